@@ -1,0 +1,91 @@
+// The Google Benchmark driver behind `make bench`. Besides the usual console table it writes
+// one flat JSON object of named numbers (out/bench/results.json), merged with the objects the
+// scenario benchmarks wrote into a parts folder.
+//
+// Naming rule, so a benchmark's key is visible where it is declared:
+//   - a benchmark named `some_key` (or `some_key/ARG`) contributes "some_key" (or
+//     "some_key_ARG") = real time per iteration in nanoseconds;
+//   - a benchmark named `BM_...` contributes only its user counters, each under its own name.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+class CollectingReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.error_occurred || run.run_type != Run::RT_Iteration) continue;
+      std::string name = run.benchmark_name();
+      if (name.rfind("BM_", 0) == 0) {
+        for (const auto& [key, counter] : run.counters) results[key] = counter.value;
+        continue;
+      }
+      for (auto& c : name) c = (c == '/' || c == ':') ? '_' : c;
+      double ns = run.GetAdjustedRealTime() * benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
+                  benchmark::GetTimeUnitMultiplier(run.time_unit);
+      results[name] = ns;
+      for (const auto& [key, counter] : run.counters) results[key] = counter.value;
+    }
+  }
+  std::map<std::string, double> results;
+};
+
+std::string take_flag(int& argc, char** argv, const char* flag) {
+  std::string value;
+  size_t n = std::strlen(flag);
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], flag, n) == 0 && argv[i][n] == '=') {
+      value = argv[i] + n + 1;
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  return value;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out_path = take_flag(argc, argv, "--warden_out");
+  std::string parts_dir = take_flag(argc, argv, "--warden_parts");
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  CollectingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  nlohmann::json results = nlohmann::json::object();
+  for (const auto& [k, v] : reporter.results) results[k] = v;
+  if (!parts_dir.empty() && std::filesystem::is_directory(parts_dir)) {
+    for (const auto& entry : std::filesystem::directory_iterator(parts_dir)) {
+      if (entry.path().extension() != ".json") continue;
+      std::ifstream in(entry.path());
+      nlohmann::json part = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+      if (!part.is_object()) {
+        fmt::print(stderr, "bench: {} is not a JSON object, skipped\n", entry.path().string());
+        continue;
+      }
+      for (const auto& [k, v] : part.items()) results[k] = v;
+    }
+  }
+  fmt::print("\n{:<40} {:>16}\n", "result", "value");
+  for (const auto& [k, v] : results.items()) fmt::print("{:<40} {:>16}\n", k, v.dump());
+  if (!out_path.empty()) {
+    std::filesystem::create_directories(std::filesystem::path(out_path).parent_path());
+    std::ofstream(out_path) << results.dump(2) << "\n";
+    fmt::print("\nwrote {}\n", out_path);
+  }
+  return 0;
+}

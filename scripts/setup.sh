@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages warden builds and runs with. Idempotent: when every package is
+# already installed it asks dpkg once and returns in well under a second.
+set -euo pipefail
+
+packages=(
+  cmake make g++ pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libpng-dev
+  # The GL path of Dawn: Mesa's llvmpipe through EGL (see docs/adr/0001).
+  libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
+  # Valgrind runs in `make memcheck`.
+  valgrind
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: need root to install packages (run as root or install them yourself)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v npm >/dev/null 2>&1; then
+  echo "setup: npm is needed to fetch Dawn (Debian: apt-get install nodejs npm)" >&2
+  exit 1
+fi

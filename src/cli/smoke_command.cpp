@@ -1,0 +1,50 @@
+// `warden smoke`: the compute + render smoke job on the chosen backend.
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/gpu_setup.h"
+#include "warden/app/smoke.h"
+#include "warden/webgpu/names.h"
+
+namespace warden::cli {
+namespace {
+
+std::string rgba(const std::array<uint8_t, 4>& p) {
+  return fmt::format("({}, {}, {}, {})", p[0], p[1], p[2], p[3]);
+}
+
+int run_smoke_command(const std::string& backend) {
+  int exit_code = kExitOk;
+  auto opened = open_gpu(backend, exit_code);
+  if (!opened) return exit_code;
+  const auto& d = opened->adapter.description;
+  fmt::print("smoke: adapter '{}' on {} ({})\n", d.device, gpu::to_string(d.backend), gpu::to_string(d.feature_level));
+  auto device = opened->context->request_device(opened->adapter.adapter.get(), {});
+  if (!device) {
+    fmt::print(stderr, "warden: {}\n", device.error().message);
+    return kExitFailure;
+  }
+  auto report = app::run_smoke(*opened->context, device->get());
+  if (!report) {
+    fmt::print(stderr, "warden: smoke job could not run: {}\n", report.error().message);
+    return kExitFailure;
+  }
+  fmt::print("smoke: compute doubled {} u32 values, {} mismatches, {:.2f} ms -> {}\n",
+             report->compute_elements, report->compute_mismatches, report->compute_ms,
+             report->compute_ok() ? "ok" : "FAILED");
+  fmt::print("smoke: render 64x64 triangle: centre {} (want {}), corner {} (want {}) -> {}\n",
+             rgba(report->center_pixel), rgba(report->expected_triangle), rgba(report->corner_pixel),
+             rgba(report->expected_clear), report->render_ok() ? "ok" : "FAILED");
+  return report->ok() ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+void add_smoke_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("smoke", "Run the compute + render smoke job and check the readbacks");
+  auto backend = std::make_shared<std::string>("auto");
+  cmd->add_option("--backend", *backend, "auto, vulkan, gl, gles or null")->capture_default_str();
+  cmd->callback([&exit_code, backend] { exit_code = run_smoke_command(*backend); });
+}
+
+}  // namespace warden::cli

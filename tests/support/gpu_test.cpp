@@ -1,0 +1,81 @@
+#include "support/gpu_test.h"
+
+namespace warden::testing {
+
+gpu::Context* shared_context() {
+  static std::unique_ptr<gpu::Context> context = [] {
+    auto created = gpu::Context::create();
+    if (!created) {
+      ADD_FAILURE() << created.error().message;
+      return std::unique_ptr<gpu::Context>();
+    }
+    return std::move(created.value());
+  }();
+  return context.get();
+}
+
+std::vector<std::string> TestDevice::take_errors() {
+  std::lock_guard lock(mutex);
+  return std::exchange(uncaptured_errors, {});
+}
+
+std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend) {
+  gpu::Context* ctx = shared_context();
+  if (ctx == nullptr) return nullptr;
+  auto dev = std::make_unique<TestDevice>();
+  dev->context = ctx;
+  auto adapter = ctx->select_adapter(backend);
+  if (!adapter) {
+    ADD_FAILURE() << adapter.error().message;
+    return nullptr;
+  }
+  dev->adapter = std::move(adapter.value());
+  TestDevice* raw = dev.get();
+  gpu::DeviceOptions options;
+  options.label = "test device";
+  // The device may outlive `raw` only if a test leaks it; the fixtures release it first.
+  options.callbacks.on_lost = [raw](gpu::DeviceLostReason, std::string_view message) {
+    std::lock_guard lock(raw->mutex);
+    raw->lost = true;
+    raw->lost_message = std::string(message);
+  };
+  options.callbacks.on_uncaptured_error = [raw](gpu::ErrorType, std::string_view message) {
+    std::lock_guard lock(raw->mutex);
+    raw->uncaptured_errors.emplace_back(message);
+  };
+  auto device = ctx->request_device(dev->adapter.adapter.get(), std::move(options));
+  if (!device) {
+    ADD_FAILURE() << device.error().message;
+    return nullptr;
+  }
+  dev->device = std::move(device.value());
+  dev->queue = gpu::Ref<gpu::Queue>(&ctx->procs(), ctx->procs().DeviceGetQueue(dev->device.get()));
+  return dev;
+}
+
+namespace {
+void close_device(std::unique_ptr<TestDevice>& dev) {
+  if (!dev) return;
+  gpu::Context* ctx = dev->context;
+  dev->queue.reset();
+  dev->device.reset();
+  dev->adapter.adapter.reset();
+  // Deliver the device's final lost callback before `dev` (its userdata) goes away.
+  ctx->process_events();
+  dev.reset();
+}
+}  // namespace
+
+void GlDeviceTest::SetUp() {
+  dev = open_test_device(gpu::BackendChoice::GL);
+  ASSERT_NE(dev, nullptr);
+}
+void GlDeviceTest::TearDown() { close_device(dev); }
+
+void NullDeviceTest::SetUp() {
+  dev = open_test_device(gpu::BackendChoice::Null);
+  ASSERT_NE(dev, nullptr);
+}
+void NullDeviceTest::TearDown() { close_device(dev); }
+
+}  // namespace warden::testing

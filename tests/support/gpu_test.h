@@ -1,0 +1,54 @@
+// Real Dawn devices for tests. One Context (library + instance) per test program; a new device
+// per test, so one test's loss or errors never leak into the next.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "warden/webgpu/context.h"
+
+namespace warden::testing {
+
+// The shared context; fails the calling test (and returns null) when no library loads.
+gpu::Context* shared_context();
+
+struct TestDevice {
+  gpu::Context* context = nullptr;
+  gpu::SelectedAdapter adapter;
+  gpu::Ref<gpu::Device> device;
+  gpu::Ref<gpu::Queue> queue;
+
+  // Everything the device reported through its callbacks.
+  std::mutex mutex;
+  std::vector<std::string> uncaptured_errors;
+  bool lost = false;
+  std::string lost_message;
+
+  const gpu::Procs& procs() const { return context->procs(); }
+  std::vector<std::string> take_errors();
+};
+
+// Opens an adapter of `backend` and a device on it; null (with a test failure) on error.
+std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend);
+
+// Fixture: a GL device (Compatibility, llvmpipe here) in `dev`, for tests that read pixels.
+class GlDeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  std::unique_ptr<TestDevice> dev;
+};
+
+// Fixture: a Null-backend device, for fast validation-only tests.
+class NullDeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  std::unique_ptr<TestDevice> dev;
+};
+
+}  // namespace warden::testing

@@ -1,0 +1,53 @@
+#include "warden/core/submission_clock.h"
+
+namespace warden {
+
+struct QueueClock::Shared {
+  SubmissionClock clock;
+};
+
+namespace {
+// One per submit. Dawn calls the callback exactly once: done, or cancelled at instance
+// shutdown; either way the ticket is freed there. A ticket whose clock is gone does nothing.
+struct Ticket {
+  std::weak_ptr<QueueClock::Shared> shared;
+  Serial serial;
+};
+}  // namespace
+
+QueueClock::QueueClock(const gpu::Procs& procs, gpu::Instance instance, gpu::Queue queue)
+    : procs_(procs), instance_(instance), queue_(queue), shared_(std::make_shared<Shared>()) {}
+
+QueueClock::~QueueClock() = default;
+
+const SubmissionClock& QueueClock::clock() const { return shared_->clock; }
+SubmissionClock& QueueClock::clock() { return shared_->clock; }
+
+Serial QueueClock::submit(const gpu::CommandBuffer* buffers, size_t count) {
+  procs_.QueueSubmit(queue_, count, buffers);
+  Serial serial = shared_->clock.on_submitted();
+  gpu::QueueWorkDoneCallbackInfo cb;
+  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  cb.userdata1 = new Ticket{shared_, serial};
+  cb.callback = [](gpu::QueueWorkDoneStatus status, void* userdata1, void*) {
+    std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(userdata1));
+    auto shared = ticket->shared.lock();
+    if (!shared) return;
+    // Success retires the serial. An error or cancellation means the device is gone: no work
+    // of this queue can still run, so everything submitted counts as complete.
+    if (status == gpu::QueueWorkDoneStatus::Success) {
+      shared->clock.retire_through(ticket->serial);
+    } else {
+      shared->clock.assume_all_complete();
+    }
+  };
+  procs_.QueueOnSubmittedWorkDone(queue_, cb);
+  return serial;
+}
+
+Serial QueueClock::poll() {
+  procs_.InstanceProcessEvents(instance_);
+  return shared_->clock.retired();
+}
+
+}  // namespace warden

@@ -29,7 +29,7 @@ Serial QueueClock::submit(const gpu::CommandBuffer* buffers, size_t count) {
   gpu::QueueWorkDoneCallbackInfo cb;
   cb.mode = gpu::CallbackMode::AllowProcessEvents;
   cb.userdata1 = new Ticket{shared_, serial};
-  cb.callback = [](gpu::QueueWorkDoneStatus status, void* userdata1, void*) {
+  cb.callback = [](gpu::QueueWorkDoneStatus status, gpu::StringView, void* userdata1, void*) {
     std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(userdata1));
     auto shared = ticket->shared.lock();
     if (!shared) return;

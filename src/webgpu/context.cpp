@@ -255,7 +255,7 @@ Result<void> Context::wait_queue_idle(Queue queue, std::chrono::milliseconds tim
   QueueWorkDoneCallbackInfo cb;
   cb.mode = CallbackMode::WaitAnyOnly;
   cb.userdata1 = &status;
-  cb.callback = [](QueueWorkDoneStatus s, void* u1, void*) { *static_cast<QueueWorkDoneStatus*>(u1) = s; };
+  cb.callback = [](QueueWorkDoneStatus s, StringView, void* u1, void*) { *static_cast<QueueWorkDoneStatus*>(u1) = s; };
   Future f = procs().QueueOnSubmittedWorkDone(queue, cb);
   if (auto waited = wait(f, timeout); !waited) return waited;
   if (status != QueueWorkDoneStatus::Success) {

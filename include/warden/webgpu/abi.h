@@ -206,7 +206,8 @@ using UncapturedErrorCallback = void (*)(const Device* device, ErrorType, String
                                          void* userdata1, void* userdata2);
 using PopErrorScopeCallback = void (*)(PopErrorScopeStatus, ErrorType, StringView message,
                                        void* userdata1, void* userdata2);
-using QueueWorkDoneCallback = void (*)(QueueWorkDoneStatus, void* userdata1, void* userdata2);
+using QueueWorkDoneCallback = void (*)(QueueWorkDoneStatus, StringView message, void* userdata1,
+                                       void* userdata2);
 using BufferMapCallback = void (*)(MapAsyncStatus, StringView message, void* userdata1,
                                    void* userdata2);
 struct CompilationInfo;

@@ -1,5 +1,7 @@
 #include "support/gpu_test.h"
 
+#include <cstdlib>
+
 namespace warden::testing {
 
 gpu::Context* shared_context() {
@@ -66,8 +68,19 @@ void close_device(std::unique_ptr<TestDevice>& dev) {
 }
 }  // namespace
 
+gpu::BackendChoice pixel_test_backend() {
+  // GL over llvmpipe everywhere by default; WARDEN_TEST_BACKEND=vulkan runs the same pixel
+  // tests on a GPU machine.
+  if (const char* env = std::getenv("WARDEN_TEST_BACKEND"); env != nullptr && *env != '\0') {
+    auto choice = gpu::parse_backend_choice(env);
+    if (choice) return *choice;
+    ADD_FAILURE() << choice.error().message;
+  }
+  return gpu::BackendChoice::GL;
+}
+
 void GlDeviceTest::SetUp() {
-  dev = open_test_device(gpu::BackendChoice::GL);
+  dev = open_test_device(pixel_test_backend());
   ASSERT_NE(dev, nullptr);
 }
 void GlDeviceTest::TearDown() { close_device(dev); }

@@ -35,7 +35,11 @@ struct TestDevice {
 // Opens an adapter of `backend` and a device on it; null (with a test failure) on error.
 std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend);
 
+// The backend pixel tests run on: GL, unless WARDEN_TEST_BACKEND names another.
+gpu::BackendChoice pixel_test_backend();
+
 // Fixture: a GL device (Compatibility, llvmpipe here) in `dev`, for tests that read pixels.
+// WARDEN_TEST_BACKEND=vulkan runs the same tests on a GPU.
 class GlDeviceTest : public ::testing::Test {
  protected:
   void SetUp() override;

@@ -1,0 +1,47 @@
+// What a shader compiler said about one place in one file, kept exactly as it said it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warden::shaders {
+
+enum class Severity { Error, Warning, Info };
+
+const char* to_string(Severity severity);
+
+struct ShaderDiagnostic {
+  Severity severity = Severity::Error;
+  std::string path;
+  // 1-based, exactly as the compiler reported them; 0 when the message names no place
+  // (for example a failure the compiler could not pin to a token).
+  uint32_t line = 0;
+  // In UTF-8 bytes from the start of the line, as Dawn reports it: a tab is one column and a
+  // two-byte character before the error counts two (tests/shaders/compile_test.cpp proves it).
+  uint32_t column = 0;
+  std::string message;  // the compiler's message, whole
+
+  friend bool operator==(const ShaderDiagnostic&, const ShaderDiagnostic&) = default;
+};
+
+bool has_error(const std::vector<ShaderDiagnostic>& diagnostics);
+
+// The form compilers print, so editors and terminals can jump to the place:
+//   path:line:col: error: message
+//   <the source line>
+//   <spaces, with the line's own tabs kept, then ^ under the column>
+// The source line and caret are left out when `source` does not have that line.
+std::string format_diagnostic(const ShaderDiagnostic& diagnostic, std::string_view source);
+
+// The text of 1-based line `line` of `source` without its line ending; nullopt if there is none.
+std::optional<std::string_view> source_line(std::string_view source, uint32_t line);
+
+// The caret line for a 1-based byte `column` of `line_text`: every byte before the column
+// becomes a space except tabs, which stay tabs, and a multi-byte UTF-8 character becomes one
+// space, so the caret lines up under the column in a terminal.
+std::string caret_line(std::string_view line_text, uint32_t column);
+
+}  // namespace warden::shaders

@@ -1,0 +1,57 @@
+// Compiling WGSL into a shader module, with every diagnostic the compiler reports.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string_view>
+#include <vector>
+
+#include "warden/core/result.h"
+#include "warden/shaders/diagnostic.h"
+#include "warden/webgpu/context.h"
+
+namespace warden::shaders {
+
+// Where diagnostics come from (docs/adr/0004). Dawn implements compilation info, which gives
+// one structured message per diagnostic; the error-scope message is the fallback for
+// implementations that do not (its text is parsed for the place).
+enum class DiagnosticSource { CompilationInfo, ErrorScope };
+
+struct CompilerOptions {
+  DiagnosticSource source = DiagnosticSource::CompilationInfo;
+  // Bound on the wait for results that did not arrive at the first ProcessEvents.
+  std::chrono::milliseconds timeout{10000};
+};
+
+struct CompiledShader {
+  // Null exactly when `diagnostics` holds an error: a module that failed is released here,
+  // never handed out beside its errors.
+  gpu::Ref<gpu::ShaderModule> module;
+  std::vector<ShaderDiagnostic> diagnostics;  // errors, or warnings/info beside a module
+
+  bool ok() const { return static_cast<bool>(module); }
+};
+
+class ShaderCompiler {
+ public:
+  ShaderCompiler(const gpu::Context& context, gpu::Device device, CompilerOptions options = {});
+
+  // Compiles `source`, labelling the module and every diagnostic with `path`. An Error only
+  // when nothing could be asked of the compiler or no answer came: bytes that are not UTF-8
+  // (InvalidArgument naming path and byte offset; nothing is sent to the implementation) or a
+  // timeout. Compile errors are diagnostics in the result, not an Error.
+  Result<CompiledShader> compile(std::string_view path, std::string_view source) const;
+
+  // Reads the file (read_source_file's errors) and compiles it.
+  Result<CompiledShader> compile_file(const std::filesystem::path& path) const;
+
+  const gpu::Context& context() const { return *context_; }
+  gpu::Device device() const { return device_; }
+
+ private:
+  const gpu::Context* context_;
+  gpu::Device device_;
+  CompilerOptions options_;
+};
+
+}  // namespace warden::shaders

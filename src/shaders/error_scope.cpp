@@ -1,0 +1,36 @@
+#include "warden/shaders/error_scope.h"
+
+namespace warden::shaders {
+
+void push_validation_scope(const gpu::Procs& procs, gpu::Device device) {
+  procs.DevicePushErrorScope(device, gpu::ErrorFilter::Validation);
+}
+
+PendingScope pop_scope(const gpu::Procs& procs, gpu::Device device) {
+  auto outcome = std::make_shared<PoppedScope>();
+  gpu::PopErrorScopeCallbackInfo cb;
+  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  // Dawn calls the callback exactly once (cancelled at instance shutdown at the latest); that
+  // call frees this holder.
+  cb.userdata1 = new std::shared_ptr<PoppedScope>(outcome);
+  cb.callback = [](gpu::PopErrorScopeStatus status, gpu::ErrorType type, gpu::StringView message,
+                   void* u1, void*) {
+    std::unique_ptr<std::shared_ptr<PoppedScope>> holder(static_cast<std::shared_ptr<PoppedScope>*>(u1));
+    PoppedScope& o = **holder;
+    o.status = status;
+    o.type = status == gpu::PopErrorScopeStatus::Success ? type : gpu::ErrorType::NoError;
+    o.message = std::string(message.view());
+    o.done = true;
+  };
+  gpu::Future future = procs.DevicePopErrorScope(device, cb);
+  return PendingScope{future, std::move(outcome)};
+}
+
+Result<void> settle(const gpu::Context& context, gpu::Future future, const bool& outcome_done,
+                    std::chrono::milliseconds timeout) {
+  if (!outcome_done) context.process_events();
+  if (!outcome_done) return context.wait(future, timeout);
+  return {};
+}
+
+}  // namespace warden::shaders

@@ -1,0 +1,117 @@
+#include "warden/shaders/shader_compiler.h"
+
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "warden/shaders/error_scope.h"
+#include "warden/shaders/error_scope_message.h"
+#include "warden/shaders/source_file.h"
+
+namespace warden::shaders {
+namespace {
+
+struct CompilationOutcome {
+  bool done = false;
+  gpu::CompilationInfoRequestStatus status = gpu::CompilationInfoRequestStatus::CallbackCancelled;
+  std::vector<ShaderDiagnostic> diagnostics;
+};
+
+Severity severity_from(gpu::CompilationMessageType type) {
+  switch (type) {
+    case gpu::CompilationMessageType::Error: return Severity::Error;
+    case gpu::CompilationMessageType::Warning: return Severity::Warning;
+    case gpu::CompilationMessageType::Info: return Severity::Info;
+  }
+  return Severity::Error;
+}
+
+struct PendingCompilationInfo {
+  gpu::Future future;
+  std::shared_ptr<CompilationOutcome> outcome;
+};
+
+PendingCompilationInfo request_compilation_info(const gpu::Procs& procs, gpu::ShaderModule module,
+                                                std::string path) {
+  struct Holder {
+    std::shared_ptr<CompilationOutcome> outcome;
+    std::string path;
+  };
+  auto outcome = std::make_shared<CompilationOutcome>();
+  gpu::CompilationInfoCallbackInfo cb;
+  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  cb.userdata1 = new Holder{outcome, std::move(path)};  // freed by the one callback
+  cb.callback = [](gpu::CompilationInfoRequestStatus status, const gpu::CompilationInfo* info,
+                   void* u1, void*) {
+    std::unique_ptr<Holder> holder(static_cast<Holder*>(u1));
+    CompilationOutcome& o = *holder->outcome;
+    o.status = status;
+    if (status == gpu::CompilationInfoRequestStatus::Success && info != nullptr) {
+      for (size_t i = 0; i < info->messageCount; ++i) {
+        const gpu::CompilationMessage& m = info->messages[i];
+        o.diagnostics.push_back(ShaderDiagnostic{severity_from(m.type), holder->path,
+                                                 static_cast<uint32_t>(m.lineNum),
+                                                 static_cast<uint32_t>(m.linePos),
+                                                 std::string(m.message.view())});
+      }
+    }
+    o.done = true;
+  };
+  gpu::Future future = procs.ShaderModuleGetCompilationInfo(module, cb);
+  return PendingCompilationInfo{future, std::move(outcome)};
+}
+
+}  // namespace
+
+ShaderCompiler::ShaderCompiler(const gpu::Context& context, gpu::Device device, CompilerOptions options)
+    : context_(&context), device_(device), options_(options) {}
+
+Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::string_view source) const {
+  if (auto valid = check_utf8(path, source); !valid) return valid.error();
+  const gpu::Procs& procs = context_->procs();
+
+  push_validation_scope(procs, device_);
+  gpu::ShaderSourceWGSL wgsl;
+  wgsl.code = gpu::StringView(source);
+  gpu::ShaderModuleDescriptor desc;
+  desc.nextInChain = &wgsl.chain;
+  desc.label = gpu::StringView(path);
+  gpu::Ref<gpu::ShaderModule> module(&procs, procs.DeviceCreateShaderModule(device_, &desc));
+  // The scope is popped in every mode: it keeps a compile error from reaching the device's
+  // uncaptured-error callback, and it is the only report when compilation info is not used.
+  PendingScope scope = pop_scope(procs, device_);
+
+  CompiledShader compiled;
+  bool from_compilation_info = false;
+  if (options_.source == DiagnosticSource::CompilationInfo && module) {
+    PendingCompilationInfo info = request_compilation_info(procs, module.get(), std::string(path));
+    if (auto settled = settle(*context_, info.future, info.outcome->done, options_.timeout); !settled) {
+      return make_error(settled.error().kind,
+                        fmt::format("{}: no compilation info: {}", path, settled.error().message));
+    }
+    if (info.outcome->status == gpu::CompilationInfoRequestStatus::Success) {
+      compiled.diagnostics = std::move(info.outcome->diagnostics);
+      from_compilation_info = true;
+    }
+  }
+  if (auto settled = settle(*context_, scope.future, scope.outcome->done, options_.timeout); !settled) {
+    return make_error(settled.error().kind,
+                      fmt::format("{}: error scope did not pop: {}", path, settled.error().message));
+  }
+  // A scope error that compilation info did not explain (compilation info said no error, or
+  // was not asked) is reported from the scope's own text.
+  if (scope.outcome->has_error() && !(from_compilation_info && has_error(compiled.diagnostics))) {
+    auto parsed = parse_error_scope_message(path, scope.outcome->message);
+    compiled.diagnostics.insert(compiled.diagnostics.end(), parsed.begin(), parsed.end());
+  }
+  if (!has_error(compiled.diagnostics)) compiled.module = std::move(module);
+  return compiled;
+}
+
+Result<CompiledShader> ShaderCompiler::compile_file(const std::filesystem::path& path) const {
+  auto source = read_source_file(path);
+  if (!source) return source.error();
+  return compile(path.string(), *source);
+}
+
+}  // namespace warden::shaders

@@ -1,0 +1,5 @@
+fn count() -> i32 {
+  var total = 0;
+  total = total + 1
+  return total;
+}

@@ -1,0 +1,3 @@
+fn f() -> f32 {
+  return 1.0; // ÿþ broken
+}

@@ -1,0 +1,6 @@
+fn first() -> f32 {
+  return missing_a;
+}
+fn second() -> f32 {
+  return missing_b;
+}

@@ -1,0 +1,3 @@
+fn brightness(c : vec3<f32>) -> f32 {
+  return dot(c, luminance_weights);
+}

@@ -1,0 +1,127 @@
+// Pure functions of the shaders layer: the error-scope parser (both report forms), the caret
+// line, the compiler-style text, the UTF-8 check.
+#include <gmock/gmock.h>
+
+#include <string>
+
+#include "warden/shaders/diagnostic.h"
+#include "warden/shaders/error_scope_message.h"
+#include "warden/shaders/source_file.h"
+
+namespace warden::shaders {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(ErrorScopeMessage, DawnFormGivesLineColumnAndTheMessage) {
+  // Copied from what this Dawn build put in a validation scope for a missing `;`.
+  const std::string message =
+      "Error while parsing WGSL: :3:3 error: expected ';' for variable declaration\n"
+      "  x = nope;\n"
+      "  ^\n\n\n"
+      " - While calling [Device \"test device\"].CreateShaderModule([ShaderModuleDescriptor \"\"lbl.wgsl\"\"]).\n";
+  EXPECT_THAT(parse_error_scope_message("lbl.wgsl", message),
+              ElementsAre(ShaderDiagnostic{Severity::Error, "lbl.wgsl", 3, 3,
+                                           "expected ';' for variable declaration"}));
+}
+
+TEST(ErrorScopeMessage, DawnFormKeepsEveryDiagnosticAndItsSeverity) {
+  const std::string message =
+      ":2:5 warning: code is unreachable\n"
+      "    return 1;\n"
+      ":7:12 error: unresolved value 'x'\n"
+      ":7:12 note: while analyzing this\n";
+  EXPECT_THAT(parse_error_scope_message("a.wgsl", message),
+              ElementsAre(ShaderDiagnostic{Severity::Warning, "a.wgsl", 2, 5, "code is unreachable"},
+                          ShaderDiagnostic{Severity::Error, "a.wgsl", 7, 12, "unresolved value 'x'"},
+                          ShaderDiagnostic{Severity::Info, "a.wgsl", 7, 12, "while analyzing this"}));
+}
+
+TEST(ErrorScopeMessage, NagaFormGivesTheFirstPlaceAndTheWholeReport) {
+  // naga's report, as wgpu-native puts it in a validation scope.
+  const std::string message =
+      "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateShaderModule\n\n"
+      "Shader '' parsing error: expected ';', found 'return'\n"
+      "  ┌─ wgsl:4:3\n"
+      "  │\n"
+      "4 │   return total;\n"
+      "  │   ^^^^^^ expected ';'\n\n";
+  auto diagnostics = parse_error_scope_message("count.wgsl", message);
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, Severity::Error);
+  EXPECT_EQ(diagnostics[0].path, "count.wgsl");
+  EXPECT_EQ(diagnostics[0].line, 4u);
+  EXPECT_EQ(diagnostics[0].column, 3u);
+  EXPECT_THAT(diagnostics[0].message, HasSubstr("Shader '' parsing error: expected ';', found 'return'"));
+  EXPECT_THAT(diagnostics[0].message, HasSubstr("^^^^^^ expected ';'"));
+}
+
+TEST(ErrorScopeMessage, UnplacedMessageIsOneErrorAtLineZero) {
+  EXPECT_THAT(parse_error_scope_message("x.wgsl", "  Device is lost\n"),
+              ElementsAre(ShaderDiagnostic{Severity::Error, "x.wgsl", 0, 0, "Device is lost"}));
+  EXPECT_TRUE(parse_error_scope_message("x.wgsl", " \n").empty());
+}
+
+TEST(CaretLine, KeepsTabsAndCountsAMultiByteCharacterOnce) {
+  // Byte column 29 of this line is the `u` of undefined_gain (see compile_test).
+  const std::string line = "\t/* \xc3\xa9t\xc3\xa9 */ return caf\xc3\xa9 * undefined_gain;";
+  EXPECT_EQ(caret_line(line, 29), "\t" + std::string(24, ' ') + "^");
+  EXPECT_EQ(caret_line("abc", 1), "^");
+  EXPECT_EQ(caret_line("abc", 0), "^");
+  // A column past the end (an error at end of line) puts the caret after the text.
+  EXPECT_EQ(caret_line("ab", 3), "  ^");
+  EXPECT_EQ(caret_line("ab", 9), "  ^");
+}
+
+TEST(FormatDiagnostic, CompilerStyleWithSourceLineAndCaret) {
+  const std::string source = "fn f() {\n\tlet x = nope;\n}\n";
+  ShaderDiagnostic d{Severity::Error, "s.wgsl", 2, 10, "unresolved value 'nope'"};
+  EXPECT_EQ(format_diagnostic(d, source),
+            "s.wgsl:2:10: error: unresolved value 'nope'\n"
+            "\tlet x = nope;\n"
+            "\t        ^\n");
+}
+
+TEST(FormatDiagnostic, NoPlaceMeansNoSourceLine) {
+  ShaderDiagnostic d{Severity::Error, "s.wgsl", 0, 0, "something failed"};
+  EXPECT_EQ(format_diagnostic(d, "fn f() {}\n"), "s.wgsl: error: something failed\n");
+  // A line the source does not have: the header alone.
+  ShaderDiagnostic beyond{Severity::Warning, "s.wgsl", 9, 1, "late"};
+  EXPECT_EQ(format_diagnostic(beyond, "fn f() {}\n"), "s.wgsl:9:1: warning: late\n");
+}
+
+TEST(SourceLine, HandlesCrLfAndTheLastLineWithoutNewline) {
+  EXPECT_EQ(source_line("a\r\nb\r\nc", 2), "b");
+  EXPECT_EQ(source_line("a\nb\nc", 3), "c");
+  EXPECT_EQ(source_line("a\nb\n", 3), "");
+  EXPECT_FALSE(source_line("a\nb\n", 4).has_value());
+  EXPECT_FALSE(source_line("a", 0).has_value());
+}
+
+TEST(Utf8, AcceptsWellFormedText) {
+  EXPECT_FALSE(first_invalid_utf8("").has_value());
+  EXPECT_FALSE(first_invalid_utf8("plain ascii\n\t").has_value());
+  EXPECT_FALSE(first_invalid_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf").has_value());
+}
+
+TEST(Utf8, FindsTheFirstBadByte) {
+  EXPECT_EQ(first_invalid_utf8("ab\xff"), 2u);                  // never valid
+  EXPECT_EQ(first_invalid_utf8("a\x80"), 1u);                   // stray continuation
+  EXPECT_EQ(first_invalid_utf8("\xc0\xaf"), 0u);                // overlong '/'
+  EXPECT_EQ(first_invalid_utf8("xx\xe0\x80\xaf"), 2u);          // overlong 3-byte form
+  EXPECT_EQ(first_invalid_utf8("\xed\xa0\x80"), 0u);            // UTF-16 surrogate
+  EXPECT_EQ(first_invalid_utf8("\xf4\x90\x80\x80"), 0u);        // above U+10FFFF
+  EXPECT_EQ(first_invalid_utf8("ok \xe2\x82"), 3u);             // truncated at the end
+  EXPECT_EQ(first_invalid_utf8("\xc3\xa9\xc3("), 2u);           // bad continuation
+}
+
+TEST(Utf8, CheckNamesThePathTheByteAndTheOffset) {
+  auto checked = check_utf8("dir/s.wgsl", "ok\xfe");
+  ASSERT_FALSE(checked.ok());
+  EXPECT_EQ(checked.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_EQ(checked.error().message, "dir/s.wgsl: not UTF-8: invalid byte 0xfe at byte offset 2");
+}
+
+}  // namespace
+}  // namespace warden::shaders

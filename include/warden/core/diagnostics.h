@@ -1,0 +1,71 @@
+// Diagnostics: structured messages the application can read, not only stderr.
+//
+// Every layer reports through one of these (severity, a dotted category such as
+// "gfx.resources", a message). Entries are kept in memory up to a bound, so a long-running
+// application that never reads them does not grow without limit; an optional sink sees every
+// entry as it is reported.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warden {
+
+enum class Severity : uint8_t { Info, Warning, Error };
+const char* to_string(Severity severity);
+
+namespace category {
+inline constexpr std::string_view kResources = "gfx.resources";
+}
+
+struct Diagnostic {
+  Severity severity = Severity::Info;
+  std::string category;
+  std::string message;
+};
+
+class Diagnostics {
+ public:
+  using Sink = std::function<void(const Diagnostic&)>;
+  static constexpr size_t kDefaultCapacity = 4096;
+
+  explicit Diagnostics(size_t capacity = kDefaultCapacity) : capacity_(capacity) {}
+
+  void report(Severity severity, std::string_view category, std::string message);
+  void info(std::string_view category, std::string message) {
+    report(Severity::Info, category, std::move(message));
+  }
+  void warning(std::string_view category, std::string message) {
+    report(Severity::Warning, category, std::move(message));
+  }
+  void error(std::string_view category, std::string message) {
+    report(Severity::Error, category, std::move(message));
+  }
+
+  // A copy of what is kept, oldest first.
+  std::vector<Diagnostic> entries() const;
+  // Hands over what is kept and empties the store.
+  std::vector<Diagnostic> take();
+  // Kept entries matching a category (and, if given, a severity).
+  size_t count(std::string_view category) const;
+  size_t count(std::string_view category, Severity severity) const;
+  // Entries dropped because the store was full (the oldest go first).
+  uint64_t dropped() const;
+
+  // Called with every entry, on the reporting thread, outside the store's lock.
+  void set_sink(Sink sink);
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<Diagnostic> entries_;
+  size_t capacity_;
+  uint64_t dropped_ = 0;
+  Sink sink_;
+};
+
+}  // namespace warden

@@ -1,0 +1,70 @@
+#include "warden/core/diagnostics.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace warden {
+
+const char* to_string(Severity severity) {
+  switch (severity) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "unknown";
+}
+
+void Diagnostics::report(Severity severity, std::string_view category, std::string message) {
+  Diagnostic entry{severity, std::string(category), std::move(message)};
+  Sink sink;
+  {
+    std::lock_guard lock(mutex_);
+    if (capacity_ == 0) {
+      ++dropped_;
+    } else {
+      if (entries_.size() >= capacity_) {
+        entries_.erase(entries_.begin());
+        ++dropped_;
+      }
+      entries_.push_back(entry);
+    }
+    sink = sink_;
+  }
+  // Outside the lock: a sink may report again or read the store.
+  if (sink) sink(entry);
+}
+
+std::vector<Diagnostic> Diagnostics::entries() const {
+  std::lock_guard lock(mutex_);
+  return entries_;
+}
+
+std::vector<Diagnostic> Diagnostics::take() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(entries_, {});
+}
+
+size_t Diagnostics::count(std::string_view category) const {
+  std::lock_guard lock(mutex_);
+  return static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(),
+                                           [&](const Diagnostic& d) { return d.category == category; }));
+}
+
+size_t Diagnostics::count(std::string_view category, Severity severity) const {
+  std::lock_guard lock(mutex_);
+  return static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(), [&](const Diagnostic& d) {
+    return d.category == category && d.severity == severity;
+  }));
+}
+
+uint64_t Diagnostics::dropped() const {
+  std::lock_guard lock(mutex_);
+  return dropped_;
+}
+
+void Diagnostics::set_sink(Sink sink) {
+  std::lock_guard lock(mutex_);
+  sink_ = std::move(sink);
+}
+
+}  // namespace warden

@@ -1,0 +1,560 @@
+#include "warden/resources/registry.h"
+
+#include <algorithm>
+#include <bitset>
+#include <cassert>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "warden/webgpu/names.h"
+
+namespace warden {
+
+const char* to_string(Ownership ownership) {
+  switch (ownership) {
+    case Ownership::Owned: return "owned";
+    case Ownership::Borrowed: return "borrowed";
+    case Ownership::Imported: return "imported";
+  }
+  return "unknown";
+}
+
+RegistryOptions RegistryOptions::uniform(uint32_t capacity) {
+  RegistryOptions options;
+#define WARDEN_SET_CAPACITY(Name, snake) options.snake##_capacity = capacity;
+  WARDEN_RESOURCE_KINDS(WARDEN_SET_CAPACITY)
+#undef WARDEN_SET_CAPACITY
+  return options;
+}
+
+uint32_t RegistryOptions::capacity(ResourceKind kind) const {
+  switch (kind) {
+#define WARDEN_CAPACITY_CASE(Name, snake) \
+  case ResourceKind::Name: return snake##_capacity;
+    WARDEN_RESOURCE_KINDS(WARDEN_CAPACITY_CASE)
+#undef WARDEN_CAPACITY_CASE
+    case ResourceKind::None: break;
+  }
+  return 0;
+}
+
+uint32_t LiveCounts::total() const {
+  uint32_t sum = 0;
+  for (uint32_t n : by_kind) sum += n;
+  return sum;
+}
+
+namespace {
+
+// Registry ids go round-robin over 1..255, skipping ids still in use, so a handle from a
+// registry that was just destroyed does not match its successor (docs/adr/0002).
+class RegistryIds {
+ public:
+  uint32_t acquire() {
+    std::lock_guard lock(mutex_);
+    for (uint32_t tries = 0; tries < HandleLayout::kMaxRegistryId; ++tries) {
+      next_ = next_ % HandleLayout::kMaxRegistryId + 1;
+      if (!in_use_[next_]) {
+        in_use_[next_] = true;
+        return next_;
+      }
+    }
+    // More than 255 live registries: ids are shared, and a handle given to the wrong one of
+    // two registries with one id is caught only by its generation. Documented in ADR 0002.
+    next_ = next_ % HandleLayout::kMaxRegistryId + 1;
+    return next_;
+  }
+  void release(uint32_t id) {
+    std::lock_guard lock(mutex_);
+    in_use_[id] = false;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::bitset<HandleLayout::kMaxRegistryId + 1> in_use_;
+  uint32_t next_ = 0;
+};
+
+RegistryIds& registry_ids() {
+  static RegistryIds ids;
+  return ids;
+}
+
+template <typename Tag>
+constexpr const char* kind_name() {
+  return to_string(Tag::kind);
+}
+
+template <typename Tag>
+constexpr bool kHasDestroy = std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag> ||
+                             std::is_same_v<Tag, QuerySetTag>;
+
+#define WARDEN_ADD_REF(Name, snake) \
+  [[maybe_unused]] void add_ref(const gpu::Procs& p, gpu::Name object) { p.Name##AddRef(object); }
+WARDEN_RESOURCE_KINDS(WARDEN_ADD_REF)
+#undef WARDEN_ADD_REF
+
+// GPU-side destroy exists only for kinds that own memory.
+void destroy_gpu(const gpu::Procs& p, gpu::Buffer object) { p.BufferDestroy(object); }
+void destroy_gpu(const gpu::Procs& p, gpu::Texture object) { p.TextureDestroy(object); }
+void destroy_gpu(const gpu::Procs& p, gpu::QuerySet object) { p.QuerySetDestroy(object); }
+
+std::string quoted_labels(const std::vector<std::string>& labels, size_t limit) {
+  std::string out;
+  for (size_t i = 0; i < labels.size() && i < limit; ++i) {
+    if (i > 0) out += ", ";
+    out += fmt::format("\"{}\"", labels[i]);
+  }
+  if (labels.size() > limit) out += fmt::format(", ... {} more", labels.size() - limit);
+  return out;
+}
+
+}  // namespace
+
+// ---- construction and teardown ----------------------------------------------------------------
+
+Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+                   RegistryOptions options)
+    : procs_(context.procs()),
+      device_(device),
+      queue_(queue),
+      id_(registry_ids().acquire()),
+      options_(std::move(options)),
+      queue_clock_(context.procs(), context.instance(), queue),
+      stores_(
+#define WARDEN_STORE_INIT(Name, snake) \
+  detail::KindStore<Name##Tag>(options_.snake##_capacity, options_.generation_limit),
+          WARDEN_RESOURCE_KINDS(WARDEN_STORE_INIT)
+#undef WARDEN_STORE_INIT
+              std::monostate{}) {
+}
+
+Registry::~Registry() {
+  shutdown();
+  registry_ids().release(id_);
+}
+
+void Registry::shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  // One warning listing what the application left alive (DESIGN invariant 7).
+  std::string leaked;
+  for (ResourceKind kind : kTeardownOrder) {
+    std::vector<std::string> labels;
+    switch (kind) {
+#define WARDEN_COLLECT_LIVE(Name, snake)                                           \
+  case ResourceKind::Name: {                                                       \
+    auto& s = store<Name##Tag>();                                                  \
+    s.pool.for_each_live([&](SlotId id, gpu::Name&) {                              \
+      labels.push_back(s.records[id.index].label);                                 \
+    });                                                                            \
+    break;                                                                         \
+  }
+      WARDEN_RESOURCE_KINDS(WARDEN_COLLECT_LIVE)
+#undef WARDEN_COLLECT_LIVE
+      case ResourceKind::None: break;
+    }
+    if (labels.empty()) continue;
+    if (!leaked.empty()) leaked += "; ";
+    leaked += fmt::format("{} {} ({})", labels.size(), to_string(kind), quoted_labels(labels, 16));
+  }
+  if (!leaked.empty()) {
+    diagnostics_.warning(category::kResources, fmt::format("still alive at shutdown: {}", leaked));
+  }
+  // Nothing submitted can still run once the application is done with this registry: the
+  // caller either waited for the queue or is tearing the device down with it.
+  assume_all_complete();
+  for (ResourceKind kind : kTeardownOrder) {
+    switch (kind) {
+#define WARDEN_RELEASE_KIND(Name, snake) \
+  case ResourceKind::Name: release_all_live<Name##Tag>(); break;
+      WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_KIND)
+#undef WARDEN_RELEASE_KIND
+      case ResourceKind::None: break;
+    }
+  }
+}
+
+template <typename Tag>
+void Registry::release_all_live() {
+  auto& s = store<Tag>();
+  std::vector<SlotId> live;
+  s.pool.for_each_live([&](SlotId id, Object<Tag>&) { live.push_back(id); });
+  for (SlotId id : live) {
+    auto released = s.pool.release(id.index);
+    const detail::Record<Tag>& rec = s.records[id.index];
+    if (rec.ownership == Ownership::Imported) continue;
+    bool destroyed = release_now<Tag>(released.value, rec.ownership);
+    if (options_.on_release) {
+      options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, rec.label, rec.ownership,
+                                       rec.last_used, clock().retired(), destroyed});
+    }
+  }
+}
+
+// ---- lookups ------------------------------------------------------------------------------------
+
+template <typename Tag>
+Error Registry::stale_error(Handle<Tag> handle) const {
+  const char* kind = kind_name<Tag>();
+  if (handle.is_null()) return make_error(ErrorKind::StaleHandle, fmt::format("null {} handle", kind));
+  const uint32_t index = handle.index();
+  const uint32_t generation = handle.generation();
+  if (handle.kind_in_bits() != Tag::kind) {
+    return make_error(ErrorKind::StaleHandle,
+                      fmt::format("wrong-kind handle: a {} handle (index {}, generation {}) was "
+                                  "given where a {} handle is expected",
+                                  to_string(handle.kind_in_bits()), index, generation, kind));
+  }
+  if (handle.registry() != id_) {
+    return make_error(ErrorKind::StaleHandle,
+                      fmt::format("foreign {} handle (index {}, generation {}): it belongs to "
+                                  "registry {}, this is registry {}",
+                                  kind, index, generation, handle.registry(), id_));
+  }
+  const auto& s = store<Tag>();
+  const auto state = s.pool.state(index);
+  if (!state.exists) {
+    return make_error(ErrorKind::StaleHandle,
+                      fmt::format("{} handle (index {}, generation {}) was never issued by this "
+                                  "registry",
+                                  kind, index, generation));
+  }
+  const std::string& slot_label = s.records[index].label;
+  if (state.alive) {
+    if (generation < state.generation) {
+      return make_error(ErrorKind::StaleHandle,
+                        fmt::format("stale {} handle (index {}, generation {}): destroyed; the slot "
+                                    "now holds generation {} (\"{}\")",
+                                    kind, index, generation, state.generation, slot_label));
+    }
+    return make_error(ErrorKind::StaleHandle,
+                      fmt::format("{} handle (index {}, generation {}) was never issued: the slot "
+                                  "holds generation {} (\"{}\")",
+                                  kind, index, generation, state.generation, slot_label));
+  }
+  // A free slot still carries the label of its last occupant until it is reused; when the
+  // handle is of that occupant, name it.
+  const bool last_occupant = generation + 1 == state.generation || generation == state.generation;
+  if (last_occupant && generation != 0) {
+    return make_error(ErrorKind::StaleHandle,
+                      fmt::format("stale {} handle (index {}, generation {}, label \"{}\"): "
+                                  "destroyed",
+                                  kind, index, generation, slot_label));
+  }
+  return make_error(ErrorKind::StaleHandle,
+                    fmt::format("stale {} handle (index {}, generation {}): destroyed", kind,
+                                index, generation));
+}
+
+template <typename Tag>
+detail::Record<Tag>* Registry::record(Handle<Tag> handle) {
+  return find(handle) != nullptr ? &store<Tag>().records[handle.index()] : nullptr;
+}
+template <typename Tag>
+const detail::Record<Tag>* Registry::record(Handle<Tag> handle) const {
+  return find(handle) != nullptr ? &store<Tag>().records[handle.index()] : nullptr;
+}
+
+template <typename Tag>
+const std::string* Registry::label_of(Handle<Tag> handle) const {
+  const auto* rec = record(handle);
+  return rec != nullptr ? &rec->label : nullptr;
+}
+
+template <typename Tag>
+std::optional<Ownership> Registry::ownership_of(Handle<Tag> handle) const {
+  const auto* rec = record(handle);
+  if (rec == nullptr) return std::nullopt;
+  return rec->ownership;
+}
+
+template <typename Tag>
+Serial Registry::last_used_of(Handle<Tag> handle) const {
+  const auto* rec = record(handle);
+  return rec != nullptr ? rec->last_used : Serial{};
+}
+
+LiveCounts Registry::live_counts() const {
+  LiveCounts counts;
+#define WARDEN_COUNT_LIVE(Name, snake) \
+  counts.by_kind[kind_index(ResourceKind::Name)] = store<Name##Tag>().pool.live_count();
+  WARDEN_RESOURCE_KINDS(WARDEN_COUNT_LIVE)
+#undef WARDEN_COUNT_LIVE
+  return counts;
+}
+
+// ---- adopt, replace, destroy ------------------------------------------------------------------
+
+template <typename Tag>
+Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Ownership ownership) {
+  const char* kind = kind_name<Tag>();
+  if (object == nullptr) {
+    return make_error(ErrorKind::InvalidArgument, fmt::format("adopt_{}: the object is null (label \"{}\")",
+                                                              kind, label));
+  }
+  if (ownership == Ownership::Imported && !std::is_same_v<Tag, TextureViewTag>) {
+    // Only views have an outside owner (the surface) that ends their life for warden.
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("{} \"{}\": only texture views can be imported", kind, label));
+  }
+  detail::KindData<Tag> data;
+  if constexpr (std::is_same_v<Tag, BufferTag>) {
+    data.usage = procs_.BufferGetUsage(object);
+    data.size = procs_.BufferGetSize(object);
+  } else if constexpr (std::is_same_v<Tag, TextureTag>) {
+    data.usage = procs_.TextureGetUsage(object);
+    data.size = {procs_.TextureGetWidth(object), procs_.TextureGetHeight(object),
+                 procs_.TextureGetDepthOrArrayLayers(object)};
+    data.format = procs_.TextureGetFormat(object);
+    data.mip_level_count = procs_.TextureGetMipLevelCount(object);
+  }
+  return insert<Tag>(object, std::move(label), ownership, std::move(data));
+}
+
+template <typename Tag>
+Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Ownership ownership,
+                                     detail::KindData<Tag> data) {
+  auto& s = store<Tag>();
+  auto id = s.pool.acquire(object);
+  if (!id) {
+    // Nothing leaks: an owned object dies here; a borrowed one was never referenced by us.
+    if (ownership == Ownership::Owned) release_now<Tag>(object, ownership);
+    return make_error(ErrorKind::PoolFull,
+                      fmt::format("{} pool is full ({} of {} slots in use, {} retired); \"{}\" was "
+                                  "{}",
+                                  kind_name<Tag>(), s.pool.live_count(), s.pool.capacity(),
+                                  s.pool.retired_slots(), label,
+                                  ownership == Ownership::Owned ? "released" : "not adopted"));
+  }
+  if (ownership == Ownership::Borrowed) add_ref(procs_, object);
+  auto& rec = s.records[id->index];
+  rec.label = label.empty() ? fmt::format("{}#{}.{}", kind_name<Tag>(), id->index, id->generation)
+                            : std::move(label);
+  rec.ownership = ownership;
+  rec.last_used = Serial{};
+  rec.data = std::move(data);
+  return Handle<Tag>::make(id->index, id->generation, id_);
+}
+
+template <typename Tag>
+Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
+  if (find(handle) == nullptr) return stale_error(handle);
+  Object<Tag>* slot = store<Tag>().pool.find(handle.index(), handle.generation());
+  auto& rec = store<Tag>().records[handle.index()];
+  if (object == nullptr) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("replace_{} \"{}\": the new object is null", kind_name<Tag>(), rec.label));
+  }
+  if constexpr (std::is_same_v<Tag, TextureTag>) {
+    // The views were made of the old texture; they would keep sampling it (or a destroyed one).
+    if (rec.data.live_views > 0) {
+      return make_error(ErrorKind::Refused,
+                        fmt::format("replace_texture \"{}\" (index {}, generation {}): {} view(s) of "
+                                    "it are alive; destroy them first",
+                                    rec.label, handle.index(), handle.generation(), rec.data.live_views));
+    }
+  }
+  if (*slot == object) return {};
+  if (rec.ownership == Ownership::Borrowed) add_ref(procs_, object);
+  Object<Tag> old = std::exchange(*slot, object);
+  let_go<Tag>(old, rec, handle.index(), handle.generation());
+  rec.last_used = Serial{};  // the new object has not been used by any submission
+  if constexpr (std::is_same_v<Tag, BufferTag>) {
+    rec.data.usage = procs_.BufferGetUsage(object);
+    rec.data.size = procs_.BufferGetSize(object);
+  } else if constexpr (std::is_same_v<Tag, TextureTag>) {
+    rec.data.usage = procs_.TextureGetUsage(object);
+    rec.data.size = {procs_.TextureGetWidth(object), procs_.TextureGetHeight(object),
+                     procs_.TextureGetDepthOrArrayLayers(object)};
+    rec.data.format = procs_.TextureGetFormat(object);
+    rec.data.mip_level_count = procs_.TextureGetMipLevelCount(object);
+  }
+  return {};
+}
+
+template <typename Tag>
+Result<void> Registry::destroy(Handle<Tag> handle) {
+  if (handle.is_null()) return {};  // like free(nullptr): nothing to do, nothing wrong
+  auto* rec = record(handle);
+  if (rec == nullptr) {
+    const bool ours = (handle.bits() & HandleLayout::kOwnerMask) ==
+                      HandleLayout::owner_bits(Tag::kind, id_);
+    Error error = stale_error(handle);
+    if (!ours) return error;  // foreign or wrong kind: a bug in the caller, not a double destroy
+    // Double destroy: the postcondition (the handle is dead) already holds.
+    diagnostics_.warning(category::kResources,
+                         fmt::format("destroy_{} ignored (double destroy?): {}", kind_name<Tag>(),
+                                     error.message));
+    return {};
+  }
+  if constexpr (std::is_same_v<Tag, TextureViewTag>) {
+    if (rec->ownership == Ownership::Imported) {
+      return make_error(ErrorKind::Refused,
+                        fmt::format("destroy_texture_view \"{}\" (index {}, generation {}): the view "
+                                    "is imported; its owner ends it, use forget_texture_view",
+                                    rec->label, handle.index(), handle.generation()));
+    }
+  }
+  if constexpr (std::is_same_v<Tag, TextureTag>) {
+    if (rec->data.live_views > 0) {
+      std::vector<std::string> views;
+      auto& vs = store<TextureViewTag>();
+      vs.pool.for_each_live([&](SlotId id, gpu::TextureView&) {
+        if (vs.records[id.index].data.texture == handle) views.push_back(vs.records[id.index].label);
+      });
+      return make_error(ErrorKind::Refused,
+                        fmt::format("destroy_texture \"{}\" (index {}, generation {}): {} view(s) of "
+                                    "it are alive ({})",
+                                    rec->label, handle.index(), handle.generation(), rec->data.live_views,
+                                    quoted_labels(views, 8)));
+    }
+  }
+  end_occupant(handle);
+  return {};
+}
+
+Result<TextureViewHandle> Registry::import_texture_view(gpu::TextureView view, std::string label) {
+  return adopt<TextureViewTag>(view, std::move(label), Ownership::Imported);
+}
+
+Result<void> Registry::forget_texture_view(TextureViewHandle handle) {
+  auto* rec = record(handle);
+  if (rec == nullptr) return stale_error(handle);
+  if (rec->ownership != Ownership::Imported) {
+    return make_error(ErrorKind::Refused,
+                      fmt::format("forget_texture_view \"{}\" (index {}, generation {}): the view is "
+                                  "{}, not imported; use destroy_texture_view",
+                                  rec->label, handle.index(), handle.generation(), to_string(rec->ownership)));
+  }
+  end_occupant(handle);
+  return {};
+}
+
+template <typename Tag>
+void Registry::end_occupant(Handle<Tag> handle) {
+  auto& s = store<Tag>();
+  auto& rec = s.records[handle.index()];
+  if constexpr (std::is_same_v<Tag, TextureViewTag>) {
+    if (auto* texture = record(rec.data.texture)) {
+      assert(texture->data.live_views > 0);
+      --texture->data.live_views;
+    }
+  }
+  auto released = s.pool.release(handle.index());
+  if (released.slot_retired) {
+    diagnostics_.info(category::kResources,
+                      fmt::format("{} slot {} retired: its generation reached the limit {}",
+                                  kind_name<Tag>(), handle.index(), handle.generation()));
+  }
+  let_go<Tag>(released.value, rec, handle.index(), handle.generation());
+  if constexpr (std::is_same_v<Tag, BindGroupTag>) {
+    rec.data.buffers.clear();
+    rec.data.views.clear();
+  }
+}
+
+template <typename Tag>
+void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
+                      uint32_t generation) {
+  if (rec.ownership == Ownership::Imported) return;  // its owner ends it
+  if (clock().is_retired(rec.last_used)) {
+    bool destroyed = release_now<Tag>(object, rec.ownership);
+    if (options_.on_release) {
+      options_.on_release(ReleaseEvent{Tag::kind, index, generation, rec.label, rec.ownership,
+                                       rec.last_used, clock().retired(), destroyed});
+    }
+    return;
+  }
+  pending_.push(PendingRelease{rec.last_used, Tag::kind, static_cast<void*>(object), rec.ownership,
+                               index, generation, rec.label});
+}
+
+template <typename Tag>
+bool Registry::release_now(Object<Tag> object, Ownership ownership) {
+  bool destroyed = false;
+  if constexpr (kHasDestroy<Tag>) {
+    // Owned memory is freed now rather than when the last internal reference goes; a borrowed
+    // object is the caller's to destroy.
+    if (ownership == Ownership::Owned) {
+      destroy_gpu(procs_, object);
+      destroyed = true;
+    }
+  }
+  gpu::release(procs_, object);
+  return destroyed;
+}
+
+// ---- submissions and retirement ---------------------------------------------------------------
+
+template <typename Tag>
+void Registry::touch_impl(Handle<Tag> handle) {
+  auto* rec = record(handle);
+  if (rec == nullptr) {
+    diagnostics_.warning(category::kResources,
+                         fmt::format("touch ignored: {}", stale_error(handle).message));
+    return;
+  }
+  rec->last_used = clock().recording();
+  if constexpr (std::is_same_v<Tag, TextureViewTag>) {
+    if (auto* texture = record(rec->data.texture)) texture->last_used = rec->last_used;
+  } else if constexpr (std::is_same_v<Tag, BindGroupTag>) {
+    // What a group binds is used by the same submission.
+    for (BufferHandle b : rec->data.buffers) {
+      if (auto* r = record(b)) r->last_used = rec->last_used;
+    }
+    for (TextureViewHandle v : rec->data.views) touch_impl(v);
+  }
+}
+
+void Registry::poll() {
+  queue_clock_.poll();
+  drain_pending();
+}
+
+void Registry::assume_all_complete() {
+  queue_clock_.clock().assume_all_complete();
+  drain_pending();
+}
+
+void Registry::drain_pending() {
+  while (!pending_.empty() && clock().is_retired(pending_.top().last_used)) {
+    PendingRelease pending = pending_.top();
+    pending_.pop();
+    release_pending(pending);
+  }
+}
+
+void Registry::release_pending(const PendingRelease& pending) {
+  bool destroyed = false;
+  switch (pending.kind) {
+#define WARDEN_RELEASE_PENDING(Name, snake)                                                   \
+  case ResourceKind::Name:                                                                    \
+    destroyed = release_now<Name##Tag>(static_cast<gpu::Name>(pending.object), pending.ownership); \
+    break;
+    WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_PENDING)
+#undef WARDEN_RELEASE_PENDING
+    case ResourceKind::None: assert(false); break;
+  }
+  if (options_.on_release) {
+    options_.on_release(ReleaseEvent{pending.kind, pending.index, pending.generation, pending.label,
+                                     pending.ownership, pending.last_used, clock().retired(), destroyed});
+  }
+}
+
+// ---- explicit instantiations of the per-kind templates ----------------------------------------
+#define WARDEN_INSTANTIATE(Name, snake)                                                         \
+  template Error Registry::stale_error<Name##Tag>(Name##Handle) const;                         \
+  template Result<Name##Handle> Registry::adopt<Name##Tag>(gpu::Name, std::string, Ownership);  \
+  template Result<void> Registry::replace<Name##Tag>(Name##Handle, gpu::Name);                  \
+  template Result<void> Registry::destroy<Name##Tag>(Name##Handle);                             \
+  template const std::string* Registry::label_of<Name##Tag>(Name##Handle) const;                \
+  template std::optional<Ownership> Registry::ownership_of<Name##Tag>(Name##Handle) const;      \
+  template void Registry::touch_impl<Name##Tag>(Name##Handle);                                  \
+  template Serial Registry::last_used_of<Name##Tag>(Name##Handle) const;
+WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
+#undef WARDEN_INSTANTIATE
+
+}  // namespace warden

@@ -1,0 +1,121 @@
+// The GPU side of tiles: a texture_2d_array of tile layers with full mip chains, the pass that
+// regenerates a layer's mip chain on the GPU, and the instanced draw of a whole viewport.
+//
+// Compatibility mode (the GL backend) fixes the dimension a texture is bound with at creation,
+// so the array is created with TextureBindingViewDimensionDescriptor (2DArray) chained on.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "warden/core/result.h"
+#include "warden/core/submission_clock.h"
+#include "warden/tiles/layer_pool.h"
+#include "warden/webgpu/ref.h"
+
+namespace warden::tiles {
+
+// One pipeline that draws mip m of one layer from mip m - 1 (a 2x2 box filter: a bilinear
+// sample at the centre of each 2x2 block). Created once per device and format.
+class MipGenerator {
+ public:
+  static Result<MipGenerator> create(const gpu::Procs& procs, gpu::Device device, gpu::TextureFormat format);
+  gpu::RenderPipeline pipeline() const { return pipeline_.get(); }
+  gpu::BindGroupLayout layout() const { return layout_.get(); }
+  gpu::Sampler sampler() const { return sampler_.get(); }
+  gpu::TextureFormat format() const { return format_; }
+
+ private:
+  gpu::Ref<gpu::RenderPipeline> pipeline_;
+  gpu::Ref<gpu::BindGroupLayout> layout_;
+  gpu::Ref<gpu::Sampler> sampler_;
+  gpu::TextureFormat format_ = gpu::TextureFormat::Undefined;
+};
+
+struct TileArrayDesc {
+  uint32_t tile_size = 256;   // width and height of every layer
+  uint32_t layers = 64;
+  uint32_t mip_levels = 0;    // 0: the full chain down to 1x1
+  std::string label = "tile array";
+};
+
+class TileArray {
+ public:
+  // The array's format is the generator's.
+  static Result<TileArray> create(const gpu::Procs& procs, gpu::Device device,
+                                  const MipGenerator& mips, const TileArrayDesc& desc);
+
+  // Hands a layer to a new tile: writes mip 0 now (queue order: after every earlier submit,
+  // before every later one) and records the regeneration of every coarser level into
+  // `encoder`, so no level keeps the previous tile. `texels` is tile_size rows of
+  // tile_size texels. The caller touches the layer in the pool for the encoder's submission.
+  Result<void> upload(gpu::Queue queue, gpu::CommandEncoder encoder, LayerIndex layer,
+                      std::span<const uint8_t> texels) const;
+
+  // The view a draw samples: 2DArray, every layer, every level.
+  gpu::TextureView sampled_view() const { return sampled_view_.get(); }
+  gpu::Texture texture() const { return texture_.get(); }
+  uint32_t tile_size() const { return tile_size_; }
+  uint32_t layers() const { return layers_; }
+  uint32_t mip_levels() const { return mip_levels_; }
+  uint64_t bytes() const { return bytes_; }
+  uint64_t layer_bytes() const { return bytes_ / layers_; }
+
+  // Retiring a whole zoom band: the only place an array is destroyed. Refused while a layer is
+  // still allocated or while the last submission that read any layer has not retired; off the
+  // frame path, the caller polls until it is allowed.
+  Result<void> destroy_retired(const LayerPool& pool, const SubmissionClock& clock);
+  bool destroyed() const { return destroyed_; }
+
+ private:
+  const gpu::Procs* procs_ = nullptr;
+  gpu::Device device_ = nullptr;
+  gpu::Ref<gpu::Texture> texture_;
+  gpu::Ref<gpu::TextureView> sampled_view_;
+  std::vector<gpu::Ref<gpu::BindGroup>> mip_sources_;  // [m]: samples level m, all layers
+  gpu::Ref<gpu::Buffer> layer_indices_;                // u32 i at offset 4 i: the pass's layer
+  gpu::RenderPipeline mip_pipeline_ = nullptr;         // borrowed from the MipGenerator
+  std::string label_;
+  uint32_t tile_size_ = 0, layers_ = 0, mip_levels_ = 0, texel_bytes_ = 0;
+  uint64_t bytes_ = 0;
+  bool destroyed_ = false;
+};
+
+// Per instance: where the tile goes (normalised device coordinates), which texels it shows
+// (a sub-rectangle: the tile itself, or its part of an ancestor) and from which layer.
+struct TileInstance {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  float u0 = 0, v0 = 0, uv_scale = 1, unused = 0;
+  uint32_t layer = 0;
+};
+static_assert(sizeof(TileInstance) == 36, "the vertex layout in tile_gpu.cpp reads 36-byte instances");
+
+// Draws every visible tile of a viewport with one bind group and one instanced draw.
+class TileRenderer {
+ public:
+  static Result<TileRenderer> create(const gpu::Procs& procs, gpu::Device device,
+                                     gpu::TextureFormat target_format, uint32_t max_instances);
+  // The one bind group of an array (its sampled view and a trilinear sampler).
+  gpu::Ref<gpu::BindGroup> make_bind_group(const TileArray& array) const;
+  // Writes the instances (queue order); one write per submission, before the draw's submit.
+  Result<void> write_instances(gpu::Queue queue, std::span<const TileInstance> instances) const;
+  // Records a draw of instances [first, first + count) into `pass`.
+  void draw(gpu::RenderPassEncoder pass, gpu::BindGroup group, uint32_t count, uint32_t first = 0) const;
+  uint32_t max_instances() const { return max_instances_; }
+
+ private:
+  const gpu::Procs* procs_ = nullptr;
+  gpu::Device device_ = nullptr;
+  gpu::Ref<gpu::RenderPipeline> pipeline_;
+  gpu::Ref<gpu::BindGroupLayout> layout_;
+  gpu::Ref<gpu::Sampler> sampler_;
+  gpu::Ref<gpu::Buffer> instances_;
+  uint32_t max_instances_ = 0;
+};
+
+// A tile rectangle in target pixels (origin top left) as normalised device coordinates.
+TileInstance place_tile(float x, float y, float size, uint32_t target_width, uint32_t target_height);
+
+}  // namespace warden::tiles

@@ -1,0 +1,357 @@
+#include "warden/tiles/tile_gpu.h"
+
+#include <cstddef>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "warden/tiles/sizing.h"
+
+namespace warden::tiles {
+namespace {
+
+using namespace gpu;
+
+// Integers cross stages flat; Compatibility mode accepts only the `either` vertex for that.
+constexpr const char* kMipWgsl = R"(
+@group(0) @binding(0) var src : texture_2d_array<f32>;
+@group(0) @binding(1) var smp : sampler;
+struct VOut {
+  @builtin(position) pos : vec4<f32>,
+  @location(0) uv : vec2<f32>,
+  @location(1) @interpolate(flat, either) layer : u32,
+};
+@vertex
+fn vs(@builtin(vertex_index) i : u32, @location(0) layer : u32) -> VOut {
+  // One triangle covering the target.
+  var p = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(3.0, -1.0), vec2<f32>(-1.0, 3.0));
+  var out : VOut;
+  out.pos = vec4<f32>(p[i], 0.0, 1.0);
+  out.uv = vec2<f32>(p[i].x + 1.0, 1.0 - p[i].y) * 0.5;
+  out.layer = layer;
+  return out;
+}
+@fragment
+fn fs(in : VOut) -> @location(0) vec4<f32> {
+  // At a target texel's centre a bilinear sample averages the 2x2 source block beneath it.
+  return textureSampleLevel(src, smp, in.uv, in.layer, 0.0);
+}
+)";
+
+constexpr const char* kDrawWgsl = R"(
+@group(0) @binding(0) var tiles : texture_2d_array<f32>;
+@group(0) @binding(1) var smp : sampler;
+struct VOut {
+  @builtin(position) pos : vec4<f32>,
+  @location(0) uv : vec2<f32>,
+  @location(1) @interpolate(flat, either) layer : u32,
+};
+@vertex
+fn vs(@builtin(vertex_index) i : u32, @location(0) rect : vec4<f32>,
+      @location(1) src : vec4<f32>, @location(2) layer : u32) -> VOut {
+  var corners = array<vec2<f32>, 6>(vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0), vec2<f32>(0.0, 1.0),
+                                    vec2<f32>(0.0, 1.0), vec2<f32>(1.0, 0.0), vec2<f32>(1.0, 1.0));
+  let c = corners[i];
+  var out : VOut;
+  out.pos = vec4<f32>(mix(rect.xy, rect.zw, c), 0.0, 1.0);
+  out.uv = src.xy + c * src.z;
+  out.layer = layer;
+  return out;
+}
+@fragment
+fn fs(in : VOut) -> @location(0) vec4<f32> {
+  return textureSample(tiles, smp, in.uv, in.layer);
+}
+)";
+
+Ref<ShaderModule> make_module(const Procs& p, Device device, const char* code, const char* label) {
+  ShaderSourceWGSL wgsl;
+  wgsl.code = StringView(code, kStrlen);
+  ShaderModuleDescriptor desc;
+  desc.nextInChain = &wgsl.chain;
+  desc.label = label;
+  return Ref<ShaderModule>(&p, p.DeviceCreateShaderModule(device, &desc));
+}
+
+Ref<Sampler> make_linear_sampler(const Procs& p, Device device, MipmapFilterMode mip_filter, const char* label) {
+  SamplerDescriptor desc;
+  desc.label = label;
+  desc.magFilter = FilterMode::Linear;
+  desc.minFilter = FilterMode::Linear;
+  desc.mipmapFilter = mip_filter;
+  return Ref<Sampler>(&p, p.DeviceCreateSampler(device, &desc));
+}
+
+Ref<BindGroup> make_texture_group(const Procs& p, Device device, BindGroupLayout layout,
+                                  TextureView view, Sampler sampler, const std::string& label) {
+  BindGroupEntry entries[2];
+  entries[0].binding = 0;
+  entries[0].textureView = view;
+  entries[1].binding = 1;
+  entries[1].sampler = sampler;
+  BindGroupDescriptor desc;
+  desc.label = label;
+  desc.layout = layout;
+  desc.entryCount = 2;
+  desc.entries = entries;
+  return Ref<BindGroup>(&p, p.DeviceCreateBindGroup(device, &desc));
+}
+
+}  // namespace
+
+// ---- MipGenerator ---------------------------------------------------------------------------
+
+Result<MipGenerator> MipGenerator::create(const Procs& p, Device device, TextureFormat format) {
+  if (auto texel = bytes_per_texel(format); !texel) return texel.error();
+  MipGenerator g;
+  g.format_ = format;
+  auto module = make_module(p, device, kMipWgsl, "tile mip chain");
+  VertexAttribute layer_attr;
+  layer_attr.format = VertexFormat::Uint32;
+  layer_attr.shaderLocation = 0;
+  VertexBufferLayout layer_buffer;
+  layer_buffer.stepMode = VertexStepMode::Instance;
+  layer_buffer.arrayStride = sizeof(uint32_t);
+  layer_buffer.attributeCount = 1;
+  layer_buffer.attributes = &layer_attr;
+  ColorTargetState color;
+  color.format = format;
+  FragmentState fragment;
+  fragment.module = module.get();
+  fragment.entryPoint = "fs";
+  fragment.targetCount = 1;
+  fragment.targets = &color;
+  RenderPipelineDescriptor desc;
+  desc.label = "tile mip chain";
+  desc.vertex.module = module.get();
+  desc.vertex.entryPoint = "vs";
+  desc.vertex.bufferCount = 1;
+  desc.vertex.buffers = &layer_buffer;
+  desc.fragment = &fragment;
+  g.pipeline_ = Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc));
+  if (!g.pipeline_) return make_error(ErrorKind::Validation, "tile mip pipeline was not created");
+  g.layout_ = Ref<BindGroupLayout>(&p, p.RenderPipelineGetBindGroupLayout(g.pipeline_.get(), 0));
+  g.sampler_ = make_linear_sampler(p, device, MipmapFilterMode::Nearest, "tile mip chain");
+  return g;
+}
+
+// ---- TileArray ------------------------------------------------------------------------------
+
+Result<TileArray> TileArray::create(const Procs& p, Device device, const MipGenerator& mips,
+                                    const TileArrayDesc& d) {
+  Limits limits;
+  p.DeviceGetLimits(device, &limits);
+  if (d.tile_size == 0 || d.tile_size > limits.maxTextureDimension2D) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("tile array '{}': tile size {} (1..{})", d.label, d.tile_size, limits.maxTextureDimension2D));
+  }
+  if (d.layers == 0 || d.layers > limits.maxTextureArrayLayers) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("tile array '{}': {} layers (1..{} on this device)", d.label, d.layers, limits.maxTextureArrayLayers));
+  }
+  const uint32_t levels = d.mip_levels == 0 ? full_mip_count(d.tile_size, d.tile_size) : d.mip_levels;
+  auto bytes = texture_bytes(mips.format(), d.tile_size, d.tile_size, levels, d.layers);
+  if (!bytes) return make_error(ErrorKind::InvalidArgument, fmt::format("tile array '{}': {}", d.label, bytes.error().message));
+
+  TileArray a;
+  a.procs_ = &p;
+  a.device_ = device;
+  a.label_ = d.label;
+  a.tile_size_ = d.tile_size;
+  a.layers_ = d.layers;
+  a.mip_levels_ = levels;
+  a.bytes_ = *bytes;
+  a.texel_bytes_ = *bytes_per_texel(mips.format());
+  a.mip_pipeline_ = mips.pipeline();
+
+  TextureBindingViewDimensionDescriptor bound_as;
+  bound_as.textureBindingViewDimension = TextureViewDimension::e2DArray;
+  TextureDescriptor tdesc;
+  tdesc.nextInChain = &bound_as.chain;
+  tdesc.label = d.label;
+  tdesc.usage = TextureUsage::TextureBinding | TextureUsage::CopyDst | TextureUsage::CopySrc |
+                TextureUsage::RenderAttachment;
+  tdesc.size = {d.tile_size, d.tile_size, d.layers};
+  tdesc.format = mips.format();
+  tdesc.mipLevelCount = levels;
+  a.texture_ = Ref<Texture>(&p, p.DeviceCreateTexture(device, &tdesc));
+
+  TextureViewDescriptor vdesc;
+  vdesc.dimension = TextureViewDimension::e2DArray;
+  a.sampled_view_ = Ref<TextureView>(&p, p.TextureCreateView(a.texture_.get(), &vdesc));
+  for (uint32_t m = 0; m + 1 < levels; ++m) {
+    TextureViewDescriptor level;
+    level.dimension = TextureViewDimension::e2DArray;
+    level.baseMipLevel = m;
+    level.mipLevelCount = 1;
+    Ref<TextureView> view(&p, p.TextureCreateView(a.texture_.get(), &level));
+    a.mip_sources_.push_back(make_texture_group(p, device, mips.layout(), view.get(), mips.sampler(),
+                                                fmt::format("{} mip {}", d.label, m)));
+  }
+
+  std::vector<uint32_t> indices(d.layers);
+  for (uint32_t i = 0; i < d.layers; ++i) indices[i] = i;
+  BufferDescriptor bdesc;
+  bdesc.label = "tile layer indices";
+  bdesc.usage = BufferUsage::Vertex;
+  bdesc.size = uint64_t{d.layers} * sizeof(uint32_t);
+  bdesc.mappedAtCreation = 1;
+  a.layer_indices_ = Ref<Buffer>(&p, p.DeviceCreateBuffer(device, &bdesc));
+  if (void* mapped = p.BufferGetMappedRange(a.layer_indices_.get(), 0, bdesc.size)) {
+    std::memcpy(mapped, indices.data(), bdesc.size);
+  }
+  p.BufferUnmap(a.layer_indices_.get());
+  return a;
+}
+
+Result<void> TileArray::upload(Queue queue, CommandEncoder encoder, LayerIndex layer,
+                               std::span<const uint8_t> texels) const {
+  const Procs& p = *procs_;
+  if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("upload into '{}': the array was destroyed", label_));
+  if (layer >= layers_) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("upload into '{}': layer {} of {}", label_, layer, layers_));
+  }
+  const uint64_t row = uint64_t{tile_size_} * texel_bytes_;
+  if (texels.size() != row * tile_size_) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("upload into '{}' layer {}: {} bytes, expected {} ({}x{} texels of {} bytes)",
+                                  label_, layer, texels.size(), row * tile_size_, tile_size_, tile_size_, texel_bytes_));
+  }
+  TexelCopyTextureInfo dst;
+  dst.texture = texture_.get();
+  dst.origin = {0, 0, layer};
+  TexelCopyBufferLayout layout;
+  layout.bytesPerRow = static_cast<uint32_t>(row);
+  layout.rowsPerImage = tile_size_;
+  Extent3D extent{tile_size_, tile_size_, 1};
+  p.QueueWriteTexture(queue, &dst, texels.data(), texels.size(), &layout, &extent);
+
+  for (uint32_t m = 1; m < mip_levels_; ++m) {
+    TextureViewDescriptor target;
+    target.dimension = TextureViewDimension::e2D;
+    target.baseMipLevel = m;
+    target.mipLevelCount = 1;
+    target.baseArrayLayer = layer;
+    target.arrayLayerCount = 1;
+    Ref<TextureView> view(&p, p.TextureCreateView(texture_.get(), &target));
+    RenderPassColorAttachment attachment;
+    attachment.view = view.get();
+    attachment.loadOp = LoadOp::Clear;
+    attachment.storeOp = StoreOp::Store;
+    RenderPassDescriptor pass_desc;
+    pass_desc.colorAttachmentCount = 1;
+    pass_desc.colorAttachments = &attachment;
+    RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder, &pass_desc);
+    p.RenderPassEncoderSetPipeline(pass, mip_pipeline_);
+    p.RenderPassEncoderSetBindGroup(pass, 0, mip_sources_[m - 1].get(), 0, nullptr);
+    p.RenderPassEncoderSetVertexBuffer(pass, 0, layer_indices_.get(), uint64_t{layer} * sizeof(uint32_t),
+                                       sizeof(uint32_t));
+    p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+    p.RenderPassEncoderEnd(pass);
+    p.RenderPassEncoderRelease(pass);
+  }
+  return {};
+}
+
+Result<void> TileArray::destroy_retired(const LayerPool& pool, const SubmissionClock& clock) {
+  if (destroyed_) return {};
+  if (pool.allocated_count() != 0) {
+    return make_error(ErrorKind::Refused, fmt::format("destroy '{}': {} layers are still allocated", label_,
+                                                      pool.allocated_count()));
+  }
+  if (!clock.is_retired(pool.last_use_of_any())) {
+    return make_error(ErrorKind::Refused,
+                      fmt::format("destroy '{}': submission {} still reads it (retired through {})", label_,
+                                  pool.last_use_of_any().value, clock.retired().value));
+  }
+  procs_->TextureDestroy(texture_.get());
+  destroyed_ = true;
+  return {};
+}
+
+// ---- TileRenderer ---------------------------------------------------------------------------
+
+Result<TileRenderer> TileRenderer::create(const Procs& p, Device device, TextureFormat target_format,
+                                          uint32_t max_instances) {
+  if (max_instances == 0) return make_error(ErrorKind::InvalidArgument, "TileRenderer: max_instances is 0");
+  TileRenderer r;
+  r.procs_ = &p;
+  r.device_ = device;
+  r.max_instances_ = max_instances;
+  auto module = make_module(p, device, kDrawWgsl, "tile draw");
+  VertexAttribute attrs[3];
+  attrs[0].format = VertexFormat::Float32x4;
+  attrs[0].offset = offsetof(TileInstance, x0);
+  attrs[0].shaderLocation = 0;
+  attrs[1].format = VertexFormat::Float32x4;
+  attrs[1].offset = offsetof(TileInstance, u0);
+  attrs[1].shaderLocation = 1;
+  attrs[2].format = VertexFormat::Uint32;
+  attrs[2].offset = offsetof(TileInstance, layer);
+  attrs[2].shaderLocation = 2;
+  VertexBufferLayout instances;
+  instances.stepMode = VertexStepMode::Instance;
+  instances.arrayStride = sizeof(TileInstance);
+  instances.attributeCount = 3;
+  instances.attributes = attrs;
+  ColorTargetState color;
+  color.format = target_format;
+  FragmentState fragment;
+  fragment.module = module.get();
+  fragment.entryPoint = "fs";
+  fragment.targetCount = 1;
+  fragment.targets = &color;
+  RenderPipelineDescriptor desc;
+  desc.label = "tile draw";
+  desc.vertex.module = module.get();
+  desc.vertex.entryPoint = "vs";
+  desc.vertex.bufferCount = 1;
+  desc.vertex.buffers = &instances;
+  desc.fragment = &fragment;
+  r.pipeline_ = Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc));
+  if (!r.pipeline_) return make_error(ErrorKind::Validation, "tile draw pipeline was not created");
+  r.layout_ = Ref<BindGroupLayout>(&p, p.RenderPipelineGetBindGroupLayout(r.pipeline_.get(), 0));
+  r.sampler_ = make_linear_sampler(p, device, MipmapFilterMode::Linear, "tile draw");
+  BufferDescriptor bdesc;
+  bdesc.label = "tile instances";
+  bdesc.usage = BufferUsage::Vertex | BufferUsage::CopyDst;
+  bdesc.size = uint64_t{max_instances} * sizeof(TileInstance);
+  r.instances_ = Ref<Buffer>(&p, p.DeviceCreateBuffer(device, &bdesc));
+  return r;
+}
+
+Ref<BindGroup> TileRenderer::make_bind_group(const TileArray& array) const {
+  return make_texture_group(*procs_, device_, layout_.get(), array.sampled_view(), sampler_.get(), "tile draw");
+}
+
+Result<void> TileRenderer::write_instances(Queue queue, std::span<const TileInstance> instances) const {
+  if (instances.size() > max_instances_) {
+    return make_error(ErrorKind::InvalidArgument, fmt::format("TileRenderer: {} instances, room for {}",
+                                                              instances.size(), max_instances_));
+  }
+  if (instances.empty()) return {};
+  // writeBuffer wants a multiple of 4 bytes; 36-byte instances always are.
+  procs_->QueueWriteBuffer(queue, instances_.get(), 0, instances.data(), instances.size_bytes());
+  return {};
+}
+
+void TileRenderer::draw(RenderPassEncoder pass, BindGroup group, uint32_t count, uint32_t first) const {
+  const Procs& p = *procs_;
+  p.RenderPassEncoderSetPipeline(pass, pipeline_.get());
+  p.RenderPassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
+  p.RenderPassEncoderSetVertexBuffer(pass, 0, instances_.get(), 0, kWholeSize);
+  p.RenderPassEncoderDraw(pass, 6, count, 0, first);
+}
+
+TileInstance place_tile(float x, float y, float size, uint32_t target_width, uint32_t target_height) {
+  TileInstance t;
+  const float w = static_cast<float>(target_width), h = static_cast<float>(target_height);
+  t.x0 = x / w * 2.0f - 1.0f;
+  t.x1 = (x + size) / w * 2.0f - 1.0f;
+  t.y0 = 1.0f - y / h * 2.0f;
+  t.y1 = 1.0f - (y + size) / h * 2.0f;
+  return t;
+}
+
+}  // namespace warden::tiles

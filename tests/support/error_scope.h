@@ -1,0 +1,35 @@
+// Capturing the message of a WebGPU error scope around a block of calls (tests only).
+#pragma once
+
+#include <string>
+
+#include "support/gpu_test.h"
+
+namespace warden::testing {
+
+struct ScopeResult {
+  gpu::PopErrorScopeStatus status{};
+  gpu::ErrorType type = gpu::ErrorType::NoError;
+  std::string message;
+};
+
+// Pushes a scope with `filter`, runs `body`, pops it and waits for the result.
+template <typename Body>
+ScopeResult capture_errors(TestDevice& dev, gpu::ErrorFilter filter, Body&& body);
+
+ScopeResult pop_error_scope(TestDevice& dev);
+
+template <typename Body>
+ScopeResult capture_errors(TestDevice& dev, gpu::ErrorFilter filter, Body&& body) {
+  dev.procs().DevicePushErrorScope(dev.device.get(), filter);
+  body();
+  return pop_error_scope(dev);
+}
+
+// Shorthand: the validation message of `body`, empty when it raised none.
+template <typename Body>
+std::string validation_message(TestDevice& dev, Body&& body) {
+  return capture_errors(dev, gpu::ErrorFilter::Validation, std::forward<Body>(body)).message;
+}
+
+}  // namespace warden::testing

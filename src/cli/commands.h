@@ -13,5 +13,6 @@ inline constexpr int kExitUsage = 2;    // bad usage, missing file or library, I
 // A command stores its result in `exit_code` when its callback runs.
 void add_info_command(CLI::App& app, int& exit_code);
 void add_smoke_command(CLI::App& app, int& exit_code);
+void add_shader_command(CLI::App& app, int& exit_code);
 
 }  // namespace warden::cli

@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   int exit_code = warden::cli::kExitOk;
   warden::cli::add_info_command(app, exit_code);
   warden::cli::add_smoke_command(app, exit_code);
+  warden::cli::add_shader_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

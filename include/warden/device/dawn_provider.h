@@ -1,0 +1,64 @@
+// DawnProvider: the provider seam over the real library. Requests are asynchronous
+// (CallbackMode::AllowProcessEvents): their continuations run from process_events(), which the
+// application's frame loop calls. Nothing here blocks.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "warden/device/provider.h"
+#include "warden/webgpu/context.h"
+
+namespace warden::device {
+
+struct DawnProviderOptions {
+  gpu::BackendType backend = gpu::BackendType::OpenGL;
+  gpu::FeatureLevel feature_level = gpu::FeatureLevel::Compatibility;
+  // Why there is no context, when there is none (reported by check_api()).
+  std::string unavailable_reason = "no WebGPU implementation was loaded";
+  // Errors no error scope caught, on any device this provider built.
+  std::function<void(DeviceId, gpu::ErrorType, std::string_view message)> on_uncaptured_error;
+};
+
+class DawnProvider final : public DeviceProvider {
+ public:
+  // `context` may be null ("API missing"); otherwise it must outlive the provider.
+  explicit DawnProvider(gpu::Context* context, DawnProviderOptions options = {});
+  // Releases the devices and adapters it still holds. Continuations still pending in Dawn
+  // find the provider gone and release what they bring.
+  ~DawnProvider() override;
+  DawnProvider(const DawnProvider&) = delete;
+  DawnProvider& operator=(const DawnProvider&) = delete;
+
+  Result<void> check_api() override;
+  void request_adapter(AdapterContinuation done) override;
+  void request_device(const ProvidedAdapter& adapter, const std::string& label, DeviceContinuation done,
+                      LostContinuation lost) override;
+  void release_adapter(AdapterId adapter) override;
+  void destroy_device(DeviceId device) override;
+  void release_device(DeviceId device) override;
+
+  // Runs the continuations that are ready (non-blocking).
+  void process_events() const;
+  gpu::Context* context() const { return context_; }
+
+  // The raw device for `id`, or null when the provider no longer holds it.
+  gpu::Device device(DeviceId id) const;
+  uint64_t devices_built() const;
+  uint64_t destroy_calls() const;
+  uint64_t release_calls() const;
+  uint64_t live_devices() const;
+  uint64_t live_adapters() const;
+
+  struct Shared;  // what the callback tickets reach, weakly
+
+ private:
+  gpu::Context* context_;
+  DawnProviderOptions options_;
+  std::shared_ptr<Shared> shared_;
+};
+
+}  // namespace warden::device

@@ -1,0 +1,53 @@
+// DeviceStash: the hot-restart path. An engine torn down with keep_device hands its healthy
+// device here instead of letting it go; the next engine built in the same process on the same
+// provider takes it instead of requesting a new one (seeds' ADR-0004: a device outlives the
+// engine on top of it).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "warden/device/provider.h"
+#include "warden/device/retirement_policy.h"
+
+namespace warden::device {
+
+// Where a device's one lost report goes; re-pointed when the device changes hands.
+struct LostRoute;
+
+struct StashedDevice {
+  DeviceProvider* provider = nullptr;
+  ProvidedDevice device;
+  bool presented = false;
+  std::shared_ptr<LostRoute> route;
+  RetirementPolicy* retirement = nullptr;  // told when the stash lets the device go
+};
+
+class DeviceStash {
+ public:
+  DeviceStash() = default;
+  ~DeviceStash();
+  DeviceStash(const DeviceStash&) = delete;
+  DeviceStash& operator=(const DeviceStash&) = delete;
+
+  // The process's stash. Never destroyed: a device held at exit goes with the process.
+  static DeviceStash& process();
+
+  bool holds() const { return held_.has_value(); }
+  // Holds `device`; a device already held is let go first (one device per stash).
+  void put(StashedDevice device);
+  // The held device if it came from `provider` and was not lost while stashed. A device lost
+  // while stashed is let go and nothing is returned.
+  std::optional<StashedDevice> take(const DeviceProvider& provider);
+  // Lets go of the held device: released, never destroyed (it may have presented).
+  void clear();
+
+  uint64_t handoffs() const { return handoffs_; }
+
+ private:
+  std::optional<StashedDevice> held_;
+  uint64_t handoffs_ = 0;
+};
+
+}  // namespace warden::device

@@ -1,0 +1,92 @@
+// RebuildPolicy: how many faults the owner of a device forgives before it stops rebuilding,
+// and HangWatch, which turns "submitted work did not retire in time" into a fault.
+//
+// The controller never retries by itself (seed: no automatic retries inside it); the owner
+// asks this policy before an explicit retry. Three faults of one kind within a minute give up,
+// with an explanation a fallback can show; a replacement that held for a while forgives the
+// past, so a device lost now and then (a GPU suspended under a hidden window) is never punished.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "warden/core/submission_clock.h"
+
+namespace warden::device {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+// Injectable time: tests pass a fake.
+using NowFunction = std::function<SteadyTime()>;
+
+enum class FaultKind { Lost, Hung, FailedCreation };
+inline constexpr size_t kFaultKindCount = 3;
+const char* to_string(FaultKind kind);
+
+struct RebuildPolicyOptions {
+  unsigned faults_to_give_up = 3;
+  std::chrono::milliseconds window{std::chrono::minutes(1)};
+  // A replacement ready for this long "held": the faults before it are forgiven.
+  std::chrono::milliseconds hold{std::chrono::seconds(10)};
+  NowFunction now = [] { return std::chrono::steady_clock::now(); };
+};
+
+enum class RebuildVerdict {
+  MayRebuild,  // the fault was scored; the owner may rebuild
+  GaveUp,      // this fault (or an earlier one) exhausted the policy
+  NotScored,   // a hang reported while the policy has given up: recorded, not scored
+};
+
+class RebuildPolicy {
+ public:
+  explicit RebuildPolicy(RebuildPolicyOptions options = {});
+
+  RebuildVerdict record_fault(FaultKind kind, std::string_view detail);
+  // A new device reached ready; if it stays up for `hold`, the earlier faults are forgiven.
+  void replacement_ready();
+
+  bool gave_up() const { return gave_up_; }
+  // Empty until the policy gives up; then says what happened and what it takes to try again.
+  const std::string& explanation() const { return explanation_; }
+  // Faults of `kind` inside the window that still count.
+  size_t strikes(FaultKind kind) const;
+  uint64_t unscored_hangs() const { return unscored_hangs_; }
+
+  // A new explicit user action (or an application reset): start over.
+  void reset();
+
+ private:
+  bool replacement_held(SteadyTime now) const;
+  RebuildPolicyOptions options_;
+  std::array<std::deque<SteadyTime>, kFaultKindCount> faults_;
+  bool has_ready_since_ = false;
+  SteadyTime ready_since_{};
+  bool gave_up_ = false;
+  std::string explanation_;
+  uint64_t unscored_hangs_ = 0;
+};
+
+// Watches a SubmissionClock once per frame: reports a hang the first time submitted work has
+// made no progress (the retired serial did not move) for longer than `limit`. Non-blocking.
+class HangWatch {
+ public:
+  HangWatch(std::chrono::milliseconds limit, NowFunction now);
+
+  // True exactly once per stall; progress or an empty queue re-arms it.
+  bool check(const SubmissionClock& clock);
+  std::chrono::milliseconds limit() const { return limit_; }
+
+ private:
+  std::chrono::milliseconds limit_;
+  NowFunction now_;
+  bool watching_ = false;
+  bool reported_ = false;
+  Serial watched_retired_{};
+  SteadyTime since_{};
+};
+
+}  // namespace warden::device

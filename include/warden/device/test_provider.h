@@ -1,0 +1,136 @@
+// TestProvider and TestRenderer: a provider and application hooks for tests of the device
+// layer, and of an application's own integration with it. Every async boundary the real API
+// has is here, and the test decides when each one completes: adapter and device requests stay
+// pending until resolved or rejected, each device has its own lost "promise" the test fires,
+// and every destroy, release and attachment is counted and written to one journal in order.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warden/device/controller.h"
+#include "warden/device/provider.h"
+
+namespace warden::device {
+
+class TestProvider final : public DeviceProvider {
+ public:
+  // ---- DeviceProvider -----------------------------------------------------------------------
+  Result<void> check_api() override;
+  void request_adapter(AdapterContinuation done) override;
+  void request_device(const ProvidedAdapter& adapter, const std::string& label, DeviceContinuation done,
+                      LostContinuation lost) override;
+  void release_adapter(AdapterId adapter) override;
+  void destroy_device(DeviceId device) override;
+  void release_device(DeviceId device) override;
+
+  // ---- what the test controls ---------------------------------------------------------------
+  // From now on check_api() fails with `why` ("API missing").
+  void remove_api(std::string why);
+  // Requests are numbered from 1 in the order they were made. Completing one that is not
+  // pending is an error naming it.
+  Result<AdapterId> resolve_adapter(size_t request);
+  Result<void> resolve_null_adapter(size_t request);
+  Result<void> reject_adapter(size_t request, std::string why);
+  Result<DeviceId> resolve_device(size_t request);
+  Result<void> reject_device(size_t request, std::string why);
+  // Fires `device`'s lost promise. Each promise settles once; a second call is an error.
+  Result<void> lose(DeviceId device, gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown,
+                    std::string message = "");
+
+  // ---- what the test reads ------------------------------------------------------------------
+  size_t adapter_requests() const { return adapter_requests_.size(); }
+  size_t device_requests() const { return device_requests_.size(); }
+  bool adapter_request_pending(size_t request) const;
+  bool device_request_pending(size_t request) const;
+  uint64_t destroy_calls() const { return destroy_calls_; }
+  uint64_t release_calls() const { return release_calls_; }
+  uint64_t devices_built() const { return next_device_ - 1; }
+  // Built and not yet destroyed or released.
+  uint64_t live_devices() const { return live_devices_.size(); }
+  uint64_t live_adapters() const { return live_adapters_.size(); }
+  bool destroyed(DeviceId device) const { return destroyed_.count(device.value) != 0; }
+  bool released(DeviceId device) const { return released_.count(device.value) != 0; }
+
+  // Everything that happened, in order ("request adapter #1", "destroy device d1", and what a
+  // TestRenderer sharing this journal recorded).
+  const std::vector<std::string>& journal() const { return journal_; }
+  void note(std::string event) { journal_.push_back(std::move(event)); }
+  // Position of the first entry equal to `event`, if any.
+  std::optional<size_t> find(std::string_view event) const;
+
+ private:
+  struct PendingAdapter {
+    AdapterContinuation done;
+  };
+  struct PendingDevice {
+    AdapterId adapter;
+    DeviceContinuation done;
+    LostContinuation lost;
+  };
+  Result<AdapterContinuation> take_adapter_request(size_t request);
+  Result<PendingDevice> take_device_request(size_t request);
+
+  std::optional<std::string> api_missing_;
+  std::vector<std::optional<PendingAdapter>> adapter_requests_;
+  std::vector<std::optional<PendingDevice>> device_requests_;
+  std::map<uint64_t, LostContinuation> lost_promises_;  // unsettled, per device
+  std::set<uint64_t> live_adapters_;
+  std::set<uint64_t> live_devices_;
+  std::set<uint64_t> destroyed_;
+  std::set<uint64_t> released_;
+  uint64_t next_adapter_ = 1;
+  uint64_t next_device_ = 1;
+  uint64_t destroy_calls_ = 0;
+  uint64_t release_calls_ = 0;
+  std::vector<std::string> journal_;
+};
+
+// Application hooks that record every call into a TestProvider's journal ("show graphics d2",
+// "detach graphics d1", "fallback: ...") and keep the view's state: which device it belongs to
+// and how often each device was attached. Must outlive the controller it is given to.
+class TestRenderer {
+ public:
+  explicit TestRenderer(TestProvider& journal) : journal_(journal) {}
+
+  ControllerHooks hooks();
+
+  // Knobs. A step named here ("stop render loop", "detach graphics", "dispose device resources")
+  // throws std::runtime_error when called.
+  void throw_in(std::string step) { throwing_.insert(std::move(step)); }
+  // When set, hooks() includes prepare_resources, and preparation stays pending until the test
+  // calls DeviceController::finish_preparation.
+  void defer_preparation() { defer_preparation_ = true; }
+
+  // The device the view belongs to now, if any.
+  std::optional<DeviceId> attached() const { return attached_; }
+  uint64_t attachments() const { return attachments_total_; }
+  uint64_t attachments(DeviceId device) const;
+  uint64_t disposals(DeviceId device) const;
+  const std::vector<DeviceView>& preparations() const { return preparations_; }
+  const std::vector<std::string>& fallbacks() const { return fallbacks_; }
+  const std::vector<std::string>& announcements() const { return announcements_; }
+  const std::vector<DeviceState>& states() const { return states_; }
+
+ private:
+  void step(const std::string& name, DeviceId device);
+
+  TestProvider& journal_;
+  std::set<std::string> throwing_;
+  bool defer_preparation_ = false;
+  std::optional<DeviceId> attached_;
+  uint64_t attachments_total_ = 0;
+  std::map<uint64_t, uint64_t> attachments_;
+  std::map<uint64_t, uint64_t> disposals_;
+  std::vector<DeviceView> preparations_;
+  std::vector<std::string> fallbacks_;
+  std::vector<std::string> announcements_;
+  std::vector<DeviceState> states_;
+};
+
+}  // namespace warden::device

@@ -1,0 +1,409 @@
+#include "warden/device/controller.h"
+
+#include <exception>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "device/lost_route.h"
+#include "warden/webgpu/names.h"
+
+namespace warden::device {
+namespace {
+
+// The fallback messages, as the seed words them: say what is still available, never guess why.
+constexpr std::string_view kIdleMessage = "Graphics have not been started.";
+constexpr std::string_view kStartingMessage = "Starting the graphics feature...";
+constexpr std::string_view kReadyMessage = "Graphics are ready.";
+constexpr std::string_view kStoppedMessage = "Graphics stopped. Your work is still available.";
+constexpr std::string_view kShutDownMessage = "Graphics were shut down.";
+
+std::string lost_message(const LossReport& report) {
+  // The API's own words, passed on as given: the reason it named and its message.
+  std::string said = gpu::to_string(report.reason);
+  if (!report.message.empty()) said += ": " + report.message;
+  return fmt::format("Graphics stopped (device lost: {}). Your work is still available.", said);
+}
+
+std::string failed_message(std::string_view why) {
+  return fmt::format("Graphics could not start: {}. Your work is still available.", why);
+}
+
+// Runs an application hook; an exception is caught and returned as text, never propagated
+// (continuations run inside the provider's callbacks, where an exception has nowhere to go).
+template <typename Hook, typename Arg>
+std::optional<std::string> run_hook(const Hook& hook, const Arg& arg) {
+  if constexpr (requires { static_cast<bool>(hook); }) {
+    if (!static_cast<bool>(hook)) return std::nullopt;  // an empty std::function: not supplied
+  }
+  try {
+    hook(arg);
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  } catch (...) {
+    return std::string("unknown exception");
+  }
+}
+
+}  // namespace
+
+const char* to_string(DeviceState state) {
+  switch (state) {
+    case DeviceState::Idle: return "idle";
+    case DeviceState::Starting: return "starting";
+    case DeviceState::Ready: return "ready";
+    case DeviceState::Lost: return "lost";
+    case DeviceState::Stopped: return "stopped";
+    case DeviceState::Failed: return "failed";
+  }
+  return "unknown";
+}
+
+// A device the controller received, with what happened to it in its generation.
+struct Incarnation {
+  Generation generation;
+  ProvidedDevice device;
+  std::shared_ptr<LostRoute> route;
+  bool preparing = false;
+  bool attached = false;
+  bool presented = false;
+  bool retired = false;
+};
+
+struct DeviceController::Core : std::enable_shared_from_this<Core> {
+  Core(DeviceProvider& p, ControllerHooks h, ControllerOptions o)
+      : provider(p),
+        hooks(std::move(h)),
+        options(std::move(o)),
+        retirement(options.retirement != nullptr ? *options.retirement : RetirementPolicy::process()) {}
+
+  DeviceProvider& provider;
+  ControllerHooks hooks;
+  ControllerOptions options;
+  RetirementPolicy& retirement;
+
+  Generation generation{};
+  DeviceState state = DeviceState::Idle;
+  std::string message{kIdleMessage};
+  std::unique_ptr<Incarnation> active;  // the seed's activeDevice
+  std::vector<RetirementRecord> retirements;
+  std::vector<std::string> hook_failures;
+
+  // ---- generation tokens ------------------------------------------------------------------
+  bool is_current(Generation token) const { return token == generation; }
+  // Every stop, loss, failure or replacement ends the generation first, so nothing that is
+  // still in flight for it can change what is shown.
+  Generation begin_generation() {
+    generation = Generation{generation.value + 1};
+    return generation;
+  }
+  std::unique_ptr<Incarnation> take_active() { return std::exchange(active, nullptr); }
+
+  DeviceView view(const Incarnation& inc) const {
+    return DeviceView{inc.generation, inc.device.id, inc.device.device};
+  }
+
+  template <typename Hook, typename Arg>
+  void call(std::string_view name, const Hook& hook, const Arg& arg) {
+    if (auto failure = run_hook(hook, arg)) hook_failures.push_back(fmt::format("{}: {}", name, *failure));
+  }
+
+  void enter(DeviceState next, std::string text) {
+    state = next;
+    message = std::move(text);
+    if (hooks.on_state) {
+      if (auto failure = run_hook([&](int) { hooks.on_state(state, message); }, 0)) {
+        hook_failures.push_back(fmt::format("on state: {}", *failure));
+      }
+    }
+  }
+
+  // Records a fault with the rebuild policy; once it has given up, its explanation is the
+  // message the fallback shows.
+  std::string score(FaultKind kind, std::string_view detail, std::string text) {
+    if (options.rebuild == nullptr) return text;
+    options.rebuild->record_fault(kind, detail);
+    return options.rebuild->gave_up() ? options.rebuild->explanation() : text;
+  }
+
+  // ---- retirement (the seed's retireDevice) -----------------------------------------------
+  // Stop the render loop, detach the view, dispose of the generation's resources, end the
+  // device: each step runs even if the one before it throws (the seed's nested finally).
+  // Idempotent: the flag is flipped before any step, so a second call, or a call re-entered
+  // from a hook, does nothing. It only ever touches `inc`, never the replacement.
+  void retire(Incarnation* inc, bool keep_device = false) {
+    if (inc == nullptr || inc->retired) return;
+    inc->retired = true;
+    RetirementRecord record;
+    record.generation = inc->generation;
+    record.device = inc->device.id;
+    record.was_attached = inc->attached;
+    record.presented = inc->presented;
+    const DeviceView v = view(*inc);
+    auto step = [&](std::string_view name, const auto& hook) {
+      if (auto failure = run_hook(hook, v)) record.step_failures.push_back(fmt::format("{}: {}", name, *failure));
+    };
+    // The render loop and the view exist only for a device that was shown.
+    if (inc->attached) {
+      step("stop render loop", hooks.stop_render_loop);
+      step("detach graphics", hooks.detach_graphics);
+    }
+    step("dispose device resources", hooks.dispose_resources);
+    step("end device", [&](const DeviceView&) { end_device(*inc, keep_device, record); });
+    retirements.push_back(std::move(record));
+  }
+
+  // ADR-0003: a device that presented is let go, never destroyed; a healthy device torn down
+  // with keep_device goes to the stash for the next engine.
+  void end_device(Incarnation& inc, bool keep_device, RetirementRecord& record) {
+    if (keep_device && options.stash != nullptr && !inc.route->lost) {
+      inc.route->deliver = nullptr;
+      options.stash->put(StashedDevice{&provider, inc.device, inc.presented, inc.route, &retirement});
+      record.stashed = true;
+      return;
+    }
+    const DeviceEnd end = retirement.end_for(inc.presented);
+    if (end == DeviceEnd::Destroy) {
+      provider.destroy_device(inc.device.id);
+    } else {
+      provider.release_device(inc.device.id);
+    }
+    retirement.note_ended(end, inc.presented);
+    record.ended = end;
+  }
+
+  // ---- the transitions --------------------------------------------------------------------
+  // The seed's initialize(): a new generation; the old device is retired before anything is
+  // asked of the provider.
+  void initialize() {
+    const Generation token = begin_generation();
+    std::unique_ptr<Incarnation> old = take_active();
+    enter(DeviceState::Starting, std::string(kStartingMessage));
+    call("show fallback", hooks.show_fallback, std::string(message));
+    retire(old.get());
+    if (!is_current(token)) return;  // a hook started another generation meanwhile
+
+    if (auto api = provider.check_api(); !api) {
+      return fail(token, fmt::format("WebGPU is unavailable ({})", api.error().message), std::nullopt);
+    }
+    if (auto admitted = retirement.admit_new_device(); !admitted) {
+      return fail(token, admitted.error().message, std::nullopt);
+    }
+    if (options.stash != nullptr) {
+      if (auto stashed = options.stash->take(provider)) return adopt(token, std::move(*stashed));
+    }
+    std::weak_ptr<Core> weak = weak_from_this();
+    provider.request_adapter([weak, &provider = provider, token](AdapterReply reply) {
+      if (auto core = weak.lock()) return core->on_adapter(token, std::move(reply));
+      if (reply && reply.value()) provider.release_adapter(reply.value()->id);  // nobody wants it
+    });
+  }
+
+  void on_adapter(Generation token, AdapterReply reply) {
+    if (!is_current(token)) {  // superseded while pending: let go of what it made
+      if (reply && reply.value()) provider.release_adapter(reply.value()->id);
+      return;
+    }
+    if (!reply) {
+      return fail(token, fmt::format("the adapter request was rejected ({})", reply.error().message),
+                  FaultKind::FailedCreation);
+    }
+    if (!reply.value()) return fail(token, "no adapter was returned", FaultKind::FailedCreation);
+
+    const ProvidedAdapter adapter = *reply.value();
+    auto route = std::make_shared<LostRoute>();
+    std::weak_ptr<Core> weak = weak_from_this();
+    provider.request_device(
+        adapter, options.device_label,
+        [weak, &provider = provider, &retirement = retirement, token, adapter, route](DeviceReply device) {
+          provider.release_adapter(adapter.id);  // the device holds what it needs of it
+          if (auto core = weak.lock()) return core->on_device(token, std::move(device), route);
+          if (device) {  // the controller is gone: nobody will attach it
+            retirement.note_built();
+            provider.release_device(device->id);
+            retirement.note_ended(DeviceEnd::Release, false);
+          }
+        },
+        [route](LossReport report) { route->report(std::move(report)); });
+  }
+
+  void on_device(Generation token, DeviceReply reply, std::shared_ptr<LostRoute> route) {
+    if (reply) retirement.note_built();
+    if (!is_current(token)) {
+      // The seed: "if (!isCurrent(token)) { retireDevice(device); return; }" -- retired, never
+      // attached, and its late loss goes nowhere.
+      if (reply) {
+        Incarnation stale{token, *reply, route};
+        retire(&stale);
+      }
+      return;
+    }
+    if (!reply) {
+      return fail(token, fmt::format("the device request was rejected ({})", reply.error().message),
+                  FaultKind::FailedCreation);
+    }
+    active = std::make_unique<Incarnation>(Incarnation{token, *reply, std::move(route)});
+    listen_for_loss(token);
+    prepare_or_publish(token);
+  }
+
+  // The hot-restart path: a device handed over by the engine before this one.
+  void adopt(Generation token, StashedDevice stashed) {
+    active = std::make_unique<Incarnation>(Incarnation{token, stashed.device, std::move(stashed.route)});
+    active->presented = stashed.presented;
+    listen_for_loss(token);
+    prepare_or_publish(token);
+  }
+
+  // Only the new device's loss is followed, and only while its generation is current.
+  void listen_for_loss(Generation token) {
+    std::weak_ptr<Core> weak = weak_from_this();
+    active->route->deliver = [weak, token](LossReport report) {
+      if (auto core = weak.lock()) core->on_lost(token, std::move(report));
+    };
+  }
+
+  void prepare_or_publish(Generation token) {
+    if (!hooks.prepare_resources) return publish(token);
+    active->preparing = true;
+    call("prepare resources", hooks.prepare_resources, view(*active));
+  }
+
+  Result<void> finish_preparation(Generation token, Result<void> outcome) {
+    if (!is_current(token) || !active || !active->preparing) {
+      return make_error(ErrorKind::Refused,
+                        fmt::format("preparation of generation {} finished after the generation ended "
+                                    "(current: {}); release what it made",
+                                    token.value, generation.value));
+    }
+    active->preparing = false;
+    if (!outcome) {
+      fail(token, fmt::format("preparing resources failed ({})", outcome.error().message), FaultKind::FailedCreation);
+      return {};
+    }
+    publish(token);
+    return {};
+  }
+
+  // The seed: activeDevice = device; showGraphics(device); announce('Graphics are ready.')
+  void publish(Generation token) {
+    active->attached = true;
+    enter(DeviceState::Ready, std::string(kReadyMessage));
+    call("show graphics", hooks.show_graphics, view(*active));
+    if (!is_current(token)) return;  // show_graphics itself moved on
+    call("announce", hooks.announce, std::string(message));
+    if (options.rebuild != nullptr) options.rebuild->replacement_ready();
+  }
+
+  // The seed's device.lost.then(...): a late loss of a replaced device changes nothing.
+  void on_lost(Generation token, LossReport report) {
+    if (!is_current(token)) return;
+    begin_generation();
+    std::unique_ptr<Incarnation> lost = take_active();
+    retire(lost.get());
+    std::string text = score(FaultKind::Lost, report.message, lost_message(report));
+    enter(DeviceState::Lost, text);
+    call("show fallback", hooks.show_fallback, std::string(message));
+  }
+
+  void report_hang(Generation token, std::string_view detail) {
+    if (!is_current(token) || !active) return;
+    begin_generation();
+    std::unique_ptr<Incarnation> hung = take_active();
+    retire(hung.get());  // let go: a hung device must not be handed to its replacement
+    std::string text = score(FaultKind::Hung, detail,
+                             fmt::format("Graphics stopped ({}). Your work is still available.", detail));
+    enter(DeviceState::Lost, text);
+    call("show fallback", hooks.show_fallback, std::string(message));
+  }
+
+  // The seed's catch: only the current generation may change what is shown. The generation
+  // ends here too, so the late loss of a device it made is stale.
+  void fail(Generation token, std::string why, std::optional<FaultKind> fault) {
+    if (!is_current(token)) return;
+    begin_generation();
+    std::unique_ptr<Incarnation> failed = take_active();
+    retire(failed.get());
+    std::string text = failed_message(why);
+    if (fault) text = score(*fault, why, std::move(text));
+    enter(DeviceState::Failed, text);
+    call("show fallback", hooks.show_fallback, std::string(message));
+  }
+
+  // The seed's stopGraphics(): the generation first, then retirement, then the stable
+  // fallback. No new request: only an explicit retry starts a generation.
+  void stop() {
+    begin_generation();
+    std::unique_ptr<Incarnation> old = take_active();
+    retire(old.get());
+    enter(DeviceState::Stopped, std::string(kStoppedMessage));
+    call("show fallback", hooks.show_fallback, std::string(message));
+  }
+
+  Result<void> retry() {
+    if (options.rebuild != nullptr && options.rebuild->gave_up()) {
+      enter(DeviceState::Failed, options.rebuild->explanation());
+      call("show fallback", hooks.show_fallback, std::string(message));
+      return make_error(ErrorKind::Refused, message);
+    }
+    initialize();
+    return {};
+  }
+
+  Result<void> shutdown(Teardown teardown) {
+    begin_generation();
+    std::unique_ptr<Incarnation> old = take_active();
+    const bool can_keep = teardown.keep_device && options.stash != nullptr;
+    retire(old.get(), can_keep);
+    enter(DeviceState::Stopped, std::string(kShutDownMessage));
+    if (teardown.keep_device && !can_keep) {
+      return make_error(ErrorKind::InvalidArgument,
+                        "shutdown with keep_device needs ControllerOptions::stash; the device was let go instead");
+    }
+    return {};
+  }
+
+  Result<void> mark_presented() {
+    if (!active || !active->attached) {
+      return make_error(ErrorKind::Refused,
+                        fmt::format("mark_presented: no device is shown (state {}, generation {})",
+                                    to_string(state), generation.value));
+    }
+    active->presented = true;
+    return {};
+  }
+};
+
+DeviceController::DeviceController(DeviceProvider& provider, ControllerHooks hooks, ControllerOptions options)
+    : core_(std::make_shared<Core>(provider, std::move(hooks), std::move(options))) {}
+
+DeviceController::~DeviceController() {
+  core_->hooks = ControllerHooks{};
+  (void)core_->shutdown(Teardown{});
+}
+
+void DeviceController::initialize() { core_->initialize(); }
+void DeviceController::stop() { core_->stop(); }
+Result<void> DeviceController::retry() { return core_->retry(); }
+Result<void> DeviceController::shutdown(Teardown teardown) { return core_->shutdown(teardown); }
+Result<void> DeviceController::finish_preparation(Generation generation, Result<void> outcome) {
+  return core_->finish_preparation(generation, std::move(outcome));
+}
+Result<void> DeviceController::mark_presented() { return core_->mark_presented(); }
+void DeviceController::report_hang(Generation generation, std::string_view detail) {
+  core_->report_hang(generation, detail);
+}
+
+DeviceState DeviceController::state() const { return core_->state; }
+const std::string& DeviceController::message() const { return core_->message; }
+Generation DeviceController::generation() const { return core_->generation; }
+bool DeviceController::is_current(Generation generation) const { return core_->is_current(generation); }
+std::optional<DeviceView> DeviceController::active_device() const {
+  if (!core_->active || !core_->active->attached) return std::nullopt;
+  return core_->view(*core_->active);
+}
+const std::vector<RetirementRecord>& DeviceController::retirements() const { return core_->retirements; }
+const std::vector<std::string>& DeviceController::hook_failures() const { return core_->hook_failures; }
+
+}  // namespace warden::device

@@ -1,0 +1,219 @@
+#include "warden/device/dawn_provider.h"
+
+#include <map>
+
+#include <fmt/format.h>
+
+namespace warden::device {
+
+struct DawnProvider::Shared {
+  // Kept by every ticket: a callback that finds the provider gone still has the procs to let
+  // go of what it brings.
+  std::shared_ptr<const gpu::Library> library;
+  std::function<void(DeviceId, gpu::ErrorType, std::string_view)> on_uncaptured_error;
+  uint64_t next_id = 1;
+  std::map<uint64_t, gpu::Adapter> adapters;
+  std::map<uint64_t, gpu::Device> devices;
+  uint64_t built = 0;
+  uint64_t destroyed = 0;
+  uint64_t released = 0;
+
+  const gpu::Procs& procs() const { return library->procs(); }
+};
+
+namespace {
+
+// Dawn calls every callback below exactly once (completed, or CallbackCancelled when the
+// instance goes); each frees its ticket there.
+
+struct AdapterTicket {
+  std::weak_ptr<DawnProvider::Shared> shared;
+  std::shared_ptr<const gpu::Library> library;
+  AdapterContinuation done;
+};
+
+// A device's loss state, shared by its request ticket and its lost ticket: the two callbacks
+// may come in either order for a failed request.
+struct LossState {
+  std::weak_ptr<DawnProvider::Shared> shared;
+  DeviceId id;
+  bool delivered = false;  // only a delivered device can be lost
+  LostContinuation lost;
+};
+
+struct DeviceTicket {
+  std::weak_ptr<DawnProvider::Shared> shared;
+  std::shared_ptr<const gpu::Library> library;
+  DeviceContinuation done;
+  std::shared_ptr<LossState> loss;
+};
+
+// Lives from the request until the device-lost callback (loss, destruction, the last release,
+// a failed creation, or instance shutdown). The uncaptured-error callback shares it: Dawn
+// reports no errors after the device is lost.
+struct LostTicket {
+  std::shared_ptr<LossState> loss;
+};
+
+void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::StringView message, void* userdata1,
+                void*) {
+  std::unique_ptr<AdapterTicket> ticket(static_cast<AdapterTicket*>(userdata1));
+  auto shared = ticket->shared.lock();
+  if (!shared) {
+    if (adapter != nullptr) ticket->library->procs().AdapterRelease(adapter);
+    return;
+  }
+  if (status == gpu::RequestAdapterStatus::Success && adapter != nullptr) {
+    const AdapterId id{shared->next_id++};
+    shared->adapters.emplace(id.value, adapter);
+    return ticket->done(std::optional<ProvidedAdapter>(ProvidedAdapter{id, adapter}));
+  }
+  if (adapter != nullptr) shared->procs().AdapterRelease(adapter);
+  // "Unavailable" is WebGPU's null adapter: the request worked, nothing fits.
+  if (status == gpu::RequestAdapterStatus::Unavailable || status == gpu::RequestAdapterStatus::Success) {
+    return ticket->done(std::optional<ProvidedAdapter>());
+  }
+  ticket->done(make_error(ErrorKind::NoAdapter,
+                          fmt::format("adapter request failed (status {}): {}", static_cast<uint32_t>(status),
+                                      message.view())));
+}
+
+void on_device(gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringView message, void* userdata1,
+               void*) {
+  std::unique_ptr<DeviceTicket> ticket(static_cast<DeviceTicket*>(userdata1));
+  auto shared = ticket->shared.lock();
+  const bool success = status == gpu::RequestDeviceStatus::Success && device != nullptr;
+  if (!shared) {
+    if (device != nullptr) ticket->library->procs().DeviceRelease(device);
+    return;
+  }
+  if (!success) {
+    if (device != nullptr) shared->procs().DeviceRelease(device);
+    return ticket->done(make_error(
+        ErrorKind::DeviceFailed, fmt::format("device request failed (status {}): {}", static_cast<uint32_t>(status),
+                                             message.view())));
+  }
+  const DeviceId id{shared->next_id++};
+  shared->devices.emplace(id.value, device);
+  ++shared->built;
+  ticket->loss->id = id;
+  ticket->loss->delivered = true;
+  ticket->done(ProvidedDevice{id, device});
+}
+
+void on_device_lost(const gpu::Device*, gpu::DeviceLostReason reason, gpu::StringView message, void* userdata1,
+                    void*) {
+  std::unique_ptr<LostTicket> ticket(static_cast<LostTicket*>(userdata1));
+  LossState& loss = *ticket->loss;
+  // A failed request reports FailedCreation here: that device was never delivered, so it
+  // cannot be lost.
+  if (!loss.delivered || reason == gpu::DeviceLostReason::FailedCreation) return;
+  if (loss.lost) loss.lost(LossReport{reason, std::string(message.view())});
+}
+
+void on_uncaptured_error(const gpu::Device*, gpu::ErrorType type, gpu::StringView message, void* userdata1,
+                         void*) {
+  const LossState& loss = *static_cast<LostTicket*>(userdata1)->loss;
+  auto shared = loss.shared.lock();
+  if (shared && shared->on_uncaptured_error) shared->on_uncaptured_error(loss.id, type, message.view());
+}
+
+}  // namespace
+
+DawnProvider::DawnProvider(gpu::Context* context, DawnProviderOptions options)
+    : context_(context), options_(std::move(options)), shared_(std::make_shared<Shared>()) {
+  if (context_ != nullptr) shared_->library = context_->library_ptr();
+  shared_->on_uncaptured_error = options_.on_uncaptured_error;
+}
+
+DawnProvider::~DawnProvider() {
+  if (context_ == nullptr) return;
+  for (auto& [id, device] : shared_->devices) shared_->procs().DeviceRelease(device);
+  for (auto& [id, adapter] : shared_->adapters) shared_->procs().AdapterRelease(adapter);
+  shared_->devices.clear();
+  shared_->adapters.clear();
+}
+
+Result<void> DawnProvider::check_api() {
+  if (context_ == nullptr) return make_error(ErrorKind::LibraryMissing, options_.unavailable_reason);
+  return {};
+}
+
+void DawnProvider::request_adapter(AdapterContinuation done) {
+  if (auto api = check_api(); !api) return done(api.error());
+  if (options_.backend == gpu::BackendType::OpenGL || options_.backend == gpu::BackendType::OpenGLES) {
+    gpu::prepare_gl_environment();
+  }
+  gpu::RequestAdapterOptions request;
+  request.backendType = options_.backend;
+  request.featureLevel = options_.feature_level;
+  gpu::RequestAdapterCallbackInfo cb;
+  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  cb.callback = on_adapter;
+  cb.userdata1 = new AdapterTicket{shared_, shared_->library, std::move(done)};
+  shared_->procs().InstanceRequestAdapter(context_->instance(), &request, cb);
+}
+
+void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::string& label,
+                                  DeviceContinuation done, LostContinuation lost) {
+  if (auto api = check_api(); !api) return done(api.error());
+  auto loss = std::make_shared<LossState>();
+  loss->shared = shared_;
+  loss->lost = std::move(lost);
+  auto* lost_ticket = new LostTicket{loss};
+
+  gpu::DeviceDescriptor desc;
+  desc.label = label;
+  desc.deviceLostCallbackInfo.mode = gpu::CallbackMode::AllowProcessEvents;
+  desc.deviceLostCallbackInfo.callback = on_device_lost;
+  desc.deviceLostCallbackInfo.userdata1 = lost_ticket;
+  desc.uncapturedErrorCallbackInfo.callback = on_uncaptured_error;
+  desc.uncapturedErrorCallbackInfo.userdata1 = lost_ticket;
+
+  gpu::RequestDeviceCallbackInfo cb;
+  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  cb.callback = on_device;
+  cb.userdata1 = new DeviceTicket{shared_, shared_->library, std::move(done), loss};
+  shared_->procs().AdapterRequestDevice(adapter.adapter, &desc, cb);
+}
+
+void DawnProvider::release_adapter(AdapterId adapter) {
+  auto it = shared_->adapters.find(adapter.value);
+  if (it == shared_->adapters.end()) return;
+  shared_->procs().AdapterRelease(it->second);
+  shared_->adapters.erase(it);
+}
+
+void DawnProvider::destroy_device(DeviceId device) {
+  auto it = shared_->devices.find(device.value);
+  if (it == shared_->devices.end()) return;
+  shared_->procs().DeviceDestroy(it->second);
+  shared_->procs().DeviceRelease(it->second);
+  shared_->devices.erase(it);
+  ++shared_->destroyed;
+}
+
+void DawnProvider::release_device(DeviceId device) {
+  auto it = shared_->devices.find(device.value);
+  if (it == shared_->devices.end()) return;
+  shared_->procs().DeviceRelease(it->second);
+  shared_->devices.erase(it);
+  ++shared_->released;
+}
+
+void DawnProvider::process_events() const {
+  if (context_ != nullptr) context_->process_events();
+}
+
+gpu::Device DawnProvider::device(DeviceId id) const {
+  auto it = shared_->devices.find(id.value);
+  return it == shared_->devices.end() ? nullptr : it->second;
+}
+
+uint64_t DawnProvider::devices_built() const { return shared_->built; }
+uint64_t DawnProvider::destroy_calls() const { return shared_->destroyed; }
+uint64_t DawnProvider::release_calls() const { return shared_->released; }
+uint64_t DawnProvider::live_devices() const { return shared_->devices.size(); }
+uint64_t DawnProvider::live_adapters() const { return shared_->adapters.size(); }
+
+}  // namespace warden::device

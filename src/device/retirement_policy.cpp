@@ -1,0 +1,55 @@
+#include "warden/device/retirement_policy.h"
+
+#include <cstdlib>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace warden::device {
+namespace {
+std::string_view env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string_view{} : std::string_view(value);
+}
+}  // namespace
+
+const char* to_string(DeviceEnd end) {
+  switch (end) {
+    case DeviceEnd::Release: return "release";
+    case DeviceEnd::Destroy: return "destroy";
+  }
+  return "unknown";
+}
+
+RetirementOptions retirement_options_from_environment() {
+  RetirementOptions options;
+  options.destroy_override = env(kDestroyOverrideEnvVar) == "1";
+  options.gate_override = env(kGateOverrideEnvVar) == "ignore";
+  return options;
+}
+
+RetirementPolicy::RetirementPolicy(RetirementOptions options) : options_(options) {}
+
+RetirementPolicy& RetirementPolicy::process() {
+  static RetirementPolicy* policy = new RetirementPolicy();
+  return *policy;
+}
+
+void RetirementPolicy::note_ended(DeviceEnd end, bool presented) {
+  if (end == DeviceEnd::Release) {
+    ++released_;
+    return;
+  }
+  ++destroyed_;
+  if (presented) ++destroyed_after_presenting_;
+}
+
+Result<void> RetirementPolicy::admit_new_device() const {
+  if (destroyed_after_presenting_ == 0 || options_.gate_override) return {};
+  return make_error(ErrorKind::Refused,
+                    fmt::format("a new device is refused: {} device(s) that presented were destroyed in "
+                                "this process (set {}=ignore to build one anyway)",
+                                destroyed_after_presenting_, kGateOverrideEnvVar));
+}
+
+}  // namespace warden::device

@@ -1,0 +1,195 @@
+#include "warden/device/test_provider.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace warden::device {
+namespace {
+std::string device_name(DeviceId device) { return fmt::format("d{}", device.value); }
+}  // namespace
+
+// ---- DeviceProvider ---------------------------------------------------------------------------
+
+Result<void> TestProvider::check_api() {
+  if (api_missing_) return make_error(ErrorKind::LibraryMissing, *api_missing_);
+  return {};
+}
+
+void TestProvider::request_adapter(AdapterContinuation done) {
+  adapter_requests_.push_back(PendingAdapter{std::move(done)});
+  note(fmt::format("request adapter #{}", adapter_requests_.size()));
+}
+
+void TestProvider::request_device(const ProvidedAdapter& adapter, const std::string&, DeviceContinuation done,
+                                  LostContinuation lost) {
+  device_requests_.push_back(PendingDevice{adapter.id, std::move(done), std::move(lost)});
+  note(fmt::format("request device #{} (adapter a{})", device_requests_.size(), adapter.id.value));
+}
+
+void TestProvider::release_adapter(AdapterId adapter) {
+  live_adapters_.erase(adapter.value);
+  note(fmt::format("release adapter a{}", adapter.value));
+}
+
+void TestProvider::destroy_device(DeviceId device) {
+  ++destroy_calls_;
+  destroyed_.insert(device.value);
+  live_devices_.erase(device.value);
+  note("destroy device " + device_name(device));
+}
+
+void TestProvider::release_device(DeviceId device) {
+  ++release_calls_;
+  released_.insert(device.value);
+  live_devices_.erase(device.value);
+  note("release device " + device_name(device));
+}
+
+// ---- control ----------------------------------------------------------------------------------
+
+void TestProvider::remove_api(std::string why) { api_missing_ = std::move(why); }
+
+bool TestProvider::adapter_request_pending(size_t request) const {
+  return request >= 1 && request <= adapter_requests_.size() && adapter_requests_[request - 1].has_value();
+}
+
+bool TestProvider::device_request_pending(size_t request) const {
+  return request >= 1 && request <= device_requests_.size() && device_requests_[request - 1].has_value();
+}
+
+Result<AdapterContinuation> TestProvider::take_adapter_request(size_t request) {
+  if (!adapter_request_pending(request)) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("adapter request #{} is not pending ({} made)", request, adapter_requests_.size()));
+  }
+  return std::exchange(adapter_requests_[request - 1], std::nullopt)->done;
+}
+
+Result<TestProvider::PendingDevice> TestProvider::take_device_request(size_t request) {
+  if (!device_request_pending(request)) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("device request #{} is not pending ({} made)", request, device_requests_.size()));
+  }
+  return std::move(std::exchange(device_requests_[request - 1], std::nullopt).value());
+}
+
+Result<AdapterId> TestProvider::resolve_adapter(size_t request) {
+  auto done = take_adapter_request(request);
+  if (!done) return done.error();
+  const AdapterId id{next_adapter_++};
+  live_adapters_.insert(id.value);
+  note(fmt::format("adapter request #{} resolved: a{}", request, id.value));
+  done.value()(std::optional<ProvidedAdapter>(ProvidedAdapter{id, nullptr}));
+  return id;
+}
+
+Result<void> TestProvider::resolve_null_adapter(size_t request) {
+  auto done = take_adapter_request(request);
+  if (!done) return done.error();
+  note(fmt::format("adapter request #{} resolved: null", request));
+  done.value()(std::optional<ProvidedAdapter>());
+  return {};
+}
+
+Result<void> TestProvider::reject_adapter(size_t request, std::string why) {
+  auto done = take_adapter_request(request);
+  if (!done) return done.error();
+  note(fmt::format("adapter request #{} rejected", request));
+  done.value()(make_error(ErrorKind::NoAdapter, std::move(why)));
+  return {};
+}
+
+Result<DeviceId> TestProvider::resolve_device(size_t request) {
+  auto pending = take_device_request(request);
+  if (!pending) return pending.error();
+  const DeviceId id{next_device_++};
+  live_devices_.insert(id.value);
+  lost_promises_[id.value] = std::move(pending->lost);
+  note(fmt::format("device request #{} resolved: {}", request, device_name(id)));
+  pending->done(ProvidedDevice{id, nullptr});
+  return id;
+}
+
+Result<void> TestProvider::reject_device(size_t request, std::string why) {
+  auto pending = take_device_request(request);
+  if (!pending) return pending.error();
+  note(fmt::format("device request #{} rejected", request));
+  pending->done(make_error(ErrorKind::DeviceFailed, std::move(why)));
+  return {};
+}
+
+Result<void> TestProvider::lose(DeviceId device, gpu::DeviceLostReason reason, std::string message) {
+  auto it = lost_promises_.find(device.value);
+  if (it == lost_promises_.end()) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("device {} has no unsettled lost promise (never built, or already lost)",
+                                  device_name(device)));
+  }
+  LostContinuation lost = std::move(it->second);
+  lost_promises_.erase(it);
+  note("lost " + device_name(device));
+  lost(LossReport{reason, std::move(message)});
+  return {};
+}
+
+std::optional<size_t> TestProvider::find(std::string_view event) const {
+  auto it = std::find(journal_.begin(), journal_.end(), event);
+  if (it == journal_.end()) return std::nullopt;
+  return static_cast<size_t>(it - journal_.begin());
+}
+
+// ---- TestRenderer -----------------------------------------------------------------------------
+
+void TestRenderer::step(const std::string& name, DeviceId device) {
+  journal_.note(fmt::format("{} {}", name, device_name(device)));
+  if (throwing_.count(name) != 0) throw std::runtime_error(name + " failed on purpose");
+}
+
+ControllerHooks TestRenderer::hooks() {
+  ControllerHooks h;
+  h.show_fallback = [this](std::string_view message) {
+    fallbacks_.emplace_back(message);
+    journal_.note(fmt::format("fallback: {}", message));
+  };
+  h.show_graphics = [this](const DeviceView& view) {
+    attached_ = view.id;
+    ++attachments_total_;
+    ++attachments_[view.id.value];
+    step("show graphics", view.id);
+  };
+  h.announce = [this](std::string_view message) {
+    announcements_.emplace_back(message);
+    journal_.note(fmt::format("announce: {}", message));
+  };
+  h.stop_render_loop = [this](const DeviceView& view) { step("stop render loop", view.id); };
+  h.detach_graphics = [this](const DeviceView& view) {
+    if (attached_ == view.id) attached_.reset();
+    step("detach graphics", view.id);
+  };
+  h.dispose_resources = [this](const DeviceView& view) {
+    ++disposals_[view.id.value];
+    step("dispose device resources", view.id);
+  };
+  if (defer_preparation_) {
+    h.prepare_resources = [this](const DeviceView& view) {
+      preparations_.push_back(view);
+      step("prepare resources", view.id);
+    };
+  }
+  h.on_state = [this](DeviceState state, std::string_view) { states_.push_back(state); };
+  return h;
+}
+
+uint64_t TestRenderer::attachments(DeviceId device) const {
+  auto it = attachments_.find(device.value);
+  return it == attachments_.end() ? 0 : it->second;
+}
+
+uint64_t TestRenderer::disposals(DeviceId device) const {
+  auto it = disposals_.find(device.value);
+  return it == disposals_.end() ? 0 : it->second;
+}
+
+}  // namespace warden::device

@@ -1,0 +1,553 @@
+// The controller's transitions and races (seeds/device-loss-recovery-generation-tokens), driven
+// through the test provider: every async boundary completes exactly when the test says.
+#include "warden/device/controller.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "warden/device/test_provider.h"
+
+namespace warden::device {
+namespace {
+
+class ControllerTest : public ::testing::Test {
+ protected:
+  // Declared before the controller, so they outlive it.
+  TestProvider provider;
+  TestRenderer renderer{provider};
+  RetirementPolicy retirement{RetirementOptions{}};
+  std::unique_ptr<DeviceController> controller;
+
+  DeviceController& make(ControllerOptions options = {}) {
+    if (options.retirement == nullptr) options.retirement = &retirement;
+    controller = std::make_unique<DeviceController>(provider, renderer.hooks(), std::move(options));
+    return *controller;
+  }
+
+  // Starts a generation and completes its requests: adapter request #adapter_request and
+  // device request #device_request are the ones this generation makes.
+  DeviceId start_ready(size_t adapter_request, size_t device_request) {
+    controller->initialize();
+    EXPECT_TRUE(provider.resolve_adapter(adapter_request));
+    auto device = provider.resolve_device(device_request);
+    EXPECT_TRUE(device);
+    EXPECT_EQ(controller->state(), DeviceState::Ready);
+    return device ? device.value() : DeviceId{};
+  }
+
+  // Asserts that `first` was journaled before `second`.
+  void expect_order(std::string_view first, std::string_view second) {
+    auto a = provider.find(first);
+    auto b = provider.find(second);
+    ASSERT_TRUE(a.has_value()) << "missing from the journal: " << first;
+    ASSERT_TRUE(b.has_value()) << "missing from the journal: " << second;
+    EXPECT_LT(*a, *b) << first << " should come before " << second;
+  }
+};
+
+// ---- the races ----------------------------------------------------------------------------------
+
+TEST_F(ControllerTest, SupersededAdapterRequestResolvingLateLeavesTheViewWithB) {
+  make();
+  controller->initialize();  // A: adapter request #1 stays pending
+  controller->initialize();  // B
+  ASSERT_TRUE(provider.resolve_adapter(2));
+  auto b = provider.resolve_device(1);
+  ASSERT_TRUE(b);
+  ASSERT_EQ(renderer.attached(), b.value());
+
+  ASSERT_TRUE(provider.resolve_adapter(1));  // A resolves after B is shown
+
+  EXPECT_EQ(renderer.attached(), b.value());
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+  EXPECT_EQ(provider.device_requests(), 1u) << "A's stale adapter must not lead to a device request";
+  EXPECT_EQ(provider.live_adapters(), 0u) << "A's stale adapter is let go";
+  EXPECT_EQ(renderer.attachments(), 1u);
+}
+
+TEST_F(ControllerTest, SupersededDeviceArrivingAfterBIsReadyIsRetiredNeverAttached) {
+  make();
+  controller->initialize();  // A
+  ASSERT_TRUE(provider.resolve_adapter(1));  // A's device request #1 stays pending
+  controller->initialize();  // B
+  ASSERT_TRUE(provider.resolve_adapter(2));
+  auto b = provider.resolve_device(2);
+  ASSERT_TRUE(b);
+  ASSERT_EQ(controller->state(), DeviceState::Ready);
+
+  auto a = provider.resolve_device(1);  // A's device arrives late
+  ASSERT_TRUE(a);
+
+  EXPECT_EQ(renderer.attachments(a.value()), 0u) << "a stale device is never attached";
+  EXPECT_TRUE(provider.destroyed(a.value())) << "a stale device is retired (it never presented)";
+  EXPECT_EQ(renderer.attached(), b.value());
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+  EXPECT_FALSE(provider.destroyed(b.value()) || provider.released(b.value()));
+  // Its late loss reaches nobody.
+  const size_t fallbacks = renderer.fallbacks().size();
+  ASSERT_TRUE(provider.lose(a.value()));
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+  EXPECT_EQ(renderer.fallbacks().size(), fallbacks);
+}
+
+TEST_F(ControllerTest, InitializeWhileActiveRetiresAInOrderBeforeBsAdapterRequest) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  controller->initialize();  // B
+
+  expect_order("stop render loop d1", "detach graphics d1");
+  expect_order("detach graphics d1", "dispose device resources d1");
+  expect_order("dispose device resources d1", "destroy device d1");
+  expect_order("destroy device d1", "request adapter #2");
+  EXPECT_FALSE(renderer.attached().has_value());
+  EXPECT_EQ(controller->state(), DeviceState::Starting);
+  EXPECT_EQ(renderer.fallbacks().back(), controller->message());
+  EXPECT_EQ(provider.live_devices(), 0u);
+  EXPECT_EQ(renderer.disposals(a), 1u);
+}
+
+TEST_F(ControllerTest, ActiveAThenBAdapterRejectedKeepsTheFallbackAndDoesNotRestoreA) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  controller->initialize();  // B
+  ASSERT_TRUE(provider.reject_adapter(2, "adapter request rejected by the test"));
+
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_FALSE(renderer.attached().has_value()) << "A is not restored";
+  EXPECT_EQ(renderer.attachments(a), 1u);
+  EXPECT_NE(controller->message().find("adapter request rejected by the test"), std::string::npos);
+
+  const std::string message = controller->message();
+  const size_t fallbacks = renderer.fallbacks().size();
+  ASSERT_TRUE(provider.lose(a));  // A's late lost
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_EQ(controller->message(), message);
+  EXPECT_EQ(renderer.fallbacks().size(), fallbacks);
+}
+
+TEST_F(ControllerTest, ActiveAThenBDeviceRejectedKeepsTheFallbackAndDoesNotRestoreA) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  controller->initialize();  // B
+  ASSERT_TRUE(provider.resolve_adapter(2));
+  ASSERT_TRUE(provider.reject_device(2, "device request rejected by the test"));
+
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_FALSE(renderer.attached().has_value());
+  EXPECT_EQ(renderer.attachments(), 1u);
+  EXPECT_EQ(provider.live_adapters(), 0u) << "the adapter is let go after a rejected device request";
+
+  const size_t fallbacks = renderer.fallbacks().size();
+  ASSERT_TRUE(provider.lose(a));
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_EQ(renderer.fallbacks().size(), fallbacks);
+}
+
+TEST_F(ControllerTest, ActiveAThenBSucceedsAttachesOnlyBAndALateLossChangesNothing) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  const DeviceId b = start_ready(2, 2);
+
+  EXPECT_EQ(renderer.attached(), b);
+  EXPECT_EQ(renderer.attachments(a), 1u);
+  EXPECT_EQ(renderer.attachments(b), 1u);
+  EXPECT_EQ(provider.live_devices(), 1u);
+
+  const size_t fallbacks = renderer.fallbacks().size();
+  ASSERT_TRUE(provider.lose(a));
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+  EXPECT_EQ(renderer.attached(), b);
+  EXPECT_EQ(renderer.fallbacks().size(), fallbacks);
+  EXPECT_FALSE(provider.destroyed(b) || provider.released(b));
+}
+
+// ---- the ordinary branches ----------------------------------------------------------------------
+
+TEST_F(ControllerTest, ApiMissingShowsTheFallbackWithoutAnyRequest) {
+  provider.remove_api("no WebGPU in this process");
+  make();
+  controller->initialize();
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_EQ(provider.adapter_requests(), 0u);
+  EXPECT_NE(controller->message().find("no WebGPU in this process"), std::string::npos);
+  EXPECT_EQ(renderer.fallbacks().back(), controller->message());
+}
+
+TEST_F(ControllerTest, NullAdapterFails) {
+  make();
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_null_adapter(1));
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_NE(controller->message().find("no adapter was returned"), std::string::npos);
+  EXPECT_EQ(provider.device_requests(), 0u);
+  EXPECT_EQ(renderer.attachments(), 0u);
+}
+
+TEST_F(ControllerTest, AdapterRequestRejectedFails) {
+  make();
+  controller->initialize();
+  ASSERT_TRUE(provider.reject_adapter(1, "rejected"));
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_EQ(renderer.fallbacks().back(), controller->message());
+  EXPECT_EQ(provider.device_requests(), 0u);
+}
+
+TEST_F(ControllerTest, DeviceRequestRejectedFailsAndLetsTheAdapterGo) {
+  make();
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_adapter(1));
+  ASSERT_TRUE(provider.reject_device(1, "no device for you"));
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_NE(controller->message().find("no device for you"), std::string::npos);
+  EXPECT_EQ(provider.live_adapters(), 0u);
+  EXPECT_EQ(renderer.attachments(), 0u);
+}
+
+TEST_F(ControllerTest, LossAfterSuccessShowsTheFallbackWithTheApisWordsAndRequestsNothing) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  ASSERT_TRUE(provider.lose(a, gpu::DeviceLostReason::Unknown, "the test pulled the plug"));
+
+  EXPECT_EQ(controller->state(), DeviceState::Lost);
+  EXPECT_EQ(controller->message(),
+            "Graphics stopped (device lost: unknown: the test pulled the plug). Your work is still available.");
+  EXPECT_EQ(renderer.fallbacks().back(), controller->message());
+  EXPECT_FALSE(renderer.attached().has_value());
+  EXPECT_EQ(renderer.disposals(a), 1u);
+  EXPECT_EQ(provider.live_devices(), 0u);
+  EXPECT_EQ(provider.adapter_requests(), 1u) << "no automatic retry inside the controller";
+}
+
+TEST_F(ControllerTest, UserStopRetiresAndShowsTheStableFallbackWithoutARequest) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  const Generation before = controller->generation();
+  controller->stop();
+
+  EXPECT_EQ(controller->state(), DeviceState::Stopped);
+  EXPECT_GT(controller->generation(), before);
+  EXPECT_EQ(renderer.fallbacks().back(), "Graphics stopped. Your work is still available.");
+  EXPECT_EQ(provider.adapter_requests(), 1u);
+  EXPECT_EQ(provider.live_devices(), 0u);
+  ASSERT_TRUE(provider.lose(a));  // the stopped device's loss arrives afterwards
+  EXPECT_EQ(controller->state(), DeviceState::Stopped);
+}
+
+TEST_F(ControllerTest, StopWhileStartingMakesTheLateDeviceStale) {
+  make();
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_adapter(1));
+  controller->stop();
+  auto late = provider.resolve_device(1);
+  ASSERT_TRUE(late);
+  EXPECT_EQ(controller->state(), DeviceState::Stopped);
+  EXPECT_EQ(renderer.attachments(), 0u);
+  EXPECT_EQ(provider.live_devices(), 0u);
+}
+
+TEST_F(ControllerTest, SuccessfulRetryAttachesTheNewDeviceAndFollowsOnlyItsLoss) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  ASSERT_TRUE(provider.lose(a));
+  ASSERT_EQ(controller->state(), DeviceState::Lost);
+
+  ASSERT_TRUE(controller->retry());
+  ASSERT_TRUE(provider.resolve_adapter(2));
+  auto b = provider.resolve_device(2);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+  EXPECT_EQ(renderer.attached(), b.value());
+  EXPECT_EQ(renderer.announcements().back(), "Graphics are ready.");
+
+  ASSERT_TRUE(provider.lose(b.value()));
+  EXPECT_EQ(controller->state(), DeviceState::Lost);
+}
+
+TEST_F(ControllerTest, RetryLimitExhaustedKeepsTheFallbackAndRefusesToRequest) {
+  SteadyTime now{};
+  RebuildPolicy rebuild(RebuildPolicyOptions{.now = [&] { return now; }});
+  make(ControllerOptions{.rebuild = &rebuild});
+  // Three losses 5 s apart: no replacement held (10 s), all inside the minute.
+  const DeviceId first = start_ready(1, 1);
+  now += std::chrono::seconds(5);
+  ASSERT_TRUE(provider.lose(first));
+  for (size_t round = 2; round <= 3; ++round) {
+    ASSERT_TRUE(controller->retry());
+    ASSERT_TRUE(provider.resolve_adapter(round));
+    auto device = provider.resolve_device(round);
+    ASSERT_TRUE(device);
+    now += std::chrono::seconds(5);
+    ASSERT_TRUE(provider.lose(device.value()));
+  }
+  ASSERT_TRUE(rebuild.gave_up());
+  EXPECT_EQ(controller->message(), rebuild.explanation()) << "the final state explains itself";
+
+  auto refused = controller->retry();
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::Refused);
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_EQ(provider.adapter_requests(), 3u);
+  EXPECT_EQ(renderer.fallbacks().back(), rebuild.explanation());
+}
+
+TEST_F(ControllerTest, StopAndRestartAreDifferentActions) {
+  make();
+  start_ready(1, 1);
+  controller->stop();
+  EXPECT_EQ(provider.adapter_requests(), 1u) << "stop never requests";
+  const Generation stopped = controller->generation();
+
+  ASSERT_TRUE(controller->retry());
+  EXPECT_EQ(provider.adapter_requests(), 2u) << "only an explicit retry starts a generation";
+  EXPECT_EQ(controller->state(), DeviceState::Starting);
+  EXPECT_GT(controller->generation(), stopped);
+}
+
+TEST_F(ControllerTest, CleanupRepeatedDoesNothingTheSecondTimeAndNeverTouchesTheReplacement) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  const DeviceId b = start_ready(2, 2);
+  ASSERT_TRUE(provider.lose(a));  // the replaced device's late loss
+  EXPECT_FALSE(provider.destroyed(b) || provider.released(b)) << "the replacement is untouched";
+  EXPECT_EQ(renderer.attached(), b);
+
+  controller->stop();
+  controller->stop();
+  EXPECT_EQ(controller->retirements().size(), 2u) << "A once, B once";
+  EXPECT_EQ(provider.destroy_calls() + provider.release_calls(), 2u);
+  EXPECT_EQ(renderer.disposals(b), 1u);
+}
+
+// ---- retirement policy through the controller ---------------------------------------------------
+
+TEST_F(ControllerTest, PresentingDeviceIsReleasedNotDestroyed) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  ASSERT_TRUE(controller->mark_presented());
+  controller->stop();
+
+  EXPECT_TRUE(provider.released(a));
+  EXPECT_FALSE(provider.destroyed(a));
+  EXPECT_EQ(provider.destroy_calls(), 0u);
+  EXPECT_EQ(retirement.destroyed_after_presenting(), 0u);
+  ASSERT_EQ(controller->retirements().size(), 1u);
+  EXPECT_EQ(controller->retirements()[0].ended, DeviceEnd::Release);
+  EXPECT_TRUE(controller->retirements()[0].presented);
+}
+
+TEST_F(ControllerTest, DeviceThatNeverPresentedIsDestroyed) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  controller->stop();
+  EXPECT_TRUE(provider.destroyed(a));
+  EXPECT_EQ(provider.release_calls(), 0u);
+}
+
+TEST_F(ControllerTest, MarkPresentedWithoutAShownDeviceIsRefused) {
+  make();
+  auto refused = controller->mark_presented();
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::Refused);
+  EXPECT_NE(refused.error().message.find("no device is shown"), std::string::npos);
+}
+
+TEST_F(ControllerTest, DestroyOverrideDestroysAPresentingDeviceAndTheGateThenRefuses) {
+  RetirementPolicy destroying(RetirementOptions{.destroy_override = true});
+  make(ControllerOptions{.retirement = &destroying});
+  const DeviceId a = start_ready(1, 1);
+  ASSERT_TRUE(controller->mark_presented());
+  controller->stop();
+
+  EXPECT_TRUE(provider.destroyed(a));
+  EXPECT_EQ(destroying.destroyed_after_presenting(), 1u);
+  EXPECT_TRUE(destroying.at_risk());
+
+  controller->initialize();
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_EQ(provider.adapter_requests(), 1u) << "the gate refuses before any request";
+  EXPECT_NE(controller->message().find(kGateOverrideEnvVar), std::string::npos) << controller->message();
+}
+
+TEST_F(ControllerTest, GateOverrideAdmitsANewDeviceAfterAPresentingOneWasDestroyed) {
+  RetirementPolicy destroying(RetirementOptions{.destroy_override = true, .gate_override = true});
+  make(ControllerOptions{.retirement = &destroying});
+  start_ready(1, 1);
+  ASSERT_TRUE(controller->mark_presented());
+  controller->stop();
+  ASSERT_EQ(destroying.destroyed_after_presenting(), 1u);
+
+  start_ready(2, 2);
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+}
+
+TEST_F(ControllerTest, RetirementStepsAllRunWhenEarlierStepsThrow) {
+  renderer.throw_in("stop render loop");
+  renderer.throw_in("detach graphics");
+  renderer.throw_in("dispose device resources");
+  make();
+  const DeviceId a = start_ready(1, 1);
+  controller->stop();
+
+  expect_order("stop render loop d1", "detach graphics d1");
+  expect_order("detach graphics d1", "dispose device resources d1");
+  expect_order("dispose device resources d1", "destroy device d1");
+  EXPECT_TRUE(provider.destroyed(a)) << "the device is ended although every step before threw";
+  ASSERT_EQ(controller->retirements().size(), 1u);
+  EXPECT_EQ(controller->retirements()[0].step_failures.size(), 3u);
+  EXPECT_EQ(controller->state(), DeviceState::Stopped);
+}
+
+// ---- preparation of resources -------------------------------------------------------------------
+
+TEST_F(ControllerTest, GraphicsAreShownOnlyAfterPreparationOfTheCurrentGeneration) {
+  renderer.defer_preparation();
+  make();
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_adapter(1));
+  auto a = provider.resolve_device(1);
+  ASSERT_TRUE(a);
+  ASSERT_EQ(renderer.preparations().size(), 1u);
+  EXPECT_EQ(controller->state(), DeviceState::Starting);
+  EXPECT_FALSE(renderer.attached().has_value());
+
+  ASSERT_TRUE(controller->finish_preparation(renderer.preparations()[0].generation, {}));
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+  EXPECT_EQ(renderer.attached(), a.value());
+}
+
+TEST_F(ControllerTest, PreparationFinishingAfterANewGenerationIsRefusedAndNeverShown) {
+  renderer.defer_preparation();
+  make();
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_adapter(1));
+  auto a = provider.resolve_device(1);
+  ASSERT_TRUE(a);
+  const Generation old = renderer.preparations()[0].generation;
+  controller->initialize();  // B starts while A's resources are being prepared
+  EXPECT_EQ(renderer.disposals(a.value()), 1u);
+
+  auto stale = controller->finish_preparation(old, {});
+  ASSERT_FALSE(stale);
+  EXPECT_EQ(stale.error().kind, ErrorKind::Refused);
+  EXPECT_EQ(renderer.attachments(), 0u) << "the old result never flashes on screen";
+}
+
+TEST_F(ControllerTest, FailedPreparationFailsAndRetiresTheDevice) {
+  renderer.defer_preparation();
+  make();
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_adapter(1));
+  auto a = provider.resolve_device(1);
+  ASSERT_TRUE(a);
+  ASSERT_TRUE(controller->finish_preparation(renderer.preparations()[0].generation,
+                                             make_error(ErrorKind::Compilation, "shader did not compile")));
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+  EXPECT_NE(controller->message().find("shader did not compile"), std::string::npos);
+  EXPECT_EQ(provider.live_devices(), 0u);
+  ASSERT_TRUE(provider.lose(a.value()));  // the retired device's loss is stale
+  EXPECT_EQ(controller->state(), DeviceState::Failed);
+}
+
+// ---- hangs --------------------------------------------------------------------------------------
+
+TEST_F(ControllerTest, HangLetsThePresentingDeviceGoAndIsScoredAsHung) {
+  SteadyTime now{};
+  RebuildPolicy rebuild(RebuildPolicyOptions{.now = [&] { return now; }});
+  make(ControllerOptions{.rebuild = &rebuild});
+  const DeviceId a = start_ready(1, 1);
+  ASSERT_TRUE(controller->mark_presented());
+  const Generation current = controller->generation();
+
+  controller->report_hang(Generation{current.value - 1}, "stale report");
+  EXPECT_EQ(controller->state(), DeviceState::Ready) << "a stale generation's hang changes nothing";
+
+  controller->report_hang(current, "submitted work did not finish within 2000 ms");
+  EXPECT_EQ(controller->state(), DeviceState::Lost);
+  EXPECT_TRUE(provider.released(a));
+  EXPECT_FALSE(provider.destroyed(a));
+  EXPECT_EQ(rebuild.strikes(FaultKind::Hung), 1u);
+  EXPECT_NE(controller->message().find("within 2000 ms"), std::string::npos);
+}
+
+// ---- the device stash (hot restart) -------------------------------------------------------------
+
+TEST_F(ControllerTest, KeepDeviceHandsTheDeviceToTheNextEngine) {
+  DeviceStash stash;
+  make(ControllerOptions{.stash = &stash});
+  const DeviceId a = start_ready(1, 1);
+  ASSERT_TRUE(controller->mark_presented());
+  ASSERT_TRUE(controller->shutdown(Teardown{.keep_device = true}));
+  EXPECT_TRUE(stash.holds());
+  EXPECT_EQ(provider.destroy_calls() + provider.release_calls(), 0u);
+  EXPECT_EQ(renderer.disposals(a), 1u) << "the engine's own resources still go";
+
+  make(ControllerOptions{.stash = &stash});  // the next engine
+  controller->initialize();
+  EXPECT_EQ(provider.adapter_requests(), 1u) << "no new request: the held device is taken";
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+  EXPECT_EQ(renderer.attached(), a);
+  EXPECT_EQ(retirement.devices_built(), 1u);
+  EXPECT_EQ(stash.handoffs(), 1u);
+
+  ASSERT_TRUE(provider.lose(a));  // its loss now reaches the new engine
+  EXPECT_EQ(controller->state(), DeviceState::Lost);
+  EXPECT_TRUE(provider.released(a)) << "it presented under the first engine: released";
+}
+
+TEST_F(ControllerTest, DeviceLostWhileStashedIsNotHandedOn) {
+  DeviceStash stash;
+  make(ControllerOptions{.stash = &stash});
+  const DeviceId a = start_ready(1, 1);
+  ASSERT_TRUE(controller->shutdown(Teardown{.keep_device = true}));
+  ASSERT_TRUE(provider.lose(a));
+
+  make(ControllerOptions{.stash = &stash});
+  controller->initialize();
+  EXPECT_EQ(provider.adapter_requests(), 2u);
+  EXPECT_TRUE(provider.released(a));
+  EXPECT_FALSE(stash.holds());
+}
+
+TEST_F(ControllerTest, KeepDeviceWithoutAStashLetsTheDeviceGoAndSaysSo) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  auto result = controller->shutdown(Teardown{.keep_device = true});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_EQ(provider.live_devices(), 0u);
+  EXPECT_TRUE(provider.destroyed(a));
+}
+
+// ---- lifetimes ----------------------------------------------------------------------------------
+
+TEST_F(ControllerTest, DeviceArrivingAfterTheControllerIsGoneIsLetGo) {
+  make();
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_adapter(1));
+  controller.reset();
+  ASSERT_TRUE(provider.resolve_device(1));
+  EXPECT_EQ(provider.live_devices(), 0u);
+  EXPECT_EQ(provider.live_adapters(), 0u);
+  EXPECT_EQ(renderer.attachments(), 0u);
+}
+
+TEST_F(ControllerTest, DestroyingTheControllerEndsItsDeviceWithoutCallingHooks) {
+  make();
+  const DeviceId a = start_ready(1, 1);
+  const size_t journal = provider.journal().size();
+  controller.reset();
+  EXPECT_TRUE(provider.destroyed(a));
+  ASSERT_EQ(provider.journal().size(), journal + 1);
+  EXPECT_EQ(provider.journal().back(), "destroy device d1");
+}
+
+TEST_F(ControllerTest, CompletingARequestThatIsNotPendingIsAnErrorNamingIt) {
+  make();
+  auto result = provider.resolve_adapter(3);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().message, "adapter request #3 is not pending (0 made)");
+}
+
+}  // namespace
+}  // namespace warden::device

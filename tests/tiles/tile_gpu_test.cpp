@@ -1,0 +1,421 @@
+// The tile layer pool against the real library (GL backend over llvmpipe): pixels come from
+// real readbacks, retirement only from QueueClock::poll().
+#include "warden/tiles/tile_gpu.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "support/gpu_test.h"
+#include "warden/tiles/tile_cache.h"
+
+namespace warden::tiles {
+namespace {
+
+using namespace gpu;
+using testing::GlDeviceTest;
+using Rgba = std::array<uint8_t, 4>;
+
+constexpr uint32_t kTile = 64;    // 7 mip levels
+constexpr uint32_t kTarget = 64;  // 64 x 4 bytes = 256: already the copy row alignment
+constexpr std::chrono::milliseconds kTimeout{20000};
+
+constexpr Rgba kRed{255, 0, 0, 255}, kGreen{0, 255, 0, 255}, kBlue{0, 0, 255, 255},
+    kWhite{255, 255, 255, 255}, kYellow{255, 255, 0, 255};
+
+std::vector<uint8_t> solid(Rgba c) {
+  std::vector<uint8_t> t(kTile * kTile * 4);
+  for (size_t i = 0; i < t.size(); i += 4) std::memcpy(&t[i], c.data(), 4);
+  return t;
+}
+
+// Quadrants: top left red, top right green, bottom left blue, bottom right white.
+std::vector<uint8_t> quadrants() {
+  std::vector<uint8_t> t(kTile * kTile * 4);
+  for (uint32_t y = 0; y < kTile; ++y) {
+    for (uint32_t x = 0; x < kTile; ++x) {
+      const bool right = x >= kTile / 2, bottom = y >= kTile / 2;
+      const Rgba& c = bottom ? (right ? kWhite : kBlue) : (right ? kGreen : kRed);
+      std::memcpy(&t[(y * kTile + x) * 4], c.data(), 4);
+    }
+  }
+  return t;
+}
+
+bool near(Rgba a, Rgba b) {
+  for (int i = 0; i < 4; ++i) {
+    if (std::abs(int{a[i]} - int{b[i]}) > 2) return false;
+  }
+  return true;
+}
+
+std::string show(Rgba c) {
+  return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]) + "," +
+         std::to_string(c[3]) + ")";
+}
+
+class TileGpuTest : public GlDeviceTest {
+ protected:
+  void SetUp() override {
+    GlDeviceTest::SetUp();
+    const Procs& p = dev->procs();
+    Device device = dev->device.get();
+    clock = std::make_unique<QueueClock>(p, dev->context->instance(), dev->queue.get());
+    auto g = MipGenerator::create(p, device, TextureFormat::RGBA8Unorm);
+    ASSERT_TRUE(g) << g.error().message;
+    mips = std::make_unique<MipGenerator>(std::move(g.value()));
+    auto r = TileRenderer::create(p, device, TextureFormat::RGBA8Unorm, 64);
+    ASSERT_TRUE(r) << r.error().message;
+    renderer = std::make_unique<TileRenderer>(std::move(r.value()));
+    TextureDescriptor tdesc;
+    tdesc.label = "tile test target";
+    tdesc.size = {kTarget, kTarget, 1};
+    tdesc.format = TextureFormat::RGBA8Unorm;
+    tdesc.usage = TextureUsage::RenderAttachment | TextureUsage::CopySrc;
+    target = Ref<Texture>(&p, p.DeviceCreateTexture(device, &tdesc));
+    target_view = Ref<TextureView>(&p, p.TextureCreateView(target.get(), nullptr));
+  }
+  void TearDown() override {
+    if (dev) {
+      auto errors = dev->take_errors();
+      EXPECT_TRUE(errors.empty()) << errors.front();
+    }
+    renderer.reset();
+    mips.reset();
+    target_view.reset();
+    target.reset();
+    clock.reset();
+    GlDeviceTest::TearDown();
+  }
+
+  std::unique_ptr<TileArray> make_array(uint32_t layers) {
+    auto a = TileArray::create(dev->procs(), dev->device.get(), *mips, {kTile, layers, 0, "test tiles"});
+    EXPECT_TRUE(a) << a.error().message;
+    return a ? std::make_unique<TileArray>(std::move(a.value())) : nullptr;
+  }
+
+  Ref<CommandEncoder> encoder() {
+    return Ref<CommandEncoder>(&dev->procs(), dev->procs().DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+  }
+
+  // Records a pass drawing `instances` with one bind group and one draw, then a copy of the
+  // target into a new readback buffer (returned).
+  Ref<Buffer> record_draw(CommandEncoder enc, BindGroup group, const std::vector<TileInstance>& instances) {
+    const Procs& p = dev->procs();
+    EXPECT_TRUE(renderer->write_instances(dev->queue.get(), instances));
+    RenderPassColorAttachment attachment;
+    attachment.view = target_view.get();
+    attachment.loadOp = LoadOp::Clear;
+    attachment.storeOp = StoreOp::Store;
+    attachment.clearValue = {0, 0, 0, 0};
+    RenderPassDescriptor pass_desc;
+    pass_desc.colorAttachmentCount = 1;
+    pass_desc.colorAttachments = &attachment;
+    RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(enc, &pass_desc);
+    renderer->draw(pass, group, static_cast<uint32_t>(instances.size()));
+    p.RenderPassEncoderEnd(pass);
+    p.RenderPassEncoderRelease(pass);
+    BufferDescriptor bdesc;
+    bdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
+    bdesc.size = uint64_t{kTarget} * kTarget * 4;
+    Ref<Buffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
+    TexelCopyTextureInfo src;
+    src.texture = target.get();
+    TexelCopyBufferInfo dst;
+    dst.buffer = readback.get();
+    dst.layout.bytesPerRow = kTarget * 4;
+    dst.layout.rowsPerImage = kTarget;
+    Extent3D extent{kTarget, kTarget, 1};
+    p.CommandEncoderCopyTextureToBuffer(enc, &src, &dst, &extent);
+    return readback;
+  }
+
+  Serial submit(CommandEncoder enc) {
+    CommandBuffer commands = dev->procs().CommandEncoderFinish(enc, nullptr);
+    Serial s = clock->submit(commands);
+    dev->procs().CommandBufferRelease(commands);
+    return s;
+  }
+
+  std::vector<uint8_t> read(Buffer buffer) {
+    auto bytes = dev->context->read_mapped(buffer, uint64_t{kTarget} * kTarget * 4, kTimeout);
+    EXPECT_TRUE(bytes) << bytes.error().message;
+    return bytes ? std::move(bytes.value()) : std::vector<uint8_t>(uint64_t{kTarget} * kTarget * 4);
+  }
+
+  static Rgba pixel(const std::vector<uint8_t>& image, uint32_t x, uint32_t y) {
+    Rgba c;
+    std::memcpy(c.data(), &image[(y * kTarget + x) * 4], 4);
+    return c;
+  }
+
+  // Non-blocking polls only, bounded so a hang shows as a failure.
+  void poll_until_retired(Serial s) {
+    for (int i = 0; i < 2000000 && !clock->clock().is_retired(s); ++i) clock->poll();
+    ASSERT_TRUE(clock->clock().is_retired(s));
+  }
+
+  // Every texel of every mip level of `layer`, read back.
+  std::vector<std::vector<uint8_t>> read_levels(const TileArray& array, LayerIndex layer) {
+    const Procs& p = dev->procs();
+    std::vector<Ref<Buffer>> buffers;
+    auto enc = encoder();
+    for (uint32_t m = 0; m < array.mip_levels(); ++m) {
+      const uint32_t size = kTile >> m;
+      BufferDescriptor bdesc;
+      bdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
+      bdesc.size = uint64_t{256} * size;
+      buffers.emplace_back(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
+      TexelCopyTextureInfo src;
+      src.texture = array.texture();
+      src.mipLevel = m;
+      src.origin = {0, 0, layer};
+      TexelCopyBufferInfo dst;
+      dst.buffer = buffers.back().get();
+      dst.layout.bytesPerRow = 256;
+      dst.layout.rowsPerImage = size;
+      Extent3D extent{size, size, 1};
+      p.CommandEncoderCopyTextureToBuffer(enc.get(), &src, &dst, &extent);
+    }
+    submit(enc.get());
+    std::vector<std::vector<uint8_t>> levels;
+    for (uint32_t m = 0; m < array.mip_levels(); ++m) {
+      const uint32_t size = kTile >> m;
+      auto bytes = dev->context->read_mapped(buffers[m].get(), uint64_t{256} * size, kTimeout);
+      EXPECT_TRUE(bytes);
+      std::vector<uint8_t> texels;
+      for (uint32_t y = 0; bytes && y < size; ++y) {
+        texels.insert(texels.end(), bytes->begin() + y * 256, bytes->begin() + y * 256 + size * 4);
+      }
+      levels.push_back(std::move(texels));
+    }
+    return levels;
+  }
+
+  std::unique_ptr<QueueClock> clock;
+  std::unique_ptr<MipGenerator> mips;
+  std::unique_ptr<TileRenderer> renderer;
+  Ref<Texture> target;
+  Ref<TextureView> target_view;
+};
+
+TileInstance whole_tile(float x, float y, float size, LayerIndex layer) {
+  TileInstance t = place_tile(x, y, size, kTarget, kTarget);
+  t.layer = layer;
+  return t;
+}
+
+// Upload A, draw, release, recycle the layer for B, draw B at a coarser level: B everywhere,
+// at every level of the chain, never A.
+TEST_F(TileGpuTest, RecycledLayerShowsTheNewTileAtEveryMipLevel) {
+  auto array = make_array(1);
+  ASSERT_TRUE(array);
+  EXPECT_EQ(array->mip_levels(), 7u);
+  LayerPool pool(1, clock->clock(), 0);
+  auto group = renderer->make_bind_group(*array);
+
+  LayerIndex layer = *pool.acquire();
+  auto enc = encoder();
+  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), layer, solid(kRed)));
+  ASSERT_TRUE(pool.touch(layer));
+  auto readback = record_draw(enc.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  Serial first = submit(enc.get());
+  auto image = read(readback.get());
+  EXPECT_PRED2(near, pixel(image, 32, 32), kRed) << show(pixel(image, 32, 32));
+  ASSERT_TRUE(pool.release(layer));
+
+  poll_until_retired(first);
+  auto recycled = pool.acquire();
+  ASSERT_EQ(recycled, layer) << "the only layer comes back once its reader retired";
+  enc = encoder();
+  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), layer, solid(kGreen)));
+  ASSERT_TRUE(pool.touch(layer));
+  // 64 texels into 8 pixels: the sampler reads mip level 3.
+  readback = record_draw(enc.get(), group.get(), {whole_tile(0, 0, 8, layer)});
+  submit(enc.get());
+  image = read(readback.get());
+  EXPECT_PRED2(near, pixel(image, 4, 4), kGreen) << show(pixel(image, 4, 4));
+  EXPECT_PRED2(near, pixel(image, 32, 32), (Rgba{0, 0, 0, 0})) << "outside the tile: cleared";
+
+  auto levels = read_levels(*array, layer);
+  ASSERT_EQ(levels.size(), 7u);
+  for (size_t m = 0; m < levels.size(); ++m) {
+    for (size_t i = 0; i + 4 <= levels[m].size(); i += 4) {
+      Rgba c{levels[m][i], levels[m][i + 1], levels[m][i + 2], levels[m][i + 3]};
+      ASSERT_PRED2(near, c, kGreen) << "mip " << m << " texel " << i / 4 << " is " << show(c);
+    }
+  }
+}
+
+// The hazard: a frame recorded before a recycle and submitted after it. The pool refuses to hand
+// out the layer the recording frame reads, so that frame still samples A.
+TEST_F(TileGpuTest, FrameRecordedBeforeRecycleStillSamplesTheOldTile) {
+  auto array = make_array(1);
+  ASSERT_TRUE(array);
+  LayerPool pool(1, clock->clock(), 0);
+  auto group = renderer->make_bind_group(*array);
+  LayerIndex layer = *pool.acquire();
+  auto enc = encoder();
+  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), layer, solid(kRed)));
+  ASSERT_TRUE(pool.touch(layer));
+  poll_until_retired(submit(enc.get()));
+
+  // Frame 2 is recorded: it reads the layer, and touch marks the submission being recorded.
+  auto frame2 = encoder();
+  ASSERT_TRUE(pool.touch(layer));
+  EXPECT_EQ(pool.last_use(layer), clock->clock().recording());
+  auto readback = record_draw(frame2.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  // Before it is submitted, the cache evicts A and wants the layer for B.
+  ASSERT_TRUE(pool.release(layer));
+  EXPECT_FALSE(pool.acquire(Priority::Normal).has_value());
+  EXPECT_FALSE(pool.acquire(Priority::Urgent).has_value()) << "its last reader is the unsubmitted frame";
+  Serial s2 = submit(frame2.get());
+  auto image = read(readback.get());
+  EXPECT_PRED2(near, pixel(image, 32, 32), kRed) << "frame 2 must show A, got " << show(pixel(image, 32, 32));
+
+  // Once that frame retired, the layer is B's.
+  poll_until_retired(s2);
+  ASSERT_EQ(pool.acquire(), layer);
+  auto frame3 = encoder();
+  ASSERT_TRUE(array->upload(dev->queue.get(), frame3.get(), layer, solid(kGreen)));
+  ASSERT_TRUE(pool.touch(layer));
+  readback = record_draw(frame3.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  submit(frame3.get());
+  image = read(readback.get());
+  EXPECT_PRED2(near, pixel(image, 32, 32), kGreen) << show(pixel(image, 32, 32));
+
+  // What the refusal prevents, shown on this backend: writing the layer between recording a
+  // frame and submitting it changes what that frame samples.
+  auto frame4 = encoder();
+  readback = record_draw(frame4.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  TexelCopyTextureInfo dst;
+  dst.texture = array->texture();
+  dst.origin = {0, 0, layer};
+  TexelCopyBufferLayout layout;
+  layout.bytesPerRow = kTile * 4;
+  layout.rowsPerImage = kTile;
+  Extent3D extent{kTile, kTile, 1};
+  auto yellow = solid(kYellow);
+  dev->procs().QueueWriteTexture(dev->queue.get(), &dst, yellow.data(), yellow.size(), &layout, &extent);
+  submit(frame4.get());
+  image = read(readback.get());
+  EXPECT_PRED2(near, pixel(image, 32, 32), kYellow) << "the hazard is real: " << show(pixel(image, 32, 32));
+}
+
+// Four tile positions, only the root resident: one draw shows each position's quadrant of the
+// root, because the sub-rectangle travels in the instance data.
+TEST_F(TileGpuTest, AncestorFallbackDrawsEachPositionsPartOfTheRoot) {
+  auto array = make_array(4);
+  ASSERT_TRUE(array);
+  LayerPool pool(4, clock->clock(), 0);
+  auto cache = TileCache::create(pool, 4 * array->layer_bytes(), array->layer_bytes());
+  ASSERT_TRUE(cache);
+  auto enc = encoder();
+  auto root = quadrants();
+  auto loaded = cache->load({0, 0, 0}, [&](const TileKey&, LayerIndex layer) {
+    return array->upload(dev->queue.get(), enc.get(), layer, root);
+  });
+  ASSERT_TRUE(loaded);
+  ASSERT_EQ(*loaded, LoadStatus::Loaded);
+  std::vector<TileInstance> instances;
+  for (uint32_t y = 0; y < 2; ++y) {
+    for (uint32_t x = 0; x < 2; ++x) {
+      auto source = cache->draw_source({1, x, y});
+      ASSERT_TRUE(source);
+      EXPECT_EQ(source->levels_up, 1u);
+      TileInstance t = place_tile(x * 32.0f, y * 32.0f, 32, kTarget, kTarget);
+      t.u0 = source->u0;
+      t.v0 = source->v0;
+      t.uv_scale = source->scale;
+      t.layer = source->layer;
+      instances.push_back(t);
+    }
+  }
+  auto group = renderer->make_bind_group(*array);
+  auto readback = record_draw(enc.get(), group.get(), instances);
+  submit(enc.get());
+  auto image = read(readback.get());
+  EXPECT_PRED2(near, pixel(image, 16, 16), kRed) << show(pixel(image, 16, 16));
+  EXPECT_PRED2(near, pixel(image, 48, 16), kGreen) << show(pixel(image, 48, 16));
+  EXPECT_PRED2(near, pixel(image, 16, 48), kBlue) << show(pixel(image, 16, 48));
+  EXPECT_PRED2(near, pixel(image, 48, 48), kWhite) << show(pixel(image, 48, 48));
+}
+
+// A whole band's array is destroyed only once nothing holds a layer and its last reader retired;
+// then no "destroyed texture used in a submit" is possible.
+TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
+  auto array = make_array(2);
+  ASSERT_TRUE(array);
+  LayerPool pool(2, clock->clock(), 0);
+  auto group = renderer->make_bind_group(*array);
+  LayerIndex layer = *pool.acquire();
+  auto enc = encoder();
+  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), layer, solid(kBlue)));
+  ASSERT_TRUE(pool.touch(layer));
+  auto readback = record_draw(enc.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+
+  auto held = array->destroy_retired(pool, clock->clock());
+  ASSERT_FALSE(held);
+  EXPECT_NE(held.error().message.find("1 layers are still allocated"), std::string::npos) << held.error().message;
+  ASSERT_TRUE(pool.release(layer));
+  auto recording = array->destroy_retired(pool, clock->clock());
+  ASSERT_FALSE(recording) << "the recorded frame still reads it";
+  EXPECT_EQ(recording.error().kind, ErrorKind::Refused);
+  Serial s = submit(enc.get());
+  EXPECT_FALSE(array->destroy_retired(pool, clock->clock()));
+  poll_until_retired(s);
+  ASSERT_TRUE(array->destroy_retired(pool, clock->clock()));
+  EXPECT_TRUE(array->destroyed());
+  auto image = read(readback.get());
+  EXPECT_PRED2(near, pixel(image, 32, 32), kBlue);
+  EXPECT_FALSE(array->upload(dev->queue.get(), encoder().get(), 0, solid(kRed)));
+}
+
+// A pan with the pool, cache and one draw per frame: retirement only from poll(), no blocking
+// wait, no layer refused, no validation error.
+TEST_F(TileGpuTest, RecycleFrameLoopNeverBlocks) {
+  auto array = make_array(48);
+  ASSERT_TRUE(array);
+  LayerPool pool(48, clock->clock());
+  auto cache = TileCache::create(pool, 24 * array->layer_bytes(), array->layer_bytes());
+  ASSERT_TRUE(cache);
+  auto group = renderer->make_bind_group(*array);
+  std::vector<std::vector<uint8_t>> images{solid(kRed), solid(kGreen), solid(kBlue), solid(kWhite)};
+  const uint64_t waits_before = blocking_wait_count();
+  uint64_t deferred = 0;
+  for (uint32_t frame = 0; frame < 24; ++frame) {
+    clock->poll();
+    while (clock->clock().in_flight() > 2) clock->poll();  // bounded frames in flight, no wait
+    auto enc = encoder();
+    std::vector<TileInstance> instances;
+    // A 4 x 4 window over z = 5 moving one column right every frame.
+    for (uint32_t y = 0; y < 4; ++y) {
+      for (uint32_t x = frame; x < frame + 4; ++x) {
+        auto status = cache->load({5, x, y}, [&](const TileKey& k, LayerIndex layer) {
+          return array->upload(dev->queue.get(), enc.get(), layer, images[(k.x + k.y) % 4]);
+        });
+        ASSERT_TRUE(status) << status.error().message;
+        deferred += *status == LoadStatus::Deferred;
+        auto source = cache->draw_source({5, x, y});
+        ASSERT_TRUE(source);
+        TileInstance t = place_tile((x - frame) * 16.0f, y * 16.0f, 16, kTarget, kTarget);
+        t.layer = source->layer;
+        instances.push_back(t);
+      }
+    }
+    Ref<Buffer> readback = record_draw(enc.get(), group.get(), instances);
+    submit(enc.get());
+    ASSERT_TRUE(pool.check_invariants());
+  }
+  for (int i = 0; i < 2000000 && clock->clock().in_flight() > 0; ++i) clock->poll();
+  EXPECT_EQ(clock->clock().in_flight(), 0u);
+  EXPECT_EQ(blocking_wait_count(), waits_before);
+  EXPECT_EQ(deferred, 0u);
+  EXPECT_GT(cache->evictions(), 0u);
+}
+
+}  // namespace
+}  // namespace warden::tiles

@@ -225,6 +225,8 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
   auto* events = new DeviceEvents{std::move(options.callbacks)};
   DeviceDescriptor desc;
   desc.label = std::string_view(options.label);
+  desc.requiredFeatureCount = options.required_features.size();
+  desc.requiredFeatures = options.required_features.data();
   desc.deviceLostCallbackInfo.mode = CallbackMode::AllowProcessEvents;
   desc.deviceLostCallbackInfo.callback = on_device_lost;
   desc.deviceLostCallbackInfo.userdata1 = events;

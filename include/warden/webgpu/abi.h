@@ -128,6 +128,9 @@ enum class StoreOp : uint32_t { Undefined = 0, Store = 1, Discard = 2 };
 enum class QueryType : uint32_t { Occlusion = 1, Timestamp = 2 };
 // Raw feature numbers: adapters report Dawn-specific ones this header does not name.
 using FeatureName = uint32_t;
+// Dawn: every call on the device takes a device-wide lock, so a device may be used from several
+// threads (hot reload compiles on a worker). Proven by tests/webgpu/abi_device_sync_test.cpp.
+inline constexpr FeatureName kFeatureImplicitDeviceSynchronization = 0x50004;
 
 // ---- bit flags (64-bit in this ABI) ---------------------------------------------------------
 namespace BufferUsage {

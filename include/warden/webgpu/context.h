@@ -58,6 +58,8 @@ struct DeviceCallbacks {
 struct DeviceOptions {
   std::string label = "warden device";
   DeviceCallbacks callbacks;
+  // Features the device must have; the request fails when the adapter lacks one.
+  std::vector<FeatureName> required_features;
 };
 
 // Sets EGL_PLATFORM=surfaceless when no display is present and the user did not choose a

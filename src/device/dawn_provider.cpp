@@ -17,6 +17,7 @@ struct DawnProvider::Shared {
   uint64_t built = 0;
   uint64_t destroyed = 0;
   uint64_t released = 0;
+  uint64_t outstanding_callbacks = 0;  // registered with Dawn, not yet called
 
   const gpu::Procs& procs() const { return library->procs(); }
 };
@@ -63,6 +64,7 @@ void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::Str
     if (adapter != nullptr) ticket->library->procs().AdapterRelease(adapter);
     return;
   }
+  --shared->outstanding_callbacks;
   if (status == gpu::RequestAdapterStatus::Success && adapter != nullptr) {
     const AdapterId id{shared->next_id++};
     shared->adapters.emplace(id.value, adapter);
@@ -87,6 +89,7 @@ void on_device(gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringV
     if (device != nullptr) ticket->library->procs().DeviceRelease(device);
     return;
   }
+  --shared->outstanding_callbacks;
   if (!success) {
     if (device != nullptr) shared->procs().DeviceRelease(device);
     return ticket->done(make_error(
@@ -105,6 +108,7 @@ void on_device_lost(const gpu::Device*, gpu::DeviceLostReason reason, gpu::Strin
                     void*) {
   std::unique_ptr<LostTicket> ticket(static_cast<LostTicket*>(userdata1));
   LossState& loss = *ticket->loss;
+  if (auto shared = loss.shared.lock()) --shared->outstanding_callbacks;
   // A failed request reports FailedCreation here: that device was never delivered, so it
   // cannot be lost.
   if (!loss.delivered || reason == gpu::DeviceLostReason::FailedCreation) return;
@@ -151,6 +155,7 @@ void DawnProvider::request_adapter(AdapterContinuation done) {
   cb.mode = gpu::CallbackMode::AllowProcessEvents;
   cb.callback = on_adapter;
   cb.userdata1 = new AdapterTicket{shared_, shared_->library, std::move(done)};
+  ++shared_->outstanding_callbacks;
   shared_->procs().InstanceRequestAdapter(context_->instance(), &request, cb);
 }
 
@@ -174,6 +179,7 @@ void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::str
   cb.mode = gpu::CallbackMode::AllowProcessEvents;
   cb.callback = on_device;
   cb.userdata1 = new DeviceTicket{shared_, shared_->library, std::move(done), loss};
+  shared_->outstanding_callbacks += 2;  // the request and the device's lost callback
   shared_->procs().AdapterRequestDevice(adapter.adapter, &desc, cb);
 }
 
@@ -215,5 +221,6 @@ uint64_t DawnProvider::destroy_calls() const { return shared_->destroyed; }
 uint64_t DawnProvider::release_calls() const { return shared_->released; }
 uint64_t DawnProvider::live_devices() const { return shared_->devices.size(); }
 uint64_t DawnProvider::live_adapters() const { return shared_->adapters.size(); }
+uint64_t DawnProvider::outstanding_callbacks() const { return shared_->outstanding_callbacks; }
 
 }  // namespace warden::device

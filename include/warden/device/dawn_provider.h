@@ -52,6 +52,9 @@ class DawnProvider final : public DeviceProvider {
   uint64_t release_calls() const;
   uint64_t live_devices() const;
   uint64_t live_adapters() const;
+  // Callbacks registered with Dawn that have not been called yet (each device's lost callback
+  // counts until the device is lost, destroyed or fully released and events are processed).
+  uint64_t outstanding_callbacks() const;
 
   struct Shared;  // what the callback tickets reach, weakly
 

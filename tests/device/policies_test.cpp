@@ -1,0 +1,228 @@
+// RetirementPolicy, RebuildPolicy, HangWatch and DeviceStash on their own.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "warden/device/device_stash.h"
+#include "warden/device/rebuild_policy.h"
+#include "warden/device/retirement_policy.h"
+#include "warden/device/test_provider.h"
+
+namespace warden::device {
+namespace {
+
+using std::chrono::seconds;
+
+// ---- RetirementPolicy ---------------------------------------------------------------------------
+
+TEST(RetirementPolicy, PresentingDevicesAreReleasedOthersDestroyed) {
+  RetirementPolicy policy(RetirementOptions{});
+  EXPECT_EQ(policy.end_for(/*presented=*/true), DeviceEnd::Release);
+  EXPECT_EQ(policy.end_for(/*presented=*/false), DeviceEnd::Destroy);
+}
+
+TEST(RetirementPolicy, DestroyOverrideDestroysEveryDevice) {
+  RetirementPolicy policy(RetirementOptions{.destroy_override = true});
+  EXPECT_EQ(policy.end_for(true), DeviceEnd::Destroy);
+  EXPECT_EQ(policy.end_for(false), DeviceEnd::Destroy);
+}
+
+TEST(RetirementPolicy, AtRiskAfterAPresentingDeviceIsDestroyedOrMoreThanTwoAreBuilt) {
+  RetirementPolicy built(RetirementOptions{});
+  for (int i = 0; i < 2; ++i) built.note_built();
+  built.note_ended(DeviceEnd::Destroy, /*presented=*/false);
+  EXPECT_FALSE(built.at_risk()) << "two devices, none presenting destroyed";
+  built.note_built();
+  EXPECT_TRUE(built.at_risk()) << "more than two built";
+
+  RetirementPolicy destroyed(RetirementOptions{});
+  destroyed.note_built();
+  destroyed.note_ended(DeviceEnd::Destroy, /*presented=*/true);
+  EXPECT_TRUE(destroyed.at_risk());
+  EXPECT_EQ(destroyed.destroyed_after_presenting(), 1u);
+}
+
+TEST(RetirementPolicy, GateRefusesOnlyAfterAPresentingDeviceWasDestroyed) {
+  RetirementPolicy policy(RetirementOptions{});
+  for (int i = 0; i < 10; ++i) {
+    policy.note_built();
+    policy.note_ended(DeviceEnd::Release, true);
+    policy.note_ended(DeviceEnd::Destroy, false);
+  }
+  EXPECT_TRUE(policy.admit_new_device()) << "many builds alone never close the gate";
+  policy.note_ended(DeviceEnd::Destroy, true);
+  auto refused = policy.admit_new_device();
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::Refused);
+  EXPECT_NE(refused.error().message.find("1 device(s) that presented were destroyed"), std::string::npos);
+  EXPECT_NE(refused.error().message.find("WARDEN_GPU_GATE=ignore"), std::string::npos);
+
+  RetirementPolicy overridden(RetirementOptions{.gate_override = true});
+  overridden.note_ended(DeviceEnd::Destroy, true);
+  EXPECT_TRUE(overridden.admit_new_device());
+}
+
+TEST(RetirementPolicy, EnvironmentSetsTheOverrides) {
+  ::setenv(kDestroyOverrideEnvVar, "1", 1);
+  ::setenv(kGateOverrideEnvVar, "ignore", 1);
+  RetirementOptions on = retirement_options_from_environment();
+  ::setenv(kDestroyOverrideEnvVar, "0", 1);
+  ::unsetenv(kGateOverrideEnvVar);
+  RetirementOptions off = retirement_options_from_environment();
+  ::unsetenv(kDestroyOverrideEnvVar);
+  EXPECT_TRUE(on.destroy_override);
+  EXPECT_TRUE(on.gate_override);
+  EXPECT_FALSE(off.destroy_override);
+  EXPECT_FALSE(off.gate_override);
+}
+
+// ---- RebuildPolicy ------------------------------------------------------------------------------
+
+class RebuildPolicyTest : public ::testing::Test {
+ protected:
+  SteadyTime now{};
+  RebuildPolicy policy{RebuildPolicyOptions{.now = [this] { return now; }}};
+};
+
+TEST_F(RebuildPolicyTest, GivesUpAfterThreeFaultsOfOneKindWithinAMinute) {
+  EXPECT_EQ(policy.record_fault(FaultKind::Lost, "first"), RebuildVerdict::MayRebuild);
+  now += seconds(20);
+  EXPECT_EQ(policy.record_fault(FaultKind::Lost, "second"), RebuildVerdict::MayRebuild);
+  now += seconds(20);
+  EXPECT_EQ(policy.record_fault(FaultKind::Lost, "third"), RebuildVerdict::GaveUp);
+  EXPECT_TRUE(policy.gave_up());
+  EXPECT_EQ(policy.explanation(),
+            "Graphics are off: 3 device losses within 60 s (the last: third). They stay off until you "
+            "turn them on again; your work is still available.");
+}
+
+TEST_F(RebuildPolicyTest, FaultsOfDifferentKindsAreCountedApart) {
+  policy.record_fault(FaultKind::Lost, "");
+  policy.record_fault(FaultKind::Lost, "");
+  policy.record_fault(FaultKind::Hung, "");
+  policy.record_fault(FaultKind::FailedCreation, "");
+  EXPECT_FALSE(policy.gave_up());
+  EXPECT_EQ(policy.strikes(FaultKind::Lost), 2u);
+  EXPECT_EQ(policy.record_fault(FaultKind::FailedCreation, ""), RebuildVerdict::MayRebuild);
+  EXPECT_EQ(policy.record_fault(FaultKind::FailedCreation, ""), RebuildVerdict::GaveUp);
+}
+
+TEST_F(RebuildPolicyTest, FaultsOlderThanTheWindowDoNotCount) {
+  policy.record_fault(FaultKind::Lost, "");
+  now += seconds(40);
+  policy.record_fault(FaultKind::Lost, "");
+  now += seconds(21);  // the first is 61 s old now
+  EXPECT_EQ(policy.strikes(FaultKind::Lost), 1u);
+  EXPECT_EQ(policy.record_fault(FaultKind::Lost, ""), RebuildVerdict::MayRebuild);
+}
+
+TEST_F(RebuildPolicyTest, AReplacementThatHeldForgivesThePast) {
+  policy.record_fault(FaultKind::Lost, "");
+  policy.record_fault(FaultKind::Lost, "");
+  policy.replacement_ready();
+  now += seconds(10);  // held for the whole hold time
+  EXPECT_EQ(policy.strikes(FaultKind::Lost), 0u);
+  EXPECT_EQ(policy.record_fault(FaultKind::Lost, ""), RebuildVerdict::MayRebuild);
+  EXPECT_EQ(policy.strikes(FaultKind::Lost), 1u);
+}
+
+TEST_F(RebuildPolicyTest, AReplacementThatDidNotHoldForgivesNothing) {
+  policy.record_fault(FaultKind::Lost, "");
+  policy.record_fault(FaultKind::Lost, "");
+  policy.replacement_ready();
+  now += seconds(9);
+  EXPECT_EQ(policy.record_fault(FaultKind::Lost, ""), RebuildVerdict::GaveUp);
+}
+
+TEST_F(RebuildPolicyTest, HangsAreNotScoredWhileGivenUp) {
+  for (int i = 0; i < 3; ++i) policy.record_fault(FaultKind::Lost, "");
+  ASSERT_TRUE(policy.gave_up());
+  EXPECT_EQ(policy.record_fault(FaultKind::Hung, "frozen"), RebuildVerdict::NotScored);
+  EXPECT_EQ(policy.strikes(FaultKind::Hung), 0u);
+  EXPECT_EQ(policy.unscored_hangs(), 1u);
+}
+
+TEST_F(RebuildPolicyTest, ResetStartsOver) {
+  for (int i = 0; i < 3; ++i) policy.record_fault(FaultKind::Hung, "");
+  ASSERT_TRUE(policy.gave_up());
+  policy.reset();
+  EXPECT_FALSE(policy.gave_up());
+  EXPECT_TRUE(policy.explanation().empty());
+  EXPECT_EQ(policy.strikes(FaultKind::Hung), 0u);
+}
+
+// ---- HangWatch ----------------------------------------------------------------------------------
+
+class HangWatchTest : public ::testing::Test {
+ protected:
+  SteadyTime now{};
+  SubmissionClock clock;
+  HangWatch watch{std::chrono::milliseconds(2000), [this] { return now; }};
+};
+
+TEST_F(HangWatchTest, ReportsOnceWhenSubmittedWorkDoesNotRetireInTime) {
+  clock.on_submitted();
+  EXPECT_FALSE(watch.check(clock));
+  now += seconds(2);
+  EXPECT_FALSE(watch.check(clock)) << "exactly the limit is not late yet";
+  now += std::chrono::milliseconds(1);
+  EXPECT_TRUE(watch.check(clock));
+  now += seconds(5);
+  EXPECT_FALSE(watch.check(clock)) << "one report per stall";
+}
+
+TEST_F(HangWatchTest, ProgressRearmsTheWatch) {
+  clock.on_submitted();
+  clock.on_submitted();
+  watch.check(clock);
+  now += seconds(3);
+  clock.retire_through(Serial{1});  // progress, one still in flight
+  EXPECT_FALSE(watch.check(clock));
+  now += seconds(1);
+  EXPECT_FALSE(watch.check(clock));
+  now += seconds(2);
+  EXPECT_TRUE(watch.check(clock));
+}
+
+TEST_F(HangWatchTest, AnIdleQueueIsNeverHung) {
+  EXPECT_FALSE(watch.check(clock));
+  now += seconds(60);
+  EXPECT_FALSE(watch.check(clock));
+  clock.on_submitted();
+  clock.retire_through(Serial{1});
+  now += seconds(60);
+  EXPECT_FALSE(watch.check(clock));
+}
+
+// ---- DeviceStash --------------------------------------------------------------------------------
+
+TEST(DeviceStash, HandsADeviceOnlyToTheProviderThatMadeIt) {
+  TestProvider mine;
+  TestProvider other;
+  DeviceStash stash;
+  stash.put(StashedDevice{&mine, ProvidedDevice{DeviceId{7}, nullptr}, true, nullptr});
+  EXPECT_FALSE(stash.take(other).has_value());
+  auto taken = stash.take(mine);
+  ASSERT_TRUE(taken.has_value());
+  EXPECT_EQ(taken->device.id, DeviceId{7});
+  EXPECT_TRUE(taken->presented);
+  EXPECT_FALSE(stash.holds());
+  EXPECT_EQ(stash.handoffs(), 1u);
+}
+
+TEST(DeviceStash, LetsGoOfWhatItHoldsByReleaseNeverDestroy) {
+  TestProvider provider;
+  RetirementPolicy retirement(RetirementOptions{});
+  {
+    DeviceStash stash;
+    stash.put(StashedDevice{&provider, ProvidedDevice{DeviceId{1}, nullptr}, true, nullptr, &retirement});
+    stash.put(StashedDevice{&provider, ProvidedDevice{DeviceId{2}, nullptr}, false, nullptr, &retirement});
+    EXPECT_TRUE(provider.released(DeviceId{1})) << "one device per stash: the first is let go";
+  }
+  EXPECT_TRUE(provider.released(DeviceId{2})) << "the stash lets go of its device when it goes";
+  EXPECT_EQ(provider.destroy_calls(), 0u);
+  EXPECT_EQ(retirement.devices_released(), 2u);
+}
+
+}  // namespace
+}  // namespace warden::device

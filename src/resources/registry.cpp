@@ -321,7 +321,13 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
   auto id = s.pool.acquire(object);
   if (!id) {
     // Nothing leaks: an owned object dies here; a borrowed one was never referenced by us.
-    if (ownership == Ownership::Owned) release_now<Tag>(object, ownership);
+    if (ownership == Ownership::Owned) {
+      bool destroyed = release_now<Tag>(object, ownership);
+      if (options_.on_release) {
+        options_.on_release(ReleaseEvent{Tag::kind, 0, 0, label, ownership, Serial{},
+                                         clock().retired(), destroyed});
+      }
+    }
     return make_error(ErrorKind::PoolFull,
                       fmt::format("{} pool is full ({} of {} slots in use, {} retired); \"{}\" was "
                                   "{}",
@@ -451,8 +457,7 @@ void Registry::end_occupant(Handle<Tag> handle) {
   }
   let_go<Tag>(released.value, rec, handle.index(), handle.generation());
   if constexpr (std::is_same_v<Tag, BindGroupTag>) {
-    rec.data.buffers.clear();
-    rec.data.views.clear();
+    rec.data = {};
   }
 }
 
@@ -506,6 +511,9 @@ void Registry::touch_impl(Handle<Tag> handle) {
       if (auto* r = record(b)) r->last_used = rec->last_used;
     }
     for (TextureViewHandle v : rec->data.views) touch_impl(v);
+    for (SamplerHandle sampler : rec->data.samplers) {
+      if (auto* r = record(sampler)) r->last_used = rec->last_used;
+    }
   }
 }
 
@@ -553,7 +561,11 @@ void Registry::release_pending(const PendingRelease& pending) {
   template const std::string* Registry::label_of<Name##Tag>(Name##Handle) const;                \
   template std::optional<Ownership> Registry::ownership_of<Name##Tag>(Name##Handle) const;      \
   template void Registry::touch_impl<Name##Tag>(Name##Handle);                                  \
-  template Serial Registry::last_used_of<Name##Tag>(Name##Handle) const;
+  template Serial Registry::last_used_of<Name##Tag>(Name##Handle) const;                     \
+  template Result<Name##Handle> Registry::insert<Name##Tag>(gpu::Name, std::string, Ownership,  \
+                                                            detail::KindData<Name##Tag>);       \
+  template detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle);                \
+  template const detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE
 

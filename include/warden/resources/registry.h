@@ -48,11 +48,12 @@ inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = {
 };
 
 // Told about every GPU object the registry lets go of (after deferral), for tests and tools.
+// An object refused because its pool was full is reported with generation 0.
 struct ReleaseEvent {
   ResourceKind kind = ResourceKind::None;
   uint32_t index = 0;
   uint32_t generation = 0;
-  std::string_view label;
+  std::string_view label;  // valid during the call only
   Ownership ownership = Ownership::Owned;
   Serial last_used;     // the last submission that used the object
   Serial retired;       // the clock's retired serial when it was let go
@@ -191,6 +192,7 @@ struct KindData<BindGroupTag> {
   // submission, and destroying one before that submission retires would be the same hazard).
   std::vector<BufferHandle> buffers;
   std::vector<TextureViewHandle> views;
+  std::vector<SamplerHandle> samplers;
 };
 
 template <typename Tag>

@@ -1,0 +1,410 @@
+// Registry: create_* (checked before Dawn sees them), usage contracts, contents-only updates.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "warden/resources/registry.h"
+#include "warden/webgpu/names.h"
+
+namespace warden {
+
+namespace {
+
+std::string describe(const char* kind, std::string_view label, uint32_t index, uint32_t generation) {
+  return fmt::format("{} \"{}\" (index {}, generation {})", kind, label, index, generation);
+}
+
+// Prefixes a lookup error with what the lookup was for.
+Error in_context(const std::string& what, Error error) {
+  error.message = fmt::format("{}: {}", what, error.message);
+  return error;
+}
+
+Error missing_usage(const std::string& object, const std::string& missing, const std::string& had) {
+  return make_error(ErrorKind::MissingUsage,
+                    fmt::format("{} lacks usage {} (created with {})", object, missing, had));
+}
+
+uint32_t mip_extent(uint32_t base, uint32_t mip) { return std::max(1u, mip >= 32 ? 0u : base >> mip); }
+
+}  // namespace
+
+// ---- usage contracts --------------------------------------------------------------------------
+
+Result<void> Registry::require_usage(BufferHandle handle, gpu::Flags needed) const {
+  const auto* rec = record(handle);
+  if (rec == nullptr) return stale_error(handle);
+  const gpu::Flags missing = needed & ~rec->data.usage;
+  if (missing == 0) return {};
+  return missing_usage(describe("buffer", rec->label, handle.index(), handle.generation()),
+                       gpu::buffer_usage_names(missing), gpu::buffer_usage_names(rec->data.usage));
+}
+
+Result<void> Registry::require_usage(TextureHandle handle, gpu::Flags needed) const {
+  const auto* rec = record(handle);
+  if (rec == nullptr) return stale_error(handle);
+  const gpu::Flags missing = needed & ~rec->data.usage;
+  if (missing == 0) return {};
+  return missing_usage(describe("texture", rec->label, handle.index(), handle.generation()),
+                       gpu::texture_usage_names(missing), gpu::texture_usage_names(rec->data.usage));
+}
+
+Result<void> Registry::require_usage(TextureViewHandle handle, gpu::Flags needed) const {
+  const auto* rec = record(handle);
+  if (rec == nullptr) return stale_error(handle);
+  if (rec->data.texture.is_null()) return {};  // adopted or imported: usages unknown to warden
+  auto checked = require_usage(rec->data.texture, needed);
+  if (!checked) {
+    return in_context(fmt::format("view \"{}\"", rec->label), checked.error());
+  }
+  return {};
+}
+
+// ---- contents-only updates --------------------------------------------------------------------
+
+Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
+  const auto* rec = record(handle);
+  if (rec == nullptr) return in_context("write_buffer", stale_error(handle));
+  if (auto usage = require_usage(handle, gpu::BufferUsage::CopyDst); !usage) {
+    return in_context("write_buffer", usage.error());
+  }
+  const std::string what = describe("buffer", rec->label, handle.index(), handle.generation());
+  if (size > 0 && data == nullptr) {
+    return make_error(ErrorKind::InvalidArgument, fmt::format("write_buffer to {}: data is null", what));
+  }
+  if (offset % 4 != 0 || size % 4 != 0) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("write_buffer to {}: offset {} and size {} must be multiples of 4",
+                                  what, offset, size));
+  }
+  if (offset > rec->data.size || size > rec->data.size - offset) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("write_buffer to {}: bytes [{}, {}) lie outside its {} bytes", what,
+                                  offset, offset + size, rec->data.size));
+  }
+  procs_.QueueWriteBuffer(queue_, *find(handle), offset, data, size);
+  return {};
+}
+
+Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
+                                     size_t size) {
+  const auto* rec = record(handle);
+  if (rec == nullptr) return in_context("write_texture", stale_error(handle));
+  if (auto usage = require_usage(handle, gpu::TextureUsage::CopyDst); !usage) {
+    return in_context("write_texture", usage.error());
+  }
+  const std::string what = describe("texture", rec->label, handle.index(), handle.generation());
+  const auto& t = rec->data;
+  if (where.size.width == 0 || where.size.height == 0 || where.size.depthOrArrayLayers == 0) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("write_texture to {}: the region {}x{}x{} is empty", what,
+                                  where.size.width, where.size.height, where.size.depthOrArrayLayers));
+  }
+  if (where.mip_level >= t.mip_level_count) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("write_texture to {}: mip level {} does not exist ({} levels)", what,
+                                  where.mip_level, t.mip_level_count));
+  }
+  const uint32_t w = mip_extent(t.size.width, where.mip_level);
+  const uint32_t h = mip_extent(t.size.height, where.mip_level);
+  const uint32_t d = t.size.depthOrArrayLayers;
+  auto outside = [](uint32_t origin, uint32_t extent, uint32_t limit) {
+    return origin > limit || extent > limit - origin;
+  };
+  if (outside(where.origin.x, where.size.width, w) || outside(where.origin.y, where.size.height, h) ||
+      outside(where.origin.z, where.size.depthOrArrayLayers, d)) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("write_texture to {}: region at ({}, {}, {}) of {}x{}x{} lies outside "
+                                  "mip {} ({}x{}x{})",
+                                  what, where.origin.x, where.origin.y, where.origin.z, where.size.width,
+                                  where.size.height, where.size.depthOrArrayLayers, where.mip_level, w,
+                                  h, d));
+  }
+  if (data == nullptr || size == 0) {
+    return make_error(ErrorKind::InvalidArgument, fmt::format("write_texture to {}: no data", what));
+  }
+  gpu::TexelCopyTextureInfo dst;
+  dst.texture = *find(handle);
+  dst.mipLevel = where.mip_level;
+  dst.origin = where.origin;
+  dst.aspect = where.aspect;
+  gpu::TexelCopyBufferLayout layout;
+  layout.bytesPerRow = where.bytes_per_row;
+  layout.rowsPerImage = where.rows_per_image;
+  procs_.QueueWriteTexture(queue_, &dst, data, size, &layout, &where.size);
+  return {};
+}
+
+// ---- create -----------------------------------------------------------------------------------
+
+Result<BufferHandle> Registry::create_buffer(const BufferDesc& desc) {
+  if (desc.size == 0) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_buffer \"{}\": size is 0", desc.label));
+  }
+  if (desc.usage == gpu::BufferUsage::None) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_buffer \"{}\": no usage declared", desc.label));
+  }
+  gpu::BufferDescriptor d;
+  d.label = desc.label;
+  d.size = desc.size;
+  d.usage = desc.usage;
+  d.mappedAtCreation = desc.mapped_at_creation ? 1 : 0;
+  gpu::Buffer buffer = procs_.DeviceCreateBuffer(device_, &d);
+  if (buffer == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_buffer \"{}\": the device returned no buffer", desc.label));
+  }
+  return insert<BufferTag>(buffer, desc.label, Ownership::Owned, {desc.usage, desc.size});
+}
+
+Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
+  if (desc.size.width == 0 || desc.size.height == 0 || desc.size.depthOrArrayLayers == 0) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_texture \"{}\": size {}x{}x{} has a zero dimension", desc.label,
+                                  desc.size.width, desc.size.height, desc.size.depthOrArrayLayers));
+  }
+  if (desc.mip_level_count == 0 || desc.sample_count == 0) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_texture \"{}\": mip level count {} and sample count {} must "
+                                  "be at least 1",
+                                  desc.label, desc.mip_level_count, desc.sample_count));
+  }
+  if (desc.usage == gpu::TextureUsage::None) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_texture \"{}\": no usage declared", desc.label));
+  }
+  gpu::TextureBindingViewDimensionDescriptor binding_dimension;
+  binding_dimension.textureBindingViewDimension = desc.binding_view_dimension;
+  gpu::TextureDescriptor d;
+  if (desc.binding_view_dimension != gpu::TextureViewDimension::Undefined) {
+    d.nextInChain = &binding_dimension.chain;
+  }
+  d.label = desc.label;
+  d.usage = desc.usage;
+  d.dimension = desc.dimension;
+  d.size = desc.size;
+  d.format = desc.format;
+  d.mipLevelCount = desc.mip_level_count;
+  d.sampleCount = desc.sample_count;
+  gpu::Texture texture = procs_.DeviceCreateTexture(device_, &d);
+  if (texture == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_texture \"{}\": the device returned no texture", desc.label));
+  }
+  detail::KindData<TextureTag> data;
+  data.usage = desc.usage;
+  data.size = desc.size;
+  data.format = desc.format;
+  data.mip_level_count = desc.mip_level_count;
+  return insert<TextureTag>(texture, desc.label, Ownership::Owned, data);
+}
+
+Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, const TextureViewDesc& desc) {
+  auto* parent = record(texture);
+  if (parent == nullptr) {
+    return in_context(fmt::format("create_texture_view \"{}\"", desc.label), stale_error(texture));
+  }
+  gpu::TextureViewDescriptor d;
+  d.label = desc.label;
+  d.format = desc.format;
+  d.dimension = desc.dimension;
+  d.baseMipLevel = desc.base_mip_level;
+  d.mipLevelCount = desc.mip_level_count;
+  d.baseArrayLayer = desc.base_array_layer;
+  d.arrayLayerCount = desc.array_layer_count;
+  d.aspect = desc.aspect;
+  gpu::TextureView view = procs_.TextureCreateView(*find(texture), &d);
+  if (view == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_texture_view \"{}\": the device returned no view", desc.label));
+  }
+  auto handle = insert<TextureViewTag>(view, desc.label, Ownership::Owned, {texture});
+  if (handle) ++parent->data.live_views;
+  return handle;
+}
+
+Result<SamplerHandle> Registry::create_sampler(const SamplerDesc& desc) {
+  gpu::SamplerDescriptor d;
+  d.label = desc.label;
+  d.addressModeU = d.addressModeV = d.addressModeW = desc.address_mode;
+  d.magFilter = desc.mag_filter;
+  d.minFilter = desc.min_filter;
+  d.mipmapFilter = desc.mipmap_filter;
+  gpu::Sampler sampler = procs_.DeviceCreateSampler(device_, &d);
+  if (sampler == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_sampler \"{}\": the device returned no sampler", desc.label));
+  }
+  return insert<SamplerTag>(sampler, desc.label, Ownership::Owned, {});
+}
+
+Result<ShaderModuleHandle> Registry::create_shader_module(std::string_view wgsl, std::string label) {
+  gpu::ShaderSourceWGSL source;
+  source.code = wgsl;
+  gpu::ShaderModuleDescriptor d;
+  d.nextInChain = &source.chain;
+  d.label = label;
+  gpu::ShaderModule module = procs_.DeviceCreateShaderModule(device_, &d);
+  if (module == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_shader_module \"{}\": the device returned no module", label));
+  }
+  return insert<ShaderModuleTag>(module, std::move(label), Ownership::Owned, {});
+}
+
+Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
+    std::span<const gpu::BindGroupLayoutEntry> entries, std::string label) {
+  gpu::BindGroupLayoutDescriptor d;
+  d.label = label;
+  d.entryCount = entries.size();
+  d.entries = entries.data();
+  gpu::BindGroupLayout layout = procs_.DeviceCreateBindGroupLayout(device_, &d);
+  if (layout == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_bind_group_layout \"{}\": the device returned no layout", label));
+  }
+  detail::KindData<BindGroupLayoutTag> data;
+  data.entries.emplace(entries.begin(), entries.end());
+  for (auto& entry : *data.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
+  return insert<BindGroupLayoutTag>(layout, std::move(label), Ownership::Owned, std::move(data));
+}
+
+Result<PipelineLayoutHandle> Registry::create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
+                                                              std::string label) {
+  std::vector<gpu::BindGroupLayout> raw;
+  raw.reserve(layouts.size());
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    auto layout = resolve(layouts[i]);
+    if (!layout) {
+      return in_context(fmt::format("create_pipeline_layout \"{}\", bind group layout {}", label, i),
+                        layout.error());
+    }
+    raw.push_back(*layout);
+  }
+  gpu::PipelineLayoutDescriptor d;
+  d.label = label;
+  d.bindGroupLayoutCount = raw.size();
+  d.bindGroupLayouts = raw.data();
+  gpu::PipelineLayout layout = procs_.DeviceCreatePipelineLayout(device_, &d);
+  if (layout == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_pipeline_layout \"{}\": the device returned no layout", label));
+  }
+  return insert<PipelineLayoutTag>(layout, std::move(label), Ownership::Owned, {});
+}
+
+Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
+  const auto* layout = record(desc.layout);
+  if (layout == nullptr) {
+    return in_context(fmt::format("create_bind_group \"{}\"", desc.label), stale_error(desc.layout));
+  }
+  auto layout_entry = [&](uint32_t binding) -> const gpu::BindGroupLayoutEntry* {
+    if (!layout->data.entries) return nullptr;  // adopted layout: nothing to check against
+    for (const auto& e : *layout->data.entries) {
+      if (e.binding == binding) return &e;
+    }
+    return nullptr;
+  };
+  std::vector<gpu::BindGroupEntry> raw;
+  detail::KindData<BindGroupTag> data;
+  for (size_t i = 0; i < desc.entries.size(); ++i) {
+    const BindGroupEntryDesc& entry = desc.entries[i];
+    const std::string where =
+        fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
+    const gpu::BindGroupLayoutEntry* declared = layout_entry(entry.binding);
+    gpu::BindGroupEntry out;
+    out.binding = entry.binding;
+    if (const auto* b = std::get_if<BufferBinding>(&entry.resource)) {
+      auto buffer = resolve(b->buffer);
+      if (!buffer) return in_context(where, buffer.error());
+      if (declared != nullptr) {
+        gpu::Flags needed = 0;
+        switch (declared->buffer.type) {
+          case gpu::BufferBindingType::Uniform: needed = gpu::BufferUsage::Uniform; break;
+          case gpu::BufferBindingType::Storage:
+          case gpu::BufferBindingType::ReadOnlyStorage: needed = gpu::BufferUsage::Storage; break;
+          default: break;
+        }
+        if (auto usage = require_usage(b->buffer, needed); !usage) return in_context(where, usage.error());
+      }
+      out.buffer = *buffer;
+      out.offset = b->offset;
+      out.size = b->size;
+      data.buffers.push_back(b->buffer);
+    } else if (const auto* v = std::get_if<TextureViewHandle>(&entry.resource)) {
+      auto view = resolve(*v);
+      if (!view) return in_context(where, view.error());
+      if (declared != nullptr) {
+        gpu::Flags needed = 0;
+        if (declared->texture.sampleType != gpu::TextureSampleType::BindingNotUsed) {
+          needed = gpu::TextureUsage::TextureBinding;
+        } else if (declared->storageTexture.access != gpu::StorageTextureAccess::BindingNotUsed) {
+          needed = gpu::TextureUsage::StorageBinding;
+        }
+        if (auto usage = require_usage(*v, needed); !usage) return in_context(where, usage.error());
+      }
+      out.textureView = *view;
+      data.views.push_back(*v);
+    } else {
+      auto sampler = resolve(std::get<SamplerHandle>(entry.resource));
+      if (!sampler) return in_context(where, sampler.error());
+      out.sampler = *sampler;
+      data.samplers.push_back(std::get<SamplerHandle>(entry.resource));
+    }
+    raw.push_back(out);
+  }
+  gpu::BindGroupDescriptor d;
+  d.label = desc.label;
+  d.layout = *find(desc.layout);
+  d.entryCount = raw.size();
+  d.entries = raw.data();
+  gpu::BindGroup group = procs_.DeviceCreateBindGroup(device_, &d);
+  if (group == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_bind_group \"{}\": the device returned no bind group", desc.label));
+  }
+  return insert<BindGroupTag>(group, desc.label, Ownership::Owned, std::move(data));
+}
+
+Result<RenderPipelineHandle> Registry::create_render_pipeline(const gpu::RenderPipelineDescriptor& desc,
+                                                              std::string label) {
+  gpu::RenderPipelineDescriptor d = desc;
+  d.label = label;
+  gpu::RenderPipeline pipeline = procs_.DeviceCreateRenderPipeline(device_, &d);
+  if (pipeline == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_render_pipeline \"{}\": the device returned no pipeline", label));
+  }
+  return insert<RenderPipelineTag>(pipeline, std::move(label), Ownership::Owned, {});
+}
+
+Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePipelineDesc& desc) {
+  const std::string where = fmt::format("create_compute_pipeline \"{}\"", desc.label);
+  auto module = resolve(desc.module);
+  if (!module) return in_context(where, module.error());
+  gpu::ComputePipelineDescriptor d;
+  d.label = desc.label;
+  if (!desc.layout.is_null()) {
+    auto layout = resolve(desc.layout);
+    if (!layout) return in_context(where, layout.error());
+    d.layout = *layout;
+  }
+  d.compute.module = *module;
+  d.compute.entryPoint = desc.entry_point;
+  gpu::ComputePipeline pipeline = procs_.DeviceCreateComputePipeline(device_, &d);
+  if (pipeline == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("{}: the device returned no pipeline", where));
+  }
+  return insert<ComputePipelineTag>(pipeline, desc.label, Ownership::Owned, {});
+}
+
+Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
+  if (desc.count == 0) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_query_set \"{}\": count is 0", desc.label));
+  }
+  gpu::QuerySetDescriptor d;
+  d.label = desc.label;
+  d.type = desc.type;
+  d.count = desc.count;
+  gpu::QuerySet set = procs_.DeviceCreateQuerySet(device_, &d);
+  if (set == nullptr) {
+    return make_error(ErrorKind::Validation, fmt::format("create_query_set \"{}\": the device returned no query set", desc.label));
+  }
+  return insert<QuerySetTag>(set, desc.label, Ownership::Owned, {});
+}
+
+}  // namespace warden

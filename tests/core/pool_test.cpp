@@ -1,0 +1,74 @@
+#include "warden/core/pool.h"
+
+#include <gtest/gtest.h>
+
+namespace warden {
+namespace {
+
+TEST(Pool, GenerationsStartAtOneAndBumpOnRelease) {
+  Pool<int> pool(4);
+  auto a = pool.acquire(10);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->generation, 1u);
+  ASSERT_NE(pool.find(a->index, a->generation), nullptr);
+  EXPECT_EQ(*pool.find(a->index, a->generation), 10);
+  EXPECT_EQ(pool.release(a->index).value, 10);
+  EXPECT_EQ(pool.find(a->index, a->generation), nullptr);
+  auto b = pool.acquire(20);  // the freed slot is reused first, under a new generation
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->index, a->index);
+  EXPECT_EQ(b->generation, 2u);
+  EXPECT_EQ(pool.find(a->index, a->generation), nullptr);
+  EXPECT_EQ(pool.live_count(), 1u);
+}
+
+TEST(Pool, FullPoolRefusesUntilASlotIsFreed) {
+  Pool<int> pool(2);
+  auto a = pool.acquire(1);
+  ASSERT_TRUE(a);
+  ASSERT_TRUE(pool.acquire(2));
+  EXPECT_FALSE(pool.acquire(3));
+  pool.release(a->index);
+  EXPECT_TRUE(pool.acquire(3));
+}
+
+TEST(Pool, SlotWhoseGenerationReachesTheLimitIsRetiredForGood) {
+  Pool<int> pool(1, /*generation_limit=*/3);
+  for (uint32_t g = 1; g <= 3; ++g) {
+    auto id = pool.acquire(0);
+    ASSERT_TRUE(id);
+    EXPECT_EQ(id->generation, g);
+    EXPECT_EQ(pool.release(id->index).slot_retired, g == 3);
+  }
+  EXPECT_EQ(pool.retired_slots(), 1u);
+  EXPECT_FALSE(pool.acquire(0));  // never wraps back to generation 1
+  EXPECT_EQ(pool.find(0, 1), nullptr);
+  EXPECT_EQ(pool.find(0, 3), nullptr);
+}
+
+TEST(Pool, FindRejectsIndicesNeverHandedOutAndFreeSlots) {
+  Pool<int> pool(8);
+  EXPECT_EQ(pool.find(0, 1), nullptr);
+  EXPECT_EQ(pool.find(7, 1), nullptr);
+  auto a = pool.acquire(5);
+  pool.release(a->index);
+  // A forged handle carrying the next generation must not match a free slot.
+  EXPECT_EQ(pool.find(a->index, 2), nullptr);
+  EXPECT_FALSE(pool.state(a->index).alive);
+  EXPECT_EQ(pool.state(a->index).generation, 2u);
+  EXPECT_FALSE(pool.state(3).exists);
+}
+
+TEST(Pool, ForEachLiveVisitsOnlyLiveSlots) {
+  Pool<int> pool(4);
+  auto a = pool.acquire(1);
+  pool.acquire(2);
+  pool.acquire(3);
+  pool.release(a->index);
+  int sum = 0;
+  pool.for_each_live([&](SlotId, int& v) { sum += v; });
+  EXPECT_EQ(sum, 5);
+}
+
+}  // namespace
+}  // namespace warden

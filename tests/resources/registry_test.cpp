@@ -1,0 +1,697 @@
+#include "warden/resources/registry.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "resources/registry_test_support.h"
+
+namespace warden {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::GlDeviceTest;
+using testing::make_kit;
+using testing::make_registry;
+using testing::NullDeviceTest;
+using testing::poll_until_retired;
+using testing::submit_empty;
+
+// Collects the registry's release events.
+struct ReleaseLog {
+  std::vector<ReleaseEvent> events;
+  std::vector<std::string> labels;
+  RegistryOptions options(RegistryOptions base = {}) {
+    base.on_release = [this](const ReleaseEvent& e) {
+      events.push_back(e);
+      labels.emplace_back(e.label);
+    };
+    return base;
+  }
+};
+
+gpu::Buffer raw_buffer(testing::TestDevice& dev, uint64_t size, gpu::Flags usage) {
+  gpu::BufferDescriptor d;
+  d.size = size;
+  d.usage = usage;
+  return dev.procs().DeviceCreateBuffer(dev.device.get(), &d);
+}
+
+// ---- every kind -------------------------------------------------------------------------------
+
+TEST_F(NullDeviceTest, CreatesOneObjectOfEveryKindAndResolvesIt) {
+  auto reg = make_registry(*dev);
+  testing::Kit kit = make_kit(*reg);
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());
+  LiveCounts counts = reg->live_counts();
+  for (size_t k = 0; k < kResourceKindCount; ++k) EXPECT_EQ(counts.by_kind[k], 1u) << k;
+  EXPECT_EQ(counts.total(), 11u);
+  EXPECT_TRUE(reg->resolve(kit.buffer).ok());
+  EXPECT_TRUE(reg->resolve(kit.query_set).ok());
+  EXPECT_TRUE(reg->resolve(kit.render_pipeline).ok());
+  ASSERT_NE(reg->label(kit.bind_group), nullptr);
+  EXPECT_EQ(*reg->label(kit.bind_group), "kit bind group");
+  EXPECT_EQ(reg->ownership(kit.texture), Ownership::Owned);
+}
+
+TEST_F(NullDeviceTest, AdoptTakesOverTheObjectAndGeneratesALabelWhenNoneIsGiven) {
+  auto reg = make_registry(*dev);
+  gpu::Buffer raw = raw_buffer(*dev, 64, gpu::BufferUsage::CopyDst);
+  auto h = reg->adopt_buffer(raw, "");
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  ASSERT_TRUE(reg->resolve(*h).ok());
+  EXPECT_EQ(*reg->resolve(*h), raw);
+  ASSERT_NE(reg->label(*h), nullptr);
+  EXPECT_EQ(*reg->label(*h), "buffer#0.1");
+  // The adopted buffer's contract is read from the object itself.
+  EXPECT_TRUE(reg->write_buffer(*h, 0, std::vector<uint32_t>(16).data(), 64).ok());
+  EXPECT_EQ(reg->require_usage(*h, gpu::BufferUsage::Uniform).error().kind, ErrorKind::MissingUsage);
+}
+
+// ---- bad handles ------------------------------------------------------------------------------
+
+TEST_F(NullDeviceTest, StaleHandleErrorNamesKindIndexGenerationAndLabel) {
+  auto reg = make_registry(*dev);
+  auto h = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "vertices"});
+  ASSERT_TRUE(h.ok());
+  ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  auto r = reg->resolve(*h);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
+  EXPECT_THAT(r.error().message, HasSubstr("stale buffer handle"));
+  EXPECT_THAT(r.error().message, HasSubstr("index 0"));
+  EXPECT_THAT(r.error().message, HasSubstr("generation 1"));
+  EXPECT_THAT(r.error().message, HasSubstr("\"vertices\""));
+  EXPECT_EQ(reg->label(*h), nullptr);
+  EXPECT_FALSE(reg->is_alive(*h));
+}
+
+TEST_F(NullDeviceTest, ReusedSlotDoesNotResolveTheOldHandle) {
+  auto reg = make_registry(*dev);
+  auto a = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "first"});
+  ASSERT_TRUE(reg->destroy_buffer(*a).ok());
+  auto b = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "second"});
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->index(), a->index());
+  EXPECT_EQ(b->generation(), a->generation() + 1);
+  auto r = reg->resolve(*a);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, HasSubstr("now holds generation 2 (\"second\")"));
+  EXPECT_TRUE(reg->resolve(*b).ok());
+  // Destroying the old handle again must not touch the new occupant.
+  EXPECT_TRUE(reg->destroy_buffer(*a).ok());
+  EXPECT_TRUE(reg->resolve(*b).ok());
+}
+
+TEST_F(NullDeviceTest, NullHandleIsAnErrorOnResolveAndANoOpOnDestroy) {
+  auto reg = make_registry(*dev);
+  auto r = reg->resolve(TextureHandle{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
+  EXPECT_EQ(r.error().message, "null texture handle");
+  EXPECT_TRUE(reg->destroy_texture(TextureHandle{}).ok());
+  EXPECT_EQ(reg->diagnostics().count("gfx.resources"), 0u);
+}
+
+TEST_F(NullDeviceTest, ForeignHandleIsRefusedAndLeavesItsOwnerAlone) {
+  auto a = make_registry(*dev);
+  auto b = make_registry(*dev);
+  ASSERT_NE(a->id(), b->id());
+  auto h = a->create_buffer({16, gpu::BufferUsage::Uniform, false, "a's"});
+  ASSERT_TRUE(h.ok());
+  // b has a live buffer in the same slot, so only the registry id tells them apart.
+  auto other = b->create_buffer({16, gpu::BufferUsage::Uniform, false, "b's"});
+  ASSERT_EQ(other->index(), h->index());
+  ASSERT_EQ(other->generation(), h->generation());
+  auto r = b->resolve(*h);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
+  EXPECT_THAT(r.error().message, HasSubstr("foreign buffer handle (index 0, generation 1)"));
+  auto d = b->destroy_buffer(*h);
+  ASSERT_FALSE(d.ok());
+  EXPECT_THAT(d.error().message, HasSubstr("foreign"));
+  EXPECT_TRUE(a->resolve(*h).ok());
+  EXPECT_TRUE(b->resolve(*other).ok());
+}
+
+TEST_F(NullDeviceTest, WrongKindHandleIsRefusedAtRunTime) {
+  auto reg = make_registry(*dev);
+  auto buffer = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "buf"});
+  TextureDesc td;
+  td.size = {1, 1, 1};
+  td.usage = gpu::TextureUsage::CopyDst;
+  auto texture = reg->create_texture(td);
+  ASSERT_TRUE(texture.ok());
+  // A buffer handle reinterpreted as a texture handle (same index and generation).
+  auto forged = TextureHandle::from_bits(buffer->bits());
+  auto r = reg->resolve(forged);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
+  EXPECT_THAT(r.error().message,
+              HasSubstr("a buffer handle (index 0, generation 1) was given where a texture handle is expected"));
+  EXPECT_FALSE(reg->destroy_texture(forged).ok());
+  EXPECT_TRUE(reg->resolve(*texture).ok());
+}
+
+TEST_F(NullDeviceTest, DoubleDestroyIsALoggedNoOp) {
+  auto reg = make_registry(*dev);
+  auto h = reg->create_shader_module("@compute @workgroup_size(1) fn main() {}", "cs");
+  ASSERT_TRUE(h.ok());
+  EXPECT_TRUE(reg->destroy_shader_module(*h).ok());
+  EXPECT_TRUE(reg->destroy_shader_module(*h).ok());
+  auto entries = reg->diagnostics().entries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].severity, Severity::Warning);
+  EXPECT_EQ(entries[0].category, "gfx.resources");
+  EXPECT_THAT(entries[0].message, HasSubstr("double destroy"));
+  EXPECT_THAT(entries[0].message, HasSubstr("\"cs\""));
+}
+
+TEST_F(NullDeviceTest, TouchOfADeadHandleIsALoggedNoOp) {
+  auto reg = make_registry(*dev);
+  auto h = reg->create_sampler({.label = "s"});
+  ASSERT_TRUE(reg->destroy_sampler(*h).ok());
+  reg->touch(*h);
+  EXPECT_EQ(reg->diagnostics().count("gfx.resources", Severity::Warning), 1u);
+}
+
+// ---- capacity ---------------------------------------------------------------------------------
+
+TEST_F(NullDeviceTest, FullPoolRefusesAndReleasesTheObjectJustMade) {
+  ReleaseLog log;
+  RegistryOptions options;
+  options.buffer_capacity = 2;
+  auto reg = make_registry(*dev, log.options(options));
+  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "one"}).ok());
+  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "two"}).ok());
+  auto third = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "three"});
+  ASSERT_FALSE(third.ok());
+  EXPECT_EQ(third.error().kind, ErrorKind::PoolFull);
+  EXPECT_THAT(third.error().message, HasSubstr("buffer pool is full (2 of 2 slots in use"));
+  auto adopted = reg->adopt_buffer(raw_buffer(*dev, 4, gpu::BufferUsage::Uniform), "four");
+  ASSERT_FALSE(adopted.ok());
+  EXPECT_EQ(adopted.error().kind, ErrorKind::PoolFull);
+  ASSERT_EQ(log.labels, (std::vector<std::string>{"three", "four"}));
+  EXPECT_TRUE(log.events[0].destroyed);
+  EXPECT_EQ(reg->live_counts().of(ResourceKind::Buffer), 2u);
+}
+
+TEST_F(NullDeviceTest, SlotWhoseGenerationReachesTheLimitIsRetiredNotWrapped) {
+  RegistryOptions options;
+  options.sampler_capacity = 1;
+  options.generation_limit = 2;
+  auto reg = make_registry(*dev, options);
+  auto first = reg->create_sampler({.label = "g1"});
+  ASSERT_TRUE(reg->destroy_sampler(*first).ok());
+  auto second = reg->create_sampler({.label = "g2"});
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->generation(), 2u);
+  ASSERT_TRUE(reg->destroy_sampler(*second).ok());
+  EXPECT_EQ(reg->diagnostics().count("gfx.resources", Severity::Info), 1u);
+  auto third = reg->create_sampler({.label = "g3"});
+  ASSERT_FALSE(third.ok());
+  EXPECT_EQ(third.error().kind, ErrorKind::PoolFull);
+  EXPECT_THAT(third.error().message, HasSubstr("1 retired"));
+  EXPECT_FALSE(reg->resolve(*first).ok());
+}
+
+// ---- zero sizes and usages ---------------------------------------------------------------------
+
+TEST_F(NullDeviceTest, ZeroSizedBufferOrTextureIsRefusedBeforeDawn) {
+  auto reg = make_registry(*dev);
+  auto b = reg->create_buffer({0, gpu::BufferUsage::Uniform, false, "empty"});
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_EQ(b.error().message, "create_buffer \"empty\": size is 0");
+  TextureDesc td;
+  td.size = {16, 0, 1};
+  td.usage = gpu::TextureUsage::CopyDst;
+  td.label = "flat";
+  auto t = reg->create_texture(td);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(t.error().message, HasSubstr("16x0x1 has a zero dimension"));
+  auto q = reg->create_query_set({gpu::QueryType::Occlusion, 0, "none"});
+  EXPECT_EQ(q.error().kind, ErrorKind::InvalidArgument);
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());
+  EXPECT_EQ(reg->live_counts().total(), 0u);
+}
+
+TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
+  auto reg = make_registry(*dev);
+  auto uniform = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "no copy dst"});
+  uint32_t data[4] = {};
+  auto w = reg->write_buffer(*uniform, 0, data, sizeof(data));
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().kind, ErrorKind::MissingUsage);
+  EXPECT_THAT(w.error().message, HasSubstr("buffer \"no copy dst\" (index 0, generation 1) lacks usage CopyDst (created with Uniform)"));
+
+  TextureDesc td;
+  td.size = {4, 4, 1};
+  td.usage = gpu::TextureUsage::CopyDst;  // no TextureBinding
+  td.label = "upload only";
+  auto texture = reg->create_texture(td);
+  auto view = reg->create_texture_view(*texture, {.label = "v"});
+  auto tw = reg->write_texture(*texture, {.size = {4, 4, 1}, .bytes_per_row = 16}, std::vector<uint8_t>(64).data(), 64);
+  EXPECT_TRUE(tw.ok()) << tw.error().message;
+
+  auto copy_only = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "copy only"});
+  auto sampler = reg->create_sampler({.mag_filter = gpu::FilterMode::Linear,
+                                      .min_filter = gpu::FilterMode::Linear});
+  auto entries = testing::kit_layout_entries();
+  auto layout = reg->create_bind_group_layout(entries, "layout");
+  auto bad_buffer = reg->create_bind_group({*layout, {{0, BufferBinding{*copy_only}}, {1, *view}, {2, *sampler}}, "bg"});
+  ASSERT_FALSE(bad_buffer.ok());
+  EXPECT_EQ(bad_buffer.error().kind, ErrorKind::MissingUsage);
+  EXPECT_THAT(bad_buffer.error().message, HasSubstr("entry 0 (binding 0)"));
+  EXPECT_THAT(bad_buffer.error().message, HasSubstr("lacks usage Uniform"));
+
+  auto good_buffer = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "u"});
+  auto bad_view = reg->create_bind_group({*layout, {{0, BufferBinding{*good_buffer}}, {1, *view}, {2, *sampler}}, "bg"});
+  ASSERT_FALSE(bad_view.ok());
+  EXPECT_EQ(bad_view.error().kind, ErrorKind::MissingUsage);
+  EXPECT_THAT(bad_view.error().message, HasSubstr("texture \"upload only\""));
+  EXPECT_THAT(bad_view.error().message, HasSubstr("lacks usage TextureBinding"));
+
+  EXPECT_EQ(reg->require_usage(*view, gpu::TextureUsage::RenderAttachment).error().kind,
+            ErrorKind::MissingUsage);
+  auto sampled = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::TextureBinding});
+  auto ro = reg->write_texture(*sampled, {.size = {4, 4, 1}, .bytes_per_row = 16}, std::vector<uint8_t>(64).data(), 64);
+  ASSERT_FALSE(ro.ok());
+  EXPECT_THAT(ro.error().message, HasSubstr("lacks usage CopyDst"));
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());  // every refusal happened before Dawn
+  EXPECT_EQ(reg->live_counts().of(ResourceKind::BindGroup), 0u);
+}
+
+TEST_F(NullDeviceTest, WritesOutsideTheObjectAreRefused) {
+  auto reg = make_registry(*dev);
+  auto b = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "small"});
+  uint32_t data[8] = {};
+  auto w = reg->write_buffer(*b, 8, data, 16);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(w.error().message, HasSubstr("bytes [8, 24) lie outside its 16 bytes"));
+  EXPECT_EQ(reg->write_buffer(*b, 2, data, 4).error().kind, ErrorKind::InvalidArgument);
+  auto t = reg->create_texture({.size = {8, 8, 1}, .usage = gpu::TextureUsage::CopyDst, .mip_level_count = 2, .label = "t"});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  std::vector<uint8_t> texels(8 * 8 * 4);
+  auto tw = reg->write_texture(*t, {.mip_level = 1, .size = {8, 8, 1}, .bytes_per_row = 32}, texels.data(), texels.size());
+  ASSERT_FALSE(tw.ok());
+  EXPECT_THAT(tw.error().message, HasSubstr("lies outside mip 1 (4x4x1)"));
+  EXPECT_TRUE(reg->write_texture(*t, {.mip_level = 1, .size = {4, 4, 1}, .bytes_per_row = 16}, texels.data(), 64).ok());
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());
+}
+
+// ---- ownership --------------------------------------------------------------------------------
+
+TEST_F(NullDeviceTest, BorrowedObjectIsReleasedButNeverDestroyed) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  const auto& p = dev->procs();
+  gpu::Buffer mine = raw_buffer(*dev, 16, gpu::BufferUsage::CopyDst);
+  auto h = reg->adopt_buffer(mine, "caller's", Ownership::Borrowed);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(reg->ownership(*h), Ownership::Borrowed);
+  ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  EXPECT_FALSE(reg->resolve(*h).ok());
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_FALSE(log.events[0].destroyed);
+  // The caller's buffer still works: a write to a destroyed buffer is a validation error.
+  uint32_t data[4] = {1, 2, 3, 4};
+  p.QueueWriteBuffer(dev->queue.get(), mine, 0, data, sizeof(data));
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());
+  p.BufferRelease(mine);
+}
+
+TEST_F(NullDeviceTest, OwnedObjectIsDestroyedSoTheBorrowedCheckCanFail) {
+  // The control for the test above: the same write after an owned destroy is rejected.
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  const auto& p = dev->procs();
+  gpu::Buffer raw = raw_buffer(*dev, 16, gpu::BufferUsage::CopyDst);
+  p.BufferAddRef(raw);  // keep the object reachable after the registry lets go
+  auto h = reg->adopt_buffer(raw, "owned");
+  ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_TRUE(log.events[0].destroyed);
+  uint32_t data[4] = {};
+  p.QueueWriteBuffer(dev->queue.get(), raw, 0, data, sizeof(data));
+  dev->context->process_events();
+  auto errors = dev->take_errors();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors[0], HasSubstr("destroyed"));
+  p.BufferRelease(raw);
+}
+
+TEST_F(NullDeviceTest, ImportedViewIsTrackedButNeverReleased) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  const auto& p = dev->procs();
+  gpu::TextureDescriptor td;
+  td.size = {4, 4, 1};
+  td.format = gpu::TextureFormat::RGBA8Unorm;
+  td.usage = gpu::TextureUsage::RenderAttachment;
+  gpu::Texture texture = p.DeviceCreateTexture(dev->device.get(), &td);
+  gpu::TextureView view = p.TextureCreateView(texture, nullptr);
+  auto h = reg->import_texture_view(view, "swapchain view");
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(reg->ownership(*h), Ownership::Imported);
+  EXPECT_EQ(*reg->resolve(*h), view);
+  auto d = reg->destroy_texture_view(*h);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().kind, ErrorKind::Refused);
+  EXPECT_THAT(d.error().message, HasSubstr("\"swapchain view\""));
+  EXPECT_THAT(d.error().message, HasSubstr("use forget_texture_view"));
+  EXPECT_TRUE(reg->is_alive(*h));
+  ASSERT_TRUE(reg->forget_texture_view(*h).ok());
+  EXPECT_FALSE(reg->is_alive(*h));
+  // A second import, left alive at shutdown, is not released either.
+  ASSERT_TRUE(reg->import_texture_view(view, "still tracked").ok());
+  reg->shutdown();
+  EXPECT_TRUE(log.events.empty());
+  // The view is still the caller's and usable: render into it.
+  gpu::RenderPassColorAttachment color;
+  color.view = view;
+  color.loadOp = gpu::LoadOp::Clear;
+  color.storeOp = gpu::StoreOp::Store;
+  gpu::RenderPassDescriptor rp;
+  rp.colorAttachmentCount = 1;
+  rp.colorAttachments = &color;
+  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  gpu::RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(enc, &rp);
+  p.RenderPassEncoderEnd(pass);
+  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  p.QueueSubmit(dev->queue.get(), 1, &cmd);
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());
+  p.CommandBufferRelease(cmd);
+  p.RenderPassEncoderRelease(pass);
+  p.CommandEncoderRelease(enc);
+  p.TextureViewRelease(view);
+  p.TextureRelease(texture);
+}
+
+TEST_F(NullDeviceTest, ForgetRefusesViewsThatAreNotImported) {
+  auto reg = make_registry(*dev);
+  auto t = reg->create_texture({.size = {1, 1, 1}, .usage = gpu::TextureUsage::TextureBinding});
+  auto v = reg->create_texture_view(*t, {.label = "owned view"});
+  auto f = reg->forget_texture_view(*v);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().kind, ErrorKind::Refused);
+  EXPECT_THAT(f.error().message, HasSubstr("the view is owned, not imported"));
+  EXPECT_TRUE(reg->is_alive(*v));
+}
+
+TEST_F(NullDeviceTest, OnlyTextureViewsCanBeImported) {
+  auto reg = make_registry(*dev);
+  gpu::Buffer raw = raw_buffer(*dev, 4, gpu::BufferUsage::Uniform);
+  auto h = reg->adopt_buffer(raw, "b", Ownership::Imported);
+  ASSERT_FALSE(h.ok());
+  EXPECT_EQ(h.error().kind, ErrorKind::InvalidArgument);
+  dev->procs().BufferRelease(raw);
+}
+
+TEST_F(NullDeviceTest, DestroyTextureIsRefusedWhileViewsOfItAreAlive) {
+  auto reg = make_registry(*dev);
+  auto t = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::TextureBinding, .label = "atlas"});
+  auto v1 = reg->create_texture_view(*t, {.label = "atlas view"});
+  auto v2 = reg->create_texture_view(*t, {.label = "atlas mip view"});
+  auto d = reg->destroy_texture(*t);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().kind, ErrorKind::Refused);
+  EXPECT_THAT(d.error().message, HasSubstr("destroy_texture \"atlas\" (index 0, generation 1): 2 view(s)"));
+  EXPECT_THAT(d.error().message, HasSubstr("\"atlas view\", \"atlas mip view\""));
+  EXPECT_FALSE(reg->replace_texture(*t, nullptr).ok());
+  ASSERT_TRUE(reg->destroy_texture_view(*v1).ok());
+  EXPECT_FALSE(reg->destroy_texture(*t).ok());
+  ASSERT_TRUE(reg->destroy_texture_view(*v2).ok());
+  EXPECT_TRUE(reg->destroy_texture(*t).ok());
+  EXPECT_EQ(reg->live_counts().total(), 0u);
+}
+
+// ---- replace ----------------------------------------------------------------------------------
+
+TEST_F(NullDeviceTest, ReplaceSwapsTheObjectUnderTheSameHandle) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  auto h = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "grows"});
+  gpu::Buffer old = *reg->resolve(*h);
+  gpu::Buffer bigger = raw_buffer(*dev, 64, gpu::BufferUsage::CopyDst | gpu::BufferUsage::Uniform);
+  ASSERT_TRUE(reg->replace_buffer(*h, bigger).ok());
+  EXPECT_EQ(*reg->resolve(*h), bigger);
+  EXPECT_EQ(*reg->label(*h), "grows");
+  // The contract follows the new object: its size and usages.
+  uint32_t data[16] = {};
+  EXPECT_TRUE(reg->write_buffer(*h, 0, data, sizeof(data)).ok());
+  EXPECT_TRUE(reg->require_usage(*h, gpu::BufferUsage::Uniform).ok());
+  ASSERT_EQ(log.events.size(), 1u);  // the old one was never used: let go at once
+  EXPECT_TRUE(log.events[0].destroyed);
+  EXPECT_NE(old, bigger);
+  EXPECT_EQ(reg->replace_buffer(*h, nullptr).error().kind, ErrorKind::InvalidArgument);
+}
+
+TEST_F(NullDeviceTest, ContentsOnlyUpdatesNeverReallocate) {
+  auto reg = make_registry(*dev);
+  auto h = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "stable"});
+  gpu::Buffer before = *reg->resolve(*h);
+  uint32_t data[4] = {1, 2, 3, 4};
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(reg->write_buffer(*h, 0, data, sizeof(data)).ok());
+  EXPECT_EQ(*reg->resolve(*h), before);
+  EXPECT_EQ(h->generation(), 1u);
+}
+
+// ---- submissions and deferred release ---------------------------------------------------------
+
+TEST_F(NullDeviceTest, DestroyOfATouchedObjectWaitsForItsSubmissionToRetire) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  auto h = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "in flight"});
+  reg->touch(*h);
+  EXPECT_EQ(reg->last_used(*h), Serial{1});
+  Serial s = submit_empty(*reg, *dev);
+  ASSERT_EQ(s, Serial{1});
+  ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  EXPECT_FALSE(reg->resolve(*h).ok());  // the handle is dead at once
+  if (!reg->clock().is_retired(s)) {
+    EXPECT_EQ(reg->pending_release_count(), 1u);
+    EXPECT_TRUE(log.events.empty());  // the GPU object lives until its submission retired
+  }
+  ASSERT_TRUE(poll_until_retired(*reg, s));
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_EQ(log.events[0].last_used, s);
+  EXPECT_GE(log.events[0].retired, s);
+  EXPECT_EQ(reg->pending_release_count(), 0u);
+}
+
+TEST_F(NullDeviceTest, AnObjectTouchedForTheSubmissionBeingRecordedIsNeverReleasedBeforeIt) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  auto h = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "recorded"});
+  reg->touch(*h);  // used by submission 1, not yet submitted
+  ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  for (int i = 0; i < 1000; ++i) reg->poll();
+  EXPECT_TRUE(log.events.empty());  // no poll can retire a submission that was never made
+  EXPECT_EQ(reg->pending_release_count(), 1u);
+  Serial s = submit_empty(*reg, *dev);
+  ASSERT_TRUE(poll_until_retired(*reg, s));
+  EXPECT_EQ(log.events.size(), 1u);
+}
+
+TEST_F(NullDeviceTest, TouchingAViewOrBindGroupTouchesWhatItUses) {
+  auto reg = make_registry(*dev);
+  testing::Kit kit = make_kit(*reg);
+  submit_empty(*reg, *dev);
+  reg->touch(kit.bind_group);
+  Serial recording = reg->clock().recording();
+  EXPECT_EQ(recording, Serial{2});
+  EXPECT_EQ(reg->last_used(kit.bind_group), recording);
+  EXPECT_EQ(reg->last_used(kit.buffer), recording);
+  EXPECT_EQ(reg->last_used(kit.view), recording);
+  EXPECT_EQ(reg->last_used(kit.texture), recording);
+  EXPECT_EQ(reg->last_used(kit.sampler), recording);
+  EXPECT_EQ(reg->last_used(kit.module), Serial{});  // not bound by the group
+}
+
+TEST_F(NullDeviceTest, ReplaceOfAnObjectInFlightDefersTheOldOne) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  auto h = reg->create_shader_module("@compute @workgroup_size(1) fn main() {}", "hot");
+  reg->touch(*h);
+  auto next = dev->procs().DeviceCreateShaderModule(dev->device.get(), [] {
+    static gpu::ShaderSourceWGSL src;
+    src.code = "@compute @workgroup_size(2) fn main() {}";
+    static gpu::ShaderModuleDescriptor d;
+    d.nextInChain = &src.chain;
+    return &d;
+  }());
+  ASSERT_TRUE(reg->replace_shader_module(*h, next).ok());
+  EXPECT_EQ(*reg->resolve(*h), next);
+  EXPECT_EQ(reg->pending_release_count(), 1u);
+  EXPECT_TRUE(log.events.empty());
+  Serial s = submit_empty(*reg, *dev);
+  ASSERT_TRUE(poll_until_retired(*reg, s));
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_EQ(log.labels[0], "hot");
+  EXPECT_TRUE(reg->is_alive(*h));
+}
+
+TEST_F(NullDeviceTest, AssumeAllCompleteLetsGoOfEverythingDeferred) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  for (int i = 0; i < 3; ++i) {
+    auto h = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, fmt::format("b{}", i)});
+    reg->touch(*h);
+    submit_empty(*reg, *dev);
+    ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  }
+  reg->assume_all_complete();
+  EXPECT_EQ(reg->pending_release_count(), 0u);
+  EXPECT_EQ(log.events.size(), 3u);
+}
+
+// ---- shutdown ---------------------------------------------------------------------------------
+
+TEST_F(NullDeviceTest, ShutdownWarnsOnceListingWhatWasAliveByKindAndLabel) {
+  auto reg = make_registry(*dev);
+  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "vb"}).ok());
+  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "ib"}).ok());
+  ASSERT_TRUE(reg->create_texture({.size = {1, 1, 1}, .usage = gpu::TextureUsage::CopyDst, .label = "atlas"}).ok());
+  reg->shutdown();
+  auto entries = reg->diagnostics().entries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].severity, Severity::Warning);
+  EXPECT_EQ(entries[0].category, "gfx.resources");
+  EXPECT_EQ(entries[0].message, "still alive at shutdown: 1 texture (\"atlas\"); 2 buffer (\"vb\", \"ib\")");
+  EXPECT_EQ(reg->live_counts().total(), 0u);
+  reg->shutdown();  // idempotent
+  EXPECT_EQ(reg->diagnostics().entries().size(), 1u);
+}
+
+TEST_F(NullDeviceTest, CleanShutdownSaysNothing) {
+  auto reg = make_registry(*dev);
+  auto h = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "vb"});
+  ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  reg->shutdown();
+  EXPECT_TRUE(reg->diagnostics().entries().empty());
+}
+
+TEST_F(NullDeviceTest, TeardownWalksTheDeclaredDependencyOrder) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  make_kit(*reg);
+  reg->shutdown();
+  std::vector<ResourceKind> order;
+  for (const auto& e : log.events) order.push_back(e.kind);
+  EXPECT_EQ(order, std::vector<ResourceKind>(kTeardownOrder.begin(), kTeardownOrder.end()));
+  // Users before what they use.
+  auto pos = [&](ResourceKind k) { return std::find(order.begin(), order.end(), k) - order.begin(); };
+  EXPECT_LT(pos(ResourceKind::BindGroup), pos(ResourceKind::BindGroupLayout));
+  EXPECT_LT(pos(ResourceKind::RenderPipeline), pos(ResourceKind::ShaderModule));
+  EXPECT_LT(pos(ResourceKind::PipelineLayout), pos(ResourceKind::BindGroupLayout));
+  EXPECT_LT(pos(ResourceKind::TextureView), pos(ResourceKind::Texture));
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());
+}
+
+// ---- real pixels and the recording hazard (GL) -------------------------------------------------
+
+// Dawn rejects a submit that uses a texture destroyed after recording ("Destroyed texture used
+// in a submit"). Touching marks the submission being recorded, so destroy defers past it.
+TEST_F(GlDeviceTest, DestroyBetweenRecordingAndSubmitIsDeferredPastTheSubmit) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  const auto& p = dev->procs();
+  auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::CopySrc | gpu::TextureUsage::CopyDst, .label = "source"});
+  auto readback = reg->create_buffer({256 * 4, gpu::BufferUsage::CopyDst | gpu::BufferUsage::MapRead, false, "readback"});
+  std::vector<uint8_t> texels(4 * 4 * 4, 0x5a);
+  ASSERT_TRUE(reg->write_texture(*texture, {.size = {4, 4, 1}, .bytes_per_row = 16}, texels.data(), texels.size()).ok());
+
+  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  gpu::TexelCopyTextureInfo src;
+  src.texture = *reg->resolve(*texture);
+  gpu::TexelCopyBufferInfo dst;
+  dst.buffer = *reg->resolve(*readback);
+  dst.layout.bytesPerRow = 256;
+  gpu::Extent3D extent{4, 4, 1};
+  p.CommandEncoderCopyTextureToBuffer(enc, &src, &dst, &extent);
+  reg->touch(*texture);
+  reg->touch(*readback);
+  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+
+  ASSERT_TRUE(reg->destroy_texture(*texture).ok());  // between recording and submit
+  EXPECT_TRUE(log.events.empty());
+  Serial s = reg->submit(cmd);
+  p.CommandBufferRelease(cmd);
+  p.CommandEncoderRelease(enc);
+  ASSERT_TRUE(poll_until_retired(*reg, s));
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_EQ(log.labels[0], "source");
+  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 256 * 4, std::chrono::seconds(20));
+  ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+  EXPECT_EQ((*bytes)[0], 0x5a);
+  EXPECT_EQ((*bytes)[256 * 3 + 15], 0x5a);
+}
+
+// The control: without touch, destroy is immediate and Dawn rejects the submit.
+TEST_F(GlDeviceTest, WithoutTouchTheSameDestroyIsImmediateAndDawnRejectsTheSubmit) {
+  auto reg = make_registry(*dev);
+  const auto& p = dev->procs();
+  auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::CopySrc, .label = "untracked"});
+  auto readback = reg->create_buffer({256 * 4, gpu::BufferUsage::CopyDst, false, "readback"});
+  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  gpu::TexelCopyTextureInfo src;
+  src.texture = *reg->resolve(*texture);
+  p.TextureAddRef(src.texture);  // the encoder's own reference is not what is being tested
+  gpu::TexelCopyBufferInfo dst;
+  dst.buffer = *reg->resolve(*readback);
+  dst.layout.bytesPerRow = 256;
+  gpu::Extent3D extent{4, 4, 1};
+  p.CommandEncoderCopyTextureToBuffer(enc, &src, &dst, &extent);
+  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  ASSERT_TRUE(reg->destroy_texture(*texture).ok());
+  Serial s = reg->submit(cmd);
+  p.CommandBufferRelease(cmd);
+  p.CommandEncoderRelease(enc);
+  poll_until_retired(*reg, s);
+  dev->context->process_events();
+  auto errors = dev->take_errors();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors[0], HasSubstr("Destroyed texture"));
+  p.TextureRelease(src.texture);
+}
+
+TEST_F(GlDeviceTest, WriteBufferUpdatesContentsInPlace) {
+  auto reg = make_registry(*dev);
+  const auto& p = dev->procs();
+  auto buffer = reg->create_buffer({16, gpu::BufferUsage::CopyDst | gpu::BufferUsage::CopySrc, false, "data"});
+  auto readback = reg->create_buffer({16, gpu::BufferUsage::CopyDst | gpu::BufferUsage::MapRead, false, "readback"});
+  gpu::Buffer before = *reg->resolve(*buffer);
+  uint32_t first[4] = {1, 2, 3, 4}, second[4] = {9, 8, 7, 6};
+  ASSERT_TRUE(reg->write_buffer(*buffer, 0, first, sizeof(first)).ok());
+  ASSERT_TRUE(reg->write_buffer(*buffer, 0, second, sizeof(second)).ok());
+  EXPECT_EQ(*reg->resolve(*buffer), before);
+  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  p.CommandEncoderCopyBufferToBuffer(enc, *reg->resolve(*buffer), 0, *reg->resolve(*readback), 0, 16);
+  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  reg->submit(cmd);
+  p.CommandBufferRelease(cmd);
+  p.CommandEncoderRelease(enc);
+  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 16, std::chrono::seconds(20));
+  ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+  uint32_t got[4];
+  std::memcpy(got, bytes->data(), 16);
+  EXPECT_EQ(got[0], 9u);
+  EXPECT_EQ(got[3], 6u);
+}
+
+}  // namespace
+}  // namespace warden

@@ -1,0 +1,126 @@
+// Helpers shared by the registry tests: a registry on a test device, one object of every kind,
+// empty submissions and bounded non-blocking drains.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "support/gpu_test.h"
+#include "warden/resources/registry.h"
+
+namespace warden::testing {
+
+inline std::unique_ptr<Registry> make_registry(TestDevice& dev, RegistryOptions options = {}) {
+  return std::make_unique<Registry>(*dev.context, dev.device.get(), dev.queue.get(), std::move(options));
+}
+
+// Submits an empty command buffer through the registry's clock.
+inline Serial submit_empty(Registry& reg, TestDevice& dev) {
+  const auto& p = dev.procs();
+  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev.device.get(), nullptr);
+  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  Serial s = reg.submit(cmd);
+  p.CommandBufferRelease(cmd);
+  p.CommandEncoderRelease(enc);
+  return s;
+}
+
+// Polls (never waits) until `s` retires; a bounded number of tries keeps a hang visible.
+inline bool poll_until_retired(Registry& reg, Serial s) {
+  for (int i = 0; i < 200000 && !reg.clock().is_retired(s); ++i) reg.poll();
+  reg.poll();
+  return reg.clock().is_retired(s);
+}
+
+inline constexpr const char* kKitWgsl = R"(
+@group(0) @binding(0) var<uniform> u : vec4<f32>;
+@group(0) @binding(1) var t : texture_2d<f32>;
+@group(0) @binding(2) var s : sampler;
+@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {
+  return vec4<f32>(f32(i), 0.0, 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4<f32> {
+  return u + textureSample(t, s, vec2<f32>(0.5, 0.5));
+}
+@compute @workgroup_size(1) fn cs() {}
+)";
+
+inline std::vector<gpu::BindGroupLayoutEntry> kit_layout_entries() {
+  std::vector<gpu::BindGroupLayoutEntry> entries(3);
+  entries[0].binding = 0;
+  entries[0].visibility = gpu::ShaderStage::Fragment;
+  entries[0].buffer.type = gpu::BufferBindingType::Uniform;
+  entries[1].binding = 1;
+  entries[1].visibility = gpu::ShaderStage::Fragment;
+  entries[1].texture.sampleType = gpu::TextureSampleType::Float;
+  entries[1].texture.viewDimension = gpu::TextureViewDimension::e2D;
+  entries[2].binding = 2;
+  entries[2].visibility = gpu::ShaderStage::Fragment;
+  entries[2].sampler.type = gpu::SamplerBindingType::Filtering;
+  return entries;
+}
+
+// One object of every kind, made through create_*.
+struct Kit {
+  BufferHandle buffer;
+  TextureHandle texture;
+  TextureViewHandle view;
+  SamplerHandle sampler;
+  ShaderModuleHandle module;
+  BindGroupLayoutHandle bind_group_layout;
+  PipelineLayoutHandle pipeline_layout;
+  BindGroupHandle bind_group;
+  RenderPipelineHandle render_pipeline;
+  ComputePipelineHandle compute_pipeline;
+  QuerySetHandle query_set;
+};
+
+inline Kit make_kit(Registry& reg) {
+  Kit kit;
+  auto take = [](auto result) {
+    EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
+    using H = std::decay_t<decltype(result.value())>;
+    return result.ok() ? result.value() : H{};
+  };
+  kit.buffer = take(reg.create_buffer({16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "kit uniforms"}));
+  TextureDesc td;
+  td.size = {4, 4, 1};
+  td.usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst;
+  td.label = "kit texture";
+  kit.texture = take(reg.create_texture(td));
+  kit.view = take(reg.create_texture_view(kit.texture, {.label = "kit view"}));
+  kit.sampler = take(reg.create_sampler({.mag_filter = gpu::FilterMode::Linear,
+                                         .min_filter = gpu::FilterMode::Linear,
+                                         .label = "kit sampler"}));
+  kit.module = take(reg.create_shader_module(kKitWgsl, "kit module"));
+  auto entries = kit_layout_entries();
+  kit.bind_group_layout = take(reg.create_bind_group_layout(entries, "kit layout"));
+  BindGroupLayoutHandle layouts[] = {kit.bind_group_layout};
+  kit.pipeline_layout = take(reg.create_pipeline_layout(layouts, "kit pipeline layout"));
+  kit.bind_group = take(reg.create_bind_group({kit.bind_group_layout,
+                                               {{0, BufferBinding{kit.buffer}},
+                                                {1, kit.view},
+                                                {2, kit.sampler}},
+                                               "kit bind group"}));
+  gpu::ColorTargetState target;
+  target.format = gpu::TextureFormat::RGBA8Unorm;
+  gpu::FragmentState fragment;
+  fragment.module = reg.resolve(kit.module).ok() ? *reg.resolve(kit.module) : nullptr;
+  fragment.entryPoint = "fs";
+  fragment.targetCount = 1;
+  fragment.targets = &target;
+  gpu::RenderPipelineDescriptor rp;
+  rp.layout = reg.resolve(kit.pipeline_layout).ok() ? *reg.resolve(kit.pipeline_layout) : nullptr;
+  rp.vertex.module = fragment.module;
+  rp.vertex.entryPoint = "vs";
+  rp.fragment = &fragment;
+  kit.render_pipeline = take(reg.create_render_pipeline(rp, "kit render pipeline"));
+  kit.compute_pipeline = take(reg.create_compute_pipeline({kit.module, "cs", {}, "kit compute pipeline"}));
+  kit.query_set = take(reg.create_query_set({gpu::QueryType::Occlusion, 4, "kit queries"}));
+  return kit;
+}
+
+}  // namespace warden::testing

@@ -6,10 +6,15 @@ void push_validation_scope(const gpu::Procs& procs, gpu::Device device) {
   procs.DevicePushErrorScope(device, gpu::ErrorFilter::Validation);
 }
 
-PendingScope pop_scope(const gpu::Procs& procs, gpu::Device device) {
+gpu::CallbackMode callback_mode(Completion completion) {
+  return completion == Completion::WorkerWait ? gpu::CallbackMode::WaitAnyOnly
+                                              : gpu::CallbackMode::AllowProcessEvents;
+}
+
+PendingScope pop_scope(const gpu::Procs& procs, gpu::Device device, Completion completion) {
   auto outcome = std::make_shared<PoppedScope>();
   gpu::PopErrorScopeCallbackInfo cb;
-  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  cb.mode = callback_mode(completion);
   // Dawn calls the callback exactly once (cancelled at instance shutdown at the latest); that
   // call frees this holder.
   cb.userdata1 = new std::shared_ptr<PoppedScope>(outcome);
@@ -27,7 +32,8 @@ PendingScope pop_scope(const gpu::Procs& procs, gpu::Device device) {
 }
 
 Result<void> settle(const gpu::Context& context, gpu::Future future, const bool& outcome_done,
-                    std::chrono::milliseconds timeout) {
+                    std::chrono::milliseconds timeout, Completion completion) {
+  if (completion == Completion::WorkerWait) return context.wait(future, timeout);
   if (!outcome_done) context.process_events();
   if (!outcome_done) return context.wait(future, timeout);
   return {};

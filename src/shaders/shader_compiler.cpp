@@ -32,14 +32,14 @@ struct PendingCompilationInfo {
 };
 
 PendingCompilationInfo request_compilation_info(const gpu::Procs& procs, gpu::ShaderModule module,
-                                                std::string path) {
+                                                std::string path, Completion completion) {
   struct Holder {
     std::shared_ptr<CompilationOutcome> outcome;
     std::string path;
   };
   auto outcome = std::make_shared<CompilationOutcome>();
   gpu::CompilationInfoCallbackInfo cb;
-  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  cb.mode = callback_mode(completion);
   cb.userdata1 = new Holder{outcome, std::move(path)};  // freed by the one callback
   cb.callback = [](gpu::CompilationInfoRequestStatus status, const gpu::CompilationInfo* info,
                    void* u1, void*) {
@@ -79,13 +79,13 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
   gpu::Ref<gpu::ShaderModule> module(&procs, procs.DeviceCreateShaderModule(device_, &desc));
   // The scope is popped in every mode: it keeps a compile error from reaching the device's
   // uncaptured-error callback, and it is the only report when compilation info is not used.
-  PendingScope scope = pop_scope(procs, device_);
+  PendingScope scope = pop_scope(procs, device_, options_.completion);
 
   CompiledShader compiled;
   bool from_compilation_info = false;
   if (options_.source == DiagnosticSource::CompilationInfo && module) {
-    PendingCompilationInfo info = request_compilation_info(procs, module.get(), std::string(path));
-    if (auto settled = settle(*context_, info.future, info.outcome->done, options_.timeout); !settled) {
+    PendingCompilationInfo info = request_compilation_info(procs, module.get(), std::string(path), options_.completion);
+    if (auto settled = settle(*context_, info.future, info.outcome->done, options_.timeout, options_.completion); !settled) {
       return make_error(settled.error().kind,
                         fmt::format("{}: no compilation info: {}", path, settled.error().message));
     }
@@ -94,7 +94,7 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
       from_compilation_info = true;
     }
   }
-  if (auto settled = settle(*context_, scope.future, scope.outcome->done, options_.timeout); !settled) {
+  if (auto settled = settle(*context_, scope.future, scope.outcome->done, options_.timeout, options_.completion); !settled) {
     return make_error(settled.error().kind,
                       fmt::format("{}: error scope did not pop: {}", path, settled.error().message));
   }
@@ -103,6 +103,10 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
   if (scope.outcome->has_error() && !(from_compilation_info && has_error(compiled.diagnostics))) {
     auto parsed = parse_error_scope_message(path, scope.outcome->message);
     compiled.diagnostics.insert(compiled.diagnostics.end(), parsed.begin(), parsed.end());
+  }
+  if (!module && !has_error(compiled.diagnostics)) {
+    compiled.diagnostics.push_back(ShaderDiagnostic{Severity::Error, std::string(path), 0, 0,
+                                                    "the implementation returned no shader module"});
   }
   if (!has_error(compiled.diagnostics)) compiled.module = std::move(module);
   return compiled;

@@ -1,5 +1,8 @@
-// A validation error scope whose result arrives by callback (AllowProcessEvents), so it can be
-// collected at the next poll of a frame loop or, off the frame path, with a bounded wait.
+// A validation error scope whose result arrives by callback. On the thread that drives the
+// instance the callback is AllowProcessEvents (collected by the next ProcessEvents); on a worker
+// thread it is WaitAnyOnly, so it runs inside that worker's own wait and never on the frame
+// thread. Error scopes are per thread in this Dawn build (tests/pipelines/hot_reload_test.cpp
+// relies on it: a worker's scope does not catch the frame thread's errors).
 #pragma once
 
 #include <chrono>
@@ -27,12 +30,22 @@ struct PendingScope {
   std::shared_ptr<PoppedScope> outcome;
 };
 
-void push_validation_scope(const gpu::Procs& procs, gpu::Device device);
-PendingScope pop_scope(const gpu::Procs& procs, gpu::Device device);
+// Which thread collects a callback's result.
+enum class Completion {
+  ProcessEvents,  // the instance's own thread: ProcessEvents first, a bounded wait only if needed
+  WorkerWait,     // a worker thread: WaitAnyOnly callbacks, collected by the worker's bounded wait
+};
 
-// Runs ready callbacks; when `outcome_done` is still false after that, waits for `future` with
-// the bound (counted by gpu::blocking_wait_count: tools, loading and tests only).
+gpu::CallbackMode callback_mode(Completion completion);
+
+void push_validation_scope(const gpu::Procs& procs, gpu::Device device);
+PendingScope pop_scope(const gpu::Procs& procs, gpu::Device device,
+                       Completion completion = Completion::ProcessEvents);
+
+// Completes a pending callback. ProcessEvents: runs ready callbacks and waits only when
+// `outcome_done` is still false after that. WorkerWait: waits. Every wait is bounded and counted
+// by gpu::blocking_wait_count.
 Result<void> settle(const gpu::Context& context, gpu::Future future, const bool& outcome_done,
-                    std::chrono::milliseconds timeout);
+                    std::chrono::milliseconds timeout, Completion completion = Completion::ProcessEvents);
 
 }  // namespace warden::shaders

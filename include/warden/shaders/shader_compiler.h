@@ -8,6 +8,7 @@
 
 #include "warden/core/result.h"
 #include "warden/shaders/diagnostic.h"
+#include "warden/shaders/error_scope.h"
 #include "warden/webgpu/context.h"
 
 namespace warden::shaders {
@@ -21,6 +22,9 @@ struct CompilerOptions {
   DiagnosticSource source = DiagnosticSource::CompilationInfo;
   // Bound on the wait for results that did not arrive at the first ProcessEvents.
   std::chrono::milliseconds timeout{10000};
+  // WorkerWait when compiling on a thread other than the one that drives the instance (the
+  // device must then have kFeatureImplicitDeviceSynchronization).
+  Completion completion = Completion::ProcessEvents;
 };
 
 struct CompiledShader {

@@ -1,0 +1,88 @@
+// Translation of warden's descriptions into the C descriptors, and creation of the objects.
+//
+// build_* translates and creates, and returns the object without registering it; the Registry
+// (or PipelineLibrary) registers it. Keeping the two apart is what lets hot reload build a
+// replacement and swap it under the same handle. Every pointee of a C descriptor lives in a
+// local of build_* until the create call returned.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "warden/core/result.h"
+#include "warden/pipelines/description.h"
+#include "warden/resources/registry.h"
+#include "warden/shaders/error_scope.h"
+#include "warden/webgpu/context.h"
+
+namespace warden::pipelines {
+
+// Where build_* finds the objects a description names by handle.
+class ObjectSource {
+ public:
+  virtual ~ObjectSource() = default;
+  virtual Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const = 0;
+  virtual Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const = 0;
+};
+
+// The registry's live objects. Frame thread only (the registry is not thread-safe).
+class RegistrySource final : public ObjectSource {
+ public:
+  explicit RegistrySource(const Registry& registry) : registry_(&registry) {}
+  Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override { return registry_->resolve(handle); }
+  Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override { return registry_->resolve(handle); }
+
+ private:
+  const Registry* registry_;
+};
+
+// A copy of the objects some descriptions name, each held by a reference of its own, so a
+// worker thread can build from it while the frame thread goes on changing the registry. A
+// module may be substituted by a new one (the recompiled module of a hot reload).
+class SnapshotSource final : public ObjectSource {
+ public:
+  explicit SnapshotSource(const gpu::Procs& procs) : procs_(&procs) {}
+  // Takes a reference to every module and layout `description` names (frame thread).
+  Result<void> add(const Registry& registry, const RenderPipelineDescription& description);
+  Result<void> add(const Registry& registry, const ComputePipelineDescription& description);
+  // `module` answers for `handle` from now on; the snapshot takes its own reference.
+  void substitute(ShaderModuleHandle handle, gpu::ShaderModule module);
+
+  Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override;
+  Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override;
+
+ private:
+  Result<void> add_module(const Registry& registry, ShaderModuleHandle handle);
+  Result<void> add_layout(const Registry& registry, PipelineLayoutHandle handle);
+  const gpu::Procs* procs_;
+  std::unordered_map<uint64_t, gpu::Ref<gpu::ShaderModule>> modules_;
+  std::unordered_map<uint64_t, gpu::Ref<gpu::PipelineLayout>> layouts_;
+};
+
+// The C entries for a bind group layout (for Registry::create_bind_group_layout).
+std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const LayoutEntry> entries);
+
+struct BuildOptions {
+  shaders::Completion completion = shaders::Completion::ProcessEvents;
+  std::chrono::milliseconds timeout{10000};
+};
+
+// Validation errors from the implementation are caught with an error scope and returned as a
+// Validation error naming the pipeline's label, with the implementation's message whole.
+// A handle the source cannot resolve is a StaleHandle error naming the label and the stage.
+Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
+                                                            const ObjectSource& source,
+                                                            const RenderPipelineDescription& description,
+                                                            BuildOptions options = {});
+Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context& context, gpu::Device device,
+                                                              const ObjectSource& source,
+                                                              const ComputePipelineDescription& description,
+                                                              BuildOptions options = {});
+Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Context& context, gpu::Device device,
+                                                               std::string_view label,
+                                                               std::span<const LayoutEntry> entries,
+                                                               BuildOptions options = {});
+
+}  // namespace warden::pipelines

@@ -1,0 +1,61 @@
+// PipelineLibrary: pipelines registered under handles together with the descriptions they were
+// built from, so they can be rebuilt (a changed description, or hot reload of a shader) and
+// swapped under the same handle.
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "warden/pipelines/build.h"
+#include "warden/pipelines/description.h"
+#include "warden/resources/registry.h"
+
+namespace warden::pipelines {
+
+inline constexpr std::string_view kDiagnosticsCategory = "gfx.pipelines";
+
+class PipelineLibrary {
+ public:
+  // Frame-thread object: it changes the registry, which is not thread-safe.
+  PipelineLibrary(const gpu::Context& context, gpu::Device device, Registry& registry);
+
+  // build_* then register under a new handle. A failed build registers nothing; its error
+  // (naming the label) is also reported to the registry's Diagnostics (gfx.pipelines).
+  Result<RenderPipelineHandle> create_render_pipeline(RenderPipelineDescription description);
+  Result<ComputePipelineHandle> create_compute_pipeline(ComputePipelineDescription description);
+
+  // Builds from `description` and swaps the result under `handle`. On failure the pipeline
+  // that was there stays, with its old description.
+  Result<void> replace_render_pipeline(RenderPipelineHandle handle, RenderPipelineDescription description);
+  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, ComputePipelineDescription description);
+
+  // Swaps in a pipeline built elsewhere from this handle's current description (hot reload).
+  Result<void> install(RenderPipelineHandle handle, gpu::Ref<gpu::RenderPipeline> pipeline);
+  Result<void> install(ComputePipelineHandle handle, gpu::Ref<gpu::ComputePipeline> pipeline);
+
+  // Forgets the description and destroys the handle in the registry.
+  Result<void> destroy(RenderPipelineHandle handle);
+  Result<void> destroy(ComputePipelineHandle handle);
+
+  const RenderPipelineDescription* description(RenderPipelineHandle handle) const;
+  const ComputePipelineDescription* description(ComputePipelineHandle handle) const;
+
+  // The live pipelines whose description uses `module`.
+  std::vector<RenderPipelineHandle> render_users_of(ShaderModuleHandle module) const;
+  std::vector<ComputePipelineHandle> compute_users_of(ShaderModuleHandle module) const;
+
+  const gpu::Context& context() const { return *context_; }
+  gpu::Device device() const { return device_; }
+  Registry& registry() { return *registry_; }
+
+ private:
+  template <typename Error>
+  Error reported(Error error);
+  const gpu::Context* context_;
+  gpu::Device device_;
+  Registry* registry_;
+  std::unordered_map<RenderPipelineHandle, RenderPipelineDescription> render_;
+  std::unordered_map<ComputePipelineHandle, ComputePipelineDescription> compute_;
+};
+
+}  // namespace warden::pipelines

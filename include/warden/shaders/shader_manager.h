@@ -1,0 +1,54 @@
+// ShaderManager: shader modules compiled from files (or text) and kept in the Registry under
+// handles, with the diagnostics of their last compile. Hot reload swaps a recompiled module in
+// under the same handle (install).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "warden/core/result.h"
+#include "warden/resources/registry.h"
+#include "warden/shaders/shader_compiler.h"
+
+namespace warden::shaders {
+
+inline constexpr std::string_view kDiagnosticsCategory = "gfx.shaders";
+
+class ShaderManager {
+ public:
+  // Frame-thread object: it changes the registry, which is not thread-safe.
+  ShaderManager(const gpu::Context& context, gpu::Device device, Registry& registry, CompilerOptions options = {});
+
+  // Compiles `source` and registers the module under a new handle labelled `path`. A compile
+  // error gives no handle: an Error (Compilation) whose message is the diagnostics in compiler
+  // form; the diagnostics themselves are in last_diagnostics(). Warnings beside a module are
+  // kept there too. Every diagnostic is also summarised in the registry's Diagnostics
+  // (category gfx.shaders). Bytes that are not UTF-8: InvalidArgument, nothing compiled.
+  Result<ShaderModuleHandle> compile(std::string path, std::string_view source);
+  // Reads `path` and compiles it; the manager remembers the file so hot reload can watch it.
+  Result<ShaderModuleHandle> load(const std::filesystem::path& path);
+
+  // Puts a module compiled elsewhere (hot reload's worker) under `handle`, which must be one
+  // this manager made; the old module goes when its last submission retired.
+  Result<void> install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module);
+  // Records diagnostics of a compile done elsewhere (hot reload) and reports them.
+  void record(const std::vector<ShaderDiagnostic>& diagnostics, std::string_view path);
+
+  const std::vector<ShaderDiagnostic>& last_diagnostics() const { return last_diagnostics_; }
+  // The file a handle was loaded from; null for handles not made by load().
+  const std::filesystem::path* path_of(ShaderModuleHandle handle) const;
+
+  const ShaderCompiler& compiler() const { return compiler_; }
+  Registry& registry() { return *registry_; }
+
+ private:
+  ShaderCompiler compiler_;
+  Registry* registry_;
+  std::vector<ShaderDiagnostic> last_diagnostics_;
+  std::unordered_map<ShaderModuleHandle, std::filesystem::path> files_;
+};
+
+}  // namespace warden::shaders

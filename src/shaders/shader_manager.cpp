@@ -1,0 +1,74 @@
+#include "warden/shaders/shader_manager.h"
+
+#include <fmt/format.h>
+
+#include "warden/shaders/source_file.h"
+
+namespace warden::shaders {
+namespace {
+
+warden::Severity to_registry_severity(Severity severity) {
+  switch (severity) {
+    case Severity::Error: return warden::Severity::Error;
+    case Severity::Warning: return warden::Severity::Warning;
+    case Severity::Info: return warden::Severity::Info;
+  }
+  return warden::Severity::Error;
+}
+
+}  // namespace
+
+ShaderManager::ShaderManager(const gpu::Context& context, gpu::Device device, Registry& registry,
+                             CompilerOptions options)
+    : compiler_(context, device, options), registry_(&registry) {}
+
+void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics, std::string_view) {
+  last_diagnostics_ = diagnostics;
+  for (const ShaderDiagnostic& d : diagnostics) {
+    registry_->diagnostics().report(to_registry_severity(d.severity), kDiagnosticsCategory,
+                                    fmt::format("{}:{}:{}: {}", d.path, d.line, d.column, d.message));
+  }
+}
+
+Result<ShaderModuleHandle> ShaderManager::compile(std::string path, std::string_view source) {
+  auto compiled = compiler_.compile(path, source);
+  if (!compiled) {
+    last_diagnostics_.clear();
+    registry_->diagnostics().error(kDiagnosticsCategory, compiled.error().message);
+    return compiled.error();
+  }
+  record(compiled->diagnostics, path);
+  if (!compiled->ok()) {
+    std::string text;
+    for (const ShaderDiagnostic& d : compiled->diagnostics) text += format_diagnostic(d, source);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    return make_error(ErrorKind::Compilation, std::move(text));
+  }
+  return registry_->adopt_shader_module(compiled->module.take(), std::move(path));
+}
+
+Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path) {
+  auto source = read_source_file(path);
+  if (!source) {
+    last_diagnostics_.clear();
+    registry_->diagnostics().error(kDiagnosticsCategory, source.error().message);
+    return source.error();
+  }
+  auto handle = compile(path.string(), *source);
+  if (handle) files_.emplace(*handle, path);
+  return handle;
+}
+
+Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module) {
+  auto replaced = registry_->replace_shader_module(handle, module.get());
+  if (!replaced) return replaced;  // `module` is released here
+  module.take();                   // the registry owns it now
+  return {};
+}
+
+const std::filesystem::path* ShaderManager::path_of(ShaderModuleHandle handle) const {
+  auto found = files_.find(handle);
+  return found == files_.end() ? nullptr : &found->second;
+}
+
+}  // namespace warden::shaders

@@ -188,7 +188,7 @@ void Registry::release_all_live() {
     if (rec.ownership == Ownership::Imported) continue;
     bool destroyed = release_now<Tag>(released.value, rec.ownership);
     if (options_.on_release) {
-      options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, rec.label, rec.ownership,
+      options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, released.value, rec.label, rec.ownership,
                                        rec.last_used, clock().retired(), destroyed});
     }
   }
@@ -324,7 +324,7 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
     if (ownership == Ownership::Owned) {
       bool destroyed = release_now<Tag>(object, ownership);
       if (options_.on_release) {
-        options_.on_release(ReleaseEvent{Tag::kind, 0, 0, label, ownership, Serial{},
+        options_.on_release(ReleaseEvent{Tag::kind, 0, 0, object, label, ownership, Serial{},
                                          clock().retired(), destroyed});
       }
     }
@@ -468,7 +468,7 @@ void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32
   if (clock().is_retired(rec.last_used)) {
     bool destroyed = release_now<Tag>(object, rec.ownership);
     if (options_.on_release) {
-      options_.on_release(ReleaseEvent{Tag::kind, index, generation, rec.label, rec.ownership,
+      options_.on_release(ReleaseEvent{Tag::kind, index, generation, object, rec.label, rec.ownership,
                                        rec.last_used, clock().retired(), destroyed});
     }
     return;
@@ -547,7 +547,7 @@ void Registry::release_pending(const PendingRelease& pending) {
     case ResourceKind::None: assert(false); break;
   }
   if (options_.on_release) {
-    options_.on_release(ReleaseEvent{pending.kind, pending.index, pending.generation, pending.label,
+    options_.on_release(ReleaseEvent{pending.kind, pending.index, pending.generation, pending.object, pending.label,
                                      pending.ownership, pending.last_used, clock().retired(), destroyed});
   }
 }

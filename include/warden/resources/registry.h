@@ -53,6 +53,7 @@ struct ReleaseEvent {
   ResourceKind kind = ResourceKind::None;
   uint32_t index = 0;
   uint32_t generation = 0;
+  const void* object = nullptr;  // identity only: the object is already released
   std::string_view label;  // valid during the call only
   Ownership ownership = Ownership::Owned;
   Serial last_used;     // the last submission that used the object
@@ -318,6 +319,9 @@ class Registry {
   Diagnostics& diagnostics() { return diagnostics_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
   uint32_t id() const { return id_; }
+  const gpu::Procs& procs() const { return procs_; }
+  gpu::Device device() const { return device_; }
+  gpu::Queue queue() const { return queue_; }
 
   // Reports what is still alive (one gfx.resources warning, by kind and label), assumes all
   // work complete, and lets go of everything in kTeardownOrder. Idempotent; later calls on

@@ -1,0 +1,74 @@
+#include "warden/resources/churn.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+namespace warden::resources {
+
+Result<ChurnReport> run_churn_frames(Registry& reg, uint32_t frames) {
+  const gpu::Procs& p = reg.procs();
+  auto fail = [](const char* what, const Error& e) {
+    return make_error(e.kind, fmt::format("churn: {}: {}", what, e.message));
+  };
+  std::array<gpu::BindGroupLayoutEntry, 2> entries{};
+  entries[0].binding = 0;
+  entries[0].visibility = gpu::ShaderStage::Fragment;
+  entries[0].buffer.type = gpu::BufferBindingType::Uniform;
+  entries[1].binding = 1;
+  entries[1].visibility = gpu::ShaderStage::Fragment;
+  entries[1].texture.sampleType = gpu::TextureSampleType::Float;
+  entries[1].texture.viewDimension = gpu::TextureViewDimension::e2D;
+  auto layout = reg.create_bind_group_layout(entries, "churn layout");
+  if (!layout) return fail("layout", layout.error());
+  auto source = reg.create_buffer({256, gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst, false, "churn source"});
+  if (!source) return fail("source buffer", source.error());
+
+  const std::array<float, 64> uniforms{};
+  const std::array<uint8_t, 4 * 4 * 4> texels{};
+  ChurnReport report;
+  const uint64_t waits_before = gpu::blocking_wait_count();
+  for (uint32_t frame = 0; frame < frames; ++frame) {
+    auto buffer = reg.create_buffer({256, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "frame uniforms"});
+    if (!buffer) return fail("frame buffer", buffer.error());
+    auto texture = reg.create_texture({.size = {4, 4, 1},
+                                       .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                                       .label = "frame texture"});
+    if (!texture) return fail("frame texture", texture.error());
+    auto view = reg.create_texture_view(*texture, {.label = "frame view"});
+    if (!view) return fail("frame view", view.error());
+    auto group = reg.create_bind_group({*layout, {{0, BufferBinding{*buffer}}, {1, *view}}, "frame group"});
+    if (!group) return fail("frame group", group.error());
+    if (auto w = reg.write_buffer(*buffer, 0, uniforms.data(), sizeof(uniforms)); !w) return fail("write_buffer", w.error());
+    if (auto w = reg.write_texture(*texture, {.size = {4, 4, 1}, .bytes_per_row = 16}, texels.data(), texels.size()); !w) {
+      return fail("write_texture", w.error());
+    }
+
+    gpu::CommandEncoder encoder = p.DeviceCreateCommandEncoder(reg.device(), nullptr);
+    p.CommandEncoderCopyBufferToBuffer(encoder, *reg.resolve(*source), 0, *reg.resolve(*buffer), 0, 64);
+    reg.touch(*source);
+    reg.touch(*group);  // and through it the buffer, view and texture
+    gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+    // Destroyed while the frame's submission is recorded: the handles die now, the objects
+    // once that submission retired.
+    (void)reg.destroy_bind_group(*group);
+    (void)reg.destroy_texture_view(*view);
+    (void)reg.destroy_texture(*texture);
+    (void)reg.destroy_buffer(*buffer);
+    report.last_submitted = reg.submit(commands);
+    p.CommandBufferRelease(commands);
+    p.CommandEncoderRelease(encoder);
+    report.max_pending_releases = std::max(report.max_pending_releases, reg.pending_release_count());
+    reg.poll();
+    ++report.frames;
+  }
+  report.blocking_waits = gpu::blocking_wait_count() - waits_before;
+  report.retired = reg.clock().retired();
+  report.live_after = reg.live_counts();
+  (void)reg.destroy_buffer(*source);
+  (void)reg.destroy_bind_group_layout(*layout);
+  return report;
+}
+
+}  // namespace warden::resources

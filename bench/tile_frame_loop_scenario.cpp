@@ -1,0 +1,368 @@
+// Scenario: the same scripted pan drawn two ways, in one run on one device.
+//   recycle: one texture_2d_array, layers recycled by the LayerPool under the submission clock,
+//            one bind group and one instanced draw per frame (warden's design);
+//   destroy: a texture per tile created on load and destroyed on evict, a bind group and a
+//            draw per tile (the design the seed argues against).
+// 256x256 tiles with full mip chains, 64 visible (8 x 8), 4 new tiles and 4 evictions a frame,
+// drawn into a 512x512 target so the numbers measure the frame's CPU and driver cost rather
+// than the software rasteriser's fill rate. At most two frames in flight, learned only from
+// QueueClock::poll() (non-blocking) in both loops.
+// Prints: frame_loop_recycle_ms, frame_loop_destroy_ms (mean frame time) and
+// tile_frame_loop_blocking_waits (blocking waits made by the recycle loop: must be 0).
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "warden/core/submission_clock.h"
+#include "warden/tiles/tile_cache.h"
+#include "warden/tiles/tile_gpu.h"
+#include "warden/webgpu/context.h"
+#include "warden/webgpu/names.h"
+
+namespace {
+
+using namespace warden;
+using namespace warden::gpu;
+using tiles::TileKey;
+
+constexpr uint32_t kTile = 256;
+constexpr uint32_t kGrid = 8;  // 8 x 8 visible
+constexpr uint32_t kTarget = 512;
+constexpr float kOnScreen = static_cast<float>(kTarget) / kGrid;
+constexpr uint32_t kNewPerFrame = 4;
+constexpr uint32_t kLayers = 128;  // 64 visible + 8 pan ring + in-flight band, rounded up
+constexpr int kWarmupFrames = 10;
+constexpr int kRounds = 4;
+constexpr int kFramesPerRound = 30;
+constexpr uint32_t kZoom = 10;
+
+// The scripted pan: the view moves one column right every two frames; each frame loads half of
+// the column about to enter (4 tiles) and evicts half of the column that left.
+struct PanStep {
+  std::vector<TileKey> evict, load, visible;
+  uint32_t first_column = 0;
+};
+PanStep pan_step(int frame) {
+  PanStep step;
+  const uint32_t s = static_cast<uint32_t>(frame / 2), half = static_cast<uint32_t>(frame % 2);
+  step.first_column = s;
+  for (uint32_t r = half * kNewPerFrame; r < (half + 1) * kNewPerFrame; ++r) {
+    if (s >= 1) step.evict.push_back({kZoom, s - 1, r});
+    step.load.push_back({kZoom, s + kGrid, r});
+  }
+  for (uint32_t y = 0; y < kGrid; ++y) {
+    for (uint32_t x = s; x < s + kGrid; ++x) step.visible.push_back({kZoom, x, y});
+  }
+  return step;
+}
+
+std::vector<std::vector<uint8_t>> make_images() {
+  std::vector<std::vector<uint8_t>> images;
+  for (uint32_t i = 0; i < 8; ++i) {
+    std::vector<uint8_t> t(kTile * kTile * 4);
+    for (uint32_t y = 0; y < kTile; ++y) {
+      for (uint32_t x = 0; x < kTile; ++x) {
+        uint8_t* px = &t[(y * kTile + x) * 4];
+        px[0] = static_cast<uint8_t>(x + i * 31);
+        px[1] = static_cast<uint8_t>(y + i * 57);
+        px[2] = static_cast<uint8_t>(((x / 32 + y / 32 + i) % 2) * 255);
+        px[3] = 255;
+      }
+    }
+    images.push_back(std::move(t));
+  }
+  return images;
+}
+const std::vector<uint8_t>& image_for(const std::vector<std::vector<uint8_t>>& images, const TileKey& k) {
+  return images[(k.x * 3 + k.y) % images.size()];
+}
+
+struct Gpu {
+  const Procs* p = nullptr;
+  Device device = nullptr;
+  Queue queue = nullptr;
+  std::unique_ptr<QueueClock> clock;
+  std::unique_ptr<tiles::MipGenerator> mips;
+  std::unique_ptr<tiles::TileRenderer> renderer;
+  Ref<Texture> target;
+  Ref<TextureView> target_view;
+
+  // Keeps at most two frames in flight without blocking: poll only.
+  void throttle(uint64_t frames) {
+    clock->poll();
+    while (clock->clock().in_flight() > frames) clock->poll();
+  }
+  Ref<CommandEncoder> encoder() const { return Ref<CommandEncoder>(p, p->DeviceCreateCommandEncoder(device, nullptr)); }
+  RenderPassEncoder begin(CommandEncoder enc) const {
+    RenderPassColorAttachment attachment;
+    attachment.view = target_view.get();
+    attachment.loadOp = LoadOp::Clear;
+    attachment.storeOp = StoreOp::Store;
+    RenderPassDescriptor pass_desc;
+    pass_desc.colorAttachmentCount = 1;
+    pass_desc.colorAttachments = &attachment;
+    return p->CommandEncoderBeginRenderPass(enc, &pass_desc);
+  }
+  void end_and_submit(CommandEncoder enc, RenderPassEncoder pass) const {
+    p->RenderPassEncoderEnd(pass);
+    p->RenderPassEncoderRelease(pass);
+    CommandBuffer commands = p->CommandEncoderFinish(enc, nullptr);
+    clock->submit(commands);
+    p->CommandBufferRelease(commands);
+  }
+};
+
+tiles::TileInstance at(uint32_t column, uint32_t row, uint32_t first_column) {
+  return tiles::place_tile(static_cast<float>(column - first_column) * kOnScreen,
+                           static_cast<float>(row) * kOnScreen, kOnScreen, kTarget, kTarget);
+}
+
+// The frame's own work, timed, with the poll that keeps two frames in flight outside it.
+struct FrameTimes {
+  double work_ms = 0;  // poll, evict, load and upload, record, submit: the CPU and driver cost
+  double wall_ms = 0;  // also the non-blocking wait for the GPU to retire earlier frames
+  int frames = 0;
+};
+
+class RecycleLoop {
+ public:
+  RecycleLoop(Gpu& gpu, const std::vector<std::vector<uint8_t>>& images) : gpu_(gpu), images_(images) {}
+  Result<void> init() {
+    auto array = tiles::TileArray::create(*gpu_.p, gpu_.device, *gpu_.mips, {kTile, kLayers, 0, "pan tiles"});
+    if (!array) return array.error();
+    array_ = std::make_unique<tiles::TileArray>(std::move(array.value()));
+    pool_ = std::make_unique<tiles::LayerPool>(kLayers, gpu_.clock->clock());
+    auto cache = tiles::TileCache::create(*pool_, uint64_t{kLayers} * array_->layer_bytes(), array_->layer_bytes());
+    if (!cache) return cache.error();
+    cache_ = std::make_unique<tiles::TileCache>(std::move(cache.value()));
+    group_ = gpu_.renderer->make_bind_group(*array_);
+    return {};
+  }
+
+  Result<void> frame(int f) {
+    PanStep step = pan_step(f);
+    auto enc = gpu_.encoder();
+    auto fill = [&](const TileKey& k, tiles::LayerIndex layer) {
+      return array_->upload(gpu_.queue, enc.get(), layer, image_for(images_, k));
+    };
+    if (f == 0) {  // the first view
+      for (const TileKey& k : step.visible) {
+        if (auto s = cache_->load(k, fill); !s) return s.error();
+      }
+    }
+    for (const TileKey& k : step.evict) (void)cache_->evict(k);
+    for (const TileKey& k : step.load) {
+      auto s = cache_->load(k, fill);
+      if (!s) return s.error();
+      deferred_ += *s == tiles::LoadStatus::Deferred;
+    }
+    instances_.clear();
+    for (const TileKey& k : step.visible) {
+      auto source = cache_->draw_source(k);
+      if (!source) continue;
+      tiles::TileInstance t = at(k.x, k.y, step.first_column);
+      t.u0 = source->u0;
+      t.v0 = source->v0;
+      t.uv_scale = source->scale;
+      t.layer = source->layer;
+      instances_.push_back(t);
+    }
+    if (auto ok = gpu_.renderer->write_instances(gpu_.queue, instances_); !ok) return ok;
+    RenderPassEncoder pass = gpu_.begin(enc.get());
+    gpu_.renderer->draw(pass, group_.get(), static_cast<uint32_t>(instances_.size()));
+    gpu_.end_and_submit(enc.get(), pass);
+    return {};
+  }
+  uint64_t deferred() const { return deferred_; }
+
+ private:
+  Gpu& gpu_;
+  const std::vector<std::vector<uint8_t>>& images_;
+  std::unique_ptr<tiles::TileArray> array_;
+  std::unique_ptr<tiles::LayerPool> pool_;
+  std::unique_ptr<tiles::TileCache> cache_;
+  Ref<BindGroup> group_;
+  std::vector<tiles::TileInstance> instances_;
+  uint64_t deferred_ = 0;
+};
+
+class DestroyLoop {
+ public:
+  DestroyLoop(Gpu& gpu, const std::vector<std::vector<uint8_t>>& images) : gpu_(gpu), images_(images) {}
+  Result<void> init() { return {}; }
+
+  Result<void> frame(int f) {
+    PanStep step = pan_step(f);
+    auto enc = gpu_.encoder();
+    auto load = [&](const TileKey& k) -> Result<void> {
+      auto texture = tiles::TileArray::create(*gpu_.p, gpu_.device, *gpu_.mips, {kTile, 1, 0, "pan tile"});
+      if (!texture) return texture.error();
+      if (auto ok = texture->upload(gpu_.queue, enc.get(), 0, image_for(images_, k)); !ok) return ok;
+      TileTexture t{std::make_unique<tiles::TileArray>(std::move(texture.value())), {}};
+      t.group = gpu_.renderer->make_bind_group(*t.texture);
+      tiles_.insert_or_assign(k, std::move(t));
+      return {};
+    };
+    if (f == 0) {
+      for (const TileKey& k : step.visible) {
+        if (auto ok = load(k); !ok) return ok;
+      }
+    }
+    // Its last reader was an earlier, submitted frame: Dawn accepts the destroy now.
+    for (const TileKey& k : step.evict) {
+      auto it = tiles_.find(k);
+      if (it == tiles_.end()) continue;
+      gpu_.p->TextureDestroy(it->second.texture->texture());
+      tiles_.erase(it);
+    }
+    for (const TileKey& k : step.load) {
+      if (auto ok = load(k); !ok) return ok;
+    }
+    instances_.clear();
+    groups_.clear();
+    for (const TileKey& k : step.visible) {
+      auto it = tiles_.find(k);
+      if (it == tiles_.end()) continue;
+      instances_.push_back(at(k.x, k.y, step.first_column));
+      groups_.push_back(it->second.group.get());
+    }
+    if (auto ok = gpu_.renderer->write_instances(gpu_.queue, instances_); !ok) return ok;
+    RenderPassEncoder pass = gpu_.begin(enc.get());
+    // A bind group and a draw per tile; pipeline and instance buffer are set once.
+    for (uint32_t i = 0; i < groups_.size(); ++i) {
+      if (i == 0) {
+        gpu_.renderer->draw(pass, groups_[0], 1, 0);
+      } else {
+        gpu_.p->RenderPassEncoderSetBindGroup(pass, 0, groups_[i], 0, nullptr);
+        gpu_.p->RenderPassEncoderDraw(pass, 6, 1, 0, i);
+      }
+    }
+    gpu_.end_and_submit(enc.get(), pass);
+    return {};
+  }
+
+ private:
+  struct TileTexture {
+    std::unique_ptr<tiles::TileArray> texture;  // one layer: a texture of its own
+    Ref<BindGroup> group;
+  };
+  Gpu& gpu_;
+  const std::vector<std::vector<uint8_t>>& images_;
+  std::unordered_map<TileKey, TileTexture, tiles::TileKeyHash> tiles_;
+  std::vector<tiles::TileInstance> instances_;
+  std::vector<BindGroup> groups_;
+};
+
+// Runs `count` frames of one design from frame `first`, then lets the GPU drain (wall time).
+template <typename Loop>
+Result<void> run_block(Gpu& gpu, Loop& loop, int first, int count, FrameTimes* times) {
+  using Clock = std::chrono::steady_clock;
+  const auto block_start = Clock::now();
+  for (int f = first; f < first + count; ++f) {
+    gpu.throttle(2);
+    const auto t0 = Clock::now();
+    if (auto ok = loop.frame(f); !ok) return ok;
+    if (times) times->work_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  }
+  gpu.throttle(0);
+  if (times) {
+    times->wall_ms += std::chrono::duration<double, std::milli>(Clock::now() - block_start).count();
+    times->frames += count;
+  }
+  return {};
+}
+
+int fail(const std::string& what) {
+  fmt::print(stderr, "tile_frame_loop_scenario: {}\n", what);
+  return 1;
+}
+
+}  // namespace
+
+int main() {
+  auto ctx = Context::create();
+  if (!ctx) return fail(ctx.error().message);
+  auto adapter = ctx.value()->select_adapter(BackendChoice::Auto);
+  if (!adapter) return fail(adapter.error().message);
+  std::mutex mutex;
+  std::vector<std::string> errors;
+  DeviceOptions options;
+  options.label = "tile frame loop";
+  options.callbacks.on_uncaptured_error = [&](ErrorType, std::string_view message) {
+    std::lock_guard lock(mutex);
+    errors.emplace_back(message);
+  };
+  auto device = ctx.value()->request_device(adapter->adapter.get(), std::move(options));
+  if (!device) return fail(device.error().message);
+
+  const Procs& p = ctx.value()->procs();
+  Gpu gpu;
+  gpu.p = &p;
+  gpu.device = device->get();
+  Ref<Queue> queue(&p, p.DeviceGetQueue(gpu.device));
+  gpu.queue = queue.get();
+  gpu.clock = std::make_unique<QueueClock>(p, ctx.value()->instance(), gpu.queue);
+  auto mips = tiles::MipGenerator::create(p, gpu.device, TextureFormat::RGBA8Unorm);
+  if (!mips) return fail(mips.error().message);
+  gpu.mips = std::make_unique<tiles::MipGenerator>(std::move(mips.value()));
+  auto renderer = tiles::TileRenderer::create(p, gpu.device, TextureFormat::RGBA8Unorm, kGrid * kGrid);
+  if (!renderer) return fail(renderer.error().message);
+  gpu.renderer = std::make_unique<tiles::TileRenderer>(std::move(renderer.value()));
+  TextureDescriptor tdesc;
+  tdesc.label = "pan target";
+  tdesc.size = {kTarget, kTarget, 1};
+  tdesc.format = TextureFormat::RGBA8Unorm;
+  tdesc.usage = TextureUsage::RenderAttachment;
+  gpu.target = Ref<Texture>(&p, p.DeviceCreateTexture(gpu.device, &tdesc));
+  gpu.target_view = Ref<TextureView>(&p, p.TextureCreateView(gpu.target.get(), nullptr));
+
+  const auto images = make_images();
+  RecycleLoop recycle(gpu, images);
+  DestroyLoop destroy(gpu, images);
+  if (auto ok = recycle.init(); !ok) return fail(ok.error().message);
+  if (auto ok = destroy.init(); !ok) return fail(ok.error().message);
+  // Blocks of the two designs alternate, so a change in the machine's load falls on both.
+  FrameTimes recycle_times, destroy_times;
+  uint64_t recycle_waits = 0;
+  int frame = 0;
+  for (int round = 0; round <= kRounds; ++round) {
+    const int count = round == 0 ? kWarmupFrames : kFramesPerRound;
+    const bool timed = round > 0;
+    const uint64_t waits = blocking_wait_count();
+    if (auto ok = run_block(gpu, recycle, frame, count, timed ? &recycle_times : nullptr); !ok) return fail(ok.error().message);
+    recycle_waits += blocking_wait_count() - waits;
+    if (auto ok = run_block(gpu, destroy, frame, count, timed ? &destroy_times : nullptr); !ok) return fail(ok.error().message);
+    frame += count;
+  }
+  gpu.throttle(0);
+  p.InstanceProcessEvents(ctx.value()->instance());
+  {
+    std::lock_guard lock(mutex);
+    if (!errors.empty()) return fail(fmt::format("{} validation errors, first: {}", errors.size(), errors.front()));
+  }
+  if (recycle.deferred() != 0) return fail(fmt::format("recycle loop deferred {} loads", recycle.deferred()));
+
+  const double recycle_ms = recycle_times.work_ms / recycle_times.frames;
+  const double destroy_ms = destroy_times.work_ms / destroy_times.frames;
+  const double recycle_wall = recycle_times.wall_ms / recycle_times.frames;
+  const double destroy_wall = destroy_times.wall_ms / destroy_times.frames;
+  fmt::print(stderr,
+             "tile_frame_loop_scenario: backend {}, adapter '{}', {} frames each: frame work recycle {:.3f} ms, "
+             "destroy {:.3f} ms ({:.2f}x); with GPU drain recycle {:.3f} ms, destroy {:.3f} ms ({:.2f}x)\n",
+             to_string(adapter->description.backend), adapter->description.device, recycle_times.frames, recycle_ms,
+             destroy_ms, destroy_ms / recycle_ms, recycle_wall, destroy_wall, destroy_wall / recycle_wall);
+  nlohmann::json out = {{"frame_loop_recycle_ms", recycle_ms},
+                        {"frame_loop_destroy_ms", destroy_ms},
+                        {"tile_frame_loop_recycle_wall_ms", recycle_wall},
+                        {"tile_frame_loop_destroy_wall_ms", destroy_wall},
+                        {"tile_frame_loop_blocking_waits", recycle_waits}};
+  fmt::print("{}\n", out.dump());
+  return 0;
+}

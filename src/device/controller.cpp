@@ -343,7 +343,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
 
   Result<void> retry() {
     if (options.rebuild != nullptr && options.rebuild->gave_up()) {
-      // A shown device (started by initialize() after a reset) stays as it is.
+      // A device that is up (initialize() does not ask the policy) stays as it is.
       if (active) return make_error(ErrorKind::Refused, options.rebuild->explanation());
       enter(DeviceState::Failed, options.rebuild->explanation());
       call("show fallback", hooks.show_fallback, std::string(message));

@@ -17,6 +17,11 @@ class ControllerTest : public ::testing::Test {
   TestProvider provider;
   TestRenderer renderer{provider};
   RetirementPolicy retirement{RetirementOptions{}};
+  RetirementPolicy destroying{RetirementOptions{.destroy_override = true}};
+  RetirementPolicy destroying_ungated{RetirementOptions{.destroy_override = true, .gate_override = true}};
+  SteadyTime now{};
+  RebuildPolicy rebuild{RebuildPolicyOptions{.now = [this] { return now; }}};
+  DeviceStash stash;
   std::unique_ptr<DeviceController> controller;
 
   DeviceController& make(ControllerOptions options = {}) {
@@ -265,8 +270,6 @@ TEST_F(ControllerTest, SuccessfulRetryAttachesTheNewDeviceAndFollowsOnlyItsLoss)
 }
 
 TEST_F(ControllerTest, RetryLimitExhaustedKeepsTheFallbackAndRefusesToRequest) {
-  SteadyTime now{};
-  RebuildPolicy rebuild(RebuildPolicyOptions{.now = [&] { return now; }});
   make(ControllerOptions{.rebuild = &rebuild});
   // Three losses 5 s apart: no replacement held (10 s), all inside the minute.
   const DeviceId first = start_ready(1, 1);
@@ -353,7 +356,6 @@ TEST_F(ControllerTest, MarkPresentedWithoutAShownDeviceIsRefused) {
 }
 
 TEST_F(ControllerTest, DestroyOverrideDestroysAPresentingDeviceAndTheGateThenRefuses) {
-  RetirementPolicy destroying(RetirementOptions{.destroy_override = true});
   make(ControllerOptions{.retirement = &destroying});
   const DeviceId a = start_ready(1, 1);
   ASSERT_TRUE(controller->mark_presented());
@@ -370,12 +372,11 @@ TEST_F(ControllerTest, DestroyOverrideDestroysAPresentingDeviceAndTheGateThenRef
 }
 
 TEST_F(ControllerTest, GateOverrideAdmitsANewDeviceAfterAPresentingOneWasDestroyed) {
-  RetirementPolicy destroying(RetirementOptions{.destroy_override = true, .gate_override = true});
-  make(ControllerOptions{.retirement = &destroying});
+  make(ControllerOptions{.retirement = &destroying_ungated});
   start_ready(1, 1);
   ASSERT_TRUE(controller->mark_presented());
   controller->stop();
-  ASSERT_EQ(destroying.destroyed_after_presenting(), 1u);
+  ASSERT_EQ(destroying_ungated.destroyed_after_presenting(), 1u);
 
   start_ready(2, 2);
   EXPECT_EQ(controller->state(), DeviceState::Ready);
@@ -452,8 +453,6 @@ TEST_F(ControllerTest, FailedPreparationFailsAndRetiresTheDevice) {
 // ---- hangs --------------------------------------------------------------------------------------
 
 TEST_F(ControllerTest, HangLetsThePresentingDeviceGoAndIsScoredAsHung) {
-  SteadyTime now{};
-  RebuildPolicy rebuild(RebuildPolicyOptions{.now = [&] { return now; }});
   make(ControllerOptions{.rebuild = &rebuild});
   const DeviceId a = start_ready(1, 1);
   ASSERT_TRUE(controller->mark_presented());
@@ -473,7 +472,6 @@ TEST_F(ControllerTest, HangLetsThePresentingDeviceGoAndIsScoredAsHung) {
 // ---- the device stash (hot restart) -------------------------------------------------------------
 
 TEST_F(ControllerTest, KeepDeviceHandsTheDeviceToTheNextEngine) {
-  DeviceStash stash;
   make(ControllerOptions{.stash = &stash});
   const DeviceId a = start_ready(1, 1);
   ASSERT_TRUE(controller->mark_presented());
@@ -496,7 +494,6 @@ TEST_F(ControllerTest, KeepDeviceHandsTheDeviceToTheNextEngine) {
 }
 
 TEST_F(ControllerTest, DeviceLostWhileStashedIsNotHandedOn) {
-  DeviceStash stash;
   make(ControllerOptions{.stash = &stash});
   const DeviceId a = start_ready(1, 1);
   ASSERT_TRUE(controller->shutdown(Teardown{.keep_device = true}));

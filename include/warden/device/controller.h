@@ -96,7 +96,8 @@ class DeviceController {
   DeviceController(const DeviceController&) = delete;
   DeviceController& operator=(const DeviceController&) = delete;
 
-  // A new generation: retires the current device (if any), then asks for a new one.
+  // A new generation: retires the current device (if any), then asks for a new one. Opening
+  // the feature is a new user action: it does not ask the rebuild policy.
   void initialize();
   // A new generation without a request: retires the current device, shows the stable fallback.
   void stop();

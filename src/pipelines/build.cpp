@@ -70,63 +70,6 @@ Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, gpu::Devic
 
 }  // namespace
 
-// ---- snapshot -------------------------------------------------------------------------------
-Result<void> SnapshotSource::add_module(const Registry& registry, ShaderModuleHandle handle) {
-  if (modules_.count(handle.bits()) != 0) return {};
-  auto module = registry.resolve(handle);
-  if (!module) return module.error();
-  procs_->ShaderModuleAddRef(*module);
-  modules_.emplace(handle.bits(), gpu::Ref<gpu::ShaderModule>(procs_, *module));
-  return {};
-}
-
-Result<void> SnapshotSource::add_layout(const Registry& registry, PipelineLayoutHandle handle) {
-  if (handle.is_null() || layouts_.count(handle.bits()) != 0) return {};
-  auto layout = registry.resolve(handle);
-  if (!layout) return layout.error();
-  procs_->PipelineLayoutAddRef(*layout);
-  layouts_.emplace(handle.bits(), gpu::Ref<gpu::PipelineLayout>(procs_, *layout));
-  return {};
-}
-
-Result<void> SnapshotSource::add(const Registry& registry, const RenderPipelineDescription& d) {
-  if (auto r = add_module(registry, d.vertex.module); !r) return r;
-  if (d.fragment) {
-    if (auto r = add_module(registry, d.fragment->module); !r) return r;
-  }
-  return add_layout(registry, d.layout);
-}
-
-Result<void> SnapshotSource::add(const Registry& registry, const ComputePipelineDescription& d) {
-  if (auto r = add_module(registry, d.compute.module); !r) return r;
-  return add_layout(registry, d.layout);
-}
-
-void SnapshotSource::substitute(ShaderModuleHandle handle, gpu::ShaderModule module) {
-  procs_->ShaderModuleAddRef(module);
-  modules_.insert_or_assign(handle.bits(), gpu::Ref<gpu::ShaderModule>(procs_, module));
-}
-
-Result<gpu::ShaderModule> SnapshotSource::module(ShaderModuleHandle handle) const {
-  auto found = modules_.find(handle.bits());
-  if (found == modules_.end()) {
-    return make_error(ErrorKind::StaleHandle,
-                      fmt::format("shader module (index {}, generation {}) is not in the snapshot", handle.index(),
-                                  handle.generation()));
-  }
-  return found->second.get();
-}
-
-Result<gpu::PipelineLayout> SnapshotSource::layout(PipelineLayoutHandle handle) const {
-  auto found = layouts_.find(handle.bits());
-  if (found == layouts_.end()) {
-    return make_error(ErrorKind::StaleHandle,
-                      fmt::format("pipeline layout (index {}, generation {}) is not in the snapshot", handle.index(),
-                                  handle.generation()));
-  }
-  return found->second.get();
-}
-
 // ---- translation ----------------------------------------------------------------------------
 std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const LayoutEntry> entries) {
   std::vector<gpu::BindGroupLayoutEntry> out;

@@ -27,7 +27,12 @@ TEST(AbiDeviceSync, GlAndNullAdaptersOfferImplicitDeviceSynchronization) {
     EXPECT_TRUE(ctx->procs().AdapterHasFeature(adapter->adapter.get(), kFeatureImplicitDeviceSynchronization))
         << to_string(backend);
     auto device = request_with(*ctx, adapter->adapter.get(), {kFeatureImplicitDeviceSynchronization});
-    EXPECT_TRUE(device.ok()) << device.error().message;
+    ASSERT_TRUE(device.ok()) << device.error().message;
+    // DeviceHasFeature reads back what was required, and only that.
+    EXPECT_TRUE(ctx->procs().DeviceHasFeature(device->get(), kFeatureImplicitDeviceSynchronization));
+    auto plain = request_with(*ctx, adapter->adapter.get(), {});
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    EXPECT_FALSE(ctx->procs().DeviceHasFeature(plain->get(), kFeatureImplicitDeviceSynchronization));
   }
   ctx->process_events();
 }

@@ -8,7 +8,6 @@
 
 #include <memory>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "warden/core/result.h"
@@ -38,27 +37,21 @@ class RegistrySource final : public ObjectSource {
   const Registry* registry_;
 };
 
-// A copy of the objects some descriptions name, each held by a reference of its own, so a
-// worker thread can build from it while the frame thread goes on changing the registry. A
-// module may be substituted by a new one (the recompiled module of a hot reload).
-class SnapshotSource final : public ObjectSource {
+// Another source, except that `module` answers for `handle`: hot reload builds the pipelines of
+// a recompiled module with it before anything is swapped in.
+class SubstituteSource final : public ObjectSource {
  public:
-  explicit SnapshotSource(const gpu::Procs& procs) : procs_(&procs) {}
-  // Takes a reference to every module and layout `description` names (frame thread).
-  Result<void> add(const Registry& registry, const RenderPipelineDescription& description);
-  Result<void> add(const Registry& registry, const ComputePipelineDescription& description);
-  // `module` answers for `handle` from now on; the snapshot takes its own reference.
-  void substitute(ShaderModuleHandle handle, gpu::ShaderModule module);
-
-  Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override;
-  Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override;
+  SubstituteSource(const ObjectSource& base, ShaderModuleHandle handle, gpu::ShaderModule module)
+      : base_(&base), handle_(handle), module_(module) {}
+  Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override {
+    return handle == handle_ ? Result<gpu::ShaderModule>(module_) : base_->module(handle);
+  }
+  Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override { return base_->layout(handle); }
 
  private:
-  Result<void> add_module(const Registry& registry, ShaderModuleHandle handle);
-  Result<void> add_layout(const Registry& registry, PipelineLayoutHandle handle);
-  const gpu::Procs* procs_;
-  std::unordered_map<uint64_t, gpu::Ref<gpu::ShaderModule>> modules_;
-  std::unordered_map<uint64_t, gpu::Ref<gpu::PipelineLayout>> layouts_;
+  const ObjectSource* base_;
+  ShaderModuleHandle handle_;
+  gpu::ShaderModule module_;
 };
 
 // The C entries for a bind group layout (for Registry::create_bind_group_layout).

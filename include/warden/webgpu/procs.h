@@ -42,6 +42,7 @@ namespace warden::gpu {
   X(Queue, DeviceGetQueue, (Device))                                                           \
   X(Status, DeviceGetLimits, (Device, Limits*))                                                \
   X(Status, DeviceGetAdapterInfo, (Device, AdapterInfo*))                                      \
+  X(Bool, DeviceHasFeature, (Device, FeatureName))                                             \
   X(void, DevicePushErrorScope, (Device, ErrorFilter))                                         \
   X(Future, DevicePopErrorScope, (Device, PopErrorScopeCallbackInfo))                          \
   X(Future, DeviceGetLostFuture, (Device))                                                     \

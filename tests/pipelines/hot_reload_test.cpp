@@ -1,0 +1,282 @@
+// Hot reload on the GL backend with real pixels: a pipeline draws shader v1; the file is
+// rewritten to v2 and, after the reload, the same pipeline handle draws v2's colour; a broken
+// v3 leaves v2 drawing and reports v3's line and column.
+#include <gmock/gmock.h>
+
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "support/gpu_test.h"
+#include "warden/pipelines/hot_reload.h"
+
+namespace warden::pipelines {
+namespace {
+
+using ::testing::HasSubstr;
+using Pixel = std::array<uint8_t, 4>;
+
+constexpr uint32_t kSize = 64;  // 64 * 4 = 256 bytes per row: the copy alignment already
+constexpr std::chrono::milliseconds kTimeout{20000};
+
+std::string shader_source(const char* colour) {
+  return std::string(R"(@vertex
+fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {
+  var p = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(3.0, -1.0), vec2<f32>(-1.0, 3.0));
+  return vec4<f32>(p[i], 0.0, 1.0);
+}
+
+@fragment
+fn fs() -> @location(0) vec4<f32> {
+  return )") + colour + ";\n}\n";
+}
+
+// Writes like an editor that saves in place (truncate, write, close: IN_CLOSE_WRITE), or like
+// one that writes a temporary file and renames it over the old one (IN_MOVED_TO).
+void write_file(const std::filesystem::path& path, const std::string& text, bool by_rename) {
+  std::filesystem::path target = by_rename ? std::filesystem::path(path.string() + ".tmp") : path;
+  {
+    std::ofstream out(target, std::ios::binary | std::ios::trunc);
+    out << text;
+  }
+  if (by_rename) std::filesystem::rename(target, path);
+}
+
+class HotReloadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ctx = warden::testing::shared_context();
+    ASSERT_NE(ctx, nullptr);
+    auto adapter = ctx->select_adapter(gpu::BackendChoice::GL);
+    ASSERT_TRUE(adapter.ok()) << adapter.error().message;
+    adapter_ = std::move(adapter->adapter);
+    gpu::DeviceOptions options;
+    options.label = "hot reload test device";
+    options.required_features = {gpu::kFeatureImplicitDeviceSynchronization};
+    options.callbacks.on_uncaptured_error = [this](gpu::ErrorType, std::string_view message) {
+      std::lock_guard lock(errors_mutex);
+      uncaptured.emplace_back(message);
+    };
+    auto device = ctx->request_device(adapter_.get(), std::move(options));
+    ASSERT_TRUE(device.ok()) << device.error().message;
+    device_ = std::move(device.value());
+    const gpu::Procs& p = ctx->procs();
+    queue_ = gpu::Ref<gpu::Queue>(&p, p.DeviceGetQueue(device_.get()));
+    registry = std::make_unique<Registry>(*ctx, device_.get(), queue_.get());
+    shaders = std::make_unique<shaders::ShaderManager>(*ctx, device_.get(), *registry);
+    pipelines = std::make_unique<PipelineLibrary>(*ctx, device_.get(), *registry);
+
+    dir = std::filesystem::temp_directory_path() / ("warden_hot_reload_" + std::to_string(::getpid()) + "_" +
+                                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir);
+    shader_path = dir / "tint.wgsl";
+  }
+
+  void TearDown() override {
+    reloader.reset();
+    pipelines.reset();
+    shaders.reset();
+    registry.reset();
+    queue_.reset();
+    device_.reset();
+    adapter_.reset();
+    if (ctx != nullptr) ctx->process_events();
+    std::filesystem::remove_all(dir);
+    std::lock_guard lock(errors_mutex);
+    EXPECT_THAT(uncaptured, ::testing::IsEmpty());
+  }
+
+  RenderPipelineHandle load_pipeline() {
+    auto module = shaders->load(shader_path);
+    EXPECT_TRUE(module.ok()) << module.error().message;
+    RenderPipelineDescription d;
+    d.label = "tint pass";
+    d.vertex = {*module, "vs", {}};
+    d.fragment = ShaderStage{*module, "fs", {}};
+    d.targets = {ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+    auto pipeline = pipelines->create_render_pipeline(d);
+    EXPECT_TRUE(pipeline.ok()) << pipeline.error().message;
+    auto created = HotReloader::create(*ctx, device_.get(), *shaders, *pipelines);
+    EXPECT_TRUE(created.ok()) << created.error().message;
+    reloader = std::move(created.value());
+    auto watched = reloader->watch(*module);
+    EXPECT_TRUE(watched.ok()) << watched.error().message;
+    module_ = *module;
+    return *pipeline;
+  }
+
+  // Draws a full-screen triangle with whatever `pipeline` resolves to now; the centre pixel.
+  Pixel draw(RenderPipelineHandle pipeline) {
+    const gpu::Procs& p = ctx->procs();
+    gpu::TextureDescriptor tdesc;
+    tdesc.size = {kSize, kSize, 1};
+    tdesc.format = gpu::TextureFormat::RGBA8Unorm;
+    tdesc.usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc;
+    gpu::Ref<gpu::Texture> target(&p, p.DeviceCreateTexture(device_.get(), &tdesc));
+    gpu::Ref<gpu::TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
+    gpu::BufferDescriptor bdesc;
+    bdesc.size = uint64_t{kSize} * kSize * 4;
+    bdesc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
+    gpu::Ref<gpu::Buffer> readback(&p, p.DeviceCreateBuffer(device_.get(), &bdesc));
+
+    auto resolved = registry->resolve(pipeline);
+    EXPECT_TRUE(resolved.ok());
+    registry->touch(pipeline);
+    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device_.get(), nullptr));
+    gpu::RenderPassColorAttachment attachment;
+    attachment.view = view.get();
+    attachment.loadOp = gpu::LoadOp::Clear;
+    attachment.storeOp = gpu::StoreOp::Store;
+    attachment.clearValue = {0.0, 0.0, 0.0, 1.0};
+    gpu::RenderPassDescriptor pass_desc;
+    pass_desc.colorAttachmentCount = 1;
+    pass_desc.colorAttachments = &attachment;
+    gpu::RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder.get(), &pass_desc);
+    p.RenderPassEncoderSetPipeline(pass, *resolved);
+    p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+    p.RenderPassEncoderEnd(pass);
+    p.RenderPassEncoderRelease(pass);
+    gpu::TexelCopyTextureInfo src;
+    src.texture = target.get();
+    gpu::TexelCopyBufferInfo dst;
+    dst.buffer = readback.get();
+    dst.layout.bytesPerRow = kSize * 4;
+    dst.layout.rowsPerImage = kSize;
+    gpu::Extent3D extent{kSize, kSize, 1};
+    p.CommandEncoderCopyTextureToBuffer(encoder.get(), &src, &dst, &extent);
+    gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
+    registry->submit(commands);
+    p.CommandBufferRelease(commands);
+    auto bytes = ctx->read_mapped(readback.get(), bdesc.size, kTimeout);
+    EXPECT_TRUE(bytes.ok()) << bytes.error().message;
+    registry->poll();
+    Pixel px{};
+    if (bytes.ok()) std::memcpy(px.data(), bytes->data() + (kSize / 2 * kSize + kSize / 2) * 4, 4);
+    return px;
+  }
+
+  // Frame boundaries until a reload is reported (the bound only stops a broken test).
+  std::vector<ReloadReport> frames_until_reload() {
+    auto deadline = std::chrono::steady_clock::now() + kTimeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      // Once the worker has finished (its own bounded waits are over), the frame boundary that
+      // rebuilds and swaps must make no blocking wait of its own.
+      if (reloader->ready() < reloader->in_flight()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
+      }
+      bool worker_done = reloader->in_flight() > 0;
+      uint64_t waits_before = gpu::blocking_wait_count();
+      auto reports = reloader->poll();
+      registry->poll();
+      if (worker_done) {
+        EXPECT_EQ(gpu::blocking_wait_count(), waits_before);
+      }
+      if (!reports.empty()) {
+        EXPECT_TRUE(worker_done);
+        return reports;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ADD_FAILURE() << "no reload reported";
+    return {};
+  }
+
+  gpu::Context* ctx = nullptr;
+  gpu::Ref<gpu::Adapter> adapter_;
+  gpu::Ref<gpu::Device> device_;
+  gpu::Ref<gpu::Queue> queue_;
+  std::unique_ptr<Registry> registry;
+  std::unique_ptr<shaders::ShaderManager> shaders;
+  std::unique_ptr<PipelineLibrary> pipelines;
+  std::unique_ptr<HotReloader> reloader;
+  ShaderModuleHandle module_;
+  std::filesystem::path dir;
+  std::filesystem::path shader_path;
+  std::mutex errors_mutex;
+  std::vector<std::string> uncaptured;
+};
+
+constexpr Pixel kRed{255, 0, 0, 255};
+constexpr Pixel kGreen{0, 255, 0, 255};
+
+TEST_F(HotReloadTest, SameHandleDrawsV2AfterReloadAndKeepsV2WhenV3IsBroken) {
+  write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
+  RenderPipelineHandle pipeline = load_pipeline();
+  EXPECT_EQ(draw(pipeline), kRed);
+
+  // v2: green, saved by rename like most editors do.
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), true);
+  auto reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_TRUE(reports[0].applied) << reports[0].error;
+  EXPECT_EQ(reports[0].pipelines_rebuilt, 1u);
+  EXPECT_EQ(reports[0].module, module_);
+  EXPECT_TRUE(registry->is_alive(pipeline));
+  EXPECT_EQ(draw(pipeline), kGreen);
+
+  // v3: broken on line 9 (`vec4<f32>(0.0, 0.0, 1.0, 1.0` lacks its `)`), saved in place.
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 0.0, 1.0, 1.0"), false);
+  reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_FALSE(reports[0].applied);
+  ASSERT_EQ(reports[0].diagnostics.size(), 1u);
+  const shaders::ShaderDiagnostic& d = reports[0].diagnostics[0];
+  EXPECT_EQ(d.severity, shaders::Severity::Error);
+  EXPECT_EQ(d.path, shader_path.string());
+  EXPECT_EQ(d.line, 9u);
+  EXPECT_EQ(d.column, 38u);  // at the `;` where the `)` should be
+  EXPECT_EQ(d.message, "expected ',' for function call");
+  EXPECT_EQ(shaders->last_diagnostics(), reports[0].diagnostics);
+  EXPECT_EQ(draw(pipeline), kGreen);
+  EXPECT_GE(registry->diagnostics().count(shaders::kDiagnosticsCategory, Severity::Error), 2u);
+}
+
+TEST_F(HotReloadTest, ARebuildThatFailsKeepsTheOldModuleAndPipeline) {
+  write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
+  RenderPipelineHandle pipeline = load_pipeline();
+  gpu::ShaderModule old_module = *registry->resolve(module_);
+  gpu::RenderPipeline old_pipeline = *registry->resolve(pipeline);
+
+  // Compiles, but the fragment entry point the pipeline names is gone.
+  std::string renamed = shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)");
+  renamed.replace(renamed.find("fn fs("), 6, "fn fs_renamed(");
+  write_file(shader_path, renamed, false);
+  auto reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_FALSE(reports[0].applied);
+  EXPECT_TRUE(reports[0].diagnostics.empty());
+  EXPECT_THAT(reports[0].error, HasSubstr("render pipeline 'tint pass'"));
+  EXPECT_EQ(*registry->resolve(module_), old_module);
+  EXPECT_EQ(*registry->resolve(pipeline), old_pipeline);
+  EXPECT_EQ(draw(pipeline), kRed);
+}
+
+TEST_F(HotReloadTest, OnlyFilesLoadedFromDiskCanBeWatched) {
+  write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
+  load_pipeline();
+  auto inline_module = shaders->compile("inline.wgsl", shader_source("vec4<f32>(1.0)"));
+  ASSERT_TRUE(inline_module.ok()) << inline_module.error().message;
+  auto watched = reloader->watch(*inline_module);
+  ASSERT_FALSE(watched.ok());
+  EXPECT_EQ(watched.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(watched.error().message, HasSubstr("not loaded from a file"));
+}
+
+class HotReloadWithoutSyncTest : public warden::testing::NullDeviceTest {};
+
+TEST_F(HotReloadWithoutSyncTest, ADeviceWithoutImplicitSynchronizationIsRefused) {
+  Registry registry(*dev->context, dev->device.get(), dev->queue.get());
+  shaders::ShaderManager shaders(*dev->context, dev->device.get(), registry);
+  PipelineLibrary pipelines(*dev->context, dev->device.get(), registry);
+  auto created = HotReloader::create(*dev->context, dev->device.get(), shaders, pipelines);
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.error().kind, ErrorKind::Refused);
+  EXPECT_THAT(created.error().message, HasSubstr("kFeatureImplicitDeviceSynchronization"));
+}
+
+}  // namespace
+}  // namespace warden::pipelines

@@ -31,13 +31,13 @@ std::string failed_message(std::string_view why) {
 
 // Runs an application hook; an exception is caught and returned as text, never propagated
 // (continuations run inside the provider's callbacks, where an exception has nowhere to go).
-template <typename Hook, typename Arg>
-std::optional<std::string> run_hook(const Hook& hook, const Arg& arg) {
+template <typename Hook, typename... Args>
+std::optional<std::string> run_hook(const Hook& hook, const Args&... args) {
   if constexpr (requires { static_cast<bool>(hook); }) {
     if (!static_cast<bool>(hook)) return std::nullopt;  // an empty std::function: not supplied
   }
   try {
-    hook(arg);
+    hook(args...);
     return std::nullopt;
   } catch (const std::exception& e) {
     return std::string(e.what());
@@ -104,19 +104,15 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     return DeviceView{inc.generation, inc.device.id, inc.device.device};
   }
 
-  template <typename Hook, typename Arg>
-  void call(std::string_view name, const Hook& hook, const Arg& arg) {
-    if (auto failure = run_hook(hook, arg)) hook_failures.push_back(fmt::format("{}: {}", name, *failure));
+  template <typename Hook, typename... Args>
+  void call(std::string_view name, const Hook& hook, const Args&... args) {
+    if (auto failure = run_hook(hook, args...)) hook_failures.push_back(fmt::format("{}: {}", name, *failure));
   }
 
   void enter(DeviceState next, std::string text) {
     state = next;
     message = std::move(text);
-    if (hooks.on_state) {
-      if (auto failure = run_hook([&](int) { hooks.on_state(state, message); }, 0)) {
-        hook_failures.push_back(fmt::format("on state: {}", *failure));
-      }
-    }
+    call("on state", hooks.on_state, state, std::string(message));
   }
 
   // Records a fault with the rebuild policy; once it has given up, its explanation is the
@@ -219,10 +215,11 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
         [weak, &provider = provider, &retirement = retirement, token, adapter, route](DeviceReply device) {
           provider.release_adapter(adapter.id);  // the device holds what it needs of it
           if (auto core = weak.lock()) return core->on_device(token, std::move(device), route);
-          if (device) {  // the controller is gone: nobody will attach it
+          if (device) {  // the controller is gone: nobody will attach it; it never presented
             retirement.note_built();
-            provider.release_device(device->id);
-            retirement.note_ended(DeviceEnd::Release, false);
+            const DeviceEnd end = retirement.end_for(false);
+            end == DeviceEnd::Destroy ? provider.destroy_device(device->id) : provider.release_device(device->id);
+            retirement.note_ended(end, false);
           }
         },
         [route](LossReport report) { route->report(std::move(report)); });

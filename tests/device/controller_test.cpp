@@ -523,9 +523,12 @@ TEST_F(ControllerTest, DeviceArrivingAfterTheControllerIsGoneIsLetGo) {
   controller->initialize();
   ASSERT_TRUE(provider.resolve_adapter(1));
   controller.reset();
-  ASSERT_TRUE(provider.resolve_device(1));
+  auto orphan = provider.resolve_device(1);
+  ASSERT_TRUE(orphan);
+  EXPECT_TRUE(provider.destroyed(orphan.value())) << "it never presented";
   EXPECT_EQ(provider.live_devices(), 0u);
   EXPECT_EQ(provider.live_adapters(), 0u);
+  EXPECT_EQ(retirement.devices_built(), 1u);
   EXPECT_EQ(renderer.attachments(), 0u);
 }
 

@@ -94,6 +94,11 @@ class DawnControllerTest : public ::testing::Test {
   }
 
   void TearDown() override {
+    // Teardown through shutdown(), so the application's hooks dispose of the live generation.
+    if (controller) {
+      (void)controller->shutdown();
+      EXPECT_EQ(app->live_generations(), 0u);
+    }
     controller.reset();
     // Let Dawn deliver the last lost callbacks, so nothing registered with it is left behind.
     if (provider) {

@@ -125,7 +125,7 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
       queue_clock_(context.procs(), context.instance(), queue),
       stores_(
 #define WARDEN_STORE_INIT(Name, snake) \
-  detail::KindStore<Name##Tag>(options_.snake##_capacity, options_.generation_limit),
+  detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, options_.generation_limit),
           WARDEN_RESOURCE_KINDS(WARDEN_STORE_INIT)
 #undef WARDEN_STORE_INIT
               std::monostate{}) {
@@ -342,13 +342,13 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
   rec.ownership = ownership;
   rec.last_used = Serial{};
   rec.data = std::move(data);
-  return Handle<Tag>::make(id->index, id->generation, id_);
+  return Handle<Tag>::from_bits(id->bits);
 }
 
 template <typename Tag>
 Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
-  if (find(handle) == nullptr) return stale_error(handle);
-  Object<Tag>* slot = store<Tag>().pool.find(handle.index(), handle.generation());
+  Object<Tag>* slot = store<Tag>().pool.find(handle.bits());
+  if (slot == nullptr) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
   if (object == nullptr) {
     return make_error(ErrorKind::InvalidArgument,

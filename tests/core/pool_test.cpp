@@ -5,8 +5,10 @@
 namespace warden {
 namespace {
 
+constexpr uint64_t kOwner = HandleLayout::owner_bits(ResourceKind::Buffer, 1);
+
 TEST(Pool, GenerationsStartAtOneAndBumpOnRelease) {
-  Pool<int> pool(4);
+  Pool<int> pool(4, kOwner);
   auto a = pool.acquire(10);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->generation, 1u);
@@ -23,7 +25,7 @@ TEST(Pool, GenerationsStartAtOneAndBumpOnRelease) {
 }
 
 TEST(Pool, FullPoolRefusesUntilASlotIsFreed) {
-  Pool<int> pool(2);
+  Pool<int> pool(2, kOwner);
   auto a = pool.acquire(1);
   ASSERT_TRUE(a);
   ASSERT_TRUE(pool.acquire(2));
@@ -33,7 +35,7 @@ TEST(Pool, FullPoolRefusesUntilASlotIsFreed) {
 }
 
 TEST(Pool, SlotWhoseGenerationReachesTheLimitIsRetiredForGood) {
-  Pool<int> pool(1, /*generation_limit=*/3);
+  Pool<int> pool(1, kOwner, /*generation_limit=*/3);
   for (uint32_t g = 1; g <= 3; ++g) {
     auto id = pool.acquire(0);
     ASSERT_TRUE(id);
@@ -47,7 +49,7 @@ TEST(Pool, SlotWhoseGenerationReachesTheLimitIsRetiredForGood) {
 }
 
 TEST(Pool, FindRejectsIndicesNeverHandedOutAndFreeSlots) {
-  Pool<int> pool(8);
+  Pool<int> pool(8, kOwner);
   EXPECT_EQ(pool.find(0, 1), nullptr);
   EXPECT_EQ(pool.find(7, 1), nullptr);
   auto a = pool.acquire(5);
@@ -59,8 +61,28 @@ TEST(Pool, FindRejectsIndicesNeverHandedOutAndFreeSlots) {
   EXPECT_FALSE(pool.state(3).exists);
 }
 
+TEST(Pool, IssuedBitsAreTheHandleAndOnlyTheyMatch) {
+  Pool<int> pool(4, kOwner);
+  auto a = pool.acquire(7);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->bits, BufferHandle::make(a->index, a->generation, 1).bits());
+  ASSERT_NE(pool.find(a->bits), nullptr);
+  // Same index and generation, another registry or kind: no match.
+  EXPECT_EQ(pool.find(BufferHandle::make(a->index, a->generation, 2).bits()), nullptr);
+  EXPECT_EQ(pool.find(TextureHandle::make(a->index, a->generation, 1).bits()), nullptr);
+  EXPECT_EQ(pool.find(uint64_t{0}), nullptr);  // the null handle
+  // A free slot matches no value at all, whatever kind, registry or generation it carries.
+  pool.release(a->index);
+  for (uint64_t owner : {uint64_t{0}, kOwner}) {
+    for (uint32_t g = 0; g < 4; ++g) {
+      uint64_t forged = uint64_t{a->index} | owner | uint64_t{g} << 32;
+      EXPECT_EQ(pool.find(forged), nullptr) << g;
+    }
+  }
+}
+
 TEST(Pool, ForEachLiveVisitsOnlyLiveSlots) {
-  Pool<int> pool(4);
+  Pool<int> pool(4, kOwner);
   auto a = pool.acquire(1);
   pool.acquire(2);
   pool.acquire(3);

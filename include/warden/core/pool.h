@@ -1,10 +1,16 @@
 // Pool<T>: generational slots with a capacity fixed at creation.
 //
-// A slot is reserved or free; its generation says which occupant a handle refers to. Releasing
+// A slot is live or free; its generation says which occupant a handle refers to. Releasing
 // an occupant bumps the generation at once, so every handle to it goes stale even if the slot
 // is reused in the next call. A slot whose generation would pass the limit is retired for good
 // instead of wrapping (docs/adr/0002): a wrapped generation would make a handle from four
 // billion occupants ago valid again.
+//
+// Each slot stores the exact 64-bit handle that names its live occupant (kind, registry,
+// index, generation). A free slot stores its next generation with the index field inverted:
+// a lookup reaches slot i only with index field i, so no value at all, forged or not, equals
+// a free slot's key. The whole check of a resolve (right kind, right registry, alive, right
+// generation) is one bounds check and one 64-bit compare.
 #pragma once
 
 #include <cassert>
@@ -20,17 +26,22 @@ namespace warden {
 struct SlotId {
   uint32_t index = 0;
   uint32_t generation = 0;
+  uint64_t bits = 0;  // the handle that names this occupant
 };
 
 template <typename T>
 class Pool {
  public:
-  // `generation_limit` is the last generation a slot may carry; tests lower it to reach the
-  // retirement rule in a few steps.
-  explicit Pool(uint32_t capacity, uint32_t generation_limit = HandleLayout::kMaxGeneration)
-      : capacity_(capacity), generation_limit_(generation_limit) {
+  // `owner_bits` (HandleLayout::owner_bits) are written into every handle the pool issues;
+  // their kind must not be None. `generation_limit` is the last generation a slot may carry;
+  // tests lower it to reach the retirement rule in a few steps.
+  Pool(uint32_t capacity, uint64_t owner_bits,
+       uint32_t generation_limit = HandleLayout::kMaxGeneration)
+      : capacity_(capacity), owner_bits_(owner_bits), generation_limit_(generation_limit) {
     assert(capacity <= HandleLayout::kMaxSlots);
     assert(generation_limit >= 1);
+    assert((owner_bits & ~HandleLayout::kOwnerMask) == 0);
+    assert((owner_bits >> HandleLayout::kKindShift & HandleLayout::kKindMask) != 0);
   }
 
   uint32_t capacity() const { return capacity_; }
@@ -46,16 +57,17 @@ class Pool {
       free_.pop_back();
     } else if (slots_.size() < capacity_) {  // retired slots stay in slots_, never free
       index = static_cast<uint32_t>(slots_.size());
-      slots_.push_back(Slot{});
+      slots_.push_back(Slot{free_key(index, 1), T{}});
     } else {
       return std::nullopt;
     }
     Slot& slot = slots_[index];
-    assert(!slot.alive);
-    slot.alive = true;
+    assert(!is_live(slot));
+    const uint32_t generation = generation_of(slot.key);
+    slot.key = live_key(index, generation);
     slot.value = std::move(value);
     ++live_;
-    return SlotId{index, slot.generation};
+    return SlotId{index, generation, slot.key};
   }
 
   struct Released {
@@ -64,30 +76,33 @@ class Pool {
   };
   // Ends the occupant of a live slot; its handles go stale at once.
   Released release(uint32_t index) {
-    assert(index < slots_.size() && slots_[index].alive);
+    assert(index < slots_.size() && is_live(slots_[index]));
     Slot& slot = slots_[index];
     Released out{std::exchange(slot.value, T{}), false};
-    slot.alive = false;
+    const uint32_t generation = generation_of(slot.key);
     --live_;
-    if (slot.generation >= generation_limit_) {
+    if (generation >= generation_limit_) {
+      // Keeps the last generation, marked free: no later acquire takes it, no handle matches.
+      slot.key = free_key(index, generation);
       ++retired_;
       out.slot_retired = true;
     } else {
-      ++slot.generation;
+      slot.key = free_key(index, generation + 1);
       free_.push_back(index);
     }
     return out;
   }
 
-  // The live occupant `id` names, or null. This is the hot path of every resolve.
-  const T* find(uint32_t index, uint32_t generation) const {
+  // The live occupant the handle bits name, or null. This is the hot path of every resolve.
+  const T* find(uint64_t handle_bits) const {
+    const uint32_t index = static_cast<uint32_t>(handle_bits & HandleLayout::kIndexMask);
     if (index >= slots_.size()) return nullptr;
     const Slot& slot = slots_[index];
-    return slot.generation == generation && slot.alive ? &slot.value : nullptr;
+    return slot.key == handle_bits ? &slot.value : nullptr;
   }
-  T* find(uint32_t index, uint32_t generation) {
-    return const_cast<T*>(std::as_const(*this).find(index, generation));
-  }
+  T* find(uint64_t handle_bits) { return const_cast<T*>(std::as_const(*this).find(handle_bits)); }
+  // The same, from parts (this pool's kind and registry).
+  const T* find(uint32_t index, uint32_t generation) const { return find(live_key(index, generation)); }
 
   // What a slot holds now, for error messages about a handle that did not match.
   struct SlotState {
@@ -97,26 +112,40 @@ class Pool {
   };
   SlotState state(uint32_t index) const {
     if (index >= slots_.size()) return {};
-    return {true, slots_[index].alive, slots_[index].generation};
+    return {true, is_live(slots_[index]), generation_of(slots_[index].key)};
   }
 
   template <typename F>  // F(SlotId, T&)
   void for_each_live(F&& f) {
     for (uint32_t i = 0; i < slots_.size(); ++i) {
-      if (slots_[i].alive) f(SlotId{i, slots_[i].generation}, slots_[i].value);
+      Slot& slot = slots_[i];
+      if (is_live(slot)) f(SlotId{i, generation_of(slot.key), slot.key}, slot.value);
     }
   }
 
  private:
   // Kept small and dense: resolve touches only this array.
   struct Slot {
-    uint32_t generation = 1;
-    bool alive = false;
-    T value{};
+    uint64_t key;  // live_key of the occupant, or free_key when free
+    T value;
   };
+  static uint32_t generation_of(uint64_t key) {
+    return static_cast<uint32_t>(key >> HandleLayout::kGenerationShift & HandleLayout::kGenerationMask);
+  }
+  static uint64_t free_key(uint32_t index, uint32_t generation) {
+    return (~uint64_t{index} & HandleLayout::kIndexMask) << HandleLayout::kIndexShift |
+           uint64_t{generation} << HandleLayout::kGenerationShift;
+  }
+  uint64_t live_key(uint32_t index, uint32_t generation) const {
+    return uint64_t{index} << HandleLayout::kIndexShift | owner_bits_ |
+           uint64_t{generation} << HandleLayout::kGenerationShift;
+  }
+  static bool is_live(const Slot& slot) { return (slot.key & HandleLayout::kOwnerMask) != 0; }
+
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_;  // LIFO: a freed slot is reused first, with a new generation
   uint32_t capacity_;
+  uint64_t owner_bits_;
   uint32_t generation_limit_;
   uint32_t live_ = 0;
   uint32_t retired_ = 0;

@@ -217,8 +217,8 @@ WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_GPU_TYPE)
 template <typename Tag>
 struct KindStore {
   using Object = typename GpuType<Tag>::type;
-  KindStore(uint32_t capacity, uint32_t generation_limit)
-      : pool(capacity, generation_limit), records(capacity) {}
+  KindStore(uint32_t capacity, uint32_t registry, uint32_t generation_limit)
+      : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit), records(capacity) {}
   Pool<Object> pool;             // hot: generation + object, what resolve reads
   std::vector<Record<Tag>> records;  // cold, by slot index
 };
@@ -338,12 +338,11 @@ class Registry {
     return std::get<detail::KindStore<Tag>>(stores_);
   }
 
-  // The hot path: one compare for kind and registry, one slot read. Errors are built out of line.
+  // The hot path: a bounds check and one compare of the whole handle (kind, registry, alive,
+  // generation) against its slot. Errors are built out of line.
   template <typename Tag>
   const Object<Tag>* find(Handle<Tag> handle) const {
-    if ((handle.bits() & HandleLayout::kOwnerMask) != HandleLayout::owner_bits(Tag::kind, id_))
-      return nullptr;
-    return store<Tag>().pool.find(handle.index(), handle.generation());
+    return store<Tag>().pool.find(handle.bits());
   }
   template <typename Tag>
   Result<Object<Tag>> resolve_hot(Handle<Tag> handle) const {

@@ -149,8 +149,11 @@ class RecycleLoop {
   Result<void> frame(int f) {
     PanStep step = pan_step(f);
     auto enc = gpu_.encoder();
-    auto fill = [&](const TileKey& k, tiles::LayerIndex layer) {
-      return array_->upload(gpu_.queue, enc.get(), layer, image_for(images_, k));
+    fresh_.clear();
+    auto fill = [&](const TileKey& k, tiles::LayerIndex layer) -> Result<void> {
+      if (auto ok = array_->write_level0(gpu_.queue, layer, image_for(images_, k)); !ok) return ok;
+      fresh_.push_back(layer);
+      return {};
     };
     if (f == 0) {  // the first view
       for (const TileKey& k : step.visible) {
@@ -163,6 +166,7 @@ class RecycleLoop {
       if (!s) return s.error();
       deferred_ += *s == tiles::LoadStatus::Deferred;
     }
+    if (auto ok = array_->regenerate_mips(enc.get(), fresh_); !ok) return ok;
     instances_.clear();
     for (const TileKey& k : step.visible) {
       auto source = cache_->draw_source(k);
@@ -190,6 +194,7 @@ class RecycleLoop {
   std::unique_ptr<tiles::TileCache> cache_;
   Ref<BindGroup> group_;
   std::vector<tiles::TileInstance> instances_;
+  std::vector<tiles::LayerIndex> fresh_;  // layers handed out this frame: their chains to rebuild
   uint64_t deferred_ = 0;
 };
 
@@ -204,12 +209,14 @@ class DestroyLoop {
     auto load = [&](const TileKey& k) -> Result<void> {
       auto texture = tiles::TileArray::create(*gpu_.p, gpu_.device, *gpu_.mips, {kTile, 1, 0, "pan tile"});
       if (!texture) return texture.error();
-      if (auto ok = texture->upload(gpu_.queue, enc.get(), 0, image_for(images_, k)); !ok) return ok;
+      if (auto ok = texture->write_level0(gpu_.queue, 0, image_for(images_, k)); !ok) return ok;
       TileTexture t{std::make_unique<tiles::TileArray>(std::move(texture.value())), {}};
       t.group = gpu_.renderer->make_bind_group(*t.texture);
+      fresh_.push_back(t.texture.get());
       tiles_.insert_or_assign(k, std::move(t));
       return {};
     };
+    fresh_.clear();
     if (f == 0) {
       for (const TileKey& k : step.visible) {
         if (auto ok = load(k); !ok) return ok;
@@ -224,6 +231,12 @@ class DestroyLoop {
     }
     for (const TileKey& k : step.load) {
       if (auto ok = load(k); !ok) return ok;
+    }
+    // The same level-major order as the pool's regenerate_mips.
+    for (uint32_t level = 1; level < (fresh_.empty() ? 0 : fresh_[0]->mip_levels()); ++level) {
+      for (const tiles::TileArray* texture : fresh_) {
+        if (auto ok = texture->record_mip_level(enc.get(), 0, level); !ok) return ok;
+      }
     }
     instances_.clear();
     groups_.clear();
@@ -258,6 +271,7 @@ class DestroyLoop {
   std::unordered_map<TileKey, TileTexture, tiles::TileKeyHash> tiles_;
   std::vector<tiles::TileInstance> instances_;
   std::vector<BindGroup> groups_;
+  std::vector<const tiles::TileArray*> fresh_;  // textures created this frame
 };
 
 // Runs `count` frames of one design from frame `first`, then lets the GPU drain (wall time).

@@ -206,7 +206,12 @@ Result<TileArray> TileArray::create(const Procs& p, Device device, const MipGene
 
 Result<void> TileArray::upload(Queue queue, CommandEncoder encoder, LayerIndex layer,
                                std::span<const uint8_t> texels) const {
-  const Procs& p = *procs_;
+  if (auto ok = write_level0(queue, layer, texels); !ok) return ok;
+  const LayerIndex one[] = {layer};
+  return regenerate_mips(encoder, one);
+}
+
+Result<void> TileArray::write_level0(Queue queue, LayerIndex layer, std::span<const uint8_t> texels) const {
   if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("upload into '{}': the array was destroyed", label_));
   if (layer >= layers_) {
     return make_error(ErrorKind::InvalidArgument,
@@ -225,31 +230,48 @@ Result<void> TileArray::upload(Queue queue, CommandEncoder encoder, LayerIndex l
   layout.bytesPerRow = static_cast<uint32_t>(row);
   layout.rowsPerImage = tile_size_;
   Extent3D extent{tile_size_, tile_size_, 1};
-  p.QueueWriteTexture(queue, &dst, texels.data(), texels.size(), &layout, &extent);
+  procs_->QueueWriteTexture(queue, &dst, texels.data(), texels.size(), &layout, &extent);
+  return {};
+}
 
-  for (uint32_t m = 1; m < mip_levels_; ++m) {
-    TextureViewDescriptor target;
-    target.dimension = TextureViewDimension::e2D;
-    target.baseMipLevel = m;
-    target.mipLevelCount = 1;
-    target.baseArrayLayer = layer;
-    target.arrayLayerCount = 1;
-    Ref<TextureView> view(&p, p.TextureCreateView(texture_.get(), &target));
-    RenderPassColorAttachment attachment;
-    attachment.view = view.get();
-    attachment.loadOp = LoadOp::Clear;
-    attachment.storeOp = StoreOp::Store;
-    RenderPassDescriptor pass_desc;
-    pass_desc.colorAttachmentCount = 1;
-    pass_desc.colorAttachments = &attachment;
-    RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder, &pass_desc);
-    p.RenderPassEncoderSetPipeline(pass, mip_pipeline_);
-    p.RenderPassEncoderSetBindGroup(pass, 0, mip_sources_[m - 1].get(), 0, nullptr);
-    p.RenderPassEncoderSetVertexBuffer(pass, 0, layer_indices_.get(), uint64_t{layer} * sizeof(uint32_t),
-                                       sizeof(uint32_t));
-    p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
-    p.RenderPassEncoderEnd(pass);
-    p.RenderPassEncoderRelease(pass);
+Result<void> TileArray::record_mip_level(CommandEncoder encoder, LayerIndex layer, uint32_t level) const {
+  const Procs& p = *procs_;
+  if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("mip chain of '{}': the array was destroyed", label_));
+  if (layer >= layers_ || level == 0 || level >= mip_levels_) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("mip chain of '{}': layer {} of {}, level {} (1..{})", label_, layer, layers_,
+                                  level, mip_levels_ - 1));
+  }
+  TextureViewDescriptor target;
+  target.dimension = TextureViewDimension::e2D;
+  target.baseMipLevel = level;
+  target.mipLevelCount = 1;
+  target.baseArrayLayer = layer;
+  target.arrayLayerCount = 1;
+  Ref<TextureView> view(&p, p.TextureCreateView(texture_.get(), &target));
+  RenderPassColorAttachment attachment;
+  attachment.view = view.get();
+  attachment.loadOp = LoadOp::Clear;
+  attachment.storeOp = StoreOp::Store;
+  RenderPassDescriptor pass_desc;
+  pass_desc.colorAttachmentCount = 1;
+  pass_desc.colorAttachments = &attachment;
+  RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder, &pass_desc);
+  p.RenderPassEncoderSetPipeline(pass, mip_pipeline_);
+  p.RenderPassEncoderSetBindGroup(pass, 0, mip_sources_[level - 1].get(), 0, nullptr);
+  p.RenderPassEncoderSetVertexBuffer(pass, 0, layer_indices_.get(), uint64_t{layer} * sizeof(uint32_t),
+                                     sizeof(uint32_t));
+  p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+  p.RenderPassEncoderEnd(pass);
+  p.RenderPassEncoderRelease(pass);
+  return {};
+}
+
+Result<void> TileArray::regenerate_mips(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
+  for (uint32_t level = 1; level < mip_levels_; ++level) {
+    for (LayerIndex layer : layers) {
+      if (auto ok = record_mip_level(encoder, layer, level); !ok) return ok;
+    }
   }
   return {};
 }

@@ -53,6 +53,12 @@ class TileArray {
   // tile_size texels. The caller touches the layer in the pool for the encoder's submission.
   Result<void> upload(gpu::Queue queue, gpu::CommandEncoder encoder, LayerIndex layer,
                       std::span<const uint8_t> texels) const;
+  // The two halves of upload(), for a frame that hands out several layers: write every new
+  // tile's level 0, then regenerate all their chains in one go, level by level (each level
+  // reads only the level above it, so passes of different layers never depend on each other).
+  Result<void> write_level0(gpu::Queue queue, LayerIndex layer, std::span<const uint8_t> texels) const;
+  Result<void> record_mip_level(gpu::CommandEncoder encoder, LayerIndex layer, uint32_t level) const;
+  Result<void> regenerate_mips(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
 
   // The view a draw samples: 2DArray, every layer, every level.
   gpu::TextureView sampled_view() const { return sampled_view_.get(); }

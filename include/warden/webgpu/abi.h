@@ -308,11 +308,9 @@ struct Limits {
   uint32_t maxComputeWorkgroupSizeY = 0;
   uint32_t maxComputeWorkgroupSizeZ = 0;
   uint32_t maxComputeWorkgroupsPerDimension = 0;
+  // The last field of this build's Limits: the public tables add four per-stage storage
+  // limits after it, which this build neither writes nor reads (tests/webgpu/abi_async_test).
   uint32_t maxImmediateSize = 0;
-  uint32_t maxStorageBuffersInVertexStage = 0;
-  uint32_t maxStorageTexturesInVertexStage = 0;
-  uint32_t maxStorageBuffersInFragmentStage = 0;
-  uint32_t maxStorageTexturesInFragmentStage = 0;
 };
 
 struct SupportedFeatures {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 
 #include "warden/device/test_provider.h"
 
@@ -294,6 +295,18 @@ TEST_F(ControllerTest, RetryLimitExhaustedKeepsTheFallbackAndRefusesToRequest) {
   EXPECT_EQ(renderer.fallbacks().back(), rebuild.explanation());
 }
 
+TEST_F(ControllerTest, RefusedRetryLeavesADeviceThatIsUpAlone) {
+  make(ControllerOptions{.rebuild = &rebuild});
+  for (int i = 0; i < 3; ++i) rebuild.record_fault(FaultKind::Lost, "");
+  ASSERT_TRUE(rebuild.gave_up());
+  const DeviceId a = start_ready(1, 1);  // initialize() is a new user action: not gated
+
+  EXPECT_FALSE(controller->retry());
+  EXPECT_EQ(controller->state(), DeviceState::Ready);
+  EXPECT_EQ(renderer.attached(), a);
+  EXPECT_EQ(provider.live_devices(), 1u);
+}
+
 TEST_F(ControllerTest, StopAndRestartAreDifferentActions) {
   make();
   start_ready(1, 1);
@@ -514,6 +527,16 @@ TEST_F(ControllerTest, KeepDeviceWithoutAStashLetsTheDeviceGoAndSaysSo) {
   EXPECT_EQ(result.error().kind, ErrorKind::InvalidArgument);
   EXPECT_EQ(provider.live_devices(), 0u);
   EXPECT_TRUE(provider.destroyed(a));
+}
+
+TEST_F(ControllerTest, AHookThatThrowsIsRecordedAndTheTransitionCarriesOn) {
+  ControllerHooks hooks = renderer.hooks();
+  hooks.show_graphics = [](const DeviceView&) { throw std::runtime_error("view is broken"); };
+  controller = std::make_unique<DeviceController>(provider, hooks, ControllerOptions{.retirement = &retirement});
+  start_ready(1, 1);
+  ASSERT_EQ(controller->hook_failures().size(), 1u);
+  EXPECT_EQ(controller->hook_failures()[0], "show graphics: view is broken");
+  EXPECT_EQ(renderer.announcements().back(), "Graphics are ready.");
 }
 
 // ---- lifetimes ----------------------------------------------------------------------------------

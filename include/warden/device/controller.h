@@ -121,6 +121,7 @@ class DeviceController {
   bool is_current(Generation generation) const;
   // The device shown now; empty unless Ready.
   std::optional<DeviceView> active_device() const;
+  // One record per device retired, kept for the controller's life (diagnostics and tests).
   const std::vector<RetirementRecord>& retirements() const;
   const std::vector<std::string>& hook_failures() const;
 

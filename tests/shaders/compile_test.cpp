@@ -79,6 +79,12 @@ TEST_F(CompileTest, ColumnCountsATabAsOneAndUtf8Bytes) {
                       "unresolved value 'undefined_gain'");
 }
 
+TEST_F(CompileTest, ResolverStopsAtTheFirstUnresolvedValue) {
+  // Two functions each use an unknown name; Dawn reports the first and stops, so one
+  // diagnostic is all a file shows per check (docs/shader-check.md says so).
+  expect_single_error(compile_file("two_errors.wgsl"), "two_errors.wgsl", 2, 10, "unresolved value 'missing_a'");
+}
+
 TEST_F(CompileTest, ErrorScopeSourceGivesTheSamePlacesAsCompilationInfo) {
   for (const char* name : {"type_mismatch.wgsl", "unresolved_identifier.wgsl", "missing_semicolon.wgsl",
                            "tabs_unicode.wgsl"}) {

@@ -77,6 +77,17 @@ class RegistryIds {
   uint32_t next_ = 0;
 };
 
+// Capacities past what the handle's index field can name are cut to it (and reported by the
+// constructor); a zero generation limit would leave no generation to issue.
+RegistryOptions within_layout(RegistryOptions options) {
+#define WARDEN_CLAMP_CAPACITY(Name, snake) \
+  options.snake##_capacity = std::min(options.snake##_capacity, HandleLayout::kMaxSlots);
+  WARDEN_RESOURCE_KINDS(WARDEN_CLAMP_CAPACITY)
+#undef WARDEN_CLAMP_CAPACITY
+  options.generation_limit = std::max(options.generation_limit, 1u);
+  return options;
+}
+
 RegistryIds& registry_ids() {
   static RegistryIds ids;
   return ids;
@@ -121,7 +132,7 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
       device_(device),
       queue_(queue),
       id_(registry_ids().acquire()),
-      options_(std::move(options)),
+      options_(within_layout(options)),
       queue_clock_(context.procs(), context.instance(), queue),
       stores_(
 #define WARDEN_STORE_INIT(Name, snake) \
@@ -129,6 +140,14 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
           WARDEN_RESOURCE_KINDS(WARDEN_STORE_INIT)
 #undef WARDEN_STORE_INIT
               std::monostate{}) {
+  for (size_t k = 0; k < kResourceKindCount; ++k) {
+    const auto kind = static_cast<ResourceKind>(k + 1);
+    if (options.capacity(kind) > options_.capacity(kind)) {
+      diagnostics_.warning(category::kResources,
+                           fmt::format("{} capacity {} exceeds what a handle can index; using {}",
+                                       to_string(kind), options.capacity(kind), options_.capacity(kind)));
+    }
+  }
 }
 
 Registry::~Registry() {
@@ -336,6 +355,7 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
                                   ownership == Ownership::Owned ? "released" : "not adopted"));
   }
   if (ownership == Ownership::Borrowed) add_ref(procs_, object);
+  if (id->index >= s.records.size()) s.records.resize(id->index + 1);
   auto& rec = s.records[id->index];
   rec.label = label.empty() ? fmt::format("{}#{}.{}", kind_name<Tag>(), id->index, id->generation)
                             : std::move(label);

@@ -199,6 +199,15 @@ TEST_F(NullDeviceTest, FullPoolRefusesAndReleasesTheObjectJustMade) {
   EXPECT_EQ(reg->live_counts().of(ResourceKind::Buffer), 2u);
 }
 
+TEST_F(NullDeviceTest, CapacityBeyondTheHandleIndexIsCutAndReported) {
+  RegistryOptions options;
+  options.query_set_capacity = HandleLayout::kMaxSlots + 5;
+  auto reg = make_registry(*dev, options);
+  auto entries = reg->diagnostics().entries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].message, "query set capacity 1048581 exceeds what a handle can index; using 1048576");
+}
+
 TEST_F(NullDeviceTest, SlotWhoseGenerationReachesTheLimitIsRetiredNotWrapped) {
   RegistryOptions options;
   options.sampler_capacity = 1;

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -218,9 +219,11 @@ template <typename Tag>
 struct KindStore {
   using Object = typename GpuType<Tag>::type;
   KindStore(uint32_t capacity, uint32_t registry, uint32_t generation_limit)
-      : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit), records(capacity) {}
-  Pool<Object> pool;             // hot: generation + object, what resolve reads
-  std::vector<Record<Tag>> records;  // cold, by slot index
+      : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit) {}
+  Pool<Object> pool;                 // hot: handle + object, what resolve reads
+  // Cold, by slot index; grows with the pool's slots. A deque, so a label pointer handed out
+  // stays valid while its object lives.
+  std::deque<Record<Tag>> records;
 };
 
 }  // namespace detail
@@ -253,6 +256,7 @@ class Registry {
   /* Kills the handle now; the GPU object goes when its last submission retired. */           \
   Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }    \
   Result<gpu::Name> resolve(Name##Handle handle) const { return resolve_hot<Name##Tag>(handle); } \
+  /* Null when the handle is not live; valid while the object lives. */                        \
   const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }  \
   std::optional<Ownership> ownership(Name##Handle handle) const {                               \
     return ownership_of<Name##Tag>(handle);                                                     \

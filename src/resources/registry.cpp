@@ -156,8 +156,6 @@ Registry::~Registry() {
 }
 
 void Registry::shutdown() {
-  if (shut_down_) return;
-  shut_down_ = true;
   // One warning listing what the application left alive (DESIGN invariant 7).
   std::string leaked;
   for (ResourceKind kind : kTeardownOrder) {

@@ -583,6 +583,37 @@ TEST_F(NullDeviceTest, ShutdownWarnsOnceListingWhatWasAliveByKindAndLabel) {
   EXPECT_EQ(reg->diagnostics().entries().size(), 1u);
 }
 
+TEST_F(NullDeviceTest, ObjectsMadeAfterShutdownAreStillLetGoByTheDestructor) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  reg->shutdown();
+  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "late"}).ok());
+  reg.reset();
+  EXPECT_EQ(log.labels, std::vector<std::string>{"late"});
+}
+
+TEST_F(NullDeviceTest, ReplaceUnderABorrowedHandleTakesItsOwnReferenceToTheNewObject) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  const auto& p = dev->procs();
+  gpu::Buffer first = raw_buffer(*dev, 16, gpu::BufferUsage::CopyDst);
+  gpu::Buffer second = raw_buffer(*dev, 32, gpu::BufferUsage::CopyDst);
+  auto h = reg->adopt_buffer(first, "borrowed", Ownership::Borrowed);
+  ASSERT_TRUE(reg->replace_buffer(*h, second).ok());
+  ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  ASSERT_EQ(log.events.size(), 2u);
+  EXPECT_FALSE(log.events[0].destroyed);
+  EXPECT_FALSE(log.events[1].destroyed);
+  // Both are still the caller's and usable.
+  uint32_t data[4] = {};
+  p.QueueWriteBuffer(dev->queue.get(), first, 0, data, sizeof(data));
+  p.QueueWriteBuffer(dev->queue.get(), second, 0, data, sizeof(data));
+  dev->context->process_events();
+  EXPECT_TRUE(dev->take_errors().empty());
+  p.BufferRelease(first);
+  p.BufferRelease(second);
+}
+
 TEST_F(NullDeviceTest, CleanShutdownSaysNothing) {
   auto reg = make_registry(*dev);
   auto h = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "vb"});

@@ -6,6 +6,8 @@
 // released when that serial has retired, learned from onSubmittedWorkDone through a
 // non-blocking poll(). Nothing here waits on the GPU. docs/lifecycle-in-detail.md walks an
 // object from create to release; docs/failure-policy.md says what each call does on bad input.
+//
+// Not thread-safe: one thread, the one that drives the instance's events, calls a Registry.
 #pragma once
 
 #include <array>
@@ -236,7 +238,7 @@ class Registry {
   // `device` and `queue` must outlive the registry (it takes no reference on them).
   Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
            RegistryOptions options = {});
-  // Runs shutdown() if it has not run.
+  // Runs shutdown(): whatever is still alive is reported and let go.
   ~Registry();
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
@@ -328,8 +330,8 @@ class Registry {
   gpu::Queue queue() const { return queue_; }
 
   // Reports what is still alive (one gfx.resources warning, by kind and label), assumes all
-  // work complete, and lets go of everything in kTeardownOrder. Idempotent; later calls on
-  // the registry see no live objects.
+  // work complete, and lets go of everything in kTeardownOrder. With nothing alive it does
+  // nothing, so calling it again (or the destructor after it) is harmless.
   void shutdown();
 
  private:
@@ -422,7 +424,6 @@ class Registry {
           std::monostate>
       stores_;
   std::priority_queue<PendingRelease, std::vector<PendingRelease>, LaterFirst> pending_;
-  bool shut_down_ = false;
 };
 
 }  // namespace warden

@@ -374,6 +374,31 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
   EXPECT_FALSE(array->upload(dev->queue.get(), encoder().get(), 0, solid(kRed)));
 }
 
+// Bad input is an error naming the array and the value, never a Dawn error object.
+TEST_F(TileGpuTest, BadArraysAndUploadsAreErrorsNamingTheProblem) {
+  const Procs& p = dev->procs();
+  auto none = TileArray::create(p, dev->device.get(), *mips, {kTile, 0, 0, "band z3"});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_NE(none.error().message.find("'band z3': 0 layers"), std::string::npos) << none.error().message;
+  auto huge = TileArray::create(p, dev->device.get(), *mips, {kTile, 1u << 20, 0, "band z4"});
+  ASSERT_FALSE(huge);
+  EXPECT_NE(huge.error().message.find("on this device"), std::string::npos) << huge.error().message;
+
+  auto array = make_array(2);
+  ASSERT_TRUE(array);
+  auto enc = encoder();
+  auto outside = array->upload(dev->queue.get(), enc.get(), 2, solid(kRed));
+  ASSERT_FALSE(outside);
+  EXPECT_NE(outside.error().message.find("layer 2 of 2"), std::string::npos) << outside.error().message;
+  std::vector<uint8_t> short_tile(100);
+  auto truncated = array->upload(dev->queue.get(), enc.get(), 0, short_tile);
+  ASSERT_FALSE(truncated);
+  EXPECT_NE(truncated.error().message.find("100 bytes"), std::string::npos) << truncated.error().message;
+  std::vector<TileInstance> too_many(renderer->max_instances() + 1);
+  EXPECT_FALSE(renderer->write_instances(dev->queue.get(), too_many));
+}
+
 // A pan with the pool, cache and one draw per frame: retirement only from poll(), no blocking
 // wait, no layer refused, no validation error.
 TEST_F(TileGpuTest, RecycleFrameLoopNeverBlocks) {

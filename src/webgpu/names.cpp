@@ -10,10 +10,6 @@ const char* to_string(BackendType type) {
   switch (type) {
     case BackendType::Undefined: return "undefined";
     case BackendType::Null: return "null";
-    case BackendType::WebGPU: return "webgpu";
-    case BackendType::D3D11: return "d3d11";
-    case BackendType::D3D12: return "d3d12";
-    case BackendType::Metal: return "metal";
     case BackendType::Vulkan: return "vulkan";
     case BackendType::OpenGL: return "opengl";
     case BackendType::OpenGLES: return "opengles";
@@ -24,7 +20,6 @@ const char* to_string(BackendType type) {
 const char* to_string(AdapterType type) {
   switch (type) {
     case AdapterType::DiscreteGPU: return "discrete-gpu";
-    case AdapterType::IntegratedGPU: return "integrated-gpu";
     case AdapterType::CPU: return "cpu";
     case AdapterType::Unknown: return "unknown";
   }
@@ -44,9 +39,6 @@ const char* to_string(ErrorType type) {
   switch (type) {
     case ErrorType::NoError: return "no-error";
     case ErrorType::Validation: return "validation";
-    case ErrorType::OutOfMemory: return "out-of-memory";
-    case ErrorType::Internal: return "internal";
-    case ErrorType::Unknown: return "unknown";
   }
   return "unknown";
 }

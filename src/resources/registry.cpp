@@ -94,7 +94,7 @@ RegistryIds& registry_ids() {
 }
 
 template <typename Tag>
-constexpr const char* kind_name() {
+const char* kind_name() {
   return to_string(Tag::kind);
 }
 

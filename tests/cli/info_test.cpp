@@ -1,0 +1,85 @@
+// `warden info` and `warden smoke` run as programs: JSON shape, the missing-library error and
+// the backend-selection error, with their exit codes.
+#include <gmock/gmock.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/cli_run.h"
+
+namespace warden {
+namespace {
+
+using testing::run_cli;
+using ::testing::HasSubstr;
+
+TEST(InfoCommand, JsonNamesTheChosenAdapterAndTheLibrary) {
+  auto run = run_cli("info --backend gl --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto info = nlohmann::json::parse(run.out);
+  ASSERT_TRUE(info.is_object());
+  EXPECT_EQ(info["backend"], "opengl");
+  EXPECT_EQ(info["feature_level"], "compatibility");
+  for (const char* key : {"adapter", "adapter_type", "library"}) {
+    ASSERT_TRUE(info.contains(key)) << key;
+    EXPECT_TRUE(info[key].is_string()) << key;
+    EXPECT_FALSE(info[key].get<std::string>().empty()) << key;
+  }
+  EXPECT_THAT(info["library"].get<std::string>(), HasSubstr("libwebgpu_wrapper.so"));
+  EXPECT_GT(info["limits"]["max_texture_dimension_2d"].get<uint64_t>(), 0u);
+}
+
+TEST(InfoCommand, NullBackendIsACpuAdapter) {
+  auto run = run_cli("info --backend null --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto info = nlohmann::json::parse(run.out);
+  EXPECT_EQ(info["backend"], "null");
+  EXPECT_EQ(info["adapter_type"], "cpu");
+}
+
+TEST(InfoCommand, MissingLibrarySaysWhereItLookedAndHowToFixItWithExitTwo) {
+  auto run = run_cli("info --json", "WARDEN_WEBGPU_LIB=/nonexistent/libwebgpu.so");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_THAT(run.err, HasSubstr("no WebGPU library could be loaded"));
+  EXPECT_THAT(run.err, HasSubstr("/nonexistent/libwebgpu.so"));
+  EXPECT_THAT(run.err, HasSubstr("make demo"));
+  EXPECT_THAT(run.err, HasSubstr("WARDEN_WEBGPU_LIB"));
+}
+
+TEST(InfoCommand, LibraryWithoutTheApiNamesTheMissingEntryPoints) {
+  auto run = run_cli("info", "WARDEN_WEBGPU_LIB=libz.so.1");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("lacks"));
+  EXPECT_THAT(run.err, HasSubstr("wgpuCreateInstance"));
+}
+
+TEST(InfoCommand, UnsatisfiableBackendListsWhatWasTriedAndWhy) {
+  // With no Vulkan driver to find, a Vulkan request fails the same way on every machine.
+  auto run = run_cli("info --backend vulkan", "VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.err, HasSubstr("no adapter satisfies backend 'vulkan'. Tried:\n  vulkan (core): No supported adapters"));
+}
+
+TEST(InfoCommand, UnknownBackendNameIsAUsageError) {
+  auto run = run_cli("info --backend metal");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("unknown backend 'metal': expected auto, vulkan, gl, gles or null"));
+}
+
+TEST(SmokeCommand, PassesOnGlAndReportsBothHalves) {
+  auto run = run_cli("smoke --backend gl");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("compute doubled 1048576 u32 values, 0 mismatches"));
+  EXPECT_THAT(run.out, HasSubstr("-> ok"));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("FAILED")));
+}
+
+TEST(SmokeCommand, WrongResultsOnTheNullBackendExitOne) {
+  // The Null backend executes nothing: the readbacks cannot match, and the job must say so.
+  auto run = run_cli("smoke --backend null");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.out, HasSubstr("FAILED"));
+}
+
+}  // namespace
+}  // namespace warden

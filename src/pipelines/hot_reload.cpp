@@ -114,7 +114,7 @@ std::vector<ReloadReport> HotReloader::poll() {
 ReloadReport HotReloader::finish(Finished& f) {
   ReloadReport report = std::move(f.report);
   Diagnostics& diagnostics = pipelines_->registry().diagnostics();
-  if (!report.diagnostics.empty()) shaders_->record(report.diagnostics, f.job.path.string());
+  if (!report.diagnostics.empty()) shaders_->record(report.diagnostics);
   auto keep_previous = [&](const std::string& why) {
     diagnostics.error(shaders::kDiagnosticsCategory,
                       fmt::format("hot reload of {} kept the previous module and pipelines: {}", f.job.path.string(), why));

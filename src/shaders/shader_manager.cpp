@@ -22,7 +22,7 @@ ShaderManager::ShaderManager(const gpu::Context& context, gpu::Device device, Re
                              CompilerOptions options)
     : compiler_(context, device, options), registry_(&registry) {}
 
-void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics, std::string_view) {
+void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics) {
   last_diagnostics_ = diagnostics;
   for (const ShaderDiagnostic& d : diagnostics) {
     registry_->diagnostics().report(to_registry_severity(d.severity), kDiagnosticsCategory,
@@ -37,7 +37,7 @@ Result<ShaderModuleHandle> ShaderManager::compile(std::string path, std::string_
     registry_->diagnostics().error(kDiagnosticsCategory, compiled.error().message);
     return compiled.error();
   }
-  record(compiled->diagnostics, path);
+  record(compiled->diagnostics);
   if (!compiled->ok()) {
     std::string text;
     for (const ShaderDiagnostic& d : compiled->diagnostics) text += format_diagnostic(d, source);

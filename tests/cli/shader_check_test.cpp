@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>

@@ -3,6 +3,8 @@
 // v3 leaves v2 drawing and reports v3's line and column.
 #include <gmock/gmock.h>
 
+#include <unistd.h>
+
 #include <array>
 #include <chrono>
 #include <cstring>

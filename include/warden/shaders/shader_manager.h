@@ -35,7 +35,7 @@ class ShaderManager {
   // this manager made; the old module goes when its last submission retired.
   Result<void> install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module);
   // Records diagnostics of a compile done elsewhere (hot reload) and reports them.
-  void record(const std::vector<ShaderDiagnostic>& diagnostics, std::string_view path);
+  void record(const std::vector<ShaderDiagnostic>& diagnostics);
 
   const std::vector<ShaderDiagnostic>& last_diagnostics() const { return last_diagnostics_; }
   // The file a handle was loaded from; null for handles not made by load().

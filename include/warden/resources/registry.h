@@ -245,13 +245,14 @@ class Registry {
 
   // ---- per kind: adopt, replace, destroy, resolve, label, touch ----------------------------
 #define WARDEN_REGISTRY_PER_KIND(Name, snake)                                                   \
-  /* Registers an object made elsewhere. Owned: takes over the caller's reference. Borrowed:  \
-     takes a reference of its own. Pool full: releases `object` as ownership says, PoolFull. */ \
+  /* Registers an object made elsewhere. Owned: takes over the caller's reference (released  \
+     at once if the pool is full). Borrowed: takes a reference of its own, only on success. */ \
   Result<Name##Handle> adopt_##snake(gpu::Name object, std::string label,                      \
                                      Ownership ownership = Ownership::Owned) {                  \
     return adopt<Name##Tag>(object, std::move(label), ownership);                               \
   }                                                                                             \
-  /* Swaps the object under the same handle; the old one is let go once its last use retired. */ \
+  /* Swaps the object under the same handle; the old one is let go once its last use retired. \
+     Takes `object` as the slot's ownership says; on error it stays the caller's. */            \
   Result<void> replace_##snake(Name##Handle handle, gpu::Name object) {                        \
     return replace<Name##Tag>(handle, object);                                                  \
   }                                                                                             \

@@ -237,6 +237,33 @@ TEST_F(HotReloadTest, SameHandleDrawsV2AfterReloadAndKeepsV2WhenV3IsBroken) {
   EXPECT_GE(registry->diagnostics().count(shaders::kDiagnosticsCategory, Severity::Error), 2u);
 }
 
+TEST_F(HotReloadTest, AResultOvertakenByANewerSaveIsDroppedUnseen) {
+  write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
+  RenderPipelineHandle pipeline = load_pipeline();
+
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), false);
+  // Hand the green save to the worker, and let it finish.
+  auto deadline = std::chrono::steady_clock::now() + kTimeout;
+  while (reloader->in_flight() == 0 && std::chrono::steady_clock::now() < deadline) {
+    EXPECT_TRUE(reloader->poll().empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  while (reloader->ready() < reloader->in_flight() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_EQ(reloader->ready(), 1u);
+
+  // Saved again before the green result was swapped in: the green result is out of date.
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 0.0, 1.0, 1.0)"), false);
+  EXPECT_TRUE(reloader->poll().empty());
+  EXPECT_EQ(draw(pipeline), kRed);
+
+  auto reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_TRUE(reports[0].applied) << reports[0].error;
+  EXPECT_EQ(draw(pipeline), (Pixel{0, 0, 255, 255}));
+}
+
 TEST_F(HotReloadTest, ARebuildThatFailsKeepsTheOldModuleAndPipeline) {
   write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
   RenderPipelineHandle pipeline = load_pipeline();

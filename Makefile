@@ -47,5 +47,8 @@ test-sanitize: setup $(SAN_DIR)/CMakeCache.txt
 bench: build
 	scripts/bench.sh $(BUILD_DIR)
 
+memcheck: build
+	scripts/memcheck.sh $(BUILD_DIR)
+
 clean:
 	rm -rf $(BUILD_DIR)/CMakeFiles $(BUILD_DIR)/CMakeCache.txt $(SAN_DIR) out

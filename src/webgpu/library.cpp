@@ -78,6 +78,8 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
     auto lib = std::shared_ptr<Library>(new Library());
     auto missing = resolve_procs(handle, lib->procs_);
     if (!missing.empty()) {
+      // Not ours to keep: nothing of it is used, so it can be unloaded at once.
+      ::dlclose(handle);
       std::string names;
       for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
       return make_error(ErrorKind::SymbolMissing,

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# `make memcheck`: every test program under valgrind memcheck. Fails on any invalid access or
+# definite leak outside the suppressions in tests/sanitizer/valgrind.supp.
+set -uo pipefail
+build="${1:-build}"
+root=$(cd "$(dirname "$0")/.." && pwd)
+supp="$root/tests/sanitizer/valgrind.supp"
+# Too slow under valgrind to be worth it here; each is covered by the sanitizer run instead.
+skip='*OneMegabyte*:*1MB*:*Megabyte*'
+failed=0
+for t in "$build"/tests/test_*; do
+  [[ -x "$t" && -f "$t" ]] || continue
+  name=$(basename "$t")
+  log="$build/memcheck-$name.log"
+  start=$(date +%s)
+  valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+    --show-leak-kinds=definite --suppressions="$supp" \
+    "$t" --gtest_filter="-$skip" --gtest_brief=1 > "$log" 2>&1
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  if [[ $rc -eq 0 ]]; then
+    echo "memcheck: $name clean (${secs}s)"
+  else
+    echo "memcheck: $name FAILED (exit $rc, ${secs}s) — see $log"
+    grep -E "^==[0-9]+== (Invalid|Conditional|Mismatched|Syscall|.*definitely lost)" "$log" | head -5
+    failed=1
+  fi
+done
+exit $failed

@@ -2,51 +2,20 @@
 // outputs and its exit codes (0 clean, 1 a compile error, 2 usage or I/O).
 #include <gmock/gmock.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "support/cli_run.h"
+
 namespace {
 
 using ::testing::HasSubstr;
-
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using warden::testing::CliRun;
 
 // Runs the CLI in the test data folder, so paths in its output are the short names given.
 CliRun warden(const std::string& args) {
-  auto err_path = std::filesystem::temp_directory_path() /
-                  ("warden_shader_check_" + std::to_string(::getpid()) + ".err");
-  std::string command = "cd '" WARDEN_TEST_DATA_DIR "/shaders' && '" WARDEN_CLI_PATH "' " + args + " 2>'" +
-                        err_path.string() + "'";
-  CliRun run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
-  int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = slurp(err_path);
-  std::filesystem::remove(err_path);
-  return run;
+  return warden::testing::run_cli(args, "", WARDEN_TEST_DATA_DIR "/shaders");
 }
 
 TEST(ShaderCheck, CleanFilesPrintNothingAndExitZero) {

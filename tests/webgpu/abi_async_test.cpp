@@ -112,7 +112,9 @@ TEST(WebGpuAbi, AdapterInfoFieldsLandWhereDeclared) {
       // The four strings precede the enums: the GL driver's version lands in `description`.
       std::string description(info.description.view());
       EXPECT_THAT(description, StartsWith("OpenGL version"));
-      if (c.backend == BackendType::OpenGLES) EXPECT_THAT(description, HasSubstr("OpenGL ES"));
+      if (c.backend == BackendType::OpenGLES) {
+        EXPECT_THAT(description, HasSubstr("OpenGL ES"));
+      }
       EXPECT_FALSE(info.device.view().empty());
     }
     p.AdapterInfoFreeMembers(info);

@@ -1,8 +1,12 @@
 // Scenario: the same scripted pan drawn two ways, in one run on one device.
 //   recycle: one texture_2d_array, layers recycled by the LayerPool under the submission clock,
-//            one bind group and one instanced draw per frame (warden's design);
+//            one bind group and one instanced draw per frame (warden's design). Everything is
+//            made at start-up (a view per (layer, level), the bind groups, the index buffer); a
+//            frame's new layers get their chains in one pass per level for up to 4 layers;
 //   destroy: a texture per tile created on load and destroyed on evict, a bind group and a
-//            draw per tile (the design the seed argues against).
+//            draw per tile (the design the seed argues against). Each texture's chain is drawn
+//            by the same pipeline, one pass per (texture, level): separate textures cannot share
+//            a pass's one source binding (docs/adr/0005, "Frame cost").
 // 256x256 tiles with full mip chains, 64 visible (8 x 8), 4 new tiles and 4 evictions a frame,
 // drawn into a 512x512 target so the numbers measure the frame's CPU and driver cost rather
 // than the software rasteriser's fill rate. At most two frames in flight, learned only from
@@ -232,7 +236,7 @@ class DestroyLoop {
     for (const TileKey& k : step.load) {
       if (auto ok = load(k); !ok) return ok;
     }
-    // The same level-major order as the pool's regenerate_mips.
+    // Level-major, like the recycle loop; one pass per (texture, level).
     for (uint32_t level = 1; level < (fresh_.empty() ? 0 : fresh_[0]->mip_levels()); ++level) {
       for (const tiles::TileArray* texture : fresh_) {
         if (auto ok = texture->record_mip_level(enc.get(), 0, level); !ok) return ok;

@@ -1,7 +1,9 @@
 #include "warden/tiles/tile_gpu.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -12,31 +14,47 @@ namespace {
 
 using namespace gpu;
 
-// Integers cross stages flat; Compatibility mode accepts only the `either` vertex for that.
-constexpr const char* kMipWgsl = R"(
+// The mip pass for `targets` layers: one full-target triangle; each layer's index comes from its
+// own instance-rate vertex buffer bound at that layer's offset into the generator's index
+// buffer. Integers cross stages flat; Compatibility mode accepts only the `either` vertex.
+std::string mip_wgsl(uint32_t targets) {
+  static const char* kLane[] = {"x", "y", "z", "w"};
+  std::string inputs, lanes, outputs, body;
+  for (uint32_t t = 0; t < targets; ++t) {
+    inputs += fmt::format(", @location({0}) l{0} : u32", t);
+    lanes += fmt::format("{}l{}", t ? ", " : "", t);
+    outputs += fmt::format("  @location({0}) c{0} : vec4<f32>,\n", t);
+    // At a target texel's centre a bilinear sample averages the 2x2 source block beneath it.
+    body += fmt::format("  o.c{} = textureSampleLevel(src, smp, in.uv, in.layers.{}, 0.0);\n", t, kLane[t]);
+  }
+  for (uint32_t t = targets; t < 4; ++t) lanes += ", 0u";
+  return fmt::format(R"(
 @group(0) @binding(0) var src : texture_2d_array<f32>;
 @group(0) @binding(1) var smp : sampler;
-struct VOut {
+struct VOut {{
   @builtin(position) pos : vec4<f32>,
   @location(0) uv : vec2<f32>,
-  @location(1) @interpolate(flat, either) layer : u32,
-};
+  @location(1) @interpolate(flat, either) layers : vec4<u32>,
+}};
+struct FOut {{
+{}}};
 @vertex
-fn vs(@builtin(vertex_index) i : u32, @location(0) layer : u32) -> VOut {
+fn vs(@builtin(vertex_index) i : u32{}) -> VOut {{
   // One triangle covering the target.
   var p = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(3.0, -1.0), vec2<f32>(-1.0, 3.0));
   var out : VOut;
   out.pos = vec4<f32>(p[i], 0.0, 1.0);
   out.uv = vec2<f32>(p[i].x + 1.0, 1.0 - p[i].y) * 0.5;
-  out.layer = layer;
+  out.layers = vec4<u32>({});
   return out;
-}
+}}
 @fragment
-fn fs(in : VOut) -> @location(0) vec4<f32> {
-  // At a target texel's centre a bilinear sample averages the 2x2 source block beneath it.
-  return textureSampleLevel(src, smp, in.uv, in.layer, 0.0);
+fn fs(in : VOut) -> FOut {{
+  var o : FOut;
+{}  return o;
+}}
+)", outputs, inputs, lanes, body);
 }
-)";
 
 constexpr const char* kDrawWgsl = R"(
 @group(0) @binding(0) var tiles : texture_2d_array<f32>;
@@ -102,36 +120,71 @@ Ref<BindGroup> make_texture_group(const Procs& p, Device device, BindGroupLayout
 // ---- MipGenerator ---------------------------------------------------------------------------
 
 Result<MipGenerator> MipGenerator::create(const Procs& p, Device device, TextureFormat format) {
-  if (auto texel = bytes_per_texel(format); !texel) return texel.error();
+  auto texel = bytes_per_texel(format);
+  if (!texel) return texel.error();
+  Limits limits;
+  p.DeviceGetLimits(device, &limits);
+  // As many targets as the device takes: an RGBA8 target costs 8 bytes per sample against
+  // maxColorAttachmentBytesPerSample (32 in Compatibility mode); wider formats are counted at
+  // twice their texel size, which never undercounts.
+  uint32_t max_targets = std::min({kMaxLayersPerPass, limits.maxColorAttachments,
+                                   limits.maxColorAttachmentBytesPerSample / std::max(8u, *texel * 2)});
+  max_targets = std::max(max_targets, 1u);
   MipGenerator g;
   g.format_ = format;
-  auto module = make_module(p, device, kMipWgsl, "tile mip chain");
-  VertexAttribute layer_attr;
-  layer_attr.format = VertexFormat::Uint32;
-  layer_attr.shaderLocation = 0;
-  VertexBufferLayout layer_buffer;
-  layer_buffer.stepMode = VertexStepMode::Instance;
-  layer_buffer.arrayStride = sizeof(uint32_t);
-  layer_buffer.attributeCount = 1;
-  layer_buffer.attributes = &layer_attr;
-  ColorTargetState color;
-  color.format = format;
-  FragmentState fragment;
-  fragment.module = module.get();
-  fragment.entryPoint = "fs";
-  fragment.targetCount = 1;
-  fragment.targets = &color;
-  RenderPipelineDescriptor desc;
-  desc.label = "tile mip chain";
-  desc.vertex.module = module.get();
-  desc.vertex.entryPoint = "vs";
-  desc.vertex.bufferCount = 1;
-  desc.vertex.buffers = &layer_buffer;
-  desc.fragment = &fragment;
-  g.pipeline_ = Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc));
-  if (!g.pipeline_) return make_error(ErrorKind::Validation, "tile mip pipeline was not created");
-  g.layout_ = Ref<BindGroupLayout>(&p, p.RenderPipelineGetBindGroupLayout(g.pipeline_.get(), 0));
+  ColorTargetState colors[kMaxLayersPerPass];
+  for (auto& c : colors) c.format = format;
+  VertexAttribute layer_attrs[kMaxLayersPerPass];
+  VertexBufferLayout layer_buffers[kMaxLayersPerPass];
+  for (uint32_t t = 0; t < kMaxLayersPerPass; ++t) {
+    layer_attrs[t].format = VertexFormat::Uint32;
+    layer_attrs[t].shaderLocation = t;
+    layer_buffers[t].stepMode = VertexStepMode::Instance;
+    layer_buffers[t].arrayStride = sizeof(uint32_t);
+    layer_buffers[t].attributeCount = 1;
+    layer_buffers[t].attributes = &layer_attrs[t];
+  }
+  auto make = [&](const std::string& code, uint32_t targets, const char* label) -> Stage {
+    auto module = make_module(p, device, code.c_str(), label);
+    FragmentState fragment;
+    fragment.module = module.get();
+    fragment.entryPoint = "fs";
+    fragment.targetCount = targets;
+    fragment.targets = colors;
+    RenderPipelineDescriptor desc;
+    desc.label = label;
+    desc.vertex.module = module.get();
+    desc.vertex.entryPoint = "vs";
+    desc.vertex.bufferCount = targets;
+    desc.vertex.buffers = layer_buffers;
+    desc.fragment = &fragment;
+    Stage stage;
+    stage.pipeline = Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc));
+    if (stage.pipeline) {
+      stage.layout = Ref<BindGroupLayout>(&p, p.RenderPipelineGetBindGroupLayout(stage.pipeline.get(), 0));
+    }
+    return stage;
+  };
+  for (uint32_t t = 1; t <= max_targets; ++t) {
+    Stage mip = make(mip_wgsl(t), t, "tile mip chain");
+    if (!mip.pipeline) {
+      return make_error(ErrorKind::Validation, fmt::format("tile mip pipeline for {} layers was not created", t));
+    }
+    g.mip_.push_back(std::move(mip));
+  }
   g.sampler_ = make_linear_sampler(p, device, MipmapFilterMode::Nearest, "tile mip chain");
+
+  const uint32_t count = std::max(limits.maxTextureArrayLayers, 1u);
+  BufferDescriptor bdesc;
+  bdesc.label = "tile layer indices";
+  bdesc.usage = BufferUsage::Vertex;
+  bdesc.size = uint64_t{count} * sizeof(uint32_t);
+  bdesc.mappedAtCreation = 1;
+  g.layer_indices_ = Ref<Buffer>(&p, p.DeviceCreateBuffer(device, &bdesc));
+  if (auto* mapped = static_cast<uint32_t*>(p.BufferGetMappedRange(g.layer_indices_.get(), 0, bdesc.size))) {
+    for (uint32_t i = 0; i < count; ++i) mapped[i] = i;
+  }
+  p.BufferUnmap(g.layer_indices_.get());
   return g;
 }
 
@@ -162,7 +215,7 @@ Result<TileArray> TileArray::create(const Procs& p, Device device, const MipGene
   a.mip_levels_ = levels;
   a.bytes_ = *bytes;
   a.texel_bytes_ = *bytes_per_texel(mips.format());
-  a.mip_pipeline_ = mips.pipeline();
+  a.layer_indices_ = mips.layer_indices();
 
   TextureBindingViewDimensionDescriptor bound_as;
   bound_as.textureBindingViewDimension = TextureViewDimension::e2DArray;
@@ -179,28 +232,34 @@ Result<TileArray> TileArray::create(const Procs& p, Device device, const MipGene
   TextureViewDescriptor vdesc;
   vdesc.dimension = TextureViewDimension::e2DArray;
   a.sampled_view_ = Ref<TextureView>(&p, p.TextureCreateView(a.texture_.get(), &vdesc));
+  // A pass never writes more layers than the array has: a one-layer texture gets one set.
+  const uint32_t widths = std::min(mips.max_targets(), d.layers);
+  a.mip_sources_.resize(widths);
+  for (uint32_t t = 1; t <= widths; ++t) a.mip_pipelines_.push_back(mips.mip_pipeline(t));
   for (uint32_t m = 0; m + 1 < levels; ++m) {
     TextureViewDescriptor level;
     level.dimension = TextureViewDimension::e2DArray;
     level.baseMipLevel = m;
     level.mipLevelCount = 1;
     Ref<TextureView> view(&p, p.TextureCreateView(a.texture_.get(), &level));
-    a.mip_sources_.push_back(make_texture_group(p, device, mips.layout(), view.get(), mips.sampler(),
-                                                fmt::format("{} mip {}", d.label, m)));
+    for (uint32_t t = 1; t <= widths; ++t) {
+      a.mip_sources_[t - 1].push_back(make_texture_group(p, device, mips.mip_layout(t), view.get(), mips.sampler(),
+                                                         fmt::format("{} mip {}", d.label, m)));
+    }
   }
-
-  std::vector<uint32_t> indices(d.layers);
-  for (uint32_t i = 0; i < d.layers; ++i) indices[i] = i;
-  BufferDescriptor bdesc;
-  bdesc.label = "tile layer indices";
-  bdesc.usage = BufferUsage::Vertex;
-  bdesc.size = uint64_t{d.layers} * sizeof(uint32_t);
-  bdesc.mappedAtCreation = 1;
-  a.layer_indices_ = Ref<Buffer>(&p, p.DeviceCreateBuffer(device, &bdesc));
-  if (void* mapped = p.BufferGetMappedRange(a.layer_indices_.get(), 0, bdesc.size)) {
-    std::memcpy(mapped, indices.data(), bdesc.size);
+  // Level 0 is written by copies, never rendered: views for levels 1.. only.
+  a.targets_.reserve(size_t{d.layers} * (levels - 1));
+  for (uint32_t layer = 0; layer < d.layers; ++layer) {
+    for (uint32_t m = 1; m < levels; ++m) {
+      TextureViewDescriptor target;
+      target.dimension = TextureViewDimension::e2D;
+      target.baseMipLevel = m;
+      target.mipLevelCount = 1;
+      target.baseArrayLayer = layer;
+      target.arrayLayerCount = 1;
+      a.targets_.emplace_back(&p, p.TextureCreateView(a.texture_.get(), &target));
+    }
   }
-  p.BufferUnmap(a.layer_indices_.get());
   return a;
 }
 
@@ -235,32 +294,48 @@ Result<void> TileArray::write_level0(Queue queue, LayerIndex layer, std::span<co
 }
 
 Result<void> TileArray::record_mip_level(CommandEncoder encoder, LayerIndex layer, uint32_t level) const {
+  const LayerIndex one[] = {layer};
+  return record_mip_pass(encoder, one, level);
+}
+
+Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const {
   const Procs& p = *procs_;
   if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("mip chain of '{}': the array was destroyed", label_));
-  if (layer >= layers_ || level == 0 || level >= mip_levels_) {
-    return make_error(ErrorKind::InvalidArgument,
-                      fmt::format("mip chain of '{}': layer {} of {}, level {} (1..{})", label_, layer, layers_,
-                                  level, mip_levels_ - 1));
+  if (layers.empty() || layers.size() > mip_sources_.size()) {
+    return make_error(ErrorKind::InvalidArgument, fmt::format("mip chain of '{}': {} layers in one pass (1..{})", label_,
+                                                              layers.size(), mip_sources_.size()));
   }
-  TextureViewDescriptor target;
-  target.dimension = TextureViewDimension::e2D;
-  target.baseMipLevel = level;
-  target.mipLevelCount = 1;
-  target.baseArrayLayer = layer;
-  target.arrayLayerCount = 1;
-  Ref<TextureView> view(&p, p.TextureCreateView(texture_.get(), &target));
-  RenderPassColorAttachment attachment;
-  attachment.view = view.get();
-  attachment.loadOp = LoadOp::Clear;
-  attachment.storeOp = StoreOp::Store;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const LayerIndex layer = layers[i];
+    if (layer >= layers_ || level == 0 || level >= mip_levels_) {
+      return make_error(ErrorKind::InvalidArgument,
+                        fmt::format("mip chain of '{}': layer {} of {}, level {} (1..{})", label_, layer, layers_,
+                                    level, mip_levels_ - 1));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (layers[j] == layer) {
+        return make_error(ErrorKind::InvalidArgument,
+                          fmt::format("mip chain of '{}': layer {} twice in one pass", label_, layer));
+      }
+    }
+  }
+  const uint32_t targets = static_cast<uint32_t>(layers.size());
+  RenderPassColorAttachment attachments[kMaxLayersPerPass];
+  for (uint32_t t = 0; t < targets; ++t) {
+    attachments[t].view = target_view(layers[t], level);
+    attachments[t].loadOp = LoadOp::Clear;
+    attachments[t].storeOp = StoreOp::Store;
+  }
   RenderPassDescriptor pass_desc;
-  pass_desc.colorAttachmentCount = 1;
-  pass_desc.colorAttachments = &attachment;
+  pass_desc.colorAttachmentCount = targets;
+  pass_desc.colorAttachments = attachments;
   RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder, &pass_desc);
-  p.RenderPassEncoderSetPipeline(pass, mip_pipeline_);
-  p.RenderPassEncoderSetBindGroup(pass, 0, mip_sources_[level - 1].get(), 0, nullptr);
-  p.RenderPassEncoderSetVertexBuffer(pass, 0, layer_indices_.get(), uint64_t{layer} * sizeof(uint32_t),
-                                     sizeof(uint32_t));
+  p.RenderPassEncoderSetPipeline(pass, mip_pipelines_[targets - 1]);
+  p.RenderPassEncoderSetBindGroup(pass, 0, mip_sources_[targets - 1][level - 1].get(), 0, nullptr);
+  for (uint32_t t = 0; t < targets; ++t) {
+    p.RenderPassEncoderSetVertexBuffer(pass, t, layer_indices_, uint64_t{layers[t]} * sizeof(uint32_t),
+                                       sizeof(uint32_t));
+  }
   p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
@@ -268,9 +343,12 @@ Result<void> TileArray::record_mip_level(CommandEncoder encoder, LayerIndex laye
 }
 
 Result<void> TileArray::regenerate_mips(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
+  const size_t width = std::max<size_t>(mip_sources_.size(), 1);
   for (uint32_t level = 1; level < mip_levels_; ++level) {
-    for (LayerIndex layer : layers) {
-      if (auto ok = record_mip_level(encoder, layer, level); !ok) return ok;
+    for (size_t first = 0; first < layers.size(); first += width) {
+      if (auto ok = record_mip_pass(encoder, layers.subspan(first, std::min(width, layers.size() - first)), level); !ok) {
+        return ok;
+      }
     }
   }
   return {};

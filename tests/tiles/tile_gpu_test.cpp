@@ -399,6 +399,74 @@ TEST_F(TileGpuTest, BadArraysAndUploadsAreErrorsNamingTheProblem) {
   EXPECT_FALSE(renderer->write_instances(dev->queue.get(), too_many));
 }
 
+// Six layers recycled in one frame: their chains are regenerated a level at a time, up to
+// max_targets() layers per pass (here 4 + 2). Every level of every layer shows its new tile,
+// none the tile it held before, and the layers not handed out keep theirs.
+TEST_F(TileGpuTest, LayersRecycledTogetherShowTheirNewTilesAtEveryMipLevel) {
+  ASSERT_GE(mips->max_targets(), 1u);
+  EXPECT_LE(mips->max_targets(), kMaxLayersPerPass);
+  auto array = make_array(8);
+  ASSERT_TRUE(array);
+  const std::array<Rgba, 6> before{kRed, kGreen, kBlue, kWhite, kYellow, kRed};
+  const std::array<Rgba, 6> after{kYellow, kBlue, kWhite, kRed, kGreen, kGreen};
+  std::vector<LayerIndex> layers{6, 1, 4, 0, 7, 3};  // not in order, not contiguous
+  auto fill = [&](const std::array<Rgba, 6>& colors) {
+    auto enc = encoder();
+    for (size_t i = 0; i < layers.size(); ++i) {
+      ASSERT_TRUE(array->write_level0(dev->queue.get(), layers[i], solid(colors[i])));
+    }
+    auto ok = array->regenerate_mips(enc.get(), layers);
+    ASSERT_TRUE(ok) << ok.error().message;
+    poll_until_retired(submit(enc.get()));
+  };
+  // Layer 2 is never handed out: it keeps what it was given first.
+  auto enc = encoder();
+  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), 2, solid(kBlue)));
+  poll_until_retired(submit(enc.get()));
+  fill(before);
+  fill(after);
+  for (size_t i = 0; i < layers.size(); ++i) {
+    auto levels = read_levels(*array, layers[i]);
+    ASSERT_EQ(levels.size(), 7u);
+    for (size_t m = 0; m < levels.size(); ++m) {
+      for (size_t t = 0; t + 4 <= levels[m].size(); t += 4) {
+        Rgba c{levels[m][t], levels[m][t + 1], levels[m][t + 2], levels[m][t + 3]};
+        ASSERT_PRED2(near, c, after[i]) << "layer " << layers[i] << " mip " << m << " texel " << t / 4 << " is " << show(c);
+      }
+    }
+  }
+  auto untouched = read_levels(*array, 2);
+  for (size_t m = 0; m < untouched.size(); ++m) {
+    Rgba c{untouched[m][0], untouched[m][1], untouched[m][2], untouched[m][3]};
+    EXPECT_PRED2(near, c, kBlue) << "layer 2 mip " << m << " is " << show(c);
+  }
+}
+
+// A pass names each layer once and writes at most max_targets() of them; anything else is an
+// error naming the array, never a Dawn validation error.
+TEST_F(TileGpuTest, BadMipPassesAreErrorsNamingTheProblem) {
+  auto array = make_array(8);
+  ASSERT_TRUE(array);
+  auto enc = encoder();
+  const LayerIndex twice[] = {3, 5, 3};
+  auto dup = array->record_mip_pass(enc.get(), twice, 1);
+  ASSERT_FALSE(dup);
+  EXPECT_NE(dup.error().message.find("layer 3 twice"), std::string::npos) << dup.error().message;
+  std::vector<LayerIndex> wide;
+  for (LayerIndex l = 0; l <= mips->max_targets(); ++l) wide.push_back(l);
+  auto too_wide = array->record_mip_pass(enc.get(), wide, 1);
+  ASSERT_FALSE(too_wide);
+  EXPECT_NE(too_wide.error().message.find("layers in one pass"), std::string::npos) << too_wide.error().message;
+  const LayerIndex one[] = {1};
+  auto level0 = array->record_mip_pass(enc.get(), one, 0);
+  ASSERT_FALSE(level0);
+  EXPECT_NE(level0.error().message.find("level 0 (1..6)"), std::string::npos) << level0.error().message;
+  const LayerIndex outside[] = {8};
+  EXPECT_FALSE(array->record_mip_pass(enc.get(), outside, 1));
+  // Nothing invalid was recorded: the encoder still finishes and submits cleanly.
+  submit(enc.get());
+}
+
 // A pan with the pool, cache and one draw per frame: retirement only from poll(), no blocking
 // wait, no layer refused, no validation error.
 TEST_F(TileGpuTest, RecycleFrameLoopNeverBlocks) {

@@ -3,6 +3,10 @@
 //
 // Compatibility mode (the GL backend) fixes the dimension a texture is bound with at creation,
 // so the array is created with TextureBindingViewDimensionDescriptor (2DArray) chained on.
+//
+// Everything a frame needs is made once, when the array is created: a render-target view per
+// (layer, level >= 1), the bind groups that sample each level, the layer-index buffer. A frame that
+// hands out layers records passes and nothing else (docs/adr/0005, "Frame cost").
 #pragma once
 
 #include <cstdint>
@@ -17,20 +21,37 @@
 
 namespace warden::tiles {
 
-// One pipeline that draws mip m of one layer from mip m - 1 (a 2x2 box filter: a bilinear
-// sample at the centre of each 2x2 block). Created once per device and format.
+// The most layers one pass writes: Compatibility mode's maxColorAttachments (4), and 4 RGBA8
+// targets are its 32 bytes per sample.
+inline constexpr uint32_t kMaxLayersPerPass = 4;
+
+// Pipelines that draw mip m of up to kMaxLayersPerPass layers (one color attachment per layer)
+// from mip m - 1 (a 2x2 box filter: a bilinear sample at the centre of each 2x2 block).
+// Created once per device and format.
 class MipGenerator {
  public:
   static Result<MipGenerator> create(const gpu::Procs& procs, gpu::Device device, gpu::TextureFormat format);
-  gpu::RenderPipeline pipeline() const { return pipeline_.get(); }
-  gpu::BindGroupLayout layout() const { return layout_.get(); }
+  // The pipeline and layout that write one layer per pass.
+  gpu::RenderPipeline pipeline() const { return mip_pipeline(1); }
+  gpu::BindGroupLayout layout() const { return mip_layout(1); }
+  // `targets` in 1..max_targets(): the pass writes that many layers at once.
+  gpu::RenderPipeline mip_pipeline(uint32_t targets) const { return mip_[targets - 1].pipeline.get(); }
+  gpu::BindGroupLayout mip_layout(uint32_t targets) const { return mip_[targets - 1].layout.get(); }
+  uint32_t max_targets() const { return static_cast<uint32_t>(mip_.size()); }
   gpu::Sampler sampler() const { return sampler_.get(); }
+  // u32 i at offset 4 i for every layer index the device allows: a pass's layers are picked by
+  // vertex-buffer offsets into it, so no frame writes layer numbers anywhere.
+  gpu::Buffer layer_indices() const { return layer_indices_.get(); }
   gpu::TextureFormat format() const { return format_; }
 
  private:
-  gpu::Ref<gpu::RenderPipeline> pipeline_;
-  gpu::Ref<gpu::BindGroupLayout> layout_;
+  struct Stage {
+    gpu::Ref<gpu::RenderPipeline> pipeline;
+    gpu::Ref<gpu::BindGroupLayout> layout;
+  };
+  std::vector<Stage> mip_;  // [targets - 1]
   gpu::Ref<gpu::Sampler> sampler_;
+  gpu::Ref<gpu::Buffer> layer_indices_;
   gpu::TextureFormat format_ = gpu::TextureFormat::Undefined;
 };
 
@@ -43,7 +64,7 @@ struct TileArrayDesc {
 
 class TileArray {
  public:
-  // The array's format is the generator's.
+  // The array's format is the generator's; the generator must outlive the array.
   static Result<TileArray> create(const gpu::Procs& procs, gpu::Device device,
                                   const MipGenerator& mips, const TileArrayDesc& desc);
 
@@ -56,9 +77,13 @@ class TileArray {
   // The two halves of upload(), for a frame that hands out several layers: write every new
   // tile's level 0, then regenerate all their chains in one go, level by level (each level
   // reads only the level above it, so passes of different layers never depend on each other).
+  // regenerate_mips writes up to MipGenerator::max_targets() layers of a level in one pass;
+  // record_mip_level is one pass for one (layer, level).
   Result<void> write_level0(gpu::Queue queue, LayerIndex layer, std::span<const uint8_t> texels) const;
   Result<void> record_mip_level(gpu::CommandEncoder encoder, LayerIndex layer, uint32_t level) const;
   Result<void> regenerate_mips(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
+  // One pass writing `level` of every layer in `layers` (1..max_targets() distinct layers).
+  Result<void> record_mip_pass(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const;
 
   // The view a draw samples: 2DArray, every layer, every level.
   gpu::TextureView sampled_view() const { return sampled_view_.get(); }
@@ -80,9 +105,17 @@ class TileArray {
   gpu::Device device_ = nullptr;
   gpu::Ref<gpu::Texture> texture_;
   gpu::Ref<gpu::TextureView> sampled_view_;
-  std::vector<gpu::Ref<gpu::BindGroup>> mip_sources_;  // [m]: samples level m, all layers
-  gpu::Ref<gpu::Buffer> layer_indices_;                // u32 i at offset 4 i: the pass's layer
-  gpu::RenderPipeline mip_pipeline_ = nullptr;         // borrowed from the MipGenerator
+  // The render-target view of one (layer, level >= 1), made at creation.
+  gpu::TextureView target_view(LayerIndex layer, uint32_t level) const {
+    return targets_[size_t{layer} * (mip_levels_ - 1) + level - 1].get();
+  }
+
+  // [targets - 1][m]: samples level m, all layers, for the pipeline writing `targets` layers.
+  std::vector<std::vector<gpu::Ref<gpu::BindGroup>>> mip_sources_;
+  std::vector<gpu::Ref<gpu::TextureView>> targets_;  // [layer * (mip_levels - 1) + level - 1]: 2D, one subresource
+  // Borrowed from the MipGenerator, which must outlive the array: [targets - 1].
+  std::vector<gpu::RenderPipeline> mip_pipelines_;
+  gpu::Buffer layer_indices_ = nullptr;
   std::string label_;
   uint32_t tile_size_ = 0, layers_ = 0, mip_levels_ = 0, texel_bytes_ = 0;
   uint64_t bytes_ = 0;

@@ -23,4 +23,26 @@ const char* to_string(ErrorKind kind) {
   return "unknown error";
 }
 
+namespace detail {
+
+Error* moved_from_error() noexcept {
+  // Shared by every moved-from failed Result; only read, never freed. A function-local static,
+  // so that it exists however early a Result is moved.
+  static Error moved_from{ErrorKind::Internal, "this Result's error was moved to another Result"};
+  return &moved_from;
+}
+
+Error* new_error(Error&& error) { return new Error(std::move(error)); }
+
+Error* copy_error(const Error* error) {
+  if (error == moved_from_error()) return moved_from_error();
+  return new Error(*error);
+}
+
+void delete_error(Error* error) noexcept {
+  if (error != moved_from_error()) delete error;
+}
+
+}  // namespace detail
+
 }  // namespace warden

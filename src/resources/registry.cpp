@@ -267,6 +267,11 @@ Error Registry::stale_error(Handle<Tag> handle) const {
 }
 
 template <typename Tag>
+Result<Registry::Object<Tag>> Registry::stale_result(Handle<Tag> handle) const {
+  return stale_error(handle);
+}
+
+template <typename Tag>
 detail::Record<Tag>* Registry::record(Handle<Tag> handle) {
   return find(handle) != nullptr ? &store<Tag>().records[handle.index()] : nullptr;
 }
@@ -573,6 +578,7 @@ void Registry::release_pending(const PendingRelease& pending) {
 // ---- explicit instantiations of the per-kind templates ----------------------------------------
 #define WARDEN_INSTANTIATE(Name, snake)                                                         \
   template Error Registry::stale_error<Name##Tag>(Name##Handle) const;                         \
+  template Result<gpu::Name> Registry::stale_result<Name##Tag>(Name##Handle) const;             \
   template Result<Name##Handle> Registry::adopt<Name##Tag>(gpu::Name, std::string, Ownership);  \
   template Result<void> Registry::replace<Name##Tag>(Name##Handle, gpu::Name);                  \
   template Result<void> Registry::destroy<Name##Tag>(Name##Handle);                             \

@@ -81,6 +81,25 @@ TEST(Pool, IssuedBitsAreTheHandleAndOnlyTheyMatch) {
   }
 }
 
+TEST(Pool, FindBoundsIndicesByTheSlotsHandedOutSoFar) {
+  Pool<int> pool(8, kOwner);
+  auto a = pool.acquire(1);
+  auto b = pool.acquire(2);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(pool.find(b->bits), pool.find(b->index, b->generation));
+  // Indices past the slots handed out, and past the capacity and the index field, find nothing.
+  for (uint32_t index : {2u, 7u, 8u, HandleLayout::kMaxSlots - 1}) {
+    EXPECT_EQ(pool.find(index, 1), nullptr) << index;
+    EXPECT_FALSE(pool.state(index).exists) << index;
+  }
+  auto c = pool.acquire(3);  // the next slot handed out becomes findable
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->index, 2u);
+  ASSERT_NE(pool.find(c->bits), nullptr);
+  EXPECT_EQ(*pool.find(c->bits), 3);
+  EXPECT_EQ(*pool.find(a->bits), 1);
+}
+
 TEST(Pool, ForEachLiveVisitsOnlyLiveSlots) {
   Pool<int> pool(4, kOwner);
   auto a = pool.acquire(1);

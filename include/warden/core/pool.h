@@ -58,6 +58,7 @@ class Pool {
     } else if (slots_.size() < capacity_) {  // retired slots stay in slots_, never free
       index = static_cast<uint32_t>(slots_.size());
       slots_.push_back(Slot{free_key(index, 1), T{}});
+      slot_count_ = index + 1;
     } else {
       return std::nullopt;
     }
@@ -93,11 +94,12 @@ class Pool {
     return out;
   }
 
-  // The live occupant the handle bits name, or null. This is the hot path of every resolve.
+  // The live occupant the handle bits name, or null. This is the hot path of every resolve:
+  // two loads from the pool (slot array, slot count), a bounds check and one compare.
   const T* find(uint64_t handle_bits) const {
     const uint32_t index = static_cast<uint32_t>(handle_bits & HandleLayout::kIndexMask);
-    if (index >= slots_.size()) return nullptr;
-    const Slot& slot = slots_[index];
+    if (index >= slot_count_) return nullptr;
+    const Slot& slot = slots_.data()[index];
     return slot.key == handle_bits ? &slot.value : nullptr;
   }
   T* find(uint64_t handle_bits) { return const_cast<T*>(std::as_const(*this).find(handle_bits)); }
@@ -143,6 +145,9 @@ class Pool {
   static bool is_live(const Slot& slot) { return (slot.key & HandleLayout::kOwnerMask) != 0; }
 
   std::vector<Slot> slots_;
+  // slots_.size(), kept as a word of its own: the bounds check in find reads it directly
+  // instead of computing (end - begin) / sizeof(Slot).
+  uint32_t slot_count_ = 0;
   std::vector<uint32_t> free_;  // LIFO: a freed slot is reused first, with a new generation
   uint32_t capacity_;
   uint64_t owner_bits_;

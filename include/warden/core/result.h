@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cassert>
-#include <optional>
+#include <new>
+#include <optional>  // not needed here any more; kept for files that relied on it
 #include <string>
+#include <type_traits>
 #include <utility>
-#include <variant>
+#include <variant>   // likewise
 
 namespace warden {
 
@@ -36,41 +38,128 @@ struct Error {
   std::string message;
 };
 
+namespace detail {
+// A failed Result keeps its Error on the heap, behind one pointer, so that a Result<T> is T and
+// a pointer: the success path (every resolve) never builds, moves or destroys an Error. These
+// stay out of line so that the error branch inlined into callers is one call.
+Error* new_error(Error&& error);
+Error* copy_error(const Error* error);
+void delete_error(Error* error) noexcept;
+// What a Result that failed holds after its Error was moved elsewhere: still not ok(), with an
+// Internal error that says so (never freed).
+Error* moved_from_error() noexcept;
+}  // namespace detail
+
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Error error) : state_(std::move(error)) {}  // NOLINT
+  Result(T value) : error_(nullptr) { ::new (static_cast<void*>(&value_)) T(std::move(value)); }  // NOLINT: implicit by design
+  Result(Error error) : error_(detail::new_error(std::move(error))) {}  // NOLINT
 
-  bool ok() const { return state_.index() == 0; }
+  Result(const Result& other)
+    requires std::is_copy_constructible_v<T>
+      : error_(nullptr) {
+    if (other.ok()) {
+      ::new (static_cast<void*>(&value_)) T(other.value_);
+    } else {
+      error_ = detail::copy_error(other.error_);
+    }
+  }
+  Result(Result&& other) noexcept(std::is_nothrow_move_constructible_v<T>)
+    requires std::is_move_constructible_v<T>
+      : error_(nullptr) {
+    if (other.ok()) {
+      ::new (static_cast<void*>(&value_)) T(std::move(other.value_));
+    } else {
+      error_ = std::exchange(other.error_, detail::moved_from_error());
+    }
+  }
+  Result& operator=(const Result& other)
+    requires std::is_copy_constructible_v<T>
+  {
+    if (this != &other) {
+      Result copy(other);
+      *this = std::move(copy);
+    }
+    return *this;
+  }
+  Result& operator=(Result&& other) noexcept(std::is_nothrow_move_constructible_v<T>)
+    requires std::is_move_constructible_v<T>
+  {
+    if (this != &other) {
+      reset();
+      if (other.ok()) {
+        ::new (static_cast<void*>(&value_)) T(std::move(other.value_));
+        error_ = nullptr;
+      } else {
+        error_ = std::exchange(other.error_, detail::moved_from_error());
+      }
+    }
+    return *this;
+  }
+  ~Result() { reset(); }
+
+  bool ok() const { return error_ == nullptr; }
   explicit operator bool() const { return ok(); }
 
-  T& value() & { assert(ok()); return std::get<0>(state_); }
-  const T& value() const& { assert(ok()); return std::get<0>(state_); }
-  T&& value() && { assert(ok()); return std::get<0>(std::move(state_)); }
+  T& value() & { assert(ok()); return value_; }
+  const T& value() const& { assert(ok()); return value_; }
+  T&& value() && { assert(ok()); return std::move(value_); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { assert(!ok()); return std::get<1>(state_); }
+  const Error& error() const { assert(!ok()); return *error_; }
 
  private:
-  std::variant<T, Error> state_;
+  // Leaves neither a value nor an error behind; the caller sets error_ next.
+  void reset() noexcept {
+    if (error_ == nullptr) [[likely]] {
+      value_.~T();
+    } else {
+      detail::delete_error(error_);
+    }
+  }
+
+  union {
+    T value_;  // alive exactly when error_ is null
+  };
+  Error* error_;  // owned; null on success
 };
 
 template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error)) {}  // NOLINT
+  Result(Error error) : error_(detail::new_error(std::move(error))) {}  // NOLINT
+  Result(const Result& other) : error_(other.ok() ? nullptr : detail::copy_error(other.error_)) {}
+  Result(Result&& other) noexcept
+      : error_(other.ok() ? nullptr : std::exchange(other.error_, detail::moved_from_error())) {}
+  Result& operator=(const Result& other) {
+    if (this != &other) {
+      Result copy(other);
+      *this = std::move(copy);
+    }
+    return *this;
+  }
+  Result& operator=(Result&& other) noexcept {
+    if (this != &other) {
+      if (error_ != nullptr) detail::delete_error(error_);
+      error_ = other.ok() ? nullptr : std::exchange(other.error_, detail::moved_from_error());
+    }
+    return *this;
+  }
+  ~Result() {
+    if (error_ != nullptr) [[unlikely]] detail::delete_error(error_);
+  }
 
-  bool ok() const { return !error_.has_value(); }
+  bool ok() const { return error_ == nullptr; }
   explicit operator bool() const { return ok(); }
   const Error& error() const { assert(!ok()); return *error_; }
 
  private:
-  std::optional<Error> error_;
+  Error* error_ = nullptr;  // owned; null on success
 };
 
 inline Error make_error(ErrorKind kind, std::string message) { return Error{kind, std::move(message)}; }

@@ -346,7 +346,8 @@ class Registry {
   }
 
   // The hot path: a bounds check and one compare of the whole handle (kind, registry, alive,
-  // generation) against its slot. Errors are built out of line.
+  // generation) against its slot. A failed resolve is built out of line, directly in the
+  // caller's Result (stale_result), so the inlined path is the lookup, one branch and one call.
   template <typename Tag>
   const Object<Tag>* find(Handle<Tag> handle) const {
     return store<Tag>().pool.find(handle.bits());
@@ -355,11 +356,13 @@ class Registry {
   Result<Object<Tag>> resolve_hot(Handle<Tag> handle) const {
     if (const Object<Tag>* object = find(handle)) [[likely]]
       return *object;
-    return stale_error(handle);
+    return stale_result(handle);
   }
 
   template <typename Tag>
   Error stale_error(Handle<Tag> handle) const;
+  template <typename Tag>
+  [[gnu::cold]] Result<Object<Tag>> stale_result(Handle<Tag> handle) const;
   template <typename Tag>
   detail::Record<Tag>* record(Handle<Tag> handle);
   template <typename Tag>

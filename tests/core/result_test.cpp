@@ -1,0 +1,156 @@
+#include "warden/core/result.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace warden {
+namespace {
+
+// A success costs a value and one pointer; the Error lives out of line.
+static_assert(sizeof(Result<void*>) == 2 * sizeof(void*));
+static_assert(sizeof(Result<void>) == sizeof(void*));
+static_assert(!std::is_copy_constructible_v<Result<std::unique_ptr<int>>>);
+static_assert(std::is_move_constructible_v<Result<std::unique_ptr<int>>>);
+static_assert(std::is_copy_constructible_v<Result<std::string>>);
+
+// Counts live instances, to check that a Result builds and destroys its value exactly once.
+struct Counted {
+  static inline int alive = 0;
+  int v = 0;
+  explicit Counted(int value) : v(value) { ++alive; }
+  Counted(const Counted& o) : v(o.v) { ++alive; }
+  Counted(Counted&& o) noexcept : v(o.v) { ++alive; }
+  Counted& operator=(const Counted&) = default;
+  Counted& operator=(Counted&&) = default;
+  ~Counted() { --alive; }
+};
+
+Result<int> parse_digit(char c) {
+  if (c < '0' || c > '9') return make_error(ErrorKind::InvalidArgument, std::string("not a digit: ") + c);
+  return c - '0';
+}
+
+TEST(Result, HoldsAValueOrAnError) {
+  auto good = parse_digit('7');
+  ASSERT_TRUE(good.ok());
+  EXPECT_TRUE(static_cast<bool>(good));
+  EXPECT_EQ(*good, 7);
+  EXPECT_EQ(good.value(), 7);
+
+  auto bad = parse_digit('x');
+  ASSERT_FALSE(bad.ok());
+  EXPECT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(bad.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_EQ(bad.error().message, "not a digit: x");
+}
+
+TEST(Result, ArrowAndStarReachTheValue) {
+  Result<std::string> r = std::string("label");
+  EXPECT_EQ(r->size(), 5u);
+  *r += "!";
+  EXPECT_EQ(r.value(), "label!");
+  const auto& c = r;
+  EXPECT_EQ(*c, "label!");
+  EXPECT_EQ(c->front(), 'l');
+}
+
+TEST(Result, MoveOnlyValuesMoveOut) {
+  Result<std::unique_ptr<int>> r = std::make_unique<int>(5);
+  ASSERT_TRUE(r.ok());
+  std::unique_ptr<int> p = std::move(r).value();
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(*p, 5);
+
+  Result<std::unique_ptr<int>> moved = std::move(r);
+  EXPECT_TRUE(moved.ok());  // a moved-from value stays a (moved-from) value
+}
+
+TEST(Result, CopiesAreIndependent) {
+  Result<std::string> a = make_error(ErrorKind::NotFound, "no such file");
+  Result<std::string> b = a;
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.error().message, "no such file");
+  a = std::string("found");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(b.error().message, "no such file");  // b kept its own Error
+  b = a;
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(*b, "found");
+  b = b;  // self-assignment leaves it alone
+  EXPECT_EQ(*b, "found");
+}
+
+TEST(Result, AFailedResultStaysFailedAfterItsErrorMovedOut) {
+  Result<int> a = make_error(ErrorKind::Io, "disk");
+  Result<int> b = std::move(a);
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.error().message, "disk");
+  ASSERT_FALSE(a.ok());  // NOLINT(bugprone-use-after-move): the moved-from state is defined
+  EXPECT_EQ(a.error().kind, ErrorKind::Internal);
+  Result<int> c = a;  // copying and assigning a moved-from Result are safe too
+  EXPECT_FALSE(c.ok());
+  c = std::move(a);
+  EXPECT_FALSE(c.ok());
+  c = 3;
+  EXPECT_EQ(*c, 3);
+}
+
+TEST(Result, AssignmentSwitchesBetweenValueAndError) {
+  Result<std::string> r = std::string("v");
+  r = make_error(ErrorKind::Timeout, "late");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::Timeout);
+  r = std::string("back");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, "back");
+  Result<std::string> e = make_error(ErrorKind::Refused, "no");
+  r = std::move(e);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "no");
+}
+
+TEST(Result, ValueIsBuiltAndDestroyedExactlyOnce) {
+  ASSERT_EQ(Counted::alive, 0);
+  {
+    Result<Counted> r = Counted(1);
+    EXPECT_EQ(Counted::alive, 1);
+    Result<Counted> copy = r;
+    EXPECT_EQ(Counted::alive, 2);
+    Result<Counted> moved = std::move(copy);
+    EXPECT_EQ(Counted::alive, 3);  // the moved-from value is still an object
+    copy = make_error(ErrorKind::Internal, "gone");
+    EXPECT_EQ(Counted::alive, 2);
+    Result<Counted> failed = make_error(ErrorKind::Internal, "never built");
+    EXPECT_EQ(Counted::alive, 2);
+    failed = r;
+    EXPECT_EQ(Counted::alive, 3);
+    EXPECT_EQ(failed->v, 1);
+  }
+  EXPECT_EQ(Counted::alive, 0);
+}
+
+TEST(Result, VoidResultIsOkOrAnError) {
+  Result<void> fine;
+  EXPECT_TRUE(fine.ok());
+  Result<void> bad = make_error(ErrorKind::Validation, "rejected");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "rejected");
+
+  Result<void> copy = bad;
+  fine = copy;
+  ASSERT_FALSE(fine.ok());
+  EXPECT_EQ(fine.error().message, "rejected");
+  Result<void> moved = std::move(bad);
+  EXPECT_EQ(moved.error().message, "rejected");
+  EXPECT_FALSE(bad.ok());  // NOLINT(bugprone-use-after-move)
+  fine = Result<void>{};
+  EXPECT_TRUE(fine.ok());
+  copy = std::move(fine);
+  EXPECT_TRUE(copy.ok());
+}
+
+}  // namespace
+}  // namespace warden

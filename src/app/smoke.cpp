@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "warden/webgpu/objects.h"
+
 namespace warden::app {
 namespace {
 
@@ -35,12 +37,7 @@ fn fs() -> @location(0) vec4<f32> {
 )";
 
 Ref<ShaderModule> make_module(const Procs& p, Device device, const char* code, const char* label) {
-  ShaderSourceWGSL wgsl;
-  wgsl.code = StringView(code, kStrlen);
-  ShaderModuleDescriptor desc;
-  desc.nextInChain = &wgsl.chain;
-  desc.label = label;
-  return Ref<ShaderModule>(&p, p.DeviceCreateShaderModule(device, &desc));
+  return Ref<ShaderModule>(&p, create_wgsl_module(p, device, code, label));
 }
 
 Ref<Buffer> make_buffer(const Procs& p, Device device, uint64_t size, Flags usage, const char* label) {

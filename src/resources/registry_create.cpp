@@ -5,6 +5,7 @@
 
 #include "warden/resources/registry.h"
 #include "warden/webgpu/names.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden {
 
@@ -237,12 +238,7 @@ Result<SamplerHandle> Registry::create_sampler(const SamplerDesc& desc) {
 }
 
 Result<ShaderModuleHandle> Registry::create_shader_module(std::string_view wgsl, std::string label) {
-  gpu::ShaderSourceWGSL source;
-  source.code = wgsl;
-  gpu::ShaderModuleDescriptor d;
-  d.nextInChain = &source.chain;
-  d.label = label;
-  gpu::ShaderModule module = procs_.DeviceCreateShaderModule(device_, &d);
+  gpu::ShaderModule module = gpu::create_wgsl_module(procs_, device_, wgsl, label);
   if (module == nullptr) {
     return make_error(ErrorKind::Validation, fmt::format("create_shader_module \"{}\": the device returned no module", label));
   }

@@ -7,6 +7,7 @@
 #include "warden/shaders/error_scope.h"
 #include "warden/shaders/error_scope_message.h"
 #include "warden/shaders/source_file.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden::shaders {
 namespace {
@@ -71,12 +72,7 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
   const gpu::Procs& procs = context_->procs();
 
   push_validation_scope(procs, device_);
-  gpu::ShaderSourceWGSL wgsl;
-  wgsl.code = gpu::StringView(source);
-  gpu::ShaderModuleDescriptor desc;
-  desc.nextInChain = &wgsl.chain;
-  desc.label = gpu::StringView(path);
-  gpu::Ref<gpu::ShaderModule> module(&procs, procs.DeviceCreateShaderModule(device_, &desc));
+  gpu::Ref<gpu::ShaderModule> module(&procs, gpu::create_wgsl_module(procs, device_, source, path));
   // The scope is popped in every mode: it keeps a compile error from reaching the device's
   // uncaptured-error callback, and it is the only report when compilation info is not used.
   PendingScope scope = pop_scope(procs, device_, options_.completion);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "warden/tiles/sizing.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden::tiles {
 namespace {
@@ -83,12 +84,7 @@ fn fs(in : VOut) -> @location(0) vec4<f32> {
 )";
 
 Ref<ShaderModule> make_module(const Procs& p, Device device, const char* code, const char* label) {
-  ShaderSourceWGSL wgsl;
-  wgsl.code = StringView(code, kStrlen);
-  ShaderModuleDescriptor desc;
-  desc.nextInChain = &wgsl.chain;
-  desc.label = label;
-  return Ref<ShaderModule>(&p, p.DeviceCreateShaderModule(device, &desc));
+  return Ref<ShaderModule>(&p, create_wgsl_module(p, device, code, label));
 }
 
 Ref<Sampler> make_linear_sampler(const Procs& p, Device device, MipmapFilterMode mip_filter, const char* label) {

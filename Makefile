@@ -35,7 +35,7 @@ test: build
 # instrumented; their own allocations are suppressed by name in tests/sanitizer/lsan.supp.
 $(SAN_DIR)/CMakeCache.txt:
 	cmake -S . -B $(SAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DWARDEN_SANITIZE=ON -DWARDEN_BUILD_BENCH=OFF \
-	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DCMAKE_CROSSCOMPILING_EMULATOR=$(CURDIR)/scripts/sanitizer-run.sh
+	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn
 
 test-sanitize: setup $(SAN_DIR)/CMakeCache.txt
 	cmake --build $(SAN_DIR) -j $(JOBS)

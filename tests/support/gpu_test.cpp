@@ -95,22 +95,3 @@ void NullDeviceTest::SetUp() {
 void NullDeviceTest::TearDown() { close_device(dev); }
 
 }  // namespace warden::testing
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-
-namespace warden::testing {
-namespace {
-// LeakSanitizer's own check runs from an exit handler, while Mesa's exit handlers are tearing
-// down its worker threads; under load its thread tracer crashed there ("Tracer caught signal
-// 11"). Checking once all tests are done, with every thread still alive and idle, gives the
-// same report at a moment when nothing is exiting; the exit-time check then does not run again.
-class LeakCheckAfterAllTests : public ::testing::Environment {
- public:
-  void TearDown() override { __lsan_do_leak_check(); }
-};
-[[maybe_unused]] const ::testing::Environment* const kLeakCheck =
-    ::testing::AddGlobalTestEnvironment(new LeakCheckAfterAllTests);
-}  // namespace
-}  // namespace warden::testing
-#endif

@@ -8,8 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "support/basic_pipeline.h"
 #include "support/error_scope.h"
 #include "warden/webgpu/abi.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden {
 namespace {
@@ -318,28 +320,16 @@ TEST_F(NullDeviceTest, ShaderStageBitsAreNamedByTheLibrary) {
 TEST_F(NullDeviceTest, PrimitiveTopologyAndIndexFormatValuesAreNamedByTheLibrary) {
   const auto& p = dev->procs();
   Device device = dev->device.get();
-  ShaderSourceWGSL wgsl;
-  wgsl.code = "@vertex fn vs() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n"
-              "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }";
-  ShaderModuleDescriptor sd;
-  sd.nextInChain = &wgsl.chain;
-  ShaderModule module = p.DeviceCreateShaderModule(device, &sd);
+  ShaderModule module = create_wgsl_module(p, device,
+                                            "@vertex fn vs() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n"
+                                            "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }",
+                                            "topology probe");
   auto pipeline_message = [&](PrimitiveTopology topology, IndexFormat strip) {
     return validation_message(*dev, [&] {
-      ColorTargetState color;
-      color.format = TextureFormat::RGBA8Unorm;
-      FragmentState fragment;
-      fragment.module = module;
-      fragment.entryPoint = "fs";
-      fragment.targetCount = 1;
-      fragment.targets = &color;
-      RenderPipelineDescriptor rd;
-      rd.vertex.module = module;
-      rd.vertex.entryPoint = "vs";
-      rd.fragment = &fragment;
-      rd.primitive.topology = topology;
-      rd.primitive.stripIndexFormat = strip;
-      p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(device, &rd));
+      testing::BasicPipelineDesc pipeline(module);
+      pipeline.desc.primitive.topology = topology;
+      pipeline.desc.primitive.stripIndexFormat = strip;
+      p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(device, &pipeline.desc));
     });
   };
   for (auto [topology, name] : {std::pair{PrimitiveTopology::PointList, "PointList"},

@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "support/basic_pipeline.h"
 #include "support/error_scope.h"
 #include "warden/webgpu/abi.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden {
 namespace {
@@ -101,11 +103,7 @@ class RenderAbiTest : public GlDeviceTest {
     Device device = dev->device.get();
     Rgba result{-1, -1, -1, -1};
     std::string errors = testing::validation_message(*dev, [&] {
-      ShaderSourceWGSL wgsl;
-      wgsl.code = spec.wgsl;
-      ShaderModuleDescriptor sd;
-      sd.nextInChain = &wgsl.chain;
-      Ref<ShaderModule> module(&p, p.DeviceCreateShaderModule(device, &sd));
+      Ref<ShaderModule> module(&p, create_wgsl_module(p, device, spec.wgsl, "render probe"));
       std::vector<ConstantEntry> constants;
       for (const auto& [key, value] : spec.constants) {
         ConstantEntry c;
@@ -113,27 +111,17 @@ class RenderAbiTest : public GlDeviceTest {
         c.value = value;
         constants.push_back(c);
       }
-      ColorTargetState color;
-      color.format = TextureFormat::RGBA8Unorm;
-      color.blend = spec.blend;
-      color.writeMask = spec.write_mask;
-      FragmentState fragment;
-      fragment.module = module.get();
-      fragment.entryPoint = "fs";
-      fragment.constantCount = constants.size();
-      fragment.constants = constants.data();
-      fragment.targetCount = 1;
-      fragment.targets = &color;
-      RenderPipelineDescriptor rd;
-      rd.vertex.module = module.get();
-      rd.vertex.entryPoint = "vs";
-      rd.vertex.constantCount = constants.size();
-      rd.vertex.constants = constants.data();
-      rd.primitive.cullMode = spec.cull;
-      rd.primitive.frontFace = spec.front;
-      rd.depthStencil = spec.depth;
-      rd.fragment = &fragment;
-      Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &rd));
+      testing::BasicPipelineDesc desc(module.get());
+      desc.color.blend = spec.blend;
+      desc.color.writeMask = spec.write_mask;
+      desc.fragment.constantCount = constants.size();
+      desc.fragment.constants = constants.data();
+      desc.desc.vertex.constantCount = constants.size();
+      desc.desc.vertex.constants = constants.data();
+      desc.desc.primitive.cullMode = spec.cull;
+      desc.desc.primitive.frontFace = spec.front;
+      desc.desc.depthStencil = spec.depth;
+      Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
       Ref<BindGroup> group(&p, spec.bind ? spec.bind(*dev, pipeline.get()) : nullptr);
 
       Ref<TextureView> view(&p, p.TextureCreateView(target_.get(), nullptr));
@@ -326,25 +314,10 @@ TEST_F(RenderAbiTest, DepthWriteEnabledIsAnOptionalBool) {
   // Undefined is refused for a depth format, naming the field.
   depth.depthWriteEnabled = OptionalBool::Undefined;
   std::string msg = testing::validation_message(*dev, [&] {
-    ShaderSourceWGSL wgsl;
-    wgsl.code = kFullscreenWgsl;
-    ShaderModuleDescriptor sd;
-    sd.nextInChain = &wgsl.chain;
-    ShaderModule module = p.DeviceCreateShaderModule(dev->device.get(), &sd);
-    ColorTargetState color;
-    color.format = TextureFormat::RGBA8Unorm;
-    FragmentState fragment;
-    fragment.module = module;
-    fragment.entryPoint = "fs";
-    fragment.targetCount = 1;
-    fragment.targets = &color;
-    RenderPipelineDescriptor rd;
-    rd.vertex.module = module;
-    rd.vertex.entryPoint = "vs";
-    rd.depthStencil = &depth;
-    rd.fragment = &fragment;
-    p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(dev->device.get(), &rd));
-    p.ShaderModuleRelease(module);
+    Ref<ShaderModule> module(&p, create_wgsl_module(p, dev->device.get(), kFullscreenWgsl, "depth write probe"));
+    testing::BasicPipelineDesc pipeline(module.get());
+    pipeline.desc.depthStencil = &depth;
+    p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(dev->device.get(), &pipeline.desc));
   });
   EXPECT_THAT(msg, ::testing::HasSubstr("depthWriteEnabled"));
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/basic_pipeline.h"
 #include "support/error_scope.h"
 #include "warden/webgpu/objects.h"
 
@@ -36,20 +37,10 @@ std::string vertex_format_message(testing::TestDevice& dev, VertexFormat format)
     buffer.arrayStride = 16;
     buffer.attributeCount = 1;
     buffer.attributes = &attribute;
-    ColorTargetState color;
-    color.format = TextureFormat::RGBA8Unorm;
-    FragmentState fragment;
-    fragment.module = module.get();
-    fragment.entryPoint = "fs";
-    fragment.targetCount = 1;
-    fragment.targets = &color;
-    RenderPipelineDescriptor rd;
-    rd.vertex.module = module.get();
-    rd.vertex.entryPoint = "vs";
-    rd.vertex.bufferCount = 1;
-    rd.vertex.buffers = &buffer;
-    rd.fragment = &fragment;
-    p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(device, &rd));
+    testing::BasicPipelineDesc pipeline(module.get());
+    pipeline.desc.vertex.bufferCount = 1;
+    pipeline.desc.vertex.buffers = &buffer;
+    p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(device, &pipeline.desc));
   });
 }
 
@@ -83,20 +74,10 @@ std::string overrun_message(testing::TestDevice& dev, VertexStepMode mode) {
     layout.arrayStride = 4;
     layout.attributeCount = 1;
     layout.attributes = &attribute;
-    ColorTargetState color;
-    color.format = TextureFormat::RGBA8Unorm;
-    FragmentState fragment;
-    fragment.module = module.get();
-    fragment.entryPoint = "fs";
-    fragment.targetCount = 1;
-    fragment.targets = &color;
-    RenderPipelineDescriptor rd;
-    rd.vertex.module = module.get();
-    rd.vertex.entryPoint = "vs";
-    rd.vertex.bufferCount = 1;
-    rd.vertex.buffers = &layout;
-    rd.fragment = &fragment;
-    Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &rd));
+    testing::BasicPipelineDesc desc(module.get());
+    desc.desc.vertex.bufferCount = 1;
+    desc.desc.vertex.buffers = &layout;
+    Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
     BufferDescriptor bd;
     bd.size = 8;  // two floats
     bd.usage = BufferUsage::Vertex;

@@ -5,7 +5,10 @@
 // Naming rule, so a benchmark's key is visible where it is declared:
 //   - a benchmark named `some_key` (or `some_key/ARG`) contributes "some_key" (or
 //     "some_key_ARG") = real time per iteration in nanoseconds;
-//   - a benchmark named `BM_...` contributes only its user counters, each under its own name.
+//   - a benchmark named `BM_...` contributes only its user counters, each under its own name;
+//   - a benchmark run as repetitions contributes its median (the key has no suffix).
+// Repetitions of different benchmarks are interleaved at random (unless the command line says
+// otherwise), so load from the rest of the machine spreads over the benchmarks being compared.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -13,6 +16,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,8 +29,11 @@ class CollectingReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
-      if (run.error_occurred || run.run_type != Run::RT_Iteration) continue;
-      std::string name = run.benchmark_name();
+      if (run.error_occurred) continue;
+      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if (run.run_type != Run::RT_Iteration && !median) continue;
+      std::string name = run.run_name.function_name;
+      if (!run.run_name.args.empty()) name += "/" + run.run_name.args;
       if (name.rfind("BM_", 0) == 0) {
         for (const auto& [key, counter] : run.counters) results[key] = counter.value;
         continue;
@@ -60,6 +68,14 @@ std::string take_flag(int& argc, char** argv, const char* flag) {
 int main(int argc, char** argv) {
   std::string out_path = take_flag(argc, argv, "--warden_out");
   std::string parts_dir = take_flag(argc, argv, "--warden_parts");
+  constexpr std::string_view kInterleaving = "--benchmark_enable_random_interleaving";
+  std::vector<char*> args(argv, argv + argc);
+  bool interleaving_given = false;
+  for (char* arg : args) interleaving_given |= std::string_view(arg).starts_with(kInterleaving);
+  std::string interleave = std::string(kInterleaving) + "=true";
+  if (!interleaving_given) args.insert(args.begin() + 1, interleave.data());
+  argc = static_cast<int>(args.size());
+  argv = args.data();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   CollectingReporter reporter;

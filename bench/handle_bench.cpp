@@ -9,6 +9,15 @@
 //                          reported so the comparison does not rest on the allocation pattern.
 // Every variant yields the same gpu::Buffer. Targets (docs/lifecycle-in-detail.md): resolve
 // within 1.5x of the raw pointer, at least 5x faster than the map.
+//
+// What is timed is the lookup and nothing else the variants would not share:
+//   - each variant walks its own array of references (handles, Entry*, shared_ptr) already laid
+//     out in the random order, front to back. Reaching the reference through a second shuffled
+//     index (as an earlier version did) added one random read to every variant, the same in
+//     all, which hid the lookups' differences under a common cost;
+//   - each variant runs as 9 repetitions interleaved at random with the others' and reports the
+//     median, so a burst of load from the rest of the machine lands on every variant alike.
+//
 // Churn: registry_churn_ns (create_buffer + destroy_buffer through the registry) against
 // raw_churn_ns (the same Dawn create + destroy + release without it), on the Null backend.
 #include <benchmark/benchmark.h>
@@ -42,16 +51,18 @@ struct HandleBenchWorld {
   std::unique_ptr<Registry> registry;
   std::string error;
 
-  std::vector<BufferHandle> handles;
   // The same heap objects behind the raw pointer, the map and the shared_ptr, allocated one
-  // by one as an application's objects are.
-  std::vector<std::shared_ptr<Entry>> shared;
-  std::vector<Entry*> raw;
+  // by one, in creation order, as an application's objects are.
+  std::vector<std::shared_ptr<Entry>> shared_by_creation;
   // The raw pointer's best case, for the record: the objects packed in one array.
   std::vector<Entry> packed;
-  std::vector<Entry*> raw_packed;
   std::unordered_map<uint64_t, Entry*> map;
-  std::vector<uint32_t> order;  // the one random visiting order
+
+  // What each variant walks: its references to the same objects in the one random order.
+  std::vector<BufferHandle> handles;
+  std::vector<Entry*> raw;
+  std::vector<Entry*> raw_packed;
+  std::vector<std::shared_ptr<Entry>> shared;
 
   static HandleBenchWorld& get() {
     static HandleBenchWorld world = make();
@@ -85,28 +96,34 @@ struct HandleBenchWorld {
     options.buffer_capacity = kLiveHandles + 1024;
     w.registry = std::make_unique<Registry>(*w.context, w.device.get(), w.queue.get(), options);
     w.packed.resize(kLiveHandles);  // never grows again: the pointers below stay valid
+    std::vector<BufferHandle> handles_by_creation;
     for (uint32_t i = 0; i < kLiveHandles; ++i) {
       auto h = w.registry->create_buffer({4, gpu::BufferUsage::CopyDst, false, "bench"});
       if (!h) {
         w.error = h.error().message;
         return w;
       }
-      w.handles.push_back(*h);
+      handles_by_creation.push_back(*h);
       const gpu::Buffer object = *w.registry->resolve(*h);
-      w.shared.push_back(std::make_shared<Entry>(Entry{object}));
-      w.raw.push_back(w.shared.back().get());
-      w.map.emplace(h->bits(), w.shared.back().get());
+      w.shared_by_creation.push_back(std::make_shared<Entry>(Entry{object}));
+      w.map.emplace(h->bits(), w.shared_by_creation.back().get());
       w.packed[i].object = object;
-      w.raw_packed.push_back(&w.packed[i]);
     }
-    w.order.resize(kLiveHandles);
-    std::iota(w.order.begin(), w.order.end(), 0u);
-    std::shuffle(w.order.begin(), w.order.end(), std::mt19937(42));
+    std::vector<uint32_t> order(kLiveHandles);
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin(), order.end(), std::mt19937(42));
+    for (uint32_t k : order) {
+      w.handles.push_back(handles_by_creation[k]);
+      w.raw.push_back(w.shared_by_creation[k].get());
+      w.raw_packed.push_back(&w.packed[k]);
+      w.shared.push_back(w.shared_by_creation[k]);
+    }
     return w;
   }
 };
 
-// Visits the objects in the shared random order, one lookup per iteration.
+// Visits the objects in the shared random order, one lookup per iteration: lookup(w, i) uses
+// the variant's i-th reference.
 template <typename Lookup>
 void run_lookups(benchmark::State& state, Lookup lookup) {
   auto& w = HandleBenchWorld::get();
@@ -114,7 +131,6 @@ void run_lookups(benchmark::State& state, Lookup lookup) {
     state.SkipWithError(w.error.c_str());
     return;
   }
-  const uint32_t* order = w.order.data();
   uint32_t i = 0;
   // Folding every object into an accumulator forces the lookup's last load to happen (a bare
   // DoNotOptimize of the result let the compiler skip the raw pointer's dereference). The
@@ -122,7 +138,7 @@ void run_lookups(benchmark::State& state, Lookup lookup) {
   // loads (vector data pointers, the pool's slot array) may stay hoisted, as in real code.
   uintptr_t folded = 0;
   for (auto _ : state) {
-    folded ^= reinterpret_cast<uintptr_t>(lookup(w, order[i]));
+    folded ^= reinterpret_cast<uintptr_t>(lookup(w, i));
     asm volatile("" : "+r"(folded));
     if (++i == kLiveHandles) i = 0;
   }
@@ -130,31 +146,40 @@ void run_lookups(benchmark::State& state, Lookup lookup) {
 }
 
 void handle_resolve_ns(benchmark::State& state) {
-  run_lookups(state, [](HandleBenchWorld& w, uint32_t k) {
-    auto r = w.registry->resolve(w.handles[k]);
+  run_lookups(state, [](HandleBenchWorld& w, uint32_t i) {
+    auto r = w.registry->resolve(w.handles[i]);
     return r.ok() ? *r : nullptr;
   });
 }
 void raw_pointer_ns(benchmark::State& state) {
-  run_lookups(state, [](HandleBenchWorld& w, uint32_t k) { return w.raw[k]->object; });
+  run_lookups(state, [](HandleBenchWorld& w, uint32_t i) { return w.raw[i]->object; });
 }
 void raw_pointer_packed_ns(benchmark::State& state) {
-  run_lookups(state, [](HandleBenchWorld& w, uint32_t k) { return w.raw_packed[k]->object; });
+  run_lookups(state, [](HandleBenchWorld& w, uint32_t i) { return w.raw_packed[i]->object; });
 }
 void unordered_map_ns(benchmark::State& state) {
-  run_lookups(state, [](HandleBenchWorld& w, uint32_t k) {
-    auto it = w.map.find(w.handles[k].bits());
+  run_lookups(state, [](HandleBenchWorld& w, uint32_t i) {
+    auto it = w.map.find(w.handles[i].bits());
     return it != w.map.end() ? it->second->object : nullptr;
   });
 }
 void shared_ptr_ns(benchmark::State& state) {
-  run_lookups(state, [](HandleBenchWorld& w, uint32_t k) { return w.shared[k]->object; });
+  run_lookups(state, [](HandleBenchWorld& w, uint32_t i) { return w.shared[i]->object; });
 }
-BENCHMARK(handle_resolve_ns);
-BENCHMARK(raw_pointer_ns);
-BENCHMARK(raw_pointer_packed_ns);
-BENCHMARK(unordered_map_ns);
-BENCHMARK(shared_ptr_ns);
+// Medians of interleaved repetitions (bench_main reports a benchmark's median when it has one).
+constexpr int kLookupRepetitions = 9;
+constexpr double kLookupSecondsPerRepetition = 0.1;
+#define WARDEN_LOOKUP_BENCHMARK(fn)                   \
+  BENCHMARK(fn)                                       \
+      ->Repetitions(kLookupRepetitions)               \
+      ->MinTime(kLookupSecondsPerRepetition)          \
+      ->ReportAggregatesOnly(true)
+WARDEN_LOOKUP_BENCHMARK(handle_resolve_ns);
+WARDEN_LOOKUP_BENCHMARK(raw_pointer_ns);
+WARDEN_LOOKUP_BENCHMARK(raw_pointer_packed_ns);
+WARDEN_LOOKUP_BENCHMARK(unordered_map_ns);
+WARDEN_LOOKUP_BENCHMARK(shared_ptr_ns);
+#undef WARDEN_LOOKUP_BENCHMARK
 
 void registry_churn_ns(benchmark::State& state) {
   auto& w = HandleBenchWorld::get();

@@ -1,0 +1,52 @@
+// The smallest useful program against warden's public headers: a Null-backend device, one
+// buffer through the registry, a write, a stale resolve. Prints "consumer: ok" and exits 0.
+#include <cstdio>
+
+#include "warden/resources/registry.h"
+#include "warden/webgpu/context.h"
+
+int main() {
+  using namespace warden;
+  auto context = gpu::Context::create();
+  if (!context) {
+    std::fprintf(stderr, "consumer: %s\n", context.error().message.c_str());
+    return 1;
+  }
+  auto adapter = context.value()->select_adapter(gpu::BackendChoice::Null);
+  if (!adapter) {
+    std::fprintf(stderr, "consumer: %s\n", adapter.error().message.c_str());
+    return 1;
+  }
+  auto device = context.value()->request_device(adapter->adapter.get(), {});
+  if (!device) {
+    std::fprintf(stderr, "consumer: %s\n", device.error().message.c_str());
+    return 1;
+  }
+  const auto& procs = context.value()->procs();
+  gpu::Ref<gpu::Queue> queue(&procs, procs.DeviceGetQueue(device->get()));
+  {
+    Registry registry(*context.value(), device->get(), queue.get());
+    auto buffer = registry.create_buffer({16, gpu::BufferUsage::CopyDst, false, "consumer"});
+    if (!buffer) {
+      std::fprintf(stderr, "consumer: %s\n", buffer.error().message.c_str());
+      return 1;
+    }
+    const unsigned char bytes[16] = {};
+    if (auto written = registry.write_buffer(*buffer, 0, bytes, sizeof bytes); !written) {
+      std::fprintf(stderr, "consumer: %s\n", written.error().message.c_str());
+      return 1;
+    }
+    if (auto destroyed = registry.destroy_buffer(*buffer); !destroyed) {
+      std::fprintf(stderr, "consumer: %s\n", destroyed.error().message.c_str());
+      return 1;
+    }
+    auto stale = registry.resolve(*buffer);
+    if (stale.ok()) {
+      std::fprintf(stderr, "consumer: a destroyed buffer's handle still resolved\n");
+      return 1;
+    }
+    std::printf("consumer: stale resolve refused: %s\n", stale.error().message.c_str());
+  }
+  std::printf("consumer: ok\n");
+  return 0;
+}

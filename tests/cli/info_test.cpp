@@ -5,12 +5,20 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_run.h"
+#include "warden/version.h"
 
 namespace warden {
 namespace {
 
 using testing::run_cli;
 using ::testing::HasSubstr;
+
+TEST(VersionFlag, PrintsTheProjectVersionAndExitsZero) {
+  auto run = run_cli("--version");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, ::testing::MatchesRegex("warden [0-9]+\\.[0-9]+\\.[0-9]+\n"));
+  EXPECT_EQ(run.out, std::string("warden ") + kVersion + "\n");
+}
 
 TEST(InfoCommand, JsonNamesTheChosenAdapterAndTheLibrary) {
   auto run = run_cli("info --backend gl --json");

@@ -26,4 +26,4 @@ esac
 cmake --build "$work/build" -j "$(nproc)" > "$work/build.log" || { tail -30 "$work/build.log"; exit 1; }
 output=$("$work/build/consumer")  # set -e: a non-zero exit fails the test here
 echo "$output"
-grep -q "^consumer: ok$" <<< "$output"
+grep -q "^consumer: ok (warden [0-9.]*)$" <<< "$output"

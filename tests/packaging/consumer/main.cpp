@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "warden/resources/registry.h"
+#include "warden/version.h"
 #include "warden/webgpu/context.h"
 
 int main() {
@@ -47,6 +48,6 @@ int main() {
     }
     std::printf("consumer: stale resolve refused: %s\n", stale.error().message.c_str());
   }
-  std::printf("consumer: ok\n");
+  std::printf("consumer: ok (warden %s)\n", kVersion);
   return 0;
 }

@@ -4,11 +4,9 @@
 
 #include <cassert>
 #include <new>
-#include <optional>  // not needed here any more; kept for files that relied on it
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <variant>   // likewise
 
 namespace warden {
 

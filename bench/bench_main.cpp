@@ -63,6 +63,33 @@ std::string take_flag(int& argc, char** argv, const char* flag) {
   return value;
 }
 
+// The targets the issues set, as ratios of two keys measured in the same run; written next to
+// the keys when both are present. "a_vs_b" is a speed-up (b's time / a's time: how many times
+// faster a is); "a_over_b" is a's time / b's time.
+struct TargetRatio {
+  const char* key;
+  const char* numerator;
+  const char* denominator;
+};
+constexpr TargetRatio kTargetRatios[] = {
+    // resolve within 1.5x of the raw pointer: handle_resolve_ns / raw_pointer_ns <= 1.5
+    {"resolve_over_raw_pointer", "handle_resolve_ns", "raw_pointer_ns"},
+    // resolve at least 5x faster than the map: unordered_map_ns / handle_resolve_ns >= 5
+    {"resolve_vs_unordered_map", "unordered_map_ns", "handle_resolve_ns"},
+    // LayerPool at least 20x faster than the seed's pool at 4,096 layers
+    {"layerpool_vs_reference_4096", "layerpool_reference_ns_4096", "layerpool_ns_4096"},
+    // recycled tile layers against destroy-and-recreate, same frame loop
+    {"tile_recycle_vs_destroy", "frame_loop_destroy_ms", "frame_loop_recycle_ms"},
+};
+
+void add_target_ratios(nlohmann::json& results) {
+  for (const TargetRatio& ratio : kTargetRatios) {
+    if (!results.contains(ratio.numerator) || !results.contains(ratio.denominator)) continue;
+    const double denominator = results[ratio.denominator].get<double>();
+    if (denominator > 0) results[ratio.key] = results[ratio.numerator].get<double>() / denominator;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,6 +123,7 @@ int main(int argc, char** argv) {
       for (const auto& [k, v] : part.items()) results[k] = v;
     }
   }
+  add_target_ratios(results);
   fmt::print("\n{:<40} {:>16}\n", "result", "value");
   for (const auto& [k, v] : results.items()) fmt::print("{:<40} {:>16}\n", k, v.dump());
   if (!out_path.empty()) {

@@ -30,6 +30,7 @@
 #include "warden/tiles/tile_gpu.h"
 #include "warden/webgpu/context.h"
 #include "warden/webgpu/names.h"
+#include "warden/webgpu/objects.h"
 
 namespace {
 
@@ -108,16 +109,7 @@ struct Gpu {
     while (clock->clock().in_flight() > frames) clock->poll();
   }
   Ref<CommandEncoder> encoder() const { return Ref<CommandEncoder>(p, p->DeviceCreateCommandEncoder(device, nullptr)); }
-  RenderPassEncoder begin(CommandEncoder enc) const {
-    RenderPassColorAttachment attachment;
-    attachment.view = target_view.get();
-    attachment.loadOp = LoadOp::Clear;
-    attachment.storeOp = StoreOp::Store;
-    RenderPassDescriptor pass_desc;
-    pass_desc.colorAttachmentCount = 1;
-    pass_desc.colorAttachments = &attachment;
-    return p->CommandEncoderBeginRenderPass(enc, &pass_desc);
-  }
+  RenderPassEncoder begin(CommandEncoder enc) const { return begin_clear_pass(*p, enc, target_view.get()); }
   void end_and_submit(CommandEncoder enc, RenderPassEncoder pass) const {
     p->RenderPassEncoderEnd(pass);
     p->RenderPassEncoderRelease(pass);

@@ -14,6 +14,7 @@
 
 #include "support/gpu_test.h"
 #include "warden/pipelines/hot_reload.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden::pipelines {
 namespace {
@@ -128,27 +129,12 @@ class HotReloadTest : public ::testing::Test {
     EXPECT_TRUE(resolved.ok());
     registry->touch(pipeline);
     gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device_.get(), nullptr));
-    gpu::RenderPassColorAttachment attachment;
-    attachment.view = view.get();
-    attachment.loadOp = gpu::LoadOp::Clear;
-    attachment.storeOp = gpu::StoreOp::Store;
-    attachment.clearValue = {0.0, 0.0, 0.0, 1.0};
-    gpu::RenderPassDescriptor pass_desc;
-    pass_desc.colorAttachmentCount = 1;
-    pass_desc.colorAttachments = &attachment;
-    gpu::RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder.get(), &pass_desc);
+    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, encoder.get(), view.get(), {0.0, 0.0, 0.0, 1.0});
     p.RenderPassEncoderSetPipeline(pass, *resolved);
     p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
-    gpu::TexelCopyTextureInfo src;
-    src.texture = target.get();
-    gpu::TexelCopyBufferInfo dst;
-    dst.buffer = readback.get();
-    dst.layout.bytesPerRow = kSize * 4;
-    dst.layout.rowsPerImage = kSize;
-    gpu::Extent3D extent{kSize, kSize, 1};
-    p.CommandEncoderCopyTextureToBuffer(encoder.get(), &src, &dst, &extent);
+    gpu::copy_image_to_buffer(p, encoder.get(), target.get(), readback.get(), kSize, kSize, kSize * 4);
     gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
     registry->submit(commands);
     p.CommandBufferRelease(commands);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "resources/registry_test_support.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden {
 namespace {
@@ -386,15 +387,8 @@ TEST_F(NullDeviceTest, ImportedViewIsTrackedButNeverReleased) {
   reg->shutdown();
   EXPECT_TRUE(log.events.empty());
   // The view is still the caller's and usable: render into it.
-  gpu::RenderPassColorAttachment color;
-  color.view = view;
-  color.loadOp = gpu::LoadOp::Clear;
-  color.storeOp = gpu::StoreOp::Store;
-  gpu::RenderPassDescriptor rp;
-  rp.colorAttachmentCount = 1;
-  rp.colorAttachments = &color;
   gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-  gpu::RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(enc, &rp);
+  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, enc, view);
   p.RenderPassEncoderEnd(pass);
   gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
   p.QueueSubmit(dev->queue.get(), 1, &cmd);
@@ -654,13 +648,7 @@ TEST_F(GlDeviceTest, DestroyBetweenRecordingAndSubmitIsDeferredPastTheSubmit) {
   ASSERT_TRUE(reg->write_texture(*texture, {.size = {4, 4, 1}, .bytes_per_row = 16}, texels.data(), texels.size()).ok());
 
   gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-  gpu::TexelCopyTextureInfo src;
-  src.texture = *reg->resolve(*texture);
-  gpu::TexelCopyBufferInfo dst;
-  dst.buffer = *reg->resolve(*readback);
-  dst.layout.bytesPerRow = 256;
-  gpu::Extent3D extent{4, 4, 1};
-  p.CommandEncoderCopyTextureToBuffer(enc, &src, &dst, &extent);
+  gpu::copy_image_to_buffer(p, enc, *reg->resolve(*texture), *reg->resolve(*readback), 4, 4, 256);
   reg->touch(*texture);
   reg->touch(*readback);
   gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
@@ -688,14 +676,9 @@ TEST_F(GlDeviceTest, WithoutTouchTheSameDestroyIsImmediateAndDawnRejectsTheSubmi
   auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::CopySrc, .label = "untracked"});
   auto readback = reg->create_buffer({256 * 4, gpu::BufferUsage::CopyDst, false, "readback"});
   gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-  gpu::TexelCopyTextureInfo src;
-  src.texture = *reg->resolve(*texture);
-  p.TextureAddRef(src.texture);  // the encoder's own reference is not what is being tested
-  gpu::TexelCopyBufferInfo dst;
-  dst.buffer = *reg->resolve(*readback);
-  dst.layout.bytesPerRow = 256;
-  gpu::Extent3D extent{4, 4, 1};
-  p.CommandEncoderCopyTextureToBuffer(enc, &src, &dst, &extent);
+  const gpu::Texture source = *reg->resolve(*texture);
+  p.TextureAddRef(source);  // the encoder's own reference is not what is being tested
+  gpu::copy_image_to_buffer(p, enc, source, *reg->resolve(*readback), 4, 4, 256);
   gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
   ASSERT_TRUE(reg->destroy_texture(*texture).ok());
   Serial s = reg->submit(cmd);
@@ -706,7 +689,7 @@ TEST_F(GlDeviceTest, WithoutTouchTheSameDestroyIsImmediateAndDawnRejectsTheSubmi
   auto errors = dev->take_errors();
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_THAT(errors[0], HasSubstr("Destroyed texture"));
-  p.TextureRelease(src.texture);
+  p.TextureRelease(source);
 }
 
 TEST_F(GlDeviceTest, WriteBufferUpdatesContentsInPlace) {

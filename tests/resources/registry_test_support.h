@@ -10,6 +10,7 @@
 
 #include "support/gpu_test.h"
 #include "warden/resources/registry.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden::testing {
 
@@ -105,19 +106,9 @@ inline Kit make_kit(Registry& reg) {
                                                 {1, kit.view},
                                                 {2, kit.sampler}},
                                                "kit bind group"}));
-  gpu::ColorTargetState target;
-  target.format = gpu::TextureFormat::RGBA8Unorm;
-  gpu::FragmentState fragment;
-  fragment.module = reg.resolve(kit.module).ok() ? *reg.resolve(kit.module) : nullptr;
-  fragment.entryPoint = "fs";
-  fragment.targetCount = 1;
-  fragment.targets = &target;
-  gpu::RenderPipelineDescriptor rp;
-  rp.layout = reg.resolve(kit.pipeline_layout).ok() ? *reg.resolve(kit.pipeline_layout) : nullptr;
-  rp.vertex.module = fragment.module;
-  rp.vertex.entryPoint = "vs";
-  rp.fragment = &fragment;
-  kit.render_pipeline = take(reg.create_render_pipeline(rp, "kit render pipeline"));
+  gpu::VsFsPipelineDesc rp(reg.resolve(kit.module).ok() ? *reg.resolve(kit.module) : nullptr);
+  rp.desc.layout = reg.resolve(kit.pipeline_layout).ok() ? *reg.resolve(kit.pipeline_layout) : nullptr;
+  kit.render_pipeline = take(reg.create_render_pipeline(rp.desc, "kit render pipeline"));
   kit.compute_pipeline = take(reg.create_compute_pipeline({kit.module, "cs", {}, "kit compute pipeline"}));
   kit.query_set = take(reg.create_query_set({gpu::QueryType::Occlusion, 4, "kit queries"}));
   return kit;

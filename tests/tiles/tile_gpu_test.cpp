@@ -11,6 +11,7 @@
 
 #include "support/gpu_test.h"
 #include "warden/tiles/tile_cache.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden::tiles {
 namespace {
@@ -106,15 +107,7 @@ class TileGpuTest : public GlDeviceTest {
   Ref<Buffer> record_draw(CommandEncoder enc, BindGroup group, const std::vector<TileInstance>& instances) {
     const Procs& p = dev->procs();
     EXPECT_TRUE(renderer->write_instances(dev->queue.get(), instances));
-    RenderPassColorAttachment attachment;
-    attachment.view = target_view.get();
-    attachment.loadOp = LoadOp::Clear;
-    attachment.storeOp = StoreOp::Store;
-    attachment.clearValue = {0, 0, 0, 0};
-    RenderPassDescriptor pass_desc;
-    pass_desc.colorAttachmentCount = 1;
-    pass_desc.colorAttachments = &attachment;
-    RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(enc, &pass_desc);
+    RenderPassEncoder pass = begin_clear_pass(p, enc, target_view.get(), {0, 0, 0, 0});
     renderer->draw(pass, group, static_cast<uint32_t>(instances.size()));
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
@@ -122,14 +115,7 @@ class TileGpuTest : public GlDeviceTest {
     bdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
     bdesc.size = uint64_t{kTarget} * kTarget * 4;
     Ref<Buffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
-    TexelCopyTextureInfo src;
-    src.texture = target.get();
-    TexelCopyBufferInfo dst;
-    dst.buffer = readback.get();
-    dst.layout.bytesPerRow = kTarget * 4;
-    dst.layout.rowsPerImage = kTarget;
-    Extent3D extent{kTarget, kTarget, 1};
-    p.CommandEncoderCopyTextureToBuffer(enc, &src, &dst, &extent);
+    copy_image_to_buffer(p, enc, target.get(), readback.get(), kTarget, kTarget, kTarget * 4);
     return readback;
   }
 
@@ -169,16 +155,7 @@ class TileGpuTest : public GlDeviceTest {
       bdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
       bdesc.size = uint64_t{256} * size;
       buffers.emplace_back(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
-      TexelCopyTextureInfo src;
-      src.texture = array.texture();
-      src.mipLevel = m;
-      src.origin = {0, 0, layer};
-      TexelCopyBufferInfo dst;
-      dst.buffer = buffers.back().get();
-      dst.layout.bytesPerRow = 256;
-      dst.layout.rowsPerImage = size;
-      Extent3D extent{size, size, 1};
-      p.CommandEncoderCopyTextureToBuffer(enc.get(), &src, &dst, &extent);
+      copy_image_to_buffer(p, enc.get(), array.texture(), buffers.back().get(), size, size, 256, m, layer);
     }
     submit(enc.get());
     std::vector<std::vector<uint8_t>> levels;

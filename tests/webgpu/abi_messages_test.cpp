@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "support/basic_pipeline.h"
+#include "warden/webgpu/objects.h"
 #include "support/error_scope.h"
 #include "warden/webgpu/abi.h"
 #include "warden/webgpu/objects.h"
@@ -326,7 +326,7 @@ TEST_F(NullDeviceTest, PrimitiveTopologyAndIndexFormatValuesAreNamedByTheLibrary
                                             "topology probe");
   auto pipeline_message = [&](PrimitiveTopology topology, IndexFormat strip) {
     return validation_message(*dev, [&] {
-      testing::BasicPipelineDesc pipeline(module);
+      gpu::VsFsPipelineDesc pipeline(module);
       pipeline.desc.primitive.topology = topology;
       pipeline.desc.primitive.stripIndexFormat = strip;
       p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(device, &pipeline.desc));

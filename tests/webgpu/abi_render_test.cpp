@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "support/basic_pipeline.h"
+#include "warden/webgpu/objects.h"
 #include "support/error_scope.h"
 #include "warden/webgpu/abi.h"
 #include "warden/webgpu/objects.h"
@@ -111,7 +111,7 @@ class RenderAbiTest : public GlDeviceTest {
         c.value = value;
         constants.push_back(c);
       }
-      testing::BasicPipelineDesc desc(module.get());
+      gpu::VsFsPipelineDesc desc(module.get());
       desc.color.blend = spec.blend;
       desc.color.writeMask = spec.write_mask;
       desc.fragment.constantCount = constants.size();
@@ -315,7 +315,7 @@ TEST_F(RenderAbiTest, DepthWriteEnabledIsAnOptionalBool) {
   depth.depthWriteEnabled = OptionalBool::Undefined;
   std::string msg = testing::validation_message(*dev, [&] {
     Ref<ShaderModule> module(&p, create_wgsl_module(p, dev->device.get(), kFullscreenWgsl, "depth write probe"));
-    testing::BasicPipelineDesc pipeline(module.get());
+    gpu::VsFsPipelineDesc pipeline(module.get());
     pipeline.desc.depthStencil = &depth;
     p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(dev->device.get(), &pipeline.desc));
   });

@@ -10,6 +10,7 @@
 #include "support/error_scope.h"
 #include "support/gpu_test.h"
 #include "warden/webgpu/ref.h"
+#include "warden/webgpu/objects.h"
 
 namespace warden {
 namespace {
@@ -64,20 +65,10 @@ Ref<RenderPipeline> instance_pipeline(const Procs& p, Device device, ShaderModul
   layout.arrayStride = sizeof(Instance);
   layout.attributeCount = 2;
   layout.attributes = attrs;
-  ColorTargetState color;
-  color.format = TextureFormat::RGBA8Unorm;
-  FragmentState fragment;
-  fragment.module = m;
-  fragment.entryPoint = "fs";
-  fragment.targetCount = 1;
-  fragment.targets = &color;
-  RenderPipelineDescriptor desc;
-  desc.vertex.module = m;
-  desc.vertex.entryPoint = "vs";
-  desc.vertex.bufferCount = 1;
-  desc.vertex.buffers = &layout;
-  desc.fragment = &fragment;
-  return Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc));
+  VsFsPipelineDesc desc(m);
+  desc.desc.vertex.bufferCount = 1;
+  desc.desc.vertex.buffers = &layout;
+  return Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
 }
 
 // Two instances of one three-vertex draw: each half of the target shows its own instance's
@@ -109,27 +100,13 @@ TEST_F(GlDeviceTest, AbiInstanceStepModeAndInstanceVertexFormatsDrawPerInstance)
 
   std::string errors = testing::validation_message(*dev, [&] {
     Ref<CommandEncoder> enc(&p, p.DeviceCreateCommandEncoder(device, nullptr));
-    RenderPassColorAttachment attachment;
-    attachment.view = view.get();
-    attachment.loadOp = LoadOp::Clear;
-    attachment.storeOp = StoreOp::Store;
-    RenderPassDescriptor pass_desc;
-    pass_desc.colorAttachmentCount = 1;
-    pass_desc.colorAttachments = &attachment;
-    RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(enc.get(), &pass_desc);
+    RenderPassEncoder pass = begin_clear_pass(p, enc.get(), view.get());
     p.RenderPassEncoderSetPipeline(pass, pipeline.get());
     p.RenderPassEncoderSetVertexBuffer(pass, 0, vertices.get(), 0, kWholeSize);
     p.RenderPassEncoderDraw(pass, 3, 2, 0, 0);
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
-    TexelCopyTextureInfo src;
-    src.texture = target.get();
-    TexelCopyBufferInfo dst;
-    dst.buffer = readback.get();
-    dst.layout.bytesPerRow = kSize * 4;
-    dst.layout.rowsPerImage = kSize;
-    Extent3D extent{kSize, kSize, 1};
-    p.CommandEncoderCopyTextureToBuffer(enc.get(), &src, &dst, &extent);
+    copy_image_to_buffer(p, enc.get(), target.get(), readback.get(), kSize, kSize, kSize * 4);
     CommandBuffer commands = p.CommandEncoderFinish(enc.get(), nullptr);
     p.QueueSubmit(dev->queue.get(), 1, &commands);
     p.CommandBufferRelease(commands);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "support/basic_pipeline.h"
+#include "warden/webgpu/objects.h"
 #include "support/error_scope.h"
 #include "warden/webgpu/objects.h"
 
@@ -37,7 +37,7 @@ std::string vertex_format_message(testing::TestDevice& dev, VertexFormat format)
     buffer.arrayStride = 16;
     buffer.attributeCount = 1;
     buffer.attributes = &attribute;
-    testing::BasicPipelineDesc pipeline(module.get());
+    gpu::VsFsPipelineDesc pipeline(module.get());
     pipeline.desc.vertex.bufferCount = 1;
     pipeline.desc.vertex.buffers = &buffer;
     p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(device, &pipeline.desc));
@@ -74,7 +74,7 @@ std::string overrun_message(testing::TestDevice& dev, VertexStepMode mode) {
     layout.arrayStride = 4;
     layout.attributeCount = 1;
     layout.attributes = &attribute;
-    testing::BasicPipelineDesc desc(module.get());
+    gpu::VsFsPipelineDesc desc(module.get());
     desc.desc.vertex.bufferCount = 1;
     desc.desc.vertex.buffers = &layout;
     Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
@@ -88,15 +88,8 @@ std::string overrun_message(testing::TestDevice& dev, VertexStepMode mode) {
     td.usage = TextureUsage::RenderAttachment;
     Ref<Texture> target(&p, p.DeviceCreateTexture(device, &td));
     Ref<TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
-    RenderPassColorAttachment attachment;
-    attachment.view = view.get();
-    attachment.loadOp = LoadOp::Clear;
-    attachment.storeOp = StoreOp::Store;
-    RenderPassDescriptor pass_desc;
-    pass_desc.colorAttachmentCount = 1;
-    pass_desc.colorAttachments = &attachment;
     Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
-    RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder.get(), &pass_desc);
+    RenderPassEncoder pass = begin_clear_pass(p, encoder.get(), view.get());
     p.RenderPassEncoderSetPipeline(pass, pipeline.get());
     p.RenderPassEncoderSetVertexBuffer(pass, 0, buffer.get(), 0, 8);
     p.RenderPassEncoderDraw(pass, 3, 3, 0, 0);

@@ -32,22 +32,23 @@ uint32_t mip_extent(uint32_t base, uint32_t mip) { return std::max(1u, mip >= 32
 
 // ---- usage contracts --------------------------------------------------------------------------
 
-Result<void> Registry::require_usage(BufferHandle handle, gpu::Flags needed) const {
+template <typename Tag>
+Result<void> Registry::require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
+                                              std::string (*usage_names)(gpu::Flags)) const {
   const auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
   const gpu::Flags missing = needed & ~rec->data.usage;
   if (missing == 0) return {};
-  return missing_usage(describe("buffer", rec->label, handle.index(), handle.generation()),
-                       gpu::buffer_usage_names(missing), gpu::buffer_usage_names(rec->data.usage));
+  return missing_usage(describe(to_string(Tag::kind), rec->label, handle.index(), handle.generation()),
+                       usage_names(missing), usage_names(rec->data.usage));
+}
+
+Result<void> Registry::require_usage(BufferHandle handle, gpu::Flags needed) const {
+  return require_recorded_usage(handle, needed, gpu::buffer_usage_names);
 }
 
 Result<void> Registry::require_usage(TextureHandle handle, gpu::Flags needed) const {
-  const auto* rec = record(handle);
-  if (rec == nullptr) return stale_error(handle);
-  const gpu::Flags missing = needed & ~rec->data.usage;
-  if (missing == 0) return {};
-  return missing_usage(describe("texture", rec->label, handle.index(), handle.generation()),
-                       gpu::texture_usage_names(missing), gpu::texture_usage_names(rec->data.usage));
+  return require_recorded_usage(handle, needed, gpu::texture_usage_names);
 }
 
 Result<void> Registry::require_usage(TextureViewHandle handle, gpu::Flags needed) const {

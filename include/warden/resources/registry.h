@@ -361,6 +361,10 @@ class Registry {
 
   template <typename Tag>
   Error stale_error(Handle<Tag> handle) const;
+  // require_usage for the kinds whose usages warden records (buffers, textures).
+  template <typename Tag>
+  Result<void> require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
+                                      std::string (*usage_names)(gpu::Flags)) const;
   template <typename Tag>
   [[gnu::cold]] Result<Object<Tag>> stale_result(Handle<Tag> handle) const;
   template <typename Tag>

@@ -45,9 +45,7 @@ struct Entry {
 // One Null-backend device and registry shared by every benchmark in this file.
 struct HandleBenchWorld {
   std::unique_ptr<gpu::Context> context;
-  gpu::Ref<gpu::Adapter> adapter;
-  gpu::Ref<gpu::Device> device;
-  gpu::Ref<gpu::Queue> queue;
+  gpu::OpenedDevice gpu;
   std::unique_ptr<Registry> registry;
   std::string error;
 
@@ -78,23 +76,15 @@ struct HandleBenchWorld {
       return w;
     }
     w.context = std::move(ctx.value());
-    auto adapter = w.context->select_adapter(gpu::BackendChoice::Null);
-    if (!adapter) {
-      w.error = adapter.error().message;
+    auto opened = w.context->open_device(gpu::BackendChoice::Null);
+    if (!opened) {
+      w.error = opened.error().message;
       return w;
     }
-    w.adapter = std::move(adapter->adapter);
-    auto device = w.context->request_device(w.adapter.get(), {});
-    if (!device) {
-      w.error = device.error().message;
-      return w;
-    }
-    w.device = std::move(device.value());
-    const auto& p = w.context->procs();
-    w.queue = gpu::Ref<gpu::Queue>(&p, p.DeviceGetQueue(w.device.get()));
+    w.gpu = std::move(opened.value());
     RegistryOptions options;
     options.buffer_capacity = kLiveHandles + 1024;
-    w.registry = std::make_unique<Registry>(*w.context, w.device.get(), w.queue.get(), options);
+    w.registry = std::make_unique<Registry>(*w.context, w.gpu.device.get(), w.gpu.queue.get(), options);
     w.packed.resize(kLiveHandles);  // never grows again: the pointers below stay valid
     std::vector<BufferHandle> handles_by_creation;
     for (uint32_t i = 0; i < kLiveHandles; ++i) {
@@ -205,7 +195,7 @@ void raw_churn_ns(benchmark::State& state) {
   d.size = 4;
   d.usage = gpu::BufferUsage::CopyDst;
   for (auto _ : state) {
-    gpu::Buffer b = p.DeviceCreateBuffer(w.device.get(), &d);
+    gpu::Buffer b = p.DeviceCreateBuffer(w.gpu.device.get(), &d);
     benchmark::DoNotOptimize(b);
     p.BufferDestroy(b);
     p.BufferRelease(b);

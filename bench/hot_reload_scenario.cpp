@@ -48,23 +48,21 @@ int main() {
   auto context = gpu::Context::create();
   if (!context) return fmt::print(stderr, "{}\n", context.error().message), 1;
   gpu::Context& ctx = **context;
-  auto adapter = ctx.select_adapter(gpu::BackendChoice::GL);
-  if (!adapter) return fmt::print(stderr, "{}\n", adapter.error().message), 1;
   gpu::DeviceOptions options;
   options.label = "hot reload scenario";
   options.required_features = {gpu::kFeatureImplicitDeviceSynchronization};
-  auto device = ctx.request_device(adapter->adapter.get(), std::move(options));
-  if (!device) return fmt::print(stderr, "{}\n", device.error().message), 1;
-  gpu::Ref<gpu::Queue> queue(&ctx.procs(), ctx.procs().DeviceGetQueue(device->get()));
+  auto opened = ctx.open_device(gpu::BackendChoice::GL, std::move(options));
+  if (!opened) return fmt::print(stderr, "{}\n", opened.error().message), 1;
+  const gpu::Device device = opened->device.get();
 
   auto dir = std::filesystem::temp_directory_path() / fmt::format("warden_hot_reload_bench_{}", ::getpid());
   std::filesystem::create_directories(dir);
   nlohmann::json out = nlohmann::json::object();
   {
-    Registry registry(ctx, device->get(), queue.get());
-    shaders::ShaderManager shaders(ctx, device->get(), registry);
-    pipelines::PipelineLibrary library(ctx, device->get(), registry);
-    auto reloader = pipelines::HotReloader::create(ctx, device->get(), shaders, library);
+    Registry registry(ctx, device, opened->queue.get());
+    shaders::ShaderManager shaders(ctx, device, registry);
+    pipelines::PipelineLibrary library(ctx, device, registry);
+    auto reloader = pipelines::HotReloader::create(ctx, device, shaders, library);
     if (!reloader) return fmt::print(stderr, "{}\n", reloader.error().message), 1;
 
     for (auto [name, padding] : {std::pair<std::string, std::string>{"typical", ""}, {"1mb", megabyte_padding()}}) {
@@ -111,8 +109,8 @@ int main() {
     }
   }
   std::filesystem::remove_all(dir);
-  queue.reset();
-  device->reset();
+  opened->queue.reset();
+  opened->device.reset();
   ctx.process_events();
   fmt::print("{}\n", out.dump());
   return 0;

@@ -19,22 +19,15 @@ int main() {
     fmt::print(stderr, "registry_frame_loop_scenario: {}\n", ctx.error().message);
     return 2;
   }
-  auto adapter = ctx.value()->select_adapter(gpu::BackendChoice::Auto);
-  if (!adapter) {
-    fmt::print(stderr, "registry_frame_loop_scenario: {}\n", adapter.error().message);
+  auto opened = ctx.value()->open_device(gpu::BackendChoice::Auto);
+  if (!opened) {
+    fmt::print(stderr, "registry_frame_loop_scenario: {}\n", opened.error().message);
     return 1;
   }
-  auto device = ctx.value()->request_device(adapter->adapter.get(), {});
-  if (!device) {
-    fmt::print(stderr, "registry_frame_loop_scenario: {}\n", device.error().message);
-    return 1;
-  }
-  const auto& p = ctx.value()->procs();
-  gpu::Ref<gpu::Queue> queue(&p, p.DeviceGetQueue(device->get()));
   constexpr uint32_t kFrames = 1000;
   nlohmann::json out;
   {
-    Registry registry(*ctx.value(), device->get(), queue.get());
+    Registry registry(*ctx.value(), opened->device.get(), opened->queue.get());
     auto start = std::chrono::steady_clock::now();
     auto report = resources::run_churn_frames(registry, kFrames);
     auto elapsed = std::chrono::steady_clock::now() - start;
@@ -47,11 +40,11 @@ int main() {
             std::chrono::duration<double, std::micro>(elapsed).count() / kFrames},
            {"frame_loop_max_pending", report->max_pending_releases}};
     // Teardown may wait for the queue: outside the measured loop, as a tool would.
-    (void)ctx.value()->wait_queue_idle(queue.get(), std::chrono::seconds(20));
+    (void)ctx.value()->wait_queue_idle(opened->queue.get(), std::chrono::seconds(20));
     registry.poll();
   }
   fmt::print(stderr, "registry_frame_loop_scenario: backend {}\n",
-             gpu::to_string(adapter->description.backend));
+             gpu::to_string(opened->adapter.description.backend));
   fmt::print("{}\n", out.dump());
   return 0;
 }

@@ -42,8 +42,7 @@ std::string megabyte_source() {
 
 struct NullCompiler {
   std::unique_ptr<gpu::Context> context;
-  gpu::SelectedAdapter adapter;
-  gpu::Ref<gpu::Device> device;
+  gpu::OpenedDevice gpu;
   std::unique_ptr<shaders::ShaderCompiler> compiler;
 };
 
@@ -53,13 +52,10 @@ NullCompiler* null_compiler() {
     auto context = gpu::Context::create();
     if (!context) return c;
     c->context = std::move(context.value());
-    auto adapter = c->context->select_adapter(gpu::BackendChoice::Null);
-    if (!adapter) return c;
-    c->adapter = std::move(adapter.value());
-    auto device = c->context->request_device(c->adapter.adapter.get(), {"shader bench", {}});
-    if (!device) return c;
-    c->device = std::move(device.value());
-    c->compiler = std::make_unique<shaders::ShaderCompiler>(*c->context, c->device.get());
+    auto opened = c->context->open_device(gpu::BackendChoice::Null, {"shader bench", {}});
+    if (!opened) return c;
+    c->gpu = std::move(opened.value());
+    c->compiler = std::make_unique<shaders::ShaderCompiler>(*c->context, c->gpu.device.get());
     return c;
   }();
   return made;

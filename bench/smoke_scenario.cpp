@@ -16,19 +16,14 @@ int main() {
     fmt::print(stderr, "smoke_scenario: {}\n", ctx.error().message);
     return 2;
   }
-  auto adapter = ctx.value()->select_adapter(gpu::BackendChoice::Auto);
-  if (!adapter) {
-    fmt::print(stderr, "smoke_scenario: {}\n", adapter.error().message);
-    return 1;
-  }
-  auto device = ctx.value()->request_device(adapter->adapter.get(), {});
-  if (!device) {
-    fmt::print(stderr, "smoke_scenario: {}\n", device.error().message);
+  auto opened = ctx.value()->open_device(gpu::BackendChoice::Auto);
+  if (!opened) {
+    fmt::print(stderr, "smoke_scenario: {}\n", opened.error().message);
     return 1;
   }
   std::vector<double> times;
   for (int i = 0; i < 6; ++i) {
-    auto report = app::run_smoke(*ctx.value(), device->get());
+    auto report = app::run_smoke(*ctx.value(), opened->device.get());
     if (!report || !report->ok()) {
       fmt::print(stderr, "smoke_scenario: smoke job failed\n");
       return 1;
@@ -36,7 +31,7 @@ int main() {
     if (i > 0) times.push_back(report->compute_ms);
   }
   std::sort(times.begin(), times.end());
-  fmt::print(stderr, "smoke_scenario: backend {}\n", gpu::to_string(adapter->description.backend));
+  fmt::print(stderr, "smoke_scenario: backend {}\n", gpu::to_string(opened->adapter.description.backend));
   nlohmann::json out = {{"smoke_compute_ms", times[times.size() / 2]}};
   fmt::print("{}\n", out.dump());
   return 0;

@@ -304,8 +304,6 @@ int fail(const std::string& what) {
 int main() {
   auto ctx = Context::create();
   if (!ctx) return fail(ctx.error().message);
-  auto adapter = ctx.value()->select_adapter(BackendChoice::Auto);
-  if (!adapter) return fail(adapter.error().message);
   std::mutex mutex;
   std::vector<std::string> errors;
   DeviceOptions options;
@@ -314,15 +312,14 @@ int main() {
     std::lock_guard lock(mutex);
     errors.emplace_back(message);
   };
-  auto device = ctx.value()->request_device(adapter->adapter.get(), std::move(options));
-  if (!device) return fail(device.error().message);
+  auto opened = ctx.value()->open_device(BackendChoice::Auto, std::move(options));
+  if (!opened) return fail(opened.error().message);
 
   const Procs& p = ctx.value()->procs();
   Gpu gpu;
   gpu.p = &p;
-  gpu.device = device->get();
-  Ref<Queue> queue(&p, p.DeviceGetQueue(gpu.device));
-  gpu.queue = queue.get();
+  gpu.device = opened->device.get();
+  gpu.queue = opened->queue.get();
   gpu.clock = std::make_unique<QueueClock>(p, ctx.value()->instance(), gpu.queue);
   auto mips = tiles::MipGenerator::create(p, gpu.device, TextureFormat::RGBA8Unorm);
   if (!mips) return fail(mips.error().message);
@@ -375,7 +372,7 @@ int main() {
                "tile_frame_loop_scenario: backend {}, adapter '{}', {}x{} target, {} frames each: frame work "
                "recycle {:.3f} ms, destroy {:.3f} ms ({:.2f}x); with GPU drain recycle {:.3f} ms, destroy {:.3f} ms "
                "({:.2f}x)\n",
-               to_string(adapter->description.backend), adapter->description.device, size, size,
+               to_string(opened->adapter.description.backend), opened->adapter.description.device, size, size,
                recycle_times.frames, recycle_ms, destroy_ms, destroy_ms / recycle_ms, recycle_wall, destroy_wall,
                destroy_wall / recycle_wall);
     const std::string suffix = size == kTargets[0] ? "" : fmt::format("_{}", size);

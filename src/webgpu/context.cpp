@@ -252,6 +252,16 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
   return Ref<Device>(&procs(), outcome.device);
 }
 
+Result<OpenedDevice> Context::open_device(BackendChoice choice, DeviceOptions options) const {
+  auto adapter = select_adapter(choice);
+  if (!adapter) return adapter.error();
+  auto device = request_device(adapter->adapter.get(), std::move(options));
+  if (!device) return device.error();
+  OpenedDevice opened{std::move(adapter.value()), std::move(device.value()), {}};
+  opened.queue = Ref<Queue>(&procs(), procs().DeviceGetQueue(opened.device.get()));
+  return opened;
+}
+
 Result<void> Context::wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const {
   QueueWorkDoneStatus status{};
   QueueWorkDoneCallbackInfo cb;

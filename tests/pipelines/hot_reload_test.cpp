@@ -53,9 +53,6 @@ class HotReloadTest : public ::testing::Test {
   void SetUp() override {
     ctx = warden::testing::shared_context();
     ASSERT_NE(ctx, nullptr);
-    auto adapter = ctx->select_adapter(gpu::BackendChoice::GL);
-    ASSERT_TRUE(adapter.ok()) << adapter.error().message;
-    adapter_ = std::move(adapter->adapter);
     gpu::DeviceOptions options;
     options.label = "hot reload test device";
     options.required_features = {gpu::kFeatureImplicitDeviceSynchronization};
@@ -63,11 +60,11 @@ class HotReloadTest : public ::testing::Test {
       std::lock_guard lock(errors_mutex);
       uncaptured.emplace_back(message);
     };
-    auto device = ctx->request_device(adapter_.get(), std::move(options));
-    ASSERT_TRUE(device.ok()) << device.error().message;
-    device_ = std::move(device.value());
-    const gpu::Procs& p = ctx->procs();
-    queue_ = gpu::Ref<gpu::Queue>(&p, p.DeviceGetQueue(device_.get()));
+    auto opened = ctx->open_device(gpu::BackendChoice::GL, std::move(options));
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    adapter_ = std::move(opened->adapter.adapter);
+    device_ = std::move(opened->device);
+    queue_ = std::move(opened->queue);
     registry = std::make_unique<Registry>(*ctx, device_.get(), queue_.get());
     shaders = std::make_unique<shaders::ShaderManager>(*ctx, device_.get(), *registry);
     pipelines = std::make_unique<PipelineLibrary>(*ctx, device_.get(), *registry);

@@ -29,12 +29,6 @@ std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend) {
   if (ctx == nullptr) return nullptr;
   auto dev = std::make_unique<TestDevice>();
   dev->context = ctx;
-  auto adapter = ctx->select_adapter(backend);
-  if (!adapter) {
-    ADD_FAILURE() << adapter.error().message;
-    return nullptr;
-  }
-  dev->adapter = std::move(adapter.value());
   TestDevice* raw = dev.get();
   gpu::DeviceOptions options;
   options.label = "test device";
@@ -48,13 +42,14 @@ std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend) {
     std::lock_guard lock(raw->mutex);
     raw->uncaptured_errors.emplace_back(message);
   };
-  auto device = ctx->request_device(dev->adapter.adapter.get(), std::move(options));
-  if (!device) {
-    ADD_FAILURE() << device.error().message;
+  auto opened = ctx->open_device(backend, std::move(options));
+  if (!opened) {
+    ADD_FAILURE() << opened.error().message;
     return nullptr;
   }
-  dev->device = std::move(device.value());
-  dev->queue = gpu::Ref<gpu::Queue>(&ctx->procs(), ctx->procs().DeviceGetQueue(dev->device.get()));
+  dev->adapter = std::move(opened->adapter);
+  dev->device = std::move(opened->device);
+  dev->queue = std::move(opened->queue);
   return dev;
 }
 

@@ -62,6 +62,13 @@ struct DeviceOptions {
   std::vector<FeatureName> required_features;
 };
 
+// What most programs open first: an adapter, a device on it and the device's queue.
+struct OpenedDevice {
+  SelectedAdapter adapter;
+  Ref<Device> device;
+  Ref<Queue> queue;
+};
+
 // Sets EGL_PLATFORM=surfaceless when no display is present and the user did not choose a
 // platform; returns true when it set it.
 bool prepare_gl_environment();
@@ -89,6 +96,8 @@ class Context {
 
   Result<SelectedAdapter> select_adapter(BackendChoice choice) const;
   Result<Ref<Device>> request_device(Adapter adapter, DeviceOptions options) const;
+  // select_adapter, then request_device on it, then its queue; the first error is returned.
+  Result<OpenedDevice> open_device(BackendChoice choice, DeviceOptions options = {}) const;
 
   // Blocks until the queue has finished all submitted work (tests and tools).
   Result<void> wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const;

@@ -13,20 +13,13 @@ int main() {
     std::fprintf(stderr, "consumer: %s\n", context.error().message.c_str());
     return 1;
   }
-  auto adapter = context.value()->select_adapter(gpu::BackendChoice::Null);
-  if (!adapter) {
-    std::fprintf(stderr, "consumer: %s\n", adapter.error().message.c_str());
+  auto opened = context.value()->open_device(gpu::BackendChoice::Null);
+  if (!opened) {
+    std::fprintf(stderr, "consumer: %s\n", opened.error().message.c_str());
     return 1;
   }
-  auto device = context.value()->request_device(adapter->adapter.get(), {});
-  if (!device) {
-    std::fprintf(stderr, "consumer: %s\n", device.error().message.c_str());
-    return 1;
-  }
-  const auto& procs = context.value()->procs();
-  gpu::Ref<gpu::Queue> queue(&procs, procs.DeviceGetQueue(device->get()));
   {
-    Registry registry(*context.value(), device->get(), queue.get());
+    Registry registry(*context.value(), opened->device.get(), opened->queue.get());
     auto buffer = registry.create_buffer({16, gpu::BufferUsage::CopyDst, false, "consumer"});
     if (!buffer) {
       std::fprintf(stderr, "consumer: %s\n", buffer.error().message.c_str());

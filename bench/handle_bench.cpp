@@ -49,14 +49,13 @@ struct HandleBenchWorld {
   std::unique_ptr<Registry> registry;
   std::string error;
 
-  // The same heap objects behind the raw pointer, the map and the shared_ptr, allocated one
-  // by one, in creation order, as an application's objects are.
-  std::vector<std::shared_ptr<Entry>> shared_by_creation;
   // The raw pointer's best case, for the record: the objects packed in one array.
   std::vector<Entry> packed;
   std::unordered_map<uint64_t, Entry*> map;
 
   // What each variant walks: its references to the same objects in the one random order.
+  // The raw pointer, the map and the shared_ptr reach the same heap objects (owned by `shared`),
+  // allocated one by one in creation order, as an application's objects are.
   std::vector<BufferHandle> handles;
   std::vector<Entry*> raw;
   std::vector<Entry*> raw_packed;
@@ -87,6 +86,7 @@ struct HandleBenchWorld {
     w.registry = std::make_unique<Registry>(*w.context, w.gpu.device.get(), w.gpu.queue.get(), options);
     w.packed.resize(kLiveHandles);  // never grows again: the pointers below stay valid
     std::vector<BufferHandle> handles_by_creation;
+    std::vector<std::shared_ptr<Entry>> shared_by_creation;
     for (uint32_t i = 0; i < kLiveHandles; ++i) {
       auto h = w.registry->create_buffer({4, gpu::BufferUsage::CopyDst, false, "bench"});
       if (!h) {
@@ -95,8 +95,8 @@ struct HandleBenchWorld {
       }
       handles_by_creation.push_back(*h);
       const gpu::Buffer object = *w.registry->resolve(*h);
-      w.shared_by_creation.push_back(std::make_shared<Entry>(Entry{object}));
-      w.map.emplace(h->bits(), w.shared_by_creation.back().get());
+      shared_by_creation.push_back(std::make_shared<Entry>(Entry{object}));
+      w.map.emplace(h->bits(), shared_by_creation.back().get());
       w.packed[i].object = object;
     }
     std::vector<uint32_t> order(kLiveHandles);
@@ -104,9 +104,9 @@ struct HandleBenchWorld {
     std::shuffle(order.begin(), order.end(), std::mt19937(42));
     for (uint32_t k : order) {
       w.handles.push_back(handles_by_creation[k]);
-      w.raw.push_back(w.shared_by_creation[k].get());
+      w.raw.push_back(shared_by_creation[k].get());
       w.raw_packed.push_back(&w.packed[k]);
-      w.shared.push_back(w.shared_by_creation[k]);
+      w.shared.push_back(std::move(shared_by_creation[k]));
     }
     return w;
   }

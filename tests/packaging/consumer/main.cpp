@@ -6,34 +6,26 @@
 #include "warden/version.h"
 #include "warden/webgpu/context.h"
 
+namespace {
+int fail(const warden::Error& error) {
+  std::fprintf(stderr, "consumer: %s\n", error.message.c_str());
+  return 1;
+}
+}  // namespace
+
 int main() {
   using namespace warden;
   auto context = gpu::Context::create();
-  if (!context) {
-    std::fprintf(stderr, "consumer: %s\n", context.error().message.c_str());
-    return 1;
-  }
+  if (!context) return fail(context.error());
   auto opened = context.value()->open_device(gpu::BackendChoice::Null);
-  if (!opened) {
-    std::fprintf(stderr, "consumer: %s\n", opened.error().message.c_str());
-    return 1;
-  }
+  if (!opened) return fail(opened.error());
   {
     Registry registry(*context.value(), opened->device.get(), opened->queue.get());
     auto buffer = registry.create_buffer({16, gpu::BufferUsage::CopyDst, false, "consumer"});
-    if (!buffer) {
-      std::fprintf(stderr, "consumer: %s\n", buffer.error().message.c_str());
-      return 1;
-    }
+    if (!buffer) return fail(buffer.error());
     const unsigned char bytes[16] = {};
-    if (auto written = registry.write_buffer(*buffer, 0, bytes, sizeof bytes); !written) {
-      std::fprintf(stderr, "consumer: %s\n", written.error().message.c_str());
-      return 1;
-    }
-    if (auto destroyed = registry.destroy_buffer(*buffer); !destroyed) {
-      std::fprintf(stderr, "consumer: %s\n", destroyed.error().message.c_str());
-      return 1;
-    }
+    if (auto written = registry.write_buffer(*buffer, 0, bytes, sizeof bytes); !written) return fail(written.error());
+    if (auto destroyed = registry.destroy_buffer(*buffer); !destroyed) return fail(destroyed.error());
     auto stale = registry.resolve(*buffer);
     if (stale.ok()) {
       std::fprintf(stderr, "consumer: a destroyed buffer's handle still resolved\n");

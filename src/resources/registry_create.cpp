@@ -32,6 +32,18 @@ uint32_t mip_extent(uint32_t base, uint32_t mip) { return std::max(1u, mip >= 32
 
 // ---- usage contracts --------------------------------------------------------------------------
 
+// ---- objects warden made ------------------------------------------------------------------------
+
+template <typename Tag>
+Result<Handle<Tag>> Registry::insert_created(Object<Tag> object, const char* call, std::string label,
+                                             detail::KindData<Tag> data) {
+  if (object == nullptr) {
+    return make_error(ErrorKind::Validation,
+                      fmt::format("{} \"{}\": the device returned no {}", call, label, to_string(Tag::kind)));
+  }
+  return insert<Tag>(object, std::move(label), Ownership::Owned, std::move(data));
+}
+
 template <typename Tag>
 Result<void> Registry::require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
                                               std::string (*usage_names)(gpu::Flags)) const {
@@ -154,10 +166,7 @@ Result<BufferHandle> Registry::create_buffer(const BufferDesc& desc) {
   d.usage = desc.usage;
   d.mappedAtCreation = desc.mapped_at_creation ? 1 : 0;
   gpu::Buffer buffer = procs_.DeviceCreateBuffer(device_, &d);
-  if (buffer == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_buffer \"{}\": the device returned no buffer", desc.label));
-  }
-  return insert<BufferTag>(buffer, desc.label, Ownership::Owned, {desc.usage, desc.size});
+  return insert_created<BufferTag>(buffer, "create_buffer", desc.label, {desc.usage, desc.size});
 }
 
 Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
@@ -190,15 +199,12 @@ Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
   d.mipLevelCount = desc.mip_level_count;
   d.sampleCount = desc.sample_count;
   gpu::Texture texture = procs_.DeviceCreateTexture(device_, &d);
-  if (texture == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_texture \"{}\": the device returned no texture", desc.label));
-  }
   detail::KindData<TextureTag> data;
   data.usage = desc.usage;
   data.size = desc.size;
   data.format = desc.format;
   data.mip_level_count = desc.mip_level_count;
-  return insert<TextureTag>(texture, desc.label, Ownership::Owned, data);
+  return insert_created<TextureTag>(texture, "create_texture", desc.label, data);
 }
 
 Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, const TextureViewDesc& desc) {
@@ -216,10 +222,7 @@ Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, c
   d.arrayLayerCount = desc.array_layer_count;
   d.aspect = desc.aspect;
   gpu::TextureView view = procs_.TextureCreateView(*find(texture), &d);
-  if (view == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_texture_view \"{}\": the device returned no view", desc.label));
-  }
-  auto handle = insert<TextureViewTag>(view, desc.label, Ownership::Owned, {texture});
+  auto handle = insert_created<TextureViewTag>(view, "create_texture_view", desc.label, {texture});
   if (handle) ++parent->data.live_views;
   return handle;
 }
@@ -232,18 +235,12 @@ Result<SamplerHandle> Registry::create_sampler(const SamplerDesc& desc) {
   d.minFilter = desc.min_filter;
   d.mipmapFilter = desc.mipmap_filter;
   gpu::Sampler sampler = procs_.DeviceCreateSampler(device_, &d);
-  if (sampler == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_sampler \"{}\": the device returned no sampler", desc.label));
-  }
-  return insert<SamplerTag>(sampler, desc.label, Ownership::Owned, {});
+  return insert_created<SamplerTag>(sampler, "create_sampler", desc.label);
 }
 
 Result<ShaderModuleHandle> Registry::create_shader_module(std::string_view wgsl, std::string label) {
   gpu::ShaderModule module = gpu::create_wgsl_module(procs_, device_, wgsl, label);
-  if (module == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_shader_module \"{}\": the device returned no module", label));
-  }
-  return insert<ShaderModuleTag>(module, std::move(label), Ownership::Owned, {});
+  return insert_created<ShaderModuleTag>(module, "create_shader_module", std::move(label));
 }
 
 Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
@@ -253,13 +250,10 @@ Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
   d.entryCount = entries.size();
   d.entries = entries.data();
   gpu::BindGroupLayout layout = procs_.DeviceCreateBindGroupLayout(device_, &d);
-  if (layout == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_bind_group_layout \"{}\": the device returned no layout", label));
-  }
   detail::KindData<BindGroupLayoutTag> data;
   data.entries.emplace(entries.begin(), entries.end());
   for (auto& entry : *data.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
-  return insert<BindGroupLayoutTag>(layout, std::move(label), Ownership::Owned, std::move(data));
+  return insert_created<BindGroupLayoutTag>(layout, "create_bind_group_layout", std::move(label), std::move(data));
 }
 
 Result<PipelineLayoutHandle> Registry::create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
@@ -279,10 +273,7 @@ Result<PipelineLayoutHandle> Registry::create_pipeline_layout(std::span<const Bi
   d.bindGroupLayoutCount = raw.size();
   d.bindGroupLayouts = raw.data();
   gpu::PipelineLayout layout = procs_.DeviceCreatePipelineLayout(device_, &d);
-  if (layout == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_pipeline_layout \"{}\": the device returned no layout", label));
-  }
-  return insert<PipelineLayoutTag>(layout, std::move(label), Ownership::Owned, {});
+  return insert_created<PipelineLayoutTag>(layout, "create_pipeline_layout", std::move(label));
 }
 
 Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
@@ -351,10 +342,7 @@ Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
   d.entryCount = raw.size();
   d.entries = raw.data();
   gpu::BindGroup group = procs_.DeviceCreateBindGroup(device_, &d);
-  if (group == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_bind_group \"{}\": the device returned no bind group", desc.label));
-  }
-  return insert<BindGroupTag>(group, desc.label, Ownership::Owned, std::move(data));
+  return insert_created<BindGroupTag>(group, "create_bind_group", desc.label, std::move(data));
 }
 
 Result<RenderPipelineHandle> Registry::create_render_pipeline(const gpu::RenderPipelineDescriptor& desc,
@@ -362,10 +350,7 @@ Result<RenderPipelineHandle> Registry::create_render_pipeline(const gpu::RenderP
   gpu::RenderPipelineDescriptor d = desc;
   d.label = label;
   gpu::RenderPipeline pipeline = procs_.DeviceCreateRenderPipeline(device_, &d);
-  if (pipeline == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_render_pipeline \"{}\": the device returned no pipeline", label));
-  }
-  return insert<RenderPipelineTag>(pipeline, std::move(label), Ownership::Owned, {});
+  return insert_created<RenderPipelineTag>(pipeline, "create_render_pipeline", std::move(label));
 }
 
 Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePipelineDesc& desc) {
@@ -382,10 +367,7 @@ Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePip
   d.compute.module = *module;
   d.compute.entryPoint = desc.entry_point;
   gpu::ComputePipeline pipeline = procs_.DeviceCreateComputePipeline(device_, &d);
-  if (pipeline == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("{}: the device returned no pipeline", where));
-  }
-  return insert<ComputePipelineTag>(pipeline, desc.label, Ownership::Owned, {});
+  return insert_created<ComputePipelineTag>(pipeline, "create_compute_pipeline", desc.label);
 }
 
 Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
@@ -398,10 +380,7 @@ Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
   d.type = desc.type;
   d.count = desc.count;
   gpu::QuerySet set = procs_.DeviceCreateQuerySet(device_, &d);
-  if (set == nullptr) {
-    return make_error(ErrorKind::Validation, fmt::format("create_query_set \"{}\": the device returned no query set", desc.label));
-  }
-  return insert<QuerySetTag>(set, desc.label, Ownership::Owned, {});
+  return insert_created<QuerySetTag>(set, "create_query_set", desc.label);
 }
 
 }  // namespace warden

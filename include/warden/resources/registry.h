@@ -376,6 +376,11 @@ class Registry {
   template <typename Tag>
   Result<Handle<Tag>> insert(Object<Tag> object, std::string label, Ownership ownership,
                              detail::KindData<Tag> data);
+  // An owned object a create_* call just made, or a Validation error naming the call and the
+  // label when the device returned none.
+  template <typename Tag>
+  Result<Handle<Tag>> insert_created(Object<Tag> object, const char* call, std::string label,
+                                     detail::KindData<Tag> data = {});
   template <typename Tag>
   Result<void> replace(Handle<Tag> handle, Object<Tag> object);
   template <typename Tag>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -331,7 +332,9 @@ std::vector<TileKey> TileCache::nearest_first(std::vector<TileKey> keys) const {
   std::sort(keys.begin(), keys.end(), [this](const TileKey& a, const TileKey& b) {
     const double da = distance_to_centre(a), db = distance_to_centre(b);
     if (da != db) return da < db;
-    return a.z < b.z;  // a coarser tile covers more of the view: it comes first on a tie
+    // A coarser tile covers more of the view: it comes first on a tie; then a fixed order, so
+    // a run does not depend on the hash map's.
+    return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x);
   });
   return keys;
 }

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
 
 namespace warden::tiles {
@@ -120,6 +121,17 @@ TEST(TileCachePressure, SizesWhoseByteProductsOverflowAreRefused) {
   ASSERT_TRUE(exact);
   ASSERT_EQ(*exact->load({0, 0, 0}, fill_ok()), LoadStatus::Loaded);
   EXPECT_EQ(exact->resident_bytes(), huge_layer);
+}
+
+// The layer size handed to the cache comes from texture_bytes: it must not wrap either.
+TEST(TileCachePressure, TextureBytesThatOverflowAreRefused) {
+  auto huge = texture_bytes(gpu::TextureFormat::RGBA32Float, 1u << 31, 1u << 31, 1, 1);
+  ASSERT_FALSE(huge) << "2^31 x 2^31 x 16 bytes is 2^66";
+  EXPECT_EQ(huge.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_NE(huge.error().message.find("overflow"), std::string::npos) << huge.error().message;
+  auto layers = texture_bytes(gpu::TextureFormat::RGBA8Unorm, 1u << 16, 1u << 16, 1, 1u << 31);
+  ASSERT_FALSE(layers) << "2^34 bytes a layer x 2^31 layers";
+  EXPECT_EQ(*texture_bytes(gpu::TextureFormat::RGBA8Unorm, 1u << 16, 1u << 16, 1, 1), uint64_t{1} << 34);
 }
 
 TEST(TileCachePressure, TileCacheIsMoveOnly) {

@@ -180,8 +180,8 @@ void Registry::shutdown() {
   if (!leaked.empty()) {
     diagnostics_.warning(category::kResources, fmt::format("still alive at shutdown: {}", leaked));
   }
-  // Nothing submitted can still run once the application is done with this registry: the
-  // caller either waited for the queue or is tearing the device down with it.
+  // Nothing can still run once the application is done with this registry, neither submitted
+  // nor being recorded: the caller either waited for the queue or is tearing the device down.
   assume_all_complete();
   for (ResourceKind kind : kTeardownOrder) {
     switch (kind) {
@@ -488,7 +488,13 @@ template <typename Tag>
 void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
                       uint32_t generation) {
   if (rec.ownership == Ownership::Imported) return;  // its owner ends it
-  if (clock().is_retired(rec.last_used)) {
+  // An owned object waits at least for the submission being recorded, touched or not, as Dawn's
+  // own deleter does: a command buffer recorded but not yet submitted may use it, and a destroy
+  // before that submit makes Dawn reject the whole frame. Releasing warden's reference to a
+  // borrowed object destroys nothing, so its own last use is enough.
+  Serial release_after = rec.last_used;
+  if (rec.ownership == Ownership::Owned) release_after = std::max(release_after, clock().recording());
+  if (clock().is_retired(release_after)) {
     bool destroyed = release_now<Tag>(object, rec.ownership);
     if (options_.on_release) {
       options_.on_release(ReleaseEvent{Tag::kind, index, generation, object, rec.label, rec.ownership,
@@ -496,8 +502,8 @@ void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32
     }
     return;
   }
-  pending_.push(PendingRelease{rec.last_used, Tag::kind, static_cast<void*>(object), rec.ownership,
-                               index, generation, rec.label});
+  pending_.push(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
+                               rec.ownership, index, generation, rec.label});
 }
 
 template <typename Tag>
@@ -547,11 +553,21 @@ void Registry::poll() {
 
 void Registry::assume_all_complete() {
   queue_clock_.clock().assume_all_complete();
-  drain_pending();
+  // The clock retires only what was submitted; what waits on the submission being recorded
+  // goes too, or it would keep its object, and through it the whole device, alive for ever.
+  release_every_pending();
+}
+
+void Registry::release_every_pending() {
+  while (!pending_.empty()) {
+    PendingRelease pending = pending_.top();
+    pending_.pop();
+    release_pending(pending);
+  }
 }
 
 void Registry::drain_pending() {
-  while (!pending_.empty() && clock().is_retired(pending_.top().last_used)) {
+  while (!pending_.empty() && clock().is_retired(pending_.top().release_after)) {
     PendingRelease pending = pending_.top();
     pending_.pop();
     release_pending(pending);

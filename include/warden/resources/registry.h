@@ -4,7 +4,8 @@
 // the usages it was created with, and the serial of the last submission that used it. Destroying
 // or replacing an object kills its handle (or swaps it) at once; the GPU object itself is
 // released when that serial has retired, learned from onSubmittedWorkDone through a
-// non-blocking poll(). Nothing here waits on the GPU. docs/lifecycle-in-detail.md walks an
+// non-blocking poll(). An owned object waits at least for the submission being recorded, touched
+// or not (docs/lifecycle-in-detail.md). Nothing here waits on the GPU. docs/lifecycle-in-detail.md walks an
 // object from create to release; docs/failure-policy.md says what each call does on bad input.
 //
 // Not thread-safe: one thread, the one that drives the instance's events, calls a Registry.
@@ -256,7 +257,8 @@ class Registry {
   Result<void> replace_##snake(Name##Handle handle, gpu::Name object) {                        \
     return replace<Name##Tag>(handle, object);                                                  \
   }                                                                                             \
-  /* Kills the handle now; the GPU object goes when its last submission retired. */           \
+  /* Kills the handle now; the GPU object goes when its last submission retired (owned: at  \
+     the earliest when the submission being recorded now retired). */                          \
   Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }    \
   Result<gpu::Name> resolve(Name##Handle handle) const { return resolve_hot<Name##Tag>(handle); } \
   /* Null when the handle is not live; valid while the object lives. */                        \
@@ -314,7 +316,8 @@ class Registry {
   }
   // Non-blocking: drains retirement callbacks, then lets go of what retired.
   void poll();
-  // Device loss or shutdown: no submitted work can still run; lets go of everything deferred.
+  // Device loss or shutdown: no work can still run, neither submitted nor being recorded (a
+  // command buffer of a lost device never executes); lets go of everything deferred.
   void assume_all_complete();
   QueueClock& queue_clock() { return queue_clock_; }
   const SubmissionClock& clock() const { return queue_clock_.clock(); }
@@ -407,6 +410,7 @@ class Registry {
 
   // A GPU object whose handle is gone and whose last submission has not retired yet.
   struct PendingRelease {
+    Serial release_after;  // last_used, or for owned objects at least the serial being recorded
     Serial last_used;
     ResourceKind kind = ResourceKind::None;
     void* object = nullptr;
@@ -417,10 +421,11 @@ class Registry {
   };
   struct LaterFirst {
     bool operator()(const PendingRelease& a, const PendingRelease& b) const {
-      return a.last_used > b.last_used;
+      return a.release_after > b.release_after;
     }
   };
   void drain_pending();
+  void release_every_pending();
   void release_pending(const PendingRelease& pending);
 
   const gpu::Procs& procs_;

@@ -1,7 +1,7 @@
 #include "warden/resources/registry.h"
 
 #include <algorithm>
-#include <bitset>
+#include <array>
 #include <cassert>
 #include <map>
 #include <mutex>
@@ -48,34 +48,64 @@ uint32_t LiveCounts::total() const {
 
 namespace {
 
-// Registry ids go round-robin over 1..255, skipping ids still in use, so a handle from a
-// registry that was just destroyed does not match its successor (docs/adr/0002).
+// Registry ids: 8 bits in a handle, so a process that makes more than 255 registries reuses
+// them. An id remembers the generation above everything its registries issued; the next holder
+// of the id starts its slots there, so a handle of a registry that is gone can never equal a
+// live key of a later one, and resolve stays one compare (docs/adr/0002). Ids go round-robin
+// over 1..255, skipping those in use and those whose generations are spent.
 class RegistryIds {
  public:
   uint32_t acquire() {
     std::lock_guard lock(mutex_);
     for (uint32_t tries = 0; tries < HandleLayout::kMaxRegistryId; ++tries) {
       next_ = next_ % HandleLayout::kMaxRegistryId + 1;
-      if (!in_use_[next_]) {
-        in_use_[next_] = true;
+      if (ids_[next_].users == 0 && ids_[next_].first_generation <= kSpentAbove) {
+        ++ids_[next_].users;
         return next_;
       }
     }
-    // More than 255 live registries: ids are shared, and a handle given to the wrong one of
-    // two registries with one id is caught only by its generation. Documented in ADR 0002.
-    next_ = next_ % HandleLayout::kMaxRegistryId + 1;
-    return next_;
+    // More than 255 live registries (or every id spent): the id with the most generations left
+    // is shared, and a handle given to the wrong one of two live registries with one id is
+    // caught only by its generation. Documented in ADR 0002.
+    uint32_t best = 1;
+    for (uint32_t id = 2; id <= HandleLayout::kMaxRegistryId; ++id) {
+      if (ids_[id].first_generation < ids_[best].first_generation) best = id;
+    }
+    ++ids_[best].users;
+    return best;
   }
-  void release(uint32_t id) {
+  uint32_t first_generation(uint32_t id) {
     std::lock_guard lock(mutex_);
-    in_use_[id] = false;
+    return ids_[id].first_generation;
+  }
+  // `highest_issued`: the highest generation the leaving registry gave any object.
+  void release(uint32_t id, uint32_t highest_issued) {
+    std::lock_guard lock(mutex_);
+    IdState& state = ids_[id];
+    --state.users;
+    const uint32_t above = highest_issued >= HandleLayout::kMaxGeneration ? HandleLayout::kMaxGeneration
+                                                                          : highest_issued + 1;
+    state.first_generation = std::max(state.first_generation, above);
   }
 
  private:
+  // An id whose next registry would start past half the generation space is not reused while
+  // another id is free: that needs about 2^31 objects made under one id.
+  static constexpr uint32_t kSpentAbove = HandleLayout::kMaxGeneration / 2;
+  struct IdState {
+    uint32_t users = 0;
+    uint32_t first_generation = 1;
+  };
   std::mutex mutex_;
-  std::bitset<HandleLayout::kMaxRegistryId + 1> in_use_;
+  std::array<IdState, HandleLayout::kMaxRegistryId + 1> ids_{};
   uint32_t next_ = 0;
 };
+
+// The last generation a slot of a registry starting at `first` may carry.
+uint32_t generation_ceiling(uint32_t first, uint32_t generation_limit) {
+  const uint64_t last = uint64_t{first} + generation_limit - 1;
+  return static_cast<uint32_t>(std::min<uint64_t>(last, HandleLayout::kMaxGeneration));
+}
 
 // Capacities past what the handle's index field can name are cut to it (and reported by the
 // constructor); a zero generation limit would leave no generation to issue.
@@ -132,11 +162,13 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
       device_(device),
       queue_(queue),
       id_(registry_ids().acquire()),
+      first_generation_(registry_ids().first_generation(id_)),
       options_(within_layout(options)),
       queue_clock_(context.procs(), context.instance(), queue),
       stores_(
 #define WARDEN_STORE_INIT(Name, snake) \
-  detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, options_.generation_limit),
+  detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, first_generation_,        \
+                               generation_ceiling(first_generation_, options_.generation_limit)),
           WARDEN_RESOURCE_KINDS(WARDEN_STORE_INIT)
 #undef WARDEN_STORE_INIT
               std::monostate{}) {
@@ -152,7 +184,16 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
 
 Registry::~Registry() {
   shutdown();
-  registry_ids().release(id_);
+  registry_ids().release(id_, highest_generation_issued());
+}
+
+uint32_t Registry::highest_generation_issued() const {
+  uint32_t highest = 0;
+#define WARDEN_HIGHEST_GENERATION(Name, snake) \
+  highest = std::max(highest, store<Name##Tag>().pool.highest_generation_issued());
+  WARDEN_RESOURCE_KINDS(WARDEN_HIGHEST_GENERATION)
+#undef WARDEN_HIGHEST_GENERATION
+  return highest;
 }
 
 void Registry::shutdown() {
@@ -230,6 +271,14 @@ Error Registry::stale_error(Handle<Tag> handle) const {
                       fmt::format("foreign {} handle (index {}, generation {}): it belongs to "
                                   "registry {}, this is registry {}",
                                   kind, index, generation, handle.registry(), id_));
+  }
+  if (generation < first_generation_) {
+    // Only a registry that held this id before could have issued it.
+    return make_error(ErrorKind::StaleHandle,
+                      fmt::format("stale {} handle (index {}, generation {}): issued by an earlier "
+                                  "registry with id {}, which is gone (this registry issues "
+                                  "generations from {})",
+                                  kind, index, generation, id_, first_generation_));
   }
   const auto& s = store<Tag>();
   const auto state = s.pool.state(index);
@@ -410,7 +459,8 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
   auto* rec = record(handle);
   if (rec == nullptr) {
     const bool ours = (handle.bits() & HandleLayout::kOwnerMask) ==
-                      HandleLayout::owner_bits(Tag::kind, id_);
+                          HandleLayout::owner_bits(Tag::kind, id_) &&
+                      handle.generation() >= first_generation_;
     Error error = stale_error(handle);
     if (!ours) return error;  // foreign or wrong kind: a bug in the caller, not a double destroy
     // Double destroy: the postcondition (the handle is dead) already holds.

@@ -66,7 +66,7 @@ TEST_F(NullDeviceTest, AdoptTakesOverTheObjectAndGeneratesALabelWhenNoneIsGiven)
   ASSERT_TRUE(reg->resolve(*h).ok());
   EXPECT_EQ(*reg->resolve(*h), raw);
   ASSERT_NE(reg->label(*h), nullptr);
-  EXPECT_EQ(*reg->label(*h), "buffer#0.1");
+  EXPECT_EQ(*reg->label(*h), fmt::format("buffer#0.{}", h->generation()));
   // The adopted buffer's contract is read from the object itself.
   EXPECT_TRUE(reg->write_buffer(*h, 0, std::vector<uint32_t>(16).data(), 64).ok());
   EXPECT_EQ(reg->require_usage(*h, gpu::BufferUsage::Uniform).error().kind, ErrorKind::MissingUsage);
@@ -84,7 +84,7 @@ TEST_F(NullDeviceTest, StaleHandleErrorNamesKindIndexGenerationAndLabel) {
   EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
   EXPECT_THAT(r.error().message, HasSubstr("stale buffer handle"));
   EXPECT_THAT(r.error().message, HasSubstr("index 0"));
-  EXPECT_THAT(r.error().message, HasSubstr("generation 1"));
+  EXPECT_THAT(r.error().message, HasSubstr(fmt::format("generation {}", h->generation())));
   EXPECT_THAT(r.error().message, HasSubstr("\"vertices\""));
   EXPECT_EQ(reg->label(*h), nullptr);
   EXPECT_FALSE(reg->is_alive(*h));
@@ -100,7 +100,7 @@ TEST_F(NullDeviceTest, ReusedSlotDoesNotResolveTheOldHandle) {
   EXPECT_EQ(b->generation(), a->generation() + 1);
   auto r = reg->resolve(*a);
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.error().message, HasSubstr("now holds generation 2 (\"second\")"));
+  EXPECT_THAT(r.error().message, HasSubstr(fmt::format("now holds generation {} (\"second\")", b->generation())));
   EXPECT_TRUE(reg->resolve(*b).ok());
   // Destroying the old handle again must not touch the new occupant.
   EXPECT_TRUE(reg->destroy_buffer(*a).ok());
@@ -123,19 +123,58 @@ TEST_F(NullDeviceTest, ForeignHandleIsRefusedAndLeavesItsOwnerAlone) {
   ASSERT_NE(a->id(), b->id());
   auto h = a->create_buffer({16, gpu::BufferUsage::Uniform, false, "a's"});
   ASSERT_TRUE(h.ok());
-  // b has a live buffer in the same slot, so only the registry id tells them apart.
+  // b has a live buffer in the same slot; a handle with b's index and generation but a's
+  // registry id differs from it only in the id.
   auto other = b->create_buffer({16, gpu::BufferUsage::Uniform, false, "b's"});
   ASSERT_EQ(other->index(), h->index());
-  ASSERT_EQ(other->generation(), h->generation());
-  auto r = b->resolve(*h);
+  const auto in_a = BufferHandle::make(other->index(), other->generation(), a->id());
+  auto r = b->resolve(in_a);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
-  EXPECT_THAT(r.error().message, HasSubstr("foreign buffer handle (index 0, generation 1)"));
+  EXPECT_THAT(r.error().message, HasSubstr(fmt::format("foreign buffer handle (index 0, generation {})",
+                                                       other->generation())));
+  EXPECT_FALSE(b->resolve(*h).ok());
   auto d = b->destroy_buffer(*h);
   ASSERT_FALSE(d.ok());
   EXPECT_THAT(d.error().message, HasSubstr("foreign"));
   EXPECT_TRUE(a->resolve(*h).ok());
   EXPECT_TRUE(b->resolve(*other).ok());
+}
+
+// Registry ids have 8 bits; an application that makes one registry per device generation passes
+// 255 of them. A handle of a registry that is gone must never resolve in a later one, even one
+// that got the same id (docs/adr/0002).
+TEST_F(NullDeviceTest, HandlesOfRegistriesThatAreGoneNeverResolveInLaterOnes) {
+  constexpr int kRegistries = 600;
+  std::vector<BufferHandle> earlier;
+  std::vector<uint32_t> ids;
+  size_t same_id_checked = 0;
+  for (int i = 0; i < kRegistries; ++i) {
+    auto reg = make_registry(*dev);
+    // Churn a little so the registries do not all issue generation 1 only.
+    for (int c = 0; c < i % 3; ++c) {
+      auto tmp = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "churn"});
+      ASSERT_TRUE(reg->destroy_buffer(*tmp).ok());
+    }
+    auto mine = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, fmt::format("r{}", i)});
+    ASSERT_TRUE(mine.ok()) << mine.error().message;
+    for (size_t j = 0; j < earlier.size(); ++j) {
+      auto r = reg->resolve(earlier[j]);
+      ASSERT_FALSE(r.ok()) << "registry " << i << " (id " << reg->id() << ") resolved the handle of registry "
+                           << j << " (id " << ids[j] << ")";
+      ASSERT_EQ(r.error().kind, ErrorKind::StaleHandle);
+      if (ids[j] == reg->id()) {
+        ++same_id_checked;
+        ASSERT_THAT(r.error().message, HasSubstr("earlier registry")) << r.error().message;
+        // Destroy of such a handle is an error too, not a silent "double destroy".
+        ASSERT_FALSE(reg->destroy_buffer(earlier[j]).ok());
+      }
+    }
+    ASSERT_TRUE(reg->resolve(*mine).ok());
+    earlier.push_back(*mine);
+    ids.push_back(reg->id());
+  }
+  EXPECT_GE(same_id_checked, static_cast<size_t>(kRegistries - 255));  // ids were reused
 }
 
 TEST_F(NullDeviceTest, WrongKindHandleIsRefusedAtRunTime) {
@@ -152,7 +191,9 @@ TEST_F(NullDeviceTest, WrongKindHandleIsRefusedAtRunTime) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
   EXPECT_THAT(r.error().message,
-              HasSubstr("a buffer handle (index 0, generation 1) was given where a texture handle is expected"));
+              HasSubstr(fmt::format("a buffer handle (index 0, generation {}) was given where a texture "
+                                    "handle is expected",
+                                    buffer->generation())));
   EXPECT_FALSE(reg->destroy_texture(forged).ok());
   EXPECT_TRUE(reg->resolve(*texture).ok());
 }
@@ -218,7 +259,7 @@ TEST_F(NullDeviceTest, SlotWhoseGenerationReachesTheLimitIsRetiredNotWrapped) {
   ASSERT_TRUE(reg->destroy_sampler(*first).ok());
   auto second = reg->create_sampler({.label = "g2"});
   ASSERT_TRUE(second.ok());
-  EXPECT_EQ(second->generation(), 2u);
+  EXPECT_EQ(second->generation(), first->generation() + 1);
   ASSERT_TRUE(reg->destroy_sampler(*second).ok());
   EXPECT_EQ(reg->diagnostics().count("gfx.resources", Severity::Info), 1u);
   auto third = reg->create_sampler({.label = "g3"});
@@ -258,7 +299,7 @@ TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
   auto w = reg->write_buffer(*uniform, 0, data, sizeof(data));
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.error().kind, ErrorKind::MissingUsage);
-  EXPECT_THAT(w.error().message, HasSubstr("buffer \"no copy dst\" (index 0, generation 1) lacks usage CopyDst (created with Uniform)"));
+  EXPECT_THAT(w.error().message, HasSubstr(fmt::format("buffer \"no copy dst\" (index 0, generation {}) lacks usage CopyDst (created with Uniform)", reg->first_generation())));
 
   TextureDesc td;
   td.size = {4, 4, 1};
@@ -430,7 +471,7 @@ TEST_F(NullDeviceTest, DestroyTextureIsRefusedWhileViewsOfItAreAlive) {
   auto d = reg->destroy_texture(*t);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.error().kind, ErrorKind::Refused);
-  EXPECT_THAT(d.error().message, HasSubstr("destroy_texture \"atlas\" (index 0, generation 1): 2 view(s)"));
+  EXPECT_THAT(d.error().message, HasSubstr(fmt::format("destroy_texture \"atlas\" (index 0, generation {}): 2 view(s)", reg->first_generation())));
   EXPECT_THAT(d.error().message, HasSubstr("\"atlas view\", \"atlas mip view\""));
   EXPECT_FALSE(reg->replace_texture(*t, nullptr).ok());
   ASSERT_TRUE(reg->destroy_texture_view(*v1).ok());
@@ -472,7 +513,7 @@ TEST_F(NullDeviceTest, ContentsOnlyUpdatesNeverReallocate) {
   uint32_t data[4] = {1, 2, 3, 4};
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(reg->write_buffer(*h, 0, data, sizeof(data)).ok());
   EXPECT_EQ(*reg->resolve(*h), before);
-  EXPECT_EQ(h->generation(), 1u);
+  EXPECT_EQ(h->generation(), reg->first_generation());
 }
 
 // ---- submissions and deferred release ---------------------------------------------------------

@@ -69,7 +69,8 @@ struct RegistryOptions {
 #define WARDEN_REGISTRY_CAPACITY_FIELD(Name, snake) uint32_t snake##_capacity = 4096;
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_CAPACITY_FIELD)
 #undef WARDEN_REGISTRY_CAPACITY_FIELD
-  // The last generation a slot may carry before it is retired (docs/adr/0002). Only tests
+  // How many generations a slot may carry before it is retired (docs/adr/0002), counted from
+  // the registry's first generation and never past HandleLayout::kMaxGeneration. Only tests
   // lower it, to reach the rule in a few steps.
   uint32_t generation_limit = HandleLayout::kMaxGeneration;
   std::function<void(const ReleaseEvent&)> on_release;
@@ -221,8 +222,8 @@ WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_GPU_TYPE)
 template <typename Tag>
 struct KindStore {
   using Object = typename GpuType<Tag>::type;
-  KindStore(uint32_t capacity, uint32_t registry, uint32_t generation_limit)
-      : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit) {}
+  KindStore(uint32_t capacity, uint32_t registry, uint32_t first_generation, uint32_t generation_limit)
+      : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit, first_generation) {}
   Pool<Object> pool;                 // hot: handle + object, what resolve reads
   // Cold, by slot index; grows with the pool's slots. A deque, so a label pointer handed out
   // stays valid while its object lives.
@@ -329,6 +330,9 @@ class Registry {
   Diagnostics& diagnostics() { return diagnostics_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
   uint32_t id() const { return id_; }
+  // The generation every slot's first occupant gets: above everything earlier registries with
+  // this id issued (docs/adr/0002).
+  uint32_t first_generation() const { return first_generation_; }
   const gpu::Procs& procs() const { return procs_; }
   gpu::Device device() const { return device_; }
   gpu::Queue queue() const { return queue_; }
@@ -426,12 +430,14 @@ class Registry {
   };
   void drain_pending();
   void release_every_pending();
+  uint32_t highest_generation_issued() const;
   void release_pending(const PendingRelease& pending);
 
   const gpu::Procs& procs_;
   gpu::Device device_;
   gpu::Queue queue_;
   uint32_t id_;
+  uint32_t first_generation_;
   RegistryOptions options_;
   QueueClock queue_clock_;
   Diagnostics diagnostics_;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "resources/requests.h"
 #include "warden/webgpu/names.h"
 
 namespace warden {
@@ -158,7 +159,8 @@ std::string quoted_labels(const std::vector<std::string>& labels, size_t limit) 
 
 Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
                    RegistryOptions options)
-    : procs_(context.procs()),
+    : context_(context),
+      procs_(context.procs()),
       device_(device),
       queue_(queue),
       id_(registry_ids().acquire()),
@@ -172,6 +174,7 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
           WARDEN_RESOURCE_KINDS(WARDEN_STORE_INIT)
 #undef WARDEN_STORE_INIT
               std::monostate{}) {
+  procs_.DeviceGetLimits(device_, &limits_);
   for (size_t k = 0; k < kResourceKindCount; ++k) {
     const auto kind = static_cast<ResourceKind>(k + 1);
     if (options.capacity(kind) > options_.capacity(kind)) {
@@ -381,6 +384,26 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
                  procs_.TextureGetDepthOrArrayLayers(object)};
     data.format = procs_.TextureGetFormat(object);
     data.mip_level_count = procs_.TextureGetMipLevelCount(object);
+  }
+  // Dawn hands back an error object for a request it rejected, reporting the same properties as
+  // asked for; registered, it would let write_buffer/write_texture pass their range checks for
+  // memory that does not exist. What the limits rule out cannot be a valid object.
+  std::optional<std::string> broken;
+  if constexpr (std::is_same_v<Tag, BufferTag>) {
+    broken = resources::broken_buffer_rule({data.size, data.usage, false, label}, limits_);
+  } else if constexpr (std::is_same_v<Tag, TextureTag>) {
+    TextureDesc desc{.size = data.size,
+                     .format = data.format,
+                     .usage = data.usage,
+                     .dimension = procs_.TextureGetDimension(object),
+                     .mip_level_count = data.mip_level_count,
+                     .sample_count = procs_.TextureGetSampleCount(object)};
+    broken = resources::broken_texture_rule(desc, limits_);
+  }
+  if (broken) {
+    if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("adopt_{} \"{}\": it cannot be a valid {}: {}", kind, label, kind, *broken));
   }
   return insert<Tag>(object, std::move(label), ownership, std::move(data));
 }

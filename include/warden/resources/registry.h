@@ -237,7 +237,7 @@ class Registry {
   template <typename Tag>
   using Object = typename detail::GpuType<Tag>::type;
 
-  // `device` and `queue` must outlive the registry (it takes no reference on them).
+  // `context`, `device` and `queue` must outlive the registry (it takes no reference on them).
   Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
            RegistryOptions options = {});
   // Runs shutdown(): whatever is still alive is reported and let go.
@@ -383,11 +383,16 @@ class Registry {
   template <typename Tag>
   Result<Handle<Tag>> insert(Object<Tag> object, std::string label, Ownership ownership,
                              detail::KindData<Tag> data);
-  // An owned object a create_* call just made, or a Validation error naming the call and the
-  // label when the device returned none.
-  template <typename Tag>
-  Result<Handle<Tag>> insert_created(Object<Tag> object, const char* call, std::string label,
-                                     detail::KindData<Tag> data = {});
+  // Runs `make` (one device create call) under validation and out-of-memory error scopes and
+  // registers what it made as owned. Dawn reports a rejected creation only to error scopes (it
+  // returns an error object that looks like any other), so a rejection is caught here and
+  // returned as a Validation error naming the call, the label and Dawn's words; the error
+  // object is released and no handle is handed out.
+  template <typename Tag, typename Make>
+  Result<Handle<Tag>> create_owned(const char* call, std::string label, detail::KindData<Tag> data,
+                                   Make&& make);
+  // Pops the two scopes create_owned pushed; Dawn's message, empty when it accepted the call.
+  std::string pop_creation_scopes();
   template <typename Tag>
   Result<void> replace(Handle<Tag> handle, Object<Tag> object);
   template <typename Tag>
@@ -433,8 +438,10 @@ class Registry {
   uint32_t highest_generation_issued() const;
   void release_pending(const PendingRelease& pending);
 
+  const gpu::Context& context_;
   const gpu::Procs& procs_;
   gpu::Device device_;
+  gpu::Limits limits_;  // the device's, read once: create_* checks requests against them
   gpu::Queue queue_;
   uint32_t id_;
   uint32_t first_generation_;

@@ -54,7 +54,9 @@ enum class BackendType : uint32_t { Undefined = 0, Null = 1, Vulkan = 6, OpenGL 
 enum class AdapterType : uint32_t { DiscreteGPU = 1, CPU = 3, Unknown = 4 };
 enum class FeatureLevel : uint32_t { Undefined = 0, Compatibility = 1, Core = 2 };
 enum class PowerPreference : uint32_t { Undefined = 0 };
-enum class CallbackMode : uint32_t { WaitAnyOnly = 1, AllowProcessEvents = 2 };
+// AllowSpontaneous: the callback may run inside the call that completes it (the registry's
+// creation scopes: tests/resources CreationScopesSettleInsideTheCallWithoutAWait).
+enum class CallbackMode : uint32_t { WaitAnyOnly = 1, AllowProcessEvents = 2, AllowSpontaneous = 3 };
 enum class RequestAdapterStatus : uint32_t { Success = 1, Unavailable = 3 };
 enum class RequestDeviceStatus : uint32_t { Success = 1, Error = 3 };
 enum class DeviceLostReason : uint32_t { Unknown = 1, Destroyed = 2, CallbackCancelled = 3, FailedCreation = 4 };

@@ -82,11 +82,12 @@ TEST(SmokeCommand, PassesOnGlAndReportsBothHalves) {
   EXPECT_THAT(run.out, ::testing::Not(HasSubstr("FAILED")));
 }
 
-TEST(SmokeCommand, WrongResultsOnTheNullBackendExitOne) {
-  // The Null backend executes nothing: the readbacks cannot match, and the job must say so.
+TEST(SmokeCommand, NullBackendIsRefusedBecauseItExecutesNothing) {
+  // Null runs no shader: its readbacks cannot match, which says nothing about the code checked.
   auto run = run_cli("smoke --backend null");
-  EXPECT_EQ(run.exit_code, 1);
-  EXPECT_THAT(run.out, HasSubstr("FAILED"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("the Null backend executes nothing"));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("FAILED")));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // diagnostic the compiler reported, file by file as each is done (docs/shader-check.md).
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>

@@ -55,8 +55,8 @@ std::string explain_unexpected(const CLI::App& app) {
   return "unexpected arguments";
 }
 
-// Parses the command line, checks it, then runs the command; CLI11's own messages (help, version, errors) are routed through
-// the exception-free writers.
+// Parses the command line, checks it, then runs the command. CLI11's own messages (help,
+// version, errors) go through the exception-free writers too.
 int parse_and_run(CLI::App& app, const CLI::App* takes_operands, const warden::cli::CommandLine& line,
                   const warden::cli::CommandRun& run) {
   try {

@@ -199,7 +199,10 @@ const CLI::App* add_shader_command(CLI::App& app, const std::vector<std::string>
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   std::string feature_names;
-  for (const auto& f : shaders::kShaderFeatures) feature_names += std::string(feature_names.empty() ? "" : ", ") + std::string(f.feature);
+  for (const auto& f : shaders::kShaderFeatures) {
+    feature_names += feature_names.empty() ? "" : ", ";
+    feature_names += f.feature;
+  }
   check->add_option("--feature", options->features,
                     "Ask the device only for these shader features (repeat it; 'none' for none): " + feature_names +
                         ". Default: every one the adapter offers")

@@ -141,7 +141,10 @@ Result<SourceText> read_source_stream(int fd, std::string_view name, uint64_t ma
     }
     checked = complete;
   }
-  if (auto bad = first_invalid_utf8(std::string_view(bytes).substr(checked))) return utf8_error(name, bytes, checked + *bad);
+  // What is left is a sequence cut by the end of the input: invalid.
+  if (auto bad = first_invalid_utf8(std::string_view(bytes).substr(checked))) {
+    return utf8_error(name, bytes, checked + *bad);
+  }
 
   SourceText source;
   if (std::string_view(bytes).starts_with(kUtf8ByteOrderMark)) {

@@ -254,6 +254,35 @@ struct InstanceDescriptor {
   InstanceCapabilities capabilities;
 };
 
+// Dawn's own instance options, chained on InstanceDescriptor: warden uses them only to receive
+// the instance's log, which is where Dawn says why no adapter was found ("Couldn't create the
+// default EGL display"); without a callback Dawn prints it to stderr. A C++ struct in Dawn
+// (dawn::native::DawnInstanceDescriptor); sType 0x50006 is the value this build names
+// "DawnInstanceDescriptor", and the field offsets are those its own constructor writes
+// (additionalRuntimeSearchPathsCount sits in the chain header's padding). Proven by
+// tests/cli/info_test.cpp (NoAdapterKeepsDawnsOwnWords).
+inline constexpr uint32_t kSTypeDawnInstanceDescriptor = 0x00050006;
+enum class LoggingType : uint32_t { Verbose = 1, Info = 2, Warning = 3, Error = 4 };
+struct LoggingCallbackInfo {
+  const ChainedStruct* nextInChain = nullptr;
+  void (*callback)(LoggingType type, StringView message, void* userdata1, void* userdata2) = nullptr;
+  void* userdata1 = nullptr;
+  void* userdata2 = nullptr;
+};
+struct DawnInstanceDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  uint32_t sType = kSTypeDawnInstanceDescriptor;
+  uint32_t additionalRuntimeSearchPathsCount = 0;
+  const char* const* additionalRuntimeSearchPaths = nullptr;
+  void* platform = nullptr;
+  uint32_t backendValidationLevel = 2;  // Disabled
+  bool beginCaptureOnStartup = false;
+  LoggingCallbackInfo loggingCallbackInfo;
+};
+static_assert(offsetof(DawnInstanceDescriptor, backendValidationLevel) == 32);
+static_assert(offsetof(DawnInstanceDescriptor, loggingCallbackInfo) == 40);
+static_assert(sizeof(DawnInstanceDescriptor) == 72);
+
 struct RequestAdapterOptions {
   const ChainedStruct* nextInChain = nullptr;
   FeatureLevel featureLevel = FeatureLevel::Undefined;

@@ -149,6 +149,21 @@ TEST(Ledger, CountsTheInstanceAndTheAdapterAndDeviceDeliveredToRequestCallbacks)
   EXPECT_TRUE(since(before).balanced()) << to_string(since(before));
 }
 
+TEST(Ledger, ARejectedDeviceRequestDeliversNothingToCount) {
+  auto lib = counting_library();
+  ASSERT_NE(lib, nullptr);
+  auto ctx = Context::create(lib);
+  ASSERT_TRUE(ctx.ok()) << ctx.error().message;
+  auto adapter = (*ctx)->select_adapter(BackendChoice::Null);
+  ASSERT_TRUE(adapter.ok()) << adapter.error().message;
+  ReferenceCounts before = Ledger::process().outstanding();
+  DeviceOptions options;
+  options.required_features = {static_cast<FeatureName>(0x7fff0000)};  // no adapter has it
+  auto device = (*ctx)->request_device(adapter->adapter.get(), std::move(options));
+  ASSERT_FALSE(device.ok());
+  EXPECT_TRUE(since(before).balanced()) << to_string(since(before));
+}
+
 TEST(Ledger, OffTheTableHoldsTheLibrarysOwnEntryPointsAndCountsNothing) {
   auto off = Library::load({.ledger = LedgerMode::Off});
   ASSERT_TRUE(off.ok()) << off.error().message;

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string_view>
 
 namespace warden::testing {
 namespace {
@@ -59,6 +61,10 @@ class ProgramReferenceCheck : public ::testing::Environment {
 
 void watch_dawn_references() {
   ::setenv(gpu::kLedgerEnvVar, "1", /*overwrite=*/0);
+  if (std::string_view(std::getenv(gpu::kLedgerEnvVar)) != "1") {
+    std::fprintf(stderr, "%s=%s: Dawn references are not counted in this run\n", gpu::kLedgerEnvVar,
+                 std::getenv(gpu::kLedgerEnvVar));
+  }
   ::testing::UnitTest::GetInstance()->listeners().Append(new ReferenceListener());
   ::testing::AddGlobalTestEnvironment(new ProgramReferenceCheck());
 }

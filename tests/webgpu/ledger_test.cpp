@@ -211,7 +211,8 @@ struct ProbeRun {
 };
 ProbeRun run_probe() {
   ProbeRun run;
-  FILE* pipe = ::popen("'" WARDEN_LEDGER_PROBE_PATH "' 2>&1", "r");
+  // The ledger on whatever this run's WARDEN_LEDGER says: the watch is what is tested.
+  FILE* pipe = ::popen("WARDEN_LEDGER=1 '" WARDEN_LEDGER_PROBE_PATH "' 2>&1", "r");
   if (pipe == nullptr) return run;
   char buffer[4096];
   size_t n = 0;

@@ -73,11 +73,11 @@ class Ledger {
   // "Dawn references outstanding: Buffer 1, Queue 1" (or "...: none").
   std::string report() const;
 
-  Ledger() = default;
   Ledger(const Ledger&) = delete;
   Ledger& operator=(const Ledger&) = delete;
 
  private:
+  Ledger() = default;
   std::atomic<int64_t>& slot(ObjectType type) { return outstanding_[static_cast<size_t>(type)]; }
   std::array<std::atomic<int64_t>, kObjectTypeCount> outstanding_{};
 };

@@ -119,6 +119,14 @@ TEST_F(SurfaceAbiTest, ConfiguredSurfaceHandsOutTexturesOfTheConfiguredSizeForma
   EXPECT_THAT(dev->take_errors(), ::testing::IsEmpty());
 }
 
+// The surface's capabilities are asked of the device's adapter: the device hands back a new
+// reference to the very adapter it was requested from.
+TEST_F(SurfaceAbiTest, DeviceGetAdapterReturnsTheAdapterTheDeviceCameFrom) {
+  Adapter adapter = procs().DeviceGetAdapter(dev->device.get());
+  EXPECT_EQ(adapter, dev->adapter.adapter.get());
+  procs().AdapterRelease(adapter);
+}
+
 TEST_F(SurfaceAbiTest, UnconfiguredSurfaceReportsStatusErrorAndNoTexture) {
   SurfaceTexture st;
   st.status = SurfaceGetCurrentTextureStatus::SuccessOptimal;

@@ -134,6 +134,7 @@ namespace warden::gpu {
   X(void, ComputePassEncoderRelease, (ComputePassEncoder))                                     \
   /* surface (presentation) */                                                                 \
   X(Surface, InstanceCreateSurface, (Instance, const SurfaceDescriptor*))                      \
+  X(Adapter, DeviceGetAdapter, (Device)) /* a new reference: what the surface is queried with */ \
   X(Status, SurfaceGetCapabilities, (Surface, Adapter, SurfaceCapabilities*))                  \
   X(void, SurfaceCapabilitiesFreeMembers, (SurfaceCapabilities))                               \
   X(void, SurfaceConfigure, (Surface, const SurfaceConfiguration*))                            \

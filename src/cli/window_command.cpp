@@ -102,7 +102,7 @@ class CubeScene {
   }
 
   ~CubeScene() {
-    for (auto* handle : {&bind_group_}) (void)registry_.destroy_bind_group(*handle);
+    (void)registry_.destroy_bind_group(bind_group_);
     (void)registry_.destroy_render_pipeline(pipeline_);
     (void)registry_.destroy_pipeline_layout(pipeline_layout_);
     (void)registry_.destroy_bind_group_layout(group_layout_);

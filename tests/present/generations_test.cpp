@@ -35,9 +35,9 @@ bool pump_until(const DawnProvider& provider, const std::function<bool()>& done)
 // Registry and attaches the one swapchain; the first present marks the device as presenting.
 class PresentingApp {
  public:
-  PresentingApp(const gpu::Context& context, Window& window, RetirementOptions retirement_options)
+  PresentingApp(gpu::Context& context, Window& window, RetirementOptions retirement_options)
       : context_(context), retirement(retirement_options) {
-    provider = std::make_unique<DawnProvider>(const_cast<gpu::Context*>(&context), DawnProviderOptions{
+    provider = std::make_unique<DawnProvider>(&context, DawnProviderOptions{
         .on_uncaptured_error = [this](DeviceId, gpu::ErrorType, std::string_view message) { errors.emplace_back(message); }});
     swapchain = std::make_unique<Swapchain>(context, window.surface_source(), 64, 48);
     ControllerHooks hooks;
@@ -59,6 +59,7 @@ class PresentingApp {
   }
 
   ~PresentingApp() {
+    (void)controller->shutdown();  // the hooks detach the swapchain and drop the registry
     controller.reset();
     swapchain.reset();
     pump_until(*provider, [&] { return provider->outstanding_callbacks() == 0; });

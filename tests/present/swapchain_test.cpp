@@ -94,6 +94,7 @@ TEST_F(SwapchainTest, ResizeStormOf300FramesSkipsExactlyTheZeroAreaFramesAndReco
   std::uniform_int_distribution<int> pick(0, 9);
   std::uniform_int_distribution<int> hold(1, 4);
   uint64_t expected_skips = 0;
+  uint64_t one_by_one_frames = 0;
   uint64_t expected_configures = 0;
   WindowSize configured{};
   int frames_left_at_this_size = 0;
@@ -120,6 +121,7 @@ TEST_F(SwapchainTest, ResizeStormOf300FramesSkipsExactlyTheZeroAreaFramesAndReco
       EXPECT_FALSE(frame->has_value()) << "frame " << frame_index;
       continue;
     }
+    if (size.width == 1 && size.height == 1) ++one_by_one_frames;
     if (size.width != configured.width || size.height != configured.height) ++expected_configures;
     configured = size;
     ASSERT_TRUE(frame->has_value()) << "frame " << frame_index;
@@ -128,7 +130,8 @@ TEST_F(SwapchainTest, ResizeStormOf300FramesSkipsExactlyTheZeroAreaFramesAndReco
     draw_and_present(**frame);
   }
   const SwapchainCounters& counters = swapchain->counters();
-  EXPECT_GT(expected_skips, 0u);
+  EXPECT_GT(expected_skips, 0u) << "the storm includes 0x0";
+  EXPECT_GT(one_by_one_frames, 0u) << "the storm includes 1x1";
   EXPECT_GT(expected_configures, 10u);
   EXPECT_EQ(counters.frames_skipped, expected_skips);
   EXPECT_EQ(counters.frames_presented, 300 - expected_skips);

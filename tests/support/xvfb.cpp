@@ -17,11 +17,14 @@
 extern char** environ;
 
 namespace warden::testing {
+
+// The connection that keeps Xvfb alive. External linkage on purpose: the store must not be
+// optimised away (nothing reads it), so the connection stays reachable, not a leak.
+Display* g_xvfb_keepalive = nullptr;
+
 namespace {
 
 constexpr int kStartTimeoutMs = 20000;
-// The connection that keeps Xvfb alive; a static so that it stays reachable (not a leak).
-Display* g_keepalive = nullptr;
 
 // Reads what Xvfb writes to the -displayfd pipe ("N\n") until the newline, EOF or the timeout.
 std::string read_display_number(int fd) {
@@ -73,8 +76,8 @@ Result<std::string> spawn_xvfb() {
   const std::string display = ":" + number;
   // Held until the process exits (never closed): with -terminate, the server ends when this
   // last client goes.
-  g_keepalive = XOpenDisplay(display.c_str());
-  if (g_keepalive == nullptr) {
+  g_xvfb_keepalive = XOpenDisplay(display.c_str());
+  if (g_xvfb_keepalive == nullptr) {
     ::kill(pid, SIGTERM);
     return make_error(ErrorKind::Internal, fmt::format("Xvfb reported {} but it refuses connections", display));
   }

@@ -9,6 +9,9 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libpng-dev
   # The GL path of Dawn: Mesa's llvmpipe through EGL (see docs/adr/0001).
   libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
+  # Windows and presentation: GLFW on X11 (glfw3native.h wants the Xrandr headers); the
+  # tests start their own Xvfb (docs/presentation.md).
+  libglfw3-dev libx11-dev libxrandr-dev xvfb
   # Valgrind runs in `make memcheck`.
   valgrind
 )

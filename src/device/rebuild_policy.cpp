@@ -11,6 +11,7 @@ const char* plural_noun(FaultKind kind) {
     case FaultKind::Lost: return "device losses";
     case FaultKind::Hung: return "hangs";
     case FaultKind::FailedCreation: return "failed device creations";
+    case FaultKind::Surface: return "surface failures";
   }
   return "faults";
 }
@@ -21,6 +22,7 @@ const char* to_string(FaultKind kind) {
     case FaultKind::Lost: return "lost";
     case FaultKind::Hung: return "hung";
     case FaultKind::FailedCreation: return "failed creation";
+    case FaultKind::Surface: return "surface";
   }
   return "unknown";
 }

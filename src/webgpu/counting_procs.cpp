@@ -52,11 +52,17 @@ constexpr Effect effect_of(std::string_view name) {
 
 // Arguments pass through unchanged, except a callback that will deliver an object (adapter and
 // device requests): it is wrapped so the delivery is counted. A proc that hands out an object
-// through an out-parameter (wgpuSurfaceGetCurrentTexture's SurfaceTexture) needs its own
-// overload here when it joins the table.
+// through an out-parameter needs an overload of handed_out() below.
 template <typename Arg>
 Arg counted(Arg arg) {
   return arg;
+}
+
+// After the call: objects handed out through an out-parameter.
+template <typename Arg>
+void handed_out(Arg) {}
+void handed_out(SurfaceTexture* frame) {
+  if (frame != nullptr && frame->texture != nullptr) Ledger::process().taken(ObjectType::Texture);
 }
 
 template <typename Status, GpuObject Object>
@@ -97,6 +103,9 @@ struct Counting<Member, E, Ret (*Procs::*)(Args...)> {
         Ret object = (raw().*Member)(counted(args)...);
         if (object != nullptr) Ledger::process().taken(ObjectTypeOf<Ret>::kType);
         return object;
+      } else if constexpr (std::is_void_v<Ret>) {
+        (raw().*Member)(counted(args)...);
+        (handed_out(args), ...);
       } else {
         return (raw().*Member)(counted(args)...);
       }

@@ -23,8 +23,10 @@ using SteadyTime = std::chrono::steady_clock::time_point;
 // Injectable time: tests pass a fake.
 using NowFunction = std::function<SteadyTime()>;
 
-enum class FaultKind { Lost, Hung, FailedCreation };
-inline constexpr size_t kFaultKindCount = 3;
+// Surface: the swapchain could not get a frame even after its one reconfigure-and-retry
+// (present/swapchain.h). Not a device loss, but repeated, it is worth a rebuild limit too.
+enum class FaultKind { Lost, Hung, FailedCreation, Surface };
+inline constexpr size_t kFaultKindCount = 4;
 const char* to_string(FaultKind kind);
 
 struct RebuildPolicyOptions {

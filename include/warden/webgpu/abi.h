@@ -22,7 +22,7 @@ namespace warden::gpu {
   X(Instance) X(Adapter) X(Device) X(Queue) X(Buffer) X(Texture) X(TextureView) X(Sampler)     \
   X(ShaderModule) X(BindGroupLayout) X(PipelineLayout) X(BindGroup) X(RenderPipeline)          \
   X(ComputePipeline) X(QuerySet) X(CommandEncoder) X(CommandBuffer) X(RenderPassEncoder)       \
-  X(ComputePassEncoder)
+  X(ComputePassEncoder) X(Surface)
 
 #define WARDEN_GPU_DECLARE_OBJECT(Name) \
   struct Name##Impl;                    \
@@ -46,6 +46,7 @@ enum class SType : uint32_t {
   ShaderSourceWGSL = 0x00000002,
   // The public tables say 0x20000; this build reads 0x20000 as CompatibilityModeLimits.
   TextureBindingViewDimensionDescriptor = 0x00020001,
+  SurfaceSourceXlibWindow = 0x00000006,
 };
 
 // Only values warden uses and its tests prove are declared; a value the library returns that is
@@ -71,6 +72,14 @@ enum class WaitStatus : uint32_t { Success = 1, TimedOut = 2, Error = 3 };
 enum class Status : uint32_t { Success = 1, Error = 2 };
 enum class BufferMapState : uint32_t { Unmapped = 1, Pending = 2, Mapped = 3 };
 enum class OptionalBool : uint32_t { False = 0, True = 1, Undefined = 2 };
+
+enum class PresentMode : uint32_t { Undefined = 0, Fifo = 1, FifoRelaxed = 2, Immediate = 3, Mailbox = 4 };
+enum class CompositeAlphaMode : uint32_t {
+  Auto = 0, Opaque = 1, Premultiplied = 2, Unpremultiplied = 3, Inherit = 4,
+};
+enum class SurfaceGetCurrentTextureStatus : uint32_t {
+  SuccessOptimal = 1, SuccessSuboptimal = 2, Timeout = 3, Outdated = 4, Lost = 5, Error = 6,
+};
 
 enum class TextureFormat : uint32_t {
   Undefined = 0,
@@ -688,6 +697,45 @@ struct TexelCopyTextureInfo {
   uint32_t mipLevel = 0;
   Origin3D origin;
   TextureAspect aspect = TextureAspect::All;
+};
+
+// ---- surfaces (presentation) ---------------------------------------------------------------
+// Proven by tests/webgpu/abi_surface_test.cpp under Xvfb. wgpuSurfacePresent returns void here.
+struct SurfaceSourceXlibWindow {
+  ChainedStruct chain{nullptr, SType::SurfaceSourceXlibWindow};
+  void* display = nullptr;  // the X11 Display*
+  uint64_t window = 0;      // the X11 Window id
+};
+struct SurfaceDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  StringView label;
+};
+struct SurfaceCapabilities {
+  ChainedStructOut* nextInChain = nullptr;
+  Flags usages = TextureUsage::None;
+  size_t formatCount = 0;
+  const TextureFormat* formats = nullptr;
+  size_t presentModeCount = 0;
+  const PresentMode* presentModes = nullptr;
+  size_t alphaModeCount = 0;
+  const CompositeAlphaMode* alphaModes = nullptr;
+};
+struct SurfaceConfiguration {
+  const ChainedStruct* nextInChain = nullptr;
+  Device device = nullptr;
+  TextureFormat format = TextureFormat::Undefined;
+  Flags usage = TextureUsage::RenderAttachment;
+  uint32_t width = 0;
+  uint32_t height = 0;
+  size_t viewFormatCount = 0;
+  const TextureFormat* viewFormats = nullptr;
+  CompositeAlphaMode alphaMode = CompositeAlphaMode::Auto;
+  PresentMode presentMode = PresentMode::Fifo;
+};
+struct SurfaceTexture {
+  ChainedStructOut* nextInChain = nullptr;
+  Texture texture = nullptr;  // a new reference: the receiver releases it
+  SurfaceGetCurrentTextureStatus status = SurfaceGetCurrentTextureStatus::Error;
 };
 
 }  // namespace warden::gpu

@@ -135,7 +135,18 @@ namespace warden::gpu {
   X(void, ComputePassEncoderSetBindGroup, (ComputePassEncoder, uint32_t, BindGroup, size_t, const uint32_t*)) \
   X(void, ComputePassEncoderDispatchWorkgroups, (ComputePassEncoder, uint32_t, uint32_t, uint32_t)) \
   X(void, ComputePassEncoderEnd, (ComputePassEncoder))                                         \
-  X(void, ComputePassEncoderRelease, (ComputePassEncoder))
+  X(void, ComputePassEncoderRelease, (ComputePassEncoder))                                     \
+  /* surface (presentation) */                                                                 \
+  X(Surface, InstanceCreateSurface, (Instance, const SurfaceDescriptor*))                      \
+  X(Adapter, DeviceGetAdapter, (Device)) /* a new reference: what the surface is queried with */ \
+  X(Status, SurfaceGetCapabilities, (Surface, Adapter, SurfaceCapabilities*))                  \
+  X(void, SurfaceCapabilitiesFreeMembers, (SurfaceCapabilities))                               \
+  X(void, SurfaceConfigure, (Surface, const SurfaceConfiguration*))                            \
+  X(void, SurfaceGetCurrentTexture, (Surface, SurfaceTexture*))                                \
+  X(void, SurfacePresent, (Surface))                                                           \
+  X(void, SurfaceUnconfigure, (Surface))                                                       \
+  X(void, SurfaceAddRef, (Surface))                                                            \
+  X(void, SurfaceRelease, (Surface))
 
 struct Procs {
 #define WARDEN_GPU_PROC_FIELD(Ret, Name, Params) Ret(*Name) Params = nullptr;

@@ -1,0 +1,68 @@
+// DebugDrawer: the GPU side of debug drawing (seeds' ADR-0009 decision 5). One line-list
+// pipeline; one buffer holding the frame's matrix and its vertices, written with ONE upload a
+// frame; the buffer doubles (replace_buffer, same handle) when the lines outgrow it and is
+// reused otherwise, so `grows()` stays flat in steady state. Every object lives in the Registry.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "warden/debugdraw/line_list.h"
+#include "warden/present/depth.h"
+#include "warden/resources/registry.h"
+
+namespace warden::debugdraw {
+
+struct DebugDrawerOptions {
+  gpu::TextureFormat colour_format = gpu::TextureFormat::RGBA8Unorm;
+  // Test against the pass's reverse-Z depth (present::kDepthFormat) without writing it;
+  // false: the pass has no depth attachment and lines draw over everything.
+  bool depth_test = true;
+  uint64_t initial_capacity_bytes = 4096;  // matrix block included
+  std::string label = "debug draw";
+};
+
+class DebugDrawer {
+ public:
+  static Result<std::unique_ptr<DebugDrawer>> create(Registry& registry, DebugDrawerOptions options = {});
+  ~DebugDrawer();  // destroys its handles (deferred like any owned object)
+  DebugDrawer(const DebugDrawer&) = delete;
+  DebugDrawer& operator=(const DebugDrawer&) = delete;
+
+  // The frame's one upload: `clip_from_world` and the lines, in one write_buffer. Grows the
+  // buffer first when they do not fit.
+  Result<void> upload(const LineList& lines, const present::Mat4& clip_from_world);
+  // Records the uploaded lines into an open pass whose formats match the options.
+  void draw(gpu::RenderPassEncoder pass);
+
+  uint64_t grows() const { return grows_; }
+  uint64_t uploads() const { return uploads_; }
+  uint64_t capacity_bytes() const { return capacity_; }
+  BufferHandle buffer() const { return buffer_; }
+
+  // Where the vertices start in the buffer: after the matrix, at a uniform-offset boundary.
+  static constexpr uint64_t kVertexOffset = 256;
+
+ private:
+  DebugDrawer(Registry& registry, DebugDrawerOptions options) : registry_(registry), options_(std::move(options)) {}
+  Result<void> build();
+  Result<void> grow_to(uint64_t needed);
+  Result<void> rebind();
+
+  Registry& registry_;
+  DebugDrawerOptions options_;
+  ShaderModuleHandle shader_;
+  BindGroupLayoutHandle group_layout_;
+  PipelineLayoutHandle pipeline_layout_;
+  RenderPipelineHandle pipeline_;
+  BufferHandle buffer_;
+  BindGroupHandle bind_group_;
+  uint64_t capacity_ = 0;
+  uint64_t grows_ = 0;
+  uint64_t uploads_ = 0;
+  uint32_t vertex_count_ = 0;
+  std::vector<uint8_t> staging_;  // matrix + vertices, kept between frames
+};
+
+}  // namespace warden::debugdraw

@@ -1,0 +1,24 @@
+// The depth convention, baked in (seeds' ADR-0009 decision 6; docs/presentation.md):
+//   format    Depth32Float: reverse-Z pays off only with a float depth buffer, whose precision
+//             is densest near 0, where reverse-Z puts the far distances;
+//   clear     0.0 (the far end, at infinity);
+//   compare   GreaterEqual (nearer is larger);
+//   project   perspective_reverse_z_infinite() (math.h).
+// Using Less or a clear of 1.0 with this projection draws nothing or the wrong surface in
+// front: the three travel together, so take them from here.
+#pragma once
+
+#include "warden/webgpu/abi.h"
+
+namespace warden::present {
+
+inline constexpr gpu::TextureFormat kDepthFormat = gpu::TextureFormat::Depth32Float;
+inline constexpr float kReverseZClearDepth = 0.0f;
+inline constexpr gpu::CompareFunction kReverseZCompare = gpu::CompareFunction::GreaterEqual;
+
+// Depth test on, GreaterEqual; writes depth unless `write` is false (overlays such as debug lines).
+gpu::DepthStencilState reverse_z_depth_state(bool write = true);
+// A depth attachment cleared to 0.0 and stored.
+gpu::RenderPassDepthStencilAttachment reverse_z_depth_attachment(gpu::TextureView view);
+
+}  // namespace warden::present

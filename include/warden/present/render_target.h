@@ -1,0 +1,48 @@
+// RenderTarget: an offscreen colour target of any size and format, kept under one texture handle
+// and one view handle for its whole life. resize() makes a new texture and view and swaps them
+// in with replace_* (the old ones go once their last submission retired), so whatever holds the
+// handles (bind groups aside) keeps working.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "warden/resources/registry.h"
+
+namespace warden::present {
+
+struct RenderTargetDesc {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
+  // CopySrc: read back; TextureBinding: sampled by a later pass.
+  gpu::Flags usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc |
+                     gpu::TextureUsage::TextureBinding;
+  std::string label = "render target";
+};
+
+class RenderTarget {
+ public:
+  // Errors: zero area, or the registry's (pool full, device refused).
+  static Result<RenderTarget> create(Registry& registry, const RenderTargetDesc& desc);
+
+  // The same handles afterwards; same size is a no-op. Zero area is refused.
+  Result<void> resize(uint32_t width, uint32_t height);
+  // Destroys both handles (deferred like any owned object).
+  void destroy();
+
+  TextureHandle texture() const { return texture_; }
+  TextureViewHandle view() const { return view_; }
+  uint32_t width() const { return desc_.width; }
+  uint32_t height() const { return desc_.height; }
+  gpu::TextureFormat format() const { return desc_.format; }
+
+ private:
+  RenderTarget(Registry& registry, RenderTargetDesc desc) : registry_(&registry), desc_(std::move(desc)) {}
+  Registry* registry_;
+  RenderTargetDesc desc_;
+  TextureHandle texture_;
+  TextureViewHandle view_;
+};
+
+}  // namespace warden::present

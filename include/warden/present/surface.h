@@ -1,0 +1,61 @@
+// Surfaces: where a window's pixels come from, and the few surface calls a Swapchain makes.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "warden/core/result.h"
+#include "warden/webgpu/procs.h"
+
+namespace warden::present {
+
+// An X11 window, as webgpu.h's Xlib surface source wants it.
+struct X11WindowSource {
+  void* display = nullptr;  // Display*
+  uint64_t window = 0;      // Window id
+};
+
+struct SurfaceCaps {
+  std::vector<gpu::TextureFormat> formats;
+  std::vector<gpu::PresentMode> present_modes;
+  std::vector<gpu::CompositeAlphaMode> alpha_modes;
+  gpu::Flags usages = gpu::TextureUsage::None;
+};
+
+// The surface calls, behind a seam: the real library will not report Outdated, Lost or Timeout
+// on demand, so a test wraps DawnSurfaceDriver and injects them (tests/present). Everything
+// else a test does goes through the real calls.
+class SurfaceDriver {
+ public:
+  virtual ~SurfaceDriver() = default;
+  // Null when the library refused the window.
+  virtual gpu::Surface create(gpu::Instance instance, const X11WindowSource& window, std::string_view label) = 0;
+  virtual Result<SurfaceCaps> capabilities(gpu::Surface surface, gpu::Adapter adapter) = 0;
+  virtual void configure(gpu::Surface surface, const gpu::SurfaceConfiguration& config) = 0;
+  virtual void unconfigure(gpu::Surface surface) = 0;
+  // The texture, when there is one, is a new reference the caller releases.
+  virtual gpu::SurfaceTexture current_texture(gpu::Surface surface) = 0;
+  virtual void present(gpu::Surface surface) = 0;
+  virtual void release(gpu::Surface surface) = 0;
+};
+
+class DawnSurfaceDriver : public SurfaceDriver {
+ public:
+  explicit DawnSurfaceDriver(const gpu::Procs& procs) : procs_(procs) {}
+  gpu::Surface create(gpu::Instance instance, const X11WindowSource& window, std::string_view label) override;
+  Result<SurfaceCaps> capabilities(gpu::Surface surface, gpu::Adapter adapter) override;
+  void configure(gpu::Surface surface, const gpu::SurfaceConfiguration& config) override;
+  void unconfigure(gpu::Surface surface) override;
+  gpu::SurfaceTexture current_texture(gpu::Surface surface) override;
+  void present(gpu::Surface surface) override;
+  void release(gpu::Surface surface) override;
+
+ private:
+  const gpu::Procs& procs_;
+};
+
+const char* to_string(gpu::SurfaceGetCurrentTextureStatus status);
+const char* to_string(gpu::PresentMode mode);
+
+}  // namespace warden::present

@@ -1,0 +1,68 @@
+// Window: a GLFW window on X11 for a Swapchain to present into (no GL context: WebGPU draws).
+//
+// Minimising is the application's fact, not only the window manager's: under a bare X server
+// (Xvfb, no window manager) an iconify request changes nothing visible, so minimise() records
+// it and framebuffer_size() reports no area until restore(). A window manager's own iconify
+// events set the same state.
+//
+// Not thread-safe: GLFW wants the main thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "warden/core/result.h"
+#include "warden/present/surface.h"
+
+struct GLFWwindow;
+
+namespace warden::present {
+
+struct WindowOptions {
+  std::string title = "warden";
+  uint32_t width = 640;
+  uint32_t height = 480;
+};
+
+struct WindowSize {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  bool has_area() const { return width > 0 && height > 0; }
+};
+
+// Whether an X display can be opened: DISPLAY is set and names a server that answers.
+// The error says which, and how to get one.
+Result<void> check_display();
+
+class Window {
+ public:
+  // Errors: no display (check_display()), zero size, or GLFW's own message.
+  static Result<std::unique_ptr<Window>> open(const WindowOptions& options = {});
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  X11WindowSource surface_source() const;
+  // Pixels to present into: {0, 0} while minimised.
+  WindowSize framebuffer_size() const;
+
+  // Asks for a new size; zero is refused (minimise() is how a window loses its area).
+  Result<void> set_size(uint32_t width, uint32_t height);
+  void minimise();
+  void restore();
+  bool minimised() const { return minimised_; }
+
+  // Closing: the user's close button or request_close(); the owner decides when to stop.
+  void request_close();
+  bool should_close() const;
+  // Non-blocking: handles pending window-system events.
+  void poll_events();
+
+ private:
+  explicit Window(GLFWwindow* window) : window_(window) {}
+  GLFWwindow* window_;
+  bool minimised_ = false;
+};
+
+}  // namespace warden::present

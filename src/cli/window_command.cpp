@@ -1,0 +1,472 @@
+// `warden window`: a GLFW window presenting a spinning textured cube with debug-draw axes and
+// reverse-Z depth, through the pieces an Engine will own: DeviceController + DawnProvider, a
+// Registry per device generation, the Swapchain (marks the device as presenting), the debug
+// drawer. Without a display it says so and exits 2.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <optional>
+#include <regex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "warden/debugdraw/debug_drawer.h"
+#include "warden/device/controller.h"
+#include "warden/device/dawn_provider.h"
+#include "warden/present/depth.h"
+#include "warden/present/math.h"
+#include "warden/present/readback.h"
+#include "warden/present/render_target.h"
+#include "warden/present/swapchain.h"
+#include "warden/present/window.h"
+#include "warden/webgpu/names.h"
+
+namespace warden::cli {
+namespace {
+
+using present::Mat4;
+using present::Vec3;
+
+constexpr const char* kCubeWgsl = R"(
+struct Frame { clip_from_model : mat4x4<f32> }
+@group(0) @binding(0) var<uniform> frame : Frame;
+@group(0) @binding(1) var checker_sampler : sampler;
+@group(0) @binding(2) var checker : texture_2d<f32>;
+struct Out {
+  @builtin(position) position : vec4<f32>,
+  @location(0) uv : vec2<f32>,
+}
+@vertex fn vs(@location(0) position : vec3<f32>, @location(1) uv : vec2<f32>) -> Out {
+  var out : Out;
+  out.position = frame.clip_from_model * vec4<f32>(position, 1.0);
+  out.uv = uv;
+  return out;
+}
+@fragment fn fs(in : Out) -> @location(0) vec4<f32> { return textureSample(checker, checker_sampler, in.uv); }
+)";
+
+struct CubeVertex {
+  float x, y, z, u, v;
+};
+
+// 4 vertices a face (each face has its own texture coordinates), counter-clockwise from outside.
+std::vector<CubeVertex> cube_vertices() {
+  const Vec3 normals[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  std::vector<CubeVertex> out;
+  for (const Vec3& n : normals) {
+    const Vec3 up = std::abs(n.y) > 0 ? Vec3{0, 0, -n.y} : Vec3{0, 1, 0};
+    const Vec3 right = present::cross(up, n);
+    const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (const auto& [s, t] : corners) {
+      const Vec3 p = n + right * s + up * t;
+      out.push_back({p.x, p.y, p.z, (s + 1) / 2, (1 - t) / 2});
+    }
+  }
+  return out;
+}
+
+std::vector<uint16_t> cube_indices() {
+  std::vector<uint16_t> out;
+  for (uint16_t face = 0; face < 6; ++face) {
+    const uint16_t b = face * 4;
+    for (uint16_t i : {0, 1, 2, 0, 2, 3}) out.push_back(static_cast<uint16_t>(b + i));
+  }
+  return out;
+}
+
+// The cube's texture is application data on the CPU: an 8x8 checker of orange and cream.
+std::vector<uint8_t> checker_texels(uint32_t size) {
+  std::vector<uint8_t> texels(size * size * 4);
+  for (uint32_t y = 0; y < size; ++y)
+    for (uint32_t x = 0; x < size; ++x) {
+      const bool dark = ((x / (size / 8)) + (y / (size / 8))) % 2 == 0;
+      uint8_t* p = &texels[(y * size + x) * 4];
+      p[0] = dark ? 230 : 250;
+      p[1] = dark ? 110 : 240;
+      p[2] = dark ? 30 : 220;
+      p[3] = 255;
+    }
+  return texels;
+}
+
+// One device generation's scene: every object in that generation's Registry.
+class CubeScene {
+ public:
+  static Result<std::unique_ptr<CubeScene>> create(Registry& registry, gpu::TextureFormat colour_format) {
+    std::unique_ptr<CubeScene> scene(new CubeScene(registry));
+    if (auto built = scene->build(colour_format); !built) return built.error();
+    return scene;
+  }
+
+  ~CubeScene() {
+    (void)registry_.destroy_bind_group(bind_group_);
+    (void)registry_.destroy_render_pipeline(pipeline_);
+    (void)registry_.destroy_pipeline_layout(pipeline_layout_);
+    (void)registry_.destroy_bind_group_layout(group_layout_);
+    (void)registry_.destroy_shader_module(shader_);
+    (void)registry_.destroy_sampler(sampler_);
+    (void)registry_.destroy_texture_view(checker_view_);
+    (void)registry_.destroy_texture(checker_);
+    (void)registry_.destroy_buffer(vertices_);
+    (void)registry_.destroy_buffer(indices_);
+    (void)registry_.destroy_buffer(uniforms_);
+    if (depth_) depth_->destroy();
+  }
+
+  // Records and submits one frame into `target` (width x height) at time `seconds`.
+  Result<void> render(gpu::TextureView target, uint32_t width, uint32_t height, float seconds) {
+    if (!depth_) {
+      auto depth = present::RenderTarget::create(registry_, {.width = width, .height = height, .format = present::kDepthFormat,
+                                                             .usage = gpu::TextureUsage::RenderAttachment, .label = "cube depth"});
+      if (!depth) return depth.error();
+      depth_.emplace(std::move(depth.value()));
+    } else if (auto resized = depth_->resize(width, height); !resized) {
+      return resized;
+    }
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    const Mat4 clip_from_world = present::perspective_reverse_z_infinite(std::numbers::pi_v<float> / 3, aspect, 0.1f) *
+                                 present::look_at({3.0f, 2.4f, 4.2f}, {0, 0, 0}, {0, 1, 0});
+    const Mat4 clip_from_model = clip_from_world * present::rotation_y(seconds) * present::rotation_x(seconds * 0.45f);
+    if (auto written = registry_.write_buffer(uniforms_, 0, clip_from_model.m.data(), sizeof clip_from_model.m); !written) {
+      return written;
+    }
+    lines_.clear();
+    lines_.axes({0, 0, 0}, 2.2f);
+    lines_.box({-1.8f, -1.8f, -1.8f}, {1.8f, 1.8f, 1.8f}, debugdraw::rgba(120, 120, 140));
+    if (auto uploaded = drawer_->upload(lines_, clip_from_world); !uploaded) return uploaded;
+
+    const gpu::Procs& procs = registry_.procs();
+    gpu::RenderPassColorAttachment colour;
+    colour.view = target;
+    colour.loadOp = gpu::LoadOp::Clear;
+    colour.storeOp = gpu::StoreOp::Store;
+    colour.clearValue = {0.08, 0.09, 0.12, 1};
+    const auto depth = present::reverse_z_depth_attachment(*registry_.resolve(depth_->view()));
+    gpu::RenderPassDescriptor desc;
+    desc.colorAttachmentCount = 1;
+    desc.colorAttachments = &colour;
+    desc.depthStencilAttachment = &depth;
+    gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry_.device(), nullptr);
+    gpu::RenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &desc);
+    procs.RenderPassEncoderSetPipeline(pass, *registry_.resolve(pipeline_));
+    procs.RenderPassEncoderSetBindGroup(pass, 0, *registry_.resolve(bind_group_), 0, nullptr);
+    procs.RenderPassEncoderSetVertexBuffer(pass, 0, *registry_.resolve(vertices_), 0, gpu::kWholeSize);
+    procs.RenderPassEncoderSetIndexBuffer(pass, *registry_.resolve(indices_), gpu::IndexFormat::Uint16, 0, gpu::kWholeSize);
+    procs.RenderPassEncoderDrawIndexed(pass, 36, 1, 0, 0, 0);
+    drawer_->draw(pass);
+    procs.RenderPassEncoderEnd(pass);
+    procs.RenderPassEncoderRelease(pass);
+    gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    for (BufferHandle b : {vertices_, indices_, uniforms_}) registry_.touch(b);
+    registry_.touch(pipeline_);
+    registry_.touch(bind_group_);
+    registry_.touch(depth_->view());
+    registry_.submit(commands);
+    procs.CommandBufferRelease(commands);
+    procs.CommandEncoderRelease(encoder);
+    registry_.poll();
+    return {};
+  }
+
+  const debugdraw::DebugDrawer& lines() const { return *drawer_; }
+
+ private:
+  explicit CubeScene(Registry& registry) : registry_(registry) {}
+
+  Result<void> build(gpu::TextureFormat colour_format) {
+    const auto vertices = cube_vertices();
+    const auto indices = cube_indices();
+    auto vb = registry_.create_buffer({.size = vertices.size() * sizeof(CubeVertex),
+                                       .usage = gpu::BufferUsage::Vertex | gpu::BufferUsage::CopyDst, .label = "cube vertices"});
+    if (!vb) return vb.error();
+    vertices_ = *vb;
+    auto ib = registry_.create_buffer({.size = indices.size() * sizeof(uint16_t),
+                                       .usage = gpu::BufferUsage::Index | gpu::BufferUsage::CopyDst, .label = "cube indices"});
+    if (!ib) return ib.error();
+    indices_ = *ib;
+    auto ub = registry_.create_buffer({.size = sizeof(Mat4::m), .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
+                                       .label = "cube transform"});
+    if (!ub) return ub.error();
+    uniforms_ = *ub;
+    if (auto w = registry_.write_buffer(vertices_, 0, vertices.data(), vertices.size() * sizeof(CubeVertex)); !w) return w;
+    if (auto w = registry_.write_buffer(indices_, 0, indices.data(), indices.size() * sizeof(uint16_t)); !w) return w;
+
+    constexpr uint32_t kChecker = 64;
+    auto texture = registry_.create_texture({.size = {kChecker, kChecker, 1},
+                                             .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                                             .binding_view_dimension = gpu::TextureViewDimension::e2D, .label = "checker"});
+    if (!texture) return texture.error();
+    checker_ = *texture;
+    const auto texels = checker_texels(kChecker);
+    if (auto w = registry_.write_texture(checker_, {.size = {kChecker, kChecker, 1}, .bytes_per_row = kChecker * 4},
+                                         texels.data(), texels.size());
+        !w) {
+      return w;
+    }
+    auto view = registry_.create_texture_view(checker_);
+    if (!view) return view.error();
+    checker_view_ = *view;
+    auto sampler = registry_.create_sampler({.mag_filter = gpu::FilterMode::Linear, .min_filter = gpu::FilterMode::Linear,
+                                             .label = "checker"});
+    if (!sampler) return sampler.error();
+    sampler_ = *sampler;
+    auto shader = registry_.create_shader_module(kCubeWgsl, "cube");
+    if (!shader) return shader.error();
+    shader_ = *shader;
+
+    gpu::BindGroupLayoutEntry entries[3];
+    entries[0].binding = 0;
+    entries[0].visibility = gpu::ShaderStage::Vertex;
+    entries[0].buffer.type = gpu::BufferBindingType::Uniform;
+    entries[1].binding = 1;
+    entries[1].visibility = gpu::ShaderStage::Fragment;
+    entries[1].sampler.type = gpu::SamplerBindingType::Filtering;
+    entries[2].binding = 2;
+    entries[2].visibility = gpu::ShaderStage::Fragment;
+    entries[2].texture.sampleType = gpu::TextureSampleType::Float;
+    entries[2].texture.viewDimension = gpu::TextureViewDimension::e2D;
+    auto group_layout = registry_.create_bind_group_layout(entries, "cube");
+    if (!group_layout) return group_layout.error();
+    group_layout_ = *group_layout;
+    const BindGroupLayoutHandle layouts[] = {group_layout_};
+    auto pipeline_layout = registry_.create_pipeline_layout(layouts, "cube");
+    if (!pipeline_layout) return pipeline_layout.error();
+    pipeline_layout_ = *pipeline_layout;
+    auto group = registry_.create_bind_group({.layout = group_layout_,
+                                              .entries = {{0, BufferBinding{uniforms_}}, {1, sampler_}, {2, checker_view_}},
+                                              .label = "cube"});
+    if (!group) return group.error();
+    bind_group_ = *group;
+
+    const gpu::VertexAttribute attributes[] = {
+        {nullptr, gpu::VertexFormat::Float32x3, offsetof(CubeVertex, x), 0},
+        {nullptr, gpu::VertexFormat::Float32x2, offsetof(CubeVertex, u), 1},
+    };
+    gpu::VertexBufferLayout vertex_layout;
+    vertex_layout.arrayStride = sizeof(CubeVertex);
+    vertex_layout.attributeCount = 2;
+    vertex_layout.attributes = attributes;
+    gpu::ColorTargetState colour;
+    colour.format = colour_format;
+    gpu::FragmentState fragment;
+    fragment.module = *registry_.resolve(shader_);
+    fragment.entryPoint = "fs";
+    fragment.targetCount = 1;
+    fragment.targets = &colour;
+    const gpu::DepthStencilState depth = present::reverse_z_depth_state();
+    gpu::RenderPipelineDescriptor desc;
+    desc.layout = *registry_.resolve(pipeline_layout_);
+    desc.vertex.module = fragment.module;
+    desc.vertex.entryPoint = "vs";
+    desc.vertex.bufferCount = 1;
+    desc.vertex.buffers = &vertex_layout;
+    desc.primitive.cullMode = gpu::CullMode::Back;
+    desc.depthStencil = &depth;
+    desc.fragment = &fragment;
+    auto pipeline = registry_.create_render_pipeline(desc, "cube");
+    if (!pipeline) return pipeline.error();
+    pipeline_ = *pipeline;
+
+    auto drawer = debugdraw::DebugDrawer::create(registry_, {.colour_format = colour_format});
+    if (!drawer) return drawer.error();
+    drawer_ = std::move(drawer.value());
+    return {};
+  }
+
+  Registry& registry_;
+  BufferHandle vertices_, indices_, uniforms_;
+  TextureHandle checker_;
+  TextureViewHandle checker_view_;
+  SamplerHandle sampler_;
+  ShaderModuleHandle shader_;
+  BindGroupLayoutHandle group_layout_;
+  PipelineLayoutHandle pipeline_layout_;
+  BindGroupHandle bind_group_;
+  RenderPipelineHandle pipeline_;
+  std::optional<present::RenderTarget> depth_;
+  std::unique_ptr<debugdraw::DebugDrawer> drawer_;
+  debugdraw::LineList lines_;
+};
+
+struct WindowArgs {
+  int frames = 0;  // 0: until the window is closed
+  std::string size = "640x480";
+  std::string screenshot;
+};
+
+Result<present::WindowSize> parse_size(const std::string& text) {
+  static const std::regex pattern(R"(([0-9]{1,5})x([0-9]{1,5}))");
+  std::smatch m;
+  if (std::regex_match(text, m, pattern)) {
+    present::WindowSize size{static_cast<uint32_t>(std::stoul(m[1])), static_cast<uint32_t>(std::stoul(m[2]))};
+    if (size.has_area()) return size;
+  }
+  return make_error(ErrorKind::InvalidArgument,
+                    fmt::format("--size must be WIDTHxHEIGHT with both at least 1 (e.g. 640x480), not '{}'", text));
+}
+
+// The device's life through the controller; each generation builds its own Registry and scene
+// and attaches the one swapchain, whose first present marks the device as presenting.
+class WindowApp {
+ public:
+  WindowApp(gpu::Context& context, present::Window& window, present::WindowSize size)
+      : context_(context),
+        retirement_(device::retirement_options_from_environment()),
+        provider_(&context, device::DawnProviderOptions{
+            .on_uncaptured_error = [](device::DeviceId, gpu::ErrorType, std::string_view message) {
+              print_err("warden: GPU error: {}\n", message);
+            }}),
+        swapchain_(context, window.surface_source(), size.width, size.height, {.label = "window"}) {
+    device::ControllerHooks hooks;
+    hooks.prepare_resources = [this](const device::DeviceView& view) { prepare(view); };
+    hooks.dispose_resources = [this](const device::DeviceView&) {
+      scene_.reset();
+      swapchain_.detach();
+      registry_.reset();
+      queue_.reset();
+    };
+    controller_.emplace(provider_, std::move(hooks),
+                        device::ControllerOptions{.device_label = "warden window", .retirement = &retirement_});
+  }
+
+  Result<void> start() {
+    controller_->initialize();
+    for (int i = 0; i < 20000 && controller_->state() == device::DeviceState::Starting; ++i) {
+      provider_.process_events();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (controller_->state() != device::DeviceState::Ready) {
+      return make_error(ErrorKind::DeviceFailed, controller_->message());
+    }
+    return {};
+  }
+
+  // One loop turn: a frame when the window has area. Returns whether a frame was presented.
+  Result<bool> frame(present::WindowSize size, float seconds, const std::string& screenshot) {
+    swapchain_.resize(size.width, size.height);
+    auto acquired = swapchain_.acquire();
+    if (!acquired) return acquired.error();
+    if (!acquired->has_value()) return false;
+    const present::Frame& frame = **acquired;
+    if (auto drawn = scene_->render(*registry_->resolve(frame.view), frame.width, frame.height, seconds); !drawn) {
+      return drawn.error();
+    }
+    if (!screenshot.empty()) {
+      auto image = present::read_image(context_, registry_->device(), registry_->queue(), frame.texture);
+      if (!image) return image.error();
+      if (auto written = present::write_png(*image, screenshot); !written) return written.error();
+    }
+    if (auto presented = swapchain_.present(); !presented) return presented.error();
+    provider_.process_events();
+    return true;
+  }
+
+  void shutdown() { (void)controller_->shutdown(); }
+
+  const present::Swapchain& swapchain() const { return swapchain_; }
+  const device::DeviceController& controller() const { return *controller_; }
+  const device::DawnProvider& provider() const { return provider_; }
+
+ private:
+  void prepare(const device::DeviceView& view) {
+    queue_ = gpu::Ref<gpu::Queue>(&context_.procs(), context_.procs().DeviceGetQueue(view.device));
+    registry_ = std::make_unique<Registry>(context_, view.device, queue_.get());
+    Result<void> outcome = swapchain_.attach({.device = view.device, .registry = registry_.get(),
+                                              .on_first_present = [this] { (void)controller_->mark_presented(); }});
+    if (outcome) {
+      auto scene = CubeScene::create(*registry_, swapchain_.format());
+      if (scene) {
+        scene_ = std::move(scene.value());
+      } else {
+        outcome = scene.error();
+      }
+    }
+    (void)controller_->finish_preparation(view.generation, std::move(outcome));
+  }
+
+  gpu::Context& context_;
+  device::RetirementPolicy retirement_;
+  device::DawnProvider provider_;
+  present::Swapchain swapchain_;
+  gpu::Ref<gpu::Queue> queue_;
+  std::unique_ptr<Registry> registry_;
+  std::unique_ptr<CubeScene> scene_;
+  std::optional<device::DeviceController> controller_;
+};
+
+int run_window_command(const WindowArgs& args) {
+  auto size = parse_size(args.size);
+  if (!size) {
+    print_err("warden: {}\n", size.error().message);
+    return kExitUsage;
+  }
+  if (args.frames < 0) {
+    print_err("warden: --frames must be 0 (until closed) or more, not {}\n", args.frames);
+    return kExitUsage;
+  }
+  // Before any GPU work: no display is the user's situation to fix, not a GPU failure.
+  if (auto display = present::check_display(); !display) {
+    print_err("warden: {}\n", display.error().message);
+    return kExitUsage;
+  }
+  auto window = present::Window::open({.title = "warden", .width = size->width, .height = size->height});
+  if (!window) {
+    print_err("warden: {}\n", window.error().message);
+    return kExitUsage;
+  }
+  auto context = gpu::Context::create();
+  if (!context) {
+    print_err("warden: {}\n", context.error().message);
+    return kExitUsage;
+  }
+  WindowApp app(*context.value(), **window, *size);
+  if (auto started = app.start(); !started) {
+    print_err("warden: {}\n", started.error().message);
+    return kExitFailure;
+  }
+  int presented = 0;
+  for (int turn = 0; args.frames == 0 || presented < args.frames; ++turn) {
+    (*window)->poll_events();
+    if ((*window)->should_close()) break;
+    const bool last = args.frames > 0 && presented + 1 == args.frames;
+    auto shown = app.frame((*window)->framebuffer_size(), static_cast<float>(turn) / 60.0f, last ? args.screenshot : "");
+    if (!shown) {
+      print_err("warden: {}\n", shown.error().message);
+      app.shutdown();
+      return kExitFailure;
+    }
+    if (*shown) {
+      ++presented;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(16));  // minimised: nothing to draw
+    }
+  }
+  const auto& counters = app.swapchain().counters();
+  print_out("window: presented {} frames at {}x{} ({}), {} configure(s), {} skipped\n", presented, size->width,
+             size->height, gpu::to_string(app.swapchain().format()), counters.configures, counters.frames_skipped);
+  app.shutdown();
+  const auto& record = app.controller().retirements().back();
+  print_out("window: device ended by {} ({}), destroy calls {}\n",
+             record.ended ? device::to_string(*record.ended) : "stashed",
+             record.presented ? "it presented" : "it never presented", app.provider().destroy_calls());
+  if (!args.screenshot.empty()) print_out("window: screenshot {}\n", args.screenshot);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_window_command(CLI::App& app, CommandRun& run) {
+  auto* cmd = app.add_subcommand("window", "Open a window and present a spinning textured cube (needs an X display)");
+  auto args = std::make_shared<WindowArgs>();
+  cmd->add_option("--frames", args->frames, "frames to present, then exit (0: until the window is closed)")
+      ->capture_default_str();
+  cmd->add_option("--size", args->size, "window size, WIDTHxHEIGHT")->capture_default_str();
+  cmd->add_option("--screenshot", args->screenshot, "write the last frame to this PNG file (needs --frames)");
+  cmd->callback([&run, args] { run = [args] { return run_window_command(*args); }; });
+}
+
+}  // namespace warden::cli

@@ -1,0 +1,171 @@
+#include "warden/debugdraw/debug_drawer.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace warden::debugdraw {
+namespace {
+
+constexpr const char* kLinesWgsl = R"(
+struct Frame { clip_from_world : mat4x4<f32> }
+@group(0) @binding(0) var<uniform> frame : Frame;
+struct Out {
+  @builtin(position) position : vec4<f32>,
+  @location(0) colour : vec4<f32>,
+}
+@vertex fn vs(@location(0) position : vec3<f32>, @location(1) colour : u32) -> Out {
+  var out : Out;
+  out.position = frame.clip_from_world * vec4<f32>(position, 1.0);
+  out.colour = unpack4x8unorm(colour);
+  return out;
+}
+@fragment fn fs(in : Out) -> @location(0) vec4<f32> { return in.colour; }
+)";
+
+constexpr uint64_t kMatrixBytes = sizeof(present::Mat4::m);
+constexpr gpu::Flags kBufferUsage = gpu::BufferUsage::Vertex | gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst;
+
+}  // namespace
+
+Result<std::unique_ptr<DebugDrawer>> DebugDrawer::create(Registry& registry, DebugDrawerOptions options) {
+  if (options.initial_capacity_bytes <= kVertexOffset) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("debug drawer \"{}\": initial capacity {} bytes leaves no room for vertices "
+                                  "after the {}-byte matrix block", options.label, options.initial_capacity_bytes,
+                                  kVertexOffset));
+  }
+  std::unique_ptr<DebugDrawer> drawer(new DebugDrawer(registry, std::move(options)));
+  if (auto built = drawer->build(); !built) return built.error();
+  return drawer;
+}
+
+Result<void> DebugDrawer::build() {
+  const std::string& label = options_.label;
+  auto shader = registry_.create_shader_module(kLinesWgsl, label);
+  if (!shader) return shader.error();
+  shader_ = *shader;
+
+  gpu::BindGroupLayoutEntry entry;
+  entry.binding = 0;
+  entry.visibility = gpu::ShaderStage::Vertex;
+  entry.buffer.type = gpu::BufferBindingType::Uniform;
+  entry.buffer.minBindingSize = kMatrixBytes;
+  auto group_layout = registry_.create_bind_group_layout({&entry, 1}, label);
+  if (!group_layout) return group_layout.error();
+  group_layout_ = *group_layout;
+  const BindGroupLayoutHandle layouts[] = {group_layout_};
+  auto pipeline_layout = registry_.create_pipeline_layout(layouts, label);
+  if (!pipeline_layout) return pipeline_layout.error();
+  pipeline_layout_ = *pipeline_layout;
+
+  const gpu::VertexAttribute attributes[] = {
+      {nullptr, gpu::VertexFormat::Float32x3, offsetof(LineVertex, x), 0},
+      {nullptr, gpu::VertexFormat::Uint32, offsetof(LineVertex, colour), 1},
+  };
+  gpu::VertexBufferLayout vertex_layout;
+  vertex_layout.arrayStride = sizeof(LineVertex);
+  vertex_layout.attributeCount = 2;
+  vertex_layout.attributes = attributes;
+  gpu::ColorTargetState colour;
+  colour.format = options_.colour_format;
+  gpu::FragmentState fragment;
+  fragment.module = *registry_.resolve(shader_);
+  fragment.entryPoint = "fs";
+  fragment.targetCount = 1;
+  fragment.targets = &colour;
+  // Lines sit on surfaces: they are tested against the scene's depth but do not write it.
+  const gpu::DepthStencilState depth = present::reverse_z_depth_state(/*write=*/false);
+  gpu::RenderPipelineDescriptor desc;
+  desc.layout = *registry_.resolve(pipeline_layout_);
+  desc.vertex.module = fragment.module;
+  desc.vertex.entryPoint = "vs";
+  desc.vertex.bufferCount = 1;
+  desc.vertex.buffers = &vertex_layout;
+  desc.primitive.topology = gpu::PrimitiveTopology::LineList;
+  desc.depthStencil = options_.depth_test ? &depth : nullptr;
+  desc.fragment = &fragment;
+  auto pipeline = registry_.create_render_pipeline(desc, label);
+  if (!pipeline) return pipeline.error();
+  pipeline_ = *pipeline;
+
+  auto buffer = registry_.create_buffer({.size = options_.initial_capacity_bytes, .usage = kBufferUsage,
+                                         .label = label + " lines"});
+  if (!buffer) return buffer.error();
+  buffer_ = *buffer;
+  capacity_ = options_.initial_capacity_bytes;
+  return rebind();
+}
+
+DebugDrawer::~DebugDrawer() {
+  (void)registry_.destroy_bind_group(bind_group_);
+  (void)registry_.destroy_render_pipeline(pipeline_);
+  (void)registry_.destroy_pipeline_layout(pipeline_layout_);
+  (void)registry_.destroy_bind_group_layout(group_layout_);
+  (void)registry_.destroy_shader_module(shader_);
+  (void)registry_.destroy_buffer(buffer_);
+}
+
+// The bind group names the buffer object itself, so a grown buffer needs a new group.
+Result<void> DebugDrawer::rebind() {
+  auto group = registry_.create_bind_group(
+      {.layout = group_layout_, .entries = {{0, BufferBinding{buffer_, 0, kMatrixBytes}}}, .label = options_.label});
+  if (!group) return group.error();
+  if (!bind_group_.is_null()) (void)registry_.destroy_bind_group(bind_group_);
+  bind_group_ = *group;
+  return {};
+}
+
+Result<void> DebugDrawer::grow_to(uint64_t needed) {
+  uint64_t capacity = capacity_;
+  while (capacity < needed) capacity *= 2;
+  gpu::BufferDescriptor desc;
+  const std::string label = options_.label + " lines";
+  desc.label = label;
+  desc.size = capacity;
+  desc.usage = kBufferUsage;
+  gpu::Buffer grown = registry_.procs().DeviceCreateBuffer(registry_.device(), &desc);
+  if (grown == nullptr) {
+    return make_error(ErrorKind::Validation,
+                      fmt::format("debug drawer \"{}\": the device made no {}-byte buffer", options_.label, capacity));
+  }
+  // Same handle; the smaller buffer is let go once the last frame that drew from it retired.
+  if (auto replaced = registry_.replace_buffer(buffer_, grown); !replaced) {
+    registry_.procs().BufferRelease(grown);
+    return replaced;
+  }
+  capacity_ = capacity;
+  ++grows_;
+  return rebind();
+}
+
+Result<void> DebugDrawer::upload(const LineList& lines, const present::Mat4& clip_from_world) {
+  const auto vertices = lines.vertices();
+  const uint64_t vertex_bytes = vertices.size_bytes();
+  const uint64_t needed = kVertexOffset + vertex_bytes;
+  if (needed > capacity_) {
+    if (auto grown = grow_to(needed); !grown) return grown;
+  }
+  staging_.resize(needed);
+  std::memcpy(staging_.data(), clip_from_world.m.data(), kMatrixBytes);
+  if (vertex_bytes > 0) std::memcpy(staging_.data() + kVertexOffset, vertices.data(), vertex_bytes);
+  if (auto written = registry_.write_buffer(buffer_, 0, staging_.data(), staging_.size()); !written) return written;
+  vertex_count_ = static_cast<uint32_t>(vertices.size());
+  ++uploads_;
+  return {};
+}
+
+void DebugDrawer::draw(gpu::RenderPassEncoder pass) {
+  if (vertex_count_ == 0) return;
+  const gpu::Procs& procs = registry_.procs();
+  procs.RenderPassEncoderSetPipeline(pass, *registry_.resolve(pipeline_));
+  procs.RenderPassEncoderSetBindGroup(pass, 0, *registry_.resolve(bind_group_), 0, nullptr);
+  procs.RenderPassEncoderSetVertexBuffer(pass, 0, *registry_.resolve(buffer_), kVertexOffset,
+                                         uint64_t{vertex_count_} * sizeof(LineVertex));
+  procs.RenderPassEncoderDraw(pass, vertex_count_, 1, 0, 0);
+  registry_.touch(pipeline_);
+  registry_.touch(bind_group_);
+  registry_.touch(buffer_);
+}
+
+}  // namespace warden::debugdraw

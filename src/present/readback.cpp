@@ -1,0 +1,113 @@
+#include "warden/present/readback.h"
+
+#include <png.h>
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "warden/webgpu/names.h"
+#include "warden/webgpu/objects.h"
+
+namespace warden::present {
+namespace {
+
+constexpr uint32_t kRowAlignment = 256;  // WebGPU's bytesPerRow alignment for buffer copies
+
+uint32_t aligned_row_bytes(uint32_t width) { return (width * 4 + kRowAlignment - 1) / kRowAlignment * kRowAlignment; }
+
+}  // namespace
+
+std::array<uint8_t, 4> Image::pixel(uint32_t x, uint32_t y) const {
+  const size_t at = (static_cast<size_t>(y) * width + x) * 4;
+  return {rgba[at], rgba[at + 1], rgba[at + 2], rgba[at + 3]};
+}
+
+Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Queue queue, gpu::Texture texture,
+                         std::chrono::milliseconds timeout) {
+  const gpu::Procs& procs = context.procs();
+  const gpu::TextureFormat format = procs.TextureGetFormat(texture);
+  const bool bgra = format == gpu::TextureFormat::BGRA8Unorm;
+  if (!bgra && format != gpu::TextureFormat::RGBA8Unorm && format != gpu::TextureFormat::RGBA8UnormSrgb) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("read_image: format {} is not readable as an 8-bit RGBA image (rgba8unorm, "
+                                  "rgba8unorm-srgb and bgra8unorm are)", gpu::to_string(format)));
+  }
+  if ((procs.TextureGetUsage(texture) & gpu::TextureUsage::CopySrc) == 0) {
+    return make_error(ErrorKind::MissingUsage, "read_image: the texture was not created with CopySrc");
+  }
+  Image image;
+  image.width = procs.TextureGetWidth(texture);
+  image.height = procs.TextureGetHeight(texture);
+  const uint32_t row_bytes = aligned_row_bytes(image.width);
+  gpu::BufferDescriptor bd;
+  bd.label = "readback";
+  bd.size = static_cast<uint64_t>(row_bytes) * image.height;
+  bd.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
+  gpu::Ref<gpu::Buffer> buffer(&procs, procs.DeviceCreateBuffer(device, &bd));
+
+  gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(device, nullptr);
+  gpu::copy_image_to_buffer(procs, encoder, texture, buffer.get(), image.width, image.height, row_bytes);
+  gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+  procs.QueueSubmit(queue, 1, &commands);
+  procs.CommandBufferRelease(commands);
+  procs.CommandEncoderRelease(encoder);
+
+  auto bytes = context.read_mapped(buffer.get(), bd.size, timeout);
+  if (!bytes) return bytes.error();
+  image.rgba.resize(static_cast<size_t>(image.width) * image.height * 4);
+  for (uint32_t y = 0; y < image.height; ++y) {
+    std::memcpy(&image.rgba[static_cast<size_t>(y) * image.width * 4], bytes->data() + static_cast<size_t>(y) * row_bytes,
+                static_cast<size_t>(image.width) * 4);
+  }
+  if (bgra) {
+    for (size_t i = 0; i < image.rgba.size(); i += 4) std::swap(image.rgba[i], image.rgba[i + 2]);
+  }
+  return image;
+}
+
+Result<Image> read_image(const gpu::Context& context, Registry& registry, TextureHandle texture,
+                         std::chrono::milliseconds timeout) {
+  if (auto usage = registry.require_usage(texture, gpu::TextureUsage::CopySrc); !usage) return usage.error();
+  auto raw = registry.resolve(texture);
+  if (!raw) return raw.error();
+  return read_image(context, registry.device(), registry.queue(), *raw, timeout);
+}
+
+Result<void> write_png(const Image& image, const std::string& path) {
+  if (image.width == 0 || image.height == 0 || image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("write_png {}: the image is {}x{} with {} bytes, not width*height*4", path,
+                                  image.width, image.height, image.rgba.size()));
+  }
+  png_image png;
+  std::memset(&png, 0, sizeof png);
+  png.version = PNG_IMAGE_VERSION;
+  png.width = image.width;
+  png.height = image.height;
+  png.format = PNG_FORMAT_RGBA;
+  if (png_image_write_to_file(&png, path.c_str(), 0, image.rgba.data(), 0, nullptr) == 0) {
+    return make_error(ErrorKind::Io, fmt::format("write_png {}: {}", path, png.message));
+  }
+  return {};
+}
+
+Result<Image> read_png(const std::string& path) {
+  png_image png;
+  std::memset(&png, 0, sizeof png);
+  png.version = PNG_IMAGE_VERSION;
+  if (png_image_begin_read_from_file(&png, path.c_str()) == 0) {
+    return make_error(ErrorKind::Io, fmt::format("read_png {}: {}", path, png.message));
+  }
+  png.format = PNG_FORMAT_RGBA;
+  Image image;
+  image.width = png.width;
+  image.height = png.height;
+  image.rgba.resize(PNG_IMAGE_SIZE(png));
+  if (png_image_finish_read(&png, nullptr, image.rgba.data(), 0, nullptr) == 0) {
+    return make_error(ErrorKind::Io, fmt::format("read_png {}: {}", path, png.message));
+  }
+  return image;
+}
+
+}  // namespace warden::present

@@ -1,0 +1,66 @@
+#include "warden/present/surface.h"
+
+namespace warden::present {
+
+gpu::Surface DawnSurfaceDriver::create(gpu::Instance instance, const X11WindowSource& window,
+                                       std::string_view label) {
+  gpu::SurfaceSourceXlibWindow source;
+  source.display = window.display;
+  source.window = window.window;
+  gpu::SurfaceDescriptor desc;
+  desc.nextInChain = &source.chain;
+  desc.label = label;
+  return procs_.InstanceCreateSurface(instance, &desc);
+}
+
+Result<SurfaceCaps> DawnSurfaceDriver::capabilities(gpu::Surface surface, gpu::Adapter adapter) {
+  gpu::SurfaceCapabilities raw;
+  if (procs_.SurfaceGetCapabilities(surface, adapter, &raw) != gpu::Status::Success) {
+    return make_error(ErrorKind::Validation, "the surface's capabilities could not be read for this adapter");
+  }
+  SurfaceCaps caps;
+  caps.formats.assign(raw.formats, raw.formats + raw.formatCount);
+  caps.present_modes.assign(raw.presentModes, raw.presentModes + raw.presentModeCount);
+  caps.alpha_modes.assign(raw.alphaModes, raw.alphaModes + raw.alphaModeCount);
+  caps.usages = raw.usages;
+  procs_.SurfaceCapabilitiesFreeMembers(raw);
+  return caps;
+}
+
+void DawnSurfaceDriver::configure(gpu::Surface surface, const gpu::SurfaceConfiguration& config) {
+  procs_.SurfaceConfigure(surface, &config);
+}
+void DawnSurfaceDriver::unconfigure(gpu::Surface surface) { procs_.SurfaceUnconfigure(surface); }
+gpu::SurfaceTexture DawnSurfaceDriver::current_texture(gpu::Surface surface) {
+  gpu::SurfaceTexture st;
+  procs_.SurfaceGetCurrentTexture(surface, &st);
+  return st;
+}
+void DawnSurfaceDriver::present(gpu::Surface surface) { procs_.SurfacePresent(surface); }
+void DawnSurfaceDriver::release(gpu::Surface surface) { procs_.SurfaceRelease(surface); }
+
+const char* to_string(gpu::SurfaceGetCurrentTextureStatus status) {
+  using S = gpu::SurfaceGetCurrentTextureStatus;
+  switch (status) {
+    case S::SuccessOptimal: return "success-optimal";
+    case S::SuccessSuboptimal: return "success-suboptimal";
+    case S::Timeout: return "timeout";
+    case S::Outdated: return "outdated";
+    case S::Lost: return "lost";
+    case S::Error: return "error";
+  }
+  return "unknown";
+}
+
+const char* to_string(gpu::PresentMode mode) {
+  switch (mode) {
+    case gpu::PresentMode::Undefined: return "undefined";
+    case gpu::PresentMode::Fifo: return "fifo";
+    case gpu::PresentMode::FifoRelaxed: return "fifo-relaxed";
+    case gpu::PresentMode::Immediate: return "immediate";
+    case gpu::PresentMode::Mailbox: return "mailbox";
+  }
+  return "unknown";
+}
+
+}  // namespace warden::present

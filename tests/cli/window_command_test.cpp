@@ -1,0 +1,61 @@
+// `warden window` as a user runs it: under a private Xvfb it presents the cube and writes a
+// screenshot; without a display it says so and exits 2.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "support/cli_run.h"
+#include "support/xvfb.h"
+#include "warden/present/readback.h"
+
+namespace warden {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(WindowCommand, WithoutADisplayItSaysSoAndExits2) {
+  const testing::CliRun run = testing::run_cli("window --frames 3", "env -u DISPLAY");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("warden: no display: DISPLAY is not set"));
+  EXPECT_THAT(run.err, HasSubstr("Xvfb"));
+}
+
+TEST(WindowCommand, ADisplayThatDoesNotAnswerIsNamed) {
+  const testing::CliRun run = testing::run_cli("window --frames 3", "DISPLAY=:9999");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("no display: the X server at DISPLAY=:9999 does not answer"));
+}
+
+TEST(WindowCommand, ABadSizeIsAUsageError) {
+  const testing::CliRun run = testing::run_cli("window --size 640by480");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("--size must be WIDTHxHEIGHT with both at least 1 (e.g. 640x480), not '640by480'"));
+}
+
+TEST(WindowCommand, UnderXvfbItPresentsTheCubeAndReleasesTheDevice) {
+  auto display = testing::start_xvfb();
+  ASSERT_TRUE(display) << display.error().message;
+  const auto shot = std::filesystem::temp_directory_path() / fmt::format("warden_window_{}.png", ::getpid());
+  const testing::CliRun run = testing::run_cli(
+      fmt::format("window --frames 20 --size 160x120 --screenshot {}", shot.string()), "DISPLAY=" + *display);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("window: presented 20 frames at 160x120"));
+  EXPECT_THAT(run.out, HasSubstr("device ended by release (it presented), destroy calls 0"));
+  auto image = present::read_png(shot.string());
+  std::filesystem::remove(shot);
+  ASSERT_TRUE(image) << image.error().message;
+  ASSERT_EQ(image->width, 160u);
+  ASSERT_EQ(image->height, 120u);
+  // The corner shows the clear colour; the centre is the cube (orange or cream checker).
+  EXPECT_EQ(image->pixel(2, 2), (std::array<uint8_t, 4>{20, 23, 31, 255}));
+  const auto centre = image->pixel(80, 60);
+  EXPECT_GT(centre[0], 200) << "red channel of the checker at the centre";
+}
+
+}  // namespace
+}  // namespace warden

@@ -1,0 +1,9 @@
+// Every test of this program opens windows: one private Xvfb serves them all (tests/support/xvfb.h).
+#include <gtest/gtest.h>
+
+#include "support/xvfb.h"
+
+namespace {
+[[maybe_unused]] ::testing::Environment* const kXvfb =
+    ::testing::AddGlobalTestEnvironment(new warden::testing::XvfbEnvironment);
+}  // namespace

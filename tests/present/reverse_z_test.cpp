@@ -1,0 +1,202 @@
+// Reverse-Z (depth.h, math.h) on the real library (GL): the projection's numbers, and two
+// overlapping triangles at different depths, drawn in both orders: the nearer wins both times.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "support/gpu_test.h"
+#include "warden/present/depth.h"
+#include "warden/present/math.h"
+#include "warden/present/readback.h"
+#include "warden/present/render_target.h"
+#include "warden/webgpu/objects.h"
+
+namespace warden::present {
+namespace {
+
+using ::testing::IsEmpty;
+using Rgba = std::array<uint8_t, 4>;
+
+float depth_of(const Mat4& projection, float distance) {
+  const Vec4 clip = projection * Vec4{0, 0, -distance, 1};
+  return clip.z / clip.w;
+}
+
+TEST(ReverseZProjection, NearIsOneFartherIsSmallerAndInfinityIsZero) {
+  const Mat4 p = perspective_reverse_z_infinite(std::numbers::pi_v<float> / 2, 1.5f, 0.1f);
+  EXPECT_FLOAT_EQ(depth_of(p, 0.1f), 1.0f);
+  EXPECT_FLOAT_EQ(depth_of(p, 0.2f), 0.5f);
+  EXPECT_FLOAT_EQ(depth_of(p, 1000.0f), 1e-4f);
+  EXPECT_GT(depth_of(p, 1e30f), 0.0f);
+  EXPECT_LT(depth_of(p, 1e30f), 1e-30f);
+  // The aspect ratio divides x, the focal length scales y (90 degrees: 1).
+  const Vec4 corner = p * Vec4{1.5f, 1.0f, -1.0f, 1};
+  EXPECT_FLOAT_EQ(corner.x / corner.w, 1.0f);
+  EXPECT_FLOAT_EQ(corner.y / corner.w, 1.0f);
+}
+
+TEST(ReverseZProjection, TheStandardMappingIsTheOtherWayRound) {
+  const Mat4 p = perspective_standard(std::numbers::pi_v<float> / 2, 1.0f, 0.1f, 100.0f);
+  EXPECT_NEAR(depth_of(p, 0.1f), 0.0f, 1e-6);
+  EXPECT_NEAR(depth_of(p, 100.0f), 1.0f, 1e-6);
+}
+
+TEST(ReverseZConvention, DepthClearsToZeroAndComparesGreaterEqualInDepth32Float) {
+  const gpu::DepthStencilState state = reverse_z_depth_state();
+  EXPECT_EQ(state.format, gpu::TextureFormat::Depth32Float);
+  EXPECT_EQ(state.depthCompare, gpu::CompareFunction::GreaterEqual);
+  EXPECT_EQ(state.depthWriteEnabled, gpu::OptionalBool::True);
+  EXPECT_EQ(reverse_z_depth_state(false).depthWriteEnabled, gpu::OptionalBool::False);
+  const gpu::RenderPassDepthStencilAttachment attachment = reverse_z_depth_attachment(nullptr);
+  EXPECT_EQ(attachment.depthClearValue, 0.0f);
+  EXPECT_EQ(attachment.depthLoadOp, gpu::LoadOp::Clear);
+}
+
+// A triangle in view space at `distance`, scaled with it so that every distance covers the same
+// screen triangle, moved right by `shift` (in NDC).
+constexpr const char* kTriangleWgsl = R"(
+struct Uniforms { clip_from_view : mat4x4<f32> }
+@group(0) @binding(0) var<uniform> u : Uniforms;
+override distance : f32 = 1.0;
+override shift : f32 = 0.0;
+override red : f32 = 1.0;
+override green : f32 = 0.0;
+@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {
+  var p = array<vec2<f32>, 3>(vec2<f32>(-0.5, -0.5), vec2<f32>(0.5, -0.5), vec2<f32>(0.0, 0.5));
+  let v = vec3<f32>((p[i] + vec2<f32>(shift, 0.0)) * distance, -distance);
+  return u.clip_from_view * vec4<f32>(v, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(red, green, 0.0, 1.0); }
+)";
+
+class ReverseZTest : public testing::GlDeviceTest {
+ protected:
+  struct Triangle {
+    double distance;
+    double shift;
+    double red;
+    double green;
+  };
+
+  void SetUp() override {
+    GlDeviceTest::SetUp();
+    ASSERT_NE(dev, nullptr);
+    registry = std::make_unique<Registry>(*dev->context, dev->device.get(), dev->queue.get());
+    auto colour = RenderTarget::create(*registry, {.width = kSize, .height = kSize});
+    ASSERT_TRUE(colour);
+    target = std::make_unique<RenderTarget>(std::move(colour.value()));
+    auto depth = RenderTarget::create(*registry, {.width = kSize, .height = kSize, .format = kDepthFormat,
+                                                  .usage = gpu::TextureUsage::RenderAttachment, .label = "depth"});
+    ASSERT_TRUE(depth) << depth.error().message;
+    depth_target = std::make_unique<RenderTarget>(std::move(depth.value()));
+    auto uniforms = registry->create_buffer({.size = sizeof(Mat4), .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst});
+    ASSERT_TRUE(uniforms);
+    uniform_buffer = *uniforms;
+    const Mat4 projection = perspective_reverse_z_infinite(std::numbers::pi_v<float> / 2, 1.0f, 0.1f);
+    ASSERT_TRUE(registry->write_buffer(uniform_buffer, 0, projection.m.data(), sizeof projection.m));
+    auto module = registry->create_shader_module(kTriangleWgsl, "triangles");
+    ASSERT_TRUE(module) << module.error().message;
+    shader = *module;
+    gpu::BindGroupLayoutEntry entry;
+    entry.binding = 0;
+    entry.visibility = gpu::ShaderStage::Vertex;
+    entry.buffer.type = gpu::BufferBindingType::Uniform;
+    auto group_layout = registry->create_bind_group_layout({&entry, 1}, "uniforms");
+    ASSERT_TRUE(group_layout) << group_layout.error().message;
+    const BindGroupLayoutHandle layouts[] = {*group_layout};
+    auto pipeline_layout = registry->create_pipeline_layout(layouts, "triangles");
+    ASSERT_TRUE(pipeline_layout) << pipeline_layout.error().message;
+    layout = *pipeline_layout;
+    auto group = registry->create_bind_group({.layout = *group_layout, .entries = {{0, BufferBinding{uniform_buffer}}}});
+    ASSERT_TRUE(group) << group.error().message;
+    bind_group = *group;
+  }
+  void TearDown() override {
+    registry.reset();
+    GlDeviceTest::TearDown();
+  }
+
+  gpu::RenderPipeline make_pipeline(const Triangle& t) {
+    const gpu::ConstantEntry vertex_constants[] = {{nullptr, "distance", t.distance}, {nullptr, "shift", t.shift}};
+    const gpu::ConstantEntry fragment_constants[] = {{nullptr, "red", t.red}, {nullptr, "green", t.green}};
+    gpu::VsFsPipelineDesc p(*registry->resolve(shader));
+    p.desc.vertex.constantCount = 2;
+    p.desc.vertex.constants = vertex_constants;
+    p.fragment.constantCount = 2;
+    p.fragment.constants = fragment_constants;
+    const gpu::DepthStencilState depth = reverse_z_depth_state();
+    p.desc.depthStencil = &depth;
+    p.desc.layout = *registry->resolve(layout);
+    return dev->procs().DeviceCreateRenderPipeline(dev->device.get(), &p.desc);
+  }
+
+  // Draws the triangles in the order given into a cleared colour and depth target.
+  Image draw(std::initializer_list<Triangle> triangles) {
+    const gpu::Procs& procs = dev->procs();
+    std::vector<gpu::RenderPipeline> pipelines;
+    for (const Triangle& t : triangles) pipelines.push_back(make_pipeline(t));
+    const gpu::BindGroup group = *registry->resolve(bind_group);
+
+    gpu::RenderPassColorAttachment colour;
+    colour.view = *registry->resolve(target->view());
+    colour.loadOp = gpu::LoadOp::Clear;
+    colour.storeOp = gpu::StoreOp::Store;
+    colour.clearValue = {0, 0, 1, 1};
+    const gpu::RenderPassDepthStencilAttachment depth = reverse_z_depth_attachment(*registry->resolve(depth_target->view()));
+    gpu::RenderPassDescriptor pass_desc;
+    pass_desc.colorAttachmentCount = 1;
+    pass_desc.colorAttachments = &colour;
+    pass_desc.depthStencilAttachment = &depth;
+    gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+    gpu::RenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &pass_desc);
+    for (gpu::RenderPipeline pipeline : pipelines) {
+      procs.RenderPassEncoderSetPipeline(pass, pipeline);
+      procs.RenderPassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
+      procs.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+    }
+    procs.RenderPassEncoderEnd(pass);
+    procs.RenderPassEncoderRelease(pass);
+    gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    registry->submit(commands);
+    procs.CommandBufferRelease(commands);
+    procs.CommandEncoderRelease(encoder);
+    for (gpu::RenderPipeline pipeline : pipelines) procs.RenderPipelineRelease(pipeline);
+    auto image = read_image(*dev->context, *registry, target->texture());
+    EXPECT_TRUE(image) << image.error().message;
+    return image ? *image : Image{};
+  }
+
+  static constexpr uint32_t kSize = 64;
+  // In pixels of the 64x64 target (NDC x right, y up; rows top down).
+  static constexpr uint32_t kOverlapX = 35, kOverlapY = 38;  // NDC ( 0.1, -0.2): both triangles
+  static constexpr uint32_t kFarOnlyX = 48, kFarOnlyY = 44;  // NDC ( 0.5, -0.4): the far one only
+  std::unique_ptr<Registry> registry;
+  std::unique_ptr<RenderTarget> target;
+  std::unique_ptr<RenderTarget> depth_target;
+  BufferHandle uniform_buffer;
+  ShaderModuleHandle shader;
+  PipelineLayoutHandle layout;
+  BindGroupHandle bind_group;
+};
+
+TEST_F(ReverseZTest, TheNearerTriangleWinsInBothDrawingOrders) {
+  const Triangle near_red{2.0, 0.0, 1.0, 0.0};
+  const Triangle far_green{6.0, 0.25, 0.0, 1.0};
+  const Rgba red{255, 0, 0, 255}, green{0, 255, 0, 255}, clear{0, 0, 255, 255};
+
+  const Image near_first = draw({near_red, far_green});
+  EXPECT_EQ(near_first.pixel(kOverlapX, kOverlapY), red);
+  EXPECT_EQ(near_first.pixel(kFarOnlyX, kFarOnlyY), green);
+  EXPECT_EQ(near_first.pixel(2, 2), clear);
+
+  const Image far_first = draw({far_green, near_red});
+  EXPECT_EQ(far_first.pixel(kOverlapX, kOverlapY), red);
+  EXPECT_EQ(far_first.pixel(kFarOnlyX, kFarOnlyY), green);
+  EXPECT_EQ(far_first.pixel(2, 2), clear);
+  EXPECT_THAT(dev->take_errors(), IsEmpty());
+}
+
+}  // namespace
+}  // namespace warden::present

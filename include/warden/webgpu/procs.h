@@ -131,7 +131,10 @@ namespace warden::gpu {
   X(void, ComputePassEncoderSetBindGroup, (ComputePassEncoder, uint32_t, BindGroup, size_t, const uint32_t*)) \
   X(void, ComputePassEncoderDispatchWorkgroups, (ComputePassEncoder, uint32_t, uint32_t, uint32_t)) \
   X(void, ComputePassEncoderEnd, (ComputePassEncoder))                                         \
-  X(void, ComputePassEncoderRelease, (ComputePassEncoder))
+  X(void, ComputePassEncoderRelease, (ComputePassEncoder))                                     \
+  /* asynchronous pipeline creation */                                                         \
+  X(Future, DeviceCreateRenderPipelineAsync, (Device, const RenderPipelineDescriptor*, CreateRenderPipelineAsyncCallbackInfo)) \
+  X(Future, DeviceCreateComputePipelineAsync, (Device, const ComputePipelineDescriptor*, CreateComputePipelineAsyncCallbackInfo))
 
 struct Procs {
 #define WARDEN_GPU_PROC_FIELD(Ret, Name, Params) Ret(*Name) Params = nullptr;

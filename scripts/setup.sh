@@ -11,6 +11,8 @@ packages=(
   libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
   # Valgrind runs in `make memcheck`.
   valgrind
+  # `make bench` draws its curves as SVG (scripts/bench-plot.sh).
+  gnuplot-nox
 )
 
 missing=()

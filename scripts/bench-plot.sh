@@ -7,7 +7,7 @@ set -euo pipefail
 results="$1"
 out="$2"
 curves="$out/curves"
-field() { grep -o "\"$1\": *\"[^\"]*\"" "$results" | head -n 1 | sed 's/.*: *"\(.*\)"/\1/'; }
+field() { { grep -o "\"$1\": *\"[^\"]*\"" "$results" || true; } | head -n 1 | sed 's/.*: *"\(.*\)"/\1/'; }
 machine=$(field bench_machine)
 date=$(field bench_date)
 commit=$(field bench_commit)
@@ -17,6 +17,11 @@ where="${machine:-this machine}, ${date:-undated}, ${commit:-no commit}"
 plot() {  # name title ylabel backend series1 series2
   local name=$1 title=$2 ylabel=$3 backend=$4 first=$5 second=$6
   [[ -f "$curves/$name.dat" ]] || return 0
+  # A figure with no measured point (every scenario behind it skipped or filtered out): none.
+  if ! awk '!/^#/ && ($2 != "NaN" || $3 != "NaN") { found = 1 } END { exit !found }' "$curves/$name.dat"; then
+    echo "bench: nothing measured for $name, no figure"
+    return 0
+  fi
   gnuplot <<GNUPLOT
 set terminal svg size 720,440 dynamic font "sans,12"
 set output "$out/$name.svg"

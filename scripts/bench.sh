@@ -28,7 +28,9 @@ for scenario in "$build"/bench/*_scenario; do
   rc=$?
   cat "$parts/$name.stderr" >&2
   if ((rc == 77)); then
-    reason=$(tail -n 1 "$parts/$name.stderr" | tr -d '"\\\000-\037')
+    # The scenario's "skipped, cannot run here: ..." line and what follows it, on one line.
+    reason=$(sed -n '/skipped, cannot run here/,$p' "$parts/$name.stderr" | tr '\n\t' '  ' | tr -s ' ' |
+      tr -d '"\\\000-\037' | cut -c 1-400)
     skipped+=("$name")
     printf '{"%s_skipped": "%s"}\n' "$name" "$reason" > "$parts/$name.json"
   elif ((rc != 0)); then

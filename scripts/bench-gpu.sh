@@ -5,7 +5,7 @@
 #   scripts/bench-gpu.sh pack [BUILD_DIR] [DEST]   here: copies the bench programs (stripped) and
 #                                                  the shared libraries they need that a bare
 #                                                  machine lacks (fmt, benchmark) into DEST
-#                                                  (default .bench-gpu, ignored by git)
+#                                                  (default .bench-gpu, in .gitignore)
 #   scripts/bench-gpu.sh run [DEST] [OUT_DIR]      there, from the repository root: unpacks the
 #                                                  carried Vulkan/EGL loader debs (.gl/*.deb) if
 #                                                  present, points the loader at NVIDIA's ICD,
@@ -27,7 +27,6 @@ pack() {
     ldd "$program" | awk '/libfmt|libbenchmark/ { print $3 }'
   done | sort -u | while read -r lib; do cp -L "$lib" "$dest/lib/"; done
   git -C "$root" rev-parse --short HEAD > "$dest/commit" 2>/dev/null || echo unknown > "$dest/commit"
-  grep -qx '/.bench-gpu/' "$root/.git/info/exclude" 2>/dev/null || echo '/.bench-gpu/' >> "$(git -C "$root" rev-parse --git-common-dir)/info/exclude"
   du -sh "$dest"
 }
 

@@ -11,6 +11,8 @@
 // otherwise), so load from the rest of the machine spreads over the benchmarks being compared.
 #include <benchmark/benchmark.h>
 
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -80,13 +82,62 @@ constexpr TargetRatio kTargetRatios[] = {
     {"layerpool_vs_reference_4096", "layerpool_reference_ns_4096", "layerpool_ns_4096"},
     // recycled tile layers against destroy-and-recreate, same frame loop
     {"tile_recycle_vs_destroy", "frame_loop_destroy_ms", "frame_loop_recycle_ms"},
+    // the curves (issue 14): resolve within 1.5x of the raw pointer at every size
+    {"resolve_over_raw_pointer_1000", "handle_resolve_ns_1000", "raw_pointer_ns_1000"},
+    {"resolve_over_raw_pointer_10000", "handle_resolve_ns_10000", "raw_pointer_ns_10000"},
+    {"resolve_over_raw_pointer_100000", "handle_resolve_ns_100000", "raw_pointer_ns_100000"},
+    {"resolve_over_raw_pointer_1000000", "handle_resolve_ns_1000000", "raw_pointer_ns_1000000"},
+    // LayerPool at 65,536 layers within 2x of 64 layers
+    {"layerpool_65536_over_64", "layerpool_ns_65536", "layerpool_ns_64"},
+    // recycle against texture-per-tile at each number of visible tiles
+    {"tile_recycle_vs_destroy_16", "frame_loop_destroy_ms_16", "frame_loop_recycle_ms_16"},
+    {"tile_recycle_vs_destroy_64", "frame_loop_destroy_ms_64", "frame_loop_recycle_ms_64"},
+    {"tile_recycle_vs_destroy_256", "frame_loop_destroy_ms_256", "frame_loop_recycle_ms_256"},
+    {"tile_recycle_vs_destroy_1024", "frame_loop_destroy_ms_1024", "frame_loop_recycle_ms_1024"},
 };
 
 void add_target_ratios(nlohmann::json& results) {
   for (const TargetRatio& ratio : kTargetRatios) {
     if (!results.contains(ratio.numerator) || !results.contains(ratio.denominator)) continue;
+    if (!results[ratio.numerator].is_number() || !results[ratio.denominator].is_number()) continue;
     const double denominator = results[ratio.denominator].get<double>();
     if (denominator > 0) results[ratio.key] = results[ratio.numerator].get<double>() / denominator;
+  }
+}
+
+// The curves scripts/bench-plot.sh draws: one data file per figure, a row per x, a column per
+// series ("NaN" where a point was not measured: skipped here, or filtered out).
+struct Curve {
+  const char* file;
+  std::vector<uint64_t> xs;
+  std::vector<const char*> key_prefixes;  // key = prefix + x
+};
+const Curve kCurves[] = {
+    {"resolve", {1000, 10000, 100000, 1000000}, {"handle_resolve_ns_", "raw_pointer_ns_"}},
+    {"churn", {1000, 10000, 100000, 1000000}, {"registry_churn_ns_", "raw_churn_ns_"}},
+    {"layerpool", {64, 256, 1024, 4096, 16384, 65536}, {"layerpool_ns_", "layerpool_reference_ns_"}},
+    {"tile_frame", {16, 64, 256, 1024}, {"frame_loop_recycle_ms_", "frame_loop_destroy_ms_"}},
+};
+
+void write_curves(const nlohmann::json& results, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  for (const Curve& curve : kCurves) {
+    std::ofstream out(dir / (std::string(curve.file) + ".dat"));
+    out << "# x";
+    for (const char* prefix : curve.key_prefixes) out << " " << prefix;
+    out << "\n";
+    for (uint64_t x : curve.xs) {
+      out << x;
+      for (const char* prefix : curve.key_prefixes) {
+        const std::string key = prefix + std::to_string(x);
+        if (results.contains(key) && results[key].is_number()) {
+          out << " " << results[key].get<double>();
+        } else {
+          out << " NaN";
+        }
+      }
+      out << "\n";
+    }
   }
 }
 
@@ -124,11 +175,20 @@ int main(int argc, char** argv) {
     }
   }
   add_target_ratios(results);
+  // Where and when: scripts/bench.sh passes these through the environment.
+  for (const char* name : {"WARDEN_BENCH_DATE", "WARDEN_BENCH_COMMIT", "WARDEN_BENCH_MACHINE"}) {
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') {
+      std::string key = name + std::strlen("WARDEN_");
+      for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      results[key] = value;
+    }
+  }
   fmt::print("\n{:<40} {:>16}\n", "result", "value");
   for (const auto& [k, v] : results.items()) fmt::print("{:<40} {:>16}\n", k, v.dump());
   if (!out_path.empty()) {
     std::filesystem::create_directories(std::filesystem::path(out_path).parent_path());
     std::ofstream(out_path) << results.dump(2) << "\n";
+    write_curves(results, std::filesystem::path(out_path).parent_path() / "curves");
     fmt::print("\nwrote {}\n", out_path);
   }
   return 0;

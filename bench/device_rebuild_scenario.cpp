@@ -4,7 +4,7 @@
 // One cycle: request an adapter and a device, force a loss, see the lost callback, let go.
 // Prints: device_rebuild_controller_ms, device_rebuild_raw_ms (medians per cycle),
 // device_rebuild_ratio (controller / raw) and device_rebuild_controller_blocking_waits (the
-// controller path must not block: expected 0).
+// controller path must not block: expected 0), device_rebuild_backend.
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench_support.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
 #include "warden/webgpu/names.h"
@@ -47,17 +48,13 @@ bool pump(const warden::device::DawnProvider& provider, Done done) {
 int main() {
   using namespace warden;
   auto created = gpu::Context::create();
-  if (!created) {
-    fmt::print(stderr, "device_rebuild_scenario: {}\n", created.error().message);
-    return 2;
-  }
+  if (!created) return bench::exit_for("device_rebuild_scenario", created.error());
   gpu::Context& ctx = *created.value();
-  // The backend Auto chooses here (Vulkan on a GPU machine, else GL).
-  auto probe = ctx.select_adapter(gpu::BackendChoice::Auto);
-  if (!probe) {
-    fmt::print(stderr, "device_rebuild_scenario: {}\n", probe.error().message);
-    return 1;
-  }
+  // The requested backend, or the one Auto chooses here (Vulkan on a GPU machine, else GL).
+  auto choice = bench::requested_backend();
+  if (!choice) return bench::exit_for("device_rebuild_scenario", choice.error());
+  auto probe = ctx.select_adapter(*choice);
+  if (!probe) return bench::exit_for("device_rebuild_scenario", probe.error());
   const gpu::BackendType backend = probe->description.backend;
   const gpu::FeatureLevel level = probe->description.feature_level;
   probe->adapter.reset();
@@ -112,7 +109,8 @@ int main() {
   nlohmann::json out = {{"device_rebuild_controller_ms", managed_ms},
                         {"device_rebuild_raw_ms", raw_ms},
                         {"device_rebuild_ratio", managed_ms / raw_ms},
-                        {"device_rebuild_controller_blocking_waits", controller_waits}};
+                        {"device_rebuild_controller_blocking_waits", controller_waits},
+                        {"device_rebuild_backend", gpu::to_string(backend)}};
   fmt::print("{}\n", out.dump());
   return 0;
 }

@@ -20,9 +20,14 @@
 //
 // Churn: registry_churn_ns (create_buffer + destroy_buffer through the registry) against
 // raw_churn_ns (the same Dawn create + destroy + release without it), on the Null backend.
+//
+// Curves (issue 14): handle_resolve_ns_<N> and raw_pointer_ns_<N> (the same lookups), and
+// registry_churn_ns_<N> / raw_churn_ns_<N>, with N = 1,000, 10,000, 100,000 and 1,000,000
+// live objects, each N a world of its own (a registry holding N buffers).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -36,7 +41,8 @@ namespace {
 
 using namespace warden;
 
-constexpr uint32_t kLiveHandles = 100'000;
+constexpr uint32_t kLiveHandles = 100'000;  // the unsuffixed keys
+constexpr uint32_t kCurveSizes[] = {1'000, 10'000, 100'000, 1'000'000};
 
 struct Entry {
   gpu::Buffer object = nullptr;
@@ -61,37 +67,44 @@ struct HandleBenchWorld {
   std::vector<Entry*> raw_packed;
   std::vector<std::shared_ptr<Entry>> shared;
 
-  static HandleBenchWorld& get() {
-    static HandleBenchWorld world = make();
-    return world;
+  uint32_t live = 0;
+
+  // One world per size, made on first use and kept: repetitions of every size interleave.
+  static HandleBenchWorld& get(uint32_t live = kLiveHandles) {
+    static std::map<uint32_t, std::unique_ptr<HandleBenchWorld>> worlds;
+    auto& world = worlds[live];
+    if (!world) world = make(live);
+    return *world;
   }
 
  private:
-  static HandleBenchWorld make() {
-    HandleBenchWorld w;
+  static std::unique_ptr<HandleBenchWorld> make(uint32_t live) {
+    auto made = std::make_unique<HandleBenchWorld>();
+    HandleBenchWorld& w = *made;
+    w.live = live;
     auto ctx = gpu::Context::create();
     if (!ctx) {
       w.error = ctx.error().message;
-      return w;
+      return made;
     }
     w.context = std::move(ctx.value());
     auto opened = w.context->open_device(gpu::BackendChoice::Null);
     if (!opened) {
       w.error = opened.error().message;
-      return w;
+      return made;
     }
     w.gpu = std::move(opened.value());
     RegistryOptions options;
-    options.buffer_capacity = kLiveHandles + 1024;
+    options.buffer_capacity = live + 1024;
     w.registry = std::make_unique<Registry>(*w.context, w.gpu.device.get(), w.gpu.queue.get(), options);
-    w.packed.resize(kLiveHandles);  // never grows again: the pointers below stay valid
+    w.packed.resize(live);  // never grows again: the pointers below stay valid
     std::vector<BufferHandle> handles_by_creation;
     std::vector<std::shared_ptr<Entry>> shared_by_creation;
-    for (uint32_t i = 0; i < kLiveHandles; ++i) {
+    for (uint32_t i = 0; i < live; ++i) {
       auto h = w.registry->create_buffer({4, gpu::BufferUsage::CopyDst, false, "bench"});
       if (!h) {
         w.error = h.error().message;
-        return w;
+        return made;
       }
       handles_by_creation.push_back(*h);
       const gpu::Buffer object = *w.registry->resolve(*h);
@@ -99,7 +112,7 @@ struct HandleBenchWorld {
       w.map.emplace(h->bits(), shared_by_creation.back().get());
       w.packed[i].object = object;
     }
-    std::vector<uint32_t> order(kLiveHandles);
+    std::vector<uint32_t> order(live);
     std::iota(order.begin(), order.end(), 0u);
     std::shuffle(order.begin(), order.end(), std::mt19937(42));
     for (uint32_t k : order) {
@@ -108,15 +121,15 @@ struct HandleBenchWorld {
       w.raw_packed.push_back(&w.packed[k]);
       w.shared.push_back(std::move(shared_by_creation[k]));
     }
-    return w;
+    return made;
   }
 };
 
 // Visits the objects in the shared random order, one lookup per iteration: lookup(w, i) uses
 // the variant's i-th reference.
 template <typename Lookup>
-void run_lookups(benchmark::State& state, Lookup lookup) {
-  auto& w = HandleBenchWorld::get();
+void run_lookups(benchmark::State& state, Lookup lookup, uint32_t live = kLiveHandles) {
+  auto& w = HandleBenchWorld::get(live);
   if (!w.error.empty()) {
     state.SkipWithError(w.error.c_str());
     return;
@@ -130,7 +143,7 @@ void run_lookups(benchmark::State& state, Lookup lookup) {
   for (auto _ : state) {
     folded ^= reinterpret_cast<uintptr_t>(lookup(w, i));
     asm volatile("" : "+r"(folded));
-    if (++i == kLiveHandles) i = 0;
+    if (++i == w.live) i = 0;
   }
   benchmark::DoNotOptimize(folded);
 }
@@ -171,8 +184,8 @@ WARDEN_LOOKUP_BENCHMARK(unordered_map_ns);
 WARDEN_LOOKUP_BENCHMARK(shared_ptr_ns);
 #undef WARDEN_LOOKUP_BENCHMARK
 
-void registry_churn_ns(benchmark::State& state) {
-  auto& w = HandleBenchWorld::get();
+void registry_churn(benchmark::State& state, uint32_t live) {
+  auto& w = HandleBenchWorld::get(live);
   if (!w.error.empty()) {
     state.SkipWithError(w.error.c_str());
     return;
@@ -183,8 +196,8 @@ void registry_churn_ns(benchmark::State& state) {
     if (h.ok()) (void)w.registry->destroy_buffer(*h);
   }
 }
-void raw_churn_ns(benchmark::State& state) {
-  auto& w = HandleBenchWorld::get();
+void raw_churn(benchmark::State& state, uint32_t live) {
+  auto& w = HandleBenchWorld::get(live);
   if (!w.error.empty()) {
     state.SkipWithError(w.error.c_str());
     return;
@@ -201,7 +214,30 @@ void raw_churn_ns(benchmark::State& state) {
     p.BufferRelease(b);
   }
 }
+void registry_churn_ns(benchmark::State& state) { registry_churn(state, kLiveHandles); }
+void raw_churn_ns(benchmark::State& state) { raw_churn(state, kLiveHandles); }
+void registry_churn_curve(benchmark::State& state) { registry_churn(state, static_cast<uint32_t>(state.range(0))); }
+void raw_churn_curve(benchmark::State& state) { raw_churn(state, static_cast<uint32_t>(state.range(0))); }
 BENCHMARK(registry_churn_ns);
 BENCHMARK(raw_churn_ns);
+
+// The curves: resolve and raw pointer at each size, as interleaved medians like the above.
+void handle_resolve_curve(benchmark::State& state) {
+  run_lookups(state, [](HandleBenchWorld& w, uint32_t i) {
+    auto r = w.registry->resolve(w.handles[i]);
+    return r.ok() ? *r : nullptr;
+  }, static_cast<uint32_t>(state.range(0)));
+}
+void raw_pointer_curve(benchmark::State& state) {
+  run_lookups(state, [](HandleBenchWorld& w, uint32_t i) { return w.raw[i]->object; },
+              static_cast<uint32_t>(state.range(0)));
+}
+void add_sizes(benchmark::internal::Benchmark* b) {
+  for (uint32_t n : kCurveSizes) b->Arg(n);
+}
+BENCHMARK(handle_resolve_curve)->Name("handle_resolve_ns")->Apply(add_sizes)->Repetitions(5)->MinTime(0.05)->ReportAggregatesOnly(true);
+BENCHMARK(raw_pointer_curve)->Name("raw_pointer_ns")->Apply(add_sizes)->Repetitions(5)->MinTime(0.05)->ReportAggregatesOnly(true);
+BENCHMARK(registry_churn_curve)->Name("registry_churn_ns")->Apply(add_sizes)->MinTime(0.1);
+BENCHMARK(raw_churn_curve)->Name("raw_churn_ns")->Apply(add_sizes)->MinTime(0.1);
 
 }  // namespace

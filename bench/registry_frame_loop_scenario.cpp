@@ -4,26 +4,22 @@
 //   frame_loop_blocking_waits  blocking waits warden made during the loop (target: 0)
 //   frame_loop_frame_us        mean wall time of one frame
 //   frame_loop_max_pending     most releases deferred at once (how far retirement lagged)
+//   registry_frame_loop_backend the backend it ran on
 #include <chrono>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench_support.h"
 #include "warden/resources/churn.h"
 #include "warden/webgpu/names.h"
 
 int main() {
   using namespace warden;
   auto ctx = gpu::Context::create();
-  if (!ctx) {
-    fmt::print(stderr, "registry_frame_loop_scenario: {}\n", ctx.error().message);
-    return 2;
-  }
-  auto opened = ctx.value()->open_device(gpu::BackendChoice::Auto);
-  if (!opened) {
-    fmt::print(stderr, "registry_frame_loop_scenario: {}\n", opened.error().message);
-    return 1;
-  }
+  if (!ctx) return bench::exit_for("registry_frame_loop_scenario", ctx.error());
+  auto opened = bench::open_bench_device(*ctx.value());
+  if (!opened) return bench::exit_for("registry_frame_loop_scenario", opened.error());
   constexpr uint32_t kFrames = 1000;
   nlohmann::json out;
   {
@@ -38,7 +34,8 @@ int main() {
     out = {{"frame_loop_blocking_waits", report->blocking_waits},
            {"frame_loop_frame_us",
             std::chrono::duration<double, std::micro>(elapsed).count() / kFrames},
-           {"frame_loop_max_pending", report->max_pending_releases}};
+           {"frame_loop_max_pending", report->max_pending_releases},
+           {"registry_frame_loop_backend", bench::backend_name(*opened)}};
     // Teardown may wait for the queue: outside the measured loop, as a tool would.
     (void)ctx.value()->wait_queue_idle(opened->queue.get(), std::chrono::seconds(20));
     registry.poll();

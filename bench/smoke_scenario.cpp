@@ -1,26 +1,21 @@
 // Scenario: the smoke job's compute half timed end to end (upload, dispatch, readback).
-// Prints one JSON object: smoke_compute_ms (median of 5 runs after one warm-up).
+// Prints one JSON object: smoke_compute_ms (median of 5 runs after one warm-up), smoke_backend.
 #include <algorithm>
 #include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench_support.h"
 #include "warden/app/smoke.h"
 #include "warden/webgpu/names.h"
 
 int main() {
   using namespace warden;
   auto ctx = gpu::Context::create();
-  if (!ctx) {
-    fmt::print(stderr, "smoke_scenario: {}\n", ctx.error().message);
-    return 2;
-  }
-  auto opened = ctx.value()->open_device(gpu::BackendChoice::Auto);
-  if (!opened) {
-    fmt::print(stderr, "smoke_scenario: {}\n", opened.error().message);
-    return 1;
-  }
+  if (!ctx) return bench::exit_for("smoke_scenario", ctx.error());
+  auto opened = bench::open_bench_device(*ctx.value());
+  if (!opened) return bench::exit_for("smoke_scenario", opened.error());
   std::vector<double> times;
   for (int i = 0; i < 6; ++i) {
     auto report = app::run_smoke(*ctx.value(), opened->device.get());
@@ -32,7 +27,7 @@ int main() {
   }
   std::sort(times.begin(), times.end());
   fmt::print(stderr, "smoke_scenario: backend {}\n", gpu::to_string(opened->adapter.description.backend));
-  nlohmann::json out = {{"smoke_compute_ms", times[times.size() / 2]}};
+  nlohmann::json out = {{"smoke_compute_ms", times[times.size() / 2]}, {"smoke_backend", bench::backend_name(*opened)}};
   fmt::print("{}\n", out.dump());
   return 0;
 }

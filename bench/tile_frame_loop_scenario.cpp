@@ -14,6 +14,14 @@
 // Prints: frame_loop_recycle_ms, frame_loop_destroy_ms (mean frame time, 128x128 target) and
 // tile_frame_loop_blocking_waits (blocking waits made by the recycle loop: must be 0), then the
 // same pan into a 512x512 target (keys ending _512), for the record (docs/adr/0005, "Frame cost").
+// The recycle frame's parts (frame_loop_recycle_<part>_us, mean per frame): encoder, upload
+// (evict, load, stage or write level 0), mips (regeneration recorded), instances (built and
+// written), draw (pass, bind group, draw recorded), submit (end, finish, submit). New tiles go
+// through the path tiles::measure_upload_paths finds faster here (tile_frame_loop_upload_path).
+// The curve: frame_loop_{recycle,destroy}_ms_<visible> for 16, 64, 256, 1,024 visible tiles
+// (grids of 4, 8, 16, 32; half a column enters a frame); a point whose layers the device cannot
+// hold in one array (maxTextureArrayLayers) is recorded as tile_frame_loop_skipped_<visible>.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -25,9 +33,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench_support.h"
 #include "warden/core/submission_clock.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
+#include "warden/tiles/upload_ring.h"
 #include "warden/webgpu/context.h"
 #include "warden/webgpu/names.h"
 #include "warden/webgpu/objects.h"
@@ -39,13 +49,15 @@ using namespace warden::gpu;
 using tiles::TileKey;
 
 constexpr uint32_t kTile = 256;
-constexpr uint32_t kGrid = 8;  // 8 x 8 visible
+constexpr uint32_t kGrid = 8;  // 8 x 8 visible: the main keys
+constexpr uint32_t kCurveGrids[] = {4, 8, 16, 32};
 // The first size gives the keys. 128x128: at 512x512 the final draw of 64 tiles is
 // llvmpipe fill-rate work shared by both designs (removing it takes a frame from ~11 ms to
 // 4-5 ms), which is what a small target is meant to keep out of the comparison.
 constexpr uint32_t kTargets[] = {128, 512};
-constexpr uint32_t kNewPerFrame = 4;
-constexpr uint32_t kLayers = 128;  // 64 visible + 8 pan ring + in-flight band, rounded up
+// Visible tiles, the column entering and the one leaving, two frames in flight: 2 x visible
+// covers them all (128 layers for the 8 x 8 grid).
+uint32_t layers_for(uint32_t grid) { return 2 * grid * grid; }
 constexpr int kWarmupFrames = 10;
 constexpr int kRounds = 4;
 constexpr int kFramesPerRound = 30;
@@ -57,16 +69,17 @@ struct PanStep {
   std::vector<TileKey> evict, load, visible;
   uint32_t first_column = 0;
 };
-PanStep pan_step(int frame) {
+PanStep pan_step(int frame, uint32_t grid) {
+  const uint32_t new_per_frame = grid / 2;
   PanStep step;
   const uint32_t s = static_cast<uint32_t>(frame / 2), half = static_cast<uint32_t>(frame % 2);
   step.first_column = s;
-  for (uint32_t r = half * kNewPerFrame; r < (half + 1) * kNewPerFrame; ++r) {
+  for (uint32_t r = half * new_per_frame; r < (half + 1) * new_per_frame; ++r) {
     if (s >= 1) step.evict.push_back({kZoom, s - 1, r});
-    step.load.push_back({kZoom, s + kGrid, r});
+    step.load.push_back({kZoom, s + grid, r});
   }
-  for (uint32_t y = 0; y < kGrid; ++y) {
-    for (uint32_t x = s; x < s + kGrid; ++x) step.visible.push_back({kZoom, x, y});
+  for (uint32_t y = 0; y < grid; ++y) {
+    for (uint32_t x = s; x < s + grid; ++x) step.visible.push_back({kZoom, x, y});
   }
   return step;
 }
@@ -102,6 +115,8 @@ struct Gpu {
   Ref<Texture> target;
   Ref<TextureView> target_view;
   uint32_t target_size = 0;
+  uint32_t grid = kGrid;
+  tiles::UploadPath upload_path = tiles::UploadPath::WriteTexture;
 
   // Keeps at most two frames in flight without blocking: poll only.
   void throttle(uint64_t frames) {
@@ -120,7 +135,7 @@ struct Gpu {
 };
 
 tiles::TileInstance at(const Gpu& gpu, uint32_t column, uint32_t row, uint32_t first_column) {
-  const float size = static_cast<float>(gpu.target_size), on_screen = size / kGrid;
+  const float size = static_cast<float>(gpu.target_size), on_screen = size / static_cast<float>(gpu.grid);
   return tiles::place_tile(static_cast<float>(column - first_column) * on_screen,
                            static_cast<float>(row) * on_screen, on_screen, size, size);
 }
@@ -132,27 +147,57 @@ struct FrameTimes {
   int frames = 0;
 };
 
+// Where the recycle frame's time goes (ms summed over timed frames).
+struct FrameParts {
+  double encoder = 0, upload = 0, mips = 0, instances = 0, draw = 0, submit = 0;
+};
+
 class RecycleLoop {
  public:
   RecycleLoop(Gpu& gpu, const std::vector<std::vector<uint8_t>>& images) : gpu_(gpu), images_(images) {}
   Result<void> init() {
-    auto array = tiles::TileArray::create(*gpu_.p, gpu_.device, *gpu_.mips, {kTile, kLayers, 0, "pan tiles"});
+    const uint32_t layers = layers_for(gpu_.grid);
+    auto array = tiles::TileArray::create(*gpu_.p, gpu_.device, *gpu_.mips, {kTile, layers, 0, "pan tiles"});
     if (!array) return array.error();
     array_ = std::make_unique<tiles::TileArray>(std::move(array.value()));
-    pool_ = std::make_unique<tiles::LayerPool>(kLayers, gpu_.clock->clock());
-    auto cache = tiles::TileCache::create(*pool_, uint64_t{kLayers} * array_->layer_bytes(), array_->layer_bytes());
+    pool_ = std::make_unique<tiles::LayerPool>(layers, gpu_.clock->clock());
+    auto cache = tiles::TileCache::create(*pool_, uint64_t{layers} * array_->layer_bytes(), array_->layer_bytes());
     if (!cache) return cache.error();
     cache_ = std::make_unique<tiles::TileCache>(std::move(cache.value()));
     group_ = gpu_.renderer->make_bind_group(*array_);
+    if (gpu_.upload_path == tiles::UploadPath::Ring) {
+      // Two frames in flight and one mapping back: three buffers of one frame's tiles, plus
+      // the first view's, which goes through writeTexture when the ring turns it away.
+      auto ring = tiles::UploadRing::create(*gpu_.p, gpu_.device, {kTile, 4, 4, gpu_.grid / 2, "pan upload ring"});
+      if (!ring) return ring.error();
+      ring_ = std::move(ring.value());
+    }
     return {};
   }
 
-  Result<void> frame(int f) {
-    PanStep step = pan_step(f);
+  Result<void> frame(int f, FrameParts* parts) {
+    using Clock = std::chrono::steady_clock;
+    auto t = Clock::now();
+    auto lap = [&](double FrameParts::*part) {
+      const auto now = Clock::now();
+      if (parts) parts->*part += std::chrono::duration<double, std::milli>(now - t).count();
+      t = now;
+    };
+    PanStep step = pan_step(f, gpu_.grid);
+    if (ring_) ring_->recycle(gpu_.clock->clock());
     auto enc = gpu_.encoder();
+    lap(&FrameParts::encoder);
     fresh_.clear();
     auto fill = [&](const TileKey& k, tiles::LayerIndex layer) -> Result<void> {
-      if (auto ok = array_->write_level0(gpu_.queue, layer, image_for(images_, k)); !ok) return ok;
+      bool staged = false;
+      if (ring_) {
+        auto s = ring_->stage(array_->texture(), layer, image_for(images_, k));
+        if (!s) return s.error();
+        staged = *s;
+      }
+      if (!staged) {
+        if (auto ok = array_->write_level0(gpu_.queue, layer, image_for(images_, k)); !ok) return ok;
+      }
       fresh_.push_back(layer);
       return {};
     };
@@ -167,7 +212,10 @@ class RecycleLoop {
       if (!s) return s.error();
       deferred_ += *s == tiles::LoadStatus::Deferred;
     }
+    if (ring_) ring_->record(enc.get(), gpu_.clock->clock().recording());
+    lap(&FrameParts::upload);
     if (auto ok = array_->regenerate_mips(enc.get(), fresh_); !ok) return ok;
+    lap(&FrameParts::mips);
     instances_.clear();
     for (const TileKey& k : step.visible) {
       auto source = cache_->draw_source(k);
@@ -180,9 +228,12 @@ class RecycleLoop {
       instances_.push_back(t);
     }
     if (auto ok = gpu_.renderer->write_instances(gpu_.queue, instances_); !ok) return ok;
+    lap(&FrameParts::instances);
     RenderPassEncoder pass = gpu_.begin(enc.get());
     gpu_.renderer->draw(pass, group_.get(), static_cast<uint32_t>(instances_.size()));
+    lap(&FrameParts::draw);
     gpu_.end_and_submit(enc.get(), pass);
+    lap(&FrameParts::submit);
     return {};
   }
   uint64_t deferred() const { return deferred_; }
@@ -196,6 +247,7 @@ class RecycleLoop {
   Ref<BindGroup> group_;
   std::vector<tiles::TileInstance> instances_;
   std::vector<tiles::LayerIndex> fresh_;  // layers handed out this frame: their chains to rebuild
+  std::unique_ptr<tiles::UploadRing> ring_;  // when the ring is the faster path here
   uint64_t deferred_ = 0;
 };
 
@@ -204,8 +256,8 @@ class DestroyLoop {
   DestroyLoop(Gpu& gpu, const std::vector<std::vector<uint8_t>>& images) : gpu_(gpu), images_(images) {}
   Result<void> init() { return {}; }
 
-  Result<void> frame(int f) {
-    PanStep step = pan_step(f);
+  Result<void> frame(int f, FrameParts*) {
+    PanStep step = pan_step(f, gpu_.grid);
     auto enc = gpu_.encoder();
     auto load = [&](const TileKey& k) -> Result<void> {
       auto texture = tiles::TileArray::create(*gpu_.p, gpu_.device, *gpu_.mips, {kTile, 1, 0, "pan tile"});
@@ -277,13 +329,13 @@ class DestroyLoop {
 
 // Runs `count` frames of one design from frame `first`, then lets the GPU drain (wall time).
 template <typename Loop>
-Result<void> run_block(Gpu& gpu, Loop& loop, int first, int count, FrameTimes* times) {
+Result<void> run_block(Gpu& gpu, Loop& loop, int first, int count, FrameTimes* times, FrameParts* parts = nullptr) {
   using Clock = std::chrono::steady_clock;
   const auto block_start = Clock::now();
   for (int f = first; f < first + count; ++f) {
     gpu.throttle(2);
     const auto t0 = Clock::now();
-    if (auto ok = loop.frame(f); !ok) return ok;
+    if (auto ok = loop.frame(f, times ? parts : nullptr); !ok) return ok;
     if (times) times->work_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   }
   gpu.throttle(0);
@@ -303,7 +355,7 @@ int fail(const std::string& what) {
 
 int main() {
   auto ctx = Context::create();
-  if (!ctx) return fail(ctx.error().message);
+  if (!ctx) return bench::exit_for("tile_frame_loop_scenario", ctx.error());
   std::mutex mutex;
   std::vector<std::string> errors;
   DeviceOptions options;
@@ -312,8 +364,8 @@ int main() {
     std::lock_guard lock(mutex);
     errors.emplace_back(message);
   };
-  auto opened = ctx.value()->open_device(BackendChoice::Auto, std::move(options));
-  if (!opened) return fail(opened.error().message);
+  auto opened = bench::open_bench_device(*ctx.value(), std::move(options));
+  if (!opened) return bench::exit_for("tile_frame_loop_scenario", opened.error());
 
   const Procs& p = ctx.value()->procs();
   Gpu gpu;
@@ -324,12 +376,37 @@ int main() {
   auto mips = tiles::MipGenerator::create(p, gpu.device, TextureFormat::RGBA8Unorm);
   if (!mips) return fail(mips.error().message);
   gpu.mips = std::make_unique<tiles::MipGenerator>(std::move(mips.value()));
-  auto renderer = tiles::TileRenderer::create(p, gpu.device, TextureFormat::RGBA8Unorm, kGrid * kGrid);
+  const uint32_t max_grid = *std::max_element(std::begin(kCurveGrids), std::end(kCurveGrids));
+  auto renderer = tiles::TileRenderer::create(p, gpu.device, TextureFormat::RGBA8Unorm, max_grid * max_grid);
   if (!renderer) return fail(renderer.error().message);
   gpu.renderer = std::make_unique<tiles::TileRenderer>(std::move(renderer.value()));
+  // The upload path warden would pick on this backend, measured here (blocking: start-up).
+  auto upload = tiles::measure_upload_paths(*ctx.value(), gpu.device, gpu.queue, kTile, 16, 3);
+  if (!upload) return fail(upload.error().message);
+  gpu.upload_path = upload->faster;
+  Limits limits;
+  p.DeviceGetLimits(gpu.device, &limits);
   const auto images = make_images();
   nlohmann::json out = nlohmann::json::object();
-  for (uint32_t size : kTargets) {
+  out["tile_frame_loop_backend"] = bench::backend_name(*opened);
+  out["tile_frame_loop_upload_path"] = tiles::to_string(gpu.upload_path);
+  struct Config {
+    uint32_t grid, target;
+    bool main_keys;  // the keys and the frame's parts
+  };
+  std::vector<Config> configs = {{kGrid, kTargets[0], true}, {kGrid, kTargets[1], false}};
+  for (uint32_t grid : kCurveGrids) {
+    if (grid != kGrid) configs.push_back({grid, kTargets[0], false});
+  }
+  for (const Config& config : configs) {
+    const uint32_t size = config.target, visible = config.grid * config.grid;
+    if (layers_for(config.grid) > limits.maxTextureArrayLayers) {
+      out[fmt::format("tile_frame_loop_skipped_{}", visible)] =
+          fmt::format("{} visible tiles need {} layers in one array; maxTextureArrayLayers is {} on this device",
+                      visible, layers_for(config.grid), limits.maxTextureArrayLayers);
+      continue;
+    }
+    gpu.grid = config.grid;
     TextureDescriptor tdesc;
     tdesc.label = "pan target";
     tdesc.size = {size, size, 1};
@@ -345,13 +422,16 @@ int main() {
     if (auto ok = destroy.init(); !ok) return fail(ok.error().message);
     // Blocks of the two designs alternate, so a change in the machine's load falls on both.
     FrameTimes recycle_times, destroy_times;
+    FrameParts parts;
     uint64_t recycle_waits = 0;
     int frame = 0;
     for (int round = 0; round <= kRounds; ++round) {
       const int count = round == 0 ? kWarmupFrames : kFramesPerRound;
       const bool timed = round > 0;
       const uint64_t waits = blocking_wait_count();
-      if (auto ok = run_block(gpu, recycle, frame, count, timed ? &recycle_times : nullptr); !ok) return fail(ok.error().message);
+      if (auto ok = run_block(gpu, recycle, frame, count, timed ? &recycle_times : nullptr, &parts); !ok) {
+        return fail(ok.error().message);
+      }
       recycle_waits += blocking_wait_count() - waits;
       if (auto ok = run_block(gpu, destroy, frame, count, timed ? &destroy_times : nullptr); !ok) return fail(ok.error().message);
       frame += count;
@@ -369,18 +449,31 @@ int main() {
     const double recycle_wall = recycle_times.wall_ms / recycle_times.frames;
     const double destroy_wall = destroy_times.wall_ms / destroy_times.frames;
     fmt::print(stderr,
-               "tile_frame_loop_scenario: backend {}, adapter '{}', {}x{} target, {} frames each: frame work "
+               "tile_frame_loop_scenario: backend {}, adapter '{}', {} visible, {}x{} target, {} frames each: frame work "
                "recycle {:.3f} ms, destroy {:.3f} ms ({:.2f}x); with GPU drain recycle {:.3f} ms, destroy {:.3f} ms "
                "({:.2f}x)\n",
-               to_string(opened->adapter.description.backend), opened->adapter.description.device, size, size,
+               to_string(opened->adapter.description.backend), opened->adapter.description.device, visible, size, size,
                recycle_times.frames, recycle_ms, destroy_ms, destroy_ms / recycle_ms, recycle_wall, destroy_wall,
                destroy_wall / recycle_wall);
-    const std::string suffix = size == kTargets[0] ? "" : fmt::format("_{}", size);
+    if (size == kTargets[0]) {
+      out[fmt::format("frame_loop_recycle_ms_{}", visible)] = recycle_ms;
+      out[fmt::format("frame_loop_destroy_ms_{}", visible)] = destroy_ms;
+    }
+    if (config.grid != kGrid) continue;
+    const std::string suffix = config.main_keys ? "" : fmt::format("_{}", size);
     out["frame_loop_recycle_ms" + suffix] = recycle_ms;
     out["frame_loop_destroy_ms" + suffix] = destroy_ms;
     out["tile_frame_loop_recycle_wall_ms" + suffix] = recycle_wall;
     out["tile_frame_loop_destroy_wall_ms" + suffix] = destroy_wall;
     out["tile_frame_loop_blocking_waits" + suffix] = recycle_waits;
+    if (!config.main_keys) continue;
+    const double us_per_frame = 1000.0 / recycle_times.frames;
+    out["frame_loop_recycle_encoder_us"] = parts.encoder * us_per_frame;
+    out["frame_loop_recycle_upload_us"] = parts.upload * us_per_frame;
+    out["frame_loop_recycle_mips_us"] = parts.mips * us_per_frame;
+    out["frame_loop_recycle_instances_us"] = parts.instances * us_per_frame;
+    out["frame_loop_recycle_draw_us"] = parts.draw * us_per_frame;
+    out["frame_loop_recycle_submit_us"] = parts.submit * us_per_frame;
   }
   fmt::print("{}\n", out.dump());
   return 0;

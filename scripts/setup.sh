@@ -14,6 +14,8 @@ packages=(
   libglfw3-dev libx11-dev libxrandr-dev xvfb
   # Valgrind runs in `make memcheck`.
   valgrind
+  # `make bench` draws its curves as SVG (scripts/bench-plot.sh).
+  gnuplot-nox
 )
 
 missing=()

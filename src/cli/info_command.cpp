@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/gpu_setup.h"
+#include "warden/tiles/upload_ring.h"
 #include "warden/webgpu/names.h"
 
 namespace warden::cli {
@@ -24,6 +25,22 @@ nlohmann::json key_limits(const gpu::Limits& l) {
       {"max_vertex_buffers", l.maxVertexBuffers},
       {"min_uniform_buffer_offset_alignment", l.minUniformBufferOffsetAlignment},
   };
+}
+
+// Which path tile uploads take on this adapter, measured now on a device of its own (16 tiles
+// of 256x256, best of 3): the choice warden makes per backend (tiles/upload_ring.h).
+nlohmann::json measure_tile_upload(const OpenedGpu& opened) {
+  gpu::DeviceOptions options;
+  options.label = "warden info upload measurement";
+  auto device = opened.context->request_device(opened.adapter.adapter.get(), std::move(options));
+  if (!device) return {{"error", device.error().message}};
+  const gpu::Procs& p = opened.context->procs();
+  gpu::Ref<gpu::Queue> queue(&p, p.DeviceGetQueue(device->get()));
+  auto m = tiles::measure_upload_paths(*opened.context, device->get(), queue.get());
+  if (!m) return {{"error", m.error().message}};
+  return {{"path", tiles::to_string(m->faster)},
+          {"ring_gbps", m->ring_gbps},
+          {"write_texture_gbps", m->write_texture_gbps}};
 }
 
 int run_info(const std::string& backend, bool json) {
@@ -51,6 +68,7 @@ int run_info(const std::string& backend, bool json) {
       {"limits", key_limits(d.limits)},
       {"features", features},
       {"attempts", attempts},
+      {"tile_upload", measure_tile_upload(*gpu_opened)},
   };
   if (json) {
     print_out("{}\n", out.dump());
@@ -63,6 +81,14 @@ int run_info(const std::string& backend, bool json) {
   print_out("adapter type  {}\n", gpu::to_string(d.adapter_type));
   print_out("feature level {}\n", gpu::to_string(d.feature_level));
   print_out("library       {}\n", gpu_opened->context->library().path());
+  const nlohmann::json& upload = out["tile_upload"];
+  if (upload.contains("path")) {
+    print_out("tile upload   {} (measured: ring {:.2f} GB/s, writeTexture {:.2f} GB/s)\n",
+               upload["path"].get<std::string>(), upload["ring_gbps"].get<double>(),
+               upload["write_texture_gbps"].get<double>());
+  } else {
+    print_out("tile upload   not measured: {}\n", upload["error"].get<std::string>());
+  }
   print_out("limits\n");
   for (const auto& [name, value] : out["limits"].items()) print_out("  {:<40} {}\n", name, value.dump());
   print_out("features\n");

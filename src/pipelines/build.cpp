@@ -115,85 +115,163 @@ Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Contex
                                                [&] { return context.procs().DeviceCreateBindGroupLayout(device, &desc); });
 }
 
-Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
-                                                            const ObjectSource& source,
-                                                            const RenderPipelineDescription& d,
-                                                            BuildOptions options) {
+namespace {
+
+// A pipeline descriptor and every array it points into: one allocation, so the pointers stay
+// put while the create call (or the asynchronous request) reads them.
+struct RenderPipelineParts {
+  StageParts vertex, fragment_parts;
+  std::vector<std::vector<gpu::VertexAttribute>> attributes;
+  std::vector<gpu::VertexBufferLayout> buffers;
+  gpu::DepthStencilState depth;
+  std::vector<gpu::BlendState> blends;
+  std::vector<gpu::ColorTargetState> targets;
+  gpu::FragmentState fragment;
+  gpu::RenderPipelineDescriptor desc;
+};
+struct ComputePipelineParts {
+  StageParts stage;
+  gpu::ComputePipelineDescriptor desc;
+};
+
+// One asynchronous build in flight: what its callback needs, owned by the callback, which the
+// implementation calls exactly once (cancelled when the instance goes first).
+template <typename Pipeline>
+struct PendingBuild {
+  const gpu::Procs* procs;
+  std::string what;  // "render pipeline 'label'": the start of every error message
+  BuiltCallback<Pipeline> done;
+
+  static void deliver(gpu::CreatePipelineAsyncStatus status, Pipeline pipeline, gpu::StringView message, void* self,
+                      void*) {
+    std::unique_ptr<PendingBuild> build(static_cast<PendingBuild*>(self));
+    gpu::Ref<Pipeline> made(build->procs, pipeline);
+    build->done(build->outcome(status, std::move(made), message.view()));
+  }
+
+  Result<gpu::Ref<Pipeline>> outcome(gpu::CreatePipelineAsyncStatus status, gpu::Ref<Pipeline> made,
+                                     std::string_view message) const {
+    switch (status) {
+      case gpu::CreatePipelineAsyncStatus::Success:
+        if (made) return made;
+        return make_error(ErrorKind::Internal, fmt::format("{}: the implementation returned null", what));
+      case gpu::CreatePipelineAsyncStatus::ValidationError:
+        return make_error(ErrorKind::Validation, fmt::format("{}: {}", what, message));
+      case gpu::CreatePipelineAsyncStatus::CallbackCancelled:
+        return make_error(ErrorKind::Refused, fmt::format("{}: cancelled, the instance went away: {}", what, message));
+      case gpu::CreatePipelineAsyncStatus::InternalError:
+        break;
+    }
+    return make_error(ErrorKind::Internal, fmt::format("{}: internal error (status {}): {}", what,
+                                                       static_cast<uint32_t>(status), message));
+  }
+};
+
+Result<std::unique_ptr<RenderPipelineParts>> translate_render_pipeline(const ObjectSource& source,
+                                                                       const RenderPipelineDescription& d) {
   const std::string_view label = d.label;
   auto layout = translate_layout(source, d.layout, "render", label);
   if (!layout) return layout.error();
   auto vertex = translate_stage(source, d.vertex, "render", label, "vertex");
   if (!vertex) return vertex.error();
 
-  // Every array below outlives the create call: the descriptor points into them.
-  std::vector<std::vector<gpu::VertexAttribute>> attributes(d.vertex_buffers.size());
-  std::vector<gpu::VertexBufferLayout> buffers;
+  auto parts = std::make_unique<RenderPipelineParts>();
+  RenderPipelineParts& c = *parts;
+  c.vertex = std::move(vertex.value());
+  c.attributes.resize(d.vertex_buffers.size());
   for (size_t i = 0; i < d.vertex_buffers.size(); ++i) {
     const VertexLayout& v = d.vertex_buffers[i];
     for (const VertexAttribute& a : v.attributes) {
-      gpu::VertexAttribute c;
-      c.format = a.format;
-      c.offset = a.offset;
-      c.shaderLocation = a.location;
-      attributes[i].push_back(c);
+      gpu::VertexAttribute attribute;
+      attribute.format = a.format;
+      attribute.offset = a.offset;
+      attribute.shaderLocation = a.location;
+      c.attributes[i].push_back(attribute);
     }
-    gpu::VertexBufferLayout c;
-    c.stepMode = v.step_mode;
-    c.arrayStride = v.stride;
-    c.attributeCount = attributes[i].size();
-    c.attributes = attributes[i].data();
-    buffers.push_back(c);
+    gpu::VertexBufferLayout buffer;
+    buffer.stepMode = v.step_mode;
+    buffer.arrayStride = v.stride;
+    buffer.attributeCount = c.attributes[i].size();
+    buffer.attributes = c.attributes[i].data();
+    c.buffers.push_back(buffer);
   }
 
-  gpu::RenderPipelineDescriptor desc;
+  gpu::RenderPipelineDescriptor& desc = c.desc;
   desc.label = gpu::StringView(label);
   desc.layout = *layout;
-  desc.vertex.module = vertex->module;
+  desc.vertex.module = c.vertex.module;
   desc.vertex.entryPoint = gpu::StringView(d.vertex.entry_point);
-  desc.vertex.constantCount = vertex->constants.size();
-  desc.vertex.constants = vertex->constants.data();
-  desc.vertex.bufferCount = buffers.size();
-  desc.vertex.buffers = buffers.data();
+  desc.vertex.constantCount = c.vertex.constants.size();
+  desc.vertex.constants = c.vertex.constants.data();
+  desc.vertex.bufferCount = c.buffers.size();
+  desc.vertex.buffers = c.buffers.data();
   desc.primitive.topology = d.topology;
   desc.primitive.frontFace = d.front_face;
   desc.primitive.cullMode = d.cull_mode;
   desc.multisample.count = d.sample_count;
 
-  gpu::DepthStencilState depth;
   if (d.depth) {
-    depth.format = d.depth->format;
-    depth.depthWriteEnabled = d.depth->write ? gpu::OptionalBool::True : gpu::OptionalBool::False;
-    depth.depthCompare = d.depth->compare;
-    desc.depthStencil = &depth;
+    c.depth.format = d.depth->format;
+    c.depth.depthWriteEnabled = d.depth->write ? gpu::OptionalBool::True : gpu::OptionalBool::False;
+    c.depth.depthCompare = d.depth->compare;
+    desc.depthStencil = &c.depth;
   }
 
-  std::vector<gpu::BlendState> blends(d.targets.size());
-  std::vector<gpu::ColorTargetState> targets;
+  c.blends.resize(d.targets.size());
   for (size_t i = 0; i < d.targets.size(); ++i) {
-    gpu::ColorTargetState c;
-    c.format = d.targets[i].format;
-    c.writeMask = d.targets[i].write_mask;
+    gpu::ColorTargetState target;
+    target.format = d.targets[i].format;
+    target.writeMask = d.targets[i].write_mask;
     if (d.targets[i].blend) {
-      blends[i] = *d.targets[i].blend;
-      c.blend = &blends[i];
+      c.blends[i] = *d.targets[i].blend;
+      target.blend = &c.blends[i];
     }
-    targets.push_back(c);
+    c.targets.push_back(target);
   }
-  gpu::FragmentState fragment;
-  StageParts fragment_parts;
   if (d.fragment) {
     auto translated = translate_stage(source, *d.fragment, "render", label, "fragment");
     if (!translated) return translated.error();
-    fragment_parts = std::move(translated.value());
-    fragment.module = fragment_parts.module;
-    fragment.entryPoint = gpu::StringView(d.fragment->entry_point);
-    fragment.constantCount = fragment_parts.constants.size();
-    fragment.constants = fragment_parts.constants.data();
-    fragment.targetCount = targets.size();
-    fragment.targets = targets.data();
-    desc.fragment = &fragment;
+    c.fragment_parts = std::move(translated.value());
+    c.fragment.module = c.fragment_parts.module;
+    c.fragment.entryPoint = gpu::StringView(d.fragment->entry_point);
+    c.fragment.constantCount = c.fragment_parts.constants.size();
+    c.fragment.constants = c.fragment_parts.constants.data();
+    c.fragment.targetCount = c.targets.size();
+    c.fragment.targets = c.targets.data();
+    desc.fragment = &c.fragment;
   }
-  return create_in_scope<gpu::RenderPipeline>(context, device, options, fmt::format("render pipeline '{}'", label),
+  return parts;
+}
+
+Result<std::unique_ptr<ComputePipelineParts>> translate_compute_pipeline(const ObjectSource& source,
+                                                                         const ComputePipelineDescription& d) {
+  const std::string_view label = d.label;
+  auto layout = translate_layout(source, d.layout, "compute", label);
+  if (!layout) return layout.error();
+  auto stage = translate_stage(source, d.compute, "compute", label, "compute");
+  if (!stage) return stage.error();
+  auto parts = std::make_unique<ComputePipelineParts>();
+  parts->stage = std::move(stage.value());
+  gpu::ComputePipelineDescriptor& desc = parts->desc;
+  desc.label = gpu::StringView(label);
+  desc.layout = *layout;
+  desc.compute.module = parts->stage.module;
+  desc.compute.entryPoint = gpu::StringView(d.compute.entry_point);
+  desc.compute.constantCount = parts->stage.constants.size();
+  desc.compute.constants = parts->stage.constants.data();
+  return parts;
+}
+
+}  // namespace
+
+Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
+                                                            const ObjectSource& source,
+                                                            const RenderPipelineDescription& d,
+                                                            BuildOptions options) {
+  auto parts = translate_render_pipeline(source, d);
+  if (!parts) return parts.error();
+  const gpu::RenderPipelineDescriptor& desc = (*parts)->desc;
+  return create_in_scope<gpu::RenderPipeline>(context, device, options, fmt::format("render pipeline '{}'", d.label),
                                               [&] { return context.procs().DeviceCreateRenderPipeline(device, &desc); });
 }
 
@@ -201,20 +279,39 @@ Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context
                                                               const ObjectSource& source,
                                                               const ComputePipelineDescription& d,
                                                               BuildOptions options) {
-  const std::string_view label = d.label;
-  auto layout = translate_layout(source, d.layout, "compute", label);
-  if (!layout) return layout.error();
-  auto stage = translate_stage(source, d.compute, "compute", label, "compute");
-  if (!stage) return stage.error();
-  gpu::ComputePipelineDescriptor desc;
-  desc.label = gpu::StringView(label);
-  desc.layout = *layout;
-  desc.compute.module = stage->module;
-  desc.compute.entryPoint = gpu::StringView(d.compute.entry_point);
-  desc.compute.constantCount = stage->constants.size();
-  desc.compute.constants = stage->constants.data();
-  return create_in_scope<gpu::ComputePipeline>(context, device, options, fmt::format("compute pipeline '{}'", label),
+  auto parts = translate_compute_pipeline(source, d);
+  if (!parts) return parts.error();
+  const gpu::ComputePipelineDescriptor& desc = (*parts)->desc;
+  return create_in_scope<gpu::ComputePipeline>(context, device, options, fmt::format("compute pipeline '{}'", d.label),
                                                [&] { return context.procs().DeviceCreateComputePipeline(device, &desc); });
+}
+
+Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
+                                         const RenderPipelineDescription& d, BuiltCallback<gpu::RenderPipeline> done) {
+  auto parts = translate_render_pipeline(source, d);
+  if (!parts) return parts.error();
+  auto* pending = new PendingBuild<gpu::RenderPipeline>{&context.procs(), fmt::format("render pipeline '{}'", d.label),
+                                                        std::move(done)};
+  gpu::CreateRenderPipelineAsyncCallbackInfo info;
+  info.mode = gpu::CallbackMode::AllowProcessEvents;
+  info.userdata1 = pending;
+  info.callback = &PendingBuild<gpu::RenderPipeline>::deliver;
+  (void)context.procs().DeviceCreateRenderPipelineAsync(device, &(*parts)->desc, info);
+  return {};
+}
+
+Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
+                                          const ComputePipelineDescription& d, BuiltCallback<gpu::ComputePipeline> done) {
+  auto parts = translate_compute_pipeline(source, d);
+  if (!parts) return parts.error();
+  auto* pending = new PendingBuild<gpu::ComputePipeline>{&context.procs(), fmt::format("compute pipeline '{}'", d.label),
+                                                         std::move(done)};
+  gpu::CreateComputePipelineAsyncCallbackInfo info;
+  info.mode = gpu::CallbackMode::AllowProcessEvents;
+  info.userdata1 = pending;
+  info.callback = &PendingBuild<gpu::ComputePipeline>::deliver;
+  (void)context.procs().DeviceCreateComputePipelineAsync(device, &(*parts)->desc, info);
+  return {};
 }
 
 }  // namespace warden::pipelines

@@ -28,6 +28,26 @@ struct HotReloader::Finished {
   gpu::Ref<gpu::ShaderModule> module;  // null when the file did not compile
 };
 
+// Where the asynchronous builds of one reload land. Written by their callbacks, which run in
+// ProcessEvents on the frame thread and hold it only weakly.
+struct HotReloader::BuildResults {
+  std::vector<std::pair<RenderPipelineHandle, gpu::Ref<gpu::RenderPipeline>>> render;
+  std::vector<std::pair<ComputePipelineHandle, gpu::Ref<gpu::ComputePipeline>>> compute;
+  size_t outstanding = 0;  // builds asked for and not yet delivered
+  std::string error;       // the first build that failed
+  void add(RenderPipelineHandle h, gpu::Ref<gpu::RenderPipeline> p) { render.emplace_back(h, std::move(p)); }
+  void add(ComputePipelineHandle h, gpu::Ref<gpu::ComputePipeline> p) { compute.emplace_back(h, std::move(p)); }
+};
+
+// A compiled module whose pipelines are being built; published once none is outstanding.
+struct HotReloader::Building {
+  Job job;
+  ReloadReport report;
+  gpu::Ref<gpu::ShaderModule> module;
+  std::chrono::steady_clock::time_point requested;
+  std::shared_ptr<BuildResults> results;
+};
+
 Result<std::unique_ptr<HotReloader>> HotReloader::create(const gpu::Context& context, gpu::Device device,
                                                          shaders::ShaderManager& shaders,
                                                          PipelineLibrary& pipelines) {
@@ -46,6 +66,11 @@ HotReloader::HotReloader(const gpu::Context& context, gpu::Device device, shader
                          PipelineLibrary& pipelines, shaders::FileWatcher watcher)
     : context_(&context), device_(device), shaders_(&shaders), pipelines_(&pipelines), watcher_(std::move(watcher)) {
   worker_ = std::thread([this] { run_worker(); });
+}
+
+size_t HotReloader::ready() const {
+  std::lock_guard lock(mutex_);
+  return finished_.size() + building_.size();
 }
 
 HotReloader::~HotReloader() {
@@ -74,11 +99,6 @@ Result<void> HotReloader::watch(ShaderModuleHandle module) {
 
 size_t HotReloader::in_flight() const { return in_flight_; }
 
-size_t HotReloader::ready() const {
-  std::lock_guard lock(mutex_);
-  return finished_.size();
-}
-
 void HotReloader::start_job(const std::filesystem::path& path, ShaderModuleHandle module) {
   Job job{++latest_generation_[path], path, module};
   {
@@ -90,8 +110,11 @@ void HotReloader::start_job(const std::filesystem::path& path, ShaderModuleHandl
 }
 
 std::vector<ReloadReport> HotReloader::poll() {
+  // Builds that finished since the last boundary deliver their pipelines now (non-blocking).
+  context_->process_events();
   // Results are taken before new changes are handed out, so a job never completes in the poll
-  // that started it, and a result whose file changed again since is recognised below.
+  // that started it; changes are handed out before anything is published, so a reload whose
+  // file changed again since is recognised below, wherever it is.
   std::deque<Finished> finished;
   {
     std::lock_guard lock(mutex_);
@@ -102,70 +125,126 @@ std::vector<ReloadReport> HotReloader::poll() {
     if (watched != watched_.end()) start_job(path, watched->second);
   }
   std::vector<ReloadReport> reports;
-  for (Finished& f : finished) {
+  for (auto it = building_.begin(); it != building_.end();) {
+    Building& b = **it;
+    const bool superseded = b.job.generation != latest_generation_[b.job.path];
+    if (!superseded && b.results->outstanding > 0) {
+      ++it;
+      continue;
+    }
+    if (superseded) {
+      ++superseded_builds_;  // dropping it releases what was built; late callbacks release theirs
+    } else {
+      reports.push_back(publish(b));
+    }
     --in_flight_;
+    it = building_.erase(it);
+  }
+  for (Finished& f : finished) {
     // A newer change of the same file is on its way: this result is already out of date.
-    if (f.job.generation != latest_generation_[f.job.path]) continue;
-    reports.push_back(finish(f));
+    if (f.job.generation != latest_generation_[f.job.path]) {
+      --in_flight_;
+      continue;
+    }
+    if (auto report = start_builds(f)) {
+      --in_flight_;
+      reports.push_back(std::move(*report));
+    }
   }
   return reports;
 }
 
-ReloadReport HotReloader::finish(Finished& f) {
+ReloadReport HotReloader::keep_previous(const std::filesystem::path& path, ReloadReport report,
+                                        const std::string& why) {
+  pipelines_->registry().diagnostics().error(
+      shaders::kDiagnosticsCategory,
+      fmt::format("hot reload of {} kept the previous module and pipelines: {}", path.string(), why));
+  return report;
+}
+
+std::optional<ReloadReport> HotReloader::start_builds(Finished& f) {
   ReloadReport report = std::move(f.report);
-  Diagnostics& diagnostics = pipelines_->registry().diagnostics();
   if (!report.diagnostics.empty()) shaders_->record(report.diagnostics);
-  auto keep_previous = [&](const std::string& why) {
-    diagnostics.error(shaders::kDiagnosticsCategory,
-                      fmt::format("hot reload of {} kept the previous module and pipelines: {}", f.job.path.string(), why));
-    return report;
-  };
-  if (!f.module) return keep_previous(report.error.empty() ? "it did not compile" : report.error);
+  if (!f.module) return keep_previous(f.job.path, report, report.error.empty() ? "it did not compile" : report.error);
   if (!pipelines_->registry().is_alive(f.job.module)) {
     report.error = "its shader module handle was destroyed meanwhile";
-    return keep_previous(report.error);
+    return keep_previous(f.job.path, report, report.error);
   }
 
-  // Every pipeline is built before anything is swapped in: all or nothing.
+  auto building = std::make_unique<Building>();
+  auto results = std::make_shared<BuildResults>();
+  std::weak_ptr<BuildResults> inbox = results;
   auto start = std::chrono::steady_clock::now();
   RegistrySource registry_source(pipelines_->registry());
   SubstituteSource source(registry_source, f.job.module, f.module.get());
-  std::vector<std::pair<RenderPipelineHandle, gpu::Ref<gpu::RenderPipeline>>> render;
-  std::vector<std::pair<ComputePipelineHandle, gpu::Ref<gpu::ComputePipeline>>> compute;
-  for (RenderPipelineHandle handle : pipelines_->render_users_of(f.job.module)) {
-    auto built = build_render_pipeline(*context_, device_, source, *pipelines_->description(handle));
-    if (!built) {
-      report.error = built.error().message;
-      break;
+  auto ask = [&](auto handle, const auto& description, auto build_async) {
+    ++results->outstanding;
+    auto asked = build_async(*context_, device_, source, description, [inbox, handle](auto built) {
+      // A result for a reload that was dropped (superseded, or the reloader gone with its
+      // device) finds no inbox: `built` releases its pipeline here.
+      std::shared_ptr<BuildResults> results = inbox.lock();
+      if (!results) return;
+      --results->outstanding;
+      if (built) {
+        results->add(handle, std::move(built.value()));
+      } else if (results->error.empty()) {
+        results->error = built.error().message;
+      }
+    });
+    if (!asked) {
+      --results->outstanding;
+      if (results->error.empty()) results->error = asked.error().message;
     }
-    render.emplace_back(handle, std::move(built.value()));
+  };
+  for (RenderPipelineHandle handle : pipelines_->render_users_of(f.job.module)) {
+    ask(handle, *pipelines_->description(handle), build_render_pipeline_async);
   }
   for (ComputePipelineHandle handle : pipelines_->compute_users_of(f.job.module)) {
-    if (!report.error.empty()) break;
-    auto built = build_compute_pipeline(*context_, device_, source, *pipelines_->description(handle));
-    if (!built) {
-      report.error = built.error().message;
-      break;
-    }
-    compute.emplace_back(handle, std::move(built.value()));
+    ask(handle, *pipelines_->description(handle), build_compute_pipeline_async);
   }
-  report.build_ms = ms_since(start);
-  if (!report.error.empty()) return keep_previous(report.error);
+  report.request_ms = ms_since(start);
+  // A description that did not translate fails the reload at once (builds already asked for
+  // release their pipelines when they arrive to no inbox).
+  if (!results->error.empty()) {
+    report.error = results->error;
+    return keep_previous(f.job.path, report, report.error);
+  }
+  building->job = std::move(f.job);
+  building->report = std::move(report);
+  building->module = std::move(f.module);
+  building->requested = start;
+  building->results = std::move(results);
+  building_.push_back(std::move(building));
+  return std::nullopt;
+}
 
-  if (auto installed = shaders_->install(f.job.module, std::move(f.module)); !installed) {
-    report.error = installed.error().message;
-    return keep_previous(report.error);
+ReloadReport HotReloader::publish(Building& b) {
+  ReloadReport report = std::move(b.report);
+  report.build_ms = ms_since(b.requested);
+  BuildResults& built = *b.results;
+  // All or nothing: one pipeline that did not build keeps every previous one.
+  if (!built.error.empty()) {
+    report.error = built.error;
+    return keep_previous(b.job.path, report, report.error);
   }
-  for (auto& [handle, pipeline] : render) {
+  if (!pipelines_->registry().is_alive(b.job.module)) {
+    report.error = "its shader module handle was destroyed meanwhile";
+    return keep_previous(b.job.path, report, report.error);
+  }
+  if (auto installed = shaders_->install(b.job.module, std::move(b.module)); !installed) {
+    report.error = installed.error().message;
+    return keep_previous(b.job.path, report, report.error);
+  }
+  for (auto& [handle, pipeline] : built.render) {
     if (pipelines_->install(handle, std::move(pipeline))) ++report.pipelines_rebuilt;
   }
-  for (auto& [handle, pipeline] : compute) {
+  for (auto& [handle, pipeline] : built.compute) {
     if (pipelines_->install(handle, std::move(pipeline))) ++report.pipelines_rebuilt;
   }
   report.applied = true;
-  diagnostics.info(shaders::kDiagnosticsCategory,
-                   fmt::format("hot reload of {}: module and {} pipeline(s) swapped in", f.job.path.string(),
-                               report.pipelines_rebuilt));
+  pipelines_->registry().diagnostics().info(
+      shaders::kDiagnosticsCategory, fmt::format("hot reload of {}: module and {} pipeline(s) swapped in",
+                                                 b.job.path.string(), report.pipelines_rebuilt));
   return report;
 }
 

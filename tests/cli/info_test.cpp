@@ -36,6 +36,19 @@ TEST(InfoCommand, JsonNamesTheChosenAdapterAndTheLibrary) {
   EXPECT_GT(info["limits"]["max_texture_dimension_2d"].get<uint64_t>(), 0u);
 }
 
+TEST(InfoCommand, SaysWhichTileUploadPathItMeasuredFaster) {
+  auto run = run_cli("info --backend gl --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto upload = nlohmann::json::parse(run.out)["tile_upload"];
+  ASSERT_TRUE(upload.is_object()) << run.out;
+  ASSERT_TRUE(upload.contains("path")) << upload.dump();
+  EXPECT_THAT(upload["path"].get<std::string>(), ::testing::AnyOf("ring", "write-texture"));
+  EXPECT_GT(upload["ring_gbps"].get<double>(), 0.0);
+  EXPECT_GT(upload["write_texture_gbps"].get<double>(), 0.0);
+  const bool ring_faster = upload["ring_gbps"].get<double>() > upload["write_texture_gbps"].get<double>();
+  EXPECT_EQ(upload["path"], ring_faster ? "ring" : "write-texture");
+}
+
 TEST(InfoCommand, NullBackendIsACpuAdapter) {
   auto run = run_cli("info --backend null --json");
   ASSERT_EQ(run.exit_code, 0) << run.err;

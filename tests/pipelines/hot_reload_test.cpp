@@ -170,6 +170,21 @@ class HotReloadTest : public ::testing::Test {
     return {};
   }
 
+  // Frame boundaries until the worker has the latest save, then (no more boundaries) until it
+  // has compiled it.
+  void hand_to_worker_and_let_it_compile() {
+    auto deadline = std::chrono::steady_clock::now() + kTimeout;
+    while (reloader->in_flight() == 0 && std::chrono::steady_clock::now() < deadline) {
+      EXPECT_TRUE(reloader->poll().empty());
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    while (reloader->ready() < reloader->in_flight() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    ASSERT_EQ(reloader->ready(), 1u);
+    ASSERT_EQ(reloader->building(), 0u);
+  }
+
   gpu::Context* ctx = nullptr;
   gpu::Ref<gpu::Adapter> adapter_;
   gpu::Ref<gpu::Device> device_;
@@ -245,6 +260,69 @@ TEST_F(HotReloadTest, AResultOvertakenByANewerSaveIsDroppedUnseen) {
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_TRUE(reports[0].applied) << reports[0].error;
   EXPECT_EQ(draw(pipeline), (Pixel{0, 0, 255, 255}));
+}
+
+TEST_F(HotReloadTest, TheBoundaryThatAsksForThePipelinesDoesNotSwapThemIn) {
+  write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
+  RenderPipelineHandle pipeline = load_pipeline();
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), false);
+  hand_to_worker_and_let_it_compile();
+
+  // The compiled module's pipelines are asked for here, built off this call by the
+  // implementation, and published at a later boundary: this one swaps nothing in.
+  EXPECT_TRUE(reloader->poll().empty());
+  EXPECT_EQ(reloader->building(), 1u);
+  EXPECT_EQ(draw(pipeline), kRed);
+
+  auto reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_TRUE(reports[0].applied) << reports[0].error;
+  EXPECT_EQ(reports[0].pipelines_rebuilt, 1u);
+  EXPECT_EQ(reloader->building(), 0u);
+  EXPECT_EQ(draw(pipeline), kGreen);
+}
+
+TEST_F(HotReloadTest, PipelinesBuiltForASupersededSaveAreReleasedNeverPublished) {
+  write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
+  RenderPipelineHandle pipeline = load_pipeline();
+  gpu::RenderPipeline old_pipeline = *registry->resolve(pipeline);
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), false);
+  hand_to_worker_and_let_it_compile();
+  EXPECT_TRUE(reloader->poll().empty());  // the green pipeline is asked for
+  ASSERT_EQ(reloader->building(), 1u);
+
+  // Saved again while green is being built: green is out of date wherever it is.
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 0.0, 1.0, 1.0)"), false);
+  EXPECT_TRUE(reloader->poll().empty());
+  EXPECT_EQ(reloader->superseded_builds(), 1u);
+  EXPECT_EQ(reloader->building(), 0u);
+  EXPECT_EQ(*registry->resolve(pipeline), old_pipeline);
+  EXPECT_EQ(draw(pipeline), kRed);
+
+  auto reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_TRUE(reports[0].applied) << reports[0].error;
+  EXPECT_EQ(draw(pipeline), (Pixel{0, 0, 255, 255}));
+  EXPECT_EQ(reloader->superseded_builds(), 1u);
+}
+
+TEST_F(HotReloadTest, PipelinesStillBuildingWhenTheReloaderGoesAreReleasedNeverPublished) {
+  write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
+  RenderPipelineHandle pipeline = load_pipeline();
+  gpu::RenderPipeline old_pipeline = *registry->resolve(pipeline);
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), false);
+  hand_to_worker_and_let_it_compile();
+  EXPECT_TRUE(reloader->poll().empty());
+  ASSERT_EQ(reloader->building(), 1u);
+
+  // As when the device is replaced: the reloader of the old one goes with a build in flight.
+  reloader.reset();
+  for (int i = 0; i < 20; ++i) {
+    ctx->process_events();  // the late callback finds no reloader and releases its pipeline
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(*registry->resolve(pipeline), old_pipeline);
+  EXPECT_EQ(draw(pipeline), kRed);
 }
 
 TEST_F(HotReloadTest, ARebuildThatFailsKeepsTheOldModuleAndPipeline) {

@@ -6,6 +6,7 @@
 // local of build_* until the create call returned.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -73,6 +74,21 @@ Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context
                                                               const ObjectSource& source,
                                                               const ComputePipelineDescription& description,
                                                               BuildOptions options = {});
+// The same builds through CreateRenderPipelineAsync / CreateComputePipelineAsync: the
+// implementation may build on its own threads. A description that does not translate (a handle
+// the source cannot resolve) is returned at once and `done` is never called; otherwise `done`
+// is called exactly once, from ProcessEvents on the thread that drives the instance (callback
+// mode AllowProcessEvents), with the pipeline or a Validation error naming the label (Refused
+// when the instance went away first). The source's objects need only live through the call.
+template <typename Pipeline>
+using BuiltCallback = std::function<void(Result<gpu::Ref<Pipeline>>)>;
+Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
+                                         const RenderPipelineDescription& description,
+                                         BuiltCallback<gpu::RenderPipeline> done);
+Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
+                                          const ComputePipelineDescription& description,
+                                          BuiltCallback<gpu::ComputePipeline> done);
+
 Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Context& context, gpu::Device device,
                                                                std::string_view label,
                                                                std::span<const LayoutEntry> entries,

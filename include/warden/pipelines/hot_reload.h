@@ -1,10 +1,11 @@
 // HotReloader: shader files rewritten on disk are read and compiled on a worker thread (off the
-// frame path); at the next frame boundary (poll) every pipeline that uses the module is rebuilt
-// from its description with the new module, and module and pipelines are swapped in under the
-// same handles, all or nothing. A failed recompile or rebuild changes nothing: the previous
-// module and pipelines keep running, and the failure is reported. Pipelines are built on the
-// frame thread because the GL backend ties its context to that thread: a pipeline built on the
-// worker drew nothing there (docs/adr/0004-shader-diagnostics-and-hot-reload.md).
+// frame path); at the next frame boundary (poll) every pipeline that uses the module is asked
+// for from its description with the new module through the asynchronous pipeline-creation
+// calls, and at the first frame boundary that finds all of them built, module and pipelines are
+// swapped in under the same handles, all or nothing. A failed recompile or rebuild changes
+// nothing: the previous module and pipelines keep running, and the failure is reported.
+// Where the backend builds on the calling thread anyway (GL), that cost still lands on the
+// frame that asks (docs/adr/0004-shader-diagnostics-and-hot-reload.md, with numbers).
 #pragma once
 
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,7 +35,8 @@ struct ReloadReport {
   std::string error;  // an unreadable file or a pipeline that did not build, named
   size_t pipelines_rebuilt = 0;
   double compile_ms = 0;  // read + compile, on the worker thread
-  double build_ms = 0;    // pipeline rebuilds, on the frame thread inside poll()
+  double request_ms = 0;  // asking for the asynchronous builds, inside poll() on the frame thread
+  double build_ms = 0;    // from that request to the frame boundary that found them all built
 };
 
 class HotReloader {
@@ -50,24 +53,37 @@ class HotReloader {
   // Watches the file `module` was loaded from (ShaderManager::load).
   Result<void> watch(ShaderModuleHandle module);
 
-  // The frame boundary; makes no blocking wait. Hands every changed watched file to the worker,
-  // then, for each module the worker finished, rebuilds its pipelines and swaps them in (or
-  // reports why not). A result overtaken by a newer change of the same file is dropped unseen
-  // (its generation is older than the file's).
+  // The frame boundary; makes no blocking wait. In order: drains finished callbacks
+  // (ProcessEvents, non-blocking); hands every changed watched file to the worker; swaps in
+  // every reload whose pipelines are all built (or reports why not); asks for the pipelines of
+  // every module the worker finished. A reload overtaken by a newer change of the same file --
+  // still compiling, or with its pipelines half built -- is dropped unseen, its pipelines
+  // released (its generation is older than the file's). A swap is therefore never published in
+  // the poll that asked for its pipelines.
   std::vector<ReloadReport> poll();
 
-  // Reloads handed to the worker and not yet swapped in or reported.
+  // Reloads handed to the worker and not yet swapped in, reported or dropped.
   size_t in_flight() const;
-  // Of those, the ones the worker has finished: the next poll() swaps them in or reports them.
+  // Of those, the ones the worker has finished (waiting for poll(), or for their pipelines).
   size_t ready() const;
+  // Of those, the ones whose pipelines are being built.
+  size_t building() const { return building_.size(); }
+  // Reloads whose pipelines were built, or were being built, for a file changed again since:
+  // released, never published.
+  uint64_t superseded_builds() const { return superseded_builds_; }
 
  private:
   struct Job;
   struct Finished;
+  struct Building;
+  struct BuildResults;
   HotReloader(const gpu::Context& context, gpu::Device device, shaders::ShaderManager& shaders,
               PipelineLibrary& pipelines, shaders::FileWatcher watcher);
   void start_job(const std::filesystem::path& path, ShaderModuleHandle module);
-  ReloadReport finish(Finished& finished);
+  // Asks for the pipelines of a compiled module; a report when there is nothing to wait for.
+  std::optional<ReloadReport> start_builds(Finished& finished);
+  ReloadReport publish(Building& building);
+  ReloadReport keep_previous(const std::filesystem::path& path, ReloadReport report, const std::string& why);
   void run_worker();
   Finished work(Job job) const;
 
@@ -79,6 +95,8 @@ class HotReloader {
   std::map<std::filesystem::path, ShaderModuleHandle> watched_;
   std::map<std::filesystem::path, uint64_t> latest_generation_;  // per file, frame thread only
   size_t in_flight_ = 0;
+  std::vector<std::unique_ptr<Building>> building_;  // frame thread only
+  uint64_t superseded_builds_ = 0;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -737,5 +737,19 @@ struct SurfaceTexture {
   Texture texture = nullptr;  // a new reference: the receiver releases it
   SurfaceGetCurrentTextureStatus status = SurfaceGetCurrentTextureStatus::Error;
 };
+// ---- asynchronous pipeline creation (hot reload builds replacements with these) -------------
+// Values and signature proven against the library in tests/webgpu/abi_pipeline_async_test.cpp.
+enum class CreatePipelineAsyncStatus : uint32_t {
+  Success = 1,
+  CallbackCancelled = 2,
+  ValidationError = 3,
+  InternalError = 4,
+};
+using CreateRenderPipelineAsyncCallback = void (*)(CreatePipelineAsyncStatus, RenderPipeline, StringView message,
+                                                   void* userdata1, void* userdata2);
+using CreateComputePipelineAsyncCallback = void (*)(CreatePipelineAsyncStatus, ComputePipeline,
+                                                    StringView message, void* userdata1, void* userdata2);
+using CreateRenderPipelineAsyncCallbackInfo = CallbackInfo<CreateRenderPipelineAsyncCallback>;
+using CreateComputePipelineAsyncCallbackInfo = CallbackInfo<CreateComputePipelineAsyncCallback>;
 
 }  // namespace warden::gpu

@@ -146,7 +146,10 @@ namespace warden::gpu {
   X(void, SurfacePresent, (Surface))                                                           \
   X(void, SurfaceUnconfigure, (Surface))                                                       \
   X(void, SurfaceAddRef, (Surface))                                                            \
-  X(void, SurfaceRelease, (Surface))
+  X(void, SurfaceRelease, (Surface))                                                           \
+  /* asynchronous pipeline creation */                                                         \
+  X(Future, DeviceCreateRenderPipelineAsync, (Device, const RenderPipelineDescriptor*, CreateRenderPipelineAsyncCallbackInfo)) \
+  X(Future, DeviceCreateComputePipelineAsync, (Device, const ComputePipelineDescriptor*, CreateComputePipelineAsyncCallbackInfo))
 
 struct Procs {
 #define WARDEN_GPU_PROC_FIELD(Ret, Name, Params) Ret(*Name) Params = nullptr;

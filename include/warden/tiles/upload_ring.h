@@ -1,0 +1,100 @@
+// UploadRing: tile uploads through a ring of mapped staging buffers, recycled under the
+// submission clock, then copyBufferToTexture into the tile's layer.
+//
+// Each buffer holds `tiles_per_buffer` tiles at a row pitch rounded up to 256 bytes (the copy's
+// bytesPerRow alignment). A buffer is, in turn:
+//   Mapped    mapped for writing: stage() copies tiles into it;
+//   InFlight  unmapped, its copies recorded into submission `serial`;
+//   Mapping   that submission retired; MapAsync(Write) asked, its callback (ProcessEvents, which
+//             the caller drives anyway) makes it Mapped again.
+// A buffer is mapped again only after the submission that read it retired, and nothing waits:
+// when no buffer is mapped, stage() says so and the caller writes that tile with writeTexture.
+//
+// Which path is faster depends on the backend (ENVIRONMENT.md: on llvmpipe writeTexture, on the
+// H200's Vulkan the ring, ~3x): measure_upload_paths() measures both on the device at hand.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "warden/core/result.h"
+#include "warden/core/submission_clock.h"
+#include "warden/tiles/layer_pool.h"
+#include "warden/webgpu/context.h"
+
+namespace warden::tiles {
+
+// The copy's bytesPerRow alignment (WebGPU's 256).
+inline constexpr uint32_t kCopyRowAlignment = 256;
+uint32_t aligned_row_pitch(uint32_t width, uint32_t texel_bytes);
+
+struct UploadRingDesc {
+  uint32_t tile_size = 256;
+  uint32_t texel_bytes = 4;
+  uint32_t buffers = 4;           // two frames in flight, plus room for one to be mapping
+  uint32_t tiles_per_buffer = 8;  // tiles one frame stages
+  std::string label = "tile upload ring";
+};
+
+class UploadRing {
+ public:
+  enum class BufferState { Mapped, InFlight, Mapping };
+
+  static Result<std::unique_ptr<UploadRing>> create(const gpu::Procs& procs, gpu::Device device,
+                                                    const UploadRingDesc& desc);
+  ~UploadRing();
+  UploadRing(const UploadRing&) = delete;
+  UploadRing& operator=(const UploadRing&) = delete;
+
+  // Copies one tile (tile_size rows of tile_size * texel_bytes bytes, packed) into the current
+  // mapped buffer, to be copied into `layer` of `texture` by the next record(). False when no
+  // buffer has room: the caller uploads this tile another way (nothing waits).
+  Result<bool> stage(gpu::Texture texture, LayerIndex layer, std::span<const uint8_t> texels);
+  // Unmaps the buffer that has staged tiles and records their copies into `encoder`, which
+  // will be submitted as `recording` (SubmissionClock::recording()). Nothing staged: nothing.
+  void record(gpu::CommandEncoder encoder, Serial recording);
+  // Asks to map again every buffer whose submission `clock` has retired (non-blocking).
+  void recycle(const SubmissionClock& clock);
+
+  BufferState state(uint32_t buffer) const;
+  uint32_t buffer_count() const { return static_cast<uint32_t>(buffers_.size()); }
+  uint32_t mapped_count() const;
+  uint32_t tiles_per_buffer() const { return tiles_per_buffer_; }
+  uint32_t row_pitch() const { return row_pitch_; }
+  // Tiles stage() turned away because no buffer was mapped (the caller's fallbacks).
+  uint64_t turned_away() const { return turned_away_; }
+
+  struct Buffer;  // shared with its map callback, which may outlive the ring
+
+ private:
+  UploadRing() = default;
+  Buffer* current();
+  const gpu::Procs* procs_ = nullptr;
+  std::vector<std::shared_ptr<Buffer>> buffers_;
+  uint32_t tile_size_ = 0, texel_bytes_ = 0, row_pitch_ = 0, tiles_per_buffer_ = 0;
+  uint64_t tile_bytes_ = 0;  // row_pitch * tile_size: one tile's slot
+  uint64_t turned_away_ = 0;
+};
+
+// The two ways to get a tile's level 0 to the GPU, measured side by side on one device.
+enum class UploadPath { WriteTexture, Ring };
+const char* to_string(UploadPath path);
+
+struct UploadMeasurement {
+  double write_texture_gbps = 0;
+  double ring_gbps = 0;
+  UploadPath faster = UploadPath::WriteTexture;
+  uint32_t tiles = 0;
+  uint32_t tile_size = 0;
+};
+
+// Uploads `tiles` tiles of tile_size^2 RGBA8 texels into a texture array both ways, `rounds`
+// times, each round submitted and waited for (blocking, counted: start-up and tools only), and
+// returns both rates (bytes of texels per second, best round) and the faster path.
+Result<UploadMeasurement> measure_upload_paths(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+                                               uint32_t tile_size = 256, uint32_t tiles = 16, uint32_t rounds = 3);
+
+}  // namespace warden::tiles

@@ -22,6 +22,24 @@ const char* to_string(Ownership ownership) {
   return "unknown";
 }
 
+const char* to_string(SlotState state) {
+  switch (state) {
+    case SlotState::Live: return "live";
+    case SlotState::Lost: return "lost";
+    case SlotState::Failed: return "failed";
+  }
+  return "unknown";
+}
+
+const char* to_string(ContentsSource source) {
+  switch (source) {
+    case ContentsSource::Kept: return "kept";
+    case ContentsSource::Callback: return "callback";
+    case ContentsSource::None: return "none";
+  }
+  return "unknown";
+}
+
 RegistryOptions RegistryOptions::uniform(uint32_t capacity) {
   RegistryOptions options;
 #define WARDEN_SET_CAPACITY(Name, snake) options.snake##_capacity = capacity;
@@ -163,10 +181,11 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
       procs_(context.procs()),
       device_(device),
       queue_(queue),
+      device_generation_(options.device_generation),
       id_(registry_ids().acquire()),
       first_generation_(registry_ids().first_generation(id_)),
       options_(within_layout(options)),
-      queue_clock_(context.procs(), context.instance(), queue),
+      queue_clock_(std::make_unique<QueueClock>(context.procs(), context.instance(), queue)),
       stores_(
 #define WARDEN_STORE_INIT(Name, snake) \
   detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, first_generation_,        \
@@ -246,7 +265,7 @@ void Registry::release_all_live() {
   for (SlotId id : live) {
     auto released = s.pool.release(id.index);
     const detail::Record<Tag>& rec = s.records[id.index];
-    if (rec.ownership == Ownership::Imported) continue;
+    if (rec.ownership == Ownership::Imported || released.value == nullptr) continue;  // Lost or Failed: nothing held
     bool destroyed = release_now<Tag>(released.value, rec.ownership);
     if (options_.on_release) {
       options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, released.value, rec.label, rec.ownership,
@@ -263,6 +282,21 @@ Error Registry::stale_error(Handle<Tag> handle) const {
   if (handle.is_null()) return make_error(ErrorKind::StaleHandle, fmt::format("null {} handle", kind));
   const uint32_t index = handle.index();
   const uint32_t generation = handle.generation();
+  if (find(handle) != nullptr) {
+    // A valid handle whose slot holds no GPU object: Lost or Failed (docs/adr/0014).
+    const detail::Record<Tag>& rec = store<Tag>().records[index];
+    const std::string what = fmt::format("{} \"{}\" (index {}, generation {})", kind, rec.label, index, generation);
+    if (rec.state == SlotState::Failed) {
+      return make_error(ErrorKind::DeviceFailed,
+                        fmt::format("{}: failed to rebuild on device generation {}: {}", what, device_generation_,
+                                    rec.failure));
+    }
+    if (device_lost_) return device_lost_error(what);
+    return make_error(ErrorKind::DeviceFailed,
+                      fmt::format("{}: lost with device generation {} and not made again: it is {}, warden keeps no "
+                                  "recipe for it; its owner re-supplies it with replace_{}",
+                                  what, device_generation_ - 1, to_string(rec.ownership), kind));
+  }
   if (handle.kind_in_bits() != Tag::kind) {
     return make_error(ErrorKind::StaleHandle,
                       fmt::format("wrong-kind handle: a {} handle (index {}, generation {}) was "
@@ -346,6 +380,18 @@ std::optional<Ownership> Registry::ownership_of(Handle<Tag> handle) const {
 }
 
 template <typename Tag>
+std::optional<SlotState> Registry::state_of(Handle<Tag> handle) const {
+  const auto* rec = record(handle);
+  if (rec == nullptr) return std::nullopt;
+  return rec->state;
+}
+
+Error Registry::device_lost_error(std::string_view what) const {
+  return make_error(ErrorKind::DeviceFailed,
+                    fmt::format("{}: device lost (generation {}), rebuilding", what, device_generation_));
+}
+
+template <typename Tag>
 Serial Registry::last_used_of(Handle<Tag> handle) const {
   const auto* rec = record(handle);
   return rec != nullptr ? rec->last_used : Serial{};
@@ -357,6 +403,16 @@ LiveCounts Registry::live_counts() const {
   counts.by_kind[kind_index(ResourceKind::Name)] = store<Name##Tag>().pool.live_count();
   WARDEN_RESOURCE_KINDS(WARDEN_COUNT_LIVE)
 #undef WARDEN_COUNT_LIVE
+  // A dead slot's record is cleared when the slot is reused, not when it dies: count live ones.
+  const auto& buffers = store<BufferTag>();
+  for (uint32_t i = 0; i < buffers.records.size(); ++i) {
+    if (buffers.pool.state(i).alive) counts.kept_content_bytes += buffers.records[i].data.kept.size();
+  }
+  const auto& textures = store<TextureTag>();
+  for (uint32_t i = 0; i < textures.records.size(); ++i) {
+    if (!textures.pool.state(i).alive) continue;
+    for (const auto& write : textures.records[i].data.kept) counts.kept_content_bytes += write.bytes.size();
+  }
   return counts;
 }
 
@@ -365,6 +421,10 @@ LiveCounts Registry::live_counts() const {
 template <typename Tag>
 Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Ownership ownership) {
   const char* kind = kind_name<Tag>();
+  if (device_lost_ && object != nullptr) {
+    if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
+    return device_lost_error(fmt::format("adopt_{} \"{}\"", kind, label));
+  }
   if (object == nullptr) {
     return make_error(ErrorKind::InvalidArgument, fmt::format("adopt_{}: the object is null (label \"{}\")",
                                                               kind, label));
@@ -437,6 +497,9 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
   rec.ownership = ownership;
   rec.last_used = Serial{};
   rec.data = std::move(data);
+  rec.state = SlotState::Live;
+  rec.failure.clear();
+  rec.recipe.reset();  // create_from_recipe sets it; adopted objects have none
   return Handle<Tag>::from_bits(id->bits);
 }
 
@@ -445,6 +508,7 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
   Object<Tag>* slot = store<Tag>().pool.find(handle.bits());
   if (slot == nullptr) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
+  if (device_lost_) return device_lost_error(fmt::format("replace_{} \"{}\"", kind_name<Tag>(), rec.label));
   if (object == nullptr) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("replace_{} \"{}\": the new object is null", kind_name<Tag>(), rec.label));
@@ -463,6 +527,8 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
   Object<Tag> old = std::exchange(*slot, object);
   let_go<Tag>(old, rec, handle.index(), handle.generation());
   rec.last_used = Serial{};  // the new object has not been used by any submission
+  rec.state = SlotState::Live;  // a Lost or Failed slot is live again with what its owner supplied
+  rec.failure.clear();
   if constexpr (std::is_same_v<Tag, BufferTag>) {
     rec.data.usage = procs_.BufferGetUsage(object);
     rec.data.size = procs_.BufferGetSize(object);
@@ -554,13 +620,17 @@ void Registry::end_occupant(Handle<Tag> handle) {
   let_go<Tag>(released.value, rec, handle.index(), handle.generation());
   if constexpr (std::is_same_v<Tag, BindGroupTag>) {
     rec.data = {};
+  } else if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
+    rec.data.kept = {};  // kept contents go with the object (move-assigned: the memory is freed)
   }
+  rec.recipe.reset();
 }
 
 template <typename Tag>
 void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
                       uint32_t generation) {
   if (rec.ownership == Ownership::Imported) return;  // its owner ends it
+  if (object == nullptr) return;  // a Lost or Failed slot holds nothing
   // An owned object waits at least for the submission being recorded, touched or not, as Dawn's
   // own deleter does: a command buffer recorded but not yet submitted may use it, and a destroy
   // before that submit makes Dawn reject the whole frame. Releasing warden's reference to a
@@ -619,13 +689,23 @@ void Registry::touch_impl(Handle<Tag> handle) {
   }
 }
 
+Serial Registry::submit(const gpu::CommandBuffer* commands, size_t count) {
+  if (device_lost_) {
+    diagnostics_.warning(category::kResources,
+                         fmt::format("submit of {} command buffer(s) dropped: device lost (generation {}), rebuilding",
+                                     count, device_generation_));
+    return Serial{};
+  }
+  return queue_clock_->submit(commands, count);
+}
+
 void Registry::poll() {
-  queue_clock_.poll();
+  queue_clock_->poll();
   drain_pending();
 }
 
 void Registry::assume_all_complete() {
-  queue_clock_.clock().assume_all_complete();
+  queue_clock_->clock().assume_all_complete();
   // The clock retires only what was submitted; what waits on the submission being recorded
   // goes too, or it would keep its object, and through it the whole device, alive for ever.
   release_every_pending();
@@ -675,9 +755,12 @@ void Registry::release_pending(const PendingRelease& pending) {
   template std::optional<Ownership> Registry::ownership_of<Name##Tag>(Name##Handle) const;      \
   template void Registry::touch_impl<Name##Tag>(Name##Handle);                                  \
   template Serial Registry::last_used_of<Name##Tag>(Name##Handle) const;                     \
+  template std::optional<SlotState> Registry::state_of<Name##Tag>(Name##Handle) const;        \
   template Result<Name##Handle> Registry::insert<Name##Tag>(gpu::Name, std::string, Ownership,  \
                                                             detail::KindData<Name##Tag>);       \
   template detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle);                \
+  template bool Registry::release_now<Name##Tag>(gpu::Name, Ownership);                         \
+  template void Registry::end_occupant<Name##Tag>(Name##Handle);                                \
   template const detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE

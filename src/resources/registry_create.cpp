@@ -1,5 +1,7 @@
 // Registry: create_* (checked before Dawn sees them), usage contracts, contents-only updates.
 #include <algorithm>
+#include <cstring>
+#include <variant>
 #include <memory>
 
 #include <fmt/format.h>
@@ -29,6 +31,38 @@ Error missing_usage(const std::string& object, const std::string& missing, const
 }
 
 uint32_t mip_extent(uint32_t base, uint32_t mip) { return std::max(1u, mip >= 32 ? 0u : base >> mip); }
+
+template <typename Recipe>
+const std::string& recipe_label(const Recipe& recipe) {
+  return recipe.label;
+}
+const std::string& recipe_label(const TextureViewRecipe& recipe) { return recipe.desc.label; }
+
+template <typename... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <typename... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+// A later write of the same region makes the earlier one moot: only the last is kept.
+void keep_texture_write(std::vector<detail::KeptTextureWrite>& kept, const TextureWrite& where, const void* data,
+                        size_t size) {
+  auto same_region = [&](const detail::KeptTextureWrite& k) {
+    const TextureWrite& w = k.where;
+    return w.mip_level == where.mip_level && w.aspect == where.aspect && w.origin.x == where.origin.x &&
+           w.origin.y == where.origin.y && w.origin.z == where.origin.z && w.size.width == where.size.width &&
+           w.size.height == where.size.height && w.size.depthOrArrayLayers == where.size.depthOrArrayLayers;
+  };
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  auto existing = std::find_if(kept.begin(), kept.end(), same_region);
+  if (existing != kept.end()) {
+    existing->where = where;
+    existing->bytes.assign(bytes, bytes + size);
+    return;
+  }
+  kept.push_back({where, std::vector<uint8_t>(bytes, bytes + size)});
+}
 
 }  // namespace
 
@@ -80,9 +114,13 @@ std::string Registry::pop_creation_scopes() {
   return {};
 }
 
+// Runs `make` (one device create call) under validation and out-of-memory error scopes. Dawn
+// reports a rejected creation only to error scopes (it returns an error object that looks like
+// any other), so a rejection is caught here and returned as a Validation error naming the call,
+// the label and Dawn's words; the error object is released.
 template <typename Tag, typename Make>
-Result<Handle<Tag>> Registry::create_owned(const char* call, std::string label, detail::KindData<Tag> data,
-                                           Make&& make) {
+Result<Registry::Object<Tag>> Registry::create_scoped(const char* call, std::string_view label, Make&& make) {
+  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, label));
   procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
   procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
   Object<Tag> object = make();
@@ -96,7 +134,19 @@ Result<Handle<Tag>> Registry::create_owned(const char* call, std::string label, 
     return make_error(ErrorKind::Validation,
                       fmt::format("{} \"{}\": the device returned no {}", call, label, to_string(Tag::kind)));
   }
-  return insert<Tag>(object, std::move(label), Ownership::Owned, std::move(data));
+  return object;
+}
+
+template <typename Tag>
+Result<Handle<Tag>> Registry::create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
+                                                 detail::KindData<Tag> data) {
+  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, recipe_label(recipe)));
+  auto object = make_object<Tag>(recipe);
+  if (!object) return object.error();
+  std::string label = recipe_label(recipe);
+  auto handle = insert<Tag>(*object, std::move(label), Ownership::Owned, std::move(data));
+  if (handle) store<Tag>().records[handle->index()].recipe = std::move(recipe);
+  return handle;
 }
 
 template <typename Tag>
@@ -132,8 +182,10 @@ Result<void> Registry::require_usage(TextureViewHandle handle, gpu::Flags needed
 // ---- contents-only updates --------------------------------------------------------------------
 
 Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
-  const auto* rec = record(handle);
+  auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_buffer", stale_error(handle));
+  auto buffer = resolve(handle);  // a Lost or Failed slot has no buffer to write
+  if (!buffer) return in_context("write_buffer", buffer.error());
   if (auto usage = require_usage(handle, gpu::BufferUsage::CopyDst); !usage) {
     return in_context("write_buffer", usage.error());
   }
@@ -151,14 +203,21 @@ Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const 
                       fmt::format("write_buffer to {}: bytes [{}, {}) lie outside its {} bytes", what,
                                   offset, offset + size, rec->data.size));
   }
-  procs_.QueueWriteBuffer(queue_, *find(handle), offset, data, size);
+  procs_.QueueWriteBuffer(queue_, *buffer, offset, data, size);
+  if (rec->recipe && rec->recipe->contents == ContentsSource::Kept && size > 0) {
+    std::vector<uint8_t>& kept = rec->data.kept;
+    if (kept.empty()) kept.resize(rec->data.size);
+    std::memcpy(kept.data() + offset, data, size);
+  }
   return {};
 }
 
 Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                                      size_t size) {
-  const auto* rec = record(handle);
+  auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_texture", stale_error(handle));
+  auto texture = resolve(handle);  // a Lost or Failed slot has no texture to write
+  if (!texture) return in_context("write_texture", texture.error());
   if (auto usage = require_usage(handle, gpu::TextureUsage::CopyDst); !usage) {
     return in_context("write_texture", usage.error());
   }
@@ -193,7 +252,7 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
     return make_error(ErrorKind::InvalidArgument, fmt::format("write_texture to {}: no data", what));
   }
   gpu::TexelCopyTextureInfo dst;
-  dst.texture = *find(handle);
+  dst.texture = *texture;
   dst.mipLevel = where.mip_level;
   dst.origin = where.origin;
   dst.aspect = where.aspect;
@@ -201,10 +260,291 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
   layout.bytesPerRow = where.bytes_per_row;
   layout.rowsPerImage = where.rows_per_image;
   procs_.QueueWriteTexture(queue_, &dst, data, size, &layout, &where.size);
+  if (rec->recipe && rec->recipe->contents == ContentsSource::Kept) keep_texture_write(rec->data.kept, where, data, size);
   return {};
 }
 
-// ---- create -----------------------------------------------------------------------------------
+// ---- make_object: one per kind, what create_* and rebuild() both run ---------------------------
+
+template <>
+Result<gpu::Buffer> Registry::make_object<BufferTag>(const BufferDesc& desc) {
+  gpu::BufferDescriptor d;
+  d.label = desc.label;
+  d.size = desc.size;
+  d.usage = desc.usage;
+  d.mappedAtCreation = desc.mapped_at_creation ? 1 : 0;
+  return create_scoped<BufferTag>("create_buffer", desc.label, [&] { return procs_.DeviceCreateBuffer(device_, &d); });
+}
+
+template <>
+Result<gpu::Texture> Registry::make_object<TextureTag>(const TextureDesc& desc) {
+  gpu::TextureBindingViewDimensionDescriptor binding_dimension;
+  binding_dimension.textureBindingViewDimension = desc.binding_view_dimension;
+  gpu::TextureDescriptor d;
+  if (desc.binding_view_dimension != gpu::TextureViewDimension::Undefined) {
+    d.nextInChain = &binding_dimension.chain;
+  }
+  d.label = desc.label;
+  d.usage = desc.usage;
+  d.dimension = desc.dimension;
+  d.size = desc.size;
+  d.format = desc.format;
+  d.mipLevelCount = desc.mip_level_count;
+  d.sampleCount = desc.sample_count;
+  return create_scoped<TextureTag>("create_texture", desc.label, [&] { return procs_.DeviceCreateTexture(device_, &d); });
+}
+
+template <>
+Result<gpu::TextureView> Registry::make_object<TextureViewTag>(const TextureViewRecipe& recipe) {
+  const TextureViewDesc& desc = recipe.desc;
+  auto texture = resolve(recipe.texture);
+  if (!texture) return in_context(fmt::format("create_texture_view \"{}\"", desc.label), texture.error());
+  gpu::TextureViewDescriptor d;
+  d.label = desc.label;
+  d.format = desc.format;
+  d.dimension = desc.dimension;
+  d.baseMipLevel = desc.base_mip_level;
+  d.mipLevelCount = desc.mip_level_count;
+  d.baseArrayLayer = desc.base_array_layer;
+  d.arrayLayerCount = desc.array_layer_count;
+  d.aspect = desc.aspect;
+  return create_scoped<TextureViewTag>("create_texture_view", desc.label,
+                                       [&] { return procs_.TextureCreateView(*texture, &d); });
+}
+
+template <>
+Result<gpu::Sampler> Registry::make_object<SamplerTag>(const SamplerDesc& desc) {
+  gpu::SamplerDescriptor d;
+  d.label = desc.label;
+  d.addressModeU = d.addressModeV = d.addressModeW = desc.address_mode;
+  d.magFilter = desc.mag_filter;
+  d.minFilter = desc.min_filter;
+  d.mipmapFilter = desc.mipmap_filter;
+  return create_scoped<SamplerTag>("create_sampler", desc.label, [&] { return procs_.DeviceCreateSampler(device_, &d); });
+}
+
+template <>
+Result<gpu::ShaderModule> Registry::make_object<ShaderModuleTag>(const ShaderModuleDesc& desc) {
+  return create_scoped<ShaderModuleTag>("create_shader_module", desc.label, [&] {
+    return gpu::create_wgsl_module(procs_, device_, desc.wgsl, desc.label);
+  });
+}
+
+template <>
+Result<gpu::BindGroupLayout> Registry::make_object<BindGroupLayoutTag>(const BindGroupLayoutDesc& desc) {
+  gpu::BindGroupLayoutDescriptor d;
+  d.label = desc.label;
+  d.entryCount = desc.entries.size();
+  d.entries = desc.entries.data();
+  return create_scoped<BindGroupLayoutTag>("create_bind_group_layout", desc.label,
+                                           [&] { return procs_.DeviceCreateBindGroupLayout(device_, &d); });
+}
+
+template <>
+Result<gpu::PipelineLayout> Registry::make_object<PipelineLayoutTag>(const PipelineLayoutDesc& desc) {
+  std::vector<gpu::BindGroupLayout> raw;
+  raw.reserve(desc.layouts.size());
+  for (size_t i = 0; i < desc.layouts.size(); ++i) {
+    auto layout = resolve(desc.layouts[i]);
+    if (!layout) {
+      return in_context(fmt::format("create_pipeline_layout \"{}\", bind group layout {}", desc.label, i),
+                        layout.error());
+    }
+    raw.push_back(*layout);
+  }
+  gpu::PipelineLayoutDescriptor d;
+  d.label = desc.label;
+  d.bindGroupLayoutCount = raw.size();
+  d.bindGroupLayouts = raw.data();
+  return create_scoped<PipelineLayoutTag>("create_pipeline_layout", desc.label,
+                                          [&] { return procs_.DeviceCreatePipelineLayout(device_, &d); });
+}
+
+template <>
+Result<gpu::BindGroup> Registry::make_object<BindGroupTag>(const BindGroupDesc& desc) {
+  auto layout = resolve(desc.layout);
+  if (!layout) return in_context(fmt::format("create_bind_group \"{}\"", desc.label), layout.error());
+  std::vector<gpu::BindGroupEntry> raw;
+  for (size_t i = 0; i < desc.entries.size(); ++i) {
+    const BindGroupEntryDesc& entry = desc.entries[i];
+    const std::string where =
+        fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
+    gpu::BindGroupEntry out;
+    out.binding = entry.binding;
+    Result<void> resolved = std::visit(
+        Overloaded{
+            [&](const BufferBinding& b) -> Result<void> {
+              auto buffer = resolve(b.buffer);
+              if (!buffer) return buffer.error();
+              out.buffer = *buffer;
+              out.offset = b.offset;
+              out.size = b.size;
+              return {};
+            },
+            [&](TextureViewHandle v) -> Result<void> {
+              auto view = resolve(v);
+              if (!view) return view.error();
+              out.textureView = *view;
+              return {};
+            },
+            [&](SamplerHandle h) -> Result<void> {
+              auto sampler = resolve(h);
+              if (!sampler) return sampler.error();
+              out.sampler = *sampler;
+              return {};
+            },
+        },
+        entry.resource);
+    if (!resolved) return in_context(where, resolved.error());
+    raw.push_back(out);
+  }
+  gpu::BindGroupDescriptor d;
+  d.label = desc.label;
+  d.layout = *layout;
+  d.entryCount = raw.size();
+  d.entries = raw.data();
+  return create_scoped<BindGroupTag>("create_bind_group", desc.label,
+                                     [&] { return procs_.DeviceCreateBindGroup(device_, &d); });
+}
+
+namespace {
+
+// The C form of one stage; the descriptor points into `constants`.
+struct StageParts {
+  gpu::ShaderModule module = nullptr;
+  std::vector<gpu::ConstantEntry> constants;
+};
+
+}  // namespace
+
+template <>
+Result<gpu::RenderPipeline> Registry::make_object<RenderPipelineTag>(const RenderPipelineDescription& d) {
+  const std::string where = fmt::format("create_render_pipeline \"{}\"", d.label);
+  auto stage = [&](const ShaderStage& s, const char* name) -> Result<StageParts> {
+    auto module = resolve(s.module);
+    if (!module) return in_context(fmt::format("{}, {} stage", where, name), module.error());
+    StageParts parts{*module, {}};
+    for (const Constant& c : s.constants) {
+      gpu::ConstantEntry entry;
+      entry.key = gpu::StringView(c.key);
+      entry.value = c.value;
+      parts.constants.push_back(entry);
+    }
+    return parts;
+  };
+  gpu::RenderPipelineDescriptor desc;
+  if (!d.layout.is_null()) {
+    auto layout = resolve(d.layout);
+    if (!layout) return in_context(fmt::format("{}, layout", where), layout.error());
+    desc.layout = *layout;
+  }
+  auto vertex = stage(d.vertex, "vertex");
+  if (!vertex) return vertex.error();
+  // Every array below outlives the create call: the descriptor points into them.
+  std::vector<std::vector<gpu::VertexAttribute>> attributes(d.vertex_buffers.size());
+  std::vector<gpu::VertexBufferLayout> buffers;
+  for (size_t i = 0; i < d.vertex_buffers.size(); ++i) {
+    const VertexLayout& v = d.vertex_buffers[i];
+    for (const VertexAttribute& a : v.attributes) {
+      gpu::VertexAttribute c;
+      c.format = a.format;
+      c.offset = a.offset;
+      c.shaderLocation = a.location;
+      attributes[i].push_back(c);
+    }
+    gpu::VertexBufferLayout c;
+    c.stepMode = v.step_mode;
+    c.arrayStride = v.stride;
+    c.attributeCount = attributes[i].size();
+    c.attributes = attributes[i].data();
+    buffers.push_back(c);
+  }
+  desc.label = gpu::StringView(d.label);
+  desc.vertex.module = vertex->module;
+  desc.vertex.entryPoint = gpu::StringView(d.vertex.entry_point);
+  desc.vertex.constantCount = vertex->constants.size();
+  desc.vertex.constants = vertex->constants.data();
+  desc.vertex.bufferCount = buffers.size();
+  desc.vertex.buffers = buffers.data();
+  desc.primitive.topology = d.topology;
+  desc.primitive.frontFace = d.front_face;
+  desc.primitive.cullMode = d.cull_mode;
+  desc.multisample.count = d.sample_count;
+  gpu::DepthStencilState depth;
+  if (d.depth) {
+    depth.format = d.depth->format;
+    depth.depthWriteEnabled = d.depth->write ? gpu::OptionalBool::True : gpu::OptionalBool::False;
+    depth.depthCompare = d.depth->compare;
+    desc.depthStencil = &depth;
+  }
+  std::vector<gpu::BlendState> blends(d.targets.size());
+  std::vector<gpu::ColorTargetState> targets;
+  for (size_t i = 0; i < d.targets.size(); ++i) {
+    gpu::ColorTargetState c;
+    c.format = d.targets[i].format;
+    c.writeMask = d.targets[i].write_mask;
+    if (d.targets[i].blend) {
+      blends[i] = *d.targets[i].blend;
+      c.blend = &blends[i];
+    }
+    targets.push_back(c);
+  }
+  gpu::FragmentState fragment;
+  StageParts fragment_parts;
+  if (d.fragment) {
+    auto translated = stage(*d.fragment, "fragment");
+    if (!translated) return translated.error();
+    fragment_parts = std::move(translated.value());
+    fragment.module = fragment_parts.module;
+    fragment.entryPoint = gpu::StringView(d.fragment->entry_point);
+    fragment.constantCount = fragment_parts.constants.size();
+    fragment.constants = fragment_parts.constants.data();
+    fragment.targetCount = targets.size();
+    fragment.targets = targets.data();
+    desc.fragment = &fragment;
+  }
+  return create_scoped<RenderPipelineTag>("create_render_pipeline", d.label,
+                                          [&] { return procs_.DeviceCreateRenderPipeline(device_, &desc); });
+}
+
+template <>
+Result<gpu::ComputePipeline> Registry::make_object<ComputePipelineTag>(const ComputePipelineDescription& d) {
+  const std::string where = fmt::format("create_compute_pipeline \"{}\"", d.label);
+  gpu::ComputePipelineDescriptor desc;
+  desc.label = gpu::StringView(d.label);
+  if (!d.layout.is_null()) {
+    auto layout = resolve(d.layout);
+    if (!layout) return in_context(fmt::format("{}, layout", where), layout.error());
+    desc.layout = *layout;
+  }
+  auto module = resolve(d.compute.module);
+  if (!module) return in_context(fmt::format("{}, compute stage", where), module.error());
+  std::vector<gpu::ConstantEntry> constants;
+  for (const Constant& c : d.compute.constants) {
+    gpu::ConstantEntry entry;
+    entry.key = gpu::StringView(c.key);
+    entry.value = c.value;
+    constants.push_back(entry);
+  }
+  desc.compute.module = *module;
+  desc.compute.entryPoint = gpu::StringView(d.compute.entry_point);
+  desc.compute.constantCount = constants.size();
+  desc.compute.constants = constants.data();
+  return create_scoped<ComputePipelineTag>("create_compute_pipeline", d.label,
+                                           [&] { return procs_.DeviceCreateComputePipeline(device_, &desc); });
+}
+
+template <>
+Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDesc& desc) {
+  gpu::QuerySetDescriptor d;
+  d.label = desc.label;
+  d.type = desc.type;
+  d.count = desc.count;
+  return create_scoped<QuerySetTag>("create_query_set", desc.label,
+                                    [&] { return procs_.DeviceCreateQuerySet(device_, &d); });
+}
+
+// ---- create: checks, then make_object, then the slot with its recipe ---------------------------
 
 Result<BufferHandle> Registry::create_buffer(const BufferDesc& desc) {
   if (desc.size == 0) {
@@ -215,16 +555,19 @@ Result<BufferHandle> Registry::create_buffer(const BufferDesc& desc) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("create_buffer \"{}\": no usage declared", desc.label));
   }
+  if (desc.contents == ContentsSource::Callback && !desc.refill) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_buffer \"{}\": contents come from a callback, but refill is empty",
+                                  desc.label));
+  }
+  if (device_lost_) return device_lost_error(fmt::format("create_buffer \"{}\"", desc.label));
   if (auto rule = resources::broken_buffer_rule(desc, limits_)) {
     return make_error(ErrorKind::InvalidArgument, fmt::format("create_buffer \"{}\": {}", desc.label, *rule));
   }
-  gpu::BufferDescriptor d;
-  d.label = desc.label;
-  d.size = desc.size;
-  d.usage = desc.usage;
-  d.mappedAtCreation = desc.mapped_at_creation ? 1 : 0;
-  return create_owned<BufferTag>("create_buffer", desc.label, {desc.usage, desc.size},
-                                 [&] { return procs_.DeviceCreateBuffer(device_, &d); });
+  detail::KindData<BufferTag> data;
+  data.usage = desc.usage;
+  data.size = desc.size;
+  return create_from_recipe<BufferTag>("create_buffer", desc, std::move(data));
 }
 
 Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
@@ -243,29 +586,21 @@ Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("create_texture \"{}\": no usage declared", desc.label));
   }
+  if (desc.contents == ContentsSource::Callback && !desc.refill) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_texture \"{}\": contents come from a callback, but refill is empty",
+                                  desc.label));
+  }
+  if (device_lost_) return device_lost_error(fmt::format("create_texture \"{}\"", desc.label));
   if (auto rule = resources::broken_texture_rule(desc, limits_)) {
     return make_error(ErrorKind::InvalidArgument, fmt::format("create_texture \"{}\": {}", desc.label, *rule));
   }
-  gpu::TextureBindingViewDimensionDescriptor binding_dimension;
-  binding_dimension.textureBindingViewDimension = desc.binding_view_dimension;
-  gpu::TextureDescriptor d;
-  if (desc.binding_view_dimension != gpu::TextureViewDimension::Undefined) {
-    d.nextInChain = &binding_dimension.chain;
-  }
-  d.label = desc.label;
-  d.usage = desc.usage;
-  d.dimension = desc.dimension;
-  d.size = desc.size;
-  d.format = desc.format;
-  d.mipLevelCount = desc.mip_level_count;
-  d.sampleCount = desc.sample_count;
   detail::KindData<TextureTag> data;
   data.usage = desc.usage;
   data.size = desc.size;
   data.format = desc.format;
   data.mip_level_count = desc.mip_level_count;
-  return create_owned<TextureTag>("create_texture", desc.label, data,
-                                  [&] { return procs_.DeviceCreateTexture(device_, &d); });
+  return create_from_recipe<TextureTag>("create_texture", desc, std::move(data));
 }
 
 Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, const TextureViewDesc& desc) {
@@ -273,70 +608,32 @@ Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, c
   if (parent == nullptr) {
     return in_context(fmt::format("create_texture_view \"{}\"", desc.label), stale_error(texture));
   }
-  gpu::TextureViewDescriptor d;
-  d.label = desc.label;
-  d.format = desc.format;
-  d.dimension = desc.dimension;
-  d.baseMipLevel = desc.base_mip_level;
-  d.mipLevelCount = desc.mip_level_count;
-  d.baseArrayLayer = desc.base_array_layer;
-  d.arrayLayerCount = desc.array_layer_count;
-  d.aspect = desc.aspect;
-  const gpu::Texture parent_texture = *find(texture);
-  auto handle = create_owned<TextureViewTag>("create_texture_view", desc.label, {texture},
-                                             [&] { return procs_.TextureCreateView(parent_texture, &d); });
-  if (handle) ++parent->data.live_views;
+  auto handle = create_from_recipe<TextureViewTag>("create_texture_view", TextureViewRecipe{texture, desc}, {texture});
+  if (handle) ++record(texture)->data.live_views;
   return handle;
 }
 
 Result<SamplerHandle> Registry::create_sampler(const SamplerDesc& desc) {
-  gpu::SamplerDescriptor d;
-  d.label = desc.label;
-  d.addressModeU = d.addressModeV = d.addressModeW = desc.address_mode;
-  d.magFilter = desc.mag_filter;
-  d.minFilter = desc.min_filter;
-  d.mipmapFilter = desc.mipmap_filter;
-  return create_owned<SamplerTag>("create_sampler", desc.label, {},
-                                  [&] { return procs_.DeviceCreateSampler(device_, &d); });
+  return create_from_recipe<SamplerTag>("create_sampler", desc, {});
 }
 
-Result<ShaderModuleHandle> Registry::create_shader_module(std::string_view wgsl, std::string label) {
-  return create_owned<ShaderModuleTag>("create_shader_module", label, {}, [&] {
-    return gpu::create_wgsl_module(procs_, device_, wgsl, label);
-  });
+Result<ShaderModuleHandle> Registry::create_shader_module(ShaderModuleDesc desc) {
+  return create_from_recipe<ShaderModuleTag>("create_shader_module", std::move(desc), {});
 }
 
 Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
     std::span<const gpu::BindGroupLayoutEntry> entries, std::string label) {
-  gpu::BindGroupLayoutDescriptor d;
-  d.label = label;
-  d.entryCount = entries.size();
-  d.entries = entries.data();
+  BindGroupLayoutDesc desc{{entries.begin(), entries.end()}, std::move(label)};
+  for (auto& entry : desc.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
   detail::KindData<BindGroupLayoutTag> data;
-  data.entries.emplace(entries.begin(), entries.end());
-  for (auto& entry : *data.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
-  return create_owned<BindGroupLayoutTag>("create_bind_group_layout", label, std::move(data),
-                                          [&] { return procs_.DeviceCreateBindGroupLayout(device_, &d); });
+  data.entries = desc.entries;
+  return create_from_recipe<BindGroupLayoutTag>("create_bind_group_layout", std::move(desc), std::move(data));
 }
 
 Result<PipelineLayoutHandle> Registry::create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
                                                               std::string label) {
-  std::vector<gpu::BindGroupLayout> raw;
-  raw.reserve(layouts.size());
-  for (size_t i = 0; i < layouts.size(); ++i) {
-    auto layout = resolve(layouts[i]);
-    if (!layout) {
-      return in_context(fmt::format("create_pipeline_layout \"{}\", bind group layout {}", label, i),
-                        layout.error());
-    }
-    raw.push_back(*layout);
-  }
-  gpu::PipelineLayoutDescriptor d;
-  d.label = label;
-  d.bindGroupLayoutCount = raw.size();
-  d.bindGroupLayouts = raw.data();
-  return create_owned<PipelineLayoutTag>("create_pipeline_layout", label, {},
-                                         [&] { return procs_.DeviceCreatePipelineLayout(device_, &d); });
+  return create_from_recipe<PipelineLayoutTag>(
+      "create_pipeline_layout", PipelineLayoutDesc{{layouts.begin(), layouts.end()}, std::move(label)}, {});
 }
 
 Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
@@ -351,18 +648,15 @@ Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
     }
     return nullptr;
   };
-  std::vector<gpu::BindGroupEntry> raw;
+  // Usage contracts first: make_object resolves and creates, a rebuild replays only that.
   detail::KindData<BindGroupTag> data;
   for (size_t i = 0; i < desc.entries.size(); ++i) {
     const BindGroupEntryDesc& entry = desc.entries[i];
     const std::string where =
         fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
     const gpu::BindGroupLayoutEntry* declared = layout_entry(entry.binding);
-    gpu::BindGroupEntry out;
-    out.binding = entry.binding;
     if (const auto* b = std::get_if<BufferBinding>(&entry.resource)) {
-      auto buffer = resolve(b->buffer);
-      if (!buffer) return in_context(where, buffer.error());
+      if (auto buffer = resolve(b->buffer); !buffer) return in_context(where, buffer.error());
       if (declared != nullptr) {
         gpu::Flags needed = 0;
         switch (declared->buffer.type) {
@@ -373,13 +667,9 @@ Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
         }
         if (auto usage = require_usage(b->buffer, needed); !usage) return in_context(where, usage.error());
       }
-      out.buffer = *buffer;
-      out.offset = b->offset;
-      out.size = b->size;
       data.buffers.push_back(b->buffer);
     } else if (const auto* v = std::get_if<TextureViewHandle>(&entry.resource)) {
-      auto view = resolve(*v);
-      if (!view) return in_context(where, view.error());
+      if (auto view = resolve(*v); !view) return in_context(where, view.error());
       if (declared != nullptr) {
         gpu::Flags needed = 0;
         if (declared->texture.sampleType != gpu::TextureSampleType::BindingNotUsed) {
@@ -389,48 +679,22 @@ Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
         }
         if (auto usage = require_usage(*v, needed); !usage) return in_context(where, usage.error());
       }
-      out.textureView = *view;
       data.views.push_back(*v);
     } else {
-      auto sampler = resolve(std::get<SamplerHandle>(entry.resource));
-      if (!sampler) return in_context(where, sampler.error());
-      out.sampler = *sampler;
-      data.samplers.push_back(std::get<SamplerHandle>(entry.resource));
+      const SamplerHandle sampler = std::get<SamplerHandle>(entry.resource);
+      if (auto resolved = resolve(sampler); !resolved) return in_context(where, resolved.error());
+      data.samplers.push_back(sampler);
     }
-    raw.push_back(out);
   }
-  gpu::BindGroupDescriptor d;
-  d.label = desc.label;
-  d.layout = *find(desc.layout);
-  d.entryCount = raw.size();
-  d.entries = raw.data();
-  return create_owned<BindGroupTag>("create_bind_group", desc.label, std::move(data),
-                                    [&] { return procs_.DeviceCreateBindGroup(device_, &d); });
+  return create_from_recipe<BindGroupTag>("create_bind_group", desc, std::move(data));
 }
 
-Result<RenderPipelineHandle> Registry::create_render_pipeline(const gpu::RenderPipelineDescriptor& desc,
-                                                              std::string label) {
-  gpu::RenderPipelineDescriptor d = desc;
-  d.label = label;
-  return create_owned<RenderPipelineTag>("create_render_pipeline", label, {},
-                                         [&] { return procs_.DeviceCreateRenderPipeline(device_, &d); });
+Result<RenderPipelineHandle> Registry::create_render_pipeline(const RenderPipelineDescription& description) {
+  return create_from_recipe<RenderPipelineTag>("create_render_pipeline", description, {});
 }
 
-Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePipelineDesc& desc) {
-  const std::string where = fmt::format("create_compute_pipeline \"{}\"", desc.label);
-  auto module = resolve(desc.module);
-  if (!module) return in_context(where, module.error());
-  gpu::ComputePipelineDescriptor d;
-  d.label = desc.label;
-  if (!desc.layout.is_null()) {
-    auto layout = resolve(desc.layout);
-    if (!layout) return in_context(where, layout.error());
-    d.layout = *layout;
-  }
-  d.compute.module = *module;
-  d.compute.entryPoint = desc.entry_point;
-  return create_owned<ComputePipelineTag>("create_compute_pipeline", desc.label, {},
-                                          [&] { return procs_.DeviceCreateComputePipeline(device_, &d); });
+Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePipelineDescription& description) {
+  return create_from_recipe<ComputePipelineTag>("create_compute_pipeline", description, {});
 }
 
 Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
@@ -444,12 +708,7 @@ Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
                                   "set",
                                   desc.label, desc.count, resources::kMaxQueryCount));
   }
-  gpu::QuerySetDescriptor d;
-  d.label = desc.label;
-  d.type = desc.type;
-  d.count = desc.count;
-  return create_owned<QuerySetTag>("create_query_set", desc.label, {},
-                                   [&] { return procs_.DeviceCreateQuerySet(device_, &d); });
+  return create_from_recipe<QuerySetTag>("create_query_set", desc, {});
 }
 
 }  // namespace warden

@@ -106,10 +106,14 @@ inline Kit make_kit(Registry& reg) {
                                                 {1, kit.view},
                                                 {2, kit.sampler}},
                                                "kit bind group"}));
-  gpu::VsFsPipelineDesc rp(reg.resolve(kit.module).ok() ? *reg.resolve(kit.module) : nullptr);
-  rp.desc.layout = reg.resolve(kit.pipeline_layout).ok() ? *reg.resolve(kit.pipeline_layout) : nullptr;
-  kit.render_pipeline = take(reg.create_render_pipeline(rp.desc, "kit render pipeline"));
-  kit.compute_pipeline = take(reg.create_compute_pipeline({kit.module, "cs", {}, "kit compute pipeline"}));
+  RenderPipelineDescription rp;
+  rp.label = "kit render pipeline";
+  rp.layout = kit.pipeline_layout;
+  rp.vertex = {kit.module, "vs", {}};
+  rp.fragment = ShaderStage{kit.module, "fs", {}};
+  rp.targets = {ColorTarget{}};
+  kit.render_pipeline = take(reg.create_render_pipeline(rp));
+  kit.compute_pipeline = take(reg.create_compute_pipeline({"kit compute pipeline", {}, {kit.module, "cs", {}}}));
   kit.query_set = take(reg.create_query_set({gpu::QueryType::Occlusion, 4, "kit queries"}));
   return kit;
 }

@@ -1,4 +1,5 @@
-// Registry: custody of every GPU object of one device, behind generational typed handles.
+// Registry: custody of every GPU object of an application, behind generational typed handles,
+// across device generations.
 //
 // One pool per kind (capacity fixed at creation). Each object has an owner (Ownership), a label,
 // the usages it was created with, and the serial of the last submission that used it. Destroying
@@ -7,6 +8,12 @@
 // non-blocking poll(). An owned object waits at least for the submission being recorded, touched
 // or not (docs/lifecycle-in-detail.md). Nothing here waits on the GPU. docs/lifecycle-in-detail.md walks an
 // object from create to release; docs/failure-policy.md says what each call does on bad input.
+//
+// Device loss (docs/adr/0013, 0014). Every object made through create_* keeps its recipe: the
+// description it was made from. on_device_lost() lets go of every GPU object of the lost device
+// and marks its slot Lost; handles stay valid. rebuild() makes every object again on a new
+// device under the same handle, in dependency order (kTeardownOrder backwards), and restores
+// buffer and texture contents from where their description says they come from.
 //
 // Not thread-safe: one thread, the one that drives the instance's events, calls a Registry.
 #pragma once
@@ -30,6 +37,7 @@
 #include "warden/core/pool.h"
 #include "warden/core/result.h"
 #include "warden/core/submission_clock.h"
+#include "warden/resources/descriptions.h"
 #include "warden/webgpu/context.h"
 
 namespace warden {
@@ -42,8 +50,8 @@ enum class Ownership : uint8_t {
 };
 const char* to_string(Ownership ownership);
 
-// The order teardown walks (and a rebuild after loss would walk backwards): users of an
-// object go before the object they use.
+// The order teardown walks (and a rebuild after loss walks backwards): users of an object go
+// before the object they use.
 inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = {
     ResourceKind::BindGroup,      ResourceKind::RenderPipeline,  ResourceKind::ComputePipeline,
     ResourceKind::PipelineLayout, ResourceKind::BindGroupLayout, ResourceKind::ShaderModule,
@@ -65,6 +73,23 @@ struct ReleaseEvent {
   bool destroyed = false;  // wgpu*Destroy was called (owned buffers, textures, query sets)
 };
 
+// What a slot holds (docs/adr/0014). A handle to a Lost or Failed slot is still valid: it names
+// the object, which has no GPU object behind it now. resolve() says why.
+enum class SlotState : uint8_t {
+  Live,    // a GPU object of the current device
+  Lost,    // its device is gone; the next rebuild makes it again (or its owner re-supplies it)
+  Failed,  // the rebuild could not make it again: the device's words are kept
+};
+const char* to_string(SlotState state);
+
+// Where a buffer's or texture's contents come from on a new device (docs/adr/0013).
+enum class ContentsSource : uint8_t {
+  Kept,      // warden keeps a copy of what was written through write_buffer/write_texture
+  Callback,  // the application writes them again (the description's refill callback)
+  None,      // it comes back zeroed, and the rebuild reports it
+};
+const char* to_string(ContentsSource source);
+
 struct RegistryOptions {
 #define WARDEN_REGISTRY_CAPACITY_FIELD(Name, snake) uint32_t snake##_capacity = 4096;
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_CAPACITY_FIELD)
@@ -74,6 +99,8 @@ struct RegistryOptions {
   // lower it, to reach the rule in a few steps.
   uint32_t generation_limit = HandleLayout::kMaxGeneration;
   std::function<void(const ReleaseEvent&)> on_release;
+  // The device generation the registry starts on, named in "device lost" errors.
+  uint64_t device_generation = 1;
 
   // Every kind gets `capacity` slots.
   static RegistryOptions uniform(uint32_t capacity);
@@ -83,16 +110,24 @@ struct RegistryOptions {
 // Per-kind live object counts.
 struct LiveCounts {
   std::array<uint32_t, kResourceKindCount> by_kind{};
+  // Bytes of buffer and texture contents the registry keeps to restore after a loss.
+  uint64_t kept_content_bytes = 0;
   uint32_t of(ResourceKind kind) const { return by_kind[kind_index(kind)]; }
   uint32_t total() const;
 };
 
-// ---- descriptors for create_* ---------------------------------------------------------------
+class Registry;
+
+// ---- descriptors for create_*: what rebuild() replays ---------------------------------------
 struct BufferDesc {
   uint64_t size = 0;
   gpu::Flags usage = gpu::BufferUsage::None;
-  bool mapped_at_creation = false;
+  bool mapped_at_creation = false;  // a rebuild makes it unmapped; what was written so is lost
   std::string label;
+  ContentsSource contents = ContentsSource::Kept;
+  // ContentsSource::Callback: called after a rebuild made every object again; writes the
+  // contents through the registry (write_buffer). Required for Callback, ignored otherwise.
+  std::function<void(Registry&, BufferHandle)> refill;
 };
 
 struct TextureDesc {
@@ -106,6 +141,8 @@ struct TextureDesc {
   // Undefined leaves it to the implementation's default.
   gpu::TextureViewDimension binding_view_dimension = gpu::TextureViewDimension::Undefined;
   std::string label;
+  ContentsSource contents = ContentsSource::Kept;
+  std::function<void(Registry&, TextureHandle)> refill;  // as BufferDesc::refill
 };
 
 struct TextureViewDesc {
@@ -142,11 +179,25 @@ struct BindGroupDesc {
   std::string label;
 };
 
-struct ComputePipelineDesc {
-  ShaderModuleHandle module;
-  std::string entry_point = "main";
-  PipelineLayoutHandle layout;  // null: derived from the shader ("auto")
+struct ShaderModuleDesc {
+  std::string wgsl;
   std::string label;
+  std::string path;  // where the source came from, when it came from a file (hot reload)
+};
+
+struct BindGroupLayoutDesc {
+  std::vector<gpu::BindGroupLayoutEntry> entries;  // chains are not kept: nextInChain is cleared
+  std::string label;
+};
+
+struct PipelineLayoutDesc {
+  std::vector<BindGroupLayoutHandle> layouts;
+  std::string label;
+};
+
+struct TextureViewRecipe {
+  TextureHandle texture;
+  TextureViewDesc desc;
 };
 
 struct QuerySetDesc {
@@ -174,6 +225,13 @@ template <>
 struct KindData<BufferTag> {
   gpu::Flags usage = 0;
   uint64_t size = 0;
+  // ContentsSource::Kept: the buffer's bytes as written through warden (sized on first write).
+  std::vector<uint8_t> kept;
+};
+// One write_texture kept for a rebuild; a later write of the same region replaces it.
+struct KeptTextureWrite {
+  TextureWrite where;
+  std::vector<uint8_t> bytes;
 };
 template <>
 struct KindData<TextureTag> {
@@ -182,6 +240,7 @@ struct KindData<TextureTag> {
   gpu::TextureFormat format = gpu::TextureFormat::Undefined;
   uint32_t mip_level_count = 1;
   uint32_t live_views = 0;  // views made through create_texture_view and not yet destroyed
+  std::vector<KeptTextureWrite> kept;
 };
 template <>
 struct KindData<TextureViewTag> {
@@ -201,11 +260,32 @@ struct KindData<BindGroupTag> {
   std::vector<SamplerHandle> samplers;
 };
 
+// What each kind is made from: the description create_* took, replayed by rebuild().
+template <typename Tag>
+struct RecipeOf;
+template <> struct RecipeOf<BufferTag> { using type = BufferDesc; };
+template <> struct RecipeOf<TextureTag> { using type = TextureDesc; };
+template <> struct RecipeOf<TextureViewTag> { using type = TextureViewRecipe; };
+template <> struct RecipeOf<SamplerTag> { using type = SamplerDesc; };
+template <> struct RecipeOf<ShaderModuleTag> { using type = ShaderModuleDesc; };
+template <> struct RecipeOf<BindGroupLayoutTag> { using type = BindGroupLayoutDesc; };
+template <> struct RecipeOf<PipelineLayoutTag> { using type = PipelineLayoutDesc; };
+template <> struct RecipeOf<BindGroupTag> { using type = BindGroupDesc; };
+template <> struct RecipeOf<RenderPipelineTag> { using type = RenderPipelineDescription; };
+template <> struct RecipeOf<ComputePipelineTag> { using type = ComputePipelineDescription; };
+template <> struct RecipeOf<QuerySetTag> { using type = QuerySetDesc; };
+template <typename Tag>
+using Recipe = typename RecipeOf<Tag>::type;
+
 template <typename Tag>
 struct Record {
   std::string label;
   Ownership ownership = Ownership::Owned;
   Serial last_used;  // the last submission that used the object; 0: never used
+  SlotState state = SlotState::Live;
+  std::string failure;  // SlotState::Failed: why the rebuild could not make it
+  // Empty for adopted and imported objects: made elsewhere, warden cannot make them again.
+  std::optional<Recipe<Tag>> recipe;
   KindData<Tag> data;
 };
 
@@ -231,6 +311,26 @@ struct KindStore {
 };
 
 }  // namespace detail
+
+// What a rebuild could not give back as it was, for the application (docs/adr/0013).
+struct ContentsLost {
+  std::vector<BufferHandle> buffers;
+  std::vector<TextureHandle> textures;
+  bool empty() const { return buffers.empty() && textures.empty(); }
+};
+
+struct RebuildReport {
+  uint64_t generation = 0;
+  uint32_t rebuilt = 0;  // objects made again on the new device
+  // Buffers and textures that came back zeroed: ContentsSource::None, contents the GPU
+  // produced (render targets, storage, readback buffers), or written while mapped at creation.
+  ContentsLost contents_lost;
+  // "<kind> \"<label>\": <the device's words>", one per slot that is now Failed.
+  std::vector<std::string> failed;
+  // Adopted and borrowed objects still Lost: warden has no recipe; their owner re-supplies them
+  // with replace_*. By label.
+  std::vector<std::string> awaiting_owner;
+};
 
 class Registry {
  public:
@@ -261,7 +361,11 @@ class Registry {
   /* Kills the handle now; the GPU object goes when its last submission retired (owned: at  \
      the earliest when the submission being recorded now retired). */                          \
   Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }    \
+  /* The live GPU object, or an error: stale handle, or (DeviceFailed) its slot is Lost or   \
+     Failed, which names the device generation or the device's words. */                      \
   Result<gpu::Name> resolve(Name##Handle handle) const { return resolve_hot<Name##Tag>(handle); } \
+  /* Live, Lost or Failed; nullopt when the handle is not valid. */                            \
+  std::optional<SlotState> slot_state(Name##Handle handle) const { return state_of<Name##Tag>(handle); } \
   /* Null when the handle is not live; valid while the object lives. */                        \
   const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }  \
   std::optional<Ownership> ownership(Name##Handle handle) const {                               \
@@ -280,17 +384,18 @@ class Registry {
   // A view of a registered texture; destroy_texture refuses while it lives.
   Result<TextureViewHandle> create_texture_view(TextureHandle texture, const TextureViewDesc& desc = {});
   Result<SamplerHandle> create_sampler(const SamplerDesc& desc = {});
-  Result<ShaderModuleHandle> create_shader_module(std::string_view wgsl, std::string label);
+  Result<ShaderModuleHandle> create_shader_module(ShaderModuleDesc desc);
+  Result<ShaderModuleHandle> create_shader_module(std::string_view wgsl, std::string label) {
+    return create_shader_module(ShaderModuleDesc{std::string(wgsl), std::move(label), {}});
+  }
   Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const gpu::BindGroupLayoutEntry> entries,
                                                          std::string label);
   Result<PipelineLayoutHandle> create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
                                                       std::string label);
   // Refuses a buffer or texture whose usages do not allow the binding the layout declares.
   Result<BindGroupHandle> create_bind_group(const BindGroupDesc& desc);
-  // The descriptor's raw objects are the caller's (resolve handles to fill it).
-  Result<RenderPipelineHandle> create_render_pipeline(const gpu::RenderPipelineDescriptor& desc,
-                                                      std::string label);
-  Result<ComputePipelineHandle> create_compute_pipeline(const ComputePipelineDesc& desc);
+  Result<RenderPipelineHandle> create_render_pipeline(const RenderPipelineDescription& description);
+  Result<ComputePipelineHandle> create_compute_pipeline(const ComputePipelineDescription& description);
   Result<QuerySetHandle> create_query_set(const QuerySetDesc& desc);
 
   // ---- imported views --------------------------------------------------------------------
@@ -311,17 +416,34 @@ class Registry {
                              size_t size);
 
   // ---- submissions and retirement --------------------------------------------------------
-  Serial submit(gpu::CommandBuffer commands) { return queue_clock_.submit(commands); }
-  Serial submit(const gpu::CommandBuffer* commands, size_t count) {
-    return queue_clock_.submit(commands, count);
-  }
+  // While the device is lost nothing is submitted (a gfx.resources warning says so) and
+  // Serial{} is returned: the command buffers were recorded on a device that is gone.
+  Serial submit(gpu::CommandBuffer commands) { return submit(&commands, 1); }
+  Serial submit(const gpu::CommandBuffer* commands, size_t count);
   // Non-blocking: drains retirement callbacks, then lets go of what retired.
   void poll();
   // Device loss or shutdown: no work can still run, neither submitted nor being recorded (a
   // command buffer of a lost device never executes); lets go of everything deferred.
   void assume_all_complete();
-  QueueClock& queue_clock() { return queue_clock_; }
-  const SubmissionClock& clock() const { return queue_clock_.clock(); }
+  // The current device's clock; a rebuild starts a new one (serials count per device).
+  QueueClock& queue_clock() { return *queue_clock_; }
+  const SubmissionClock& clock() const { return queue_clock_->clock(); }
+
+  // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
+  // The device is gone: every GPU object is let go now (pending releases too), every owned or
+  // borrowed slot becomes Lost under the same handle, imported views are forgotten (their
+  // handles die). Until rebuild(), calls that need the device return a DeviceFailed error
+  // "device lost (generation N), rebuilding"; destroy_*, label, is_alive, touch and
+  // live_counts work as before. A second call does nothing.
+  void on_device_lost();
+  // Makes every Lost object with a recipe again on `device`, under the same handle, in
+  // dependency order, restores contents (kept bytes now, refill callbacks once every object is
+  // made) and reports what could not be restored. `device` and `queue` must outlive their use
+  // by the registry (it takes no reference). Called on a live registry it first does
+  // on_device_lost(). A loss reported from inside a refill callback ends the rebuild there.
+  RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
+  bool device_lost() const { return device_lost_; }
+  uint64_t device_generation() const { return device_generation_; }
 
   // ---- diagnostics -----------------------------------------------------------------------
   LiveCounts live_counts() const;
@@ -361,7 +483,8 @@ class Registry {
   }
   template <typename Tag>
   Result<Object<Tag>> resolve_hot(Handle<Tag> handle) const {
-    if (const Object<Tag>* object = find(handle)) [[likely]]
+    // A Lost or Failed slot matches the handle but holds null: one more compare, same load.
+    if (const Object<Tag>* object = find(handle); object != nullptr && *object != nullptr) [[likely]]
       return *object;
     return stale_result(handle);
   }
@@ -383,14 +506,6 @@ class Registry {
   template <typename Tag>
   Result<Handle<Tag>> insert(Object<Tag> object, std::string label, Ownership ownership,
                              detail::KindData<Tag> data);
-  // Runs `make` (one device create call) under validation and out-of-memory error scopes and
-  // registers what it made as owned. Dawn reports a rejected creation only to error scopes (it
-  // returns an error object that looks like any other), so a rejection is caught here and
-  // returned as a Validation error naming the call, the label and Dawn's words; the error
-  // object is released and no handle is handed out.
-  template <typename Tag, typename Make>
-  Result<Handle<Tag>> create_owned(const char* call, std::string label, detail::KindData<Tag> data,
-                                   Make&& make);
   // Pops the two scopes create_owned pushed; Dawn's message, empty when it accepted the call.
   std::string pop_creation_scopes();
   template <typename Tag>
@@ -405,6 +520,26 @@ class Registry {
   void touch_impl(Handle<Tag> handle);
   template <typename Tag>
   Serial last_used_of(Handle<Tag> handle) const;
+  template <typename Tag>
+  std::optional<SlotState> state_of(Handle<Tag> handle) const;
+  // DeviceFailed: "<what>: device lost (generation N), rebuilding".
+  Error device_lost_error(std::string_view what) const;
+  // The GPU object a recipe describes, made on the current device inside creation error
+  // scopes (create_scoped). One function per kind; create_* and rebuild() both call it.
+  template <typename Tag>
+  Result<Object<Tag>> make_object(const detail::Recipe<Tag>& recipe);
+  template <typename Tag, typename Make>
+  Result<Object<Tag>> create_scoped(const char* call, std::string_view label, Make&& make);
+  // create_* after its checks: make the object, register it with its recipe.
+  template <typename Tag>
+  Result<Handle<Tag>> create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
+                                         detail::KindData<Tag> data);
+  template <typename Tag>
+  void lose_all();
+  template <typename Tag>
+  void rebuild_all(RebuildReport& report);
+  void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
+  void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
   // Ends the slot's occupant and lets go of (or defers) its GPU object.
   template <typename Tag>
   void end_occupant(Handle<Tag> handle);
@@ -443,10 +578,14 @@ class Registry {
   gpu::Device device_;
   gpu::Limits limits_;  // the device's, read once: create_* checks requests against them
   gpu::Queue queue_;
+  bool device_lost_ = false;
+  uint64_t device_generation_;
+  // Refill callbacks of the rebuild in progress, run once every object is made again.
+  std::vector<std::function<void()>> refills_;
   uint32_t id_;
   uint32_t first_generation_;
   RegistryOptions options_;
-  QueueClock queue_clock_;
+  std::unique_ptr<QueueClock> queue_clock_;
   Diagnostics diagnostics_;
   std::tuple<
 #define WARDEN_REGISTRY_STORE(Name, snake) detail::KindStore<Name##Tag>,
@@ -456,5 +595,12 @@ class Registry {
       stores_;
   std::priority_queue<PendingRelease, std::vector<PendingRelease>, LaterFirst> pending_;
 };
+
+// make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.
+#define WARDEN_DECLARE_MAKE_OBJECT(Name, snake) \
+  template <>                                   \
+  Result<gpu::Name> Registry::make_object<Name##Tag>(const detail::Recipe<Name##Tag>& recipe);
+WARDEN_RESOURCE_KINDS(WARDEN_DECLARE_MAKE_OBJECT)
+#undef WARDEN_DECLARE_MAKE_OBJECT
 
 }  // namespace warden

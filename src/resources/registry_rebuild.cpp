@@ -1,0 +1,172 @@
+// Registry across device generations: on_device_lost() and rebuild() (docs/adr/0013, 0014;
+// docs/lifecycle-in-detail.md walks one object through both).
+#include <fmt/format.h>
+
+#include "warden/resources/registry.h"
+
+namespace warden {
+
+namespace {
+
+// Usages that let the GPU write an object: what it holds then is the GPU's work, which no copy
+// on the CPU side has seen (docs/adr/0013). Copies into an object (CopyDst) are not tracked.
+constexpr gpu::Flags kGpuWrittenBuffer =
+    gpu::BufferUsage::Storage | gpu::BufferUsage::QueryResolve | gpu::BufferUsage::MapRead;
+constexpr gpu::Flags kGpuWrittenTexture = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::StorageBinding;
+
+}  // namespace
+
+void Registry::on_device_lost() {
+  if (device_lost_) return;
+  // Flipped first: whatever the release events below reach sees a lost registry.
+  device_lost_ = true;
+  // Nothing of the lost device can still run: what waits for a submission goes now.
+  assume_all_complete();
+  for (ResourceKind kind : kTeardownOrder) {
+    switch (kind) {
+#define WARDEN_LOSE_KIND(Name, snake) \
+  case ResourceKind::Name: lose_all<Name##Tag>(); break;
+      WARDEN_RESOURCE_KINDS(WARDEN_LOSE_KIND)
+#undef WARDEN_LOSE_KIND
+      case ResourceKind::None: break;
+    }
+  }
+  refills_.clear();
+  device_ = nullptr;
+  queue_ = nullptr;
+}
+
+template <typename Tag>
+void Registry::lose_all() {
+  auto& s = store<Tag>();
+  std::vector<SlotId> imported;
+  s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
+    detail::Record<Tag>& rec = s.records[id.index];
+    if (rec.ownership == Ownership::Imported) {
+      imported.push_back(id);
+      return;
+    }
+    if (object != nullptr) {
+      const bool destroyed = release_now<Tag>(object, rec.ownership);
+      if (options_.on_release) {
+        options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, object, rec.label, rec.ownership,
+                                         rec.last_used, clock().retired(), destroyed});
+      }
+      object = nullptr;
+    }
+    rec.state = SlotState::Lost;
+    rec.failure.clear();
+    rec.last_used = Serial{};  // serials count per device; the next device starts at 0
+  });
+  // Imported views belong to a presentation of the lost device: their handles die, and the
+  // presentation imports the new device's views again.
+  for (SlotId id : imported) end_occupant(Handle<Tag>::from_bits(id.bits));
+}
+
+RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation) {
+  on_device_lost();
+  device_ = device;
+  queue_ = queue;
+  device_generation_ = generation;
+  procs_.DeviceGetLimits(device_, &limits_);
+  queue_clock_ = std::make_unique<QueueClock>(procs_, context_.instance(), queue_);
+  device_lost_ = false;
+
+  RebuildReport report;
+  report.generation = generation;
+  // Dependency order: what an object uses is made before it.
+  for (auto kind = kTeardownOrder.rbegin(); kind != kTeardownOrder.rend(); ++kind) {
+    switch (*kind) {
+#define WARDEN_REBUILD_KIND(Name, snake) \
+  case ResourceKind::Name: rebuild_all<Name##Tag>(report); break;
+      WARDEN_RESOURCE_KINDS(WARDEN_REBUILD_KIND)
+#undef WARDEN_REBUILD_KIND
+      case ResourceKind::None: break;
+    }
+  }
+  // The application writes its contents once every object exists (a refill may use any).
+  std::vector<std::function<void()>> refills = std::move(refills_);
+  refills_.clear();
+  for (const auto& refill : refills) {
+    if (device_lost_) break;  // lost again meanwhile: the next rebuild starts over
+    refill();
+  }
+  return report;
+}
+
+template <typename Tag>
+void Registry::rebuild_all(RebuildReport& report) {
+  auto& s = store<Tag>();
+  std::vector<SlotId> lost;
+  s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
+    if (object == nullptr) lost.push_back(id);
+  });
+  for (SlotId id : lost) {
+    detail::Record<Tag>& rec = s.records[id.index];
+    if (!rec.recipe) {
+      report.awaiting_owner.push_back(fmt::format("{} \"{}\"", to_string(Tag::kind), rec.label));
+      continue;
+    }
+    Result<Object<Tag>> made = [&] {
+      if constexpr (std::is_same_v<Tag, BufferTag>) {
+        BufferDesc unmapped = *rec.recipe;  // a mapped buffer would refuse the contents' restore
+        unmapped.mapped_at_creation = false;
+        return make_object<BufferTag>(unmapped);
+      } else {
+        return make_object<Tag>(*rec.recipe);
+      }
+    }();
+    if (!made) {
+      rec.state = SlotState::Failed;
+      rec.failure = made.error().message;
+      report.failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
+      continue;
+    }
+    *s.pool.find(id.bits) = *made;
+    rec.state = SlotState::Live;
+    ++report.rebuilt;
+    if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
+      restore_contents(Handle<Tag>::from_bits(id.bits), rec, report);
+    }
+  }
+}
+
+void Registry::restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report) {
+  const BufferDesc& desc = *rec.recipe;
+  switch (desc.contents) {
+    case ContentsSource::Callback:
+      refills_.push_back([this, handle, refill = desc.refill] { refill(*this, handle); });
+      return;
+    case ContentsSource::None: report.contents_lost.buffers.push_back(handle); return;
+    case ContentsSource::Kept: break;
+  }
+  if (!rec.data.kept.empty()) {
+    procs_.QueueWriteBuffer(queue_, *find(handle), 0, rec.data.kept.data(), rec.data.kept.size());
+  }
+  if ((desc.usage & kGpuWrittenBuffer) != 0 || desc.mapped_at_creation) report.contents_lost.buffers.push_back(handle);
+}
+
+void Registry::restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report) {
+  const TextureDesc& desc = *rec.recipe;
+  switch (desc.contents) {
+    case ContentsSource::Callback:
+      refills_.push_back([this, handle, refill = desc.refill] { refill(*this, handle); });
+      return;
+    case ContentsSource::None: report.contents_lost.textures.push_back(handle); return;
+    case ContentsSource::Kept: break;
+  }
+  for (const detail::KeptTextureWrite& write : rec.data.kept) {
+    gpu::TexelCopyTextureInfo dst;
+    dst.texture = *find(handle);
+    dst.mipLevel = write.where.mip_level;
+    dst.origin = write.where.origin;
+    dst.aspect = write.where.aspect;
+    gpu::TexelCopyBufferLayout layout;
+    layout.bytesPerRow = write.where.bytes_per_row;
+    layout.rowsPerImage = write.where.rows_per_image;
+    procs_.QueueWriteTexture(queue_, &dst, write.bytes.data(), write.bytes.size(), &layout, &write.where.size);
+  }
+  if ((desc.usage & kGpuWrittenTexture) != 0) report.contents_lost.textures.push_back(handle);
+}
+
+}  // namespace warden

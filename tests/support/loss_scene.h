@@ -1,0 +1,218 @@
+// The scene of issue 11, built through the Registry so that it can be rebuilt after a device
+// loss: a compute pipeline writes a storage buffer of positions that the render pipeline reads
+// as its vertex buffer; a CPU-written vertex buffer of texture coordinates; a uniform buffer; a
+// texture with a full mip chain, each level a different colour; a sampler; bind groups. One
+// frame renders into a 16x16 target and reads it back.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "warden/resources/registry.h"
+#include "warden/webgpu/objects.h"
+
+namespace warden::testing {
+
+inline constexpr const char* kLossSceneWgsl = R"(
+struct Positions { p : array<vec4<f32>, 3> };
+@group(0) @binding(0) var<storage, read_write> out_positions : Positions;
+@compute @workgroup_size(1) fn make_positions() {
+  out_positions.p[0] = vec4<f32>(-1.0, -1.0, 0.0, 1.0);
+  out_positions.p[1] = vec4<f32>( 3.0, -1.0, 0.0, 1.0);
+  out_positions.p[2] = vec4<f32>(-1.0,  3.0, 0.0, 1.0);
+}
+
+struct Uniforms { tint : vec4<f32>, lod : vec4<f32> };
+@group(0) @binding(0) var<uniform> u : Uniforms;
+@group(0) @binding(1) var t : texture_2d<f32>;
+@group(0) @binding(2) var s : sampler;
+struct VertexOut { @builtin(position) position : vec4<f32>, @location(0) uv : vec2<f32> };
+@vertex fn vs(@location(0) position : vec4<f32>, @location(1) uv : vec2<f32>) -> VertexOut {
+  return VertexOut(position, uv);
+}
+@fragment fn fs(v : VertexOut) -> @location(0) vec4<f32> {
+  return u.tint * textureSampleLevel(t, s, v.uv, u.lod.x);
+}
+)";
+
+inline constexpr uint32_t kSceneSize = 16;
+inline constexpr uint32_t kSceneRowBytes = 256;
+inline constexpr uint32_t kSceneTextureSize = 8;  // mips 8, 4, 2, 1
+
+struct LossScene {
+  BufferHandle positions;  // storage, written by the compute pass, read as vertices
+  BufferHandle uvs;
+  BufferHandle uniforms;
+  BufferHandle readback;
+  TextureHandle texture;
+  TextureViewHandle texture_view;
+  SamplerHandle sampler;
+  TextureHandle target;
+  TextureViewHandle target_view;
+  ShaderModuleHandle module;
+  BindGroupLayoutHandle compute_layout;
+  BindGroupLayoutHandle render_layout;
+  PipelineLayoutHandle compute_pipeline_layout;
+  PipelineLayoutHandle render_pipeline_layout;
+  BindGroupHandle compute_group;
+  BindGroupHandle render_group;
+  ComputePipelineHandle compute;
+  RenderPipelineHandle render;
+
+  // What the application writes: the same bytes every time it is asked.
+  static std::vector<float> uv_data() { return {0.0f, 0.0f, 2.0f, 0.0f, 0.0f, 2.0f}; }
+  static std::array<float, 8> uniform_data() { return {1.0f, 0.5f, 1.0f, 1.0f, 1.0f, 0, 0, 0}; }  // lod 1
+  static std::vector<uint8_t> mip_data(uint32_t mip) {
+    const uint32_t side = kSceneTextureSize >> mip;
+    std::vector<uint8_t> texels(side * side * 4);
+    for (uint32_t i = 0; i < side * side; ++i) {
+      texels[i * 4 + 0] = static_cast<uint8_t>(40 + 60 * mip + (i % side) * 8);
+      texels[i * 4 + 1] = static_cast<uint8_t>(200 - 50 * mip);
+      texels[i * 4 + 2] = static_cast<uint8_t>((i / side) * 16);
+      texels[i * 4 + 3] = 255;
+    }
+    return texels;
+  }
+  static Result<void> write_uvs(Registry& reg, BufferHandle h) {
+    auto data = uv_data();
+    return reg.write_buffer(h, 0, data.data(), data.size() * sizeof(float));
+  }
+  static Result<void> write_uniforms(Registry& reg, BufferHandle h) {
+    auto data = uniform_data();
+    return reg.write_buffer(h, 0, data.data(), sizeof(data));
+  }
+  static Result<void> write_texture(Registry& reg, TextureHandle h) {
+    for (uint32_t mip = 0; (kSceneTextureSize >> mip) > 0; ++mip) {
+      const uint32_t side = kSceneTextureSize >> mip;
+      auto texels = mip_data(mip);
+      TextureWrite where{.mip_level = mip, .size = {side, side, 1}, .bytes_per_row = side * 4};
+      if (auto w = reg.write_texture(h, where, texels.data(), texels.size()); !w) return w;
+    }
+    return {};
+  }
+};
+
+// Builds the scene; `source` says where the uvs, uniforms and texture come from after a loss.
+inline LossScene build_loss_scene(Registry& reg, ContentsSource source) {
+  LossScene s;
+  auto take = [](auto result) {
+    EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
+    using H = std::decay_t<decltype(result.value())>;
+    return result.ok() ? result.value() : H{};
+  };
+  using gpu::BufferUsage::CopyDst, gpu::BufferUsage::Vertex;
+  s.positions = take(reg.create_buffer({3 * 16, gpu::BufferUsage::Storage | Vertex, false, "positions"}));
+  BufferDesc uvs{6 * 4, Vertex | CopyDst, false, "uvs", source};
+  if (source == ContentsSource::Callback) uvs.refill = [](Registry& r, BufferHandle h) { (void)LossScene::write_uvs(r, h); };
+  s.uvs = take(reg.create_buffer(uvs));
+  BufferDesc uniforms{32, gpu::BufferUsage::Uniform | CopyDst, false, "uniforms", source};
+  if (source == ContentsSource::Callback) {
+    uniforms.refill = [](Registry& r, BufferHandle h) { (void)LossScene::write_uniforms(r, h); };
+  }
+  s.uniforms = take(reg.create_buffer(uniforms));
+  s.readback = take(reg.create_buffer({kSceneRowBytes * kSceneSize, gpu::BufferUsage::MapRead | CopyDst, false, "readback"}));
+  TextureDesc texture{.size = {kSceneTextureSize, kSceneTextureSize, 1},
+                      .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                      .mip_level_count = 4,
+                      .label = "mipped texture",
+                      .contents = source};
+  if (source == ContentsSource::Callback) {
+    texture.refill = [](Registry& r, TextureHandle h) { (void)LossScene::write_texture(r, h); };
+  }
+  s.texture = take(reg.create_texture(texture));
+  s.texture_view = take(reg.create_texture_view(s.texture, {.label = "mipped view"}));
+  s.sampler = take(reg.create_sampler({.mipmap_filter = gpu::MipmapFilterMode::Nearest, .label = "sampler"}));
+  s.target = take(reg.create_texture({.size = {kSceneSize, kSceneSize, 1},
+                                      .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                      .label = "target"}));
+  s.target_view = take(reg.create_texture_view(s.target, {.label = "target view"}));
+  s.module = take(reg.create_shader_module(kLossSceneWgsl, "scene module"));
+
+  std::vector<gpu::BindGroupLayoutEntry> compute_entries(1);
+  compute_entries[0].binding = 0;
+  compute_entries[0].visibility = gpu::ShaderStage::Compute;
+  compute_entries[0].buffer.type = gpu::BufferBindingType::Storage;
+  s.compute_layout = take(reg.create_bind_group_layout(compute_entries, "compute layout"));
+  std::vector<gpu::BindGroupLayoutEntry> render_entries(3);
+  render_entries[0].binding = 0;
+  render_entries[0].visibility = gpu::ShaderStage::Fragment;
+  render_entries[0].buffer.type = gpu::BufferBindingType::Uniform;
+  render_entries[1].binding = 1;
+  render_entries[1].visibility = gpu::ShaderStage::Fragment;
+  render_entries[1].texture.sampleType = gpu::TextureSampleType::Float;
+  render_entries[1].texture.viewDimension = gpu::TextureViewDimension::e2D;
+  render_entries[2].binding = 2;
+  render_entries[2].visibility = gpu::ShaderStage::Fragment;
+  render_entries[2].sampler.type = gpu::SamplerBindingType::Filtering;
+  s.render_layout = take(reg.create_bind_group_layout(render_entries, "render layout"));
+  BindGroupLayoutHandle compute_layouts[] = {s.compute_layout};
+  s.compute_pipeline_layout = take(reg.create_pipeline_layout(compute_layouts, "compute pipeline layout"));
+  BindGroupLayoutHandle render_layouts[] = {s.render_layout};
+  s.render_pipeline_layout = take(reg.create_pipeline_layout(render_layouts, "render pipeline layout"));
+  s.compute_group = take(reg.create_bind_group({s.compute_layout, {{0, BufferBinding{s.positions}}}, "compute group"}));
+  s.render_group = take(reg.create_bind_group(
+      {s.render_layout, {{0, BufferBinding{s.uniforms}}, {1, s.texture_view}, {2, s.sampler}}, "render group"}));
+  s.compute = take(reg.create_compute_pipeline({"make positions", s.compute_pipeline_layout,
+                                                {s.module, "make_positions", {}}}));
+  RenderPipelineDescription render;
+  render.label = "draw";
+  render.layout = s.render_pipeline_layout;
+  render.vertex = {s.module, "vs", {}};
+  render.vertex_buffers = {
+      VertexLayout{16, gpu::VertexStepMode::Vertex, {VertexAttribute{gpu::VertexFormat::Float32x4, 0, 0}}},
+      VertexLayout{8, gpu::VertexStepMode::Vertex, {VertexAttribute{gpu::VertexFormat::Float32x2, 0, 1}}}};
+  render.fragment = ShaderStage{s.module, "fs", {}};
+  render.targets = {ColorTarget{}};
+  s.render = take(reg.create_render_pipeline(render));
+
+  EXPECT_TRUE(LossScene::write_uvs(reg, s.uvs).ok());
+  EXPECT_TRUE(LossScene::write_uniforms(reg, s.uniforms).ok());
+  EXPECT_TRUE(LossScene::write_texture(reg, s.texture).ok());
+  return s;
+}
+
+// One frame: compute, draw, copy to the readback buffer, submit, then read it (blocking: tests
+// only). Empty on any failure (with a test failure).
+inline std::vector<uint8_t> render_loss_scene(Registry& reg, const gpu::Context& context, const LossScene& s) {
+  const gpu::Procs& p = reg.procs();
+  auto get = [](auto result) { return result.ok() ? result.value() : nullptr; };
+  auto compute = get(reg.resolve(s.compute));
+  auto render = get(reg.resolve(s.render));
+  auto target = get(reg.resolve(s.target));
+  auto readback = get(reg.resolve(s.readback));
+  if (!compute || !render || !target || !readback) {
+    ADD_FAILURE() << "a scene handle does not resolve";
+    return {};
+  }
+  gpu::CommandEncoder encoder = p.DeviceCreateCommandEncoder(reg.device(), nullptr);
+  gpu::ComputePassEncoder cpass = p.CommandEncoderBeginComputePass(encoder, nullptr);
+  p.ComputePassEncoderSetPipeline(cpass, compute);
+  p.ComputePassEncoderSetBindGroup(cpass, 0, get(reg.resolve(s.compute_group)), 0, nullptr);
+  p.ComputePassEncoderDispatchWorkgroups(cpass, 1, 1, 1);
+  p.ComputePassEncoderEnd(cpass);
+  p.ComputePassEncoderRelease(cpass);
+  gpu::RenderPassEncoder rpass = gpu::begin_clear_pass(p, encoder, get(reg.resolve(s.target_view)));
+  p.RenderPassEncoderSetPipeline(rpass, render);
+  p.RenderPassEncoderSetBindGroup(rpass, 0, get(reg.resolve(s.render_group)), 0, nullptr);
+  p.RenderPassEncoderSetVertexBuffer(rpass, 0, get(reg.resolve(s.positions)), 0, gpu::kWholeSize);
+  p.RenderPassEncoderSetVertexBuffer(rpass, 1, get(reg.resolve(s.uvs)), 0, gpu::kWholeSize);
+  p.RenderPassEncoderDraw(rpass, 3, 1, 0, 0);
+  p.RenderPassEncoderEnd(rpass);
+  p.RenderPassEncoderRelease(rpass);
+  gpu::copy_image_to_buffer(p, encoder, target, readback, kSceneSize, kSceneSize, kSceneRowBytes);
+  gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+  reg.touch(s.render_group);
+  reg.touch(s.compute_group);
+  reg.submit(commands);
+  p.CommandBufferRelease(commands);
+  p.CommandEncoderRelease(encoder);
+  auto bytes = context.read_mapped(readback, kSceneRowBytes * kSceneSize, std::chrono::seconds(10));
+  EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.error().message);
+  return bytes.ok() ? bytes.value() : std::vector<uint8_t>{};
+}
+
+}  // namespace warden::testing

@@ -14,5 +14,6 @@ inline constexpr int kExitUsage = 2;    // bad usage, missing file or library, I
 void add_info_command(CLI::App& app, int& exit_code);
 void add_smoke_command(CLI::App& app, int& exit_code);
 void add_shader_command(CLI::App& app, int& exit_code);
+void add_demo_command(CLI::App& app, int& exit_code);
 
 }  // namespace warden::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   warden::cli::add_info_command(app, exit_code);
   warden::cli::add_smoke_command(app, exit_code);
   warden::cli::add_shader_command(app, exit_code);
+  warden::cli::add_demo_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

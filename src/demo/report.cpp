@@ -34,19 +34,23 @@ uint64_t vram_peak_bytes(const std::vector<FrameSample>& samples) {
   return peak;
 }
 
+namespace {
+nlohmann::json or_null(const std::optional<uint64_t>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+}  // namespace
+
 std::string report_json(const DemoReport& report) {
   nlohmann::ordered_json json;
   json["frames"] = report.frames;
-  json["device_losses"] = report.device_losses;
-  json["recoveries"] = report.recoveries;
-  json["hot_reloads"] = report.hot_reloads;
+  json["device_losses"] = or_null(report.device_losses);
+  json["recoveries"] = or_null(report.recoveries);
+  json["hot_reloads"] = or_null(report.hot_reloads);
   json["tiles_uploaded"] = report.tiles_uploaded;
   json["tile_fetch_failures"] = report.tile_fetch_failures;
   json["acquire_misses"] = report.acquire_misses;
   json["vram_budget_bytes"] = report.vram_budget_bytes;
   json["vram_peak_bytes"] = vram_peak_bytes(report.samples);
   json["blocking_waits"] = report.blocking_waits;
-  json["leaked_objects"] = report.leaked_objects;
+  json["leaked_objects"] = or_null(report.leaked_objects);
   json["frame_ms_p50"] = frame_ms_quantile(report.samples, 0.50);
   json["frame_ms_p99"] = frame_ms_quantile(report.samples, 0.99);
   json["recovery_ms"] = report.recovery_ms;

@@ -37,6 +37,8 @@ TEST(DemoReportJson, HasEveryKeyTheIssueLists) {
   }
   EXPECT_EQ(json["frames"], 3);
   EXPECT_EQ(json["tile_fetch_failures"], 2);
+  EXPECT_EQ(json["device_losses"], 1);
+  EXPECT_TRUE(json["leaked_objects"].is_null()) << "not measured is null, not 0";
   EXPECT_EQ(json["vram_budget_bytes"], 64 << 20);
   EXPECT_EQ(json["vram_peak_bytes"], 3000) << "the largest resident bytes of any frame";
   EXPECT_DOUBLE_EQ(json["frame_ms_p50"].get<double>(), 5.0);

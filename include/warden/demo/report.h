@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,9 +41,12 @@ struct DemoReport {
   std::string backend, adapter;
   uint64_t vram_budget_bytes = 0;
   uint64_t frames = 0;
-  uint64_t device_losses = 0, recoveries = 0, hot_reloads = 0;
+  // nullopt: not measured by this run (written as null). Losses, recoveries, reloads and the
+  // leak count come from the Engine, which the headless demo does not run yet.
+  std::optional<uint64_t> device_losses, recoveries, hot_reloads;
   uint64_t tiles_uploaded = 0, tile_fetch_failures = 0, acquire_misses = 0;
-  uint64_t blocking_waits = 0, leaked_objects = 0;
+  uint64_t blocking_waits = 0;  // waits on the frame path (DESIGN invariant 1)
+  std::optional<uint64_t> leaked_objects;
   std::vector<double> recovery_ms;  // one per loss, in order
 
   std::vector<FrameSample> samples;  // in frame order

@@ -423,14 +423,18 @@ Result<void> check_options(const DemoOptions& o) {
   if (o.budget_mb == 0) return bad("--budget-mb must be at least 1");
   if (o.frame_interval.count() < 0) return bad(fmt::format("--frame-interval-ms {} is negative", o.frame_interval.count()));
   if (o.max_zoom > kMaxZoom) return bad(fmt::format("--max-zoom {} is beyond {}", o.max_zoom, kMaxZoom));
-  if (o.snapshots > o.frames) return bad(fmt::format("--snapshots {} is more than --frames {}", o.snapshots, o.frames));
+  if (!(o.fetch_failure_rate >= 0.0 && o.fetch_failure_rate <= 1.0)) {
+    return bad(fmt::format("--failure-rate {} is outside [0, 1]", o.fetch_failure_rate));
+  }
+  if (o.fetch_latency.count() < 0) return bad(fmt::format("--fetch-latency-ms {} is negative", o.fetch_latency.count()));
   return {};
 }
 
 std::vector<uint32_t> snapshot_frames(const DemoOptions& o) {
   std::vector<uint32_t> frames;
-  for (uint32_t i = 1; i <= o.snapshots; ++i) {
-    const auto frame = static_cast<uint32_t>(uint64_t{o.frames} * i / o.snapshots) - 1;
+  const uint32_t count = std::min(o.snapshots, o.frames);  // a short run snapshots every frame
+  for (uint32_t i = 1; i <= count; ++i) {
+    const auto frame = static_cast<uint32_t>(uint64_t{o.frames} * i / count) - 1;
     if (frames.empty() || frames.back() != frame) frames.push_back(frame);
   }
   return frames;

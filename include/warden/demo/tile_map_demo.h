@@ -27,7 +27,7 @@ struct DemoOptions {
   std::chrono::milliseconds fetch_latency{15};
   double fetch_failure_rate = 0.05;
   uint32_t max_zoom = 6;               // deepest tiles fetched; deeper views magnify these
-  uint32_t snapshots = 6;              // spread over the run, the last frame included
+  uint32_t snapshots = 6;              // spread over the run, the last frame included (at most one a frame)
   // Headless there is no display to pace frames: each frame starts this long after the one
   // before (a 60 Hz display by default), so fetch latency is felt as on screen. 0: no pacing.
   std::chrono::milliseconds frame_interval{16};

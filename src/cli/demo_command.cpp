@@ -67,7 +67,9 @@ int run_demo_command(DemoArgs& args) {
   fmt::print("demo: {} frames at {}x{} on '{}' ({}), budget {} MB\n", options.frames, options.width, options.height,
              device.adapter, device.backend, options.budget_mb);
   demo::ProgressLine progress(stdout, demo::progress_mode_for(fileno(stdout)), 60);
-  auto report = demo::run_tile_map_demo(device, options, &progress);
+  Diagnostics log;
+  log.set_sink([](const Diagnostic& d) { fmt::print(stderr, "warden: {}: {}\n", to_string(d.severity), d.message); });
+  auto report = demo::run_tile_map_demo(device, options, &progress, log);
   if (!report) {
     fmt::print(stderr, "\nwarden: demo: {}\n", report.error().message);
     return report.error().kind == ErrorKind::InvalidArgument || report.error().kind == ErrorKind::NotFound

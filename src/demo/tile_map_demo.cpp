@@ -82,7 +82,8 @@ std::vector<VisibleTile> visible_tiles(const CameraPose& pose, uint32_t max_zoom
 
 class TileMapDemo {
  public:
-  TileMapDemo(const DemoDevice& gpu, const DemoOptions& options) : gpu_(gpu), options_(options), camera_(options.frames) {}
+  TileMapDemo(const DemoDevice& gpu, const DemoOptions& options, Diagnostics& log)
+      : gpu_(gpu), options_(options), camera_(options.frames), log_(log) {}
   // A run that ended early may leave readbacks mapping: abort them and let their callbacks
   // run now, while the PendingSnapshots they point at still exist.
   ~TileMapDemo() {
@@ -110,9 +111,9 @@ class TileMapDemo {
   DemoOptions options_;
   ScriptedCamera camera_;
   DemoReport report_;
-  Diagnostics log_;
+  Diagnostics& log_;
 
-  // Tile sources: Blue Marble (day and night) or one folder (shown for both).
+  // Tile sources: Blue Marble (day and night) or one folder (one layer).
   std::optional<BlueMarble> earth_;
   std::unique_ptr<FolderTiles> folder_;
   std::vector<LayerTiles> layers_;  // [MapLayer]
@@ -141,7 +142,7 @@ Result<void> TileMapDemo::open_sources() {
     auto folder = FolderTiles::open(options_.tiles_dir, log_, kTileSize);
     if (!folder) return folder.error();
     folder_ = std::move(*folder);
-    providers = {folder_.get(), folder_.get()};
+    providers = {folder_.get()};  // one layer: a folder has no night
   }
   layers_.resize(providers.size());
   for (size_t i = 0; i < providers.size(); ++i) {
@@ -440,8 +441,9 @@ std::vector<uint32_t> snapshot_frames(const DemoOptions& o) {
   return frames;
 }
 
-Result<DemoReport> run_tile_map_demo(const DemoDevice& gpu, const DemoOptions& options, ProgressLine* progress) {
-  TileMapDemo demo(gpu, options);
+Result<DemoReport> run_tile_map_demo(const DemoDevice& gpu, const DemoOptions& options, ProgressLine* progress,
+                                     Diagnostics& log) {
+  TileMapDemo demo(gpu, options, log);
   return demo.run(progress);
 }
 

@@ -49,10 +49,11 @@ class TileMapDemoTest : public testing::GlDeviceTest {
   }
 
   std::filesystem::path dir;
+  Diagnostics log;
 };
 
 TEST_F(TileMapDemoTest, RunsWritesSnapshotsAndTheReportWithoutWaitingOnTheFramePath) {
-  auto report = run_tile_map_demo(device(), small_run(), nullptr);
+  auto report = run_tile_map_demo(device(), small_run(), nullptr, log);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->frames, 40u);
   ASSERT_EQ(report->samples.size(), 40u);
@@ -92,10 +93,18 @@ TEST_F(TileMapDemoTest, AFolderWithAMissingAndACorruptTileCompletesAndCountsBoth
   options.tiles_dir = tiles;
   options.fetch_failure_rate = 0;
   options.max_zoom = 1;
-  auto report = run_tile_map_demo(device(), options, nullptr);
+  auto report = run_tile_map_demo(device(), options, nullptr, log);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->frames, 40u);
   EXPECT_GE(report->tile_fetch_failures, 2u) << "the corrupt and the missing tile";
+  // Each bad tile named once, however often it was asked for again.
+  auto named = [&](const std::string& text) {
+    size_t n = 0;
+    for (const Diagnostic& d : log.entries()) n += d.message.find(text) != std::string::npos;
+    return n;
+  };
+  EXPECT_EQ(named("tile 1/0/0: "), 1u);
+  EXPECT_EQ(named("tile 1/1/0: "), 1u);
   // Every position still draws: from the root, the only good tile.
   auto last = read_png(report->snapshots.back().png);
   ASSERT_TRUE(last);
@@ -105,17 +114,17 @@ TEST_F(TileMapDemoTest, AFolderWithAMissingAndACorruptTileCompletesAndCountsBoth
 TEST_F(TileMapDemoTest, BadOptionsAreErrorsNamingTheOption) {
   DemoOptions options = small_run();
   options.width = 250;
-  auto narrow = run_tile_map_demo(device(), options, nullptr);
+  auto narrow = run_tile_map_demo(device(), options, nullptr, log);
   ASSERT_FALSE(narrow);
   EXPECT_NE(narrow.error().message.find("multiple of 64"), std::string::npos) << narrow.error().message;
   options = small_run();
   options.budget_mb = 4096;
-  auto huge = run_tile_map_demo(device(), options, nullptr);
+  auto huge = run_tile_map_demo(device(), options, nullptr, log);
   ASSERT_FALSE(huge);
   EXPECT_NE(huge.error().message.find("--budget-mb 4096"), std::string::npos) << huge.error().message;
   options = small_run();
   options.tiles_dir = dir / "no-such-folder";
-  auto folder = run_tile_map_demo(device(), options, nullptr);
+  auto folder = run_tile_map_demo(device(), options, nullptr, log);
   ASSERT_FALSE(folder);
   EXPECT_EQ(folder.error().kind, ErrorKind::NotFound);
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "warden/core/diagnostics.h"
 #include "warden/core/result.h"
 #include "warden/demo/progress.h"
 #include "warden/demo/report.h"
@@ -47,7 +48,9 @@ struct DemoDevice {
 };
 
 // Runs the demo, writes frame-NNNN.png, report.json and report.html into options.out, and
-// returns the report. `progress` may be null.
-Result<DemoReport> run_tile_map_demo(const DemoDevice& gpu, const DemoOptions& options, ProgressLine* progress);
+// returns the report. `progress` may be null. Bad tiles and failed snapshots are reported to
+// `log` (category "demo.tiles"), possibly from the fetcher's worker thread.
+Result<DemoReport> run_tile_map_demo(const DemoDevice& gpu, const DemoOptions& options, ProgressLine* progress,
+                                     Diagnostics& log);
 
 }  // namespace warden::demo

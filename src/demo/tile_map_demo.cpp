@@ -16,7 +16,7 @@
 #include "warden/demo/folder_tiles.h"
 #include "warden/demo/mercator_tiler.h"
 #include "warden/demo/report_html.h"
-#include "warden/demo/tile_fetcher.h"
+#include "warden/demo/tile_server.h"
 #include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
@@ -38,7 +38,7 @@ constexpr std::chrono::seconds kDrainTimeout{30};
 
 // One map layer (day or night): where its tiles come from and which of them are resident.
 struct LayerTiles {
-  std::unique_ptr<TileFetcher> fetcher;
+  std::unique_ptr<TileServer> server;
   std::optional<tiles::TileCache> cache;
   std::deque<FetchedTile> ready;  // fetched, waiting for a frame with upload room
   std::unordered_map<TileKey, uint32_t, tiles::TileKeyHash> retry_at;
@@ -147,10 +147,10 @@ Result<void> TileMapDemo::open_sources() {
   layers_.resize(providers.size());
   for (size_t i = 0; i < providers.size(); ++i) {
     // Each layer draws its own failures from the seed: day and night differ, runs repeat.
-    auto fetcher = TileFetcher::start(*providers[i], {options_.fetch_latency, options_.fetch_failure_rate, options_.seed * 2 + i});
-    if (!fetcher) return fetcher.error();
-    layers_[i].fetcher = std::move(*fetcher);
-    layers_[i].fetcher->request({0, 0, 0});  // the root, pinned once resident: no position is ever blank
+    auto server = TileServer::start(*providers[i], {options_.fetch_latency, options_.fetch_failure_rate, options_.seed * 2 + i});
+    if (!server) return server.error();
+    layers_[i].server = std::move(*server);
+    layers_[i].server->request({0, 0, 0});  // the root, pinned once resident: no position is ever blank
   }
   return {};
 }
@@ -208,7 +208,7 @@ Result<void> TileMapDemo::create_gpu_objects() {
 
 void TileMapDemo::collect_fetched(uint32_t frame) {
   for (LayerTiles& layer : layers_) {
-    for (FetchedTile& tile : layer.fetcher->take_completed()) {
+    for (FetchedTile& tile : layer.server->take_completed()) {
       if (tile.image) {
         layer.ready.push_back(std::move(tile));
       } else {
@@ -261,7 +261,7 @@ Result<void> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
       if (frame < wait->second) continue;
       layer.retry_at.erase(wait);
     }
-    layer.fetcher->request(key);  // already pending: a no-op
+    layer.server->request(key);  // already pending: a no-op
   }
 
   gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(gpu_.device, nullptr));
@@ -399,7 +399,7 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
     }
   }
   report_.blocking_waits = gpu::blocking_wait_count() - waits_before;
-  for (LayerTiles& layer : layers_) (void)layer.fetcher->stop();
+  for (LayerTiles& layer : layers_) (void)layer.server->stop();
   if (auto drained = drain_snapshots(); !drained) return drained.error();
 
   if (auto json = write_report_json(report_, options_.out / "report.json"); !json) return json.error();

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "warden/demo/tile_fetcher.h"
+#include "warden/demo/tile_server.h"
 
 namespace warden::demo {
 namespace {
@@ -93,7 +93,7 @@ TEST_F(TileFolder, ATileOfAnotherSizeIsAnErrorNamingBothSizes) {
 }
 
 TEST_F(TileFolder, ThroughTheFetcherTheRunGoesOnPastBadTiles) {
-  auto fetcher = TileFetcher::start(*tiles, {0ms, 0.0, 1});
+  auto fetcher = TileServer::start(*tiles, {0ms, 0.0, 1});
   ASSERT_TRUE(fetcher);
   for (TileKey key : {TileKey{1, 0, 0}, TileKey{1, 0, 1}, TileKey{0, 0, 0}, TileKey{1, 1, 0}}) (*fetcher)->request(key);
   ASSERT_TRUE((*fetcher)->wait_for_completed(4, 30s));

@@ -1,5 +1,5 @@
 // The headless demo end to end on the real library (GL over llvmpipe): Blue Marble tiles through
-// the fetcher, TileCache, LayerPool and one instanced draw, snapshots read back, the report.
+// a TileServer, TileCache, LayerPool and one instanced draw, snapshots read back, the report.
 #include "warden/demo/tile_map_demo.h"
 
 #include <gtest/gtest.h>

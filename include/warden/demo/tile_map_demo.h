@@ -49,7 +49,7 @@ struct DemoDevice {
 
 // Runs the demo, writes frame-NNNN.png, report.json and report.html into options.out, and
 // returns the report. `progress` may be null. Bad tiles and failed snapshots are reported to
-// `log` (category "demo.tiles"), possibly from the fetcher's worker thread.
+// `log` (category "demo.tiles"), possibly from the server's worker thread.
 Result<DemoReport> run_tile_map_demo(const DemoDevice& gpu, const DemoOptions& options, ProgressLine* progress,
                                      Diagnostics& log);
 

@@ -1,5 +1,5 @@
 // TileProvider: where the demo's tiles come from (reprojected imagery, a slippy-map folder).
-// The TileFetcher calls produce() on its worker thread, one tile at a time.
+// The TileServer calls produce() on its worker thread, one tile at a time.
 #pragma once
 
 #include <cstdint>

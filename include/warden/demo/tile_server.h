@@ -1,5 +1,5 @@
-// TileFetcher: a tile server stand-in. Requests queue on the frame thread and return at once;
-// one worker thread waits the configured latency, then produces the tile from a TileProvider,
+// TileServer: a stand-in for a slow, sometimes failing tile server. Requests queue on the frame
+// thread and return at once; one worker thread waits the configured latency, then produces the tile from a TileProvider,
 // or fails it on purpose at the configured rate. The frame thread collects finished tiles with
 // take_completed(), which never blocks (DESIGN.md invariant 1).
 //
@@ -35,18 +35,18 @@ struct FetchedTile {
   Result<RgbaImage> image;  // the provider's error, or an injected one
 };
 
-class TileFetcher {
+class TileServer {
  public:
   // A failure rate outside [0, 1] (or not a number) or a negative latency is an
-  // InvalidArgument error naming the value. The provider must outlive the fetcher.
-  static Result<std::unique_ptr<TileFetcher>> start(TileProvider& provider, FetchOptions options);
+  // InvalidArgument error naming the value. The provider must outlive the server.
+  static Result<std::unique_ptr<TileServer>> start(TileProvider& provider, FetchOptions options);
   // Stops the worker (see stop()).
-  ~TileFetcher();
-  TileFetcher(const TileFetcher&) = delete;
-  TileFetcher& operator=(const TileFetcher&) = delete;
+  ~TileServer();
+  TileServer(const TileServer&) = delete;
+  TileServer& operator=(const TileServer&) = delete;
 
   // Queues `key` unless it is already queued or being produced; never blocks on the worker.
-  // False when it was not queued (already pending, or the fetcher stopped).
+  // False when it was not queued (already pending, or the server stopped).
   bool request(const tiles::TileKey& key);
   // Every tile finished since the last call, in the order finished; never blocks.
   std::vector<FetchedTile> take_completed();
@@ -62,7 +62,7 @@ class TileFetcher {
   size_t stop();
 
  private:
-  TileFetcher(TileProvider& provider, FetchOptions options) : provider_(&provider), options_(options) {}
+  TileServer(TileProvider& provider, FetchOptions options) : provider_(&provider), options_(options) {}
   struct Request {
     tiles::TileKey key;
     bool inject_failure = false;

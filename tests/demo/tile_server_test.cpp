@@ -1,4 +1,4 @@
-#include "warden/demo/tile_fetcher.h"
+#include "warden/demo/tile_server.h"
 
 #include <gtest/gtest.h>
 
@@ -19,14 +19,14 @@ MercatorTiler small_tiler() { return std::move(*MercatorTiler::create(RgbaImage:
 
 // Fetches every tile of zoom 5 (1,024 tiles) and returns the keys that failed.
 std::set<std::tuple<uint32_t, uint32_t, uint32_t>> failed_keys_of_zoom5(MercatorTiler& tiler, double rate, uint64_t seed) {
-  auto fetcher = TileFetcher::start(tiler, {0ms, rate, seed});
-  EXPECT_TRUE(fetcher);
+  auto server = TileServer::start(tiler, {0ms, rate, seed});
+  EXPECT_TRUE(server);
   for (uint32_t x = 0; x < 32; ++x) {
-    for (uint32_t y = 0; y < 32; ++y) EXPECT_TRUE((*fetcher)->request({5, x, y}));
+    for (uint32_t y = 0; y < 32; ++y) EXPECT_TRUE((*server)->request({5, x, y}));
   }
-  EXPECT_TRUE((*fetcher)->wait_for_completed(1024, 60s));
+  EXPECT_TRUE((*server)->wait_for_completed(1024, 60s));
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> failed;
-  for (FetchedTile& tile : (*fetcher)->take_completed()) {
+  for (FetchedTile& tile : (*server)->take_completed()) {
     if (!tile.image) {
       EXPECT_NE(tile.image.error().message.find("fetch failed on purpose"), std::string::npos);
       failed.insert({tile.key.z, tile.key.x, tile.key.y});
@@ -34,12 +34,12 @@ std::set<std::tuple<uint32_t, uint32_t, uint32_t>> failed_keys_of_zoom5(Mercator
       EXPECT_EQ(tile.image->width, 16u);
     }
   }
-  EXPECT_EQ((*fetcher)->injected_failures(), failed.size());
-  EXPECT_EQ((*fetcher)->pending(), 0u);
+  EXPECT_EQ((*server)->injected_failures(), failed.size());
+  EXPECT_EQ((*server)->pending(), 0u);
   return failed;
 }
 
-TEST(TileFetcher, FailureRateIsHonouredAndTheSameForTheSameSeed) {
+TEST(TileServer, FailureRateIsHonouredAndTheSameForTheSameSeed) {
   MercatorTiler tiler = small_tiler();
   auto first = failed_keys_of_zoom5(tiler, 0.25, 7);
   // 1,024 fetches at 25%: the mean is 256 and the standard deviation 14.
@@ -51,16 +51,16 @@ TEST(TileFetcher, FailureRateIsHonouredAndTheSameForTheSameSeed) {
   EXPECT_EQ(failed_keys_of_zoom5(tiler, 1.0, 7).size(), 1024u);
 }
 
-TEST(TileFetcher, ARetriedTileIsDecidedAfreshNotFailedForever) {
+TEST(TileServer, ARetriedTileIsDecidedAfreshNotFailedForever) {
   MercatorTiler tiler = small_tiler();
-  auto fetcher = TileFetcher::start(tiler, {0ms, 0.5, 3});
-  ASSERT_TRUE(fetcher);
+  auto server = TileServer::start(tiler, {0ms, 0.5, 3});
+  ASSERT_TRUE(server);
   const TileKey key{3, 2, 5};
   int failures = 0, successes = 0;
   for (int attempt = 0; attempt < 40; ++attempt) {
-    ASSERT_TRUE((*fetcher)->request(key));
-    ASSERT_TRUE((*fetcher)->wait_for_completed(1, 10s));
-    auto done = (*fetcher)->take_completed();
+    ASSERT_TRUE((*server)->request(key));
+    ASSERT_TRUE((*server)->wait_for_completed(1, 10s));
+    auto done = (*server)->take_completed();
     ASSERT_EQ(done.size(), 1u);
     (done[0].image ? successes : failures)++;
   }
@@ -68,70 +68,70 @@ TEST(TileFetcher, ARetriedTileIsDecidedAfreshNotFailedForever) {
   EXPECT_GT(successes, 0);
 }
 
-TEST(TileFetcher, DeliversOnTheWorkerWhileTheCallerGoesOn) {
+TEST(TileServer, DeliversOnTheWorkerWhileTheCallerGoesOn) {
   MercatorTiler tiler = small_tiler();
-  auto fetcher = TileFetcher::start(tiler, {20ms, 0.0, 1});
-  ASSERT_TRUE(fetcher);
-  EXPECT_TRUE((*fetcher)->request({1, 0, 0}));
-  EXPECT_TRUE((*fetcher)->request({1, 1, 1}));
-  EXPECT_FALSE((*fetcher)->request({1, 0, 0})) << "a pending tile is not queued twice";
-  EXPECT_EQ((*fetcher)->pending(), 2u);
-  ASSERT_TRUE((*fetcher)->wait_for_completed(2, 30s));
-  auto done = (*fetcher)->take_completed();
+  auto server = TileServer::start(tiler, {20ms, 0.0, 1});
+  ASSERT_TRUE(server);
+  EXPECT_TRUE((*server)->request({1, 0, 0}));
+  EXPECT_TRUE((*server)->request({1, 1, 1}));
+  EXPECT_FALSE((*server)->request({1, 0, 0})) << "a pending tile is not queued twice";
+  EXPECT_EQ((*server)->pending(), 2u);
+  ASSERT_TRUE((*server)->wait_for_completed(2, 30s));
+  auto done = (*server)->take_completed();
   ASSERT_EQ(done.size(), 2u);
   EXPECT_EQ(done[0].key, (TileKey{1, 0, 0}));
   EXPECT_EQ(done[1].key, (TileKey{1, 1, 1}));
   ASSERT_TRUE(done[0].image);
   EXPECT_EQ(done[0].image->width, 16u);
-  EXPECT_EQ((*fetcher)->pending(), 0u);
-  EXPECT_TRUE((*fetcher)->take_completed().empty());
-  EXPECT_TRUE((*fetcher)->request({1, 0, 0})) << "a finished tile may be requested again";
+  EXPECT_EQ((*server)->pending(), 0u);
+  EXPECT_TRUE((*server)->take_completed().empty());
+  EXPECT_TRUE((*server)->request({1, 0, 0})) << "a finished tile may be requested again";
 }
 
-TEST(TileFetcher, StopAbandonsWaitingRequestsAndJoinsTheWorker) {
+TEST(TileServer, StopAbandonsWaitingRequestsAndJoinsTheWorker) {
   MercatorTiler tiler = small_tiler();
   // An hour of latency: only a stop that interrupts the wait lets this test end.
-  auto fetcher = TileFetcher::start(tiler, {std::chrono::hours(1), 0.0, 1});
-  ASSERT_TRUE(fetcher);
-  for (uint32_t x = 0; x < 4; ++x) ASSERT_TRUE((*fetcher)->request({2, x, 0}));
-  EXPECT_TRUE((*fetcher)->take_completed().empty()) << "nothing is finished before its latency";
-  EXPECT_EQ((*fetcher)->stop(), 4u);
-  EXPECT_EQ((*fetcher)->stop(), 0u) << "stop is idempotent";
-  EXPECT_FALSE((*fetcher)->request({2, 0, 1})) << "a stopped fetcher takes no requests";
-  EXPECT_TRUE((*fetcher)->take_completed().empty());
+  auto server = TileServer::start(tiler, {std::chrono::hours(1), 0.0, 1});
+  ASSERT_TRUE(server);
+  for (uint32_t x = 0; x < 4; ++x) ASSERT_TRUE((*server)->request({2, x, 0}));
+  EXPECT_TRUE((*server)->take_completed().empty()) << "nothing is finished before its latency";
+  EXPECT_EQ((*server)->stop(), 4u);
+  EXPECT_EQ((*server)->stop(), 0u) << "stop is idempotent";
+  EXPECT_FALSE((*server)->request({2, 0, 1})) << "a stopped server takes no requests";
+  EXPECT_TRUE((*server)->take_completed().empty());
 }
 
-TEST(TileFetcher, DestroyedWithRequestsInFlightShutsDownCleanly) {
+TEST(TileServer, DestroyedWithRequestsInFlightShutsDownCleanly) {
   MercatorTiler tiler = small_tiler();
   for (int round = 0; round < 20; ++round) {
-    auto fetcher = TileFetcher::start(tiler, {0ms, 0.5, static_cast<uint64_t>(round)});
-    ASSERT_TRUE(fetcher);
-    for (uint32_t x = 0; x < 16; ++x) (*fetcher)->request({4, x, 3});
+    auto server = TileServer::start(tiler, {0ms, 0.5, static_cast<uint64_t>(round)});
+    ASSERT_TRUE(server);
+    for (uint32_t x = 0; x < 16; ++x) (*server)->request({4, x, 3});
     // Destroyed at once: the worker may be producing a tile; the destructor joins it.
   }
 }
 
-TEST(TileFetcher, BadOptionsAreErrorsNamingTheValue) {
+TEST(TileServer, BadOptionsAreErrorsNamingTheValue) {
   MercatorTiler tiler = small_tiler();
-  auto rate = TileFetcher::start(tiler, {0ms, 1.5, 1});
+  auto rate = TileServer::start(tiler, {0ms, 1.5, 1});
   ASSERT_FALSE(rate);
   EXPECT_NE(rate.error().message.find("1.5"), std::string::npos) << rate.error().message;
-  auto latency = TileFetcher::start(tiler, {-5ms, 0.0, 1});
+  auto latency = TileServer::start(tiler, {-5ms, 0.0, 1});
   ASSERT_FALSE(latency);
   EXPECT_NE(latency.error().message.find("-5 ms"), std::string::npos) << latency.error().message;
 }
 
-TEST(TileFetcher, ProviderErrorsAreDeliveredAsThatTilesError) {
+TEST(TileServer, ProviderErrorsAreDeliveredAsThatTilesError) {
   MercatorTiler tiler = small_tiler();
-  auto fetcher = TileFetcher::start(tiler, {0ms, 0.0, 1});
-  ASSERT_TRUE(fetcher);
-  ASSERT_TRUE((*fetcher)->request({1, 5, 0}));
-  ASSERT_TRUE((*fetcher)->wait_for_completed(1, 10s));
-  auto done = (*fetcher)->take_completed();
+  auto server = TileServer::start(tiler, {0ms, 0.0, 1});
+  ASSERT_TRUE(server);
+  ASSERT_TRUE((*server)->request({1, 5, 0}));
+  ASSERT_TRUE((*server)->wait_for_completed(1, 10s));
+  auto done = (*server)->take_completed();
   ASSERT_EQ(done.size(), 1u);
   ASSERT_FALSE(done[0].image);
   EXPECT_NE(done[0].image.error().message.find("tile 1/5/0"), std::string::npos);
-  EXPECT_EQ((*fetcher)->injected_failures(), 0u);
+  EXPECT_EQ((*server)->injected_failures(), 0u);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "warden/demo/tile_fetcher.h"
+#include "warden/demo/tile_server.h"
 
 #include <fmt/format.h>
 
@@ -18,7 +18,7 @@ uint64_t mix(uint64_t v) {
 
 }  // namespace
 
-Result<std::unique_ptr<TileFetcher>> TileFetcher::start(TileProvider& provider, FetchOptions options) {
+Result<std::unique_ptr<TileServer>> TileServer::start(TileProvider& provider, FetchOptions options) {
   if (!(options.failure_rate >= 0.0 && options.failure_rate <= 1.0)) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("tile fetch failure rate {} is outside [0, 1]", options.failure_rate));
@@ -27,14 +27,14 @@ Result<std::unique_ptr<TileFetcher>> TileFetcher::start(TileProvider& provider, 
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("tile fetch latency {} ms is negative", options.latency.count()));
   }
-  std::unique_ptr<TileFetcher> fetcher(new TileFetcher(provider, options));
-  fetcher->worker_ = std::thread([raw = fetcher.get()] { raw->run(); });
-  return fetcher;
+  std::unique_ptr<TileServer> server(new TileServer(provider, options));
+  server->worker_ = std::thread([raw = server.get()] { raw->run(); });
+  return server;
 }
 
-TileFetcher::~TileFetcher() { (void)stop(); }
+TileServer::~TileServer() { (void)stop(); }
 
-bool TileFetcher::should_fail(const tiles::TileKey& key, uint64_t attempt) const {
+bool TileServer::should_fail(const tiles::TileKey& key, uint64_t attempt) const {
   if (options_.failure_rate <= 0.0) return false;
   uint64_t h = mix(options_.seed);
   for (uint64_t part : {uint64_t{key.z}, uint64_t{key.x}, uint64_t{key.y}, attempt}) h = mix(h ^ part);
@@ -42,7 +42,7 @@ bool TileFetcher::should_fail(const tiles::TileKey& key, uint64_t attempt) const
   return std::ldexp(static_cast<double>(h >> 11), -53) < options_.failure_rate;
 }
 
-bool TileFetcher::request(const tiles::TileKey& key) {
+bool TileServer::request(const tiles::TileKey& key) {
   std::lock_guard lock(mutex_);
   if (stopping_ || pending_.contains(key)) return false;
   const uint64_t attempt = attempts_[key]++;
@@ -52,27 +52,27 @@ bool TileFetcher::request(const tiles::TileKey& key) {
   return true;
 }
 
-std::vector<FetchedTile> TileFetcher::take_completed() {
+std::vector<FetchedTile> TileServer::take_completed() {
   std::lock_guard lock(mutex_);
   return std::exchange(completed_, {});
 }
 
-bool TileFetcher::wait_for_completed(size_t count, std::chrono::milliseconds timeout) {
+bool TileServer::wait_for_completed(size_t count, std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   return finished_.wait_for(lock, timeout, [&] { return completed_.size() >= count; });
 }
 
-size_t TileFetcher::pending() const {
+size_t TileServer::pending() const {
   std::lock_guard lock(mutex_);
   return pending_.size();
 }
 
-uint64_t TileFetcher::injected_failures() const {
+uint64_t TileServer::injected_failures() const {
   std::lock_guard lock(mutex_);
   return injected_failures_;
 }
 
-size_t TileFetcher::stop() {
+size_t TileServer::stop() {
   size_t abandoned = 0;
   {
     std::lock_guard lock(mutex_);
@@ -87,7 +87,7 @@ size_t TileFetcher::stop() {
   return abandoned;
 }
 
-void TileFetcher::run() {
+void TileServer::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "warden/demo/tile_map_demo.h"
 #include "warden/webgpu/names.h"
 
@@ -35,7 +36,7 @@ Result<void> parse_size(const std::string& text, uint32_t& width, uint32_t& heig
 int run_demo_command(DemoArgs& args) {
   demo::DemoOptions& options = args.options;
   if (auto size = parse_size(args.size, options.width, options.height); !size) {
-    fmt::print(stderr, "warden: {}\n", size.error().message);
+    print_err("warden: {}\n", size.error().message);
     return kExitUsage;
   }
   options.out = args.out;
@@ -43,49 +44,55 @@ int run_demo_command(DemoArgs& args) {
   options.fetch_latency = std::chrono::milliseconds(args.latency_ms);
   options.frame_interval = std::chrono::milliseconds(args.frame_interval_ms);
   if (auto valid = demo::check_options(options); !valid) {
-    fmt::print(stderr, "warden: {}\n", valid.error().message);
+    print_err("warden: {}\n", valid.error().message);
     return kExitUsage;
   }
   auto choice = gpu::parse_backend_choice(args.backend);
   if (!choice) {
-    fmt::print(stderr, "warden: {}\n", choice.error().message);
+    print_err("warden: {}\n", choice.error().message);
+    return kExitUsage;
+  }
+  if (*choice == gpu::BackendChoice::Null) {
+    print_err("warden: demo draws and reads pixels back; the null backend only validates (choose auto, vulkan, gl or gles)\n");
     return kExitUsage;
   }
   auto context = gpu::Context::create();
   if (!context) {
-    fmt::print(stderr, "warden: {}\n", context.error().message);
+    print_err("warden: {}\n", context.error().message);
     return kExitUsage;
   }
   auto opened = (*context)->open_device(*choice);
   if (!opened) {
-    fmt::print(stderr, "warden: {}\n", opened.error().message);
+    print_err("warden: {}\n", opened.error().message);
     return kExitFailure;
   }
   const auto& description = opened->adapter.description;
   demo::DemoDevice device{context->get(), opened->device.get(), opened->queue.get(),
                           gpu::to_string(description.backend), description.device};
-  fmt::print("demo: {} frames at {}x{} on '{}' ({}), budget {} MB\n", options.frames, options.width, options.height,
+  print_out("demo: {} frames at {}x{} on '{}' ({}), budget {} MB\n", options.frames, options.width, options.height,
              device.adapter, device.backend, options.budget_mb);
-  demo::ProgressLine progress(stdout, demo::progress_mode_for(fileno(stdout)), 60);
+  const demo::ProgressMode mode = demo::progress_mode_for(fileno(stdout));
+  demo::ProgressLine progress(stdout, mode, 60);
   Diagnostics log;
-  log.set_sink([](const Diagnostic& d) { fmt::print(stderr, "warden: {}: {}\n", to_string(d.severity), d.message); });
+  log.set_sink([](const Diagnostic& d) { print_err("warden: {}: {}\n", to_string(d.severity), d.message); });
   auto report = demo::run_tile_map_demo(device, options, &progress, log);
+  if (mode == demo::ProgressMode::LiveLine) print_out("\n");  // end the status line
   if (!report) {
-    fmt::print(stderr, "\nwarden: demo: {}\n", report.error().message);
+    print_err("warden: demo: {}\n", report.error().message);
     return report.error().kind == ErrorKind::InvalidArgument || report.error().kind == ErrorKind::NotFound
                ? kExitUsage
                : kExitFailure;
   }
-  fmt::print("\ndemo: {} tiles uploaded, {} fetch failures, {} acquire misses, {} blocking waits, frame p50 {:.2f} ms\n",
+  print_out("demo: {} tiles uploaded, {} fetch failures, {} acquire misses, {} blocking waits, frame p50 {:.2f} ms\n",
              report->tiles_uploaded, report->tile_fetch_failures, report->acquire_misses, report->blocking_waits,
              demo::frame_ms_quantile(report->samples, 0.5));
-  fmt::print("demo: report {}\n", (options.out / "report.html").string());
+  print_out("demo: report {}\n", (options.out / "report.html").string());
   return kExitOk;
 }
 
 }  // namespace
 
-void add_demo_command(CLI::App& app, int& exit_code) {
+void add_demo_command(CLI::App& app, CommandRun& run) {
   auto* cmd = app.add_subcommand("demo", "Run the headless tile-map demo and write snapshots and a report");
   auto args = std::make_shared<DemoArgs>();
   cmd->add_option("--frames", args->options.frames, "Frames to render")->capture_default_str();
@@ -102,7 +109,7 @@ void add_demo_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--max-zoom", args->options.max_zoom, "Deepest zoom fetched")->capture_default_str();
   cmd->add_option("--snapshots", args->options.snapshots, "Snapshots spread over the run")->capture_default_str();
-  cmd->callback([&exit_code, args] { exit_code = run_demo_command(*args); });
+  cmd->callback([&run, args] { run = [args] { return run_demo_command(*args); }; });
 }
 
 }  // namespace warden::cli

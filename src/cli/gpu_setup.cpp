@@ -3,25 +3,26 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/output.h"
 
 namespace warden::cli {
 
 std::unique_ptr<OpenedGpu> open_gpu(const std::string& backend, int& exit_code) {
   auto choice = gpu::parse_backend_choice(backend);
   if (!choice) {
-    fmt::print(stderr, "warden: {}\n", choice.error().message);
+    print_err("warden: {}\n", choice.error().message);
     exit_code = kExitUsage;
     return nullptr;
   }
   auto context = gpu::Context::create();
   if (!context) {
-    fmt::print(stderr, "warden: {}\n", context.error().message);
+    print_err("warden: {}\n", context.error().message);
     exit_code = kExitUsage;
     return nullptr;
   }
   auto adapter = context.value()->select_adapter(*choice);
   if (!adapter) {
-    fmt::print(stderr, "warden: {}\n", adapter.error().message);
+    print_err("warden: {}\n", adapter.error().message);
     exit_code = kExitFailure;
     return nullptr;
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/output.h"
 #include "cli/gpu_setup.h"
 #include "warden/webgpu/names.h"
 
@@ -52,32 +53,32 @@ int run_info(const std::string& backend, bool json) {
       {"attempts", attempts},
   };
   if (json) {
-    fmt::print("{}\n", out.dump());
+    print_out("{}\n", out.dump());
     return kExitOk;
   }
-  fmt::print("adapter       {}\n", d.device);
-  fmt::print("vendor        {} (0x{:04x}), device 0x{:04x}\n", d.vendor, d.vendor_id, d.device_id);
-  fmt::print("description   {}\n", d.description);
-  fmt::print("backend       {}\n", gpu::to_string(d.backend));
-  fmt::print("adapter type  {}\n", gpu::to_string(d.adapter_type));
-  fmt::print("feature level {}\n", gpu::to_string(d.feature_level));
-  fmt::print("library       {}\n", gpu_opened->context->library().path());
-  fmt::print("limits\n");
-  for (const auto& [name, value] : out["limits"].items()) fmt::print("  {:<40} {}\n", name, value.dump());
-  fmt::print("features\n");
-  for (const auto& f : features) fmt::print("  {}\n", f.get<std::string>());
+  print_out("adapter       {}\n", d.device);
+  print_out("vendor        {} (0x{:04x}), device 0x{:04x}\n", d.vendor, d.vendor_id, d.device_id);
+  print_out("description   {}\n", d.description);
+  print_out("backend       {}\n", gpu::to_string(d.backend));
+  print_out("adapter type  {}\n", gpu::to_string(d.adapter_type));
+  print_out("feature level {}\n", gpu::to_string(d.feature_level));
+  print_out("library       {}\n", gpu_opened->context->library().path());
+  print_out("limits\n");
+  for (const auto& [name, value] : out["limits"].items()) print_out("  {:<40} {}\n", name, value.dump());
+  print_out("features\n");
+  for (const auto& f : features) print_out("  {}\n", f.get<std::string>());
   return kExitOk;
 }
 
 }  // namespace
 
-void add_info_command(CLI::App& app, int& exit_code) {
+void add_info_command(CLI::App& app, CommandRun& run) {
   auto* cmd = app.add_subcommand("info", "Show the adapter warden would use, its limits and features");
   auto backend = std::make_shared<std::string>("auto");
   auto json = std::make_shared<bool>(false);
   cmd->add_option("--backend", *backend, "auto, vulkan, gl, gles or null")->capture_default_str();
   cmd->add_flag("--json", *json, "Print one JSON object");
-  cmd->callback([&exit_code, backend, json] { exit_code = run_info(*backend, *json); });
+  cmd->callback([&run, backend, json] { run = [backend, json] { return run_info(*backend, *json); }; });
 }
 
 }  // namespace warden::cli

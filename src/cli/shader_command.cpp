@@ -1,5 +1,10 @@
-// `warden shader check [--format text|json] FILE...`: compiles each file on the Null backend
-// (validation only: no GPU needed) and prints every diagnostic the compiler reported.
+// `warden shader check [--format text|json] [--feature NAME]... [--max-bytes N] FILE...`:
+// compiles each file on the Null backend (validation only: no GPU needed) and prints every
+// diagnostic the compiler reported, file by file as each is done (docs/shader-check.md).
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,22 +14,55 @@
 
 #include "cli/commands.h"
 #include "cli/gpu_setup.h"
+#include "cli/output.h"
 #include "warden/shaders/shader_compiler.h"
+#include "warden/shaders/shader_features.h"
 #include "warden/shaders/source_file.h"
+#include "warden/webgpu/names.h"
 
 namespace warden::cli {
 namespace {
 
+constexpr std::string_view kStandardInput = "-";
+constexpr std::string_view kStandardInputName = "<stdin>";
+
+struct CheckOptions {
+  std::vector<std::string> files;
+  std::string format = "text";
+  std::vector<std::string> features;  // empty: every shader feature the adapter offers
+  uint64_t max_bytes = shaders::kDefaultMaxSourceBytes;
+};
+
+// One file's outcome: diagnostics, or the reason it could not be checked.
 struct CheckedFile {
   std::string path;
   std::string source;
   std::vector<shaders::ShaderDiagnostic> diagnostics;
-  std::string io_error;  // set when the file could not be read or is not UTF-8
+  std::string io_error;
 };
 
-nlohmann::ordered_json to_json(const std::vector<CheckedFile>& files) {
-  nlohmann::ordered_json out_files = nlohmann::ordered_json::array();
-  for (const CheckedFile& file : files) {
+// Prints each file as soon as it is checked, so a slow or interrupted run keeps what is done.
+// JSON stays one object: its opening is written before the first file, its end after the last.
+class Report {
+ public:
+  explicit Report(bool json) : json_(json) {
+    if (json_) write_out("{\"files\":[");
+  }
+  void add(const CheckedFile& file) {
+    if (json_) {
+      write_out(fmt::format("{}{}", first_ ? "" : ",", to_json(file).dump()));
+    } else {
+      for (const auto& d : file.diagnostics) write_out(shaders::format_diagnostic(d, file.source));
+    }
+    first_ = false;
+    flush_out();
+  }
+  void finish() {
+    if (json_) write_out("]}\n");
+  }
+
+ private:
+  static nlohmann::ordered_json to_json(const CheckedFile& file) {
     nlohmann::ordered_json diagnostics = nlohmann::ordered_json::array();
     for (const auto& d : file.diagnostics) {
       diagnostics.push_back({{"severity", shaders::to_string(d.severity)},
@@ -34,55 +72,113 @@ nlohmann::ordered_json to_json(const std::vector<CheckedFile>& files) {
     }
     nlohmann::ordered_json entry = {{"path", file.path}, {"diagnostics", diagnostics}};
     if (!file.io_error.empty()) entry["error"] = file.io_error;
-    out_files.push_back(std::move(entry));
+    return entry;
   }
-  return {{"files", out_files}};
+  bool json_;
+  bool first_ = true;
+};
+
+// The device features to ask for: every shader feature the adapter offers, or the ones named.
+Result<std::vector<gpu::FeatureName>> choose_features(const std::vector<std::string>& names,
+                                                      const gpu::AdapterDescription& adapter) {
+  const std::vector<gpu::FeatureName> offered = shaders::shader_features_among(adapter.features);
+  if (names.empty()) return offered;
+  std::vector<gpu::FeatureName> chosen;
+  for (const std::string& name : names) {
+    if (name == "none") continue;
+    auto feature = shaders::find_shader_feature(name);
+    if (!feature) return make_error(ErrorKind::InvalidArgument, feature.error().message + " or none");
+    if (std::find(offered.begin(), offered.end(), feature->value) == offered.end()) {
+      return make_error(ErrorKind::InvalidArgument,
+                        fmt::format("the adapter '{}' does not offer feature '{}'", adapter.device, name));
+    }
+    chosen.push_back(feature->value);
+  }
+  return chosen;
 }
 
-int run_check(const std::vector<std::string>& paths, const std::string& format) {
+Result<shaders::SourceText> read_input(const std::string& path, uint64_t max_bytes) {
+  if (path == kStandardInput) return shaders::read_source_stream(STDIN_FILENO, kStandardInputName, max_bytes);
+  return shaders::read_source(path, max_bytes);
+}
+
+std::string display_name(const std::string& path) {
+  return path == kStandardInput ? std::string(kStandardInputName) : path;
+}
+
+CheckedFile check_file(const shaders::ShaderCompiler& compiler, const std::string& path, uint64_t max_bytes) {
+  CheckedFile file{display_name(path), {}, {}, {}};
+  auto source = read_input(path, max_bytes);
+  if (!source) {
+    file.io_error = source.error().message;
+    if (source.error().kind == ErrorKind::Refused) file.io_error += " (--max-bytes raises it)";
+    return file;
+  }
+  file.source = std::move(source->text);
+  auto compiled = compiler.compile(file.path, file.source);
+  if (!compiled) {
+    file.io_error = compiled.error().message;
+    return file;
+  }
+  file.diagnostics = std::move(compiled->diagnostics);
+  if (source->byte_order_mark_removed) {
+    file.diagnostics.insert(file.diagnostics.begin(),
+                            shaders::ShaderDiagnostic{shaders::Severity::Info, file.path, 0, 0,
+                                                      "a UTF-8 byte order mark was removed before compiling"});
+  }
+  return file;
+}
+
+// The files in the order given. An argument that begins with '-' and is no option of this
+// command is a file when such a file exists (`-x.wgsl`); otherwise it is a misspelt option.
+Result<std::vector<std::string>> files_to_check(const std::vector<std::string>& arguments,
+                                                const std::vector<std::string>& operands) {
+  std::vector<std::string> files;
+  for (const std::string& argument : arguments) {
+    std::error_code ec;
+    bool looks_like_option = argument.size() > 1 && argument[0] == '-';
+    if (looks_like_option && !std::filesystem::exists(std::filesystem::symlink_status(argument, ec))) {
+      return make_error(ErrorKind::InvalidArgument,
+                        fmt::format("unknown option '{}' for 'warden shader check' (and no file has that name; "
+                                    "give file names that begin with '-' after '--')", argument));
+    }
+    files.push_back(argument);
+  }
+  files.insert(files.end(), operands.begin(), operands.end());
+  if (files.empty()) return make_error(ErrorKind::InvalidArgument, "'warden shader check' needs at least one FILE");
+  return files;
+}
+
+int run_check(const CheckOptions& options) {
   int exit_code = kExitOk;
   auto opened = open_gpu("null", exit_code);
   if (!opened) return exit_code;
-  auto device = opened->context->request_device(opened->adapter.adapter.get(), {"warden shader check", {}});
+  auto features = choose_features(options.features, opened->adapter.description);
+  if (!features) {
+    print_err("warden: {}\n", features.error().message);
+    return kExitUsage;
+  }
+  auto device = opened->context->request_device(opened->adapter.adapter.get(),
+                                                {"warden shader check", {}, std::move(features.value())});
   if (!device) {
-    fmt::print(stderr, "warden: {}\n", device.error().message);
+    print_err("warden: {}\n", device.error().message);
     return kExitFailure;
   }
   shaders::ShaderCompiler compiler(*opened->context, device->get());
 
-  std::vector<CheckedFile> files;
   bool io_failed = false;
   bool any_error = false;
-  for (const std::string& path : paths) {
-    CheckedFile file{path, {}, {}, {}};
-    auto source = shaders::read_source_file(path);
-    if (!source) {
-      file.io_error = source.error().message;
-      fmt::print(stderr, "warden: {}\n", file.io_error);
+  Report report(options.format == "json");
+  for (const std::string& path : options.files) {
+    CheckedFile file = check_file(compiler, path, options.max_bytes);
+    if (!file.io_error.empty()) {
+      print_err("warden: {}\n", file.io_error);
       io_failed = true;
-      files.push_back(std::move(file));
-      continue;
     }
-    file.source = std::move(source.value());
-    auto compiled = compiler.compile(path, file.source);
-    if (!compiled) {
-      file.io_error = compiled.error().message;
-      fmt::print(stderr, "warden: {}\n", file.io_error);
-      io_failed = true;
-    } else {
-      file.diagnostics = std::move(compiled->diagnostics);
-      any_error = any_error || shaders::has_error(file.diagnostics);
-    }
-    files.push_back(std::move(file));
+    any_error = any_error || shaders::has_error(file.diagnostics);
+    report.add(file);
   }
-
-  if (format == "json") {
-    fmt::print("{}\n", to_json(files).dump());
-  } else {
-    for (const CheckedFile& file : files) {
-      for (const auto& d : file.diagnostics) fmt::print("{}", shaders::format_diagnostic(d, file.source));
-    }
-  }
+  report.finish();
   // Release the device before its context, and deliver its final callback.
   device->reset();
   opened->context->process_events();
@@ -92,18 +188,44 @@ int run_check(const std::vector<std::string>& paths, const std::string& format) 
 
 }  // namespace
 
-void add_shader_command(CLI::App& app, int& exit_code) {
+const CLI::App* add_shader_command(CLI::App& app, const std::vector<std::string>& operands, CommandRun& run) {
   auto* shader = app.add_subcommand("shader", "Work with WGSL shader files");
-  shader->require_subcommand(1);
   auto* check = shader->add_subcommand(
-      "check", "Compile WGSL files (Null backend, no GPU) and print their diagnostics as path:line:col");
-  auto files = std::make_shared<std::vector<std::string>>();
-  auto format = std::make_shared<std::string>("text");
-  check->add_option("--format", *format, "text (path:line:col: error: message, source line, caret) or json")
+      "check",
+      "Compile WGSL files (Null backend, no GPU) and print their diagnostics as path:line:col.\n"
+      "FILE... are the files to check, '-' for standard input; names after '--' are files whatever they look like.");
+  auto options = std::make_shared<CheckOptions>();
+  check->add_option("--format", options->format, "text (path:line:col: error: message, source line, caret) or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  check->add_option("files", *files, "WGSL files to check")->required();
-  check->callback([&exit_code, files, format] { exit_code = run_check(*files, *format); });
+  std::string feature_names;
+  for (const auto& f : shaders::kShaderFeatures) {
+    feature_names += feature_names.empty() ? "" : ", ";
+    feature_names += f.feature;
+  }
+  check->add_option("--feature", options->features,
+                    "Ask the device only for these shader features (repeat it; 'none' for none): " + feature_names +
+                        ". Default: every one the adapter offers")
+      ->allow_extra_args(false);  // one name per --feature: the files that follow stay files
+  check->add_option("--max-bytes", options->max_bytes, "Refuse files larger than this")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  // The files are what CLI11 leaves over, so that their order is kept and a file named like an
+  // option can still be checked (files_to_check decides).
+  check->allow_extras();
+  check->callback([&run, check, options, &operands] {
+    auto files = files_to_check(check->remaining(), operands);
+    if (!files) {
+      run = [message = files.error().message] {
+        print_err("warden: {} (see warden shader check --help)\n", message);
+        return kExitUsage;
+      };
+      return;
+    }
+    options->files = std::move(files.value());
+    run = [options] { return run_check(*options); };
+  });
+  return check;
 }
 
 }  // namespace warden::cli

@@ -17,26 +17,31 @@ ProgressMode progress_mode_for(int fd) { return isatty(fd) == 1 ? ProgressMode::
 ProgressLine::ProgressLine(std::FILE* out, ProgressMode mode, uint64_t period_frames)
     : out_(out), mode_(mode), period_(period_frames == 0 ? 1 : period_frames) {}
 
+// stdio, not fmt::print: a failed write (a closed pipe, a full disk) must not throw out of the
+// frame loop; it stays in the stream's error flag for whoever owns the stream.
+void ProgressLine::write(const std::string& text) {
+  (void)std::fwrite(text.data(), 1, text.size(), out_);
+  (void)std::fflush(out_);
+}
+
 void ProgressLine::update(const ProgressSample& sample) {
   const std::string line = format_status(sample);
   if (mode_ == ProgressMode::LiveLine) {
     const size_t pad = last_width_ > line.size() ? last_width_ - line.size() : 0;
-    fmt::print(out_, "\r{}{:{}}", line, "", pad);
+    write("\r" + line + std::string(pad, ' '));
     last_width_ = line.size();
   } else if (sample.frame % period_ == 0) {
-    fmt::print(out_, "{}\n", line);
+    write(line + "\n");
   }
-  std::fflush(out_);
 }
 
 void ProgressLine::finish(const ProgressSample& sample) {
   if (mode_ == ProgressMode::LiveLine) {
     update(sample);
-    fmt::print(out_, "\n");
+    write("\n");
   } else {
-    fmt::print(out_, "{}\n", format_status(sample));
+    write(format_status(sample) + "\n");
   }
-  std::fflush(out_);
 }
 
 }  // namespace warden::demo

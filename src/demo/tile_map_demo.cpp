@@ -230,8 +230,8 @@ Result<uint32_t> TileMapDemo::upload_ready(LayerTiles& layer, gpu::CommandEncode
     const bool root = tile.key == TileKey{0, 0, 0};
     auto loaded = layer.cache->load(tile.key, fill, root ? tiles::Priority::Urgent : tiles::Priority::Normal);
     if (!loaded) return loaded.error();
-    if (*loaded == tiles::LoadStatus::Deferred) {
-      ++misses;  // no layer free this frame: try again next frame
+    if (*loaded == tiles::LoadStatus::Deferred || *loaded == tiles::LoadStatus::Held) {
+      ++misses;  // no layer can be had this frame: try again next frame
       break;
     }
     if (*loaded == tiles::LoadStatus::Loaded) {

@@ -104,19 +104,54 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     return DeviceView{inc.generation, inc.device.id, inc.device.device};
   }
 
+  // Runs a hook; what it threw is recorded and returned. Any hook may call back into the
+  // controller (controller.h, "Re-entrancy"): after a call, the caller re-checks its generation.
   template <typename Hook, typename... Args>
-  void call(std::string_view name, const Hook& hook, const Args&... args) {
-    if (auto failure = run_hook(hook, args...)) hook_failures.push_back(fmt::format("{}: {}", name, *failure));
+  std::optional<std::string> call(std::string_view name, const Hook& hook, const Args&... args) {
+    auto failure = run_hook(hook, args...);
+    if (failure) hook_failures.push_back(fmt::format("{}: {}", name, *failure));
+    return failure;
   }
 
-  void enter(DeviceState next, std::string text) {
+  // ---- states -----------------------------------------------------------------------------
+  // The state flips before any hook hears of the change (Dawn: "flip the state before
+  // cleanup"), together with what is attached: a hook that asks state() or active_device()
+  // while a device retires is told where the controller is going, and the two agree.
+  void flip(DeviceState next, std::string text) {
     state = next;
     message = std::move(text);
+  }
+
+  enum class Fallback { Show, None };
+  // Tells the application that `token`'s transition arrived: on_state, then the fallback.
+  // Either hook may start another generation; then the rest is left to it. Returns whether
+  // `token` is still current.
+  bool tell(Generation token, Fallback fallback) {
+    if (!is_current(token)) return false;
     call("on state", hooks.on_state, state, std::string(message));
+    if (fallback == Fallback::Show && is_current(token)) {
+      call("show fallback", hooks.show_fallback, std::string(message));
+    }
+    return is_current(token);
+  }
+
+  // Ends the current generation: a new token, the device taken out of view and the state
+  // flipped, then the old device retired. Every stop, loss, failure or replacement starts
+  // here, so nothing still in flight for the old generation can change what is shown. The
+  // caller goes on only while the returned token is current: a retirement hook may have
+  // started a newer generation, and the newer one wins.
+  Generation end_generation(DeviceState next, std::string text, bool keep_device = false) {
+    const Generation token = begin_generation();
+    std::unique_ptr<Incarnation> old = take_active();
+    flip(next, std::move(text));
+    retire(old.get(), keep_device);
+    return token;
   }
 
   // Records a fault with the rebuild policy; once it has given up, its explanation is the
-  // message the fallback shows.
+  // message the fallback shows. Called before any hook of the transition runs, so a retry()
+  // from one of them is judged with this fault counted, and the fault is scored once even
+  // when a hook's generation supersedes the transition.
   std::string score(FaultKind kind, std::string_view detail, std::string text) {
     if (options.rebuild == nullptr) return text;
     options.rebuild->record_fault(kind, detail);
@@ -127,7 +162,8 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // Stop the render loop, detach the view, dispose of the generation's resources, end the
   // device: each step runs even if the one before it throws (the seed's nested finally).
   // Idempotent: the flag is flipped before any step, so a second call, or a call re-entered
-  // from a hook, does nothing. It only ever touches `inc`, never the replacement.
+  // from a hook, does nothing. It only ever touches `inc`, never the replacement, and always
+  // runs to its end: a hook that starts a generation meanwhile does not save `inc`.
   void retire(Incarnation* inc, bool keep_device = false) {
     if (inc == nullptr || inc->retired) return;
     inc->retired = true;
@@ -172,13 +208,11 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // ---- the transitions --------------------------------------------------------------------
   // The seed's initialize(): a new generation; the old device is retired before anything is
   // asked of the provider.
+  // (The seed shows the fallback before retiring; here it follows, so no hook runs while the
+  // old device is still out.)
   void initialize() {
-    const Generation token = begin_generation();
-    std::unique_ptr<Incarnation> old = take_active();
-    enter(DeviceState::Starting, std::string(kStartingMessage));
-    call("show fallback", hooks.show_fallback, std::string(message));
-    retire(old.get());
-    if (!is_current(token)) return;  // a hook started another generation meanwhile
+    const Generation token = end_generation(DeviceState::Starting, std::string(kStartingMessage));
+    if (!tell(token, Fallback::Show)) return;
 
     if (auto api = provider.check_api(); !api) {
       return fail(token, fmt::format("WebGPU is unavailable ({})", api.error().message), std::nullopt);
@@ -264,7 +298,11 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   void prepare_or_publish(Generation token) {
     if (!hooks.prepare_resources) return publish(token);
     active->preparing = true;
-    call("prepare resources", hooks.prepare_resources, view(*active));
+    if (auto failure = call("prepare resources", hooks.prepare_resources, view(*active))) {
+      // A preparation that threw will never report: fail its generation rather than leave it
+      // in Starting for ever, holding a live device.
+      fail(token, fmt::format("preparing resources failed ({})", *failure), FaultKind::FailedCreation);
+    }
   }
 
   Result<void> finish_preparation(Generation token, Result<void> outcome) {
@@ -284,78 +322,69 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   }
 
   // The seed: activeDevice = device; showGraphics(device); announce('Graphics are ready.')
+  // Attached and Ready flip together, before show_graphics, so whatever a hook does from
+  // here on meets a device that is shown.
   void publish(Generation token) {
     active->attached = true;
-    enter(DeviceState::Ready, std::string(kReadyMessage));
+    flip(DeviceState::Ready, std::string(kReadyMessage));
     call("show graphics", hooks.show_graphics, view(*active));
-    if (!is_current(token)) return;  // show_graphics itself moved on
+    if (!tell(token, Fallback::None)) return;
     call("announce", hooks.announce, std::string(message));
+    if (!is_current(token)) return;
     if (options.rebuild != nullptr) options.rebuild->replacement_ready();
   }
 
   // The seed's device.lost.then(...): a late loss of a replaced device changes nothing.
   void on_lost(Generation token, LossReport report) {
     if (!is_current(token)) return;
-    begin_generation();
-    std::unique_ptr<Incarnation> lost = take_active();
-    retire(lost.get());
     std::string text = score(FaultKind::Lost, report.message, lost_message(report));
-    enter(DeviceState::Lost, text);
-    call("show fallback", hooks.show_fallback, std::string(message));
+    tell(end_generation(DeviceState::Lost, std::move(text)), Fallback::Show);
   }
 
+  // Let go like a lost device: a hung device must not be handed to its replacement.
   void report_hang(Generation token, std::string_view detail) {
     if (!is_current(token) || !active) return;
-    begin_generation();
-    std::unique_ptr<Incarnation> hung = take_active();
-    retire(hung.get());  // let go: a hung device must not be handed to its replacement
     std::string text = score(FaultKind::Hung, detail,
                              fmt::format("Graphics stopped ({}). Your work is still available.", detail));
-    enter(DeviceState::Lost, text);
-    call("show fallback", hooks.show_fallback, std::string(message));
+    tell(end_generation(DeviceState::Lost, std::move(text)), Fallback::Show);
   }
 
   // The seed's catch: only the current generation may change what is shown. The generation
   // ends here too, so the late loss of a device it made is stale.
   void fail(Generation token, std::string why, std::optional<FaultKind> fault) {
     if (!is_current(token)) return;
-    begin_generation();
-    std::unique_ptr<Incarnation> failed = take_active();
-    retire(failed.get());
     std::string text = failed_message(why);
     if (fault) text = score(*fault, why, std::move(text));
-    enter(DeviceState::Failed, text);
-    call("show fallback", hooks.show_fallback, std::string(message));
+    tell(end_generation(DeviceState::Failed, std::move(text)), Fallback::Show);
   }
 
   // The seed's stopGraphics(): the generation first, then retirement, then the stable
   // fallback. No new request: only an explicit retry starts a generation.
-  void stop() {
-    begin_generation();
-    std::unique_ptr<Incarnation> old = take_active();
-    retire(old.get());
-    enter(DeviceState::Stopped, std::string(kStoppedMessage));
-    call("show fallback", hooks.show_fallback, std::string(message));
-  }
+  void stop() { tell(end_generation(DeviceState::Stopped, std::string(kStoppedMessage)), Fallback::Show); }
 
   Result<void> retry() {
     if (options.rebuild != nullptr && options.rebuild->gave_up()) {
+      const std::string explanation = options.rebuild->explanation();
       // A device that is up (initialize() does not ask the policy) stays as it is.
-      if (active) return make_error(ErrorKind::Refused, options.rebuild->explanation());
-      enter(DeviceState::Failed, options.rebuild->explanation());
-      call("show fallback", hooks.show_fallback, std::string(message));
-      return make_error(ErrorKind::Refused, message);
+      if (active && active->attached) return make_error(ErrorKind::Refused, explanation);
+      // Anything else ends here, a start still pending included: it must not reach Ready
+      // after the fallback said the policy gave up.
+      tell(end_generation(DeviceState::Failed, explanation), Fallback::Show);
+      return make_error(ErrorKind::Refused, explanation);
     }
     initialize();
     return {};
   }
 
   Result<void> shutdown(Teardown teardown) {
-    begin_generation();
-    std::unique_ptr<Incarnation> old = take_active();
     const bool can_keep = teardown.keep_device && options.stash != nullptr;
-    retire(old.get(), can_keep);
-    enter(DeviceState::Stopped, std::string(kShutDownMessage));
+    const Generation token = end_generation(DeviceState::Stopped, std::string(kShutDownMessage), can_keep);
+    if (!tell(token, Fallback::None)) {
+      return make_error(ErrorKind::Refused,
+                        fmt::format("shutdown overtaken: a hook started generation {} while the device was "
+                                    "retired; that generation is current, not shut down",
+                                    generation.value));
+    }
     if (teardown.keep_device && !can_keep) {
       return make_error(ErrorKind::InvalidArgument,
                         "shutdown with keep_device needs ControllerOptions::stash; the device was let go instead");

@@ -1,13 +1,14 @@
 #include "warden/resources/registry.h"
 
 #include <algorithm>
-#include <bitset>
+#include <array>
 #include <cassert>
 #include <map>
 #include <mutex>
 
 #include <fmt/format.h>
 
+#include "resources/requests.h"
 #include "warden/webgpu/names.h"
 
 namespace warden {
@@ -48,34 +49,64 @@ uint32_t LiveCounts::total() const {
 
 namespace {
 
-// Registry ids go round-robin over 1..255, skipping ids still in use, so a handle from a
-// registry that was just destroyed does not match its successor (docs/adr/0002).
+// Registry ids: 8 bits in a handle, so a process that makes more than 255 registries reuses
+// them. An id remembers the generation above everything its registries issued; the next holder
+// of the id starts its slots there, so a handle of a registry that is gone can never equal a
+// live key of a later one, and resolve stays one compare (docs/adr/0002). Ids go round-robin
+// over 1..255, skipping those in use and those whose generations are spent.
 class RegistryIds {
  public:
   uint32_t acquire() {
     std::lock_guard lock(mutex_);
     for (uint32_t tries = 0; tries < HandleLayout::kMaxRegistryId; ++tries) {
       next_ = next_ % HandleLayout::kMaxRegistryId + 1;
-      if (!in_use_[next_]) {
-        in_use_[next_] = true;
+      if (ids_[next_].users == 0 && ids_[next_].first_generation <= kSpentAbove) {
+        ++ids_[next_].users;
         return next_;
       }
     }
-    // More than 255 live registries: ids are shared, and a handle given to the wrong one of
-    // two registries with one id is caught only by its generation. Documented in ADR 0002.
-    next_ = next_ % HandleLayout::kMaxRegistryId + 1;
-    return next_;
+    // More than 255 live registries (or every id spent): the id with the most generations left
+    // is shared, and a handle given to the wrong one of two live registries with one id is
+    // caught only by its generation. Documented in ADR 0002.
+    uint32_t best = 1;
+    for (uint32_t id = 2; id <= HandleLayout::kMaxRegistryId; ++id) {
+      if (ids_[id].first_generation < ids_[best].first_generation) best = id;
+    }
+    ++ids_[best].users;
+    return best;
   }
-  void release(uint32_t id) {
+  uint32_t first_generation(uint32_t id) {
     std::lock_guard lock(mutex_);
-    in_use_[id] = false;
+    return ids_[id].first_generation;
+  }
+  // `highest_issued`: the highest generation the leaving registry gave any object.
+  void release(uint32_t id, uint32_t highest_issued) {
+    std::lock_guard lock(mutex_);
+    IdState& state = ids_[id];
+    --state.users;
+    const uint32_t above = highest_issued >= HandleLayout::kMaxGeneration ? HandleLayout::kMaxGeneration
+                                                                          : highest_issued + 1;
+    state.first_generation = std::max(state.first_generation, above);
   }
 
  private:
+  // An id whose next registry would start past half the generation space is not reused while
+  // another id is free: that needs about 2^31 objects made under one id.
+  static constexpr uint32_t kSpentAbove = HandleLayout::kMaxGeneration / 2;
+  struct IdState {
+    uint32_t users = 0;
+    uint32_t first_generation = 1;
+  };
   std::mutex mutex_;
-  std::bitset<HandleLayout::kMaxRegistryId + 1> in_use_;
+  std::array<IdState, HandleLayout::kMaxRegistryId + 1> ids_{};
   uint32_t next_ = 0;
 };
+
+// The last generation a slot of a registry starting at `first` may carry.
+uint32_t generation_ceiling(uint32_t first, uint32_t generation_limit) {
+  const uint64_t last = uint64_t{first} + generation_limit - 1;
+  return static_cast<uint32_t>(std::min<uint64_t>(last, HandleLayout::kMaxGeneration));
+}
 
 // Capacities past what the handle's index field can name are cut to it (and reported by the
 // constructor); a zero generation limit would leave no generation to issue.
@@ -128,18 +159,22 @@ std::string quoted_labels(const std::vector<std::string>& labels, size_t limit) 
 
 Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
                    RegistryOptions options)
-    : procs_(context.procs()),
+    : context_(context),
+      procs_(context.procs()),
       device_(device),
       queue_(queue),
       id_(registry_ids().acquire()),
+      first_generation_(registry_ids().first_generation(id_)),
       options_(within_layout(options)),
       queue_clock_(context.procs(), context.instance(), queue),
       stores_(
 #define WARDEN_STORE_INIT(Name, snake) \
-  detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, options_.generation_limit),
+  detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, first_generation_,        \
+                               generation_ceiling(first_generation_, options_.generation_limit)),
           WARDEN_RESOURCE_KINDS(WARDEN_STORE_INIT)
 #undef WARDEN_STORE_INIT
               std::monostate{}) {
+  procs_.DeviceGetLimits(device_, &limits_);
   for (size_t k = 0; k < kResourceKindCount; ++k) {
     const auto kind = static_cast<ResourceKind>(k + 1);
     if (options.capacity(kind) > options_.capacity(kind)) {
@@ -152,7 +187,16 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
 
 Registry::~Registry() {
   shutdown();
-  registry_ids().release(id_);
+  registry_ids().release(id_, highest_generation_issued());
+}
+
+uint32_t Registry::highest_generation_issued() const {
+  uint32_t highest = 0;
+#define WARDEN_HIGHEST_GENERATION(Name, snake) \
+  highest = std::max(highest, store<Name##Tag>().pool.highest_generation_issued());
+  WARDEN_RESOURCE_KINDS(WARDEN_HIGHEST_GENERATION)
+#undef WARDEN_HIGHEST_GENERATION
+  return highest;
 }
 
 void Registry::shutdown() {
@@ -180,8 +224,8 @@ void Registry::shutdown() {
   if (!leaked.empty()) {
     diagnostics_.warning(category::kResources, fmt::format("still alive at shutdown: {}", leaked));
   }
-  // Nothing submitted can still run once the application is done with this registry: the
-  // caller either waited for the queue or is tearing the device down with it.
+  // Nothing can still run once the application is done with this registry, neither submitted
+  // nor being recorded: the caller either waited for the queue or is tearing the device down.
   assume_all_complete();
   for (ResourceKind kind : kTeardownOrder) {
     switch (kind) {
@@ -230,6 +274,14 @@ Error Registry::stale_error(Handle<Tag> handle) const {
                       fmt::format("foreign {} handle (index {}, generation {}): it belongs to "
                                   "registry {}, this is registry {}",
                                   kind, index, generation, handle.registry(), id_));
+  }
+  if (generation < first_generation_) {
+    // Only a registry that held this id before could have issued it.
+    return make_error(ErrorKind::StaleHandle,
+                      fmt::format("stale {} handle (index {}, generation {}): issued by an earlier "
+                                  "registry with id {}, which is gone (this registry issues "
+                                  "generations from {})",
+                                  kind, index, generation, id_, first_generation_));
   }
   const auto& s = store<Tag>();
   const auto state = s.pool.state(index);
@@ -333,6 +385,26 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
     data.format = procs_.TextureGetFormat(object);
     data.mip_level_count = procs_.TextureGetMipLevelCount(object);
   }
+  // Dawn hands back an error object for a request it rejected, reporting the same properties as
+  // asked for; registered, it would let write_buffer/write_texture pass their range checks for
+  // memory that does not exist. What the limits rule out cannot be a valid object.
+  std::optional<std::string> broken;
+  if constexpr (std::is_same_v<Tag, BufferTag>) {
+    broken = resources::broken_buffer_rule({data.size, data.usage, false, label}, limits_);
+  } else if constexpr (std::is_same_v<Tag, TextureTag>) {
+    TextureDesc desc{.size = data.size,
+                     .format = data.format,
+                     .usage = data.usage,
+                     .dimension = procs_.TextureGetDimension(object),
+                     .mip_level_count = data.mip_level_count,
+                     .sample_count = procs_.TextureGetSampleCount(object)};
+    broken = resources::broken_texture_rule(desc, limits_);
+  }
+  if (broken) {
+    if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("adopt_{} \"{}\": it cannot be a valid {}: {}", kind, label, kind, *broken));
+  }
   return insert<Tag>(object, std::move(label), ownership, std::move(data));
 }
 
@@ -410,7 +482,8 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
   auto* rec = record(handle);
   if (rec == nullptr) {
     const bool ours = (handle.bits() & HandleLayout::kOwnerMask) ==
-                      HandleLayout::owner_bits(Tag::kind, id_);
+                          HandleLayout::owner_bits(Tag::kind, id_) &&
+                      handle.generation() >= first_generation_;
     Error error = stale_error(handle);
     if (!ours) return error;  // foreign or wrong kind: a bug in the caller, not a double destroy
     // Double destroy: the postcondition (the handle is dead) already holds.
@@ -488,7 +561,13 @@ template <typename Tag>
 void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
                       uint32_t generation) {
   if (rec.ownership == Ownership::Imported) return;  // its owner ends it
-  if (clock().is_retired(rec.last_used)) {
+  // An owned object waits at least for the submission being recorded, touched or not, as Dawn's
+  // own deleter does: a command buffer recorded but not yet submitted may use it, and a destroy
+  // before that submit makes Dawn reject the whole frame. Releasing warden's reference to a
+  // borrowed object destroys nothing, so its own last use is enough.
+  Serial release_after = rec.last_used;
+  if (rec.ownership == Ownership::Owned) release_after = std::max(release_after, clock().recording());
+  if (clock().is_retired(release_after)) {
     bool destroyed = release_now<Tag>(object, rec.ownership);
     if (options_.on_release) {
       options_.on_release(ReleaseEvent{Tag::kind, index, generation, object, rec.label, rec.ownership,
@@ -496,8 +575,8 @@ void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32
     }
     return;
   }
-  pending_.push(PendingRelease{rec.last_used, Tag::kind, static_cast<void*>(object), rec.ownership,
-                               index, generation, rec.label});
+  pending_.push(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
+                               rec.ownership, index, generation, rec.label});
 }
 
 template <typename Tag>
@@ -547,11 +626,21 @@ void Registry::poll() {
 
 void Registry::assume_all_complete() {
   queue_clock_.clock().assume_all_complete();
-  drain_pending();
+  // The clock retires only what was submitted; what waits on the submission being recorded
+  // goes too, or it would keep its object, and through it the whole device, alive for ever.
+  release_every_pending();
+}
+
+void Registry::release_every_pending() {
+  while (!pending_.empty()) {
+    PendingRelease pending = pending_.top();
+    pending_.pop();
+    release_pending(pending);
+  }
 }
 
 void Registry::drain_pending() {
-  while (!pending_.empty() && clock().is_retired(pending_.top().last_used)) {
+  while (!pending_.empty() && clock().is_retired(pending_.top().release_after)) {
     PendingRelease pending = pending_.top();
     pending_.pop();
     release_pending(pending);

@@ -1,9 +1,11 @@
 // Registry: create_* (checked before Dawn sees them), usage contracts, contents-only updates.
 #include <algorithm>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "warden/resources/registry.h"
+#include "resources/requests.h"
 #include "warden/webgpu/names.h"
 #include "warden/webgpu/objects.h"
 
@@ -34,9 +36,62 @@ uint32_t mip_extent(uint32_t base, uint32_t mip) { return std::max(1u, mip >= 32
 
 // ---- objects warden made ------------------------------------------------------------------------
 
-template <typename Tag>
-Result<Handle<Tag>> Registry::insert_created(Object<Tag> object, const char* call, std::string label,
-                                             detail::KindData<Tag> data) {
+namespace {
+
+// What a popped error scope said. Shared with the callback, which may in principle outlive the
+// pop call (see pop_creation_scopes).
+struct ScopeOutcome {
+  bool done = false;
+  bool error = false;
+  std::string message;
+};
+
+gpu::Future pop_scope_into(const gpu::Procs& procs, gpu::Device device,
+                           const std::shared_ptr<ScopeOutcome>& outcome) {
+  gpu::PopErrorScopeCallbackInfo cb;
+  // Dawn knows a creation's errors when the create call returns, so the scope settles inside
+  // the pop: no ProcessEvents (which would run unrelated callbacks inside create_*), no wait.
+  cb.mode = gpu::CallbackMode::AllowSpontaneous;
+  cb.userdata1 = new std::shared_ptr<ScopeOutcome>(outcome);
+  cb.callback = [](gpu::PopErrorScopeStatus status, gpu::ErrorType type, gpu::StringView message,
+                   void* u1, void*) {
+    std::unique_ptr<std::shared_ptr<ScopeOutcome>> holder(static_cast<std::shared_ptr<ScopeOutcome>*>(u1));
+    ScopeOutcome& o = **holder;
+    o.done = true;
+    o.error = status == gpu::PopErrorScopeStatus::Success && type != gpu::ErrorType::NoError;
+    o.message = std::string(message.view());
+  };
+  return procs.DevicePopErrorScope(device, cb);
+}
+
+}  // namespace
+
+std::string Registry::pop_creation_scopes() {
+  auto validation = std::make_shared<ScopeOutcome>();
+  auto out_of_memory = std::make_shared<ScopeOutcome>();
+  const gpu::Future validation_future = pop_scope_into(procs_, device_, validation);
+  const gpu::Future memory_future = pop_scope_into(procs_, device_, out_of_memory);
+  // Not seen with this Dawn build; if an implementation defers the callbacks, a bounded wait
+  // (counted by gpu::blocking_wait_count) is better than handing out an unchecked object.
+  if (!validation->done) (void)context_.wait(validation_future, std::chrono::seconds(5));
+  if (!out_of_memory->done) (void)context_.wait(memory_future, std::chrono::seconds(5));
+  if (validation->error) return validation->message;
+  if (out_of_memory->error) return out_of_memory->message;
+  return {};
+}
+
+template <typename Tag, typename Make>
+Result<Handle<Tag>> Registry::create_owned(const char* call, std::string label, detail::KindData<Tag> data,
+                                           Make&& make) {
+  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
+  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
+  Object<Tag> object = make();
+  const std::string rejection = pop_creation_scopes();
+  if (!rejection.empty()) {
+    if (object != nullptr) gpu::release(procs_, object);
+    return make_error(ErrorKind::Validation,
+                      fmt::format("{} \"{}\": the device rejected it: {}", call, label, rejection));
+  }
   if (object == nullptr) {
     return make_error(ErrorKind::Validation,
                       fmt::format("{} \"{}\": the device returned no {}", call, label, to_string(Tag::kind)));
@@ -160,13 +215,16 @@ Result<BufferHandle> Registry::create_buffer(const BufferDesc& desc) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("create_buffer \"{}\": no usage declared", desc.label));
   }
+  if (auto rule = resources::broken_buffer_rule(desc, limits_)) {
+    return make_error(ErrorKind::InvalidArgument, fmt::format("create_buffer \"{}\": {}", desc.label, *rule));
+  }
   gpu::BufferDescriptor d;
   d.label = desc.label;
   d.size = desc.size;
   d.usage = desc.usage;
   d.mappedAtCreation = desc.mapped_at_creation ? 1 : 0;
-  gpu::Buffer buffer = procs_.DeviceCreateBuffer(device_, &d);
-  return insert_created<BufferTag>(buffer, "create_buffer", desc.label, {desc.usage, desc.size});
+  return create_owned<BufferTag>("create_buffer", desc.label, {desc.usage, desc.size},
+                                 [&] { return procs_.DeviceCreateBuffer(device_, &d); });
 }
 
 Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
@@ -185,6 +243,9 @@ Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("create_texture \"{}\": no usage declared", desc.label));
   }
+  if (auto rule = resources::broken_texture_rule(desc, limits_)) {
+    return make_error(ErrorKind::InvalidArgument, fmt::format("create_texture \"{}\": {}", desc.label, *rule));
+  }
   gpu::TextureBindingViewDimensionDescriptor binding_dimension;
   binding_dimension.textureBindingViewDimension = desc.binding_view_dimension;
   gpu::TextureDescriptor d;
@@ -198,13 +259,13 @@ Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
   d.format = desc.format;
   d.mipLevelCount = desc.mip_level_count;
   d.sampleCount = desc.sample_count;
-  gpu::Texture texture = procs_.DeviceCreateTexture(device_, &d);
   detail::KindData<TextureTag> data;
   data.usage = desc.usage;
   data.size = desc.size;
   data.format = desc.format;
   data.mip_level_count = desc.mip_level_count;
-  return insert_created<TextureTag>(texture, "create_texture", desc.label, data);
+  return create_owned<TextureTag>("create_texture", desc.label, data,
+                                  [&] { return procs_.DeviceCreateTexture(device_, &d); });
 }
 
 Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, const TextureViewDesc& desc) {
@@ -221,8 +282,9 @@ Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, c
   d.baseArrayLayer = desc.base_array_layer;
   d.arrayLayerCount = desc.array_layer_count;
   d.aspect = desc.aspect;
-  gpu::TextureView view = procs_.TextureCreateView(*find(texture), &d);
-  auto handle = insert_created<TextureViewTag>(view, "create_texture_view", desc.label, {texture});
+  const gpu::Texture parent_texture = *find(texture);
+  auto handle = create_owned<TextureViewTag>("create_texture_view", desc.label, {texture},
+                                             [&] { return procs_.TextureCreateView(parent_texture, &d); });
   if (handle) ++parent->data.live_views;
   return handle;
 }
@@ -234,13 +296,14 @@ Result<SamplerHandle> Registry::create_sampler(const SamplerDesc& desc) {
   d.magFilter = desc.mag_filter;
   d.minFilter = desc.min_filter;
   d.mipmapFilter = desc.mipmap_filter;
-  gpu::Sampler sampler = procs_.DeviceCreateSampler(device_, &d);
-  return insert_created<SamplerTag>(sampler, "create_sampler", desc.label);
+  return create_owned<SamplerTag>("create_sampler", desc.label, {},
+                                  [&] { return procs_.DeviceCreateSampler(device_, &d); });
 }
 
 Result<ShaderModuleHandle> Registry::create_shader_module(std::string_view wgsl, std::string label) {
-  gpu::ShaderModule module = gpu::create_wgsl_module(procs_, device_, wgsl, label);
-  return insert_created<ShaderModuleTag>(module, "create_shader_module", std::move(label));
+  return create_owned<ShaderModuleTag>("create_shader_module", label, {}, [&] {
+    return gpu::create_wgsl_module(procs_, device_, wgsl, label);
+  });
 }
 
 Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
@@ -249,11 +312,11 @@ Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
   d.label = label;
   d.entryCount = entries.size();
   d.entries = entries.data();
-  gpu::BindGroupLayout layout = procs_.DeviceCreateBindGroupLayout(device_, &d);
   detail::KindData<BindGroupLayoutTag> data;
   data.entries.emplace(entries.begin(), entries.end());
   for (auto& entry : *data.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
-  return insert_created<BindGroupLayoutTag>(layout, "create_bind_group_layout", std::move(label), std::move(data));
+  return create_owned<BindGroupLayoutTag>("create_bind_group_layout", label, std::move(data),
+                                          [&] { return procs_.DeviceCreateBindGroupLayout(device_, &d); });
 }
 
 Result<PipelineLayoutHandle> Registry::create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
@@ -272,8 +335,8 @@ Result<PipelineLayoutHandle> Registry::create_pipeline_layout(std::span<const Bi
   d.label = label;
   d.bindGroupLayoutCount = raw.size();
   d.bindGroupLayouts = raw.data();
-  gpu::PipelineLayout layout = procs_.DeviceCreatePipelineLayout(device_, &d);
-  return insert_created<PipelineLayoutTag>(layout, "create_pipeline_layout", std::move(label));
+  return create_owned<PipelineLayoutTag>("create_pipeline_layout", label, {},
+                                         [&] { return procs_.DeviceCreatePipelineLayout(device_, &d); });
 }
 
 Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
@@ -341,16 +404,16 @@ Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
   d.layout = *find(desc.layout);
   d.entryCount = raw.size();
   d.entries = raw.data();
-  gpu::BindGroup group = procs_.DeviceCreateBindGroup(device_, &d);
-  return insert_created<BindGroupTag>(group, "create_bind_group", desc.label, std::move(data));
+  return create_owned<BindGroupTag>("create_bind_group", desc.label, std::move(data),
+                                    [&] { return procs_.DeviceCreateBindGroup(device_, &d); });
 }
 
 Result<RenderPipelineHandle> Registry::create_render_pipeline(const gpu::RenderPipelineDescriptor& desc,
                                                               std::string label) {
   gpu::RenderPipelineDescriptor d = desc;
   d.label = label;
-  gpu::RenderPipeline pipeline = procs_.DeviceCreateRenderPipeline(device_, &d);
-  return insert_created<RenderPipelineTag>(pipeline, "create_render_pipeline", std::move(label));
+  return create_owned<RenderPipelineTag>("create_render_pipeline", label, {},
+                                         [&] { return procs_.DeviceCreateRenderPipeline(device_, &d); });
 }
 
 Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePipelineDesc& desc) {
@@ -366,8 +429,8 @@ Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePip
   }
   d.compute.module = *module;
   d.compute.entryPoint = desc.entry_point;
-  gpu::ComputePipeline pipeline = procs_.DeviceCreateComputePipeline(device_, &d);
-  return insert_created<ComputePipelineTag>(pipeline, "create_compute_pipeline", desc.label);
+  return create_owned<ComputePipelineTag>("create_compute_pipeline", desc.label, {},
+                                          [&] { return procs_.DeviceCreateComputePipeline(device_, &d); });
 }
 
 Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
@@ -375,12 +438,18 @@ Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("create_query_set \"{}\": count is 0", desc.label));
   }
+  if (desc.count > resources::kMaxQueryCount) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("create_query_set \"{}\": count {} exceeds WebGPU's limit of {} queries per "
+                                  "set",
+                                  desc.label, desc.count, resources::kMaxQueryCount));
+  }
   gpu::QuerySetDescriptor d;
   d.label = desc.label;
   d.type = desc.type;
   d.count = desc.count;
-  gpu::QuerySet set = procs_.DeviceCreateQuerySet(device_, &d);
-  return insert_created<QuerySetTag>(set, "create_query_set", desc.label);
+  return create_owned<QuerySetTag>("create_query_set", desc.label, {},
+                                   [&] { return procs_.DeviceCreateQuerySet(device_, &d); });
 }
 
 }  // namespace warden

@@ -20,18 +20,35 @@ bool has_error(const std::vector<ShaderDiagnostic>& diagnostics) {
                      [](const ShaderDiagnostic& d) { return d.severity == Severity::Error; });
 }
 
+size_t line_break_length(std::string_view source, size_t offset) {
+  const auto byte = [&](size_t i) { return i < source.size() ? static_cast<unsigned char>(source[i]) : 0u; };
+  switch (byte(offset)) {
+    case '\n': case '\v': case '\f': return 1;
+    case '\r': return byte(offset + 1) == '\n' ? 2 : 1;
+    case 0xC2: return byte(offset + 1) == 0x85 ? 2 : 0;  // U+0085 NEXT LINE
+    case 0xE2:  // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
+      return byte(offset + 1) == 0x80 && (byte(offset + 2) == 0xA8 || byte(offset + 2) == 0xA9) ? 3 : 0;
+    default: return 0;
+  }
+}
+
 std::optional<std::string_view> source_line(std::string_view source, uint32_t line) {
   if (line == 0) return std::nullopt;
+  uint32_t current = 1;
   size_t begin = 0;
-  for (uint32_t current = 1; current < line; ++current) {
-    size_t newline = source.find('\n', begin);
-    if (newline == std::string_view::npos) return std::nullopt;
-    begin = newline + 1;
+  for (size_t i = 0; i < source.size();) {
+    const size_t length = line_break_length(source, i);
+    if (length == 0) {
+      ++i;
+      continue;
+    }
+    if (current == line) return source.substr(begin, i - begin);
+    ++current;
+    i += length;
+    begin = i;
   }
-  size_t end = source.find('\n', begin);
-  std::string_view text = source.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
-  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-  return text;
+  if (current == line) return source.substr(begin);
+  return std::nullopt;
 }
 
 std::string caret_line(std::string_view line_text, uint32_t column) {

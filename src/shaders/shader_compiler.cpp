@@ -6,6 +6,7 @@
 
 #include "warden/shaders/error_scope.h"
 #include "warden/shaders/error_scope_message.h"
+#include "warden/shaders/shader_features.h"
 #include "warden/shaders/source_file.h"
 #include "warden/webgpu/objects.h"
 
@@ -62,6 +63,22 @@ PendingCompilationInfo request_compilation_info(const gpu::Procs& procs, gpu::Sh
   return PendingCompilationInfo{future, std::move(outcome)};
 }
 
+// Dawn's "extension 'f16' is not allowed in the current environment" does not say that a device
+// feature would allow it, nor which: a note right after the error does.
+void note_missing_features(const gpu::Procs& procs, gpu::Device device, std::vector<ShaderDiagnostic>& diagnostics) {
+  for (size_t i = 0; i < diagnostics.size(); ++i) {
+    auto extension = extension_not_allowed(diagnostics[i].message);
+    if (!extension) continue;
+    auto needed = find_shader_extension(*extension);
+    if (!needed || procs.DeviceHasFeature(device, needed->value) != 0) continue;
+    ShaderDiagnostic note = diagnostics[i];
+    note.severity = Severity::Info;
+    note.message = fmt::format("'enable {};' needs the device feature '{}', which this device was not created with",
+                               needed->extension, needed->feature);
+    diagnostics.insert(diagnostics.begin() + static_cast<std::ptrdiff_t>(++i), std::move(note));
+  }
+}
+
 }  // namespace
 
 ShaderCompiler::ShaderCompiler(const gpu::Context& context, gpu::Device device, CompilerOptions options)
@@ -100,6 +117,7 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
     auto parsed = parse_error_scope_message(path, scope.outcome->message);
     compiled.diagnostics.insert(compiled.diagnostics.end(), parsed.begin(), parsed.end());
   }
+  note_missing_features(procs, device_, compiled.diagnostics);
   if (!module && !has_error(compiled.diagnostics)) {
     compiled.diagnostics.push_back(ShaderDiagnostic{Severity::Error, std::string(path), 0, 0,
                                                     "the implementation returned no shader module"});

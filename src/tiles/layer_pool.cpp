@@ -64,14 +64,23 @@ void LayerPool::collect_retired() {
 }
 
 std::optional<LayerIndex> LayerPool::acquire(Priority priority) {
-  collect_retired();
-  const uint32_t keep = priority == Priority::Urgent ? 0 : reserve_;
-  if (free_.size <= keep) return std::nullopt;
+  if (!can_acquire(priority)) return std::nullopt;
   LayerIndex layer = pop(free_);
   state_[layer] = State::Allocated;
   ++allocated_count_;
   debug_check_counts();
   return layer;
+}
+
+bool LayerPool::can_acquire(Priority priority) {
+  collect_retired();
+  return free_.size > (priority == Priority::Urgent ? 0 : reserve_);
+}
+
+bool LayerPool::can_acquire_after_releasing(LayerIndex layer, Priority priority) {
+  if (!is_allocated(layer) || !clock_.is_retired(last_use_[layer])) return false;
+  collect_retired();
+  return free_.size + 1 > (priority == Priority::Urgent ? 0 : reserve_);
 }
 
 Result<void> LayerPool::check_allocated(LayerIndex layer, const char* operation) const {

@@ -64,11 +64,22 @@ Result<uint64_t> texture_bytes(gpu::TextureFormat format, uint32_t width, uint32
                       fmt::format("texture_bytes: {} mip levels for {}x{} (1..{})", mip_levels, width,
                                   height, full_mip_count(width, height)));
   }
+  // Every product and sum is checked: a size whose bytes do not fit in 64 bits is refused, not
+  // wrapped into a small number a budget would accept.
+  auto overflow = [&] {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("texture_bytes: {}x{} with {} levels and {} layers overflows a 64-bit byte count",
+                                  width, height, mip_levels, array_layers));
+  };
   uint64_t per_layer = 0;
   for (uint32_t m = 0; m < mip_levels; ++m) {
-    per_layer += uint64_t{std::max(width >> m, 1u)} * std::max(height >> m, 1u) * *texel;
+    uint64_t level = uint64_t{std::max(width >> m, 1u)} * std::max(height >> m, 1u);  // < 2^64
+    if (__builtin_mul_overflow(level, uint64_t{*texel}, &level)) return overflow();
+    if (__builtin_add_overflow(per_layer, level, &per_layer)) return overflow();
   }
-  return per_layer * array_layers;
+  uint64_t total = 0;
+  if (__builtin_mul_overflow(per_layer, uint64_t{array_layers}, &total)) return overflow();
+  return total;
 }
 
 }  // namespace warden::tiles

@@ -1,74 +1,200 @@
 #include "warden/tiles/tile_cache.h"
 
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
 #include <fmt/format.h>
 
 namespace warden::tiles {
 
 std::string to_string(const TileKey& key) { return fmt::format("tile z{}/{}/{}", key.z, key.x, key.y); }
 
-Result<TileCache> TileCache::create(LayerPool& pool, uint64_t budget_bytes, uint64_t layer_bytes) {
+const char* to_string(LoadStatus status) {
+  switch (status) {
+    case LoadStatus::AlreadyResident: return "already resident";
+    case LoadStatus::Loaded: return "loaded";
+    case LoadStatus::Deferred: return "deferred (no layer free yet, try next frame)";
+    case LoadStatus::Held: return "held (the budget is full of pinned or visible tiles)";
+  }
+  return "?";
+}
+
+// ---- replies from other threads ---------------------------------------------------------------
+
+void detail::Mailbox::post(Arrival arrival) {
+  std::lock_guard lock(mutex_);
+  arrivals_.push_back(std::move(arrival));
+}
+
+std::vector<detail::Arrival> detail::Mailbox::take_all() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(arrivals_, {});
+}
+
+TileReply& TileReply::operator=(TileReply&& other) noexcept {
+  if (this != &other) {
+    if (mailbox_) post(make_error(ErrorKind::Io, fmt::format("the reply for {} was replaced unanswered", to_string(ticket_.key))));
+    mailbox_ = std::move(other.mailbox_);
+    ticket_ = other.ticket_;
+  }
+  return *this;
+}
+
+TileReply::~TileReply() {
+  if (mailbox_) post(make_error(ErrorKind::Io, fmt::format("the fetch of {} ended without an answer", to_string(ticket_.key))));
+}
+
+void TileReply::deliver(std::vector<uint8_t> texels) {
+  if (mailbox_) post(std::move(texels));
+}
+
+void TileReply::fail(Error error) {
+  if (mailbox_) post(std::move(error));
+}
+
+void TileReply::post(Result<std::vector<uint8_t>> texels) {
+  mailbox_->post(detail::Arrival{ticket_, std::move(texels)});
+  mailbox_.reset();  // one answer per ticket
+}
+
+// ---- the cache ---------------------------------------------------------------------------------
+
+namespace {
+
+Result<void> check_key(const TileKey& key, const char* call) {
+  if (key.in_pyramid()) return {};
+  return make_error(ErrorKind::InvalidArgument,
+                    fmt::format("{}: {} is outside the pyramid (x and y must be below 2^z, z <= {})", call,
+                                to_string(key), kMaxZoom));
+}
+
+// Marks the cache as inside a callback for one scope; the mark is the re-entrancy rule.
+class InsideCallback {
+ public:
+  InsideCallback(const char*& inside, const char* what) : inside_(inside) { inside_ = what; }
+  ~InsideCallback() { inside_ = nullptr; }
+  InsideCallback(const InsideCallback&) = delete;
+  InsideCallback& operator=(const InsideCallback&) = delete;
+
+ private:
+  const char*& inside_;
+};
+
+}  // namespace
+
+TileCache::TileCache(LayerPool& pool, uint64_t budget_tiles, uint64_t layer_bytes, uint32_t max_fetches)
+    : pool_(&pool), budget_tiles_(budget_tiles), layer_bytes_(layer_bytes), max_fetches_(max_fetches) {}
+
+Result<TileCache> TileCache::create(LayerPool& pool, uint64_t budget_bytes, uint64_t layer_bytes,
+                                    uint32_t max_fetches_in_flight) {
   if (layer_bytes == 0) return make_error(ErrorKind::InvalidArgument, "TileCache: layer_bytes is 0");
   if (budget_bytes < layer_bytes) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("TileCache: budget of {} bytes holds no layer of {} bytes", budget_bytes, layer_bytes));
   }
-  return TileCache(pool, budget_bytes, layer_bytes);
+  // Resident bytes are at most min(budget tiles, pool layers) x layer_bytes. Counting the
+  // budget in tiles keeps the first factor in range; the pool's product is checked here.
+  if (pool.layer_count() > std::numeric_limits<uint64_t>::max() / layer_bytes) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("TileCache: {} layers of {} bytes overflow a 64-bit byte count", pool.layer_count(),
+                                  layer_bytes));
+  }
+  if (max_fetches_in_flight == 0) {
+    return make_error(ErrorKind::InvalidArgument, "TileCache: max_fetches_in_flight is 0 (no fetch could start)");
+  }
+  return TileCache(pool, budget_bytes / layer_bytes, layer_bytes, max_fetches_in_flight);
 }
 
-void TileCache::mark_used(Entry& entry) { lru_.splice(lru_.begin(), lru_, entry.lru); }
-
-bool TileCache::evict_lru() {
-  for (auto it = lru_.rbegin(); it != lru_.rend(); ++it) {
-    auto entry = entries_.find(*it);
-    if (entry->second.pinned) continue;
-    (void)evict(entry->first);
-    return true;
-  }
-  return false;
+Result<void> TileCache::refuse_inside_callback(const char* call) const {
+  if (inside_ == nullptr) return {};
+  return make_error(ErrorKind::Refused,
+                    fmt::format("TileCache::{} called from inside {}: a fill, upload or fetch may read the "
+                                "cache but not change it; call it before or after",
+                                call, inside_));
 }
 
-Result<void> TileCache::evict(const TileKey& key) {
-  auto it = entries_.find(key);
-  if (it == entries_.end()) {
-    return make_error(ErrorKind::NotFound, fmt::format("evict: {} is not resident", to_string(key)));
+// ---- where a resident tile lives ---------------------------------------------------------------
+
+void TileCache::mark_used(Entry& entry) {
+  if (entry.place == Place::Evictable) lru_.splice(lru_.begin(), lru_, entry.position);
+  if (entry.place == Place::Protected) frame_list_.splice(frame_list_.begin(), frame_list_, entry.position);
+}
+
+void TileCache::protect(Entry& entry) {
+  if (entry.place != Place::Evictable) return;
+  frame_list_.splice(frame_list_.begin(), lru_, entry.position);
+  entry.place = Place::Protected;
+}
+
+void TileCache::insert(const TileKey& key, LayerIndex layer) {
+  Entry entry{layer, Place::Evictable, {}};
+  if (visible_.contains(key)) {
+    entry.place = Place::Protected;
+    entry.position = frame_list_.insert(frame_list_.begin(), key);
+  } else {
+    entry.position = lru_.insert(lru_.begin(), key);
   }
-  LayerIndex layer = it->second.layer;
-  lru_.erase(it->second.lru);
+  entries_.emplace(key, entry);
+}
+
+void TileCache::remove(std::unordered_map<TileKey, Entry, TileKeyHash>::iterator it) {
+  Entry& entry = it->second;
+  if (entry.place == Place::Evictable) lru_.erase(entry.position);
+  if (entry.place == Place::Protected) frame_list_.erase(entry.position);
+  if (entry.place == Place::Pinned) --pinned_count_;
+  // A resident tile's layer is allocated, so release cannot fail.
+  (void)pool_->release(entry.layer);
   entries_.erase(it);
   ++evictions_;
-  return pool_->release(layer);
 }
 
-Result<void> TileCache::pin(const TileKey& key, bool pinned) {
-  auto it = entries_.find(key);
-  if (it == entries_.end()) {
-    return make_error(ErrorKind::NotFound, fmt::format("pin: {} is not resident", to_string(key)));
+// ---- the frame --------------------------------------------------------------------------------
+
+Result<void> TileCache::begin_frame(const FrameView& view) {
+  if (auto ok = refuse_inside_callback("begin_frame"); !ok) return ok;
+  for (const TileKey& key : view.visible) {
+    if (auto ok = check_key(key, "begin_frame"); !ok) return ok;
   }
-  it->second.pinned = pinned;
+  // Last frame's protected tiles were used last frame: most recently used of the evictable.
+  for (const TileKey& key : frame_list_) entries_.at(key).place = Place::Evictable;
+  lru_.splice(lru_.begin(), frame_list_);
+  ++frame_;
+  centre_x_ = view.centre_x;
+  centre_y_ = view.centre_y;
+  visible_.clear();
+  for (const TileKey& key : view.visible) {
+    visible_.insert(key);
+    // The visible tile, or the ancestor its position draws from until it arrives.
+    if (auto drawn = nearest_resident(key)) protect(entries_.at(drawn->first));
+  }
   return {};
 }
 
-std::optional<LayerIndex> TileCache::layer_of(const TileKey& key) const {
-  auto it = entries_.find(key);
-  if (it == entries_.end()) return std::nullopt;
-  return it->second.layer;
+TileCache::Room TileCache::make_room(Priority priority) {
+  const bool budget_full = entries_.size() >= budget_tiles_;
+  auto victim = lru_.empty() ? entries_.end() : entries_.find(lru_.back());
+  const bool has_victim = victim != entries_.end();
+  if (budget_full && !has_victim) return {std::nullopt, LoadStatus::Held};
+  if (pool_->can_acquire(priority)) {
+    if (budget_full) remove(victim);
+    return {pool_->acquire(priority)};
+  }
+  // No layer to hand out. Evicting the victim helps only if its layer is free at once: a layer
+  // still read by a frame in flight would just cost a drawn tile and load nothing.
+  if (has_victim && pool_->can_acquire_after_releasing(victim->second.layer, priority)) {
+    remove(victim);
+    return {pool_->acquire(priority)};
+  }
+  // Layers in flight retire, and the victim's reader retires: either way, next frame may do.
+  // With neither, every layer belongs to a pinned or protected tile (or the reserve).
+  const bool will_free = has_victim || pool_->counts().in_flight > 0;
+  return {std::nullopt, will_free ? LoadStatus::Deferred : LoadStatus::Held};
 }
 
-Result<LoadStatus> TileCache::load(const TileKey& key, const Fill& fill, Priority priority) {
-  if (key.z > 30 || key.x >= (1u << key.z) || key.y >= (1u << key.z)) {
-    return make_error(ErrorKind::InvalidArgument,
-                      fmt::format("load: {} is outside the pyramid (x and y must be below 2^z, z <= 30)", to_string(key)));
-  }
-  if (auto it = entries_.find(key); it != entries_.end()) {
-    mark_used(it->second);
-    return LoadStatus::AlreadyResident;
-  }
-  while (resident_bytes() + layer_bytes_ > budget_bytes_) {
-    if (!evict_lru()) return LoadStatus::Deferred;  // everything resident is pinned
-  }
-  std::optional<LayerIndex> layer = pool_->acquire(priority);
-  if (!layer && evict_lru()) layer = pool_->acquire(priority);  // a layer retired long ago may free one
-  if (!layer) return LoadStatus::Deferred;
+Result<LoadStatus> TileCache::place_tile(const TileKey& key, const Fill& fill, Priority priority) {
+  Room room = make_room(priority);
+  if (!room.layer) return room.otherwise;
 
   // The finally: whatever way the fill ends short of success, the layer goes back to the pool
   // (the seed's "layers leak until nothing is free").
@@ -79,37 +205,263 @@ Result<LoadStatus> TileCache::load(const TileKey& key, const Fill& fill, Priorit
     ~ReleaseUnlessKept() {
       if (!keep) (void)pool->release(layer);
     }
-  } guard{pool_, *layer};
-  Result<void> filled = fill(key, *layer);
-  if (!filled) return filled.error();
-
+  } guard{pool_, *room.layer};
+  {
+    InsideCallback inside(inside_, "a fill");
+    Result<void> filled = fill(key, *room.layer);
+    if (!filled) return filled.error();
+  }
+  // The fill could not change the cache (refused above), so the room made is still there.
+  if (entries_.size() >= budget_tiles_ || entries_.contains(key)) {
+    return make_error(ErrorKind::Internal, fmt::format("load: the cache changed during the fill of {}", to_string(key)));
+  }
   guard.keep = true;
-  lru_.push_front(key);
-  entries_.emplace(key, Entry{*layer, false, lru_.begin()});
+  insert(key, *room.layer);
   return LoadStatus::Loaded;
 }
 
-std::optional<TileSource> TileCache::draw_source(const TileKey& key) {
-  TileSource source;
+Result<LoadStatus> TileCache::load(const TileKey& key, const Fill& fill, Priority priority) {
+  if (auto ok = refuse_inside_callback("load"); !ok) return ok.error();
+  if (auto ok = check_key(key, "load"); !ok) return ok.error();
+  if (auto it = entries_.find(key); it != entries_.end()) {
+    mark_used(it->second);
+    return LoadStatus::AlreadyResident;
+  }
+  return place_tile(key, fill, priority);
+}
+
+std::optional<std::pair<TileKey, uint32_t>> TileCache::nearest_resident(const TileKey& key) const {
+  if (!key.in_pyramid()) return std::nullopt;
   TileKey at = key;
   for (uint32_t up = 0;; ++up) {
-    if (auto it = entries_.find(at); it != entries_.end()) {
-      mark_used(it->second);
-      // The entry is resident, so its layer is allocated: touch cannot fail.
-      (void)pool_->touch(it->second.layer);
-      source.drawn = at;
-      source.layer = it->second.layer;
-      source.levels_up = up;
-      const uint32_t span = 1u << up;  // tiles of `key`'s zoom across one ancestor
-      source.scale = 1.0f / static_cast<float>(span);
-      source.u0 = static_cast<float>(key.x % span) * source.scale;
-      source.v0 = static_cast<float>(key.y % span) * source.scale;
-      return source;
-    }
+    if (entries_.contains(at)) return std::pair{at, up};
     auto parent = at.parent();
-    if (!parent || up >= 31) return std::nullopt;
+    if (!parent) return std::nullopt;
     at = *parent;
   }
+}
+
+std::optional<TileSource> TileCache::peek(const TileKey& key) const {
+  auto drawn = nearest_resident(key);
+  if (!drawn) return std::nullopt;
+  TileSource source;
+  source.drawn = drawn->first;
+  source.layer = entries_.at(drawn->first).layer;
+  source.levels_up = drawn->second;
+  const uint32_t span = 1u << drawn->second;  // tiles of `key`'s zoom across one ancestor
+  source.scale = 1.0f / static_cast<float>(span);
+  source.u0 = static_cast<float>(key.x % span) * source.scale;
+  source.v0 = static_cast<float>(key.y % span) * source.scale;
+  return source;
+}
+
+std::optional<TileSource> TileCache::draw_source(const TileKey& key) {
+  std::optional<TileSource> source = peek(key);
+  if (!source) return std::nullopt;
+  Entry& entry = entries_.at(source->drawn);
+  mark_used(entry);
+  // The entry is resident, so its layer is allocated: touch cannot fail.
+  (void)pool_->touch(entry.layer);
+  return source;
+}
+
+// ---- explicit control --------------------------------------------------------------------------
+
+std::optional<LayerIndex> TileCache::layer_of(const TileKey& key) const {
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second.layer;
+}
+
+Result<void> TileCache::pin(const TileKey& key, bool pinned) {
+  if (auto ok = refuse_inside_callback("pin"); !ok) return ok;
+  if (auto ok = check_key(key, "pin"); !ok) return ok;
+  auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    return make_error(ErrorKind::NotFound, fmt::format("pin: {} is not resident", to_string(key)));
+  }
+  Entry& entry = it->second;
+  if (pinned && entry.place != Place::Pinned) {
+    if (entry.place == Place::Evictable) lru_.erase(entry.position);
+    if (entry.place == Place::Protected) frame_list_.erase(entry.position);
+    entry.place = Place::Pinned;
+    ++pinned_count_;
+  } else if (!pinned && entry.place == Place::Pinned) {
+    --pinned_count_;
+    entry.place = Place::Evictable;
+    entry.position = lru_.insert(lru_.begin(), key);
+    if (visible_.contains(key)) protect(entry);
+  }
+  return {};
+}
+
+Result<void> TileCache::evict(const TileKey& key) {
+  if (auto ok = refuse_inside_callback("evict"); !ok) return ok;
+  if (auto ok = check_key(key, "evict"); !ok) return ok;
+  auto it = entries_.find(key);
+  if (it != entries_.end() && it->second.place == Place::Pinned) {
+    return make_error(ErrorKind::Refused, fmt::format("evict: {} is pinned; unpin it first", to_string(key)));
+  }
+  auto request = requests_.find(key);
+  if (it == entries_.end() && request == requests_.end()) {
+    return make_error(ErrorKind::NotFound, fmt::format("evict: {} is neither resident nor requested", to_string(key)));
+  }
+  if (request != requests_.end()) drop_request(request);
+  if (it != entries_.end()) remove(it);
+  return {};
+}
+
+Result<void> TileCache::clear() {
+  if (auto ok = refuse_inside_callback("clear"); !ok) return ok;
+  while (!entries_.empty()) remove(entries_.begin());
+  while (!requests_.empty()) drop_request(requests_.begin());
+  ++generation_;
+  return {};
+}
+
+// ---- asynchronous tiles ------------------------------------------------------------------------
+
+double TileCache::distance_to_centre(const TileKey& key) const {
+  const double tiles = static_cast<double>(uint64_t{1} << key.z);
+  const double dx = (key.x + 0.5) / tiles - centre_x_;
+  const double dy = (key.y + 0.5) / tiles - centre_y_;
+  return dx * dx + dy * dy;
+}
+
+std::vector<TileKey> TileCache::nearest_first(std::vector<TileKey> keys) const {
+  std::sort(keys.begin(), keys.end(), [this](const TileKey& a, const TileKey& b) {
+    const double da = distance_to_centre(a), db = distance_to_centre(b);
+    if (da != db) return da < db;
+    // A coarser tile covers more of the view: it comes first on a tie; then a fixed order, so
+    // a run does not depend on the hash map's.
+    return std::tie(a.z, a.y, a.x) < std::tie(b.z, b.y, b.x);
+  });
+  return keys;
+}
+
+void TileCache::drop_request(Requests::iterator it) {
+  const Request& request = it->second;
+  if (request.state == Request::State::Fetching) orphaned_fetches_.insert(request.id);
+  if (request.state == Request::State::Arrived) {
+    --fetches_in_flight_;
+    ++stale_completions_;  // fetched, then not used
+  }
+  requests_.erase(it);
+}
+
+Result<RequestStatus> TileCache::request(const TileKey& key) {
+  if (auto ok = refuse_inside_callback("request"); !ok) return ok.error();
+  if (auto ok = check_key(key, "request"); !ok) return ok.error();
+  if (entries_.contains(key)) return RequestStatus::AlreadyResident;
+  auto [it, fresh] = requests_.try_emplace(key);
+  it->second.wanted_in_frame = frame_;
+  if (!fresh) return RequestStatus::Pending;
+  it->second.id = next_request_id_++;
+  return RequestStatus::Queued;
+}
+
+Result<uint32_t> TileCache::dispatch(TileFetcher& fetcher) {
+  if (auto ok = refuse_inside_callback("dispatch"); !ok) return ok.error();
+  std::vector<TileKey> queued;
+  for (auto it = requests_.begin(); it != requests_.end();) {
+    const Request& request = it->second;
+    const bool not_started = request.state == Request::State::Queued;
+    if (not_started && (!wanted_now(request) || entries_.contains(it->first))) {
+      it = requests_.erase(it);  // never started: nothing to count
+      continue;
+    }
+    if (not_started) queued.push_back(it->first);
+    ++it;
+  }
+  uint32_t started = 0;
+  for (const TileKey& key : nearest_first(std::move(queued))) {
+    if (fetches_in_flight_ >= max_fetches_) break;
+    Request& request = requests_.at(key);
+    request.state = Request::State::Fetching;
+    ++fetches_in_flight_;
+    ++started;
+    InsideCallback inside(inside_, "a fetch");
+    fetcher.fetch(TileReply(mailbox_, FetchTicket{key, request.id}));
+  }
+  return started;
+}
+
+Result<bool> TileCache::accept(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels) {
+  if (orphaned_fetches_.erase(ticket.id) > 0) {  // cancelled, evicted or cleared while running
+    --fetches_in_flight_;
+    ++stale_completions_;
+    return false;
+  }
+  auto it = requests_.find(ticket.key);
+  if (it == requests_.end() || it->second.id != ticket.id || it->second.state != Request::State::Fetching) {
+    ++stale_completions_;  // a ticket this cache is not waiting for
+    return false;
+  }
+  if (!texels) {
+    --fetches_in_flight_;
+    ++failed_fetches_;
+    requests_.erase(it);
+    const Error& error = texels.error();
+    return make_error(error.kind, fmt::format("fetch of {} failed: {}", to_string(ticket.key), error.message));
+  }
+  it->second.state = Request::State::Arrived;
+  it->second.texels = std::move(*texels);
+  return true;
+}
+
+Result<Completion> TileCache::place_arrived(Requests::iterator it, const Upload& upload, Priority priority) {
+  const TileKey key = it->first;
+  if (!wanted_now(it->second) || entries_.contains(key)) {
+    drop_request(it);  // the camera left, or the tile was loaded another way
+    return Completion::Stale;
+  }
+  const std::vector<uint8_t>& texels = it->second.texels;
+  Result<LoadStatus> placed = place_tile(
+      key, [&](const TileKey& k, LayerIndex layer) { return upload(k, layer, texels); }, priority);
+  if (!placed) {
+    --fetches_in_flight_;
+    ++failed_fetches_;
+    requests_.erase(it);
+    return placed.error();
+  }
+  if (*placed != LoadStatus::Loaded) return Completion::Waiting;
+  --fetches_in_flight_;
+  requests_.erase(it);
+  return Completion::Loaded;
+}
+
+Result<Completion> TileCache::complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
+                                       const Upload& upload, Priority priority) {
+  if (auto ok = refuse_inside_callback("complete"); !ok) return ok.error();
+  Result<bool> accepted = accept(ticket, std::move(texels));
+  if (!accepted) return accepted.error();
+  if (!*accepted) return Completion::Stale;
+  return place_arrived(requests_.find(ticket.key), upload, priority);
+}
+
+Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority) {
+  if (auto ok = refuse_inside_callback("deliver"); !ok) return ok.error();
+  DeliverReport report;
+  for (detail::Arrival& arrival : mailbox_->take_all()) {
+    Result<bool> accepted = accept(arrival.ticket, std::move(arrival.texels));
+    if (!accepted) report.failed.emplace_back(arrival.ticket.key, accepted.error());
+    if (accepted && !*accepted) ++report.stale;
+  }
+  std::vector<TileKey> arrived;
+  for (const auto& [key, request] : requests_) {
+    if (request.state == Request::State::Arrived) arrived.push_back(key);
+  }
+  for (const TileKey& key : nearest_first(std::move(arrived))) {
+    Result<Completion> done = place_arrived(requests_.find(key), upload, priority);
+    if (!done) {
+      report.failed.emplace_back(key, done.error());
+      continue;
+    }
+    if (*done == Completion::Loaded) ++report.loaded;
+    if (*done == Completion::Waiting) ++report.waiting;
+    if (*done == Completion::Stale) ++report.stale;
+  }
+  return report;
 }
 
 }  // namespace warden::tiles

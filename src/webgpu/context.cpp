@@ -1,6 +1,7 @@
 #include "warden/webgpu/context.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -34,6 +35,42 @@ void on_uncaptured_error(const Device*, ErrorType type, StringView message, void
                          void*) {
   auto* events = static_cast<DeviceEvents*>(userdata1);
   if (events->callbacks.on_uncaptured_error) events->callbacks.on_uncaptured_error(type, message.view());
+}
+
+// Where the instance's log goes while an adapter request runs on this thread: Dawn explains a
+// missing adapter only there, and the request's own message is "No supported adapters".
+thread_local std::vector<std::string>* t_adapter_request_log = nullptr;
+
+const char* to_string(LoggingType type) {
+  switch (type) {
+    case LoggingType::Verbose: return "Verbose";
+    case LoggingType::Info: return "Info";
+    case LoggingType::Warning: return "Warning";
+    case LoggingType::Error: return "Error";
+  }
+  return "Log";
+}
+
+// Outside an adapter request, the message goes where Dawn would have put it without a callback.
+void on_instance_log(LoggingType type, StringView message, void*, void*) {
+  if (t_adapter_request_log != nullptr) {
+    t_adapter_request_log->push_back(copy_view(message));
+    return;
+  }
+  std::string_view text = message.view();
+  std::fprintf(stderr, "%s: %.*s\n", to_string(type), static_cast<int>(text.size()), text.data());
+}
+
+// The first line of each message (the rest is Dawn's call-site trail), joined.
+std::string summarise_log(const std::vector<std::string>& log) {
+  std::string out;
+  for (const std::string& message : log) {
+    std::string_view first = std::string_view(message).substr(0, message.find('\n'));
+    if (first.empty()) continue;
+    out += out.empty() ? "" : "; ";
+    out += first;
+  }
+  return out;
 }
 
 }  // namespace
@@ -80,7 +117,10 @@ Result<std::unique_ptr<Context>> Context::create(const LibraryOptions& options) 
 Result<std::unique_ptr<Context>> Context::create(std::shared_ptr<const Library> library) {
   std::unique_ptr<Context> ctx(new Context());
   ctx->library_ = std::move(library);
+  DawnInstanceDescriptor dawn_options;
+  dawn_options.loggingCallbackInfo.callback = on_instance_log;
   InstanceDescriptor desc;
+  desc.nextInChain = reinterpret_cast<const ChainedStruct*>(&dawn_options);
   // Timed WaitAny is what lets tools and tests wait with a bound instead of spinning.
   desc.capabilities.timedWaitAnyEnable = 1;
   desc.capabilities.timedWaitAnyMaxCount = 1;
@@ -130,15 +170,22 @@ Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel 
     o->adapter = adapter;
     o->message = copy_view(message);
   };
+  std::vector<std::string> log;
+  t_adapter_request_log = &log;
   Future f = procs().InstanceRequestAdapter(instance_, &options, cb);
-  if (auto waited = wait(f, kStartupTimeout); !waited) {
+  auto waited = wait(f, kStartupTimeout);
+  t_adapter_request_log = nullptr;
+  if (!waited) {
     *why = waited.error().message;
     return waited.error();
   }
   if (outcome.status != RequestAdapterStatus::Success || outcome.adapter == nullptr) {
+    // Dawn's words, both of them: the request's answer and what its log said on the way.
     *why = outcome.message.empty() ? "no adapter returned" : outcome.message;
+    if (std::string said = summarise_log(log); !said.empty()) *why += " (" + said + ")";
     return make_error(ErrorKind::NoAdapter, *why);
   }
+  for (const std::string& message : log) on_instance_log(LoggingType::Warning, StringView(message), nullptr, nullptr);
   return Ref<Adapter>(&procs(), outcome.adapter);
 }
 

@@ -41,6 +41,9 @@ TEST(DemoCommand, BadOptionsAreUsageErrorsNamingTheOption) {
   auto rate = run_cli("demo --failure-rate 2 --backend gl --frames 1");
   EXPECT_EQ(rate.exit_code, 2);
   EXPECT_THAT(rate.err, HasSubstr("--failure-rate 2 is outside [0, 1]"));
+  auto null = run_cli("demo --backend null --frames 1");
+  EXPECT_EQ(null.exit_code, 2);
+  EXPECT_THAT(null.err, HasSubstr("the null backend only validates"));
   auto tiles = run_cli("demo --tiles /nonexistent/tiles --backend gl --frames 1");
   EXPECT_EQ(tiles.exit_code, 2);
   EXPECT_THAT(tiles.err, HasSubstr("--tiles /nonexistent/tiles: no such folder"));

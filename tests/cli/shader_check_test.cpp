@@ -2,6 +2,12 @@
 // outputs and its exit codes (0 clean, 1 a compile error, 2 usage or I/O).
 #include <gmock/gmock.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -87,8 +93,234 @@ TEST(ShaderCheck, DirectoryIsAnIoErrorExitTwo) {
 
 TEST(ShaderCheck, UsageErrorsExitTwo) {
   EXPECT_EQ(warden("shader check").exit_code, 2);
+  EXPECT_THAT(warden("shader check").err, HasSubstr("'warden shader check' needs at least one FILE"));
   EXPECT_EQ(warden("shader check --format xml valid.wgsl").exit_code, 2);
   EXPECT_EQ(warden("shader").exit_code, 2);
+}
+
+// A fresh folder for files a test makes (FIFOs, links, names that begin with '-').
+class ScratchDir {
+ public:
+  ScratchDir() {
+    static int counter = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("warden_shader_check_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path_); }
+  std::string write(const std::string& name, const std::string& bytes) const {
+    std::ofstream(path_ / name, std::ios::binary) << bytes;
+    return (path_ / name).string();
+  }
+  CliRun warden(const std::string& args) const { return warden::testing::run_cli(args, "", path_.string()); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A run that would block for ever before its fix is killed instead of hanging the suite.
+CliRun warden_bounded(const ScratchDir& dir, const std::string& args) {
+  return warden::testing::run_cli(args, "timeout -s KILL 60", dir.path().string());
+}
+
+// ---- 7a: the shader features the adapter offers -----------------------------------------------
+
+TEST(ShaderCheck, EnableExtensionsCompileWithTheFeaturesTheAdapterOffers) {
+  CliRun run = warden("shader check enable_f16.wgsl enable_subgroups.wgsl enable_clip_distances.wgsl "
+                      "enable_dual_source_blending.wgsl");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_EQ(run.out, "");
+}
+
+TEST(ShaderCheck, FeatureOptionNarrowsAndTheNoteNamesTheMissingFeature) {
+  CliRun run = warden("shader check --feature subgroups enable_subgroups.wgsl enable_f16.wgsl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out,
+            "enable_f16.wgsl:1:8: error: extension 'f16' is not allowed in the current environment\n"
+            "enable f16;\n"
+            "       ^\n"
+            "enable_f16.wgsl:1:8: info: 'enable f16;' needs the device feature 'shader-f16', which this device "
+            "was not created with\n"
+            "enable f16;\n"
+            "       ^\n");
+  CliRun none = warden("shader check --feature none enable_clip_distances.wgsl");
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_THAT(none.out, HasSubstr("needs the device feature 'clip-distances'"));
+}
+
+TEST(ShaderCheck, UnknownFeatureNameIsAUsageErrorListingTheNames) {
+  CliRun run = warden("shader check --feature f16 valid.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("unknown shader feature 'f16': expected shader-f16, clip-distances, "
+                                 "dual-source-blending, subgroups or none"));
+}
+
+// ---- 7b: the excerpt breaks lines where WGSL does ---------------------------------------------
+
+TEST(ShaderCheck, ExcerptShowsTheLineDawnNamesForEveryWgslLineBreak) {
+  // Dawn reports the unknown name at 3:10 with each of these between the lines.
+  const std::pair<const char*, std::string> breaks[] = {
+      {"lf", "\n"}, {"cr", "\r"}, {"crlf", "\r\n"}, {"vt", "\v"}, {"ff", "\f"},
+      {"nel", "\xC2\x85"}, {"ls", "\xE2\x80\xA8"}, {"ps", "\xE2\x80\xA9"}};
+  ScratchDir dir;
+  for (const auto& [name, line_break] : breaks) {
+    const std::string file = std::string(name) + ".wgsl";
+    dir.write(file, "// one" + line_break + "fn f() -> f32 {" + line_break + "  return missing; }" + line_break);
+    CliRun run = dir.warden("shader check " + file);
+    EXPECT_EQ(run.exit_code, 1) << name;
+    EXPECT_EQ(run.out, file + ":3:10: error: unresolved value 'missing'\n"
+                              "  return missing; }\n"
+                              "         ^\n")
+        << name;
+  }
+}
+
+// ---- 7c: only regular files, bounded, UTF-8 checked while reading ------------------------------
+
+TEST(ShaderCheck, FifoIsRefusedWithoutBlockingAndEarlierFilesAreStillReported) {
+  ScratchDir dir;
+  dir.write("broken.wgsl", "fn f() -> f32 { return missing; }\n");
+  ASSERT_EQ(::mkfifo((dir.path() / "pipe.wgsl").c_str(), 0600), 0);
+  CliRun run = warden_bounded(dir, "shader check broken.wgsl pipe.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("pipe.wgsl: is a FIFO (named pipe), not a regular file"));
+  EXPECT_THAT(run.out, HasSubstr("broken.wgsl:1:24: error: unresolved value 'missing'"));
+}
+
+TEST(ShaderCheck, DevicesAreRefusedBeforeAnythingIsRead) {
+  ScratchDir dir;
+  CliRun run = warden_bounded(dir, "shader check /dev/zero /dev/urandom");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("/dev/zero: is a character device, not a regular file"));
+  EXPECT_THAT(run.err, HasSubstr("/dev/urandom: is a character device, not a regular file"));
+}
+
+TEST(ShaderCheck, RandomBytesOnStandardInputStopAtTheFirstBadByte) {
+  // Never ends by itself: only the check while reading stops it.
+  ScratchDir dir;
+  CliRun run = warden_bounded(dir, "shader check - </dev/urandom");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("<stdin>: not UTF-8: invalid byte"));
+}
+
+TEST(ShaderCheck, EndlessValidStandardInputStopsAtTheSizeLimit) {
+  // NUL bytes are valid UTF-8: only the limit stops /dev/zero.
+  ScratchDir dir;
+  CliRun run = warden_bounded(dir, "shader check --max-bytes 100000 - </dev/zero");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("<stdin>: larger than the limit of 100000 bytes (--max-bytes raises it)"));
+}
+
+TEST(ShaderCheck, FilesAboveTheSizeLimitAreRefusedAndMaxBytesRaisesIt) {
+  ScratchDir dir;
+  // One byte over the documented default of 4 MiB; blank space is a valid module.
+  dir.write("big.wgsl", std::string((4u << 20) + 1, ' '));
+  CliRun refused = dir.warden("shader check big.wgsl");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("big.wgsl: larger than the limit of 4194304 bytes (--max-bytes raises it)"));
+  CliRun raised = dir.warden("shader check --max-bytes 5000000 big.wgsl");
+  EXPECT_EQ(raised.exit_code, 0) << raised.err;
+}
+
+// ---- 7d: symlink loops, names like options, standard input -------------------------------------
+
+TEST(ShaderCheck, SymlinkLoopIsReportedAsALoop) {
+  ScratchDir dir;
+  std::filesystem::create_symlink("b.wgsl", dir.path() / "a.wgsl");
+  std::filesystem::create_symlink("a.wgsl", dir.path() / "b.wgsl");
+  CliRun run = dir.warden("shader check a.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("a.wgsl: symbolic link loop"));
+  EXPECT_THAT(run.err, ::testing::Not(HasSubstr("no such file")));
+}
+
+TEST(ShaderCheck, FileNamedLikeAnOptionIsCheckedWithOrWithoutDoubleDash) {
+  ScratchDir dir;
+  dir.write("-x.wgsl", "fn f() -> f32 { return missing; }\n");
+  dir.write("--y.wgsl", "fn g() -> f32 { return gone; }\n");
+  CliRun plain = dir.warden("shader check -x.wgsl");
+  EXPECT_EQ(plain.exit_code, 1) << plain.err;
+  EXPECT_THAT(plain.out, HasSubstr("-x.wgsl:1:24: error: unresolved value 'missing'"));
+  CliRun after_marker = dir.warden("shader check --format json -- --y.wgsl -x.wgsl");
+  EXPECT_EQ(after_marker.exit_code, 1) << after_marker.err;
+  auto parsed = nlohmann::json::parse(after_marker.out);
+  ASSERT_EQ(parsed["files"].size(), 2u);
+  EXPECT_EQ(parsed["files"][0]["path"], "--y.wgsl");
+  EXPECT_EQ(parsed["files"][1]["path"], "-x.wgsl");
+}
+
+TEST(ShaderCheck, MisspeltOptionIsAUsageErrorNotAMissingFile) {
+  CliRun run = warden("shader check --formt json valid.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("unknown option '--formt' for 'warden shader check'"));
+  EXPECT_EQ(run.out, "");
+}
+
+TEST(ShaderCheck, DashReadsStandardInputNamedStdin) {
+  CliRun run = warden("shader check valid.wgsl - <missing_semicolon.wgsl");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(run.out,
+            "<stdin>:4:3: error: expected ';' for assignment statement\n"
+            "  return total;\n"
+            "  ^\n");
+}
+
+// ---- 7e: a UTF-8 byte order mark ---------------------------------------------------------------
+
+TEST(ShaderCheck, ByteOrderMarkIsRemovedWithANoteAndTheRealErrorsShow) {
+  CliRun run = warden("shader check byte_order_mark.wgsl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out,
+            "byte_order_mark.wgsl: info: a UTF-8 byte order mark was removed before compiling\n"
+            "byte_order_mark.wgsl:2:24: error: unresolved value 'missing'\n"
+            "fn f() -> f32 { return missing; }\n"
+            "                       ^\n");
+}
+
+// ---- 7f: each file's diagnostics as soon as it is checked --------------------------------------
+
+TEST(ShaderCheck, EachFileIsPrintedAsSoonAsItIsChecked) {
+  // The second file is standard input, held open: the first file's report must already be out.
+  warden::testing::CliProcess process({"shader", "check", "missing_semicolon.wgsl", "-"},
+                                      WARDEN_TEST_DATA_DIR "/shaders");
+  EXPECT_TRUE(process.wait_for_output("  ^\n", std::chrono::seconds(60))) << process.out();
+  EXPECT_TRUE(process.running());
+  EXPECT_EQ(process.out(),
+            "missing_semicolon.wgsl:4:3: error: expected ';' for assignment statement\n"
+            "  return total;\n"
+            "  ^\n");
+  EXPECT_EQ(process.finish(), 1);  // standard input ends empty: a valid module
+}
+
+TEST(ShaderCheck, JsonIsStreamedFileByFileAndStaysOneObject) {
+  warden::testing::CliProcess process({"shader", "check", "--format", "json", "type_mismatch.wgsl", "-"},
+                                      WARDEN_TEST_DATA_DIR "/shaders");
+  EXPECT_TRUE(process.wait_for_output("\"path\":\"type_mismatch.wgsl\"", std::chrono::seconds(60)))
+      << process.out();
+  EXPECT_TRUE(process.running());
+  EXPECT_EQ(process.finish(), 1);
+  auto parsed = nlohmann::json::parse(process.out());
+  ASSERT_EQ(parsed["files"].size(), 2u);
+  EXPECT_EQ(parsed["files"][1]["path"], "<stdin>");
+  EXPECT_EQ(parsed["files"][1]["diagnostics"].size(), 0u);
+}
+
+// ---- 7g: several diagnostics for one file ------------------------------------------------------
+
+TEST(ShaderCheck, AnErrorWithItsInfoNotesIsPrintedWhole) {
+  CliRun run = warden("shader check non_uniform_sample.wgsl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out,
+            "non_uniform_sample.wgsl:5:12: error: 'textureSample' must only be called from uniform control flow\n"
+            "    return textureSample(t, s, uv);\n"
+            "           ^\n"
+            "non_uniform_sample.wgsl:4:3: info: control flow depends on possibly non-uniform value\n"
+            "  if (uv.x > 0.5) {\n"
+            "  ^\n"
+            "non_uniform_sample.wgsl:4:7: info: user-defined input 'uv' of 'main' may be non-uniform\n"
+            "  if (uv.x > 0.5) {\n"
+            "      ^\n");
 }
 
 }  // namespace

@@ -24,6 +24,26 @@ TEST(Pool, GenerationsStartAtOneAndBumpOnRelease) {
   EXPECT_EQ(pool.live_count(), 1u);
 }
 
+// A registry that reuses an earlier registry's id starts every slot above what that one issued.
+TEST(Pool, EverySlotStartsAtTheFirstGenerationAndTheHighestIssuedIsKept) {
+  Pool<int> pool(4, kOwner, HandleLayout::kMaxGeneration, /*first_generation=*/100);
+  EXPECT_EQ(pool.highest_generation_issued(), 0u);
+  auto a = pool.acquire(1);
+  auto b = pool.acquire(2);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->generation, 100u);
+  EXPECT_EQ(b->generation, 100u);
+  pool.release(a->index);
+  auto c = pool.acquire(3);
+  EXPECT_EQ(c->generation, 101u);
+  EXPECT_EQ(pool.highest_generation_issued(), 101u);
+  // What an earlier holder of the id issued in these slots does not match.
+  for (uint32_t g = 1; g < 100; ++g) {
+    EXPECT_EQ(pool.find(a->index, g), nullptr);
+    EXPECT_EQ(pool.find(b->index, g), nullptr);
+  }
+}
+
 TEST(Pool, FullPoolRefusesUntilASlotIsFreed) {
   Pool<int> pool(2, kOwner);
   auto a = pool.acquire(1);

@@ -24,9 +24,11 @@ struct ModelHandle {
 };
 
 // A GPU object the model knows to be let go of (handle destroyed or object replaced) but not
-// yet released, with the serial of its last use.
+// yet released, with the serial of its last use and the serial it must wait for: every object
+// here is owned, so at least the submission being recorded when it was let go.
 struct ModelDeadObject {
   Serial last_used;
+  Serial release_after;
 };
 
 class RegistryModel {
@@ -92,8 +94,9 @@ class RegistryModel {
   }
 
   void let_go(ModelHandle& h) {
-    // Released at once when its last use retired; otherwise later, never before retirement.
-    dead_[h.object] = {h.last_used};
+    // Never before the submission being recorded now (a command buffer under construction may
+    // use it, touched or not) nor before its own last use retired.
+    dead_[h.object] = {h.last_used, std::max(h.last_used, Serial{submitted_ + 1})};
   }
 
   void destroy() {
@@ -168,7 +171,7 @@ class RegistryModel {
     EXPECT_EQ(e.last_used, it->second.last_used);
     // Shutdown assumes everything complete, including a submission recorded but never made.
     if (!shutting_down_) {
-      EXPECT_LE(e.last_used, reg_->clock().retired());
+      EXPECT_LE(it->second.release_after, reg_->clock().retired());
     }
     EXPECT_LE(reg_->clock().retired(), Serial{submitted_});
     dead_.erase(it);
@@ -192,6 +195,7 @@ class RegistryModel {
   }
 
   void finish() {
+    submit();  // what waits on the submission being recorded
     ASSERT_TRUE(testing::poll_until_retired(*reg_, Serial{submitted_}));
     EXPECT_TRUE(dead_.empty());
     const uint32_t live = count_live(ResourceKind::Buffer) + count_live(ResourceKind::Texture);

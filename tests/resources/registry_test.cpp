@@ -66,7 +66,7 @@ TEST_F(NullDeviceTest, AdoptTakesOverTheObjectAndGeneratesALabelWhenNoneIsGiven)
   ASSERT_TRUE(reg->resolve(*h).ok());
   EXPECT_EQ(*reg->resolve(*h), raw);
   ASSERT_NE(reg->label(*h), nullptr);
-  EXPECT_EQ(*reg->label(*h), "buffer#0.1");
+  EXPECT_EQ(*reg->label(*h), fmt::format("buffer#0.{}", h->generation()));
   // The adopted buffer's contract is read from the object itself.
   EXPECT_TRUE(reg->write_buffer(*h, 0, std::vector<uint32_t>(16).data(), 64).ok());
   EXPECT_EQ(reg->require_usage(*h, gpu::BufferUsage::Uniform).error().kind, ErrorKind::MissingUsage);
@@ -84,7 +84,7 @@ TEST_F(NullDeviceTest, StaleHandleErrorNamesKindIndexGenerationAndLabel) {
   EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
   EXPECT_THAT(r.error().message, HasSubstr("stale buffer handle"));
   EXPECT_THAT(r.error().message, HasSubstr("index 0"));
-  EXPECT_THAT(r.error().message, HasSubstr("generation 1"));
+  EXPECT_THAT(r.error().message, HasSubstr(fmt::format("generation {}", h->generation())));
   EXPECT_THAT(r.error().message, HasSubstr("\"vertices\""));
   EXPECT_EQ(reg->label(*h), nullptr);
   EXPECT_FALSE(reg->is_alive(*h));
@@ -100,7 +100,7 @@ TEST_F(NullDeviceTest, ReusedSlotDoesNotResolveTheOldHandle) {
   EXPECT_EQ(b->generation(), a->generation() + 1);
   auto r = reg->resolve(*a);
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(r.error().message, HasSubstr("now holds generation 2 (\"second\")"));
+  EXPECT_THAT(r.error().message, HasSubstr(fmt::format("now holds generation {} (\"second\")", b->generation())));
   EXPECT_TRUE(reg->resolve(*b).ok());
   // Destroying the old handle again must not touch the new occupant.
   EXPECT_TRUE(reg->destroy_buffer(*a).ok());
@@ -123,19 +123,58 @@ TEST_F(NullDeviceTest, ForeignHandleIsRefusedAndLeavesItsOwnerAlone) {
   ASSERT_NE(a->id(), b->id());
   auto h = a->create_buffer({16, gpu::BufferUsage::Uniform, false, "a's"});
   ASSERT_TRUE(h.ok());
-  // b has a live buffer in the same slot, so only the registry id tells them apart.
+  // b has a live buffer in the same slot; a handle with b's index and generation but a's
+  // registry id differs from it only in the id.
   auto other = b->create_buffer({16, gpu::BufferUsage::Uniform, false, "b's"});
   ASSERT_EQ(other->index(), h->index());
-  ASSERT_EQ(other->generation(), h->generation());
-  auto r = b->resolve(*h);
+  const auto in_a = BufferHandle::make(other->index(), other->generation(), a->id());
+  auto r = b->resolve(in_a);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
-  EXPECT_THAT(r.error().message, HasSubstr("foreign buffer handle (index 0, generation 1)"));
+  EXPECT_THAT(r.error().message, HasSubstr(fmt::format("foreign buffer handle (index 0, generation {})",
+                                                       other->generation())));
+  EXPECT_FALSE(b->resolve(*h).ok());
   auto d = b->destroy_buffer(*h);
   ASSERT_FALSE(d.ok());
   EXPECT_THAT(d.error().message, HasSubstr("foreign"));
   EXPECT_TRUE(a->resolve(*h).ok());
   EXPECT_TRUE(b->resolve(*other).ok());
+}
+
+// Registry ids have 8 bits; an application that makes one registry per device generation passes
+// 255 of them. A handle of a registry that is gone must never resolve in a later one, even one
+// that got the same id (docs/adr/0002).
+TEST_F(NullDeviceTest, HandlesOfRegistriesThatAreGoneNeverResolveInLaterOnes) {
+  constexpr int kRegistries = 600;
+  std::vector<BufferHandle> earlier;
+  std::vector<uint32_t> ids;
+  size_t same_id_checked = 0;
+  for (int i = 0; i < kRegistries; ++i) {
+    auto reg = make_registry(*dev);
+    // Churn a little so the registries do not all issue generation 1 only.
+    for (int c = 0; c < i % 3; ++c) {
+      auto tmp = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "churn"});
+      ASSERT_TRUE(reg->destroy_buffer(*tmp).ok());
+    }
+    auto mine = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, fmt::format("r{}", i)});
+    ASSERT_TRUE(mine.ok()) << mine.error().message;
+    for (size_t j = 0; j < earlier.size(); ++j) {
+      auto r = reg->resolve(earlier[j]);
+      ASSERT_FALSE(r.ok()) << "registry " << i << " (id " << reg->id() << ") resolved the handle of registry "
+                           << j << " (id " << ids[j] << ")";
+      ASSERT_EQ(r.error().kind, ErrorKind::StaleHandle);
+      if (ids[j] == reg->id()) {
+        ++same_id_checked;
+        ASSERT_THAT(r.error().message, HasSubstr("earlier registry")) << r.error().message;
+        // Destroy of such a handle is an error too, not a silent "double destroy".
+        ASSERT_FALSE(reg->destroy_buffer(earlier[j]).ok());
+      }
+    }
+    ASSERT_TRUE(reg->resolve(*mine).ok());
+    earlier.push_back(*mine);
+    ids.push_back(reg->id());
+  }
+  EXPECT_GE(same_id_checked, static_cast<size_t>(kRegistries - 255));  // ids were reused
 }
 
 TEST_F(NullDeviceTest, WrongKindHandleIsRefusedAtRunTime) {
@@ -152,7 +191,9 @@ TEST_F(NullDeviceTest, WrongKindHandleIsRefusedAtRunTime) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
   EXPECT_THAT(r.error().message,
-              HasSubstr("a buffer handle (index 0, generation 1) was given where a texture handle is expected"));
+              HasSubstr(fmt::format("a buffer handle (index 0, generation {}) was given where a texture "
+                                    "handle is expected",
+                                    buffer->generation())));
   EXPECT_FALSE(reg->destroy_texture(forged).ok());
   EXPECT_TRUE(reg->resolve(*texture).ok());
 }
@@ -218,7 +259,7 @@ TEST_F(NullDeviceTest, SlotWhoseGenerationReachesTheLimitIsRetiredNotWrapped) {
   ASSERT_TRUE(reg->destroy_sampler(*first).ok());
   auto second = reg->create_sampler({.label = "g2"});
   ASSERT_TRUE(second.ok());
-  EXPECT_EQ(second->generation(), 2u);
+  EXPECT_EQ(second->generation(), first->generation() + 1);
   ASSERT_TRUE(reg->destroy_sampler(*second).ok());
   EXPECT_EQ(reg->diagnostics().count("gfx.resources", Severity::Info), 1u);
   auto third = reg->create_sampler({.label = "g3"});
@@ -258,7 +299,7 @@ TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
   auto w = reg->write_buffer(*uniform, 0, data, sizeof(data));
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.error().kind, ErrorKind::MissingUsage);
-  EXPECT_THAT(w.error().message, HasSubstr("buffer \"no copy dst\" (index 0, generation 1) lacks usage CopyDst (created with Uniform)"));
+  EXPECT_THAT(w.error().message, HasSubstr(fmt::format("buffer \"no copy dst\" (index 0, generation {}) lacks usage CopyDst (created with Uniform)", reg->first_generation())));
 
   TextureDesc td;
   td.size = {4, 4, 1};
@@ -349,6 +390,7 @@ TEST_F(NullDeviceTest, OwnedObjectIsDestroyedSoTheBorrowedCheckCanFail) {
   p.BufferAddRef(raw);  // keep the object reachable after the registry lets go
   auto h = reg->adopt_buffer(raw, "owned");
   ASSERT_TRUE(reg->destroy_buffer(*h).ok());
+  ASSERT_TRUE(poll_until_retired(*reg, submit_empty(*reg, *dev)));
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_TRUE(log.events[0].destroyed);
   uint32_t data[4] = {};
@@ -429,7 +471,7 @@ TEST_F(NullDeviceTest, DestroyTextureIsRefusedWhileViewsOfItAreAlive) {
   auto d = reg->destroy_texture(*t);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.error().kind, ErrorKind::Refused);
-  EXPECT_THAT(d.error().message, HasSubstr("destroy_texture \"atlas\" (index 0, generation 1): 2 view(s)"));
+  EXPECT_THAT(d.error().message, HasSubstr(fmt::format("destroy_texture \"atlas\" (index 0, generation {}): 2 view(s)", reg->first_generation())));
   EXPECT_THAT(d.error().message, HasSubstr("\"atlas view\", \"atlas mip view\""));
   EXPECT_FALSE(reg->replace_texture(*t, nullptr).ok());
   ASSERT_TRUE(reg->destroy_texture_view(*v1).ok());
@@ -454,7 +496,11 @@ TEST_F(NullDeviceTest, ReplaceSwapsTheObjectUnderTheSameHandle) {
   uint32_t data[16] = {};
   EXPECT_TRUE(reg->write_buffer(*h, 0, data, sizeof(data)).ok());
   EXPECT_TRUE(reg->require_usage(*h, gpu::BufferUsage::Uniform).ok());
-  ASSERT_EQ(log.events.size(), 1u);  // the old one was never used: let go at once
+  // The old one was never touched, but a command buffer being recorded may still use it.
+  EXPECT_TRUE(log.events.empty());
+  ASSERT_TRUE(poll_until_retired(*reg, submit_empty(*reg, *dev)));
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_EQ(log.events[0].object, static_cast<const void*>(old));
   EXPECT_TRUE(log.events[0].destroyed);
   EXPECT_NE(old, bigger);
   EXPECT_EQ(reg->replace_buffer(*h, nullptr).error().kind, ErrorKind::InvalidArgument);
@@ -467,7 +513,7 @@ TEST_F(NullDeviceTest, ContentsOnlyUpdatesNeverReallocate) {
   uint32_t data[4] = {1, 2, 3, 4};
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(reg->write_buffer(*h, 0, data, sizeof(data)).ok());
   EXPECT_EQ(*reg->resolve(*h), before);
-  EXPECT_EQ(h->generation(), 1u);
+  EXPECT_EQ(h->generation(), reg->first_generation());
 }
 
 // ---- submissions and deferred release ---------------------------------------------------------
@@ -482,11 +528,13 @@ TEST_F(NullDeviceTest, DestroyOfATouchedObjectWaitsForItsSubmissionToRetire) {
   ASSERT_EQ(s, Serial{1});
   ASSERT_TRUE(reg->destroy_buffer(*h).ok());
   EXPECT_FALSE(reg->resolve(*h).ok());  // the handle is dead at once
-  if (!reg->clock().is_retired(s)) {
-    EXPECT_EQ(reg->pending_release_count(), 1u);
-    EXPECT_TRUE(log.events.empty());  // the GPU object lives until its submission retired
-  }
+  EXPECT_EQ(reg->pending_release_count(), 1u);
+  EXPECT_TRUE(log.events.empty());  // the GPU object lives until its submission retired
   ASSERT_TRUE(poll_until_retired(*reg, s));
+  // Owned: it also waits for the submission being recorded when it was destroyed (serial 2).
+  EXPECT_TRUE(log.events.empty());
+  Serial next = submit_empty(*reg, *dev);
+  ASSERT_TRUE(poll_until_retired(*reg, next));
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.events[0].last_used, s);
   EXPECT_GE(log.events[0].retired, s);
@@ -557,6 +605,81 @@ TEST_F(NullDeviceTest, AssumeAllCompleteLetsGoOfEverythingDeferred) {
   reg->assume_all_complete();
   EXPECT_EQ(reg->pending_release_count(), 0u);
   EXPECT_EQ(log.events.size(), 3u);
+}
+
+TEST_F(NullDeviceTest, EveryOwnedKindIsDeferredToTheSubmissionBeingRecordedWithoutTouch) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  testing::Kit kit = make_kit(*reg);
+  submit_empty(*reg, *dev);  // serial 1: the objects were never used by it
+  ASSERT_TRUE(poll_until_retired(*reg, Serial{1}));
+  ASSERT_TRUE(reg->destroy_bind_group(kit.bind_group).ok());
+  ASSERT_TRUE(reg->destroy_render_pipeline(kit.render_pipeline).ok());
+  ASSERT_TRUE(reg->destroy_compute_pipeline(kit.compute_pipeline).ok());
+  ASSERT_TRUE(reg->destroy_pipeline_layout(kit.pipeline_layout).ok());
+  ASSERT_TRUE(reg->destroy_bind_group_layout(kit.bind_group_layout).ok());
+  ASSERT_TRUE(reg->destroy_shader_module(kit.module).ok());
+  ASSERT_TRUE(reg->destroy_texture_view(kit.view).ok());
+  ASSERT_TRUE(reg->destroy_sampler(kit.sampler).ok());
+  ASSERT_TRUE(reg->destroy_query_set(kit.query_set).ok());
+  ASSERT_TRUE(reg->destroy_texture(kit.texture).ok());
+  ASSERT_TRUE(reg->destroy_buffer(kit.buffer).ok());
+  for (int i = 0; i < 100; ++i) reg->poll();
+  // A command buffer being recorded may use any of them: nothing goes before serial 2 retired.
+  EXPECT_TRUE(log.events.empty());
+  EXPECT_EQ(reg->pending_release_count(), kResourceKindCount);
+  Serial s = submit_empty(*reg, *dev);
+  ASSERT_EQ(s, Serial{2});
+  ASSERT_TRUE(poll_until_retired(*reg, s));
+  EXPECT_EQ(reg->pending_release_count(), 0u);
+  ASSERT_EQ(log.events.size(), kResourceKindCount);
+  for (const auto& e : log.events) {
+    EXPECT_EQ(e.last_used, Serial{}) << e.label;  // never touched
+    EXPECT_GE(e.retired, Serial{2}) << e.label;
+  }
+}
+
+// A loss (or shutdown) between recording and the next submit: the submission being recorded can
+// never run, so what waits on it goes too. Each object holds its device: one left pending keeps
+// a whole lost device alive per cycle.
+TEST_F(NullDeviceTest, LossCyclesWithObjectsDestroyedWhileRecordedLeaveNothingPending) {
+  const auto& p = dev->procs();
+  size_t made = 0;
+  std::vector<const void*> released;
+  for (int cycle = 0; cycle < 20; ++cycle) {
+    SCOPED_TRACE(cycle);
+    auto device = testing::open_test_device(gpu::BackendChoice::Null);
+    ASSERT_NE(device, nullptr);
+    RegistryOptions options;
+    options.on_release = [&](const ReleaseEvent& e) { released.push_back(e.object); };
+    auto reg = make_registry(*device, std::move(options));
+    testing::Kit kit = make_kit(*reg);
+    made += kResourceKindCount;
+    submit_empty(*reg, *device);
+    reg->touch(kit.bind_group);  // recorded into serial 2, never submitted
+    reg->touch(kit.query_set);
+    ASSERT_TRUE(reg->destroy_bind_group(kit.bind_group).ok());
+    ASSERT_TRUE(reg->destroy_query_set(kit.query_set).ok());
+    ASSERT_TRUE(reg->destroy_texture_view(kit.view).ok());
+    ASSERT_TRUE(reg->destroy_texture(kit.texture).ok());
+    ASSERT_TRUE(reg->destroy_buffer(kit.buffer).ok());
+    ASSERT_GE(reg->pending_release_count(), 5u);
+    if (cycle % 2 == 0) {
+      p.DeviceForceLoss(device->device.get(), gpu::DeviceLostReason::Unknown, gpu::StringView("test loss"));
+      device->context->process_events();
+      reg->assume_all_complete();  // what a loss handler does
+      EXPECT_EQ(reg->pending_release_count(), 0u);
+    }
+    reg->shutdown();
+    EXPECT_EQ(reg->pending_release_count(), 0u);
+    EXPECT_EQ(reg->live_counts().total(), 0u);
+    EXPECT_EQ(released.size(), made);  // every object it made, so none holds the device
+    reg.reset();
+    device->queue.reset();
+    device->device.reset();
+    device->adapter.adapter.reset();
+    device->context->process_events();
+  }
 }
 
 // ---- shutdown ---------------------------------------------------------------------------------
@@ -669,27 +792,36 @@ TEST_F(GlDeviceTest, DestroyBetweenRecordingAndSubmitIsDeferredPastTheSubmit) {
   EXPECT_EQ((*bytes)[256 * 3 + 15], 0x5a);
 }
 
-// The control: without touch, destroy is immediate and Dawn rejects the submit.
-TEST_F(GlDeviceTest, WithoutTouchTheSameDestroyIsImmediateAndDawnRejectsTheSubmit) {
-  auto reg = make_registry(*dev);
+// The same sequence without touch (a forgotten touch): destroy still waits for the submission
+// being recorded, so Dawn accepts the submit and the copy reads the texture's own texels.
+TEST_F(GlDeviceTest, WithoutTouchTheSameDestroyWaitsForTheSubmissionBeingRecordedAndTheSubmitIsClean) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
   const auto& p = dev->procs();
-  auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::CopySrc, .label = "untracked"});
-  auto readback = reg->create_buffer({256 * 4, gpu::BufferUsage::CopyDst, false, "readback"});
+  auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::CopySrc | gpu::TextureUsage::CopyDst, .label = "untouched"});
+  auto readback = reg->create_buffer({256 * 4, gpu::BufferUsage::CopyDst | gpu::BufferUsage::MapRead, false, "readback"});
+  std::vector<uint8_t> texels(4 * 4 * 4, 0xa5);
+  ASSERT_TRUE(reg->write_texture(*texture, {.size = {4, 4, 1}, .bytes_per_row = 16}, texels.data(), texels.size()).ok());
   gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-  const gpu::Texture source = *reg->resolve(*texture);
-  p.TextureAddRef(source);  // the encoder's own reference is not what is being tested
-  gpu::copy_image_to_buffer(p, enc, source, *reg->resolve(*readback), 4, 4, 256);
+  gpu::copy_image_to_buffer(p, enc, *reg->resolve(*texture), *reg->resolve(*readback), 4, 4, 256);
   gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
-  ASSERT_TRUE(reg->destroy_texture(*texture).ok());
+  ASSERT_TRUE(reg->destroy_texture(*texture).ok());  // between recording and submit, no touch
+  EXPECT_FALSE(reg->resolve(*texture).ok());          // the handle is dead at once
+  EXPECT_TRUE(log.events.empty());
+  EXPECT_EQ(reg->pending_release_count(), 1u);
   Serial s = reg->submit(cmd);
   p.CommandBufferRelease(cmd);
   p.CommandEncoderRelease(enc);
-  poll_until_retired(*reg, s);
+  ASSERT_TRUE(poll_until_retired(*reg, s));
   dev->context->process_events();
-  auto errors = dev->take_errors();
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_THAT(errors[0], HasSubstr("Destroyed texture"));
-  p.TextureRelease(source);
+  EXPECT_TRUE(dev->take_errors().empty());
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_EQ(log.labels[0], "untouched");
+  EXPECT_TRUE(log.events[0].destroyed);
+  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 256 * 4, std::chrono::seconds(20));
+  ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+  EXPECT_EQ((*bytes)[0], 0xa5);
+  EXPECT_EQ((*bytes)[256 * 3 + 15], 0xa5);
 }
 
 TEST_F(GlDeviceTest, WriteBufferUpdatesContentsInPlace) {

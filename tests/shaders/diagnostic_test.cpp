@@ -99,6 +99,32 @@ TEST(SourceLine, HandlesCrLfAndTheLastLineWithoutNewline) {
   EXPECT_FALSE(source_line("a", 0).has_value());
 }
 
+TEST(SourceLine, BreaksAtEveryWgslLineBreak) {
+  // LF, CR, CR LF, VT, FF, NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR (tests/cli: Dawn agrees).
+  const std::string source = "a\nb\rc\r\nd\ve\ff\xC2\x85g\xE2\x80\xA8h\xE2\x80\xA9i";
+  const char* expected[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+  for (uint32_t line = 1; line <= 9; ++line) EXPECT_EQ(source_line(source, line), expected[line - 1]) << line;
+  EXPECT_FALSE(source_line(source, 10).has_value());
+  // CR CR is two breaks; LF CR too (only CR LF is one).
+  EXPECT_EQ(source_line("a\r\rb", 3), "b");
+  EXPECT_EQ(source_line("a\n\rb", 3), "b");
+}
+
+TEST(SourceLine, LookAlikesOfLineBreaksAreText) {
+  // NO-BREAK SPACE and U+2027 share lead bytes with NEL and U+2028; a cut sequence at the end
+  // is text too.
+  EXPECT_EQ(line_break_length("\xC2\xA0", 0), 0u);
+  EXPECT_EQ(line_break_length("\xE2\x80\xA7", 0), 0u);
+  EXPECT_EQ(line_break_length("\xE2\x80", 0), 0u);
+  const std::string text = "a\xC2\xA0" "b\xE2\x80\xA7" "c";
+  EXPECT_EQ(source_line(text, 1), text);
+}
+
+TEST(FormatDiagnostic, CrOnlySourceGetsItsExcerpt) {
+  ShaderDiagnostic d{Severity::Error, "mac.wgsl", 2, 3, "bad"};
+  EXPECT_EQ(format_diagnostic(d, "// one\rx = 1;\r"), "mac.wgsl:2:3: error: bad\nx = 1;\n  ^\n");
+}
+
 TEST(Utf8, AcceptsWellFormedText) {
   EXPECT_FALSE(first_invalid_utf8("").has_value());
   EXPECT_FALSE(first_invalid_utf8("plain ascii\n\t").has_value());

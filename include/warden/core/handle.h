@@ -4,7 +4,8 @@
 //
 //   bits  0..19  slot index        (up to 1,048,576 slots per kind)
 //   bits 20..23  kind              (ResourceKind; 0 only in the null handle)
-//   bits 24..31  registry id       (1..255; catches a handle given to the wrong Registry)
+//   bits 24..31  registry id       (1..255; reused ids start above the generations their earlier
+//                                  holders issued, so a gone registry's handle never matches)
 //   bits 32..63  generation        (1..2^32-1; 0 only in the null handle)
 //
 // All bits zero is the null handle. A live handle always has a non-zero generation, so no live

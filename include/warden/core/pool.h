@@ -34,12 +34,17 @@ class Pool {
  public:
   // `owner_bits` (HandleLayout::owner_bits) are written into every handle the pool issues;
   // their kind must not be None. `generation_limit` is the last generation a slot may carry;
-  // tests lower it to reach the retirement rule in a few steps.
+  // tests lower it to reach the retirement rule in a few steps. Every slot's first occupant
+  // gets `first_generation`: a registry that reuses an earlier registry's id starts above every
+  // generation that one issued, so none of its handles can match (docs/adr/0002).
   Pool(uint32_t capacity, uint64_t owner_bits,
-       uint32_t generation_limit = HandleLayout::kMaxGeneration)
-      : capacity_(capacity), owner_bits_(owner_bits), generation_limit_(generation_limit) {
+       uint32_t generation_limit = HandleLayout::kMaxGeneration, uint32_t first_generation = 1)
+      : capacity_(capacity),
+        owner_bits_(owner_bits),
+        generation_limit_(generation_limit),
+        first_generation_(first_generation) {
     assert(capacity <= HandleLayout::kMaxSlots);
-    assert(generation_limit >= 1);
+    assert(first_generation >= 1 && first_generation <= generation_limit);
     assert((owner_bits & ~HandleLayout::kOwnerMask) == 0);
     assert((owner_bits >> HandleLayout::kKindShift & HandleLayout::kKindMask) != 0);
   }
@@ -48,6 +53,9 @@ class Pool {
   uint32_t live_count() const { return live_; }
   // Slots given up because their generation reached the limit.
   uint32_t retired_slots() const { return retired_; }
+  uint32_t first_generation() const { return first_generation_; }
+  // The highest generation any occupant was given; 0 before the first acquire.
+  uint32_t highest_generation_issued() const { return highest_issued_; }
 
   // Stores `value` in a free slot; nullopt when every usable slot is taken.
   std::optional<SlotId> acquire(T value) {
@@ -57,7 +65,7 @@ class Pool {
       free_.pop_back();
     } else if (slots_.size() < capacity_) {  // retired slots stay in slots_, never free
       index = static_cast<uint32_t>(slots_.size());
-      slots_.push_back(Slot{free_key(index, 1), T{}});
+      slots_.push_back(Slot{free_key(index, first_generation_), T{}});
       slot_count_ = index + 1;
     } else {
       return std::nullopt;
@@ -68,6 +76,7 @@ class Pool {
     slot.key = live_key(index, generation);
     slot.value = std::move(value);
     ++live_;
+    if (generation > highest_issued_) highest_issued_ = generation;
     return SlotId{index, generation, slot.key};
   }
 
@@ -152,6 +161,8 @@ class Pool {
   uint32_t capacity_;
   uint64_t owner_bits_;
   uint32_t generation_limit_;
+  uint32_t first_generation_;
+  uint32_t highest_issued_ = 0;
   uint32_t live_ = 0;
   uint32_t retired_ = 0;
 };

@@ -36,6 +36,8 @@ class ProgressLine {
   void finish(const ProgressSample& sample);
 
  private:
+  void write(const std::string& text);
+
   std::FILE* out_;
   ProgressMode mode_;
   uint64_t period_;

@@ -8,6 +8,23 @@
 // calls, and the limit on retries lives outside it (RebuildPolicy).
 //
 // Single-threaded: call it, and drive the provider's events, from one thread.
+//
+// States flip before hooks run (Dawn: "flip the state before cleanup"). A transition that
+// ends a generation (initialize, stop, loss, report_hang, a failure, a refused retry, shutdown)
+// first takes the device out of view and sets the state it leads to, and only then runs the
+// retirement hooks: while stop_render_loop, detach_graphics and dispose_resources run,
+// state() already says Starting, Stopped, Lost or Failed and active_device() is empty. Ready
+// and the shown device are set together before show_graphics. So at every moment, inside
+// hooks too, state() is Ready exactly when active_device() names a device.
+//
+// Re-entrancy. Any hook may call initialize(), retry(), stop(), shutdown(), report_hang(),
+// finish_preparation() and mark_presented() (not the destructor). A call that starts or ends
+// a generation supersedes the transition whose hook made it: that transition re-checks its
+// generation after each hook and abandons what is left of it (its on_state, fallback,
+// announce, request); the newer generation wins. A device whose retirement began is still
+// retired to the end (its remaining steps run, then it is ended). A fault is scored with the
+// RebuildPolicy once, before the transition's first hook, so a retry() from a hook is judged
+// with it counted. shutdown() overtaken this way returns Refused.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +61,9 @@ struct DeviceView {
 
 // The application says what these mean (the seed's showFallback, showGraphics, announce,
 // stopRenderLoop, detachGraphics, disposeDeviceResources); warden calls them at the right
-// transitions. Any may be empty. A hook that throws is caught and recorded (hook_failures(),
-// RetirementRecord::step_failures); the transition carries on.
+// transitions. Any may be empty, and any may call back into the controller (see above). A hook
+// that throws is caught and recorded (hook_failures(), RetirementRecord::step_failures); the
+// transition carries on, except prepare_resources: one that throws fails its generation.
 struct ControllerHooks {
   std::function<void(std::string_view message)> show_fallback;
   std::function<void(const DeviceView&)> show_graphics;
@@ -56,9 +74,13 @@ struct ControllerHooks {
   // Called once for every device the controller received, when it retires.
   std::function<void(const DeviceView&)> dispose_resources;
   // Optional: build the active mode's resources for a new device from application data. When
-  // set, the device is shown only after finish_preparation(view.generation, ...) succeeds.
+  // set, the device is shown only after finish_preparation(view.generation, ...) succeeds
+  // (it may be called from inside this hook). If it throws, the generation fails (scored as a
+  // failed creation, the device retired, the exception's message in the fallback).
   std::function<void(const DeviceView&)> prepare_resources;
-  // Every state change, after it happened, with the fallback message of that state.
+  // Every state reached, with its fallback message: after the retirement the transition
+  // caused, before show_fallback; for Ready after show_graphics, before announce. A state a
+  // hook superseded before it was told is not reported.
   std::function<void(DeviceState, std::string_view message)> on_state;
 };
 
@@ -101,9 +123,12 @@ class DeviceController {
   void initialize();
   // A new generation without a request: retires the current device, shows the stable fallback.
   void stop();
-  // An explicit retry: initialize(), unless the rebuild policy has given up (Refused).
+  // An explicit retry: initialize(), unless the rebuild policy has given up (Refused). A
+  // refused retry leaves a shown device alone; anything else, a start still pending
+  // included, ends in Failed with the policy's explanation.
   Result<void> retry();
   // Engine teardown: retires the device (or hands it to the stash), shows no fallback.
+  // Refused when a hook started a generation meanwhile: that generation is current.
   Result<void> shutdown(Teardown teardown = {});
 
   // The application finished preparing resources for `generation`. Refused when that
@@ -115,11 +140,12 @@ class DeviceController {
   // is let go like a lost one. Ignored for a generation that is no longer current.
   void report_hang(Generation generation, std::string_view detail);
 
+  // Where the controller is, or, while a transition's hooks run, where it is going.
   DeviceState state() const;
   const std::string& message() const;  // the fallback message of the current state
   Generation generation() const;
   bool is_current(Generation generation) const;
-  // The device shown now; empty unless Ready.
+  // The device shown now: present exactly when state() is Ready.
   std::optional<DeviceView> active_device() const;
   // One record per device retired, kept for the controller's life (diagnostics and tests).
   const std::vector<RetirementRecord>& retirements() const;

@@ -4,7 +4,8 @@
 // the usages it was created with, and the serial of the last submission that used it. Destroying
 // or replacing an object kills its handle (or swaps it) at once; the GPU object itself is
 // released when that serial has retired, learned from onSubmittedWorkDone through a
-// non-blocking poll(). Nothing here waits on the GPU. docs/lifecycle-in-detail.md walks an
+// non-blocking poll(). An owned object waits at least for the submission being recorded, touched
+// or not (docs/lifecycle-in-detail.md). Nothing here waits on the GPU. docs/lifecycle-in-detail.md walks an
 // object from create to release; docs/failure-policy.md says what each call does on bad input.
 //
 // Not thread-safe: one thread, the one that drives the instance's events, calls a Registry.
@@ -68,7 +69,8 @@ struct RegistryOptions {
 #define WARDEN_REGISTRY_CAPACITY_FIELD(Name, snake) uint32_t snake##_capacity = 4096;
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_CAPACITY_FIELD)
 #undef WARDEN_REGISTRY_CAPACITY_FIELD
-  // The last generation a slot may carry before it is retired (docs/adr/0002). Only tests
+  // How many generations a slot may carry before it is retired (docs/adr/0002), counted from
+  // the registry's first generation and never past HandleLayout::kMaxGeneration. Only tests
   // lower it, to reach the rule in a few steps.
   uint32_t generation_limit = HandleLayout::kMaxGeneration;
   std::function<void(const ReleaseEvent&)> on_release;
@@ -220,8 +222,8 @@ WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_GPU_TYPE)
 template <typename Tag>
 struct KindStore {
   using Object = typename GpuType<Tag>::type;
-  KindStore(uint32_t capacity, uint32_t registry, uint32_t generation_limit)
-      : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit) {}
+  KindStore(uint32_t capacity, uint32_t registry, uint32_t first_generation, uint32_t generation_limit)
+      : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit, first_generation) {}
   Pool<Object> pool;                 // hot: handle + object, what resolve reads
   // Cold, by slot index; grows with the pool's slots. A deque, so a label pointer handed out
   // stays valid while its object lives.
@@ -235,7 +237,7 @@ class Registry {
   template <typename Tag>
   using Object = typename detail::GpuType<Tag>::type;
 
-  // `device` and `queue` must outlive the registry (it takes no reference on them).
+  // `context`, `device` and `queue` must outlive the registry (it takes no reference on them).
   Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
            RegistryOptions options = {});
   // Runs shutdown(): whatever is still alive is reported and let go.
@@ -256,7 +258,8 @@ class Registry {
   Result<void> replace_##snake(Name##Handle handle, gpu::Name object) {                        \
     return replace<Name##Tag>(handle, object);                                                  \
   }                                                                                             \
-  /* Kills the handle now; the GPU object goes when its last submission retired. */           \
+  /* Kills the handle now; the GPU object goes when its last submission retired (owned: at  \
+     the earliest when the submission being recorded now retired). */                          \
   Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }    \
   Result<gpu::Name> resolve(Name##Handle handle) const { return resolve_hot<Name##Tag>(handle); } \
   /* Null when the handle is not live; valid while the object lives. */                        \
@@ -314,7 +317,8 @@ class Registry {
   }
   // Non-blocking: drains retirement callbacks, then lets go of what retired.
   void poll();
-  // Device loss or shutdown: no submitted work can still run; lets go of everything deferred.
+  // Device loss or shutdown: no work can still run, neither submitted nor being recorded (a
+  // command buffer of a lost device never executes); lets go of everything deferred.
   void assume_all_complete();
   QueueClock& queue_clock() { return queue_clock_; }
   const SubmissionClock& clock() const { return queue_clock_.clock(); }
@@ -326,6 +330,9 @@ class Registry {
   Diagnostics& diagnostics() { return diagnostics_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
   uint32_t id() const { return id_; }
+  // The generation every slot's first occupant gets: above everything earlier registries with
+  // this id issued (docs/adr/0002).
+  uint32_t first_generation() const { return first_generation_; }
   const gpu::Procs& procs() const { return procs_; }
   gpu::Device device() const { return device_; }
   gpu::Queue queue() const { return queue_; }
@@ -376,11 +383,16 @@ class Registry {
   template <typename Tag>
   Result<Handle<Tag>> insert(Object<Tag> object, std::string label, Ownership ownership,
                              detail::KindData<Tag> data);
-  // An owned object a create_* call just made, or a Validation error naming the call and the
-  // label when the device returned none.
-  template <typename Tag>
-  Result<Handle<Tag>> insert_created(Object<Tag> object, const char* call, std::string label,
-                                     detail::KindData<Tag> data = {});
+  // Runs `make` (one device create call) under validation and out-of-memory error scopes and
+  // registers what it made as owned. Dawn reports a rejected creation only to error scopes (it
+  // returns an error object that looks like any other), so a rejection is caught here and
+  // returned as a Validation error naming the call, the label and Dawn's words; the error
+  // object is released and no handle is handed out.
+  template <typename Tag, typename Make>
+  Result<Handle<Tag>> create_owned(const char* call, std::string label, detail::KindData<Tag> data,
+                                   Make&& make);
+  // Pops the two scopes create_owned pushed; Dawn's message, empty when it accepted the call.
+  std::string pop_creation_scopes();
   template <typename Tag>
   Result<void> replace(Handle<Tag> handle, Object<Tag> object);
   template <typename Tag>
@@ -407,6 +419,7 @@ class Registry {
 
   // A GPU object whose handle is gone and whose last submission has not retired yet.
   struct PendingRelease {
+    Serial release_after;  // last_used, or for owned objects at least the serial being recorded
     Serial last_used;
     ResourceKind kind = ResourceKind::None;
     void* object = nullptr;
@@ -417,16 +430,21 @@ class Registry {
   };
   struct LaterFirst {
     bool operator()(const PendingRelease& a, const PendingRelease& b) const {
-      return a.last_used > b.last_used;
+      return a.release_after > b.release_after;
     }
   };
   void drain_pending();
+  void release_every_pending();
+  uint32_t highest_generation_issued() const;
   void release_pending(const PendingRelease& pending);
 
+  const gpu::Context& context_;
   const gpu::Procs& procs_;
   gpu::Device device_;
+  gpu::Limits limits_;  // the device's, read once: create_* checks requests against them
   gpu::Queue queue_;
   uint32_t id_;
+  uint32_t first_generation_;
   RegistryOptions options_;
   QueueClock queue_clock_;
   Diagnostics diagnostics_;

@@ -36,7 +36,13 @@ bool has_error(const std::vector<ShaderDiagnostic>& diagnostics);
 // The source line and caret are left out when `source` does not have that line.
 std::string format_diagnostic(const ShaderDiagnostic& diagnostic, std::string_view source);
 
-// The text of 1-based line `line` of `source` without its line ending; nullopt if there is none.
+// The bytes of the line break that starts at `offset` in `source`, 0 when none does. WGSL's
+// line breaks (spec section "Blankspace and line breaks", after UAX #14 LB4/LB5): LF, VT, FF,
+// CR, CR LF (one break), U+0085, U+2028 and U+2029. Dawn counts lines the same way
+// (tests/shaders/diagnostic_test.cpp compiles a file with each).
+size_t line_break_length(std::string_view source, size_t offset);
+
+// The text of 1-based line `line` of `source` without its line break; nullopt if there is none.
 std::optional<std::string_view> source_line(std::string_view source, uint32_t line);
 
 // The caret line for a 1-based byte `column` of `line_text`: every byte before the column

@@ -50,6 +50,11 @@ class LayerPool {
   // A layer whose last reader has retired, or nullopt when none may be handed out now (not an
   // error: the tile renders from an ancestor this frame and is tried again next frame).
   std::optional<LayerIndex> acquire(Priority priority = Priority::Normal);
+  // Whether acquire(priority) would hand out a layer now.
+  bool can_acquire(Priority priority = Priority::Normal);
+  // Whether it would right after release(layer): true only when `layer` is allocated and its
+  // last reader has retired, so releasing it makes it free at once (not in flight).
+  bool can_acquire_after_releasing(LayerIndex layer, Priority priority = Priority::Normal);
   // Records that the frame being recorded reads `layer`. Only an allocated layer may be
   // touched: a released layer must not be read by new work.
   Result<void> touch(LayerIndex layer);

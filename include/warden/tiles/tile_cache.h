@@ -1,26 +1,51 @@
 // TileCache: which tiles of a pyramid hold a layer of the array, under a VRAM byte budget.
 //
-// Tiles are keyed by (z, x, y). Every resident tile costs exactly one layer's bytes (format,
-// size and full mip chain: texture_bytes(..., 1 layer)); the cache evicts least recently used
-// tiles so that the resident bytes never exceed the budget. Layers come only from the
-// LayerPool; eviction releases the layer back to it, which makes eviction pure bookkeeping.
+// Tiles are keyed by (z, x, y), 0 <= z <= 30 and x, y < 2^z; a key outside that pyramid is an
+// error for every call that takes one and has no tile and no ancestor for draw_source/peek.
+// Every resident tile costs exactly one layer's bytes; the budget is counted in tiles
+// (budget_bytes / layer_bytes), so no byte count can wrap. Layers come only from the LayerPool;
+// eviction releases the layer back to it, which makes eviction pure bookkeeping.
 //
-// When a tile is not resident, draw_source() falls back to its nearest resident ancestor and
-// the sub-rectangle of the ancestor's texels that covers the tile. Pinned tiles (the root) are
-// never evicted, so once the root is resident no tile position is ever drawn blank.
+// A resident tile is in one of three places (docs/adr/0008):
+//   pinned     never evicted, by the budget or by evict(), until unpinned;
+//   protected  visible this frame, or the resident ancestor a visible position draws from:
+//              never evicted by a load (begin_frame sets the frame's visible set);
+//   evictable  in the LRU list; the only tiles a load may evict, least recently used first.
+// So the eviction victim is always the back of one list: O(1), however many tiles are pinned.
+//
+// A load evicts only what the budget requires or what frees a layer usable now; when neither
+// helps it evicts nothing and says why (LoadStatus::Deferred or LoadStatus::Held).
+//
+// Fills and fetches run while the cache is in the middle of a change: from inside one, every
+// call that changes the cache (load, complete, deliver, request, dispatch, evict, pin,
+// begin_frame, clear) is refused with a Refused error naming the rule. Reads (is_resident,
+// layer_of, peek, the counters) are allowed.
+//
+// Asynchronous tiles: request(key) queues a fetch; dispatch(fetcher) starts the nearest-to-centre
+// queued fetches, at most max_fetches_in_flight at once; the fetcher answers through a
+// TileReply from any thread; deliver(upload) on the frame thread uploads what arrived. A reply
+// for a tile no longer wanted this frame, evicted or cancelled, or from before clear(), is
+// dropped and counted (stale_completions()). Everything but TileReply is frame-thread only.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "warden/core/result.h"
 #include "warden/tiles/layer_pool.h"
 
 namespace warden::tiles {
+
+inline constexpr uint32_t kMaxZoom = 30;
 
 struct TileKey {
   uint32_t z = 0, x = 0, y = 0;
@@ -29,6 +54,8 @@ struct TileKey {
     if (z == 0) return std::nullopt;
     return TileKey{z - 1, x / 2, y / 2};
   }
+  // 0 <= z <= kMaxZoom and x, y < 2^z.
+  bool in_pyramid() const { return z <= kMaxZoom && x < (1u << z) && y < (1u << z); }
 };
 std::string to_string(const TileKey& key);
 
@@ -50,55 +77,246 @@ struct TileSource {
 enum class LoadStatus {
   AlreadyResident,
   Loaded,
-  Deferred,  // no layer free yet (all in flight) or nothing evictable: try next frame
+  // No layer can be handed out now (the ones that would be free are still read by frames in
+  // flight): try again next frame, it will succeed once they retire.
+  Deferred,
+  // The budget (or the pool) is full of tiles no load may evict: pinned, or protected this
+  // frame. Retrying cannot succeed until one is unpinned, evicted, or leaves the visible set.
+  Held,
+};
+const char* to_string(LoadStatus status);
+
+// What one frame shows. `visible` is every tile position the frame draws; `centre_x`/`centre_y`
+// is the view's centre in world units (0..1 across the whole pyramid, any zoom), the point
+// fetches are ordered by.
+struct FrameView {
+  std::span<const TileKey> visible;
+  double centre_x = 0.5, centre_y = 0.5;
+};
+
+// One fetch, as handed to a TileFetcher and answered through a TileReply.
+struct FetchTicket {
+  TileKey key;
+  uint64_t id = 0;  // unique per request over the cache's life: a later request is another id
+};
+
+namespace detail {
+struct Arrival {
+  FetchTicket ticket;
+  Result<std::vector<uint8_t>> texels;
+};
+// Where replies wait for the frame thread: the one piece of the cache other threads touch.
+class Mailbox {
+ public:
+  void post(Arrival arrival);
+  std::vector<Arrival> take_all();
+
+ private:
+  std::mutex mutex_;
+  std::vector<Arrival> arrivals_;
+};
+}  // namespace detail
+
+// A fetcher's answer to one ticket: call deliver() or fail() once, from any thread. A reply
+// destroyed unanswered counts as a failed fetch, so a lost reply never holds a fetch slot.
+class TileReply {
+ public:
+  TileReply(std::shared_ptr<detail::Mailbox> mailbox, FetchTicket ticket)
+      : mailbox_(std::move(mailbox)), ticket_(ticket) {}
+  TileReply(TileReply&&) noexcept = default;
+  TileReply& operator=(TileReply&&) noexcept;
+  TileReply(const TileReply&) = delete;
+  TileReply& operator=(const TileReply&) = delete;
+  ~TileReply();
+
+  const FetchTicket& ticket() const { return ticket_; }
+  // Level-0 texels of the tile, in whatever layout the deliver() upload expects.
+  void deliver(std::vector<uint8_t> texels);
+  void fail(Error error);
+
+ private:
+  void post(Result<std::vector<uint8_t>> texels);
+  std::shared_ptr<detail::Mailbox> mailbox_;  // null once answered (or moved from)
+  FetchTicket ticket_;
+};
+
+// A source of tiles that answers later: a worker thread, a network client, a disk reader.
+// fetch() runs on the frame thread (inside dispatch) and must not call into the cache; it
+// starts the work and keeps the reply until it answers. The cache keeps the data, not the
+// fetcher: nothing has to be buffered on the fetcher's side.
+class TileFetcher {
+ public:
+  virtual ~TileFetcher() = default;
+  virtual void fetch(TileReply reply) = 0;
+};
+
+// What one deliver() did.
+struct DeliverReport {
+  uint32_t loaded = 0;   // uploaded and resident
+  uint32_t waiting = 0;  // arrived, no layer yet (Deferred/Held): kept, retried next deliver
+  uint32_t stale = 0;    // dropped: no longer wanted, evicted, cancelled, or from before clear()
+  std::vector<std::pair<TileKey, Error>> failed;  // the fetch or the upload failed
+};
+
+// What became of one reply.
+enum class Completion {
+  Loaded,   // uploaded and resident
+  Waiting,  // kept: no layer yet (Deferred or Held); deliver() retries it
+  Stale,    // dropped and counted: not wanted this frame, evicted, cancelled, or before clear()
+};
+
+enum class RequestStatus {
+  AlreadyResident,
+  Queued,   // a new request; dispatch starts it
+  Pending,  // already queued, being fetched, or arrived and waiting for a layer
 };
 
 class TileCache {
  public:
   // Fills the acquired layer (upload + mip chain); an error leaves the tile not resident.
+  // Runs inside load: it may read the cache but not change it (see the top of this file).
   using Fill = std::function<Result<void>(const TileKey&, LayerIndex)>;
+  // Uploads arrived texels into the acquired layer; the same rules as Fill.
+  using Upload = std::function<Result<void>(const TileKey&, LayerIndex, std::span<const uint8_t>)>;
 
-  // `layer_bytes` is one layer's exact cost; a budget smaller than one layer is an error.
-  static Result<TileCache> create(LayerPool& pool, uint64_t budget_bytes, uint64_t layer_bytes);
+  static constexpr uint32_t kDefaultMaxFetches = 8;
 
-  // Makes `key` resident: evicts LRU tiles until one more fits, acquires a layer, fills it.
+  // `layer_bytes` is one layer's exact cost. Errors: layer_bytes 0, a budget smaller than one
+  // layer, the pool's bytes (layers x layer_bytes) beyond 64 bits, max_fetches_in_flight 0.
+  static Result<TileCache> create(LayerPool& pool, uint64_t budget_bytes, uint64_t layer_bytes,
+                                  uint32_t max_fetches_in_flight = kDefaultMaxFetches);
+
+  // Destroying (or assigning over) a cache does not release its layers: the pool may already be
+  // gone. clear() first to hand them back to a pool that lives on.
+  TileCache(TileCache&&) noexcept = default;
+  TileCache& operator=(TileCache&&) noexcept = default;
+  // A copy would share the layers (both would release them) and its LRU positions would point
+  // into the original's list.
+  TileCache(const TileCache&) = delete;
+  TileCache& operator=(const TileCache&) = delete;
+
+  // ---- the frame ----------------------------------------------------------------------------
+  // Starts a frame: the previous frame's protected tiles become evictable (most recently used
+  // first), and each visible position's tile, or the resident ancestor it draws from, is
+  // protected until the next begin_frame. Requests not renewed since the last begin_frame stop
+  // being wanted. An error (a key outside the pyramid) changes nothing.
+  Result<void> begin_frame(const FrameView& view);
+
+  // Makes `key` resident now: evicts what the budget requires, acquires a layer, fills it.
   // A failed fill releases the layer on every path (error or exception) and returns the error.
   Result<LoadStatus> load(const TileKey& key, const Fill& fill, Priority priority = Priority::Normal);
   // The tile or its nearest resident ancestor, marked used (LRU) and touched in the pool for
   // the frame being recorded; nullopt when neither the tile nor any ancestor is resident.
   std::optional<TileSource> draw_source(const TileKey& key);
+  // What draw_source would return, without marking use or touching the layer.
+  std::optional<TileSource> peek(const TileKey& key) const;
 
+  // ---- asynchronous tiles -------------------------------------------------------------------
+  // Wants `key` this frame: queues a fetch unless resident or already requested. Renew every
+  // frame the tile is still wanted; a request not renewed is dropped (queued) or its reply
+  // counted stale (in flight).
+  Result<RequestStatus> request(const TileKey& key);
+  // Starts queued, wanted fetches nearest to the view's centre first (coarser zoom first on a
+  // tie) until max_fetches_in_flight are outstanding. Returns how many it started.
+  Result<uint32_t> dispatch(TileFetcher& fetcher);
+  // Uploads what arrived (and what waited for a layer), nearest to the centre first.
+  Result<DeliverReport> deliver(const Upload& upload, Priority priority = Priority::Normal);
+  // One reply, on the frame thread: for sources that answer there (and for tests). deliver()
+  // calls it for every arrival.
+  Result<Completion> complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
+                              const Upload& upload, Priority priority = Priority::Normal);
+
+  // ---- explicit control ---------------------------------------------------------------------
   bool is_resident(const TileKey& key) const { return entries_.contains(key); }
   std::optional<LayerIndex> layer_of(const TileKey& key) const;
-  // A pinned tile is never evicted by the budget; unpin to let it go.
+  // A pinned tile is never evicted, by the budget or by evict(); unpin to let it go.
   Result<void> pin(const TileKey& key, bool pinned = true);
-  // Drops a tile now and releases its layer.
+  // Drops a tile now and releases its layer, and cancels any request for it. Refused for a
+  // pinned tile; NotFound when the key is neither resident nor requested.
   Result<void> evict(const TileKey& key);
+  // Drops every tile (pinned ones too) and every request; replies to earlier requests are
+  // stale from now on (a new cache generation: device loss, a new data set).
+  Result<void> clear();
 
   uint64_t resident_bytes() const { return entries_.size() * layer_bytes_; }
-  uint64_t budget_bytes() const { return budget_bytes_; }
+  uint64_t budget_bytes() const { return budget_tiles_ * layer_bytes_; }
+  uint64_t budget_tiles() const { return budget_tiles_; }
   uint64_t layer_bytes() const { return layer_bytes_; }
   size_t resident_count() const { return entries_.size(); }
+  size_t pinned_count() const { return pinned_count_; }
+  size_t protected_count() const { return frame_list_.size(); }
   uint64_t evictions() const { return evictions_; }
+  uint32_t fetches_in_flight() const { return fetches_in_flight_; }
+  uint32_t max_fetches_in_flight() const { return max_fetches_; }
+  uint64_t stale_completions() const { return stale_completions_; }
+  uint64_t failed_fetches() const { return failed_fetches_; }
+  uint64_t generation() const { return generation_; }
 
  private:
-  TileCache(LayerPool& pool, uint64_t budget_bytes, uint64_t layer_bytes)
-      : pool_(&pool), budget_bytes_(budget_bytes), layer_bytes_(layer_bytes) {}
+  TileCache(LayerPool& pool, uint64_t budget_tiles, uint64_t layer_bytes, uint32_t max_fetches);
+
+  enum class Place : uint8_t { Evictable, Protected, Pinned };
   struct Entry {
     LayerIndex layer;
-    bool pinned = false;
-    std::list<TileKey>::iterator lru;  // front: most recently used
+    Place place = Place::Evictable;
+    std::list<TileKey>::iterator position;  // in lru_ or frame_list_; unused when pinned
   };
+  struct Request {
+    enum class State : uint8_t { Queued, Fetching, Arrived };
+    uint64_t id = 0;
+    State state = State::Queued;
+    uint64_t wanted_in_frame = 0;
+    std::vector<uint8_t> texels;  // Arrived: waiting for a layer
+  };
+  // Either a layer to fill or the reason there is none.
+  struct Room {
+    std::optional<LayerIndex> layer;
+    LoadStatus otherwise = LoadStatus::Deferred;
+  };
+
+  Result<void> refuse_inside_callback(const char* call) const;
+  Room make_room(Priority priority);
+  Result<LoadStatus> place_tile(const TileKey& key, const Fill& fill, Priority priority);
+  void insert(const TileKey& key, LayerIndex layer);
+  void remove(std::unordered_map<TileKey, Entry, TileKeyHash>::iterator it);
+  void protect(Entry& entry);
   void mark_used(Entry& entry);
-  // Evicts the least recently used unpinned tile; false when there is none.
-  bool evict_lru();
+  // The tile or its nearest resident ancestor, and how many levels up it is.
+  std::optional<std::pair<TileKey, uint32_t>> nearest_resident(const TileKey& key) const;
+  double distance_to_centre(const TileKey& key) const;
+  std::vector<TileKey> nearest_first(std::vector<TileKey> keys) const;
+
+  using Requests = std::unordered_map<TileKey, Request, TileKeyHash>;
+  bool wanted_now(const Request& request) const { return request.wanted_in_frame == frame_; }
+  // A reply's first stop: true when its texels now wait in the request, false when stale.
+  Result<bool> accept(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels);
+  Result<Completion> place_arrived(Requests::iterator it, const Upload& upload, Priority priority);
+  // Forgets a request; a fetch still running keeps its slot until its reply comes back.
+  void drop_request(Requests::iterator it);
 
   LayerPool* pool_;
-  uint64_t budget_bytes_;
+  uint64_t budget_tiles_;
   uint64_t layer_bytes_;
-  std::list<TileKey> lru_;
+  uint32_t max_fetches_;
+  std::list<TileKey> lru_;         // evictable tiles; front: most recently used
+  std::list<TileKey> frame_list_;  // protected tiles of this frame
   std::unordered_map<TileKey, Entry, TileKeyHash> entries_;
+  std::unordered_set<TileKey, TileKeyHash> visible_;
+  size_t pinned_count_ = 0;
+  uint64_t frame_ = 0;
+  double centre_x_ = 0.5, centre_y_ = 0.5;
   uint64_t evictions_ = 0;
+  // Set while a fill or a fetch runs: the re-entrancy rule's single source of truth.
+  const char* inside_ = nullptr;
+
+  Requests requests_;
+  std::unordered_set<uint64_t> orphaned_fetches_;  // ids of running fetches no request wants
+  std::shared_ptr<detail::Mailbox> mailbox_ = std::make_shared<detail::Mailbox>();
+  uint64_t next_request_id_ = 1;
+  uint32_t fetches_in_flight_ = 0;  // Fetching + Arrived: both hold a slot (and, Arrived, data)
+  uint64_t stale_completions_ = 0;
+  uint64_t failed_fetches_ = 0;
+  uint64_t generation_ = 0;
 };
 
 }  // namespace warden::tiles

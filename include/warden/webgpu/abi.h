@@ -54,7 +54,9 @@ enum class BackendType : uint32_t { Undefined = 0, Null = 1, Vulkan = 6, OpenGL 
 enum class AdapterType : uint32_t { DiscreteGPU = 1, CPU = 3, Unknown = 4 };
 enum class FeatureLevel : uint32_t { Undefined = 0, Compatibility = 1, Core = 2 };
 enum class PowerPreference : uint32_t { Undefined = 0 };
-enum class CallbackMode : uint32_t { WaitAnyOnly = 1, AllowProcessEvents = 2 };
+// AllowSpontaneous: the callback may run inside the call that completes it (the registry's
+// creation scopes: tests/resources CreationScopesSettleInsideTheCallWithoutAWait).
+enum class CallbackMode : uint32_t { WaitAnyOnly = 1, AllowProcessEvents = 2, AllowSpontaneous = 3 };
 enum class RequestAdapterStatus : uint32_t { Success = 1, Unavailable = 3 };
 enum class RequestDeviceStatus : uint32_t { Success = 1, Error = 3 };
 enum class DeviceLostReason : uint32_t { Unknown = 1, Destroyed = 2, CallbackCancelled = 3, FailedCreation = 4 };
@@ -251,6 +253,35 @@ struct InstanceDescriptor {
   const ChainedStruct* nextInChain = nullptr;
   InstanceCapabilities capabilities;
 };
+
+// Dawn's own instance options, chained on InstanceDescriptor: warden uses them only to receive
+// the instance's log, which is where Dawn says why no adapter was found ("Couldn't create the
+// default EGL display"); without a callback Dawn prints it to stderr. A C++ struct in Dawn
+// (dawn::native::DawnInstanceDescriptor); sType 0x50006 is the value this build names
+// "DawnInstanceDescriptor", and the field offsets are those its own constructor writes
+// (additionalRuntimeSearchPathsCount sits in the chain header's padding). Proven by
+// tests/cli/info_test.cpp (NoAdapterKeepsDawnsOwnWords).
+inline constexpr uint32_t kSTypeDawnInstanceDescriptor = 0x00050006;
+enum class LoggingType : uint32_t { Verbose = 1, Info = 2, Warning = 3, Error = 4 };
+struct LoggingCallbackInfo {
+  const ChainedStruct* nextInChain = nullptr;
+  void (*callback)(LoggingType type, StringView message, void* userdata1, void* userdata2) = nullptr;
+  void* userdata1 = nullptr;
+  void* userdata2 = nullptr;
+};
+struct DawnInstanceDescriptor {
+  const ChainedStruct* nextInChain = nullptr;
+  uint32_t sType = kSTypeDawnInstanceDescriptor;
+  uint32_t additionalRuntimeSearchPathsCount = 0;
+  const char* const* additionalRuntimeSearchPaths = nullptr;
+  void* platform = nullptr;
+  uint32_t backendValidationLevel = 2;  // Disabled
+  bool beginCaptureOnStartup = false;
+  LoggingCallbackInfo loggingCallbackInfo;
+};
+static_assert(offsetof(DawnInstanceDescriptor, backendValidationLevel) == 32);
+static_assert(offsetof(DawnInstanceDescriptor, loggingCallbackInfo) == 40);
+static_assert(sizeof(DawnInstanceDescriptor) == 72);
 
 struct RequestAdapterOptions {
   const ChainedStruct* nextInChain = nullptr;

@@ -1,0 +1,21 @@
+// Creation requests checked against the WebGPU spec and the device's limits, before Dawn sees
+// them. Each rule is one Dawn would reject; checking it first gives an error that names the rule
+// (and, from the caller, the label) instead of an error object. What is not checked here, the
+// creation's error scope still catches (Registry::create_owned).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "warden/resources/registry.h"
+
+namespace warden::resources {
+
+// WebGPU: a query set holds at most 4,096 queries.
+inline constexpr uint32_t kMaxQueryCount = 4096;
+
+// The first rule the request breaks, in words, or nullopt.
+std::optional<std::string> broken_buffer_rule(const BufferDesc& desc, const gpu::Limits& limits);
+std::optional<std::string> broken_texture_rule(const TextureDesc& desc, const gpu::Limits& limits);
+
+}  // namespace warden::resources

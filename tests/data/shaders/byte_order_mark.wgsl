@@ -1,0 +1,2 @@
+﻿// bom
+fn f() -> f32 { return missing; }

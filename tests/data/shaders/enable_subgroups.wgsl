@@ -1,0 +1,2 @@
+enable subgroups;
+@compute @workgroup_size(64) fn main() { }

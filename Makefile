@@ -33,7 +33,9 @@ test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(CTEST_JOBS)
 
 # The same tests under AddressSanitizer + UndefinedBehaviorSanitizer. Dawn and Mesa are not
-# instrumented; their own allocations are suppressed by name in tests/sanitizer/lsan.supp.
+# instrumented; their own allocations are suppressed by name in tests/sanitizer/lsan.supp, so
+# a Dawn object warden forgets to release is caught by the reference ledger (docs/adr/0007),
+# which every test program runs, here as in `make test`.
 $(SAN_DIR)/CMakeCache.txt:
 	cmake -S . -B $(SAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DWARDEN_SANITIZE=ON -DWARDEN_BUILD_BENCH=OFF \
 	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot

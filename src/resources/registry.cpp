@@ -275,7 +275,7 @@ Error Registry::stale_error(Handle<Tag> handle) const {
                                   "registry {}, this is registry {}",
                                   kind, index, generation, handle.registry(), id_));
   }
-  if (generation < first_generation_) {
+  if (generation != 0 && generation < first_generation_) {
     // Only a registry that held this id before could have issued it.
     return make_error(ErrorKind::StaleHandle,
                       fmt::format("stale {} handle (index {}, generation {}): issued by an earlier "

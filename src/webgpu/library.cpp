@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "webgpu/counting_procs.h"
+
 namespace warden::gpu {
 namespace {
 
@@ -66,6 +68,9 @@ std::vector<std::string> resolve_procs(void* handle, Procs& procs) {
 }
 
 Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& options) {
+  std::string ledger_problem;
+  std::optional<bool> count = ledger_enabled(options.ledger, &ledger_problem);
+  if (!count) return make_error(ErrorKind::InvalidArgument, ledger_problem);
   std::vector<std::string> tried;
   for (const std::string& path : candidate_paths(options)) {
     ::dlerror();
@@ -91,6 +96,15 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
     // Report where it came from for `warden info`; dlinfo would give the resolved path but a
     // bare name is clear enough once the search order is documented.
     lib->path_ = path;
+    if (*count) {
+      auto counting = counting_procs(lib->procs_, path);
+      if (!counting) {
+        ::dlclose(handle);  // refused before anything of it was used
+        return counting.error();
+      }
+      lib->procs_ = *counting;
+      lib->counts_references_ = true;
+    }
     return std::shared_ptr<const Library>(std::move(lib));
   }
   std::string list;

@@ -2,14 +2,19 @@
 
 #include <cstdlib>
 
+#include "support/reference_watch.h"
+
 namespace warden::testing {
 
 gpu::Context* shared_context() {
   // Deliberately never released: releasing the instance from a static destructor races the
   // driver's own exit-time teardown (seen as a segfault at exit on the NVIDIA Vulkan driver).
-  // The pointer stays reachable, so leak checkers do not count it.
+  // The pointer stays reachable, so leak checkers do not count it, and its instance is kept for
+  // the program, so the reference watch does not count it either.
   static gpu::Context* context = []() -> gpu::Context* {
+    gpu::ReferenceCounts before = gpu::Ledger::process().outstanding();
     auto created = gpu::Context::create();
+    keep_for_program(gpu::Ledger::process().outstanding() - before);
     if (!created) {
       ADD_FAILURE() << created.error().message;
       return nullptr;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "warden/core/result.h"
+#include "warden/webgpu/ledger.h"
 #include "warden/webgpu/procs.h"
 
 namespace warden::gpu {
@@ -18,6 +19,9 @@ struct LibraryOptions {
   std::string path;
   // When true, WARDEN_WEBGPU_LIB is ignored (tests that probe the search itself).
   bool ignore_environment = false;
+  // Whether procs() counts references in Ledger::process() (tests and debug builds) or holds
+  // the library's own entry points (free).
+  LedgerMode ledger = LedgerMode::FromEnvironment;
 };
 
 // A loaded implementation. The handle is never dlclose()d: Dawn keeps threads and static
@@ -34,11 +38,14 @@ class Library {
 
   const Procs& procs() const { return procs_; }
   const std::string& path() const { return path_; }
+  // True when procs() counts references in Ledger::process().
+  bool counts_references() const { return counts_references_; }
 
  private:
   Library() = default;
   Procs procs_;
   std::string path_;
+  bool counts_references_ = false;
 };
 
 // Resolves every entry point of the proc table from an open dlopen handle. Returns the names

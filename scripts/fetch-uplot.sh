@@ -3,7 +3,7 @@
 # the tarball against the integrity the registry published for that version, and unpacks the
 # minified script and style sheet into build/uplot/ (ignored by git). The report inlines both,
 # so the page opens from disk with no network. Idempotent: a second run with the files present
-# does nothing. Why read at run time and not compiled in: docs/adr/0010.
+# does nothing. Why read at run time and not compiled in: docs/adr/0012.
 set -euo pipefail
 
 package="uplot"

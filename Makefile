@@ -13,9 +13,10 @@ all: build
 setup:
 	@scripts/setup.sh
 	@scripts/fetch-dawn.sh $(CURDIR)/build/dawn
+	@scripts/fetch-uplot.sh $(CURDIR)/build/uplot
 
 $(BUILD_DIR)/CMakeCache.txt:
-	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
 
 build: setup $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -37,7 +38,7 @@ test: build
 # which every test program runs, here as in `make test`.
 $(SAN_DIR)/CMakeCache.txt:
 	cmake -S . -B $(SAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DWARDEN_SANITIZE=ON -DWARDEN_BUILD_BENCH=OFF \
-	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn
+	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
 
 # intercept_tls_get_addr=0: LeakSanitizer's record of dynamic TLS (the TLS of dlopen()ed
 # libraries: Dawn, Mesa, LLVM) came back as garbage in some builds and its tracer crashed

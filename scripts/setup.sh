@@ -7,6 +7,9 @@ packages=(
   cmake make g++ pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libpng-dev
+  # The demo: JPEG decoding, base64 for the report's inlined snapshots, NASA Blue Marble
+  # imagery, and headless Chromium for the report's rendering test.
+  libjpeg62-turbo-dev libssl-dev xplanet-images chromium
   # The GL path of Dawn: Mesa's llvmpipe through EGL (see docs/adr/0001).
   libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri
   # Windows and presentation: GLFW on X11 (glfw3native.h wants the Xrandr headers); the

@@ -242,32 +242,18 @@ class CubeScene {
     if (!group) return group.error();
     bind_group_ = *group;
 
-    const gpu::VertexAttribute attributes[] = {
-        {nullptr, gpu::VertexFormat::Float32x3, offsetof(CubeVertex, x), 0},
-        {nullptr, gpu::VertexFormat::Float32x2, offsetof(CubeVertex, u), 1},
-    };
-    gpu::VertexBufferLayout vertex_layout;
-    vertex_layout.arrayStride = sizeof(CubeVertex);
-    vertex_layout.attributeCount = 2;
-    vertex_layout.attributes = attributes;
-    gpu::ColorTargetState colour;
-    colour.format = colour_format;
-    gpu::FragmentState fragment;
-    fragment.module = *registry_.resolve(shader_);
-    fragment.entryPoint = "fs";
-    fragment.targetCount = 1;
-    fragment.targets = &colour;
-    const gpu::DepthStencilState depth = present::reverse_z_depth_state();
-    gpu::RenderPipelineDescriptor desc;
-    desc.layout = *registry_.resolve(pipeline_layout_);
-    desc.vertex.module = fragment.module;
-    desc.vertex.entryPoint = "vs";
-    desc.vertex.bufferCount = 1;
-    desc.vertex.buffers = &vertex_layout;
-    desc.primitive.cullMode = gpu::CullMode::Back;
-    desc.depthStencil = &depth;
-    desc.fragment = &fragment;
-    auto pipeline = registry_.create_render_pipeline(desc, "cube");
+    RenderPipelineDescription desc;
+    desc.label = "cube";
+    desc.layout = pipeline_layout_;
+    desc.vertex = {shader_, "vs", {}};
+    desc.vertex_buffers = {{sizeof(CubeVertex), gpu::VertexStepMode::Vertex,
+                            {{gpu::VertexFormat::Float32x3, offsetof(CubeVertex, x), 0},
+                             {gpu::VertexFormat::Float32x2, offsetof(CubeVertex, u), 1}}}};
+    desc.cull_mode = gpu::CullMode::Back;
+    desc.depth = present::reverse_z_depth();
+    desc.fragment = ShaderStage{shader_, "fs", {}};
+    desc.targets = {ColorTarget{.format = colour_format}};
+    auto pipeline = registry_.create_render_pipeline(desc);
     if (!pipeline) return pipeline.error();
     pipeline_ = *pipeline;
 

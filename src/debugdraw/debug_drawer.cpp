@@ -59,33 +59,19 @@ Result<void> DebugDrawer::build() {
   if (!pipeline_layout) return pipeline_layout.error();
   pipeline_layout_ = *pipeline_layout;
 
-  const gpu::VertexAttribute attributes[] = {
-      {nullptr, gpu::VertexFormat::Float32x3, offsetof(LineVertex, x), 0},
-      {nullptr, gpu::VertexFormat::Uint32, offsetof(LineVertex, colour), 1},
-  };
-  gpu::VertexBufferLayout vertex_layout;
-  vertex_layout.arrayStride = sizeof(LineVertex);
-  vertex_layout.attributeCount = 2;
-  vertex_layout.attributes = attributes;
-  gpu::ColorTargetState colour;
-  colour.format = options_.colour_format;
-  gpu::FragmentState fragment;
-  fragment.module = *registry_.resolve(shader_);
-  fragment.entryPoint = "fs";
-  fragment.targetCount = 1;
-  fragment.targets = &colour;
+  RenderPipelineDescription desc;
+  desc.label = label;
+  desc.layout = pipeline_layout_;
+  desc.vertex = {shader_, "vs", {}};
+  desc.vertex_buffers = {{sizeof(LineVertex), gpu::VertexStepMode::Vertex,
+                          {{gpu::VertexFormat::Float32x3, offsetof(LineVertex, x), 0},
+                           {gpu::VertexFormat::Uint32, offsetof(LineVertex, colour), 1}}}};
+  desc.topology = gpu::PrimitiveTopology::LineList;
   // Lines sit on surfaces: they are tested against the scene's depth but do not write it.
-  const gpu::DepthStencilState depth = present::reverse_z_depth_state(/*write=*/false);
-  gpu::RenderPipelineDescriptor desc;
-  desc.layout = *registry_.resolve(pipeline_layout_);
-  desc.vertex.module = fragment.module;
-  desc.vertex.entryPoint = "vs";
-  desc.vertex.bufferCount = 1;
-  desc.vertex.buffers = &vertex_layout;
-  desc.primitive.topology = gpu::PrimitiveTopology::LineList;
-  desc.depthStencil = options_.depth_test ? &depth : nullptr;
-  desc.fragment = &fragment;
-  auto pipeline = registry_.create_render_pipeline(desc, label);
+  if (options_.depth_test) desc.depth = present::reverse_z_depth(/*write=*/false);
+  desc.fragment = ShaderStage{shader_, "fs", {}};
+  desc.targets = {ColorTarget{.format = options_.colour_format}};
+  auto pipeline = registry_.create_render_pipeline(desc);
   if (!pipeline) return pipeline.error();
   pipeline_ = *pipeline;
 

@@ -43,7 +43,7 @@ TEST(BadConditions, ManyDiagnosticsIntoAFullDeviceEndWithExitTwo) {
 TEST(BadConditions, UnknownCommandIsNamedWithTheChoices) {
   auto run = run_cli("frobnicate");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.err, HasSubstr("unknown command 'frobnicate' for 'warden': expected info, smoke, shader, window"));
+  EXPECT_THAT(run.err, HasSubstr("unknown command 'frobnicate' for 'warden': expected info, smoke, shader, window, demo"));
   auto nested = run_cli("shader frobnicate x.wgsl");
   EXPECT_EQ(nested.exit_code, 2);
   EXPECT_THAT(nested.err, HasSubstr("unknown command 'frobnicate' for 'warden shader': expected check"));
@@ -61,7 +61,7 @@ TEST(BadConditions, UnknownOptionIsNamedWithItsCommand) {
 TEST(BadConditions, MissingCommandSaysWhichAreThere) {
   auto run = run_cli("");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.err, HasSubstr("'warden' needs a command: info, smoke, shader, window"));
+  EXPECT_THAT(run.err, HasSubstr("'warden' needs a command: info, smoke, shader, window, demo"));
   auto shader = run_cli("shader");
   EXPECT_EQ(shader.exit_code, 2);
   EXPECT_THAT(shader.err, HasSubstr("'warden shader' needs a command: check"));

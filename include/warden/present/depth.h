@@ -8,6 +8,7 @@
 // front: the three travel together, so take them from here.
 #pragma once
 
+#include "warden/resources/descriptions.h"
 #include "warden/webgpu/abi.h"
 
 namespace warden::present {
@@ -18,6 +19,8 @@ inline constexpr gpu::CompareFunction kReverseZCompare = gpu::CompareFunction::G
 
 // Depth test on, GreaterEqual; writes depth unless `write` is false (overlays such as debug lines).
 gpu::DepthStencilState reverse_z_depth_state(bool write = true);
+// The same, as the depth of a pipeline description (what Registry::create_render_pipeline takes).
+DepthState reverse_z_depth(bool write = true);
 // A depth attachment cleared to 0.0 and stored.
 gpu::RenderPassDepthStencilAttachment reverse_z_depth_attachment(gpu::TextureView view);
 

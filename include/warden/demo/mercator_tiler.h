@@ -1,0 +1,43 @@
+// MercatorTiler: cuts Web Mercator slippy-map tiles on demand out of one equirectangular image
+// of the whole Earth, each stamped with its z/x/y. Texels are sampled bilinearly, so zoom
+// levels finer than the source (native_zoom() and below) come out upsampled, not blocky.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+#include "warden/demo/tile_provider.h"
+
+namespace warden::demo {
+
+class MercatorTiler final : public TileProvider {
+ public:
+  // An empty image or a tile size of 0 is an InvalidArgument error.
+  static Result<MercatorTiler> create(RgbaImage equirectangular, uint32_t tile_size = 256);
+
+  // Reads only the source image, which never changes: safe from any thread.
+  Result<RgbaImage> produce(const tiles::TileKey& key) override;
+  uint32_t tile_size() const override { return tile_size_; }
+  // The first zoom whose world is at least as wide as the source image: deeper is upsampled.
+  uint32_t native_zoom() const;
+  const RgbaImage& source() const { return source_; }
+
+ private:
+  MercatorTiler(RgbaImage source, uint32_t tile_size) : source_(std::move(source)), tile_size_(tile_size) {}
+  Rgba sample(double x, double y) const;  // bilinear, at continuous source pixel coordinates
+
+  RgbaImage source_;
+  uint32_t tile_size_;
+};
+
+// NASA's Blue Marble day and night Earth, as Debian's xplanet-images package ships them.
+inline constexpr const char* kXplanetImagesDir = "/usr/share/xplanet/images";
+
+struct BlueMarble {
+  MercatorTiler day;
+  MercatorTiler night;
+  // Decodes dir/earth.jpg and dir/night.jpg; a missing file says which package provides it.
+  static Result<BlueMarble> load(const std::filesystem::path& dir = kXplanetImagesDir, uint32_t tile_size = 256);
+};
+
+}  // namespace warden::demo

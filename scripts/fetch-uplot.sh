@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Fetches uPlot (the charts of the demo's report.html) as the npm package uplot@1.6.32, checks
+# the tarball against the integrity the registry published for that version, and unpacks the
+# minified script and style sheet into build/uplot/ (ignored by git). The report inlines both,
+# so the page opens from disk with no network. Idempotent: a second run with the files present
+# does nothing. Why read at run time and not compiled in: docs/adr/0015.
+set -euo pipefail
+
+package="uplot"
+version="1.6.32"
+integrity="sha512-KIMVnG68zvu5XXUbC4LQEPnhwOxBuLyW1AHtpm6IKTXImkbLgkMy+jabjLgSLMasNuGGzQm/ep3tOkyTxpiQIw=="
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+dest="${1:-$root/build/uplot}"
+stamp="$dest/.integrity"
+
+if [[ -f "$dest/uPlot.iife.min.js" && -f "$dest/uPlot.min.css" && -f "$stamp" && "$(cat "$stamp")" == "$integrity" ]]; then
+  exit 0
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "fetch-uplot: npm pack $package@$version"
+(cd "$work" && npm pack --silent "$package@$version" >/dev/null)
+tarball="$work/$package-$version.tgz"
+actual="sha512-$(node -e 'const c=require("crypto"),f=require("fs");process.stdout.write(c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"))' "$tarball")"
+if [[ "$actual" != "$integrity" ]]; then
+  echo "fetch-uplot: integrity mismatch for $package@$version" >&2
+  echo "  expected $integrity" >&2
+  echo "  got      $actual" >&2
+  exit 1
+fi
+tar xzf "$tarball" -C "$work" package/dist/uPlot.iife.min.js package/dist/uPlot.min.css package/LICENSE
+mkdir -p "$dest"
+mv "$work/package/dist/uPlot.iife.min.js" "$work/package/dist/uPlot.min.css" "$dest/"
+mv "$work/package/LICENSE" "$dest/LICENSE.uplot"
+echo "$integrity" > "$stamp"
+echo "fetch-uplot: $dest/uPlot.iife.min.js"

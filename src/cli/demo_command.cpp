@@ -1,0 +1,115 @@
+// `warden demo`: the headless tile-map demo (warden::demo::run_tile_map_demo) with its options.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "warden/demo/tile_map_demo.h"
+#include "warden/webgpu/names.h"
+
+namespace warden::cli {
+namespace {
+
+struct DemoArgs {
+  demo::DemoOptions options;
+  std::string size = "640x384";
+  std::string backend = "auto";
+  std::string out = "out/demo";
+  std::string tiles;
+  int64_t latency_ms = 15;
+  int64_t frame_interval_ms = 16;
+};
+
+Result<void> parse_size(const std::string& text, uint32_t& width, uint32_t& height) {
+  unsigned w = 0, h = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%ux%u%c", &w, &h, &tail) != 2) {
+    return make_error(ErrorKind::InvalidArgument, fmt::format("--size '{}': expected WIDTHxHEIGHT, e.g. 640x384", text));
+  }
+  width = w;
+  height = h;
+  return {};
+}
+
+int run_demo_command(DemoArgs& args) {
+  demo::DemoOptions& options = args.options;
+  if (auto size = parse_size(args.size, options.width, options.height); !size) {
+    print_err("warden: {}\n", size.error().message);
+    return kExitUsage;
+  }
+  options.out = args.out;
+  options.tiles_dir = args.tiles;
+  options.fetch_latency = std::chrono::milliseconds(args.latency_ms);
+  options.frame_interval = std::chrono::milliseconds(args.frame_interval_ms);
+  if (auto valid = demo::check_options(options); !valid) {
+    print_err("warden: {}\n", valid.error().message);
+    return kExitUsage;
+  }
+  auto choice = gpu::parse_backend_choice(args.backend);
+  if (!choice) {
+    print_err("warden: {}\n", choice.error().message);
+    return kExitUsage;
+  }
+  if (*choice == gpu::BackendChoice::Null) {
+    print_err("warden: demo draws and reads pixels back; the null backend only validates (choose auto, vulkan, gl or gles)\n");
+    return kExitUsage;
+  }
+  auto context = gpu::Context::create();
+  if (!context) {
+    print_err("warden: {}\n", context.error().message);
+    return kExitUsage;
+  }
+  auto opened = (*context)->open_device(*choice);
+  if (!opened) {
+    print_err("warden: {}\n", opened.error().message);
+    return kExitFailure;
+  }
+  const auto& description = opened->adapter.description;
+  demo::DemoDevice device{context->get(), opened->device.get(), opened->queue.get(),
+                          gpu::to_string(description.backend), description.device};
+  print_out("demo: {} frames at {}x{} on '{}' ({}), budget {} MB\n", options.frames, options.width, options.height,
+             device.adapter, device.backend, options.budget_mb);
+  const demo::ProgressMode mode = demo::progress_mode_for(fileno(stdout));
+  demo::ProgressLine progress(stdout, mode, 60);
+  Diagnostics log;
+  log.set_sink([](const Diagnostic& d) { print_err("warden: {}: {}\n", to_string(d.severity), d.message); });
+  auto report = demo::run_tile_map_demo(device, options, &progress, log);
+  if (mode == demo::ProgressMode::LiveLine) print_out("\n");  // end the status line
+  if (!report) {
+    print_err("warden: demo: {}\n", report.error().message);
+    return report.error().kind == ErrorKind::InvalidArgument || report.error().kind == ErrorKind::NotFound
+               ? kExitUsage
+               : kExitFailure;
+  }
+  print_out("demo: {} tiles uploaded, {} fetch failures, {} acquire misses, {} blocking waits, frame p50 {:.2f} ms\n",
+             report->tiles_uploaded, report->tile_fetch_failures, report->acquire_misses, report->blocking_waits,
+             demo::frame_ms_quantile(report->samples, 0.5));
+  print_out("demo: report {}\n", (options.out / "report.html").string());
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_demo_command(CLI::App& app, CommandRun& run) {
+  auto* cmd = app.add_subcommand("demo", "Run the headless tile-map demo and write snapshots and a report");
+  auto args = std::make_shared<DemoArgs>();
+  cmd->add_option("--frames", args->options.frames, "Frames to render")->capture_default_str();
+  cmd->add_option("--size", args->size, "Target size WIDTHxHEIGHT (width a multiple of 64)")->capture_default_str();
+  cmd->add_option("--seed", args->options.seed, "Seed of the tile fetch failures")->capture_default_str();
+  cmd->add_option("--budget-mb", args->options.budget_mb, "VRAM budget of resident tiles, MB")->capture_default_str();
+  cmd->add_option("--out", args->out, "Folder for frame-NNNN.png, report.json, report.html")->capture_default_str();
+  cmd->add_option("--tiles", args->tiles, "A slippy-map folder DIR/{z}/{x}/{y}.png|jpg instead of Blue Marble");
+  cmd->add_option("--backend", args->backend, "auto, vulkan, gl, gles or null")->capture_default_str();
+  cmd->add_option("--fetch-latency-ms", args->latency_ms, "Simulated latency of each tile fetch")->capture_default_str();
+  cmd->add_option("--failure-rate", args->options.fetch_failure_rate, "Share of tile fetches failed on purpose")
+      ->capture_default_str();
+  cmd->add_option("--frame-interval-ms", args->frame_interval_ms, "Pace of frames headless (0: as fast as possible)")
+      ->capture_default_str();
+  cmd->add_option("--max-zoom", args->options.max_zoom, "Deepest zoom fetched")->capture_default_str();
+  cmd->add_option("--snapshots", args->options.snapshots, "Snapshots spread over the run")->capture_default_str();
+  cmd->callback([&run, args] { run = [args] { return run_demo_command(*args); }; });
+}
+
+}  // namespace warden::cli

@@ -1,0 +1,96 @@
+#include "warden/demo/report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+namespace warden::demo {
+
+const char* to_string(ReportEventKind kind) {
+  switch (kind) {
+    case ReportEventKind::DeviceLoss: return "device_loss";
+    case ReportEventKind::ShaderReload: return "shader_reload";
+  }
+  return "unknown";
+}
+
+double frame_ms_quantile(const std::vector<FrameSample>& samples, double quantile) {
+  if (samples.empty()) return 0;
+  std::vector<double> times;
+  times.reserve(samples.size());
+  for (const FrameSample& s : samples) times.push_back(s.frame_ms);
+  std::sort(times.begin(), times.end());
+  // Nearest rank: the smallest value with at least `quantile` of the samples at or below it.
+  const double rank = std::ceil(std::clamp(quantile, 0.0, 1.0) * static_cast<double>(times.size()));
+  return times[static_cast<size_t>(std::max(rank, 1.0)) - 1];
+}
+
+uint64_t vram_peak_bytes(const std::vector<FrameSample>& samples) {
+  uint64_t peak = 0;
+  for (const FrameSample& s : samples) peak = std::max(peak, s.vram_bytes);
+  return peak;
+}
+
+namespace {
+nlohmann::json or_null(const std::optional<uint64_t>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+}  // namespace
+
+std::string report_json(const DemoReport& report) {
+  nlohmann::ordered_json json;
+  json["frames"] = report.frames;
+  json["device_losses"] = or_null(report.device_losses);
+  json["recoveries"] = or_null(report.recoveries);
+  json["hot_reloads"] = or_null(report.hot_reloads);
+  json["tiles_uploaded"] = report.tiles_uploaded;
+  json["tile_fetch_failures"] = report.tile_fetch_failures;
+  json["acquire_misses"] = report.acquire_misses;
+  json["vram_budget_bytes"] = report.vram_budget_bytes;
+  json["vram_peak_bytes"] = vram_peak_bytes(report.samples);
+  json["blocking_waits"] = report.blocking_waits;
+  json["leaked_objects"] = or_null(report.leaked_objects);
+  json["frame_ms_p50"] = frame_ms_quantile(report.samples, 0.50);
+  json["frame_ms_p99"] = frame_ms_quantile(report.samples, 0.99);
+  json["recovery_ms"] = report.recovery_ms;
+  json["backend"] = report.backend;
+  json["adapter"] = report.adapter;
+
+  nlohmann::ordered_json series;
+  auto column = [&](const char* name, auto field) {
+    nlohmann::json values = nlohmann::json::array();
+    for (const FrameSample& s : report.samples) values.push_back(field(s));
+    series[name] = std::move(values);
+  };
+  column("frame", [](const FrameSample& s) { return s.frame; });
+  column("frame_ms", [](const FrameSample& s) { return s.frame_ms; });
+  column("layers_free", [](const FrameSample& s) { return s.layers_free; });
+  column("layers_in_flight", [](const FrameSample& s) { return s.layers_in_flight; });
+  column("layers_allocated", [](const FrameSample& s) { return s.layers_allocated; });
+  column("vram_bytes", [](const FrameSample& s) { return s.vram_bytes; });
+  column("uploads", [](const FrameSample& s) { return s.uploads; });
+  column("misses", [](const FrameSample& s) { return s.misses; });
+  json["series"] = std::move(series);
+
+  nlohmann::json events = nlohmann::json::array();
+  for (const ReportEvent& e : report.events) events.push_back({{"frame", e.frame}, {"kind", to_string(e.kind)}});
+  json["events"] = std::move(events);
+  nlohmann::json snapshots = nlohmann::json::array();
+  for (const ReportSnapshot& s : report.snapshots) {
+    snapshots.push_back({{"frame", s.frame}, {"file", s.png.filename().string()}});
+  }
+  json["snapshots"] = std::move(snapshots);
+  // An adapter name is whatever the driver says: replace bytes that are not UTF-8, never throw.
+  return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+Result<void> write_report_json(const DemoReport& report, const std::filesystem::path& path) {
+  std::ofstream out(path);
+  out << report_json(report) << '\n';
+  out.close();
+  if (!out) return make_error(ErrorKind::Io, fmt::format("{}: cannot write the report", path.string()));
+  return {};
+}
+
+}  // namespace warden::demo

@@ -1,0 +1,53 @@
+// `warden demo` run as a program: a short headless run writes its files and prints where the
+// report is; bad options are usage errors naming the option.
+#include <gmock/gmock.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <fstream>
+
+#include "support/cli_run.h"
+
+namespace warden {
+namespace {
+
+using testing::run_cli;
+using ::testing::HasSubstr;
+
+TEST(DemoCommand, ShortRunWritesSnapshotsAndReportsAndPrintsThePath) {
+  char pattern[] = "/tmp/warden-demo-cli-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::filesystem::path out = pattern;
+  auto run = run_cli("demo --backend gl --frames 12 --size 128x64 --snapshots 2 --frame-interval-ms 0 --out " +
+                     out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("demo: report " + (out / "report.html").string()));
+  EXPECT_THAT(run.out, HasSubstr("frame 0 | ")) << "plain progress lines when stdout is not a terminal";
+  EXPECT_EQ(run.out.find('\r'), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(out / "frame-0005.png"));
+  EXPECT_TRUE(std::filesystem::exists(out / "frame-0011.png"));
+  std::ifstream json(out / "report.json");
+  EXPECT_EQ(nlohmann::json::parse(json)["frames"], 12);
+  std::filesystem::remove_all(out);
+}
+
+TEST(DemoCommand, BadOptionsAreUsageErrorsNamingTheOption) {
+  auto narrow = run_cli("demo --size 100x64");
+  EXPECT_EQ(narrow.exit_code, 2);
+  EXPECT_THAT(narrow.err, HasSubstr("--size 100x64: the width must be a multiple of 64"));
+  auto shape = run_cli("demo --size big");
+  EXPECT_EQ(shape.exit_code, 2);
+  EXPECT_THAT(shape.err, HasSubstr("--size 'big': expected WIDTHxHEIGHT"));
+  auto rate = run_cli("demo --failure-rate 2 --backend gl --frames 1");
+  EXPECT_EQ(rate.exit_code, 2);
+  EXPECT_THAT(rate.err, HasSubstr("--failure-rate 2 is outside [0, 1]"));
+  auto null = run_cli("demo --backend null --frames 1");
+  EXPECT_EQ(null.exit_code, 2);
+  EXPECT_THAT(null.err, HasSubstr("the null backend only validates"));
+  auto tiles = run_cli("demo --tiles /nonexistent/tiles --backend gl --frames 1");
+  EXPECT_EQ(tiles.exit_code, 2);
+  EXPECT_THAT(tiles.err, HasSubstr("--tiles /nonexistent/tiles: no such folder"));
+}
+
+}  // namespace
+}  // namespace warden

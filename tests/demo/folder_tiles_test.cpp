@@ -1,0 +1,130 @@
+#include "warden/demo/folder_tiles.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "warden/demo/tile_server.h"
+
+namespace warden::demo {
+namespace {
+
+using namespace std::chrono_literals;
+using tiles::TileKey;
+
+// A slippy folder with one good tile (0/0/0.png), a corrupt one (1/0/0.jpg: not a JPEG), a
+// truncated PNG (1/1/0.png) and a missing one (1/0/1).
+class TileFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = std::filesystem::temp_directory_path() /
+          ("warden-tiles-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "0" / "0");
+    std::filesystem::create_directories(dir / "1" / "0");
+    std::filesystem::create_directories(dir / "1" / "1");
+    good = RgbaImage::filled(256, 256, Rgba{20, 120, 40, 255});
+    good.set(7, 9, Rgba{250, 1, 2, 255});
+    ASSERT_TRUE(write_png(good, dir / "0/0/0.png"));
+    std::ofstream(dir / "1/0/0.jpg", std::ios::binary) << "this is not a JPEG";
+    ASSERT_TRUE(write_png(good, dir / "1/1/0.png"));
+    std::filesystem::resize_file(dir / "1/1/0.png", 100);
+    auto opened = FolderTiles::open(dir, log);
+    ASSERT_TRUE(opened) << opened.error().message;
+    tiles = std::move(*opened);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+
+  std::filesystem::path dir;
+  RgbaImage good;
+  Diagnostics log;
+  std::unique_ptr<FolderTiles> tiles;
+};
+
+TEST_F(TileFolder, GoodTileDecodesToItsTexels) {
+  auto tile = tiles->produce({0, 0, 0});
+  ASSERT_TRUE(tile) << tile.error().message;
+  EXPECT_EQ(tile->texels, good.texels);
+  EXPECT_EQ(tiles->failures(), 0u);
+  EXPECT_EQ(log.count(category::kDemoTiles), 0u);
+}
+
+TEST_F(TileFolder, MissingAndCorruptTilesAreErrorsOnThatTileOnly) {
+  auto missing = tiles->produce({1, 0, 1});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::NotFound);
+  EXPECT_NE(missing.error().message.find("tile 1/0/1"), std::string::npos) << missing.error().message;
+  EXPECT_NE(missing.error().message.find((dir / "1/0/1").string()), std::string::npos) << missing.error().message;
+
+  auto not_jpeg = tiles->produce({1, 0, 0});
+  ASSERT_FALSE(not_jpeg);
+  EXPECT_EQ(not_jpeg.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_NE(not_jpeg.error().message.find("1/0/0.jpg: not a readable JPEG"), std::string::npos) << not_jpeg.error().message;
+
+  auto truncated = tiles->produce({1, 1, 0});
+  ASSERT_FALSE(truncated);
+  EXPECT_NE(truncated.error().message.find("1/1/0.png: not a readable PNG"), std::string::npos) << truncated.error().message;
+
+  EXPECT_TRUE(tiles->produce({0, 0, 0})) << "the good tile still loads";
+  EXPECT_EQ(tiles->failures(), 3u);
+  EXPECT_EQ(tiles->failed_tiles(), 3u);
+}
+
+TEST_F(TileFolder, AFailingTileIsCountedEveryTimeAndNamedInTheLogOnce) {
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(tiles->produce({1, 0, 1}));
+    EXPECT_FALSE(tiles->produce({1, 0, 0}));
+  }
+  EXPECT_EQ(tiles->failures(), 6u);
+  EXPECT_EQ(tiles->failed_tiles(), 2u);
+  auto entries = log.entries();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].severity, Severity::Warning);
+  EXPECT_NE(entries[0].message.find("tile 1/0/1"), std::string::npos) << entries[0].message;
+  EXPECT_NE(entries[1].message.find("tile 1/0/0"), std::string::npos) << entries[1].message;
+}
+
+TEST_F(TileFolder, ATileOfAnotherSizeIsAnErrorNamingBothSizes) {
+  ASSERT_TRUE(write_png(RgbaImage::filled(300, 200, Rgba{}), dir / "1/1/1.png"));
+  auto tile = tiles->produce({1, 1, 1});
+  ASSERT_FALSE(tile);
+  EXPECT_NE(tile.error().message.find("is 300x200, expected 256x256"), std::string::npos) << tile.error().message;
+}
+
+TEST_F(TileFolder, ThroughTheFetcherTheRunGoesOnPastBadTiles) {
+  auto fetcher = TileServer::start(*tiles, {0ms, 0.0, 1});
+  ASSERT_TRUE(fetcher);
+  for (TileKey key : {TileKey{1, 0, 0}, TileKey{1, 0, 1}, TileKey{0, 0, 0}, TileKey{1, 1, 0}}) (*fetcher)->request(key);
+  ASSERT_TRUE((*fetcher)->wait_for_completed(4, 30s));
+  auto done = (*fetcher)->take_completed();
+  ASSERT_EQ(done.size(), 4u);
+  EXPECT_FALSE(done[0].image);
+  EXPECT_FALSE(done[1].image);
+  EXPECT_TRUE(done[2].image);
+  EXPECT_FALSE(done[3].image);
+  EXPECT_EQ(tiles->failures(), 3u);
+}
+
+TEST(FolderTilesOpen, AFolderThatDoesNotExistIsAnErrorNamingIt) {
+  Diagnostics log;
+  auto opened = FolderTiles::open("/nonexistent/tiles", log);
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.error().kind, ErrorKind::NotFound);
+  EXPECT_NE(opened.error().message.find("/nonexistent/tiles"), std::string::npos);
+}
+
+TEST(ImageFiles, UnknownExtensionAndMissingFilesAreNamed) {
+  auto gif = read_image("/tmp/a.gif");
+  ASSERT_FALSE(gif);
+  EXPECT_NE(gif.error().message.find("a.gif: not an image"), std::string::npos);
+  auto jpeg = read_jpeg("/nonexistent/x.jpg");
+  ASSERT_FALSE(jpeg);
+  EXPECT_EQ(jpeg.error().kind, ErrorKind::NotFound);
+  auto png = read_png("/nonexistent/x.png");
+  ASSERT_FALSE(png);
+  EXPECT_EQ(png.error().kind, ErrorKind::NotFound);
+}
+
+}  // namespace
+}  // namespace warden::demo

@@ -529,6 +529,11 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
   rec.last_used = Serial{};  // the new object has not been used by any submission
   rec.state = SlotState::Live;  // a Lost or Failed slot is live again with what its owner supplied
   rec.failure.clear();
+  // The caller's object is not what the recipe describes (size, format, contents): from now on
+  // the slot is the caller's to re-supply after a loss, as an adopted one is, and bytes kept for
+  // the old object would be restored into (or overrun) the new one.
+  rec.recipe.reset();
+  if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) rec.data.kept = {};
   if constexpr (std::is_same_v<Tag, BufferTag>) {
     rec.data.usage = procs_.BufferGetUsage(object);
     rec.data.size = procs_.BufferGetSize(object);

@@ -125,6 +125,31 @@ TEST_F(NullDeviceTest, KeptContentsAreCountedInLiveStatisticsAndFreedWithTheirOb
   EXPECT_EQ(reg->live_counts().kept_content_bytes, 0u);
 }
 
+// replace_buffer with a larger object of the caller's: later writes use the new size (the
+// bytes kept for the old object neither limit nor overrun them), and after a loss the slot
+// waits for its owner instead of replaying a recipe that describes the old object.
+TEST_F(NullDeviceTest, ACreatedBufferReplacedByTheCallersOwnIsNoLongerReplayedOrKept) {
+  auto reg = testing::make_registry(*dev);
+  const gpu::Flags usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst;
+  auto buffer = reg->create_buffer({64, usage, false, "grows"});
+  ASSERT_TRUE(buffer.ok());
+  std::vector<uint32_t> words(256, 7u);
+  ASSERT_TRUE(reg->write_buffer(*buffer, 0, words.data(), 64).ok());
+  gpu::BufferDescriptor larger;
+  larger.size = 1024;
+  larger.usage = usage;
+  ASSERT_TRUE(reg->replace_buffer(*buffer, reg->procs().DeviceCreateBuffer(dev->device.get(), &larger)).ok());
+  ASSERT_TRUE(reg->write_buffer(*buffer, 0, words.data(), 1024).ok());
+  EXPECT_EQ(reg->live_counts().kept_content_bytes, 0u);
+  force_loss(*dev, *reg);
+  auto second = testing::open_test_device(gpu::BackendChoice::Null);
+  ASSERT_NE(second, nullptr);
+  const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
+  EXPECT_EQ(report.awaiting_owner, std::vector<std::string>{"buffer \"grows\""});
+  reg.reset();
+  close(second);
+}
+
 TEST_F(NullDeviceTest, CallbackContentsWithoutACallbackAreRefusedNamingTheObject) {
   auto reg = testing::make_registry(*dev);
   auto buffer = reg->create_buffer(

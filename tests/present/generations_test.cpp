@@ -36,7 +36,7 @@ bool pump_until(const DawnProvider& provider, const std::function<bool()>& done)
 class PresentingApp {
  public:
   PresentingApp(gpu::Context& context, Window& window, RetirementOptions retirement_options)
-      : context_(context), retirement(retirement_options) {
+      : retirement(retirement_options), context_(context) {
     provider = std::make_unique<DawnProvider>(&context, DawnProviderOptions{
         .on_uncaptured_error = [this](DeviceId, gpu::ErrorType, std::string_view message) { errors.emplace_back(message); }});
     swapchain = std::make_unique<Swapchain>(context, window.surface_source(), 64, 48);

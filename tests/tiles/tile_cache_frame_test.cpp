@@ -401,7 +401,9 @@ TEST(TileCacheFrame, WorkerThreadFetcherDeliversThroughTheCache) {
     for (int frame = 0; frame < 100000 && cache->resident_count() + failed < 4; ++frame) {
       ASSERT_TRUE(cache->begin_frame({}));
       for (uint32_t x = 0; x < 4; ++x) {
-        if (x != 3 || failed == 0) ASSERT_TRUE(cache->request({2, x, 0}));
+        if (x != 3 || failed == 0) {
+          ASSERT_TRUE(cache->request({2, x, 0}));
+        }
       }
       auto report = cache->deliver(uploads.upload());
       ASSERT_TRUE(report);
@@ -469,7 +471,9 @@ TEST(TileCacheFrame, FastZoomWithGpuThreeFramesBehindNeverDrawsAResidentAncestor
     ASSERT_TRUE(cache->request({0, 0, 0}));  // the root, the last fallback (not pinned)
     for (const TileKey& k : visible) {
       ASSERT_TRUE(cache->request(k));
-      if (auto parent = k.parent()) ASSERT_TRUE(cache->request(*parent));
+      if (auto parent = k.parent()) {
+        ASSERT_TRUE(cache->request(*parent));
+      }
     }
     auto report = cache->deliver(uploads.upload());
     ASSERT_TRUE(report);

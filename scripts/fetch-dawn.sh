@@ -10,6 +10,8 @@ version="0.1.7"
 integrity="sha512-UEP7UZdEhx9otvkZczjsszL8ZVlrODANQvgl+C88/bNVmxDoFi7w1fWzGi1sZyakiETjmtFDq2/xCLhbSZxjqw=="
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=npm-pinned.sh
+source "$root/scripts/npm-pinned.sh"
 dest="${1:-$root/build/dawn}"
 stamp="$dest/.integrity"
 
@@ -19,16 +21,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "fetch-dawn: npm pack $package@$version"
-(cd "$work" && npm pack --silent "$package@$version" >/dev/null)
-tarball="$work/$package-$version.tgz"
-actual="sha512-$(node -e 'const c=require("crypto"),f=require("fs");process.stdout.write(c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"))' "$tarball")"
-if [[ "$actual" != "$integrity" ]]; then
-  echo "fetch-dawn: integrity mismatch for $package@$version" >&2
-  echo "  expected $integrity" >&2
-  echo "  got      $actual" >&2
-  exit 1
-fi
+tarball=$(npm_pack_verified fetch-dawn "$package" "$version" "$integrity" "$work")
 tar xzf "$tarball" -C "$work" package/libwebgpu_wrapper.so package/LICENSE
 mkdir -p "$dest"
 mv "$work/package/libwebgpu_wrapper.so" "$dest/"

@@ -11,6 +11,8 @@ version="1.6.32"
 integrity="sha512-KIMVnG68zvu5XXUbC4LQEPnhwOxBuLyW1AHtpm6IKTXImkbLgkMy+jabjLgSLMasNuGGzQm/ep3tOkyTxpiQIw=="
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=npm-pinned.sh
+source "$root/scripts/npm-pinned.sh"
 dest="${1:-$root/build/uplot}"
 stamp="$dest/.integrity"
 
@@ -20,16 +22,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "fetch-uplot: npm pack $package@$version"
-(cd "$work" && npm pack --silent "$package@$version" >/dev/null)
-tarball="$work/$package-$version.tgz"
-actual="sha512-$(node -e 'const c=require("crypto"),f=require("fs");process.stdout.write(c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"))' "$tarball")"
-if [[ "$actual" != "$integrity" ]]; then
-  echo "fetch-uplot: integrity mismatch for $package@$version" >&2
-  echo "  expected $integrity" >&2
-  echo "  got      $actual" >&2
-  exit 1
-fi
+tarball=$(npm_pack_verified fetch-uplot "$package" "$version" "$integrity" "$work")
 tar xzf "$tarball" -C "$work" package/dist/uPlot.iife.min.js package/dist/uPlot.min.css package/LICENSE
 mkdir -p "$dest"
 mv "$work/package/dist/uPlot.iife.min.js" "$work/package/dist/uPlot.min.css" "$dest/"

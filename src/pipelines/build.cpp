@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "warden/resources/pipeline_parts.h"
+
 namespace warden::pipelines {
 namespace {
 
@@ -12,29 +14,16 @@ struct Overloaded : Fs... {
 template <typename... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
-// The C form of one stage; `constants` is where its ConstantEntry array lives.
-struct StageParts {
-  gpu::ShaderModule module = nullptr;
-  std::vector<gpu::ConstantEntry> constants;
-};
-
-Result<StageParts> translate_stage(const ObjectSource& source, const ShaderStage& stage,
-                                   std::string_view pipeline_kind, std::string_view label,
-                                   std::string_view stage_name) {
+// The module a stage names, from `source`; a failure says which pipeline and stage.
+Result<gpu::ShaderModule> stage_module(const ObjectSource& source, const ShaderStage& stage,
+                                       std::string_view pipeline_kind, std::string_view label,
+                                       std::string_view stage_name) {
   auto module = source.module(stage.module);
   if (!module) {
     return make_error(module.error().kind, fmt::format("{} pipeline '{}': {} stage module: {}", pipeline_kind,
                                                        label, stage_name, module.error().message));
   }
-  StageParts parts;
-  parts.module = *module;
-  for (const Constant& c : stage.constants) {
-    gpu::ConstantEntry entry;
-    entry.key = gpu::StringView(c.key);
-    entry.value = c.value;
-    parts.constants.push_back(entry);
-  }
-  return parts;
+  return *module;
 }
 
 Result<gpu::PipelineLayout> translate_layout(const ObjectSource& source, PipelineLayoutHandle handle,
@@ -117,23 +106,6 @@ Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Contex
 
 namespace {
 
-// A pipeline descriptor and every array it points into: one allocation, so the pointers stay
-// put while the create call (or the asynchronous request) reads them.
-struct RenderPipelineParts {
-  StageParts vertex, fragment_parts;
-  std::vector<std::vector<gpu::VertexAttribute>> attributes;
-  std::vector<gpu::VertexBufferLayout> buffers;
-  gpu::DepthStencilState depth;
-  std::vector<gpu::BlendState> blends;
-  std::vector<gpu::ColorTargetState> targets;
-  gpu::FragmentState fragment;
-  gpu::RenderPipelineDescriptor desc;
-};
-struct ComputePipelineParts {
-  StageParts stage;
-  gpu::ComputePipelineDescriptor desc;
-};
-
 // One asynchronous build in flight: what its callback needs, owned by the callback, which the
 // implementation calls exactly once (cancelled when the instance goes first).
 template <typename Pipeline>
@@ -167,99 +139,29 @@ struct PendingBuild {
   }
 };
 
+// The description's handles resolved through `source`, then its C form (pipeline_parts.h).
 Result<std::unique_ptr<RenderPipelineParts>> translate_render_pipeline(const ObjectSource& source,
                                                                        const RenderPipelineDescription& d) {
-  const std::string_view label = d.label;
-  auto layout = translate_layout(source, d.layout, "render", label);
+  auto layout = translate_layout(source, d.layout, "render", d.label);
   if (!layout) return layout.error();
-  auto vertex = translate_stage(source, d.vertex, "render", label, "vertex");
+  auto vertex = stage_module(source, d.vertex, "render", d.label, "vertex");
   if (!vertex) return vertex.error();
-
-  auto parts = std::make_unique<RenderPipelineParts>();
-  RenderPipelineParts& c = *parts;
-  c.vertex = std::move(vertex.value());
-  c.attributes.resize(d.vertex_buffers.size());
-  for (size_t i = 0; i < d.vertex_buffers.size(); ++i) {
-    const VertexLayout& v = d.vertex_buffers[i];
-    for (const VertexAttribute& a : v.attributes) {
-      gpu::VertexAttribute attribute;
-      attribute.format = a.format;
-      attribute.offset = a.offset;
-      attribute.shaderLocation = a.location;
-      c.attributes[i].push_back(attribute);
-    }
-    gpu::VertexBufferLayout buffer;
-    buffer.stepMode = v.step_mode;
-    buffer.arrayStride = v.stride;
-    buffer.attributeCount = c.attributes[i].size();
-    buffer.attributes = c.attributes[i].data();
-    c.buffers.push_back(buffer);
-  }
-
-  gpu::RenderPipelineDescriptor& desc = c.desc;
-  desc.label = gpu::StringView(label);
-  desc.layout = *layout;
-  desc.vertex.module = c.vertex.module;
-  desc.vertex.entryPoint = gpu::StringView(d.vertex.entry_point);
-  desc.vertex.constantCount = c.vertex.constants.size();
-  desc.vertex.constants = c.vertex.constants.data();
-  desc.vertex.bufferCount = c.buffers.size();
-  desc.vertex.buffers = c.buffers.data();
-  desc.primitive.topology = d.topology;
-  desc.primitive.frontFace = d.front_face;
-  desc.primitive.cullMode = d.cull_mode;
-  desc.multisample.count = d.sample_count;
-
-  if (d.depth) {
-    c.depth.format = d.depth->format;
-    c.depth.depthWriteEnabled = d.depth->write ? gpu::OptionalBool::True : gpu::OptionalBool::False;
-    c.depth.depthCompare = d.depth->compare;
-    desc.depthStencil = &c.depth;
-  }
-
-  c.blends.resize(d.targets.size());
-  for (size_t i = 0; i < d.targets.size(); ++i) {
-    gpu::ColorTargetState target;
-    target.format = d.targets[i].format;
-    target.writeMask = d.targets[i].write_mask;
-    if (d.targets[i].blend) {
-      c.blends[i] = *d.targets[i].blend;
-      target.blend = &c.blends[i];
-    }
-    c.targets.push_back(target);
-  }
+  gpu::ShaderModule fragment = nullptr;
   if (d.fragment) {
-    auto translated = translate_stage(source, *d.fragment, "render", label, "fragment");
+    auto translated = stage_module(source, *d.fragment, "render", d.label, "fragment");
     if (!translated) return translated.error();
-    c.fragment_parts = std::move(translated.value());
-    c.fragment.module = c.fragment_parts.module;
-    c.fragment.entryPoint = gpu::StringView(d.fragment->entry_point);
-    c.fragment.constantCount = c.fragment_parts.constants.size();
-    c.fragment.constants = c.fragment_parts.constants.data();
-    c.fragment.targetCount = c.targets.size();
-    c.fragment.targets = c.targets.data();
-    desc.fragment = &c.fragment;
+    fragment = *translated;
   }
-  return parts;
+  return render_pipeline_parts(d, *layout, *vertex, fragment);
 }
 
 Result<std::unique_ptr<ComputePipelineParts>> translate_compute_pipeline(const ObjectSource& source,
                                                                          const ComputePipelineDescription& d) {
-  const std::string_view label = d.label;
-  auto layout = translate_layout(source, d.layout, "compute", label);
+  auto layout = translate_layout(source, d.layout, "compute", d.label);
   if (!layout) return layout.error();
-  auto stage = translate_stage(source, d.compute, "compute", label, "compute");
-  if (!stage) return stage.error();
-  auto parts = std::make_unique<ComputePipelineParts>();
-  parts->stage = std::move(stage.value());
-  gpu::ComputePipelineDescriptor& desc = parts->desc;
-  desc.label = gpu::StringView(label);
-  desc.layout = *layout;
-  desc.compute.module = parts->stage.module;
-  desc.compute.entryPoint = gpu::StringView(d.compute.entry_point);
-  desc.compute.constantCount = parts->stage.constants.size();
-  desc.compute.constants = parts->stage.constants.data();
-  return parts;
+  auto module = stage_module(source, d.compute, "compute", d.label, "compute");
+  if (!module) return module.error();
+  return compute_pipeline_parts(d, *layout, *module);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "warden/resources/registry.h"
+#include "warden/resources/pipeline_parts.h"
 #include "resources/requests.h"
 #include "warden/webgpu/names.h"
 #include "warden/webgpu/objects.h"
@@ -409,129 +410,45 @@ Result<gpu::BindGroup> Registry::make_object<BindGroupTag>(const BindGroupDesc& 
 
 namespace {
 
-// The C form of one stage; the descriptor points into `constants`.
-struct StageParts {
-  gpu::ShaderModule module = nullptr;
-  std::vector<gpu::ConstantEntry> constants;
-};
+// A pipeline's layout; null when the description derives it from the shaders ("auto").
+Result<gpu::PipelineLayout> pipeline_layout_of(const Registry& registry, PipelineLayoutHandle handle,
+                                               const std::string& where) {
+  if (handle.is_null()) return gpu::PipelineLayout{nullptr};
+  auto resolved = registry.resolve(handle);
+  if (!resolved) return in_context(where + ", layout", resolved.error());
+  return *resolved;
+}
 
 }  // namespace
 
 template <>
 Result<gpu::RenderPipeline> Registry::make_object<RenderPipelineTag>(const RenderPipelineDescription& d) {
   const std::string where = fmt::format("create_render_pipeline \"{}\"", d.label);
-  auto stage = [&](const ShaderStage& s, const char* name) -> Result<StageParts> {
-    auto module = resolve(s.module);
-    if (!module) return in_context(fmt::format("{}, {} stage", where, name), module.error());
-    StageParts parts{*module, {}};
-    for (const Constant& c : s.constants) {
-      gpu::ConstantEntry entry;
-      entry.key = gpu::StringView(c.key);
-      entry.value = c.value;
-      parts.constants.push_back(entry);
-    }
-    return parts;
-  };
-  gpu::RenderPipelineDescriptor desc;
-  if (!d.layout.is_null()) {
-    auto layout = resolve(d.layout);
-    if (!layout) return in_context(fmt::format("{}, layout", where), layout.error());
-    desc.layout = *layout;
-  }
-  auto vertex = stage(d.vertex, "vertex");
-  if (!vertex) return vertex.error();
-  // Every array below outlives the create call: the descriptor points into them.
-  std::vector<std::vector<gpu::VertexAttribute>> attributes(d.vertex_buffers.size());
-  std::vector<gpu::VertexBufferLayout> buffers;
-  for (size_t i = 0; i < d.vertex_buffers.size(); ++i) {
-    const VertexLayout& v = d.vertex_buffers[i];
-    for (const VertexAttribute& a : v.attributes) {
-      gpu::VertexAttribute c;
-      c.format = a.format;
-      c.offset = a.offset;
-      c.shaderLocation = a.location;
-      attributes[i].push_back(c);
-    }
-    gpu::VertexBufferLayout c;
-    c.stepMode = v.step_mode;
-    c.arrayStride = v.stride;
-    c.attributeCount = attributes[i].size();
-    c.attributes = attributes[i].data();
-    buffers.push_back(c);
-  }
-  desc.label = gpu::StringView(d.label);
-  desc.vertex.module = vertex->module;
-  desc.vertex.entryPoint = gpu::StringView(d.vertex.entry_point);
-  desc.vertex.constantCount = vertex->constants.size();
-  desc.vertex.constants = vertex->constants.data();
-  desc.vertex.bufferCount = buffers.size();
-  desc.vertex.buffers = buffers.data();
-  desc.primitive.topology = d.topology;
-  desc.primitive.frontFace = d.front_face;
-  desc.primitive.cullMode = d.cull_mode;
-  desc.multisample.count = d.sample_count;
-  gpu::DepthStencilState depth;
-  if (d.depth) {
-    depth.format = d.depth->format;
-    depth.depthWriteEnabled = d.depth->write ? gpu::OptionalBool::True : gpu::OptionalBool::False;
-    depth.depthCompare = d.depth->compare;
-    desc.depthStencil = &depth;
-  }
-  std::vector<gpu::BlendState> blends(d.targets.size());
-  std::vector<gpu::ColorTargetState> targets;
-  for (size_t i = 0; i < d.targets.size(); ++i) {
-    gpu::ColorTargetState c;
-    c.format = d.targets[i].format;
-    c.writeMask = d.targets[i].write_mask;
-    if (d.targets[i].blend) {
-      blends[i] = *d.targets[i].blend;
-      c.blend = &blends[i];
-    }
-    targets.push_back(c);
-  }
-  gpu::FragmentState fragment;
-  StageParts fragment_parts;
+  auto layout = pipeline_layout_of(*this, d.layout, where);
+  if (!layout) return layout.error();
+  auto vertex = resolve(d.vertex.module);
+  if (!vertex) return in_context(fmt::format("{}, vertex stage", where), vertex.error());
+  gpu::ShaderModule fragment = nullptr;
   if (d.fragment) {
-    auto translated = stage(*d.fragment, "fragment");
-    if (!translated) return translated.error();
-    fragment_parts = std::move(translated.value());
-    fragment.module = fragment_parts.module;
-    fragment.entryPoint = gpu::StringView(d.fragment->entry_point);
-    fragment.constantCount = fragment_parts.constants.size();
-    fragment.constants = fragment_parts.constants.data();
-    fragment.targetCount = targets.size();
-    fragment.targets = targets.data();
-    desc.fragment = &fragment;
+    auto resolved = resolve(d.fragment->module);
+    if (!resolved) return in_context(fmt::format("{}, fragment stage", where), resolved.error());
+    fragment = *resolved;
   }
+  const auto parts = render_pipeline_parts(d, *layout, *vertex, fragment);
   return create_scoped<RenderPipelineTag>("create_render_pipeline", d.label,
-                                          [&] { return procs_.DeviceCreateRenderPipeline(device_, &desc); });
+                                          [&] { return procs_.DeviceCreateRenderPipeline(device_, &parts->desc); });
 }
 
 template <>
 Result<gpu::ComputePipeline> Registry::make_object<ComputePipelineTag>(const ComputePipelineDescription& d) {
   const std::string where = fmt::format("create_compute_pipeline \"{}\"", d.label);
-  gpu::ComputePipelineDescriptor desc;
-  desc.label = gpu::StringView(d.label);
-  if (!d.layout.is_null()) {
-    auto layout = resolve(d.layout);
-    if (!layout) return in_context(fmt::format("{}, layout", where), layout.error());
-    desc.layout = *layout;
-  }
+  auto layout = pipeline_layout_of(*this, d.layout, where);
+  if (!layout) return layout.error();
   auto module = resolve(d.compute.module);
   if (!module) return in_context(fmt::format("{}, compute stage", where), module.error());
-  std::vector<gpu::ConstantEntry> constants;
-  for (const Constant& c : d.compute.constants) {
-    gpu::ConstantEntry entry;
-    entry.key = gpu::StringView(c.key);
-    entry.value = c.value;
-    constants.push_back(entry);
-  }
-  desc.compute.module = *module;
-  desc.compute.entryPoint = gpu::StringView(d.compute.entry_point);
-  desc.compute.constantCount = constants.size();
-  desc.compute.constants = constants.data();
+  const auto parts = compute_pipeline_parts(d, *layout, *module);
   return create_scoped<ComputePipelineTag>("create_compute_pipeline", d.label,
-                                           [&] { return procs_.DeviceCreateComputePipeline(device_, &desc); });
+                                           [&] { return procs_.DeviceCreateComputePipeline(device_, &parts->desc); });
 }
 
 template <>

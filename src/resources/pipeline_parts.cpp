@@ -1,0 +1,102 @@
+#include "warden/resources/pipeline_parts.h"
+
+namespace warden {
+namespace {
+
+StageParts stage_parts(gpu::ShaderModule module, const ShaderStage& stage) {
+  StageParts parts{module, {}};
+  for (const Constant& c : stage.constants) {
+    gpu::ConstantEntry entry;
+    entry.key = gpu::StringView(c.key);
+    entry.value = c.value;
+    parts.constants.push_back(entry);
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineDescription& d,
+                                                           gpu::PipelineLayout layout, gpu::ShaderModule vertex,
+                                                           gpu::ShaderModule fragment) {
+  auto parts = std::make_unique<RenderPipelineParts>();
+  RenderPipelineParts& c = *parts;
+  c.vertex = stage_parts(vertex, d.vertex);
+  c.attributes.resize(d.vertex_buffers.size());
+  for (size_t i = 0; i < d.vertex_buffers.size(); ++i) {
+    const VertexLayout& v = d.vertex_buffers[i];
+    for (const VertexAttribute& a : v.attributes) {
+      gpu::VertexAttribute attribute;
+      attribute.format = a.format;
+      attribute.offset = a.offset;
+      attribute.shaderLocation = a.location;
+      c.attributes[i].push_back(attribute);
+    }
+    gpu::VertexBufferLayout buffer;
+    buffer.stepMode = v.step_mode;
+    buffer.arrayStride = v.stride;
+    buffer.attributeCount = c.attributes[i].size();
+    buffer.attributes = c.attributes[i].data();
+    c.buffers.push_back(buffer);
+  }
+
+  gpu::RenderPipelineDescriptor& desc = c.desc;
+  desc.label = gpu::StringView(d.label);
+  desc.layout = layout;
+  desc.vertex.module = c.vertex.module;
+  desc.vertex.entryPoint = gpu::StringView(d.vertex.entry_point);
+  desc.vertex.constantCount = c.vertex.constants.size();
+  desc.vertex.constants = c.vertex.constants.data();
+  desc.vertex.bufferCount = c.buffers.size();
+  desc.vertex.buffers = c.buffers.data();
+  desc.primitive.topology = d.topology;
+  desc.primitive.frontFace = d.front_face;
+  desc.primitive.cullMode = d.cull_mode;
+  desc.multisample.count = d.sample_count;
+
+  if (d.depth) {
+    c.depth.format = d.depth->format;
+    c.depth.depthWriteEnabled = d.depth->write ? gpu::OptionalBool::True : gpu::OptionalBool::False;
+    c.depth.depthCompare = d.depth->compare;
+    desc.depthStencil = &c.depth;
+  }
+
+  c.blends.resize(d.targets.size());
+  for (size_t i = 0; i < d.targets.size(); ++i) {
+    gpu::ColorTargetState target;
+    target.format = d.targets[i].format;
+    target.writeMask = d.targets[i].write_mask;
+    if (d.targets[i].blend) {
+      c.blends[i] = *d.targets[i].blend;
+      target.blend = &c.blends[i];
+    }
+    c.targets.push_back(target);
+  }
+  if (d.fragment) {
+    c.fragment_parts = stage_parts(fragment, *d.fragment);
+    c.fragment.module = c.fragment_parts.module;
+    c.fragment.entryPoint = gpu::StringView(d.fragment->entry_point);
+    c.fragment.constantCount = c.fragment_parts.constants.size();
+    c.fragment.constants = c.fragment_parts.constants.data();
+    c.fragment.targetCount = c.targets.size();
+    c.fragment.targets = c.targets.data();
+    desc.fragment = &c.fragment;
+  }
+  return parts;
+}
+
+std::unique_ptr<ComputePipelineParts> compute_pipeline_parts(const ComputePipelineDescription& d,
+                                                             gpu::PipelineLayout layout, gpu::ShaderModule compute) {
+  auto parts = std::make_unique<ComputePipelineParts>();
+  parts->stage = stage_parts(compute, d.compute);
+  gpu::ComputePipelineDescriptor& desc = parts->desc;
+  desc.label = gpu::StringView(d.label);
+  desc.layout = layout;
+  desc.compute.module = parts->stage.module;
+  desc.compute.entryPoint = gpu::StringView(d.compute.entry_point);
+  desc.compute.constantCount = parts->stage.constants.size();
+  desc.compute.constants = parts->stage.constants.data();
+  return parts;
+}
+
+}  // namespace warden

@@ -4,6 +4,9 @@ namespace warden {
 
 struct QueueClock::Shared {
   SubmissionClock clock;
+  // Bumped by rebind(): a ticket of an earlier queue finds a different epoch and does nothing,
+  // so a late report from a lost device never retires the new device's work.
+  uint64_t epoch = 0;
 };
 
 namespace {
@@ -12,6 +15,7 @@ namespace {
 struct Ticket {
   std::weak_ptr<QueueClock::Shared> shared;
   Serial serial;
+  uint64_t epoch = 0;
 };
 }  // namespace
 
@@ -28,11 +32,11 @@ Serial QueueClock::submit(const gpu::CommandBuffer* buffers, size_t count) {
   Serial serial = shared_->clock.on_submitted();
   gpu::QueueWorkDoneCallbackInfo cb;
   cb.mode = gpu::CallbackMode::AllowProcessEvents;
-  cb.userdata1 = new Ticket{shared_, serial};
+  cb.userdata1 = new Ticket{shared_, serial, shared_->epoch};
   cb.callback = [](gpu::QueueWorkDoneStatus status, gpu::StringView, void* userdata1, void*) {
     std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(userdata1));
     auto shared = ticket->shared.lock();
-    if (!shared) return;
+    if (!shared || shared->epoch != ticket->epoch) return;
     // Success retires the serial. An error or cancellation means the device is gone: no work
     // of this queue can still run, so everything submitted counts as complete.
     if (status == gpu::QueueWorkDoneStatus::Success) {
@@ -43,6 +47,12 @@ Serial QueueClock::submit(const gpu::CommandBuffer* buffers, size_t count) {
   };
   procs_.QueueOnSubmittedWorkDone(queue_, cb);
   return serial;
+}
+
+void QueueClock::rebind(gpu::Queue queue) {
+  queue_ = queue;
+  ++shared_->epoch;
+  shared_->clock.assume_all_complete();
 }
 
 Serial QueueClock::poll() {

@@ -69,7 +69,7 @@ RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t g
   queue_ = queue;
   device_generation_ = generation;
   procs_.DeviceGetLimits(device_, &limits_);
-  queue_clock_ = std::make_unique<QueueClock>(procs_, context_.instance(), queue_);
+  queue_clock_->rebind(queue_);
   device_lost_ = false;
 
   RebuildReport report;

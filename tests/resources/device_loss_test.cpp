@@ -209,6 +209,35 @@ TEST_F(NullDeviceTest, BetweenLossAndRebuildHandlesStayValidAndDeviceCallsSayThe
   close(second);
 }
 
+// One clock for every generation: whoever holds it (a LayerPool) keeps a valid reference, and
+// serials recorded on the lost device are retired, never reissued to the new one's work.
+TEST_F(NullDeviceTest, TheClockSurvivesARebuildAndItsSerialsGoOnCounting) {
+  auto reg = testing::make_registry(*dev);
+  const SubmissionClock* clock = &reg->clock();
+  auto encoder = reg->procs().DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  auto commands = reg->procs().CommandEncoderFinish(encoder, nullptr);
+  const Serial first = reg->submit(commands);
+  reg->procs().CommandBufferRelease(commands);
+  reg->procs().CommandEncoderRelease(encoder);
+  const Serial recorded_on_lost = reg->clock().recording();  // what a layer touched now records
+  force_loss(*dev, *reg);
+
+  auto second = testing::open_test_device(gpu::BackendChoice::Null);
+  ASSERT_NE(second, nullptr);
+  reg->rebuild(second->device.get(), second->queue.get(), 2);
+  EXPECT_EQ(&reg->clock(), clock);
+  EXPECT_TRUE(reg->clock().is_retired(first));
+  encoder = reg->procs().DeviceCreateCommandEncoder(second->device.get(), nullptr);
+  commands = reg->procs().CommandEncoderFinish(encoder, nullptr);
+  const Serial on_new = reg->submit(commands);
+  reg->procs().CommandBufferRelease(commands);
+  reg->procs().CommandEncoderRelease(encoder);
+  EXPECT_GT(on_new, first);
+  EXPECT_GE(on_new, recorded_on_lost);
+  reg.reset();
+  close(second);
+}
+
 TEST_F(NullDeviceTest, AnAdoptedObjectAwaitsItsOwnerAfterARebuildAndIsLiveOnceReplaced) {
   auto reg = testing::make_registry(*dev);
   gpu::SamplerDescriptor d;

@@ -425,7 +425,8 @@ class Registry {
   // Device loss or shutdown: no work can still run, neither submitted nor being recorded (a
   // command buffer of a lost device never executes); lets go of everything deferred.
   void assume_all_complete();
-  // The current device's clock; a rebuild starts a new one (serials count per device).
+  // The one clock of every device generation: a rebuild rebinds it to the new queue, serials
+  // go on counting (QueueClock::rebind), so references to it stay valid across losses.
   QueueClock& queue_clock() { return *queue_clock_; }
   const SubmissionClock& clock() const { return queue_clock_->clock(); }
 

@@ -51,21 +51,23 @@ int main() {
   if (!created) return bench::exit_for("device_rebuild_scenario", created.error());
   gpu::Context& ctx = *created.value();
   // The requested backend, or the one Auto chooses here (Vulkan on a GPU machine, else GL).
-  auto choice = bench::requested_backend();
-  if (!choice) return bench::exit_for("device_rebuild_scenario", choice.error());
-  auto probe = ctx.select_adapter(*choice);
+  auto requested = bench::requested_backend();
+  if (!requested) return bench::exit_for("device_rebuild_scenario", requested.error());
+  auto probe = ctx.select_adapter(*requested);
   if (!probe) return bench::exit_for("device_rebuild_scenario", probe.error());
   const gpu::BackendType backend = probe->description.backend;
-  const gpu::FeatureLevel level = probe->description.feature_level;
+  // Both paths ask for exactly the backend the probe found.
+  const gpu::BackendChoice choice = backend == gpu::BackendType::Vulkan     ? gpu::BackendChoice::Vulkan
+                                    : backend == gpu::BackendType::OpenGLES ? gpu::BackendChoice::GLES
+                                    : backend == gpu::BackendType::Null     ? gpu::BackendChoice::Null
+                                                                            : gpu::BackendChoice::GL;
   probe->adapter.reset();
 
   // Raw: blocking requests, then the same loss and release.
   std::vector<double> raw;
   for (int i = 0; i < kCycles; ++i) {
     const auto start = Clock::now();
-    auto adapter = ctx.select_adapter(backend == gpu::BackendType::Vulkan ? gpu::BackendChoice::Vulkan
-                                      : backend == gpu::BackendType::OpenGLES ? gpu::BackendChoice::GLES
-                                                                              : gpu::BackendChoice::GL);
+    auto adapter = ctx.select_adapter(choice);
     if (!adapter) return 1;
     bool lost = false;
     gpu::DeviceOptions options;
@@ -80,7 +82,7 @@ int main() {
   }
 
   // Through the controller: asynchronous requests driven by process_events().
-  device::DawnProvider provider(&ctx, device::DawnProviderOptions{.backend = backend, .feature_level = level});
+  device::DawnProvider provider(&ctx, device::DawnProviderOptions{.device = {.backend = choice}});
   device::RetirementPolicy retirement(device::RetirementOptions{});
   device::DeviceController controller(provider, {}, device::ControllerOptions{.retirement = &retirement});
   std::vector<double> managed;

@@ -69,9 +69,9 @@ int main() {
   out["hot_reload_backend"] = bench::backend_name(*opened);
   {
     Registry registry(ctx, device, opened->queue.get());
-    shaders::ShaderManager shaders(ctx, device, registry);
-    pipelines::PipelineLibrary library(ctx, device, registry);
-    auto reloader = pipelines::HotReloader::create(ctx, device, shaders, library);
+    shaders::ShaderManager shaders(ctx, registry);
+    pipelines::PipelineLibrary library(ctx, registry);
+    auto reloader = pipelines::HotReloader::create(ctx, shaders, library);
     if (!reloader) return fmt::print(stderr, "{}\n", reloader.error().message), 1;
 
     for (auto [name, padding] : {std::pair<std::string, std::string>{"typical", ""}, {"1mb", megabyte_padding()}}) {

@@ -303,6 +303,7 @@ class WindowApp {
       : context_(context),
         retirement_(device::retirement_options_from_environment()),
         provider_(&context, device::DawnProviderOptions{
+            .device = {.backend = gpu::BackendChoice::GL},
             .on_uncaptured_error = [](device::DeviceId, gpu::ErrorType, std::string_view message) {
               print_err("warden: GPU error: {}\n", message);
             }}),

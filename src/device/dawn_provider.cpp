@@ -4,12 +4,15 @@
 
 #include <fmt/format.h>
 
+#include "warden/webgpu/names.h"
+
 namespace warden::device {
 
 struct DawnProvider::Shared {
   // Kept by every ticket: a callback that finds the provider gone still has the procs to let
   // go of what it brings.
   std::shared_ptr<const gpu::Library> library;
+  gpu::Instance instance = nullptr;
   std::function<void(DeviceId, gpu::ErrorType, std::string_view)> on_uncaptured_error;
   uint64_t next_id = 1;
   std::map<uint64_t, gpu::Adapter> adapters;
@@ -27,11 +30,40 @@ namespace {
 // Dawn calls every callback below exactly once (completed, or CallbackCancelled when the
 // instance goes); each frees its ticket there.
 
+// One request walks the backend choice's candidates (gpu::adapter_plan) in order, one
+// asynchronous request at a time, and answers once.
 struct AdapterTicket {
   std::weak_ptr<DawnProvider::Shared> shared;
   std::shared_ptr<const gpu::Library> library;
   AdapterContinuation done;
+  std::vector<gpu::AdapterCandidate> plan;
+  size_t next = 0;      // the candidate the request in flight asked for is plan[next - 1]
+  std::string tried;    // why earlier candidates were passed over
 };
+
+void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::StringView message, void* userdata1,
+                void*);
+
+// Asks for the ticket's next candidate, or answers when none is left.
+void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider::Shared& shared) {
+  if (ticket->next == ticket->plan.size()) {
+    if (ticket->tried.empty()) return ticket->done(std::optional<ProvidedAdapter>());
+    return ticket->done(make_error(ErrorKind::NoAdapter, "no adapter satisfies the request. Tried:" + ticket->tried));
+  }
+  const gpu::AdapterCandidate& candidate = ticket->plan[ticket->next++];
+  if (candidate.backend == gpu::BackendType::OpenGL || candidate.backend == gpu::BackendType::OpenGLES) {
+    gpu::prepare_gl_environment();
+  }
+  gpu::RequestAdapterOptions request;
+  request.backendType = candidate.backend;
+  request.featureLevel = candidate.feature_level;
+  gpu::RequestAdapterCallbackInfo cb;
+  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  cb.callback = on_adapter;
+  cb.userdata1 = ticket.release();
+  ++shared.outstanding_callbacks;
+  shared.procs().InstanceRequestAdapter(shared.instance, &request, cb);
+}
 
 // A device's loss state, shared by its request ticket and its lost ticket: the two callbacks
 // may come in either order for a failed request.
@@ -65,19 +97,35 @@ void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::Str
     return;
   }
   --shared->outstanding_callbacks;
+  const gpu::AdapterCandidate& candidate = ticket->plan[ticket->next - 1];
+  std::string passed_over;
   if (status == gpu::RequestAdapterStatus::Success && adapter != nullptr) {
-    const AdapterId id{shared->next_id++};
-    shared->adapters.emplace(id.value, adapter);
-    return ticket->done(std::optional<ProvidedAdapter>(ProvidedAdapter{id, adapter}));
+    const bool cpu = candidate.gpu_only &&
+                     gpu::describe_adapter(shared->procs(), adapter, candidate.feature_level).adapter_type ==
+                         gpu::AdapterType::CPU;
+    if (!cpu) {
+      const AdapterId id{shared->next_id++};
+      shared->adapters.emplace(id.value, adapter);
+      return ticket->done(std::optional<ProvidedAdapter>(ProvidedAdapter{id, adapter}));
+    }
+    passed_over = "a CPU adapter, not a GPU";
+  } else if (status == gpu::RequestAdapterStatus::Unavailable || status == gpu::RequestAdapterStatus::Success) {
+    // "Unavailable" is WebGPU's null adapter: the request worked, nothing fits.
+    passed_over = message.view().empty() ? "no adapter returned" : std::string(message.view());
+  } else {
+    passed_over = fmt::format("adapter request failed (status {}): {}", static_cast<uint32_t>(status), message.view());
   }
   if (adapter != nullptr) shared->procs().AdapterRelease(adapter);
-  // "Unavailable" is WebGPU's null adapter: the request worked, nothing fits.
-  if (status == gpu::RequestAdapterStatus::Unavailable || status == gpu::RequestAdapterStatus::Success) {
-    return ticket->done(std::optional<ProvidedAdapter>());
+  // The last candidate answers as it was answered: a null adapter stays a null adapter.
+  if (ticket->next == ticket->plan.size() && ticket->plan.size() == 1) {
+    if (status == gpu::RequestAdapterStatus::Unavailable || status == gpu::RequestAdapterStatus::Success) {
+      return ticket->done(std::optional<ProvidedAdapter>());
+    }
+    return ticket->done(make_error(ErrorKind::NoAdapter, passed_over));
   }
-  ticket->done(make_error(ErrorKind::NoAdapter,
-                          fmt::format("adapter request failed (status {}): {}", static_cast<uint32_t>(status),
-                                      message.view())));
+  ticket->tried += fmt::format("\n  {} ({}): {}", gpu::to_string(candidate.backend),
+                               gpu::to_string(candidate.feature_level), passed_over);
+  request_next_candidate(std::move(ticket), *shared);
 }
 
 void on_device(gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringView message, void* userdata1,
@@ -126,7 +174,10 @@ void on_uncaptured_error(const gpu::Device*, gpu::ErrorType type, gpu::StringVie
 
 DawnProvider::DawnProvider(gpu::Context* context, DawnProviderOptions options)
     : context_(context), options_(std::move(options)), shared_(std::make_shared<Shared>()) {
-  if (context_ != nullptr) shared_->library = context_->library_ptr();
+  if (context_ != nullptr) {
+    shared_->library = context_->library_ptr();
+    shared_->instance = context_->instance();
+  }
   shared_->on_uncaptured_error = options_.on_uncaptured_error;
 }
 
@@ -145,23 +196,21 @@ Result<void> DawnProvider::check_api() {
 
 void DawnProvider::request_adapter(AdapterContinuation done) {
   if (auto api = check_api(); !api) return done(api.error());
-  if (options_.backend == gpu::BackendType::OpenGL || options_.backend == gpu::BackendType::OpenGLES) {
-    gpu::prepare_gl_environment();
-  }
-  gpu::RequestAdapterOptions request;
-  request.backendType = options_.backend;
-  request.featureLevel = options_.feature_level;
-  gpu::RequestAdapterCallbackInfo cb;
-  cb.mode = gpu::CallbackMode::AllowProcessEvents;
-  cb.callback = on_adapter;
-  cb.userdata1 = new AdapterTicket{shared_, shared_->library, std::move(done)};
-  ++shared_->outstanding_callbacks;
-  shared_->procs().InstanceRequestAdapter(context_->instance(), &request, cb);
+  auto ticket = std::make_unique<AdapterTicket>();
+  ticket->shared = shared_;
+  ticket->library = shared_->library;
+  ticket->done = std::move(done);
+  ticket->plan = gpu::adapter_plan(options_.device.backend);
+  request_next_candidate(std::move(ticket), *shared_);
 }
 
 void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::string& label,
                                   DeviceContinuation done, LostContinuation lost) {
   if (auto api = check_api(); !api) return done(api.error());
+  // Checked before anything is registered with Dawn: a missing required feature fails the
+  // request here, naming it.
+  auto request = gpu::plan_device_request(shared_->procs(), adapter.adapter, options_.device);
+  if (!request) return done(request.error());
   auto loss = std::make_shared<LossState>();
   loss->shared = shared_;
   loss->lost = std::move(lost);
@@ -169,6 +218,9 @@ void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::str
 
   gpu::DeviceDescriptor desc;
   desc.label = label;
+  desc.requiredFeatureCount = request->features.size();
+  desc.requiredFeatures = request->features.data();
+  if (request->limits) desc.requiredLimits = &*request->limits;
   desc.deviceLostCallbackInfo.mode = gpu::CallbackMode::AllowProcessEvents;
   desc.deviceLostCallbackInfo.callback = on_device_lost;
   desc.deviceLostCallbackInfo.userdata1 = lost_ticket;

@@ -26,6 +26,7 @@ struct HotReloader::Finished {
   Job job;
   ReloadReport report;
   gpu::Ref<gpu::ShaderModule> module;  // null when the file did not compile
+  std::string source;                  // what was compiled: the module's recipe once published
 };
 
 // Where the asynchronous builds of one reload land. Written by their callbacks, which run in
@@ -44,13 +45,19 @@ struct HotReloader::Building {
   Job job;
   ReloadReport report;
   gpu::Ref<gpu::ShaderModule> module;
+  std::string source;
   std::chrono::steady_clock::time_point requested;
   std::shared_ptr<BuildResults> results;
 };
 
-Result<std::unique_ptr<HotReloader>> HotReloader::create(const gpu::Context& context, gpu::Device device,
+Result<std::unique_ptr<HotReloader>> HotReloader::create(const gpu::Context& context,
                                                          shaders::ShaderManager& shaders,
                                                          PipelineLibrary& pipelines) {
+  gpu::Device device = pipelines.registry().device();
+  if (pipelines.registry().device_lost()) {
+    return make_error(ErrorKind::DeviceFailed, "hot reload: the registry's device is lost; create the reloader "
+                                               "for the device that replaces it");
+  }
   if (!context.procs().DeviceHasFeature(device, gpu::kFeatureImplicitDeviceSynchronization)) {
     return make_error(ErrorKind::Refused,
                       "hot reload compiles on a worker thread: the device must be requested with "
@@ -95,6 +102,18 @@ Result<void> HotReloader::watch(ShaderModuleHandle module) {
   if (auto watched = watcher_.watch(absolute); !watched) return watched;
   watched_[absolute] = module;
   return {};
+}
+
+Result<void> HotReloader::reload(ShaderModuleHandle module) {
+  for (const auto& [path, watched] : watched_) {
+    if (watched == module) {
+      start_job(path, module);
+      return {};
+    }
+  }
+  return make_error(ErrorKind::InvalidArgument,
+                    fmt::format("shader module (index {}, generation {}) is not watched; watch() it first",
+                                module.index(), module.generation()));
 }
 
 size_t HotReloader::in_flight() const { return in_flight_; }
@@ -212,6 +231,7 @@ std::optional<ReloadReport> HotReloader::start_builds(Finished& f) {
   building->job = std::move(f.job);
   building->report = std::move(report);
   building->module = std::move(f.module);
+  building->source = std::move(f.source);
   building->requested = start;
   building->results = std::move(results);
   building_.push_back(std::move(building));
@@ -231,7 +251,7 @@ ReloadReport HotReloader::publish(Building& b) {
     report.error = "its shader module handle was destroyed meanwhile";
     return keep_previous(b.job.path, report, report.error);
   }
-  if (auto installed = shaders_->install(b.job.module, std::move(b.module)); !installed) {
+  if (auto installed = shaders_->install(b.job.module, std::move(b.module), std::move(b.source)); !installed) {
     report.error = installed.error().message;
     return keep_previous(b.job.path, report, report.error);
   }
@@ -275,13 +295,15 @@ HotReloader::Finished HotReloader::work(Job job) const {
   shaders::ShaderCompiler compiler(*context_, device_, compile_options);
 
   auto start = std::chrono::steady_clock::now();
-  auto compiled = compiler.compile_file(job.path);
+  auto source = shaders::read_source_file(job.path);
+  auto compiled = source ? compiler.compile(job.path.string(), *source) : Result<shaders::CompiledShader>(source.error());
   f.report.compile_ms = ms_since(start);
   if (!compiled) {
     f.report.error = compiled.error().message;
   } else {
     f.report.diagnostics = std::move(compiled->diagnostics);
     f.module = std::move(compiled->module);
+    f.source = std::move(*source);
   }
   f.job = std::move(job);
   return f;

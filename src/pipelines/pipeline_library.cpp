@@ -1,9 +1,21 @@
 #include "warden/pipelines/pipeline_library.h"
 
+#include <fmt/format.h>
+
 namespace warden::pipelines {
 
-PipelineLibrary::PipelineLibrary(const gpu::Context& context, gpu::Device device, Registry& registry)
-    : context_(&context), device_(device), registry_(&registry) {}
+PipelineLibrary::PipelineLibrary(const gpu::Context& context, Registry& registry)
+    : context_(&context), registry_(&registry) {}
+
+namespace {
+template <typename Tag>
+Error not_from_library(Handle<Tag> handle) {
+  return make_error(ErrorKind::InvalidArgument,
+                    fmt::format("{} pipeline (index {}, generation {}) has no description: it was not made by "
+                                "the pipeline library",
+                                to_string(Tag::kind), handle.index(), handle.generation()));
+}
+}  // namespace
 
 template <typename E>
 E PipelineLibrary::reported(E error) {
@@ -12,51 +24,57 @@ E PipelineLibrary::reported(E error) {
 }
 
 Result<RenderPipelineHandle> PipelineLibrary::create_render_pipeline(RenderPipelineDescription d) {
-  auto built = build_render_pipeline(*context_, device_, RegistrySource(*registry_), d);
+  auto built = build_render_pipeline(*context_, registry_->device(), RegistrySource(*registry_), d);
   if (!built) return reported(built.error());
-  auto handle = registry_->adopt_render_pipeline(built->take(), d.label);
+  auto handle = registry_->adopt_render_pipeline(built->take(), std::move(d));
   if (!handle) return reported(handle.error());
-  render_.insert_or_assign(*handle, std::move(d));
+  render_.insert(*handle);
   return handle;
 }
 
 Result<ComputePipelineHandle> PipelineLibrary::create_compute_pipeline(ComputePipelineDescription d) {
-  auto built = build_compute_pipeline(*context_, device_, RegistrySource(*registry_), d);
+  auto built = build_compute_pipeline(*context_, registry_->device(), RegistrySource(*registry_), d);
   if (!built) return reported(built.error());
-  auto handle = registry_->adopt_compute_pipeline(built->take(), d.label);
+  auto handle = registry_->adopt_compute_pipeline(built->take(), std::move(d));
   if (!handle) return reported(handle.error());
-  compute_.insert_or_assign(*handle, std::move(d));
+  compute_.insert(*handle);
   return handle;
 }
 
 Result<void> PipelineLibrary::replace_render_pipeline(RenderPipelineHandle handle, RenderPipelineDescription d) {
   if (!registry_->is_alive(handle)) return registry_->resolve(handle).error();
-  auto built = build_render_pipeline(*context_, device_, RegistrySource(*registry_), d);
+  auto built = build_render_pipeline(*context_, registry_->device(), RegistrySource(*registry_), d);
   if (!built) return reported(built.error());
-  if (auto replaced = registry_->replace_render_pipeline(handle, built->get()); !replaced) return replaced;
+  if (auto replaced = registry_->replace_render_pipeline(handle, built->get(), std::move(d)); !replaced) return replaced;
   built->take();
-  render_.insert_or_assign(handle, std::move(d));
+  render_.insert(handle);
   return {};
 }
 
 Result<void> PipelineLibrary::replace_compute_pipeline(ComputePipelineHandle handle, ComputePipelineDescription d) {
   if (!registry_->is_alive(handle)) return registry_->resolve(handle).error();
-  auto built = build_compute_pipeline(*context_, device_, RegistrySource(*registry_), d);
+  auto built = build_compute_pipeline(*context_, registry_->device(), RegistrySource(*registry_), d);
   if (!built) return reported(built.error());
-  if (auto replaced = registry_->replace_compute_pipeline(handle, built->get()); !replaced) return replaced;
+  if (auto replaced = registry_->replace_compute_pipeline(handle, built->get(), std::move(d)); !replaced) return replaced;
   built->take();
-  compute_.insert_or_assign(handle, std::move(d));
+  compute_.insert(handle);
   return {};
 }
 
+// The pipeline was built from the handle's recipe (with a new module under the same module
+// handle), so the recipe stays.
 Result<void> PipelineLibrary::install(RenderPipelineHandle handle, gpu::Ref<gpu::RenderPipeline> pipeline) {
-  if (auto replaced = registry_->replace_render_pipeline(handle, pipeline.get()); !replaced) return replaced;
+  const RenderPipelineDescription* recipe = registry_->recipe(handle);
+  if (recipe == nullptr) return reported(not_from_library(handle));
+  if (auto replaced = registry_->replace_render_pipeline(handle, pipeline.get(), *recipe); !replaced) return replaced;
   pipeline.take();
   return {};
 }
 
 Result<void> PipelineLibrary::install(ComputePipelineHandle handle, gpu::Ref<gpu::ComputePipeline> pipeline) {
-  if (auto replaced = registry_->replace_compute_pipeline(handle, pipeline.get()); !replaced) return replaced;
+  const ComputePipelineDescription* recipe = registry_->recipe(handle);
+  if (recipe == nullptr) return reported(not_from_library(handle));
+  if (auto replaced = registry_->replace_compute_pipeline(handle, pipeline.get(), *recipe); !replaced) return replaced;
   pipeline.take();
   return {};
 }
@@ -72,27 +90,27 @@ Result<void> PipelineLibrary::destroy(ComputePipelineHandle handle) {
 }
 
 const RenderPipelineDescription* PipelineLibrary::description(RenderPipelineHandle handle) const {
-  auto found = render_.find(handle);
-  return found == render_.end() ? nullptr : &found->second;
+  return render_.contains(handle) ? registry_->recipe(handle) : nullptr;
 }
 
 const ComputePipelineDescription* PipelineLibrary::description(ComputePipelineHandle handle) const {
-  auto found = compute_.find(handle);
-  return found == compute_.end() ? nullptr : &found->second;
+  return compute_.contains(handle) ? registry_->recipe(handle) : nullptr;
 }
 
 std::vector<RenderPipelineHandle> PipelineLibrary::render_users_of(ShaderModuleHandle module) const {
   std::vector<RenderPipelineHandle> users;
-  for (const auto& [handle, d] : render_) {
-    if (registry_->is_alive(handle) && uses_module(d, module)) users.push_back(handle);
+  for (RenderPipelineHandle handle : render_) {
+    const RenderPipelineDescription* d = registry_->recipe(handle);
+    if (d != nullptr && uses_module(*d, module)) users.push_back(handle);
   }
   return users;
 }
 
 std::vector<ComputePipelineHandle> PipelineLibrary::compute_users_of(ShaderModuleHandle module) const {
   std::vector<ComputePipelineHandle> users;
-  for (const auto& [handle, d] : compute_) {
-    if (registry_->is_alive(handle) && uses_module(d, module)) users.push_back(handle);
+  for (ComputePipelineHandle handle : compute_) {
+    const ComputePipelineDescription* d = registry_->recipe(handle);
+    if (d != nullptr && uses_module(*d, module)) users.push_back(handle);
   }
   return users;
 }

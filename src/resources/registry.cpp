@@ -504,6 +504,20 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
 }
 
 template <typename Tag>
+Result<Handle<Tag>> Registry::adopt_with_recipe(Object<Tag> object, detail::Recipe<Tag> recipe) {
+  auto handle = adopt<Tag>(object, recipe.label, Ownership::Owned);
+  if (handle) store<Tag>().records[handle->index()].recipe = std::move(recipe);
+  return handle;
+}
+
+template <typename Tag>
+Result<void> Registry::replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe) {
+  if (auto replaced = replace<Tag>(handle, object); !replaced) return replaced;
+  store<Tag>().records[handle.index()].recipe = std::move(recipe);
+  return {};
+}
+
+template <typename Tag>
 Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
   Object<Tag>* slot = store<Tag>().pool.find(handle.bits());
   if (slot == nullptr) return stale_error(handle);
@@ -769,5 +783,13 @@ void Registry::release_pending(const PendingRelease& pending) {
   template const detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE
+
+#define WARDEN_INSTANTIATE_WITH_RECIPE(Name)                                                      \
+  template Result<Name##Handle> Registry::adopt_with_recipe<Name##Tag>(gpu::Name, detail::Recipe<Name##Tag>); \
+  template Result<void> Registry::replace_with_recipe<Name##Tag>(Name##Handle, gpu::Name, detail::Recipe<Name##Tag>);
+WARDEN_INSTANTIATE_WITH_RECIPE(ShaderModule)
+WARDEN_INSTANTIATE_WITH_RECIPE(RenderPipeline)
+WARDEN_INSTANTIATE_WITH_RECIPE(ComputePipeline)
+#undef WARDEN_INSTANTIATE_WITH_RECIPE
 
 }  // namespace warden

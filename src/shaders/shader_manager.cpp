@@ -18,9 +18,8 @@ warden::Severity to_registry_severity(Severity severity) {
 
 }  // namespace
 
-ShaderManager::ShaderManager(const gpu::Context& context, gpu::Device device, Registry& registry,
-                             CompilerOptions options)
-    : compiler_(context, device, options), registry_(&registry) {}
+ShaderManager::ShaderManager(const gpu::Context& context, Registry& registry, CompilerOptions options)
+    : context_(&context), options_(options), registry_(&registry) {}
 
 void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics) {
   last_diagnostics_ = diagnostics;
@@ -31,7 +30,12 @@ void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics) {
 }
 
 Result<ShaderModuleHandle> ShaderManager::compile(std::string path, std::string_view source) {
-  auto compiled = compiler_.compile(path, source);
+  return compile_and_register(std::move(path), source, {});
+}
+
+Result<ShaderModuleHandle> ShaderManager::compile_and_register(std::string path, std::string_view source,
+                                                               std::string file) {
+  auto compiled = compiler().compile(path, source);
   if (!compiled) {
     last_diagnostics_.clear();
     registry_->diagnostics().error(kDiagnosticsCategory, compiled.error().message);
@@ -44,7 +48,8 @@ Result<ShaderModuleHandle> ShaderManager::compile(std::string path, std::string_
     if (!text.empty() && text.back() == '\n') text.pop_back();
     return make_error(ErrorKind::Compilation, std::move(text));
   }
-  return registry_->adopt_shader_module(compiled->module.take(), std::move(path));
+  return registry_->adopt_shader_module(compiled->module.take(),
+                                       ShaderModuleDesc{std::string(source), std::move(path), std::move(file)});
 }
 
 Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path) {
@@ -54,13 +59,17 @@ Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path
     registry_->diagnostics().error(kDiagnosticsCategory, source.error().message);
     return source.error();
   }
-  auto handle = compile(path.string(), *source);
+  auto handle = compile_and_register(path.string(), *source, path.string());
   if (handle) files_.emplace(*handle, path);
   return handle;
 }
 
-Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module) {
-  auto replaced = registry_->replace_shader_module(handle, module.get());
+Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module,
+                                    std::string source) {
+  const ShaderModuleDesc* before = registry_->recipe(handle);
+  ShaderModuleDesc recipe{std::move(source), before != nullptr ? before->label : std::string(),
+                          before != nullptr ? before->path : std::string()};
+  auto replaced = registry_->replace_shader_module(handle, module.get(), std::move(recipe));
   if (!replaced) return replaced;  // `module` is released here
   module.take();                   // the registry owns it now
   return {};

@@ -1,11 +1,13 @@
 #include "warden/webgpu/context.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "warden/webgpu/names.h"
 
@@ -76,6 +78,7 @@ std::string summarise_log(const std::vector<std::string>& log) {
 }  // namespace
 
 uint64_t blocking_wait_count() { return g_blocking_waits.load(std::memory_order_relaxed); }
+void count_blocking_wait() { g_blocking_waits.fetch_add(1, std::memory_order_relaxed); }
 
 Result<BackendChoice> parse_backend_choice(std::string_view text) {
   if (text == "auto") return BackendChoice::Auto;
@@ -212,37 +215,64 @@ AdapterDescription describe_adapter(const Procs& procs, Adapter adapter, Feature
   return d;
 }
 
-Result<SelectedAdapter> Context::select_adapter(BackendChoice choice) const {
-  struct Candidate {
-    BackendType backend;
-    FeatureLevel level;
-    bool gpu_only;  // auto takes Vulkan only when it is a real GPU
-  };
-  std::vector<Candidate> plan;
+std::vector<AdapterCandidate> adapter_plan(BackendChoice choice) {
   switch (choice) {
     case BackendChoice::Auto:
-      plan = {{BackendType::Vulkan, FeatureLevel::Core, true},
+      return {{BackendType::Vulkan, FeatureLevel::Core, true},
               {BackendType::OpenGL, FeatureLevel::Compatibility, false},
               {BackendType::OpenGLES, FeatureLevel::Compatibility, false}};
-      break;
-    case BackendChoice::Vulkan: plan = {{BackendType::Vulkan, FeatureLevel::Core, false}}; break;
-    case BackendChoice::GL: plan = {{BackendType::OpenGL, FeatureLevel::Compatibility, false}}; break;
-    case BackendChoice::GLES: plan = {{BackendType::OpenGLES, FeatureLevel::Compatibility, false}}; break;
-    case BackendChoice::Null: plan = {{BackendType::Null, FeatureLevel::Core, false}}; break;
+    case BackendChoice::Vulkan: return {{BackendType::Vulkan, FeatureLevel::Core, false}};
+    case BackendChoice::GL: return {{BackendType::OpenGL, FeatureLevel::Compatibility, false}};
+    case BackendChoice::GLES: return {{BackendType::OpenGLES, FeatureLevel::Compatibility, false}};
+    case BackendChoice::Null: return {{BackendType::Null, FeatureLevel::Core, false}};
   }
+  return {};
+}
+
+Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, const DeviceOptions& options) {
+  DeviceRequest request;
+  std::vector<std::string> missing;
+  for (FeatureName feature : options.required_features) {
+    if (procs.AdapterHasFeature(adapter, feature)) {
+      request.features.push_back(feature);
+    } else {
+      missing.push_back(feature_name(feature));
+    }
+  }
+  if (!missing.empty()) {
+    return make_error(ErrorKind::DeviceFailed,
+                      fmt::format("device \"{}\": the adapter lacks required feature(s) {}", options.label,
+                                  fmt::join(missing, ", ")));
+  }
+  for (FeatureName feature : options.optional_features) {
+    const bool asked = std::find(request.features.begin(), request.features.end(), feature) != request.features.end();
+    if (!asked && procs.AdapterHasFeature(adapter, feature)) request.features.push_back(feature);
+  }
+  if (options.limits == LimitsChoice::Adapter) {
+    Limits limits;
+    if (procs.AdapterGetLimits(adapter, &limits) == Status::Success) {
+      limits.nextInChain = nullptr;
+      request.limits = limits;
+    }
+  }
+  return request;
+}
+
+Result<SelectedAdapter> Context::select_adapter(BackendChoice choice) const {
+  const std::vector<AdapterCandidate> plan = adapter_plan(choice);
 
   SelectedAdapter selected;
-  for (const Candidate& c : plan) {
+  for (const AdapterCandidate& c : plan) {
     if (c.backend == BackendType::OpenGL || c.backend == BackendType::OpenGLES) prepare_gl_environment();
-    AdapterAttempt attempt{c.backend, c.level, {}};
+    AdapterAttempt attempt{c.backend, c.feature_level, {}};
     std::string why;
-    auto adapter = request_adapter(c.backend, c.level, &why);
+    auto adapter = request_adapter(c.backend, c.feature_level, &why);
     if (!adapter) {
       attempt.outcome = why;
       selected.attempts.push_back(attempt);
       continue;
     }
-    AdapterDescription desc = describe_adapter(procs(), adapter->get(), c.level);
+    AdapterDescription desc = describe_adapter(procs(), adapter->get(), c.feature_level);
     if (c.gpu_only && desc.adapter_type == AdapterType::CPU) {
       attempt.outcome = fmt::format("adapter '{}' is a CPU adapter, not a GPU", desc.device);
       selected.attempts.push_back(attempt);
@@ -270,10 +300,16 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
     std::string message;
   } outcome;
   auto* events = new DeviceEvents{std::move(options.callbacks)};
+  auto request = plan_device_request(procs(), adapter, options);
+  if (!request) {
+    delete events;
+    return request.error();
+  }
   DeviceDescriptor desc;
   desc.label = std::string_view(options.label);
-  desc.requiredFeatureCount = options.required_features.size();
-  desc.requiredFeatures = options.required_features.data();
+  desc.requiredFeatureCount = request->features.size();
+  desc.requiredFeatures = request->features.data();
+  if (request->limits) desc.requiredLimits = &*request->limits;
   desc.deviceLostCallbackInfo.mode = CallbackMode::AllowProcessEvents;
   desc.deviceLostCallbackInfo.callback = on_device_lost;
   desc.deviceLostCallbackInfo.userdata1 = events;

@@ -83,6 +83,7 @@ class DawnControllerTest : public ::testing::Test {
     context = testing::shared_context();
     ASSERT_NE(context, nullptr);
     DawnProviderOptions options;
+    options.device.backend = gpu::BackendChoice::GL;
     options.on_uncaptured_error = [this](DeviceId, gpu::ErrorType, std::string_view message) {
       errors.emplace_back(message);
     };

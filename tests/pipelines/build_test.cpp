@@ -36,8 +36,8 @@ class PipelineBuildTest : public warden::testing::NullDeviceTest {
   void SetUp() override {
     NullDeviceTest::SetUp();
     registry = std::make_unique<Registry>(*dev->context, dev->device.get(), dev->queue.get());
-    shaders = std::make_unique<shaders::ShaderManager>(*dev->context, dev->device.get(), *registry);
-    library = std::make_unique<PipelineLibrary>(*dev->context, dev->device.get(), *registry);
+    shaders = std::make_unique<shaders::ShaderManager>(*dev->context, *registry);
+    library = std::make_unique<PipelineLibrary>(*dev->context, *registry);
   }
   void TearDown() override {
     library.reset();

@@ -66,8 +66,8 @@ class HotReloadTest : public ::testing::Test {
     device_ = std::move(opened->device);
     queue_ = std::move(opened->queue);
     registry = std::make_unique<Registry>(*ctx, device_.get(), queue_.get());
-    shaders = std::make_unique<shaders::ShaderManager>(*ctx, device_.get(), *registry);
-    pipelines = std::make_unique<PipelineLibrary>(*ctx, device_.get(), *registry);
+    shaders = std::make_unique<shaders::ShaderManager>(*ctx, *registry);
+    pipelines = std::make_unique<PipelineLibrary>(*ctx, *registry);
 
     dir = std::filesystem::temp_directory_path() / ("warden_hot_reload_" + std::to_string(::getpid()) + "_" +
                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -99,7 +99,7 @@ class HotReloadTest : public ::testing::Test {
     d.targets = {ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
     auto pipeline = pipelines->create_render_pipeline(d);
     EXPECT_TRUE(pipeline.ok()) << pipeline.error().message;
-    auto created = HotReloader::create(*ctx, device_.get(), *shaders, *pipelines);
+    auto created = HotReloader::create(*ctx, *shaders, *pipelines);
     EXPECT_TRUE(created.ok()) << created.error().message;
     reloader = std::move(created.value());
     auto watched = reloader->watch(*module);
@@ -360,9 +360,9 @@ class HotReloadWithoutSyncTest : public warden::testing::NullDeviceTest {};
 
 TEST_F(HotReloadWithoutSyncTest, ADeviceWithoutImplicitSynchronizationIsRefused) {
   Registry registry(*dev->context, dev->device.get(), dev->queue.get());
-  shaders::ShaderManager shaders(*dev->context, dev->device.get(), registry);
-  PipelineLibrary pipelines(*dev->context, dev->device.get(), registry);
-  auto created = HotReloader::create(*dev->context, dev->device.get(), shaders, pipelines);
+  shaders::ShaderManager shaders(*dev->context, registry);
+  PipelineLibrary pipelines(*dev->context, registry);
+  auto created = HotReloader::create(*dev->context, shaders, pipelines);
   ASSERT_FALSE(created.ok());
   EXPECT_EQ(created.error().kind, ErrorKind::Refused);
   EXPECT_THAT(created.error().message, HasSubstr("kFeatureImplicitDeviceSynchronization"));

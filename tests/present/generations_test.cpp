@@ -38,6 +38,7 @@ class PresentingApp {
   PresentingApp(gpu::Context& context, Window& window, RetirementOptions retirement_options)
       : retirement(retirement_options), context_(context) {
     provider = std::make_unique<DawnProvider>(&context, DawnProviderOptions{
+        .device = {.backend = gpu::BackendChoice::GL},
         .on_uncaptured_error = [this](DeviceId, gpu::ErrorType, std::string_view message) { errors.emplace_back(message); }});
     swapchain = std::make_unique<Swapchain>(context, window.surface_source(), 64, 48);
     ControllerHooks hooks;

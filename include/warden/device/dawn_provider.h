@@ -15,8 +15,10 @@
 namespace warden::device {
 
 struct DawnProviderOptions {
-  gpu::BackendType backend = gpu::BackendType::OpenGL;
-  gpu::FeatureLevel feature_level = gpu::FeatureLevel::Compatibility;
+  // The backend, features and limits of every device this provider asks for (label and
+  // callbacks are not read: the controller names its devices and losses come through the
+  // provider's continuations).
+  gpu::DeviceOptions device;
   // Why there is no context, when there is none (reported by check_api()).
   std::string unavailable_reason = "no WebGPU implementation was loaded";
   // Errors no error scope caught, on any device this provider built.

@@ -41,17 +41,22 @@ struct ReloadReport {
 
 class HotReloader {
  public:
-  // `device` must have gpu::kFeatureImplicitDeviceSynchronization: compiles run on a worker
-  // thread while the frame thread goes on using the device. The reloader must
-  // be destroyed before the registry, the managers and the device it was given.
-  static Result<std::unique_ptr<HotReloader>> create(const gpu::Context& context, gpu::Device device,
-                                                     shaders::ShaderManager& shaders, PipelineLibrary& pipelines);
+  // A reloader serves the registry's current device, which must have
+  // gpu::kFeatureImplicitDeviceSynchronization: compiles run on a worker thread while the frame
+  // thread goes on using the device. The reloader must be destroyed before the registry, the
+  // managers and that device; after a device loss, destroy it (work of the lost device is
+  // released, never published) and create one for the new device (the Engine does both).
+  static Result<std::unique_ptr<HotReloader>> create(const gpu::Context& context, shaders::ShaderManager& shaders,
+                                                     PipelineLibrary& pipelines);
   ~HotReloader();
   HotReloader(const HotReloader&) = delete;
   HotReloader& operator=(const HotReloader&) = delete;
 
   // Watches the file `module` was loaded from (ShaderManager::load).
   Result<void> watch(ShaderModuleHandle module);
+  // Reloads a watched module's file now, changed or not (an edit saved while the device was
+  // lost, which no watcher of the new device saw). It goes through poll() like any change.
+  Result<void> reload(ShaderModuleHandle module);
 
   // The frame boundary; makes no blocking wait. In order: drains finished callbacks
   // (ProcessEvents, non-blocking); hands every changed watched file to the worker; swaps in

@@ -1,9 +1,10 @@
-// PipelineLibrary: pipelines registered under handles together with the descriptions they were
-// built from, so they can be rebuilt (a changed description, or hot reload of a shader) and
-// swapped under the same handle.
+// PipelineLibrary: pipelines registered under handles with the descriptions they were built
+// from as their registry recipes, so they can be rebuilt (a changed description, hot reload of a
+// shader, a new device after a loss) and swapped under the same handle. Builds go to the
+// registry's current device.
 #pragma once
 
-#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "warden/pipelines/build.h"
@@ -17,7 +18,7 @@ inline constexpr std::string_view kDiagnosticsCategory = "gfx.pipelines";
 class PipelineLibrary {
  public:
   // Frame-thread object: it changes the registry, which is not thread-safe.
-  PipelineLibrary(const gpu::Context& context, gpu::Device device, Registry& registry);
+  PipelineLibrary(const gpu::Context& context, Registry& registry);
 
   // build_* then register under a new handle. A failed build registers nothing; its error
   // (naming the label) is also reported to the registry's Diagnostics (gfx.pipelines).
@@ -45,17 +46,17 @@ class PipelineLibrary {
   std::vector<ComputePipelineHandle> compute_users_of(ShaderModuleHandle module) const;
 
   const gpu::Context& context() const { return *context_; }
-  gpu::Device device() const { return device_; }
+  gpu::Device device() const { return registry_->device(); }
   Registry& registry() { return *registry_; }
 
  private:
   template <typename Error>
   Error reported(Error error);
   const gpu::Context* context_;
-  gpu::Device device_;
   Registry* registry_;
-  std::unordered_map<RenderPipelineHandle, RenderPipelineDescription> render_;
-  std::unordered_map<ComputePipelineHandle, ComputePipelineDescription> compute_;
+  // The handles this library made (their descriptions are the registry's recipes).
+  std::unordered_set<RenderPipelineHandle> render_;
+  std::unordered_set<ComputePipelineHandle> compute_;
 };
 
 }  // namespace warden::pipelines

@@ -372,6 +372,12 @@ class Registry {
     return ownership_of<Name##Tag>(handle);                                                     \
   }                                                                                             \
   bool is_alive(Name##Handle handle) const { return find<Name##Tag>(handle) != nullptr; }      \
+  /* What a rebuild makes the object from; null when it has none (adopted, imported, replaced \
+     by the caller's object) or the handle is not valid. */                                      \
+  const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const {                          \
+    const auto* rec = record(handle);                                                           \
+    return rec != nullptr && rec->recipe ? &*rec->recipe : nullptr;                             \
+  }                                                                                             \
   /* Marks use by the submission being recorded (clock.recording()). */                         \
   void touch(Name##Handle handle) { touch_impl<Name##Tag>(handle); }                            \
   Serial last_used(Name##Handle handle) const { return last_used_of<Name##Tag>(handle); }
@@ -397,6 +403,33 @@ class Registry {
   Result<RenderPipelineHandle> create_render_pipeline(const RenderPipelineDescription& description);
   Result<ComputePipelineHandle> create_compute_pipeline(const ComputePipelineDescription& description);
   Result<QuerySetHandle> create_query_set(const QuerySetDesc& desc);
+
+  // ---- objects made elsewhere from a recipe ------------------------------------------------
+  // For the layers that make an object themselves (the shader manager compiles with its
+  // diagnostics; the pipeline library and hot reload build off the frame thread) and vouch
+  // that `recipe` describes it. adopt_*: registered as Owned with that recipe, so a rebuild
+  // makes it again. replace_*: swapped in under the same handle (the old object deferred as
+  // replace_* above), and `recipe` becomes the slot's recipe.
+  Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDesc recipe) {
+    return adopt_with_recipe<ShaderModuleTag>(module, std::move(recipe));
+  }
+  Result<RenderPipelineHandle> adopt_render_pipeline(gpu::RenderPipeline pipeline, RenderPipelineDescription recipe) {
+    return adopt_with_recipe<RenderPipelineTag>(pipeline, std::move(recipe));
+  }
+  Result<ComputePipelineHandle> adopt_compute_pipeline(gpu::ComputePipeline pipeline, ComputePipelineDescription recipe) {
+    return adopt_with_recipe<ComputePipelineTag>(pipeline, std::move(recipe));
+  }
+  Result<void> replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module, ShaderModuleDesc recipe) {
+    return replace_with_recipe<ShaderModuleTag>(handle, module, std::move(recipe));
+  }
+  Result<void> replace_render_pipeline(RenderPipelineHandle handle, gpu::RenderPipeline pipeline,
+                                       RenderPipelineDescription recipe) {
+    return replace_with_recipe<RenderPipelineTag>(handle, pipeline, std::move(recipe));
+  }
+  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, gpu::ComputePipeline pipeline,
+                                        ComputePipelineDescription recipe) {
+    return replace_with_recipe<ComputePipelineTag>(handle, pipeline, std::move(recipe));
+  }
 
   // ---- imported views --------------------------------------------------------------------
   // Tracks a view the registry will never release (swapchain view, external target).
@@ -511,6 +544,10 @@ class Registry {
   std::string pop_creation_scopes();
   template <typename Tag>
   Result<void> replace(Handle<Tag> handle, Object<Tag> object);
+  template <typename Tag>
+  Result<Handle<Tag>> adopt_with_recipe(Object<Tag> object, detail::Recipe<Tag> recipe);
+  template <typename Tag>
+  Result<void> replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe);
   template <typename Tag>
   Result<void> destroy(Handle<Tag> handle);
   template <typename Tag>

@@ -1,6 +1,8 @@
 // ShaderManager: shader modules compiled from files (or text) and kept in the Registry under
-// handles, with the diagnostics of their last compile. Hot reload swaps a recompiled module in
-// under the same handle (install).
+// handles, with the diagnostics of their last compile. Every module is registered with its
+// recipe (WGSL text, label, file), so a rebuild after a device loss compiles it again on the
+// new device; hot reload swaps a recompiled module in under the same handle (install).
+// Compiles go to the registry's current device.
 #pragma once
 
 #include <filesystem>
@@ -20,7 +22,7 @@ inline constexpr std::string_view kDiagnosticsCategory = "gfx.shaders";
 class ShaderManager {
  public:
   // Frame-thread object: it changes the registry, which is not thread-safe.
-  ShaderManager(const gpu::Context& context, gpu::Device device, Registry& registry, CompilerOptions options = {});
+  ShaderManager(const gpu::Context& context, Registry& registry, CompilerOptions options = {});
 
   // Compiles `source` and registers the module under a new handle labelled `path`. A compile
   // error gives no handle: an Error (Compilation) whose message is the diagnostics in compiler
@@ -31,9 +33,10 @@ class ShaderManager {
   // Reads `path` and compiles it; the manager remembers the file so hot reload can watch it.
   Result<ShaderModuleHandle> load(const std::filesystem::path& path);
 
-  // Puts a module compiled elsewhere (hot reload's worker) under `handle`, which must be one
-  // this manager made; the old module goes when its last submission retired.
-  Result<void> install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module);
+  // Puts a module compiled elsewhere (hot reload's worker) from `source` under `handle`, which
+  // must be one this manager made; `source` becomes its recipe. The old module goes when its
+  // last submission retired.
+  Result<void> install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module, std::string source);
   // Records diagnostics of a compile done elsewhere (hot reload) and reports them.
   void record(const std::vector<ShaderDiagnostic>& diagnostics);
 
@@ -41,11 +44,15 @@ class ShaderManager {
   // The file a handle was loaded from; null for handles not made by load().
   const std::filesystem::path* path_of(ShaderModuleHandle handle) const;
 
-  const ShaderCompiler& compiler() const { return compiler_; }
+  // A compiler for the registry's current device.
+  ShaderCompiler compiler() const { return ShaderCompiler(*context_, registry_->device(), options_); }
   Registry& registry() { return *registry_; }
 
  private:
-  ShaderCompiler compiler_;
+  Result<ShaderModuleHandle> compile_and_register(std::string label, std::string_view source,
+                                                  std::string file);
+  const gpu::Context* context_;
+  CompilerOptions options_;
   Registry* registry_;
   std::vector<ShaderDiagnostic> last_diagnostics_;
   std::unordered_map<ShaderModuleHandle, std::filesystem::path> files_;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,12 +56,44 @@ struct DeviceCallbacks {
   std::function<void(ErrorType, std::string_view message)> on_uncaptured_error;
 };
 
+// How much of the adapter's limits a device asks for.
+enum class LimitsChoice {
+  Default,  // WebGPU's defaults: what every adapter supports (portable)
+  Adapter,  // everything the adapter supports (e.g. more texture array layers on a GPU)
+};
+
+// The one description of the device an application wants. Every device request reads it:
+// Context::open_device / request_device (blocking, for tools and start-up) and
+// device::DawnProvider (asynchronous, for the DeviceController and the Engine).
 struct DeviceOptions {
   std::string label = "warden device";
+  // Context::request_device only: the provider routes these through its own continuations.
   DeviceCallbacks callbacks;
-  // Features the device must have; the request fails when the adapter lacks one.
+  // Features the device must have; the request fails naming each one the adapter lacks.
   std::vector<FeatureName> required_features;
+  // Features asked for when the adapter has them (hot reload's kFeatureImplicitDeviceSynchronization).
+  std::vector<FeatureName> optional_features;
+  LimitsChoice limits = LimitsChoice::Default;
+  // Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
+  // and request_device(adapter, ...) are told it otherwise.
+  BackendChoice backend = BackendChoice::Auto;
 };
+
+// What a device request asks of one adapter for `options`: the required features (an error
+// naming every one the adapter lacks), the optional ones it has, and the limits.
+struct DeviceRequest {
+  std::vector<FeatureName> features;
+  std::optional<Limits> limits;  // empty: the defaults
+};
+Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, const DeviceOptions& options);
+
+// The adapters a backend choice tries, in order. gpu_only: skip a CPU adapter (Auto's Vulkan).
+struct AdapterCandidate {
+  BackendType backend = BackendType::Undefined;
+  FeatureLevel feature_level = FeatureLevel::Undefined;
+  bool gpu_only = false;
+};
+std::vector<AdapterCandidate> adapter_plan(BackendChoice choice);
 
 // What most programs open first: an adapter, a device on it and the device's queue.
 struct OpenedDevice {
@@ -75,6 +108,8 @@ bool prepare_gl_environment();
 
 // Counts every blocking wait warden makes (DESIGN invariant 1: none on the frame path).
 uint64_t blocking_wait_count();
+// Counts a blocking wait made outside Context::wait (a start-up loop that polls and sleeps).
+void count_blocking_wait();
 
 class Context {
  public:
@@ -98,6 +133,11 @@ class Context {
   Result<Ref<Device>> request_device(Adapter adapter, DeviceOptions options) const;
   // select_adapter, then request_device on it, then its queue; the first error is returned.
   Result<OpenedDevice> open_device(BackendChoice choice, DeviceOptions options = {}) const;
+  // The same, on options.backend.
+  Result<OpenedDevice> open_device(DeviceOptions options) const {
+    const BackendChoice choice = options.backend;
+    return open_device(choice, std::move(options));
+  }
 
   // Blocks until the queue has finished all submitted work (tests and tools).
   Result<void> wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const;

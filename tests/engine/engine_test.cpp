@@ -1,0 +1,443 @@
+// The Engine across device losses, on the real library: the scene of issue 11 rendered, the
+// device force-lost, recovered by the engine alone, and rendered again under the same handles.
+#include "warden/engine/engine.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "support/gpu_test.h"
+#include "support/loss_scene.h"
+
+namespace warden::engine {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::LossScene;
+
+constexpr auto kTimeout = std::chrono::seconds(20);
+
+// What the application saw through the callbacks.
+struct Heard {
+  std::vector<uint64_t> ready;
+  std::vector<std::pair<uint64_t, gpu::DeviceLostReason>> lost;
+  std::vector<std::string> lost_messages;
+  std::vector<ContentsLost> contents_lost;
+  std::vector<std::string> failed;
+  std::vector<pipelines::ReloadReport> reloads;
+
+  EngineCallbacks callbacks() {
+    EngineCallbacks c;
+    c.on_ready = [this](uint64_t g) { ready.push_back(g); };
+    c.on_lost = [this](uint64_t g, gpu::DeviceLostReason r, std::string_view m) {
+      lost.emplace_back(g, r);
+      lost_messages.emplace_back(m);
+    };
+    c.on_contents_lost = [this](const ContentsLost& l) { contents_lost.push_back(l); };
+    c.on_failed = [this](std::string_view m) { failed.emplace_back(m); };
+    c.on_reload = [this](const pipelines::ReloadReport& r) { reloads.push_back(r); };
+    return c;
+  }
+};
+
+EngineOptions engine_options(gpu::BackendChoice backend, unsigned losses_allowed = 100) {
+  EngineOptions options;
+  options.device.backend = backend;
+  options.rebuild.faults_to_give_up = losses_allowed;
+  return options;
+}
+
+std::unique_ptr<Engine> make_engine(EngineOptions options, EngineCallbacks callbacks = {}) {
+  auto engine = Engine::create(std::move(options), std::move(callbacks));
+  EXPECT_TRUE(engine.ok()) << engine.error().message;
+  return engine.ok() ? std::move(engine.value()) : nullptr;
+}
+
+std::vector<const void*> resolved_objects(Registry& reg, const LossScene& s) {
+  std::vector<const void*> out;
+  auto add = [&](auto handle) {
+    auto r = reg.resolve(handle);
+    out.push_back(r.ok() ? static_cast<const void*>(r.value()) : nullptr);
+  };
+  add(s.positions), add(s.uvs), add(s.uniforms), add(s.readback), add(s.texture), add(s.texture_view);
+  add(s.sampler), add(s.target), add(s.target_view), add(s.module), add(s.compute_layout), add(s.render_layout);
+  add(s.compute_pipeline_layout), add(s.render_pipeline_layout), add(s.compute_group), add(s.render_group);
+  add(s.compute), add(s.render);
+  return out;
+}
+
+class EngineScene : public ::testing::TestWithParam<ContentsSource> {};
+
+TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
+  const ContentsSource source = GetParam();
+  std::vector<const void*> released;
+  EngineOptions options = engine_options(testing::pixel_test_backend());
+  options.registry.on_release = [&](const ReleaseEvent& e) { released.push_back(e.object); };
+  Heard heard;
+  auto engine = make_engine(std::move(options), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  Registry& reg = engine->registry();
+  const LossScene scene = testing::build_loss_scene(reg, source);
+  // With no source, the application writes its contents again when told.
+  engine->registry().diagnostics();
+  std::vector<ContentsLost> rewritten;
+  const std::vector<uint8_t> before = testing::render_loss_scene(reg, engine->context(), scene);
+  ASSERT_FALSE(before.empty());
+  const LiveCounts counts_before = reg.live_counts();
+  const std::vector<const void*> old_objects = resolved_objects(reg, scene);
+  EXPECT_THAT(heard.ready, ElementsAre(1u));
+
+  ASSERT_TRUE(engine->force_device_loss("test loss").ok());
+  EXPECT_EQ(engine->state(), EngineState::Recovering);
+  // Every object of the lost device was let go before anything else happened.
+  for (const void* object : old_objects) {
+    EXPECT_NE(std::find(released.begin(), released.end(), object), released.end());
+  }
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  EXPECT_THAT(heard.ready, ElementsAre(1u, 2u));
+  ASSERT_EQ(heard.lost.size(), 1u);
+  EXPECT_EQ(heard.lost[0].first, 1u);
+  EXPECT_THAT(heard.lost_messages[0], HasSubstr("test loss"));
+  EXPECT_EQ(engine->counters().device_losses, 1u);
+  EXPECT_EQ(engine->counters().recoveries, 1u);
+
+  // Exactly the objects whose contents could not come back were named, once.
+  ASSERT_EQ(heard.contents_lost.size(), 1u);
+  const ContentsLost& lost = heard.contents_lost[0];
+  std::set<uint32_t> lost_buffers, lost_textures;
+  for (BufferHandle h : lost.buffers) lost_buffers.insert(h.index());
+  for (TextureHandle h : lost.textures) lost_textures.insert(h.index());
+  // GPU-produced contents (the compute output, the render target, the readback) are always lost.
+  std::set<uint32_t> want_buffers{scene.positions.index(), scene.readback.index()};
+  std::set<uint32_t> want_textures{scene.target.index()};
+  if (source == ContentsSource::None) {
+    want_buffers.insert({scene.uvs.index(), scene.uniforms.index()});
+    want_textures.insert(scene.texture.index());
+    // The application produces them again.
+    ASSERT_TRUE(LossScene::write_uvs(reg, scene.uvs).ok());
+    ASSERT_TRUE(LossScene::write_uniforms(reg, scene.uniforms).ok());
+    ASSERT_TRUE(LossScene::write_texture(reg, scene.texture).ok());
+  }
+  EXPECT_EQ(lost_buffers, want_buffers);
+  EXPECT_EQ(lost_textures, want_textures);
+
+  for (const void* object : resolved_objects(reg, scene)) EXPECT_NE(object, nullptr);
+  EXPECT_EQ(reg.live_counts().by_kind, counts_before.by_kind);
+  const std::vector<uint8_t> after = testing::render_loss_scene(reg, engine->context(), scene);
+  EXPECT_EQ(after, before);
+}
+
+INSTANTIATE_TEST_SUITE_P(ContentsFrom, EngineScene,
+                         ::testing::Values(ContentsSource::Kept, ContentsSource::Callback, ContentsSource::None),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+TEST(EngineLoss, EveryCallBetweenTheLossAndReadyGivesItsDocumentedResult) {
+  Heard heard;
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  auto buffer = engine->registry().create_buffer({64, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "u"});
+  ASSERT_TRUE(buffer.ok());
+  auto early = engine->begin_frame();
+  ASSERT_TRUE(early.ok());
+
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  const std::string lost = "device lost (generation 1), rebuilding";
+  EXPECT_EQ(engine->state(), EngineState::Recovering);
+  EXPECT_EQ(engine->device(), nullptr);
+  EXPECT_EQ(engine->queue(), nullptr);
+  auto frame = engine->begin_frame();
+  ASSERT_FALSE(frame.ok());
+  EXPECT_EQ(frame.error().kind, ErrorKind::DeviceFailed);
+  EXPECT_EQ(frame.error().message, "begin_frame: " + lost);
+  auto submitted = engine->submit(std::move(early.value()));
+  ASSERT_FALSE(submitted.ok());
+  EXPECT_THAT(submitted.error().message, HasSubstr("recorded on generation 1"));
+  EXPECT_EQ(engine->force_device_loss().error().message, "force_device_loss: " + lost);
+  EXPECT_THAT(engine->load_shader("/nonexistent.wgsl").error().message, HasSubstr(lost));
+  auto resolved = engine->registry().resolve(*buffer);
+  ASSERT_FALSE(resolved.ok());
+  EXPECT_THAT(resolved.error().message, HasSubstr(lost));
+  EXPECT_TRUE(engine->registry().is_alive(*buffer));
+
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  EXPECT_EQ(engine->generation(), 2u);
+  EXPECT_TRUE(engine->registry().resolve(*buffer).ok());
+  auto next = engine->begin_frame();
+  ASSERT_TRUE(next.ok());
+  auto serial = engine->submit(std::move(next.value()));
+  ASSERT_TRUE(serial.ok()) << serial.error().message;
+  EXPECT_GT(serial->value, 0u);
+}
+
+TEST(EngineLoss, ASecondLossForcedInsideTheRebuildEndsCleanlyAndTheNextGenerationRecovers) {
+  Heard heard;
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  Engine* e = engine.get();
+  std::vector<uint64_t> refilled_on;
+  BufferDesc desc{16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "refilled", ContentsSource::Callback};
+  desc.refill = [&](Registry& reg, BufferHandle h) {
+    refilled_on.push_back(reg.device_generation());
+    // The first rebuild is interrupted by a second loss, from inside it.
+    if (reg.device_generation() == 2) {
+      EXPECT_TRUE(e->force_device_loss("lost again while rebuilding").ok());
+      return;
+    }
+    const uint32_t word = 7;
+    EXPECT_TRUE(reg.write_buffer(h, 0, &word, 4).ok());
+  };
+  auto buffer = engine->registry().create_buffer(desc);
+  ASSERT_TRUE(buffer.ok());
+
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  EXPECT_THAT(refilled_on, ElementsAre(2u, 3u));
+  EXPECT_THAT(heard.ready, ElementsAre(1u, 3u));  // generation 2 was never shown
+  EXPECT_EQ(engine->generation(), 3u);
+  EXPECT_TRUE(engine->registry().resolve(*buffer).ok());
+  EXPECT_EQ(engine->registry().slot_state(*buffer), SlotState::Live);
+  EXPECT_EQ(engine->rebuild_policy().strikes(device::FaultKind::Lost), 2u);
+}
+
+TEST(EngineLoss, WhenThePolicyGivesUpTheEngineSaysWhyOnceAndHandlesStayValid) {
+  Heard heard;
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null, 2), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  auto sampler = engine->registry().create_sampler({.label = "kept"});
+  ASSERT_TRUE(sampler.ok());
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  auto waited = engine->wait_until_ready(std::chrono::seconds(2));
+  ASSERT_FALSE(waited.ok());
+  EXPECT_EQ(engine->state(), EngineState::Failed);
+  ASSERT_EQ(heard.failed.size(), 1u);
+  EXPECT_EQ(heard.failed[0], engine->rebuild_policy().explanation());
+  for (int i = 0; i < 5; ++i) engine->poll();
+  EXPECT_EQ(heard.failed.size(), 1u);
+  EXPECT_THAT(engine->begin_frame().error().message, HasSubstr("gave up"));
+  EXPECT_TRUE(engine->registry().is_alive(*sampler));
+  EXPECT_EQ(engine->registry().slot_state(*sampler), SlotState::Lost);
+}
+
+struct RecordingObserver : GenerationObserver {
+  std::vector<std::string> events;
+  void device_lost(uint64_t g) override { events.push_back("lost " + std::to_string(g)); }
+  void device_ready(uint64_t g) override { events.push_back("ready " + std::to_string(g)); }
+};
+
+TEST(EngineLoss, ObserversHearEveryLossAndEveryReadyInOrder) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  RecordingObserver observer;
+  engine->add_observer(observer);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(engine->force_device_loss().ok());
+    ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  }
+  engine->remove_observer(observer);
+  EXPECT_THAT(observer.events, ElementsAre("lost 1", "ready 2", "lost 2", "ready 3"));
+}
+
+// ---- many losses ----------------------------------------------------------------------------
+
+size_t heap_in_use() { return mallinfo2().uordblks; }
+
+struct ChurnScene {
+  BufferHandle buffer;
+  TextureHandle texture;
+  TextureViewHandle view;
+  SamplerHandle sampler;
+};
+
+ChurnScene build_small_scene(Registry& reg) {
+  ChurnScene s;
+  s.buffer = reg.create_buffer({256, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "churn buffer"}).value();
+  const std::vector<uint8_t> bytes(256, 3);
+  EXPECT_TRUE(reg.write_buffer(s.buffer, 0, bytes.data(), bytes.size()).ok());
+  s.texture = reg.create_texture({.size = {8, 8, 1},
+                                  .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                                  .label = "churn texture"})
+                  .value();
+  s.view = reg.create_texture_view(s.texture).value();
+  s.sampler = reg.create_sampler({.label = "churn sampler"}).value();
+  return s;
+}
+
+// Returns the heap growth per loss over `losses` losses after a few to warm up.
+double heap_per_engine_loss(Engine& engine, int losses) {
+  const LiveCounts counts = engine.registry().live_counts();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(engine.force_device_loss().ok());
+    EXPECT_TRUE(engine.wait_until_ready(kTimeout).ok());
+  }
+  const size_t before = heap_in_use();
+  for (int i = 0; i < losses; ++i) {
+    EXPECT_TRUE(engine.force_device_loss().ok());
+    auto ready = engine.wait_until_ready(kTimeout);
+    EXPECT_TRUE(ready.ok()) << engine.message();
+    EXPECT_EQ(engine.registry().live_counts().by_kind, counts.by_kind) << "after loss " << i;
+    EXPECT_EQ(engine.registry().live_counts().kept_content_bytes, counts.kept_content_bytes);
+  }
+  return (static_cast<double>(heap_in_use()) - static_cast<double>(before)) / losses;
+}
+
+TEST(EngineManyLosses, FiftyOnNullReturnToTheSameCountsWithinAKilobytePerLoss) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  build_small_scene(engine->registry());
+  const double per_loss = heap_per_engine_loss(*engine, 50);
+  EXPECT_EQ(engine->counters().device_losses, 53u);
+  EXPECT_EQ(engine->counters().recoveries, 53u);
+  RecordProperty("heap_bytes_per_loss", std::to_string(per_loss));
+  EXPECT_LE(per_loss, 1024.0);
+}
+
+TEST(EngineManyLosses, FiftyOnGlCostNoMoreThanRawDawnDeviceChurn) {
+  // Raw Dawn: open a device, force it lost, let it go — the same 50 times, same process.
+  auto context = gpu::Context::create();
+  ASSERT_TRUE(context.ok());
+  auto churn = [&] {
+    bool lost = false;
+    gpu::DeviceOptions options;
+    options.callbacks.on_lost = [&lost](gpu::DeviceLostReason, std::string_view) { lost = true; };
+    auto opened = (*context)->open_device(testing::pixel_test_backend(), std::move(options));
+    ASSERT_TRUE(opened.ok());
+    (*context)->procs().DeviceForceLoss(opened->device.get(), gpu::DeviceLostReason::Unknown, "raw churn");
+    while (!lost) (*context)->process_events();
+    opened->queue.reset();
+    opened->device.reset();
+    opened->adapter.adapter.reset();
+    (*context)->process_events();
+  };
+  for (int i = 0; i < 3; ++i) churn();
+  const size_t raw_before = heap_in_use();
+  for (int i = 0; i < 50; ++i) churn();
+  const double raw_per_loss = (static_cast<double>(heap_in_use()) - static_cast<double>(raw_before)) / 50;
+
+  auto engine = make_engine(engine_options(testing::pixel_test_backend()));
+  ASSERT_NE(engine, nullptr);
+  build_small_scene(engine->registry());
+  const double per_loss = heap_per_engine_loss(*engine, 50);
+  RecordProperty("raw_heap_bytes_per_loss", std::to_string(raw_per_loss));
+  RecordProperty("engine_heap_bytes_per_loss", std::to_string(per_loss));
+  // warden's own share is held to the Null budget (a kilobyte a loss) on top of Dawn's.
+  EXPECT_LE(per_loss, std::max(raw_per_loss, 0.0) + 1024.0) << "raw Dawn: " << raw_per_loss;
+}
+
+// ---- hot reload across a loss ---------------------------------------------------------------
+
+constexpr uint32_t kSize = 8;
+
+std::string tint_wgsl(float red) {
+  return "@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {\n"
+         "  let p = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(3.0, -1.0), vec2<f32>(-1.0, 3.0));\n"
+         "  return vec4<f32>(p[i], 0.0, 1.0);\n"
+         "}\n"
+         "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(" +
+         std::to_string(red) + ", 0.0, 0.0, 1.0); }\n";
+}
+
+class EngineHotReload : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = std::filesystem::temp_directory_path() / ("warden_engine_reload_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    path = dir / "tint.wgsl";
+    write(0.25f);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+
+  void write(float red) {
+    // A new mtime and size for the watcher: every version has a different length.
+    std::ofstream(path, std::ios::trunc) << tint_wgsl(red) << std::string(static_cast<size_t>(red * 16), ' ') << "\n";
+  }
+
+  // Draws the pipeline into a registry target through the engine's frame API; the red byte.
+  uint8_t draw(Engine& engine, RenderPipelineHandle pipeline, TextureHandle target, TextureViewHandle view,
+               BufferHandle readback) {
+    Registry& reg = engine.registry();
+    const gpu::Procs& p = engine.procs();
+    auto frame = engine.begin_frame();
+    EXPECT_TRUE(frame.ok());
+    if (!frame.ok()) return 0;
+    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), reg.resolve(view).value());
+    p.RenderPassEncoderSetPipeline(pass, reg.resolve(pipeline).value());
+    p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+    p.RenderPassEncoderEnd(pass);
+    p.RenderPassEncoderRelease(pass);
+    gpu::copy_image_to_buffer(p, frame->encoder(), reg.resolve(target).value(), reg.resolve(readback).value(), kSize,
+                              kSize, 256);
+    reg.touch(pipeline);
+    EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
+    auto bytes = engine.context().read_mapped(reg.resolve(readback).value(), 256 * kSize, kTimeout);
+    EXPECT_TRUE(bytes.ok());
+    return bytes.ok() ? (*bytes)[0] : 0;
+  }
+
+  // Polls until a reload is reported.
+  pipelines::ReloadReport until_reload(Engine& engine, Heard& heard) {
+    const size_t seen = heard.reloads.size();
+    const auto deadline = std::chrono::steady_clock::now() + kTimeout;
+    while (heard.reloads.size() == seen && std::chrono::steady_clock::now() < deadline) {
+      engine.poll();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    EXPECT_GT(heard.reloads.size(), seen) << "no reload reported";
+    return heard.reloads.size() > seen ? heard.reloads.back() : pipelines::ReloadReport{};
+  }
+
+  std::filesystem::path dir, path;
+};
+
+TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSwapAsBefore) {
+  Heard heard;
+  auto engine = make_engine(engine_options(testing::pixel_test_backend()), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->hot_reload_available());
+  Registry& reg = engine->registry();
+  auto module = engine->load_shader(path);
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  RenderPipelineDescription d;
+  d.label = "tint";
+  d.vertex = {*module, "vs", {}};
+  d.fragment = ShaderStage{*module, "fs", {}};
+  d.targets = {ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+  auto pipeline = engine->pipelines().create_render_pipeline(d);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
+  auto target = reg.create_texture({.size = {kSize, kSize, 1},
+                                    .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                    .label = "tint target"});
+  ASSERT_TRUE(target.ok());
+  auto view = reg.create_texture_view(*target);
+  auto readback = reg.create_buffer({256 * kSize, gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst, false, "rb"});
+  ASSERT_TRUE(view.ok() && readback.ok());
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 64);  // 0.25 * 255, rounded
+
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  write(0.5f);  // saved while there is no device
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  const pipelines::ReloadReport first = until_reload(*engine, heard);
+  EXPECT_TRUE(first.applied) << first.error;
+  EXPECT_EQ(first.module, *module);
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 128);
+  EXPECT_THAT(reg.recipe(*module)->wgsl, HasSubstr("0.500000"));
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a distinct mtime
+  write(0.75f);
+  const pipelines::ReloadReport second = until_reload(*engine, heard);
+  EXPECT_TRUE(second.applied) << second.error;
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 191);
+  EXPECT_EQ(engine->counters().hot_reloads, 2u);
+}
+
+}  // namespace
+}  // namespace warden::engine

@@ -1,0 +1,221 @@
+// Recovery against a cold start, through the Engine (issue 11's benchmark).
+//
+// A resident set of T textures (512x512 RGBA8, full mip chain, contents kept by warden), 16
+// uniform buffers and 32 render pipelines; one frame draws a quad per texture, each with its
+// own bind group and one of the pipelines, into a 256x256 target that is read back.
+//   recovery_ms     from force_device_loss to the first frame identical to the one before
+//   cold_start_ms   a fresh Engine: device, the same objects made and filled, the first frame
+//   recovery_vs_cold_start   their ratio (target <= 1.5)
+// for T = 64 (plain keys), 16 (_16) and 256 (_256); each the median of a few runs.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "bench_support.h"
+#include "warden/engine/engine.h"
+#include "warden/present/readback.h"
+#include "warden/webgpu/names.h"
+#include "warden/webgpu/objects.h"
+
+namespace {
+
+using namespace warden;
+using Clock = std::chrono::steady_clock;
+
+constexpr uint32_t kTextureSize = 512;
+constexpr uint32_t kMipLevels = 10;
+constexpr uint32_t kBuffers = 16;
+constexpr uint32_t kPipelines = 32;
+constexpr uint32_t kTarget = 256;
+
+constexpr const char* kShader = R"(
+override tint : f32 = 1.0;
+struct Params { scale : vec4<f32> };
+@group(0) @binding(0) var<uniform> params : Params;
+@group(0) @binding(1) var t : texture_2d<f32>;
+@group(0) @binding(2) var s : sampler;
+struct Out { @builtin(position) p : vec4<f32>, @location(0) uv : vec2<f32> };
+@vertex fn vs(@builtin(vertex_index) i : u32, @builtin(instance_index) cell : u32) -> Out {
+  let corners = array<vec2<f32>, 6>(vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0),
+                                    vec2(0.0, 1.0), vec2(1.0, 0.0), vec2(1.0, 1.0));
+  let side = params.scale.x;
+  let origin = vec2<f32>(f32(cell % u32(side)), f32(cell / u32(side))) / side;
+  let xy = (origin + corners[i] / side) * 2.0 - 1.0;
+  return Out(vec4<f32>(xy, 0.0, 1.0), corners[i]);
+}
+@fragment fn fs(v : Out) -> @location(0) vec4<f32> {
+  return textureSampleLevel(t, s, v.uv, 3.0) * vec4<f32>(tint, params.scale.y, 1.0, 1.0);
+}
+)";
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+struct ResidentSet {
+  std::vector<BindGroupHandle> groups;  // one per texture
+  std::vector<RenderPipelineHandle> pipelines;
+  TextureHandle target;
+  TextureViewHandle target_view;
+  uint32_t side = 1;
+};
+
+template <typename T>
+T take(Result<T> r) {
+  if (!r) throw std::runtime_error(r.error().message);
+  return std::move(r.value());
+}
+
+ResidentSet build(engine::Engine& engine, uint32_t textures) {
+  Registry& reg = engine.registry();
+  ResidentSet set;
+  set.side = static_cast<uint32_t>(std::ceil(std::sqrt(static_cast<double>(textures))));
+  std::vector<BufferHandle> buffers;
+  for (uint32_t i = 0; i < kBuffers; ++i) {
+    buffers.push_back(take(reg.create_buffer({4096, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false,
+                                              fmt::format("params {}", i)})));
+    const float params[4] = {static_cast<float>(set.side), 0.25f + 0.05f * static_cast<float>(i), 0, 0};
+    if (auto w = reg.write_buffer(buffers.back(), 0, params, sizeof params); !w) throw std::runtime_error(w.error().message);
+  }
+  auto module = take(reg.create_shader_module(kShader, "recovery shader"));
+  std::vector<gpu::BindGroupLayoutEntry> entries(3);
+  entries[0] = {.binding = 0, .visibility = gpu::ShaderStage::Vertex | gpu::ShaderStage::Fragment,
+                .buffer = {.type = gpu::BufferBindingType::Uniform}};
+  entries[1] = {.binding = 1, .visibility = gpu::ShaderStage::Fragment,
+                .texture = {.sampleType = gpu::TextureSampleType::Float, .viewDimension = gpu::TextureViewDimension::e2D}};
+  entries[2] = {.binding = 2, .visibility = gpu::ShaderStage::Fragment, .sampler = {.type = gpu::SamplerBindingType::Filtering}};
+  auto layout = take(reg.create_bind_group_layout(entries, "recovery layout"));
+  BindGroupLayoutHandle layouts[] = {layout};
+  auto pipeline_layout = take(reg.create_pipeline_layout(layouts, "recovery pipeline layout"));
+  for (uint32_t i = 0; i < kPipelines; ++i) {
+    RenderPipelineDescription d{.label = fmt::format("pipeline {}", i), .layout = pipeline_layout,
+                                .vertex = {module, "vs", {}}};
+    d.fragment = ShaderStage{module, "fs", {{"tint", 0.2 + 0.025 * i}}};
+    d.targets = {ColorTarget{}};
+    set.pipelines.push_back(take(reg.create_render_pipeline(d)));
+  }
+  auto sampler = take(reg.create_sampler({.min_filter = gpu::FilterMode::Linear, .label = "recovery sampler"}));
+  std::vector<uint8_t> texels(size_t{kTextureSize} * kTextureSize * 4);
+  for (uint32_t t = 0; t < textures; ++t) {
+    auto texture = take(reg.create_texture({.size = {kTextureSize, kTextureSize, 1},
+                                            .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                                            .mip_level_count = kMipLevels,
+                                            .label = fmt::format("texture {}", t)}));
+    for (uint32_t level = 0; level < kMipLevels; ++level) {
+      const uint32_t side = kTextureSize >> level;
+      for (uint32_t i = 0; i < side * side; ++i) {
+        texels[i * 4 + 0] = static_cast<uint8_t>(t * 37 + level * 20);
+        texels[i * 4 + 1] = static_cast<uint8_t>((i % side) * 255 / side);
+        texels[i * 4 + 2] = static_cast<uint8_t>((i / side) * 255 / side);
+        texels[i * 4 + 3] = 255;
+      }
+      TextureWrite where{.mip_level = level, .size = {side, side, 1}, .bytes_per_row = side * 4};
+      if (auto w = reg.write_texture(texture, where, texels.data(), size_t{side} * side * 4); !w) {
+        throw std::runtime_error(w.error().message);
+      }
+    }
+    auto view = take(reg.create_texture_view(texture));
+    set.groups.push_back(take(reg.create_bind_group(
+        {layout, {{0, BufferBinding{buffers[t % kBuffers]}}, {1, view}, {2, sampler}}, fmt::format("group {}", t)})));
+  }
+  set.target = take(reg.create_texture({.size = {kTarget, kTarget, 1},
+                                        .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                        .label = "recovery target"}));
+  set.target_view = take(reg.create_texture_view(set.target));
+  return set;
+}
+
+// One frame and its readback; empty while the engine has no device.
+std::vector<uint8_t> frame(engine::Engine& engine, const ResidentSet& set) {
+  Registry& reg = engine.registry();
+  auto f = engine.begin_frame();
+  if (!f) return {};
+  const gpu::Procs& p = engine.procs();
+  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *reg.resolve(set.target_view));
+  for (uint32_t i = 0; i < set.groups.size(); ++i) {
+    p.RenderPassEncoderSetPipeline(pass, *reg.resolve(set.pipelines[i % kPipelines]));
+    p.RenderPassEncoderSetBindGroup(pass, 0, *reg.resolve(set.groups[i]), 0, nullptr);
+    p.RenderPassEncoderDraw(pass, 6, 1, 0, i);
+    reg.touch(set.groups[i]);
+  }
+  p.RenderPassEncoderEnd(pass);
+  p.RenderPassEncoderRelease(pass);
+  if (!engine.submit(std::move(*f))) return {};
+  auto image = present::read_image(engine.context(), reg, set.target);
+  return image ? std::move(image->rgba) : std::vector<uint8_t>{};
+}
+
+engine::EngineOptions options(gpu::BackendChoice backend) {
+  engine::EngineOptions o;
+  o.device.backend = backend;
+  o.hot_reload = false;
+  o.rebuild.faults_to_give_up = 1000;
+  return o;
+}
+
+struct Point {
+  double recovery_ms = 0, cold_start_ms = 0;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, std::string* backend_name) {
+  std::vector<double> cold, recovery;
+  for (int run = 0; run < runs; ++run) {
+    const auto cold_start = Clock::now();
+    auto created = engine::Engine::create(options(backend));
+    if (!created) return created.error();
+    engine::Engine& engine = **created;
+    const ResidentSet set = build(engine, textures);
+    const std::vector<uint8_t> before = frame(engine, set);
+    cold.push_back(ms_since(cold_start));
+    if (before.empty()) return make_error(ErrorKind::Internal, "the first frame failed");
+    *backend_name = gpu::to_string(engine.backend());
+
+    const auto lost_at = Clock::now();
+    if (auto lost = engine.force_device_loss("recovery benchmark"); !lost) return lost.error();
+    for (;;) {
+      engine.poll();
+      if (engine.state() == engine::EngineState::Failed) return make_error(ErrorKind::DeviceFailed, engine.message());
+      if (frame(engine, set) == before) break;
+      if (ms_since(lost_at) > 120000) return make_error(ErrorKind::Timeout, "no identical frame within 120 s");
+    }
+    recovery.push_back(ms_since(lost_at));
+  }
+  return Point{median(recovery), median(cold)};
+}
+
+}  // namespace
+
+int main() {
+  auto backend = bench::requested_backend();
+  if (!backend) return bench::exit_for("recovery_scenario", backend.error());
+  nlohmann::json out;
+  std::string backend_name;
+  for (uint32_t textures : {16u, 64u, 256u}) {
+    Result<Point> point = make_error(ErrorKind::Internal, "not run");
+    try {
+      point = measure(*backend, textures, textures >= 256 ? 1 : 3, &backend_name);
+    } catch (const std::exception& e) {
+      point = make_error(ErrorKind::Internal, e.what());
+    }
+    if (!point) return bench::exit_for("recovery_scenario", point.error());
+    const std::string suffix = textures == 64 ? "" : fmt::format("_{}", textures);
+    out["recovery_ms" + suffix] = point->recovery_ms;
+    out["cold_start_ms" + suffix] = point->cold_start_ms;
+    out["recovery_vs_cold_start" + suffix] = point->recovery_ms / point->cold_start_ms;
+    fmt::print(stderr, "recovery_scenario: {} textures: recovery {:.1f} ms, cold start {:.1f} ms\n", textures,
+               point->recovery_ms, point->cold_start_ms);
+  }
+  out["recovery_backend"] = backend_name;
+  fmt::print("{}\n", out.dump());
+  return 0;
+}

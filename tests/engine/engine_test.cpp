@@ -61,19 +61,6 @@ std::unique_ptr<Engine> make_engine(EngineOptions options, EngineCallbacks callb
   return engine.ok() ? std::move(engine.value()) : nullptr;
 }
 
-std::vector<const void*> resolved_objects(Registry& reg, const LossScene& s) {
-  std::vector<const void*> out;
-  auto add = [&](auto handle) {
-    auto r = reg.resolve(handle);
-    out.push_back(r.ok() ? static_cast<const void*>(r.value()) : nullptr);
-  };
-  add(s.positions), add(s.uvs), add(s.uniforms), add(s.readback), add(s.texture), add(s.texture_view);
-  add(s.sampler), add(s.target), add(s.target_view), add(s.module), add(s.compute_layout), add(s.render_layout);
-  add(s.compute_pipeline_layout), add(s.render_pipeline_layout), add(s.compute_group), add(s.render_group);
-  add(s.compute), add(s.render);
-  return out;
-}
-
 class EngineScene : public ::testing::TestWithParam<ContentsSource> {};
 
 TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
@@ -86,13 +73,10 @@ TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
   ASSERT_NE(engine, nullptr);
   Registry& reg = engine->registry();
   const LossScene scene = testing::build_loss_scene(reg, source);
-  // With no source, the application writes its contents again when told.
-  engine->registry().diagnostics();
-  std::vector<ContentsLost> rewritten;
   const std::vector<uint8_t> before = testing::render_loss_scene(reg, engine->context(), scene);
   ASSERT_FALSE(before.empty());
   const LiveCounts counts_before = reg.live_counts();
-  const std::vector<const void*> old_objects = resolved_objects(reg, scene);
+  const std::vector<const void*> old_objects = testing::resolved_objects(reg, scene);
   EXPECT_THAT(heard.ready, ElementsAre(1u));
 
   ASSERT_TRUE(engine->force_device_loss("test loss").ok());
@@ -129,7 +113,7 @@ TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
   EXPECT_EQ(lost_buffers, want_buffers);
   EXPECT_EQ(lost_textures, want_textures);
 
-  for (const void* object : resolved_objects(reg, scene)) EXPECT_NE(object, nullptr);
+  for (const void* object : testing::resolved_objects(reg, scene)) EXPECT_NE(object, nullptr);
   EXPECT_EQ(reg.live_counts().by_kind, counts_before.by_kind);
   const std::vector<uint8_t> after = testing::render_loss_scene(reg, engine->context(), scene);
   EXPECT_EQ(after, before);

@@ -34,19 +34,6 @@ void close(std::unique_ptr<testing::TestDevice>& dev) {
   dev.reset();
 }
 
-std::vector<const void*> resolved_objects(Registry& reg, const LossScene& s) {
-  std::vector<const void*> out;
-  auto add = [&](auto handle) {
-    auto r = reg.resolve(handle);
-    out.push_back(r.ok() ? static_cast<const void*>(r.value()) : nullptr);
-  };
-  add(s.positions), add(s.uvs), add(s.uniforms), add(s.readback), add(s.texture), add(s.texture_view);
-  add(s.sampler), add(s.target), add(s.target_view), add(s.module), add(s.compute_layout), add(s.render_layout);
-  add(s.compute_pipeline_layout), add(s.render_pipeline_layout), add(s.compute_group), add(s.render_group);
-  add(s.compute), add(s.render);
-  return out;
-}
-
 class SceneAcrossLoss : public testing::GlDeviceTest, public ::testing::WithParamInterface<ContentsSource> {};
 
 TEST_P(SceneAcrossLoss, RendersByteIdenticalUnderTheSameHandlesAndReportsExactlyTheLostContents) {
@@ -62,7 +49,7 @@ TEST_P(SceneAcrossLoss, RendersByteIdenticalUnderTheSameHandlesAndReportsExactly
   ASSERT_EQ(before.size(), testing::kSceneRowBytes * testing::kSceneSize);
   ASSERT_TRUE(std::any_of(before.begin(), before.end(), [](uint8_t b) { return b != 0 && b != 255; }));
   const LiveCounts counts = reg->live_counts();
-  const std::vector<const void*> old_objects = resolved_objects(*reg, scene);
+  const std::vector<const void*> old_objects = testing::resolved_objects(*reg, scene);
   const uint32_t registry_id = reg->id();
 
   force_loss(*dev, *reg);
@@ -96,7 +83,7 @@ TEST_P(SceneAcrossLoss, RendersByteIdenticalUnderTheSameHandlesAndReportsExactly
     ASSERT_TRUE(LossScene::write_texture(*reg, scene.texture).ok());
   }
 
-  for (const void* object : resolved_objects(*reg, scene)) EXPECT_NE(object, nullptr);
+  for (const void* object : testing::resolved_objects(*reg, scene)) EXPECT_NE(object, nullptr);
   EXPECT_EQ(reg->slot_state(scene.render), SlotState::Live);
   EXPECT_EQ(reg->id(), registry_id);
   EXPECT_EQ(reg->live_counts().by_kind, counts.by_kind);

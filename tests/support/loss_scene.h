@@ -215,4 +215,19 @@ inline std::vector<uint8_t> render_loss_scene(Registry& reg, const gpu::Context&
   return bytes.ok() ? bytes.value() : std::vector<uint8_t>{};
 }
 
+// What every scene handle resolves to now (null where it does not): object identities, to
+// compare with release events.
+inline std::vector<const void*> resolved_objects(Registry& reg, const LossScene& s) {
+  std::vector<const void*> out;
+  auto add = [&](auto handle) {
+    auto r = reg.resolve(handle);
+    out.push_back(r.ok() ? static_cast<const void*>(r.value()) : nullptr);
+  };
+  add(s.positions), add(s.uvs), add(s.uniforms), add(s.readback), add(s.texture), add(s.texture_view);
+  add(s.sampler), add(s.target), add(s.target_view), add(s.module), add(s.compute_layout), add(s.render_layout);
+  add(s.compute_pipeline_layout), add(s.render_pipeline_layout), add(s.compute_group), add(s.render_group);
+  add(s.compute), add(s.render);
+  return out;
+}
+
 }  // namespace warden::testing

@@ -11,11 +11,11 @@
 namespace warden::app {
 
 struct SmokeReport {
-  // Compute: 1,048,576 u32 values doubled on the GPU and checked one by one.
+  /// Compute: 1,048,576 u32 values doubled on the GPU and checked one by one.
   uint32_t compute_elements = 0;
   uint32_t compute_mismatches = 0;
-  double compute_ms = 0;  // dispatch + copy + readback, wall clock
-  // Render: a triangle into a 64x64 RGBA8 target.
+  double compute_ms = 0;  ///< dispatch + copy + readback, wall clock
+  /// Render: a triangle into a 64x64 RGBA8 target.
   std::array<uint8_t, 4> center_pixel{};
   std::array<uint8_t, 4> corner_pixel{};
   std::array<uint8_t, 4> expected_triangle{};
@@ -28,8 +28,8 @@ struct SmokeReport {
 inline constexpr uint32_t kSmokeComputeElements = 1u << 20;
 inline constexpr uint32_t kSmokeTargetSize = 64;
 
-// Runs both halves on `device`. An Error means the job could not run at all; a report with
-// ok() == false means it ran and produced wrong results.
+/// Runs both halves on `device`. An Error means the job could not run at all; a report with
+/// ok() == false means it ran and produced wrong results.
 Result<SmokeReport> run_smoke(const gpu::Context& ctx, gpu::Device device);
 
 }  // namespace warden::app

@@ -47,17 +47,17 @@ class Diagnostics {
     report(Severity::Error, category, std::move(message));
   }
 
-  // A copy of what is kept, oldest first.
+  /// A copy of what is kept, oldest first.
   std::vector<Diagnostic> entries() const;
-  // Hands over what is kept and empties the store.
+  /// Hands over what is kept and empties the store.
   std::vector<Diagnostic> take();
-  // Kept entries matching a category (and, if given, a severity).
+  /// Kept entries matching a category (and, if given, a severity).
   size_t count(std::string_view category) const;
   size_t count(std::string_view category, Severity severity) const;
-  // Entries dropped because the store was full (the oldest go first).
+  /// Entries dropped because the store was full (the oldest go first).
   uint64_t dropped() const;
 
-  // Called with every entry, on the reporting thread, outside the store's lock.
+  /// Called with every entry, on the reporting thread, outside the store's lock.
   void set_sink(Sink sink);
 
  private:

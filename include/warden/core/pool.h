@@ -26,17 +26,17 @@ namespace warden {
 struct SlotId {
   uint32_t index = 0;
   uint32_t generation = 0;
-  uint64_t bits = 0;  // the handle that names this occupant
+  uint64_t bits = 0;  ///< the handle that names this occupant
 };
 
 template <typename T>
 class Pool {
  public:
-  // `owner_bits` (HandleLayout::owner_bits) are written into every handle the pool issues;
-  // their kind must not be None. `generation_limit` is the last generation a slot may carry;
-  // tests lower it to reach the retirement rule in a few steps. Every slot's first occupant
-  // gets `first_generation`: a registry that reuses an earlier registry's id starts above every
-  // generation that one issued, so none of its handles can match (docs/adr/0002).
+  /// `owner_bits` (HandleLayout::owner_bits) are written into every handle the pool issues;
+  /// their kind must not be None. `generation_limit` is the last generation a slot may carry;
+  /// tests lower it to reach the retirement rule in a few steps. Every slot's first occupant
+  /// gets `first_generation`: a registry that reuses an earlier registry's id starts above every
+  /// generation that one issued, so none of its handles can match (docs/adr/0002).
   Pool(uint32_t capacity, uint64_t owner_bits,
        uint32_t generation_limit = HandleLayout::kMaxGeneration, uint32_t first_generation = 1)
       : capacity_(capacity),
@@ -51,13 +51,13 @@ class Pool {
 
   uint32_t capacity() const { return capacity_; }
   uint32_t live_count() const { return live_; }
-  // Slots given up because their generation reached the limit.
+  /// Slots given up because their generation reached the limit.
   uint32_t retired_slots() const { return retired_; }
   uint32_t first_generation() const { return first_generation_; }
-  // The highest generation any occupant was given; 0 before the first acquire.
+  /// The highest generation any occupant was given; 0 before the first acquire.
   uint32_t highest_generation_issued() const { return highest_issued_; }
 
-  // Stores `value` in a free slot; nullopt when every usable slot is taken.
+  /// Stores `value` in a free slot; nullopt when every usable slot is taken.
   std::optional<SlotId> acquire(T value) {
     uint32_t index;
     if (!free_.empty()) {
@@ -82,9 +82,9 @@ class Pool {
 
   struct Released {
     T value;
-    bool slot_retired = false;  // the generation reached the limit; the slot is never reused
+    bool slot_retired = false;  ///< the generation reached the limit; the slot is never reused
   };
-  // Ends the occupant of a live slot; its handles go stale at once.
+  /// Ends the occupant of a live slot; its handles go stale at once.
   Released release(uint32_t index) {
     assert(index < slots_.size() && is_live(slots_[index]));
     Slot& slot = slots_[index];
@@ -103,8 +103,8 @@ class Pool {
     return out;
   }
 
-  // The live occupant the handle bits name, or null. This is the hot path of every resolve:
-  // two loads from the pool (slot array, slot count), a bounds check and one compare.
+  /// The live occupant the handle bits name, or null. This is the hot path of every resolve:
+  /// two loads from the pool (slot array, slot count), a bounds check and one compare.
   const T* find(uint64_t handle_bits) const {
     const uint32_t index = static_cast<uint32_t>(handle_bits & HandleLayout::kIndexMask);
     if (index >= slot_count_) return nullptr;
@@ -112,14 +112,14 @@ class Pool {
     return slot.key == handle_bits ? &slot.value : nullptr;
   }
   T* find(uint64_t handle_bits) { return const_cast<T*>(std::as_const(*this).find(handle_bits)); }
-  // The same, from parts (this pool's kind and registry).
+  /// The same, from parts (this pool's kind and registry).
   const T* find(uint32_t index, uint32_t generation) const { return find(live_key(index, generation)); }
 
-  // What a slot holds now, for error messages about a handle that did not match.
+  /// What a slot holds now, for error messages about a handle that did not match.
   struct SlotState {
-    bool exists = false;  // the index was ever handed out
+    bool exists = false;  ///< the index was ever handed out
     bool alive = false;
-    uint32_t generation = 0;  // of the live occupant, or of the next one when free
+    uint32_t generation = 0;  ///< of the live occupant, or of the next one when free
   };
   SlotState state(uint32_t index) const {
     if (index >= slots_.size()) return {};

@@ -10,23 +10,23 @@
 
 namespace warden {
 
-// What kind of problem an Error reports; callers branch on it, people read the message.
+/// What kind of problem an Error reports; callers branch on it, people read the message.
 enum class ErrorKind {
-  InvalidArgument,   // malformed input: zero size, bad UTF-8, unknown name
-  NotFound,          // a file or named thing that does not exist
-  Io,                // a file that exists but cannot be read or written
-  LibraryMissing,    // no WebGPU implementation could be loaded
-  SymbolMissing,     // the library lacks an entry point warden needs
-  NoAdapter,         // no adapter satisfied the request
-  DeviceFailed,      // device request rejected or device lost
-  StaleHandle,       // null, dead, foreign or wrong-kind handle
-  PoolFull,          // a pool has no free slot
-  MissingUsage,      // an operation needs a usage the object was not created with
-  Refused,           // a rule forbids the call (borrowed object, live views, ...)
-  Validation,        // the WebGPU implementation rejected the call
-  Compilation,       // a shader did not compile
-  Timeout,           // a bounded wait ran out (tools and tests only)
-  Internal,          // a bug in warden
+  InvalidArgument,   ///< malformed input: zero size, bad UTF-8, unknown name
+  NotFound,          ///< a file or named thing that does not exist
+  Io,                ///< a file that exists but cannot be read or written
+  LibraryMissing,    ///< no WebGPU implementation could be loaded
+  SymbolMissing,     ///< the library lacks an entry point warden needs
+  NoAdapter,         ///< no adapter satisfied the request
+  DeviceFailed,      ///< device request rejected or device lost
+  StaleHandle,       ///< null, dead, foreign or wrong-kind handle
+  PoolFull,          ///< a pool has no free slot
+  MissingUsage,      ///< an operation needs a usage the object was not created with
+  Refused,           ///< a rule forbids the call (borrowed object, live views, ...)
+  Validation,        ///< the WebGPU implementation rejected the call
+  Compilation,       ///< a shader did not compile
+  Timeout,           ///< a bounded wait ran out (tools and tests only)
+  Internal,          ///< a bug in warden
 };
 
 const char* to_string(ErrorKind kind);

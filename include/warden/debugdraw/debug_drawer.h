@@ -16,24 +16,24 @@ namespace warden::debugdraw {
 
 struct DebugDrawerOptions {
   gpu::TextureFormat colour_format = gpu::TextureFormat::RGBA8Unorm;
-  // Test against the pass's reverse-Z depth (present::kDepthFormat) without writing it;
-  // false: the pass has no depth attachment and lines draw over everything.
+  /// Test against the pass's reverse-Z depth (present::kDepthFormat) without writing it;
+  /// false: the pass has no depth attachment and lines draw over everything.
   bool depth_test = true;
-  uint64_t initial_capacity_bytes = 4096;  // matrix block included
+  uint64_t initial_capacity_bytes = 4096;  ///< matrix block included
   std::string label = "debug draw";
 };
 
 class DebugDrawer {
  public:
   static Result<std::unique_ptr<DebugDrawer>> create(Registry& registry, DebugDrawerOptions options = {});
-  ~DebugDrawer();  // destroys its handles (deferred like any owned object)
+  ~DebugDrawer();  ///< destroys its handles (deferred like any owned object)
   DebugDrawer(const DebugDrawer&) = delete;
   DebugDrawer& operator=(const DebugDrawer&) = delete;
 
-  // The frame's one upload: `clip_from_world` and the lines, in one write_buffer. Grows the
-  // buffer first when they do not fit.
+  /// The frame's one upload: `clip_from_world` and the lines, in one write_buffer. Grows the
+  /// buffer first when they do not fit.
   Result<void> upload(const LineList& lines, const present::Mat4& clip_from_world);
-  // Records the uploaded lines into an open pass whose formats match the options.
+  /// Records the uploaded lines into an open pass whose formats match the options.
   void draw(gpu::RenderPassEncoder pass);
 
   uint64_t grows() const { return grows_; }
@@ -41,7 +41,7 @@ class DebugDrawer {
   uint64_t capacity_bytes() const { return capacity_; }
   BufferHandle buffer() const { return buffer_; }
 
-  // Where the vertices start in the buffer: after the matrix, at a uniform-offset boundary.
+  /// Where the vertices start in the buffer: after the matrix, at a uniform-offset boundary.
   static constexpr uint64_t kVertexOffset = 256;
 
  private:

@@ -15,7 +15,7 @@ const char* to_string(MapLayer layer);
 
 struct CameraPose {
   LatLon centre;
-  double zoom = 0;  // fractional: zoom 3.5 draws zoom-3 tiles at 1.41x
+  double zoom = 0;  ///< fractional: zoom 3.5 draws zoom-3 tiles at 1.41x
 };
 
 class ScriptedCamera {

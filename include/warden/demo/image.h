@@ -17,17 +17,17 @@ struct Rgba {
 
 struct RgbaImage {
   uint32_t width = 0, height = 0;
-  std::vector<uint8_t> texels;  // height rows of width texels, 4 bytes each
+  std::vector<uint8_t> texels;  ///< height rows of width texels, 4 bytes each
 
   static RgbaImage filled(uint32_t width, uint32_t height, Rgba colour);
   Rgba at(uint32_t x, uint32_t y) const;
   void set(uint32_t x, uint32_t y, Rgba colour);
 };
 
-// Decoders name the file and what is wrong with it (missing, truncated, not that format).
+/// Decoders name the file and what is wrong with it (missing, truncated, not that format).
 Result<RgbaImage> read_jpeg(const std::filesystem::path& path);
 Result<RgbaImage> read_png(const std::filesystem::path& path);
-// By extension: .png, or .jpg / .jpeg; any other extension is an InvalidArgument error.
+/// By extension: .png, or .jpg / .jpeg; any other extension is an InvalidArgument error.
 Result<RgbaImage> read_image(const std::filesystem::path& path);
 
 Result<void> write_png(const RgbaImage& image, const std::filesystem::path& path);

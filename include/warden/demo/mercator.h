@@ -10,20 +10,20 @@ namespace warden::demo {
 inline constexpr double kMercatorMaxLatitude = 85.05112877980659;
 
 struct LatLon {
-  double lat = 0, lon = 0;  // degrees
+  double lat = 0, lon = 0;  ///< degrees
 };
 
 struct WorldPixel {
-  double x = 0, y = 0;  // pixels of the whole world at one zoom, origin top left
+  double x = 0, y = 0;  ///< pixels of the whole world at one zoom, origin top left
 };
 
-// Latitudes beyond +-kMercatorMaxLatitude are clamped to it (the map's top and bottom edges).
+/// Latitudes beyond +-kMercatorMaxLatitude are clamped to it (the map's top and bottom edges).
 WorldPixel to_world_pixel(LatLon position, uint32_t zoom, uint32_t tile_size = 256);
 LatLon to_lat_lon(WorldPixel pixel, uint32_t zoom, uint32_t tile_size = 256);
 
-// An equirectangular image (longitude linear in x from -180 at 0 to +180 at width, latitude
-// linear in y from +90 at 0 to -90 at height), as continuous pixel coordinates: the centre of
-// texel (i, j) is (i + 0.5, j + 0.5).
+/// An equirectangular image (longitude linear in x from -180 at 0 to +180 at width, latitude
+/// linear in y from +90 at 0 to -90 at height), as continuous pixel coordinates: the centre of
+/// texel (i, j) is (i + 0.5, j + 0.5).
 WorldPixel to_equirectangular(LatLon position, uint32_t width, uint32_t height);
 
 }  // namespace warden::demo

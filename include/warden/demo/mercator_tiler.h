@@ -12,13 +12,13 @@ namespace warden::demo {
 
 class MercatorTiler final : public TileProvider {
  public:
-  // An empty image or a tile size of 0 is an InvalidArgument error.
+  /// An empty image or a tile size of 0 is an InvalidArgument error.
   static Result<MercatorTiler> create(RgbaImage equirectangular, uint32_t tile_size = 256);
 
-  // Reads only the source image, which never changes: safe from any thread.
+  /// Reads only the source image, which never changes: safe from any thread.
   Result<RgbaImage> produce(const tiles::TileKey& key) override;
   uint32_t tile_size() const override { return tile_size_; }
-  // The first zoom whose world is at least as wide as the source image: deeper is upsampled.
+  /// The first zoom whose world is at least as wide as the source image: deeper is upsampled.
   uint32_t native_zoom() const;
   const RgbaImage& source() const { return source_; }
 
@@ -30,13 +30,13 @@ class MercatorTiler final : public TileProvider {
   uint32_t tile_size_;
 };
 
-// NASA's Blue Marble day and night Earth, as Debian's xplanet-images package ships them.
+/// NASA's Blue Marble day and night Earth, as Debian's xplanet-images package ships them.
 inline constexpr const char* kXplanetImagesDir = "/usr/share/xplanet/images";
 
 struct BlueMarble {
   MercatorTiler day;
   MercatorTiler night;
-  // Decodes dir/earth.jpg and dir/night.jpg; a missing file says which package provides it.
+  /// Decodes dir/earth.jpg and dir/night.jpg; a missing file says which package provides it.
   static Result<BlueMarble> load(const std::filesystem::path& dir = kXplanetImagesDir, uint32_t tile_size = 256);
 };
 

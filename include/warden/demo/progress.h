@@ -17,22 +17,22 @@ struct ProgressSample {
   uint64_t losses = 0, reloads = 0;
 };
 
-// "frame 120 | 59.8 fps | tiles 42 | VRAM 10.5/64.0 MiB | losses 1 | reloads 0"
+/// "frame 120 | 59.8 fps | tiles 42 | VRAM 10.5/64.0 MiB | losses 1 | reloads 0"
 std::string format_status(const ProgressSample& sample);
 
 enum class ProgressMode { LiveLine, PeriodicLines };
-// LiveLine when `fd` is a terminal (isatty), else PeriodicLines.
+/// LiveLine when `fd` is a terminal (isatty), else PeriodicLines.
 ProgressMode progress_mode_for(int fd);
 
 class ProgressLine {
  public:
-  // `out` must outlive this; a period of 0 is taken as 1.
+  /// `out` must outlive this; a period of 0 is taken as 1.
   ProgressLine(std::FILE* out, ProgressMode mode, uint64_t period_frames = 60);
 
-  // LiveLine: rewrites the line. PeriodicLines: writes a line when the frame is a multiple of
-  // the period.
+  /// LiveLine: rewrites the line. PeriodicLines: writes a line when the frame is a multiple of
+  /// the period.
   void update(const ProgressSample& sample);
-  // The last status as a finished line (a LiveLine gets its newline; nothing is repeated).
+  /// The last status as a finished line (a LiveLine gets its newline; nothing is repeated).
   void finish(const ProgressSample& sample);
 
  private:

@@ -13,25 +13,25 @@
 
 namespace warden::demo {
 
-// One frame, as the charts plot it.
+/// One frame, as the charts plot it.
 struct FrameSample {
   uint32_t frame = 0;
   double frame_ms = 0;
   uint32_t layers_free = 0, layers_in_flight = 0, layers_allocated = 0;
-  uint64_t vram_bytes = 0;  // resident tile bytes
-  uint32_t uploads = 0;     // tiles uploaded this frame
-  uint32_t misses = 0;      // acquires that found no free layer this frame
+  uint64_t vram_bytes = 0;  ///< resident tile bytes
+  uint32_t uploads = 0;     ///< tiles uploaded this frame
+  uint32_t misses = 0;      ///< acquires that found no free layer this frame
 };
 
 enum class ReportEventKind { DeviceLoss, ShaderReload };
-const char* to_string(ReportEventKind kind);  // "device_loss", "shader_reload"
+const char* to_string(ReportEventKind kind);  ///< "device_loss", "shader_reload"
 
 struct ReportEvent {
   uint32_t frame = 0;
   ReportEventKind kind = ReportEventKind::DeviceLoss;
 };
 
-// A snapshot the run wrote (frame-NNNN.png); the HTML report inlines the file.
+/// A snapshot the run wrote (frame-NNNN.png); the HTML report inlines the file.
 struct ReportSnapshot {
   uint32_t frame = 0;
   std::filesystem::path png;
@@ -41,29 +41,29 @@ struct DemoReport {
   std::string backend, adapter;
   uint64_t vram_budget_bytes = 0;
   uint64_t frames = 0;
-  // nullopt: not measured by this run (written as null). Losses, recoveries, reloads and the
-  // leak count come from the Engine, which the headless demo does not run yet.
+  /// nullopt: not measured by this run (written as null). Losses, recoveries, reloads and the
+  /// leak count come from the Engine, which the headless demo does not run yet.
   std::optional<uint64_t> device_losses, recoveries, hot_reloads;
   uint64_t tiles_uploaded = 0, tile_fetch_failures = 0, acquire_misses = 0;
-  uint64_t blocking_waits = 0;  // waits on the frame path (DESIGN invariant 1)
+  uint64_t blocking_waits = 0;  ///< waits on the frame path (DESIGN invariant 1)
   std::optional<uint64_t> leaked_objects;
-  std::vector<double> recovery_ms;  // one per loss, in order
+  std::vector<double> recovery_ms;  ///< one per loss, in order
 
-  std::vector<FrameSample> samples;  // in frame order
+  std::vector<FrameSample> samples;  ///< in frame order
   std::vector<ReportEvent> events;
   std::vector<ReportSnapshot> snapshots;
 };
 
-// The frame time below which `quantile` (in [0, 1]) of the samples lie, nearest rank; 0 when
-// there are no samples.
+/// The frame time below which `quantile` (in [0, 1]) of the samples lie, nearest rank; 0 when
+/// there are no samples.
 double frame_ms_quantile(const std::vector<FrameSample>& samples, double quantile);
 uint64_t vram_peak_bytes(const std::vector<FrameSample>& samples);
 
-// The report as JSON: the totals under the keys issue 13 lists (frames, device_losses,
-// recoveries, hot_reloads, tiles_uploaded, tile_fetch_failures, acquire_misses,
-// vram_budget_bytes, vram_peak_bytes, blocking_waits, leaked_objects, frame_ms_p50,
-// frame_ms_p99, recovery_ms, backend, adapter), then "series" (one array per FrameSample field,
-// the columns the charts plot), "events" and "snapshots" (file names).
+/// The report as JSON: the totals under the keys issue 13 lists (frames, device_losses,
+/// recoveries, hot_reloads, tiles_uploaded, tile_fetch_failures, acquire_misses,
+/// vram_budget_bytes, vram_peak_bytes, blocking_waits, leaked_objects, frame_ms_p50,
+/// frame_ms_p99, recovery_ms, backend, adapter), then "series" (one array per FrameSample field,
+/// the columns the charts plot), "events" and "snapshots" (file names).
 std::string report_json(const DemoReport& report);
 Result<void> write_report_json(const DemoReport& report, const std::filesystem::path& path);
 

@@ -13,7 +13,7 @@
 
 namespace warden::device {
 
-// Where a device's one lost report goes; re-pointed when the device changes hands.
+/// Where a device's one lost report goes; re-pointed when the device changes hands.
 struct LostRoute;
 
 struct StashedDevice {
@@ -21,7 +21,7 @@ struct StashedDevice {
   ProvidedDevice device;
   bool presented = false;
   std::shared_ptr<LostRoute> route;
-  RetirementPolicy* retirement = nullptr;  // told when the stash lets the device go
+  RetirementPolicy* retirement = nullptr;  ///< told when the stash lets the device go
 };
 
 class DeviceStash {
@@ -31,16 +31,16 @@ class DeviceStash {
   DeviceStash(const DeviceStash&) = delete;
   DeviceStash& operator=(const DeviceStash&) = delete;
 
-  // The process's stash. Never destroyed: a device held at exit goes with the process.
+  /// The process's stash. Never destroyed: a device held at exit goes with the process.
   static DeviceStash& process();
 
   bool holds() const { return held_.has_value(); }
-  // Holds `device`; a device already held is let go first (one device per stash).
+  /// Holds `device`; a device already held is let go first (one device per stash).
   void put(StashedDevice device);
-  // The held device if it came from `provider` and was not lost while stashed. A device lost
-  // while stashed is let go and nothing is returned.
+  /// The held device if it came from `provider` and was not lost while stashed. A device lost
+  /// while stashed is let go and nothing is returned.
   std::optional<StashedDevice> take(const DeviceProvider& provider);
-  // Lets go of the held device: released, never destroyed (it may have presented).
+  /// Lets go of the held device: released, never destroyed (it may have presented).
   void clear();
 
   uint64_t handoffs() const { return handoffs_; }

@@ -14,7 +14,7 @@
 
 namespace warden::device {
 
-// Ids are unique within one provider for its lifetime; 0 is never handed out.
+/// Ids are unique within one provider for its lifetime; 0 is never handed out.
 struct AdapterId {
   uint64_t value = 0;
   constexpr auto operator<=>(const AdapterId&) const = default;
@@ -24,9 +24,9 @@ struct DeviceId {
   constexpr auto operator<=>(const DeviceId&) const = default;
 };
 
-// `adapter` / `device` are the raw WebGPU objects, or null from a provider that has none (the
-// test provider). The provider keeps the reference; the receiver hands it back through
-// release_adapter / release_device / destroy_device.
+/// `adapter` / `device` are the raw WebGPU objects, or null from a provider that has none (the
+/// test provider). The provider keeps the reference; the receiver hands it back through
+/// release_adapter / release_device / destroy_device.
 struct ProvidedAdapter {
   AdapterId id;
   gpu::Adapter adapter = nullptr;
@@ -36,14 +36,14 @@ struct ProvidedDevice {
   gpu::Device device = nullptr;
 };
 
-// What the API said when a device was lost: passed on as given, never interpreted.
+/// What the API said when a device was lost: passed on as given, never interpreted.
 struct LossReport {
   gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown;
   std::string message;
 };
 
-// An Error: the request was rejected. An empty optional: the request succeeded but no adapter
-// was returned (WebGPU's null adapter).
+/// An Error: the request was rejected. An empty optional: the request succeeded but no adapter
+/// was returned (WebGPU's null adapter).
 using AdapterReply = Result<std::optional<ProvidedAdapter>>;
 using DeviceReply = Result<ProvidedDevice>;
 
@@ -51,27 +51,27 @@ using AdapterContinuation = std::function<void(AdapterReply)>;
 using DeviceContinuation = std::function<void(DeviceReply)>;
 using LostContinuation = std::function<void(LossReport)>;
 
-// Contract for implementations:
-//  - each continuation is called exactly once, later, on the thread that drives the
-//    provider's events (only a request made without a usable API may be answered inside
-//    the call; ask check_api() first);
-//  - `lost` is called at most once, and only for a device that was delivered through `done`
-//    (a failed request is not a loss); it may still come after the device was released or
-//    destroyed, which the receiver must tolerate;
-//  - the provider outlives every receiver that holds its ids.
+/// Contract for implementations:
+///  - each continuation is called exactly once, later, on the thread that drives the
+///    provider's events (only a request made without a usable API may be answered inside
+///    the call; ask check_api() first);
+///  - `lost` is called at most once, and only for a device that was delivered through `done`
+///    (a failed request is not a loss); it may still come after the device was released or
+///    destroyed, which the receiver must tolerate;
+///  - the provider outlives every receiver that holds its ids.
 class DeviceProvider {
  public:
   virtual ~DeviceProvider() = default;
 
-  // An error when there is no WebGPU implementation to ask at all ("API missing").
+  /// An error when there is no WebGPU implementation to ask at all ("API missing").
   virtual Result<void> check_api() = 0;
   virtual void request_adapter(AdapterContinuation done) = 0;
   virtual void request_device(const ProvidedAdapter& adapter, const std::string& label,
                               DeviceContinuation done, LostContinuation lost) = 0;
   virtual void release_adapter(AdapterId adapter) = 0;
-  // Ends the device's useful life, then drops the provider's reference.
+  /// Ends the device's useful life, then drops the provider's reference.
   virtual void destroy_device(DeviceId device) = 0;
-  // Drops the provider's reference only: the device is let go, not destroyed.
+  /// Drops the provider's reference only: the device is let go, not destroyed.
   virtual void release_device(DeviceId device) = 0;
 };
 

@@ -20,11 +20,11 @@
 namespace warden::device {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
-// Injectable time: tests pass a fake.
+/// Injectable time: tests pass a fake.
 using NowFunction = std::function<SteadyTime()>;
 
-// Surface: the swapchain could not get a frame even after its one reconfigure-and-retry
-// (present/swapchain.h). Not a device loss, but repeated, it is worth a rebuild limit too.
+/// Surface: the swapchain could not get a frame even after its one reconfigure-and-retry
+/// (present/swapchain.h). Not a device loss, but repeated, it is worth a rebuild limit too.
 enum class FaultKind { Lost, Hung, FailedCreation, Surface };
 inline constexpr size_t kFaultKindCount = 4;
 const char* to_string(FaultKind kind);
@@ -32,15 +32,15 @@ const char* to_string(FaultKind kind);
 struct RebuildPolicyOptions {
   unsigned faults_to_give_up = 3;
   std::chrono::milliseconds window{std::chrono::minutes(1)};
-  // A replacement ready for this long "held": the faults before it are forgiven.
+  /// A replacement ready for this long "held": the faults before it are forgiven.
   std::chrono::milliseconds hold{std::chrono::seconds(10)};
   NowFunction now = [] { return std::chrono::steady_clock::now(); };
 };
 
 enum class RebuildVerdict {
-  MayRebuild,  // the fault was scored; the owner may rebuild
-  GaveUp,      // this fault (or an earlier one) exhausted the policy
-  NotScored,   // a hang reported while the policy has given up: recorded, not scored
+  MayRebuild,  ///< the fault was scored; the owner may rebuild
+  GaveUp,      ///< this fault (or an earlier one) exhausted the policy
+  NotScored,   ///< a hang reported while the policy has given up: recorded, not scored
 };
 
 class RebuildPolicy {
@@ -48,17 +48,17 @@ class RebuildPolicy {
   explicit RebuildPolicy(RebuildPolicyOptions options = {});
 
   RebuildVerdict record_fault(FaultKind kind, std::string_view detail);
-  // A new device reached ready; if it stays up for `hold`, the earlier faults are forgiven.
+  /// A new device reached ready; if it stays up for `hold`, the earlier faults are forgiven.
   void replacement_ready();
 
   bool gave_up() const { return gave_up_; }
-  // Empty until the policy gives up; then says what happened and what it takes to try again.
+  /// Empty until the policy gives up; then says what happened and what it takes to try again.
   const std::string& explanation() const { return explanation_; }
-  // Faults of `kind` inside the window that still count.
+  /// Faults of `kind` inside the window that still count.
   size_t strikes(FaultKind kind) const;
   uint64_t unscored_hangs() const { return unscored_hangs_; }
 
-  // A new explicit user action (or an application reset): start over.
+  /// A new explicit user action (or an application reset): start over.
   void reset();
 
  private:
@@ -72,13 +72,13 @@ class RebuildPolicy {
   uint64_t unscored_hangs_ = 0;
 };
 
-// Watches a SubmissionClock once per frame: reports a hang the first time submitted work has
-// made no progress (the retired serial did not move) for longer than `limit`. Non-blocking.
+/// Watches a SubmissionClock once per frame: reports a hang the first time submitted work has
+/// made no progress (the retired serial did not move) for longer than `limit`. Non-blocking.
 class HangWatch {
  public:
   HangWatch(std::chrono::milliseconds limit, NowFunction now);
 
-  // True exactly once per stall; progress or an empty queue re-arms it.
+  /// True exactly once per stall; progress or an empty queue re-arms it.
   bool check(const SubmissionClock& clock);
   std::chrono::milliseconds limit() const { return limit_; }
 

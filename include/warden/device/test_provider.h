@@ -30,16 +30,16 @@ class TestProvider final : public DeviceProvider {
   void release_device(DeviceId device) override;
 
   // ---- what the test controls ---------------------------------------------------------------
-  // From now on check_api() fails with `why` ("API missing").
+  /// From now on check_api() fails with `why` ("API missing").
   void remove_api(std::string why);
-  // Requests are numbered from 1 in the order they were made. Completing one that is not
-  // pending is an error naming it.
+  /// Requests are numbered from 1 in the order they were made. Completing one that is not
+  /// pending is an error naming it.
   Result<AdapterId> resolve_adapter(size_t request);
   Result<void> resolve_null_adapter(size_t request);
   Result<void> reject_adapter(size_t request, std::string why);
   Result<DeviceId> resolve_device(size_t request);
   Result<void> reject_device(size_t request, std::string why);
-  // Fires `device`'s lost promise. Each promise settles once; a second call is an error.
+  /// Fires `device`'s lost promise. Each promise settles once; a second call is an error.
   Result<void> lose(DeviceId device, gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown,
                     std::string message = "");
 
@@ -51,17 +51,17 @@ class TestProvider final : public DeviceProvider {
   uint64_t destroy_calls() const { return destroy_calls_; }
   uint64_t release_calls() const { return release_calls_; }
   uint64_t devices_built() const { return next_device_ - 1; }
-  // Built and not yet destroyed or released.
+  /// Built and not yet destroyed or released.
   uint64_t live_devices() const { return live_devices_.size(); }
   uint64_t live_adapters() const { return live_adapters_.size(); }
   bool destroyed(DeviceId device) const { return destroyed_.count(device.value) != 0; }
   bool released(DeviceId device) const { return released_.count(device.value) != 0; }
 
-  // Everything that happened, in order ("request adapter #1", "destroy device d1", and what a
-  // TestRenderer sharing this journal recorded).
+  /// Everything that happened, in order ("request adapter #1", "destroy device d1", and what a
+  /// TestRenderer sharing this journal recorded).
   const std::vector<std::string>& journal() const { return journal_; }
   void note(std::string event) { journal_.push_back(std::move(event)); }
-  // Position of the first entry equal to `event`, if any.
+  /// Position of the first entry equal to `event`, if any.
   std::optional<size_t> find(std::string_view event) const;
 
  private:
@@ -91,23 +91,23 @@ class TestProvider final : public DeviceProvider {
   std::vector<std::string> journal_;
 };
 
-// Application hooks that record every call into a TestProvider's journal ("show graphics d2",
-// "detach graphics d1", "fallback: ...") and keep the view's state: which device it belongs to
-// and how often each device was attached. Must outlive the controller it is given to.
+/// Application hooks that record every call into a TestProvider's journal ("show graphics d2",
+/// "detach graphics d1", "fallback: ...") and keep the view's state: which device it belongs to
+/// and how often each device was attached. Must outlive the controller it is given to.
 class TestRenderer {
  public:
   explicit TestRenderer(TestProvider& journal) : journal_(journal) {}
 
   ControllerHooks hooks();
 
-  // Knobs. A step named here ("stop render loop", "detach graphics", "dispose device resources")
-  // throws std::runtime_error when called.
+  /// Knobs. A step named here ("stop render loop", "detach graphics", "dispose device resources")
+  /// throws std::runtime_error when called.
   void throw_in(std::string step) { throwing_.insert(std::move(step)); }
-  // When set, hooks() includes prepare_resources, and preparation stays pending until the test
-  // calls DeviceController::finish_preparation.
+  /// When set, hooks() includes prepare_resources, and preparation stays pending until the test
+  /// calls DeviceController::finish_preparation.
   void defer_preparation() { defer_preparation_ = true; }
 
-  // The device the view belongs to now, if any.
+  /// The device the view belongs to now, if any.
   std::optional<DeviceId> attached() const { return attached_; }
   uint64_t attachments() const { return attachments_total_; }
   uint64_t attachments(DeviceId device) const;

@@ -17,11 +17,11 @@ inline constexpr gpu::TextureFormat kDepthFormat = gpu::TextureFormat::Depth32Fl
 inline constexpr float kReverseZClearDepth = 0.0f;
 inline constexpr gpu::CompareFunction kReverseZCompare = gpu::CompareFunction::GreaterEqual;
 
-// Depth test on, GreaterEqual; writes depth unless `write` is false (overlays such as debug lines).
+/// Depth test on, GreaterEqual; writes depth unless `write` is false (overlays such as debug lines).
 gpu::DepthStencilState reverse_z_depth_state(bool write = true);
-// The same, as the depth of a pipeline description (what Registry::create_render_pipeline takes).
+/// The same, as the depth of a pipeline description (what Registry::create_render_pipeline takes).
 DepthState reverse_z_depth(bool write = true);
-// A depth attachment cleared to 0.0 and stored.
+/// A depth attachment cleared to 0.0 and stored.
 gpu::RenderPassDepthStencilAttachment reverse_z_depth_attachment(gpu::TextureView view);
 
 }  // namespace warden::present

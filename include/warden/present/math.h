@@ -22,7 +22,7 @@ struct Vec4 {
 };
 
 struct Mat4 {
-  std::array<float, 16> m{};  // m[column * 4 + row]
+  std::array<float, 16> m{};  ///< m[column * 4 + row]
   float& at(int row, int column) { return m[column * 4 + row]; }
   float at(int row, int column) const { return m[column * 4 + row]; }
   static Mat4 identity();
@@ -35,11 +35,11 @@ Mat4 rotation_x(float radians);
 Mat4 rotation_y(float radians);
 Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up);
 
-// Reverse-Z with the far plane at infinity (seeds' ADR-0009 decision 6): depth = near / distance,
-// 1 at the near plane, falling towards 0 with distance. Float depth keeps about the same relative
-// precision at every distance this way; compare with GreaterEqual and clear to 0 (depth.h).
+/// Reverse-Z with the far plane at infinity (seeds' ADR-0009 decision 6): depth = near / distance,
+/// 1 at the near plane, falling towards 0 with distance. Float depth keeps about the same relative
+/// precision at every distance this way; compare with GreaterEqual and clear to 0 (depth.h).
 Mat4 perspective_reverse_z_infinite(float fovy_radians, float aspect, float near);
-// The conventional mapping, for comparison only: depth 0 at `near`, 1 at `far`, compare Less.
+/// The conventional mapping, for comparison only: depth 0 at `near`, 1 at `far`, compare Less.
 Mat4 perspective_standard(float fovy_radians, float aspect, float near, float far);
 
 }  // namespace warden::present

@@ -12,7 +12,7 @@
 
 namespace warden::present {
 
-// Tightly packed 8-bit RGBA rows, top row first.
+/// Tightly packed 8-bit RGBA rows, top row first.
 struct Image {
   uint32_t width = 0;
   uint32_t height = 0;
@@ -22,17 +22,17 @@ struct Image {
 
 inline constexpr std::chrono::milliseconds kReadbackTimeout{10000};
 
-// rgba8unorm, rgba8unorm-srgb and bgra8unorm textures (bgra is swizzled to rgba); any other
-// format is refused by name. The texture needs CopySrc.
+/// rgba8unorm, rgba8unorm-srgb and bgra8unorm textures (bgra is swizzled to rgba); any other
+/// format is refused by name. The texture needs CopySrc.
 Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Queue queue, gpu::Texture texture,
                          std::chrono::milliseconds timeout = kReadbackTimeout);
-// The same for a registered texture (its usages are checked first).
+/// The same for a registered texture (its usages are checked first).
 Result<Image> read_image(const gpu::Context& context, Registry& registry, TextureHandle texture,
                          std::chrono::milliseconds timeout = kReadbackTimeout);
 
-// Errors name the path and what libpng said.
+/// Errors name the path and what libpng said.
 Result<void> write_png(const Image& image, const std::string& path);
-// Reads an 8-bit RGBA PNG (tests check what write_png wrote).
+/// Reads an 8-bit RGBA PNG (tests check what write_png wrote).
 Result<Image> read_png(const std::string& path);
 
 }  // namespace warden::present

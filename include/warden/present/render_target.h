@@ -15,7 +15,7 @@ struct RenderTargetDesc {
   uint32_t width = 0;
   uint32_t height = 0;
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
-  // CopySrc: read back; TextureBinding: sampled by a later pass.
+  /// CopySrc: read back; TextureBinding: sampled by a later pass.
   gpu::Flags usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc |
                      gpu::TextureUsage::TextureBinding;
   std::string label = "render target";
@@ -23,12 +23,12 @@ struct RenderTargetDesc {
 
 class RenderTarget {
  public:
-  // Errors: zero area, or the registry's (pool full, device refused).
+  /// Errors: zero area, or the registry's (pool full, device refused).
   static Result<RenderTarget> create(Registry& registry, const RenderTargetDesc& desc);
 
-  // The same handles afterwards; same size is a no-op. Zero area is refused.
+  /// The same handles afterwards; same size is a no-op. Zero area is refused.
   Result<void> resize(uint32_t width, uint32_t height);
-  // Destroys both handles (deferred like any owned object).
+  /// Destroys both handles (deferred like any owned object).
   void destroy();
 
   TextureHandle texture() const { return texture_; }

@@ -10,10 +10,10 @@
 
 namespace warden::present {
 
-// An X11 window, as webgpu.h's Xlib surface source wants it.
+/// An X11 window, as webgpu.h's Xlib surface source wants it.
 struct X11WindowSource {
-  void* display = nullptr;  // Display*
-  uint64_t window = 0;      // Window id
+  void* display = nullptr;  ///< Display*
+  uint64_t window = 0;      ///< Window id
 };
 
 struct SurfaceCaps {
@@ -23,18 +23,18 @@ struct SurfaceCaps {
   gpu::Flags usages = gpu::TextureUsage::None;
 };
 
-// The surface calls, behind a seam: the real library will not report Outdated, Lost or Timeout
-// on demand, so a test wraps DawnSurfaceDriver and injects them (tests/present). Everything
-// else a test does goes through the real calls.
+/// The surface calls, behind a seam: the real library will not report Outdated, Lost or Timeout
+/// on demand, so a test wraps DawnSurfaceDriver and injects them (tests/present). Everything
+/// else a test does goes through the real calls.
 class SurfaceDriver {
  public:
   virtual ~SurfaceDriver() = default;
-  // Null when the library refused the window.
+  /// Null when the library refused the window.
   virtual gpu::Surface create(gpu::Instance instance, const X11WindowSource& window, std::string_view label) = 0;
   virtual Result<SurfaceCaps> capabilities(gpu::Surface surface, gpu::Adapter adapter) = 0;
   virtual void configure(gpu::Surface surface, const gpu::SurfaceConfiguration& config) = 0;
   virtual void unconfigure(gpu::Surface surface) = 0;
-  // The texture, when there is one, is a new reference the caller releases.
+  /// The texture, when there is one, is a new reference the caller releases.
   virtual gpu::SurfaceTexture current_texture(gpu::Surface surface) = 0;
   virtual void present(gpu::Surface surface) = 0;
   virtual void release(gpu::Surface surface) = 0;

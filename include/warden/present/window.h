@@ -31,32 +31,32 @@ struct WindowSize {
   bool has_area() const { return width > 0 && height > 0; }
 };
 
-// Whether an X display can be opened: DISPLAY is set and names a server that answers.
-// The error says which, and how to get one.
+/// Whether an X display can be opened: DISPLAY is set and names a server that answers.
+/// The error says which, and how to get one.
 Result<void> check_display();
 
 class Window {
  public:
-  // Errors: no display (check_display()), zero size, or GLFW's own message.
+  /// Errors: no display (check_display()), zero size, or GLFW's own message.
   static Result<std::unique_ptr<Window>> open(const WindowOptions& options = {});
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
 
   X11WindowSource surface_source() const;
-  // Pixels to present into: {0, 0} while minimised.
+  /// Pixels to present into: {0, 0} while minimised.
   WindowSize framebuffer_size() const;
 
-  // Asks for a new size; zero is refused (minimise() is how a window loses its area).
+  /// Asks for a new size; zero is refused (minimise() is how a window loses its area).
   Result<void> set_size(uint32_t width, uint32_t height);
   void minimise();
   void restore();
   bool minimised() const { return minimised_; }
 
-  // Closing: the user's close button or request_close(); the owner decides when to stop.
+  /// Closing: the user's close button or request_close(); the owner decides when to stop.
   void request_close();
   bool should_close() const;
-  // Non-blocking: handles pending window-system events.
+  /// Non-blocking: handles pending window-system events.
   void poll_events();
 
  private:

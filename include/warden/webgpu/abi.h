@@ -44,19 +44,19 @@ inline constexpr uint64_t kLimitU64Undefined = UINT64_MAX;
 // ---- enums ----------------------------------------------------------------------------------
 enum class SType : uint32_t {
   ShaderSourceWGSL = 0x00000002,
-  // The public tables say 0x20000; this build reads 0x20000 as CompatibilityModeLimits.
+  /// The public tables say 0x20000; this build reads 0x20000 as CompatibilityModeLimits.
   TextureBindingViewDimensionDescriptor = 0x00020001,
   SurfaceSourceXlibWindow = 0x00000006,
 };
 
-// Only values warden uses and its tests prove are declared; a value the library returns that is
-// not declared here prints as a number (webgpu/names.cpp).
+/// Only values warden uses and its tests prove are declared; a value the library returns that is
+/// not declared here prints as a number (webgpu/names.cpp).
 enum class BackendType : uint32_t { Undefined = 0, Null = 1, Vulkan = 6, OpenGL = 7, OpenGLES = 8 };
 enum class AdapterType : uint32_t { DiscreteGPU = 1, CPU = 3, Unknown = 4 };
 enum class FeatureLevel : uint32_t { Undefined = 0, Compatibility = 1, Core = 2 };
 enum class PowerPreference : uint32_t { Undefined = 0 };
-// AllowSpontaneous: the callback may run inside the call that completes it (the registry's
-// creation scopes: tests/resources CreationScopesSettleInsideTheCallWithoutAWait).
+/// AllowSpontaneous: the callback may run inside the call that completes it (the registry's
+/// creation scopes: tests/resources CreationScopesSettleInsideTheCallWithoutAWait).
 enum class CallbackMode : uint32_t { WaitAnyOnly = 1, AllowProcessEvents = 2, AllowSpontaneous = 3 };
 enum class RequestAdapterStatus : uint32_t { Success = 1, Unavailable = 3 };
 enum class RequestDeviceStatus : uint32_t { Success = 1, Error = 3 };
@@ -132,15 +132,15 @@ enum class BlendFactor : uint32_t {
   Undefined = 0, Zero = 1, One = 2, Src = 3, OneMinusSrc = 4, SrcAlpha = 5, OneMinusSrcAlpha = 6,
   Dst = 7, OneMinusDst = 8, DstAlpha = 9, OneMinusDstAlpha = 10,
 };
-// Stencil is not used by warden: Undefined lets the library apply its defaults (Keep).
+/// Stencil is not used by warden: Undefined lets the library apply its defaults (Keep).
 enum class StencilOperation : uint32_t { Undefined = 0 };
 enum class LoadOp : uint32_t { Undefined = 0, Load = 1, Clear = 2 };
 enum class StoreOp : uint32_t { Undefined = 0, Store = 1, Discard = 2 };
 enum class QueryType : uint32_t { Occlusion = 1, Timestamp = 2 };
-// Raw feature numbers: adapters report Dawn-specific ones this header does not name.
+/// Raw feature numbers: adapters report Dawn-specific ones this header does not name.
 using FeatureName = uint32_t;
-// Dawn: every call on the device takes a device-wide lock, so a device may be used from several
-// threads (hot reload compiles on a worker). Proven by tests/webgpu/abi_device_sync_test.cpp.
+/// Dawn: every call on the device takes a device-wide lock, so a device may be used from several
+/// threads (hot reload compiles on a worker). Proven by tests/webgpu/abi_device_sync_test.cpp.
 inline constexpr FeatureName kFeatureImplicitDeviceSynchronization = 0x50004;
 
 // ---- bit flags (64-bit in this ABI) ---------------------------------------------------------
@@ -170,7 +170,7 @@ struct StringView {
 
   StringView() = default;
   StringView(const char* d, size_t n) : data(d), length(n) {}
-  // Deliberately implicit: labels and WGSL code are passed as std::string_view everywhere.
+  /// Deliberately implicit: labels and WGSL code are passed as std::string_view everywhere.
   StringView(std::string_view s) : data(s.data()), length(s.size()) {}  // NOLINT
   StringView(const char* s) : data(s), length(kStrlen) {}               // NOLINT: null-terminated
   StringView(const std::string& s) : data(s.data()), length(s.size()) {}  // NOLINT
@@ -244,7 +244,7 @@ using QueueWorkDoneCallbackInfo = CallbackInfo<QueueWorkDoneCallback>;
 using BufferMapCallbackInfo = CallbackInfo<BufferMapCallback>;
 using CompilationInfoCallbackInfo = CallbackInfo<CompilationInfoCallback>;
 
-// The uncaptured-error callback has no mode: it may fire from any call.
+/// The uncaptured-error callback has no mode: it may fire from any call.
 struct UncapturedErrorCallbackInfo {
   const ChainedStruct* nextInChain = nullptr;
   UncapturedErrorCallback callback = nullptr;
@@ -263,13 +263,13 @@ struct InstanceDescriptor {
   InstanceCapabilities capabilities;
 };
 
-// Dawn's own instance options, chained on InstanceDescriptor: warden uses them only to receive
-// the instance's log, which is where Dawn says why no adapter was found ("Couldn't create the
-// default EGL display"); without a callback Dawn prints it to stderr. A C++ struct in Dawn
-// (dawn::native::DawnInstanceDescriptor); sType 0x50006 is the value this build names
-// "DawnInstanceDescriptor", and the field offsets are those its own constructor writes
-// (additionalRuntimeSearchPathsCount sits in the chain header's padding). Proven by
-// tests/cli/info_test.cpp (NoAdapterKeepsDawnsOwnWords).
+/// Dawn's own instance options, chained on InstanceDescriptor: warden uses them only to receive
+/// the instance's log, which is where Dawn says why no adapter was found ("Couldn't create the
+/// default EGL display"); without a callback Dawn prints it to stderr. A C++ struct in Dawn
+/// (dawn::native::DawnInstanceDescriptor); sType 0x50006 is the value this build names
+/// "DawnInstanceDescriptor", and the field offsets are those its own constructor writes
+/// (additionalRuntimeSearchPathsCount sits in the chain header's padding). Proven by
+/// tests/cli/info_test.cpp (NoAdapterKeepsDawnsOwnWords).
 inline constexpr uint32_t kSTypeDawnInstanceDescriptor = 0x00050006;
 enum class LoggingType : uint32_t { Verbose = 1, Info = 2, Warning = 3, Error = 4 };
 struct LoggingCallbackInfo {
@@ -284,7 +284,7 @@ struct DawnInstanceDescriptor {
   uint32_t additionalRuntimeSearchPathsCount = 0;
   const char* const* additionalRuntimeSearchPaths = nullptr;
   void* platform = nullptr;
-  uint32_t backendValidationLevel = 2;  // Disabled
+  uint32_t backendValidationLevel = 2;  ///< Disabled
   bool beginCaptureOnStartup = false;
   LoggingCallbackInfo loggingCallbackInfo;
 };
@@ -348,8 +348,8 @@ struct Limits {
   uint32_t maxComputeWorkgroupSizeY = 0;
   uint32_t maxComputeWorkgroupSizeZ = 0;
   uint32_t maxComputeWorkgroupsPerDimension = 0;
-  // The last field of this build's Limits: the public tables add four per-stage storage
-  // limits after it, which this build neither writes nor reads (tests/webgpu/abi_async_test).
+  /// The last field of this build's Limits: the public tables add four per-stage storage
+  /// limits after it, which this build neither writes nor reads (tests/webgpu/abi_async_test).
   uint32_t maxImmediateSize = 0;
 };
 
@@ -396,7 +396,7 @@ struct TextureDescriptor {
   const TextureFormat* viewFormats = nullptr;
 };
 
-// Compatibility mode: the view dimension a texture will be bound with, fixed at creation.
+/// Compatibility mode: the view dimension a texture will be bound with, fixed at creation.
 struct TextureBindingViewDimensionDescriptor {
   ChainedStruct chain{nullptr, SType::TextureBindingViewDimensionDescriptor};
   TextureViewDimension textureBindingViewDimension = TextureViewDimension::Undefined;
@@ -450,8 +450,8 @@ struct CompilationMessage {
   const ChainedStruct* nextInChain = nullptr;
   StringView message;
   CompilationMessageType type{};
-  uint64_t lineNum = 0;  // 1-based
-  uint64_t linePos = 0;  // 1-based, in UTF-8 code units
+  uint64_t lineNum = 0;  ///< 1-based
+  uint64_t linePos = 0;  ///< 1-based, in UTF-8 code units
   uint64_t offset = 0;
   uint64_t length = 0;
 };
@@ -488,7 +488,7 @@ struct BindGroupLayoutEntry {
   const ChainedStruct* nextInChain = nullptr;
   uint32_t binding = 0;
   Flags visibility = ShaderStage::None;
-  uint32_t bindingArraySize = 0;  // 0: not an array
+  uint32_t bindingArraySize = 0;  ///< 0: not an array
   BufferBindingLayout buffer;
   SamplerBindingLayout sampler;
   TextureBindingLayout texture;
@@ -612,7 +612,7 @@ struct FragmentState {
 struct RenderPipelineDescriptor {
   const ChainedStruct* nextInChain = nullptr;
   StringView label;
-  PipelineLayout layout = nullptr;  // null: layout derived from the shaders ("auto")
+  PipelineLayout layout = nullptr;  ///< null: layout derived from the shaders ("auto")
   VertexState vertex;
   PrimitiveState primitive;
   const DepthStencilState* depthStencil = nullptr;
@@ -700,11 +700,11 @@ struct TexelCopyTextureInfo {
 };
 
 // ---- surfaces (presentation) ---------------------------------------------------------------
-// Proven by tests/webgpu/abi_surface_test.cpp under Xvfb. wgpuSurfacePresent returns void here.
+/// Proven by tests/webgpu/abi_surface_test.cpp under Xvfb. wgpuSurfacePresent returns void here.
 struct SurfaceSourceXlibWindow {
   ChainedStruct chain{nullptr, SType::SurfaceSourceXlibWindow};
-  void* display = nullptr;  // the X11 Display*
-  uint64_t window = 0;      // the X11 Window id
+  void* display = nullptr;  ///< the X11 Display*
+  uint64_t window = 0;      ///< the X11 Window id
 };
 struct SurfaceDescriptor {
   const ChainedStruct* nextInChain = nullptr;
@@ -734,11 +734,11 @@ struct SurfaceConfiguration {
 };
 struct SurfaceTexture {
   ChainedStructOut* nextInChain = nullptr;
-  Texture texture = nullptr;  // a new reference: the receiver releases it
+  Texture texture = nullptr;  ///< a new reference: the receiver releases it
   SurfaceGetCurrentTextureStatus status = SurfaceGetCurrentTextureStatus::Error;
 };
 // ---- asynchronous pipeline creation (hot reload builds replacements with these) -------------
-// Values and signature proven against the library in tests/webgpu/abi_pipeline_async_test.cpp.
+/// Values and signature proven against the library in tests/webgpu/abi_pipeline_async_test.cpp.
 enum class CreatePipelineAsyncStatus : uint32_t {
   Success = 1,
   CallbackCancelled = 2,

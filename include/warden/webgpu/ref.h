@@ -31,7 +31,7 @@ class Ref {
 
   T get() const { return object_; }
   explicit operator bool() const { return object_ != nullptr; }
-  // Gives up ownership without releasing.
+  /// Gives up ownership without releasing.
   T take() { return std::exchange(object_, nullptr); }
   void reset() {
     if (object_ != nullptr) release(*procs_, std::exchange(object_, nullptr));

@@ -35,6 +35,7 @@ namespace warden {
   X(ComputePipeline, compute_pipeline)                                                         \
   X(QuerySet, query_set)
 
+/// The kind of object a handle names; the number is the kind field of its bits.
 enum class ResourceKind : uint8_t {
   None = 0,  ///< only the null handle carries it
 #define WARDEN_KIND_ENUM(Name, snake) Name,
@@ -42,6 +43,7 @@ enum class ResourceKind : uint8_t {
 #undef WARDEN_KIND_ENUM
 };
 
+/// How many kinds WARDEN_RESOURCE_KINDS lists.
 inline constexpr size_t kResourceKindCount = 0
 #define WARDEN_KIND_COUNT(Name, snake) +1
     WARDEN_RESOURCE_KINDS(WARDEN_KIND_COUNT)
@@ -57,20 +59,29 @@ constexpr size_t kind_index(ResourceKind kind) { return static_cast<size_t>(kind
 
 /// The bit layout, written once. Everything that packs or unpacks a handle uses these.
 struct HandleLayout {
+  /// Field widths, in bits.
+  ///@{
   static constexpr unsigned kIndexBits = 20;
   static constexpr unsigned kKindBits = 4;
   static constexpr unsigned kRegistryBits = 8;
   static constexpr unsigned kGenerationBits = 32;
+  ///@}
 
+  /// Where each field starts.
+  ///@{
   static constexpr unsigned kIndexShift = 0;
   static constexpr unsigned kKindShift = kIndexShift + kIndexBits;
   static constexpr unsigned kRegistryShift = kKindShift + kKindBits;
   static constexpr unsigned kGenerationShift = kRegistryShift + kRegistryBits;
+  ///@}
 
+  /// Each field's mask, before shifting.
+  ///@{
   static constexpr uint64_t kIndexMask = (uint64_t{1} << kIndexBits) - 1;
   static constexpr uint64_t kKindMask = (uint64_t{1} << kKindBits) - 1;
   static constexpr uint64_t kRegistryMask = (uint64_t{1} << kRegistryBits) - 1;
   static constexpr uint64_t kGenerationMask = (uint64_t{1} << kGenerationBits) - 1;
+  ///@}
 
   /// The largest number of slots one pool can have.
   static constexpr uint32_t kMaxSlots = uint32_t{1} << kIndexBits;
@@ -88,6 +99,7 @@ struct HandleLayout {
     return (static_cast<uint64_t>(kind) << kKindShift) |
            (static_cast<uint64_t>(registry) << kRegistryShift);
   }
+  /// The kind and registry fields, in place.
   static constexpr uint64_t kOwnerMask = (kKindMask << kKindShift) | (kRegistryMask << kRegistryShift);
 };
 
@@ -100,9 +112,12 @@ WARDEN_RESOURCE_KINDS(WARDEN_KIND_TAG)
 #undef WARDEN_KIND_TAG
 
 template <typename Tag>
+/// A typed, generational reference to an object in a warden pool (64 bits; see HandleLayout).
 class Handle {
  public:
+  /// The tag that makes this handle type distinct.
   using tag_type = Tag;
+  /// The kind of object this handle type names.
   static constexpr ResourceKind kind = Tag::kind;
 
   /// The null handle.
@@ -118,15 +133,20 @@ class Handle {
   }
   /// For storage and transport outside C++ (e.g. an application's own tables).
   static constexpr Handle from_bits(uint64_t bits) { return Handle(bits); }
+  /// The 64 bits, for storage and transport outside C++.
   constexpr uint64_t bits() const { return bits_; }
 
+  /// True for the null handle (all bits zero).
   constexpr bool is_null() const { return bits_ == 0; }
+  /// The slot index field.
   constexpr uint32_t index() const {
     return static_cast<uint32_t>(bits_ >> HandleLayout::kIndexShift & HandleLayout::kIndexMask);
   }
+  /// The generation field: which occupant of the slot.
   constexpr uint32_t generation() const {
     return static_cast<uint32_t>(bits_ >> HandleLayout::kGenerationShift & HandleLayout::kGenerationMask);
   }
+  /// The registry id field: which Registry issued it.
   constexpr uint32_t registry() const {
     return static_cast<uint32_t>(bits_ >> HandleLayout::kRegistryShift & HandleLayout::kRegistryMask);
   }
@@ -135,6 +155,7 @@ class Handle {
     return static_cast<ResourceKind>(bits_ >> HandleLayout::kKindShift & HandleLayout::kKindMask);
   }
 
+  /// Equal when all 64 bits are.
   friend constexpr bool operator==(Handle, Handle) = default;
 
  private:
@@ -151,6 +172,8 @@ static_assert(sizeof(BufferHandle) == sizeof(uint64_t));
 }  // namespace warden
 
 template <typename Tag>
+/// Hashes a handle by its bits, for unordered containers.
 struct std::hash<warden::Handle<Tag>> {
+  /// The hash of the handle's bits.
   size_t operator()(warden::Handle<Tag> h) const noexcept { return std::hash<uint64_t>{}(h.bits()); }
 };

@@ -16,8 +16,11 @@ namespace warden {
 /// A strongly typed submission number. Serial{0} means "never used by any submission" and is
 /// retired from the start.
 struct Serial {
+  /// The submission number; 0 is "never submitted".
   uint64_t value = 0;
+  /// Serials order as their numbers do.
   constexpr auto operator<=>(const Serial&) const = default;
+  /// The serial after this one.
   constexpr Serial next() const { return Serial{value + 1}; }
 };
 
@@ -28,9 +31,13 @@ class SubmissionClock {
   /// submitted as. An object used while recording must record this, not last_submitted()
   /// (DESIGN "What the hazard really is").
   Serial recording() const { return last_submitted_.next(); }
+  /// The serial of the latest submit; Serial{0} before the first.
   Serial last_submitted() const { return last_submitted_; }
+  /// Every submission up to this one has completed on the GPU.
   Serial retired() const { return retired_; }
+  /// True when submission `s` has completed (or was never made: Serial{0}).
   bool is_retired(Serial s) const { return s <= retired_; }
+  /// Submissions made but not known to be complete.
   uint64_t in_flight() const { return last_submitted_.value - retired_.value; }
 
   /// Called once per queue submit, after it: returns the serial that submit received.
@@ -57,6 +64,7 @@ class SubmissionClock {
 /// non-blocking (wgpuInstanceProcessEvents).
 class QueueClock {
  public:
+  /// A clock for `queue`; `instance` is polled for its callbacks. Holds no references of its own.
   QueueClock(const gpu::Procs& procs, gpu::Instance instance, gpu::Queue queue);
   ~QueueClock();
   QueueClock(const QueueClock&) = delete;
@@ -64,12 +72,16 @@ class QueueClock {
 
   /// Submits and returns the serial this submission received.
   Serial submit(const gpu::CommandBuffer* buffers, size_t count);
+  /// Submits one command buffer.
   Serial submit(gpu::CommandBuffer buffer) { return submit(&buffer, 1); }
   /// Drains completed-work callbacks without waiting; returns the retired serial after it.
   Serial poll();
 
+  /// The bookkeeping behind this clock.
+  ///@{
   const SubmissionClock& clock() const;
   SubmissionClock& clock();
+  ///@}
 
   struct Shared;  ///< outlives this object while callbacks are pending
 

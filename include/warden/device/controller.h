@@ -43,18 +43,24 @@
 
 namespace warden::device {
 
+/// Where the controller is (docs/device-lifecycle.md).
 enum class DeviceState { Idle, Starting, Ready, Lost, Stopped, Failed };
+/// "idle", "starting", "ready", "lost", "stopped" or "failed".
 const char* to_string(DeviceState state);
 
 /// A generation token. 0 is the generation before the first initialize().
 struct Generation {
+  /// The number: incremented by every initialisation and every stop; 0 before the first.
   uint64_t value = 0;
+  /// Generations order as their numbers do.
   constexpr auto operator<=>(const Generation&) const = default;
 };
 
 /// What the application's hooks are told about a device.
 struct DeviceView {
+  /// The generation the device belongs to.
   Generation generation;
+  /// The device, as its provider names it.
   DeviceId id;
   gpu::Device device = nullptr;  ///< null from providers without real devices
 };
@@ -65,11 +71,15 @@ struct DeviceView {
 /// that throws is caught and recorded (hook_failures(), RetirementRecord::step_failures); the
 /// transition carries on, except prepare_resources: one that throws fails its generation.
 struct ControllerHooks {
+  /// Show the view without the GPU, with `message` saying why.
   std::function<void(std::string_view message)> show_fallback;
+  /// Show the graphics of this (ready) device.
   std::function<void(const DeviceView&)> show_graphics;
+  /// Tell the user about a transition (e.g. "graphics restored").
   std::function<void(std::string_view message)> announce;
   /// Called once for each show_graphics, when that device retires.
   std::function<void(const DeviceView&)> stop_render_loop;
+  /// Take this device's graphics out of view.
   std::function<void(const DeviceView&)> detach_graphics;
   /// Called once for every device the controller received, when it retires.
   std::function<void(const DeviceView&)> dispose_resources;
@@ -84,7 +94,9 @@ struct ControllerHooks {
   std::function<void(DeviceState, std::string_view message)> on_state;
 };
 
+/// What a DeviceController is built with besides its provider and hooks.
 struct ControllerOptions {
+  /// The label every requested device gets.
   std::string device_label = "warden device";
   RetirementPolicy* retirement = nullptr;  ///< null: RetirementPolicy::process()
   RebuildPolicy* rebuild = nullptr;        ///< null: no limit here; the owner keeps its own
@@ -93,21 +105,28 @@ struct ControllerOptions {
 
 /// One retirement as it happened.
 struct RetirementRecord {
+  /// The generation that ended.
   Generation generation;
+  /// Its device.
   DeviceId device;
+  /// The device had been shown (show_graphics ran).
   bool was_attached = false;
+  /// The device had presented to a surface (mark_presented()).
   bool presented = false;
+  /// The device went to the DeviceStash instead of ending.
   bool stashed = false;
   std::optional<DeviceEnd> ended;  ///< empty when stashed
   std::vector<std::string> step_failures;  ///< "<step>: <what>"
 };
 
+/// How shutdown() ends the current device.
 struct Teardown {
   /// The hot-restart path: the device is not at fault; hand it to the next engine through
   /// ControllerOptions::stash instead of letting it go.
   bool keep_device = false;
 };
 
+/// Owns the current device generation and walks it through its transitions (see the file comment).
 class DeviceController {
  public:
   /// `provider`, and the policies and stash named in `options`, must outlive the controller.
@@ -143,12 +162,15 @@ class DeviceController {
   /// Where the controller is, or, while a transition's hooks run, where it is going.
   DeviceState state() const;
   const std::string& message() const;  ///< the fallback message of the current state
+  /// The current generation.
   Generation generation() const;
+  /// True when `generation` is still the current one: a continuation checks this before it changes anything.
   bool is_current(Generation generation) const;
   /// The device shown now: present exactly when state() is Ready.
   std::optional<DeviceView> active_device() const;
   /// One record per device retired, kept for the controller's life (diagnostics and tests).
   const std::vector<RetirementRecord>& retirements() const;
+  /// What hooks threw, "<hook>: <what>", in order.
   const std::vector<std::string>& hook_failures() const;
 
   struct Core;  ///< shared with the continuations, which hold it weakly

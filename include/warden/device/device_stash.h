@@ -16,14 +16,20 @@ namespace warden::device {
 /// Where a device's one lost report goes; re-pointed when the device changes hands.
 struct LostRoute;
 
+/// A device waiting in the stash, with what its next owner needs.
 struct StashedDevice {
+  /// The provider that made it; only an engine on the same provider may take it.
   DeviceProvider* provider = nullptr;
+  /// The device.
   ProvidedDevice device;
+  /// It has presented: it must be released, never destroyed.
   bool presented = false;
+  /// Where its lost report goes; the taker re-points it.
   std::shared_ptr<LostRoute> route;
   RetirementPolicy* retirement = nullptr;  ///< told when the stash lets the device go
 };
 
+/// Holds at most one healthy device between two engines (see the file comment).
 class DeviceStash {
  public:
   DeviceStash() = default;
@@ -34,6 +40,7 @@ class DeviceStash {
   /// The process's stash. Never destroyed: a device held at exit goes with the process.
   static DeviceStash& process();
 
+  /// True while a device waits here.
   bool holds() const { return held_.has_value(); }
   /// Holds `device`; a device already held is let go first (one device per stash).
   void put(StashedDevice device);
@@ -43,6 +50,7 @@ class DeviceStash {
   /// Lets go of the held device: released, never destroyed (it may have presented).
   void clear();
 
+  /// Devices taken by a next engine so far.
   uint64_t handoffs() const { return handoffs_; }
 
  private:

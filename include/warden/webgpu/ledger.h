@@ -17,10 +17,12 @@
 namespace warden::gpu {
 
 #define WARDEN_GPU_OBJECT_TYPE_ENUMERATOR(Name) Name,
+/// The webgpu.h object types the ledger counts, one per WARDEN_GPU_OBJECT_TYPES entry.
 enum class ObjectType : uint8_t { WARDEN_GPU_OBJECT_TYPES(WARDEN_GPU_OBJECT_TYPE_ENUMERATOR) };
 #undef WARDEN_GPU_OBJECT_TYPE_ENUMERATOR
 
 #define WARDEN_GPU_OBJECT_TYPE_COUNT(Name) +1
+/// How many object types there are.
 inline constexpr size_t kObjectTypeCount = 0 WARDEN_GPU_OBJECT_TYPES(WARDEN_GPU_OBJECT_TYPE_COUNT);
 #undef WARDEN_GPU_OBJECT_TYPE_COUNT
 
@@ -29,13 +31,20 @@ const char* to_string(ObjectType type);
 
 /// References held per object type. Negative means more released than taken.
 struct ReferenceCounts {
+  /// The count of each type, indexed by ObjectType.
   std::array<int64_t, kObjectTypeCount> by_type{};
 
+  /// The count of one type.
+  ///@{
   int64_t operator[](ObjectType type) const { return by_type[static_cast<size_t>(type)]; }
   int64_t& operator[](ObjectType type) { return by_type[static_cast<size_t>(type)]; }
+  ///@}
   bool balanced() const;  ///< every type zero
+  /// Adds another set of counts, type by type.
   ReferenceCounts& operator+=(const ReferenceCounts& other);
+  /// The counts of `a` less those of `b`, type by type: what happened between two snapshots.
   friend ReferenceCounts operator-(const ReferenceCounts& a, const ReferenceCounts& b);
+  /// Equal when every type's count is.
   friend bool operator==(const ReferenceCounts&, const ReferenceCounts&) = default;
 };
 
@@ -60,14 +69,19 @@ std::optional<bool> ledger_enabled(LedgerMode mode, std::string* why);
 /// to carry, so its entries reach this object as a global.
 class Ledger {
  public:
+  /// The process's ledger.
   static Ledger& process();
 
+  /// One more reference of `type` held (called by the counting proc table).
   void taken(ObjectType type) { slot(type).fetch_add(1, std::memory_order_relaxed); }
+  /// One reference of `type` released (called by the counting proc table).
   void given_back(ObjectType type) { slot(type).fetch_sub(1, std::memory_order_relaxed); }
 
+  /// References of `type` held now.
   int64_t outstanding(ObjectType type) const {
     return outstanding_[static_cast<size_t>(type)].load(std::memory_order_relaxed);
   }
+  /// References held now, every type.
   ReferenceCounts outstanding() const;
   /// "Dawn references outstanding: Buffer 1, Queue 1" (or "...: none").
   std::string report() const;

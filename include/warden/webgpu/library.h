@@ -14,6 +14,7 @@ namespace warden::gpu {
 /// The environment variable that names the library to load instead of the bundled Dawn.
 inline constexpr const char* kLibraryEnvVar = "WARDEN_WEBGPU_LIB";
 
+/// Where Library::load() looks and whether it counts references.
 struct LibraryOptions {
   /// Tried first when set; the search below is skipped.
   std::string path;
@@ -28,7 +29,7 @@ struct LibraryOptions {
 /// state that outlive any object we could scope it to, so unloading is not safe.
 class Library {
  public:
-  /// Tries, in order: options.path, $WARDEN_WEBGPU_LIB, <dir of this executable>/dawn/,
+  /// Tries, in order: options.path, $WARDEN_WEBGPU_LIB, `<dir of this executable>/dawn/`,
   /// the build's dawn folder, then the dynamic linker's own search. The error names every
   /// place tried and what each one said, and how to fix it.
   static Result<std::shared_ptr<const Library>> load(const LibraryOptions& options = {});
@@ -36,7 +37,9 @@ class Library {
   /// The candidate paths load() would try, in order (for messages and tests).
   static std::vector<std::string> candidate_paths(const LibraryOptions& options);
 
+  /// The entry points, resolved (counting ones when counts_references()).
   const Procs& procs() const { return procs_; }
+  /// The file that was loaded.
   const std::string& path() const { return path_; }
   /// True when procs() counts references in Ledger::process().
   bool counts_references() const { return counts_references_; }

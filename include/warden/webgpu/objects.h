@@ -16,6 +16,7 @@ ShaderModule create_wgsl_module(const Procs& procs, Device device, std::string_v
 /// colour target. The caller sets what else it needs (label, layout, vertex buffers, blend, ...)
 /// on `desc` and creates the pipeline.
 struct VsFsPipelineDesc {
+  /// Fills the descriptor for `module`'s `vs` and `fs` drawing into one `target` format.
   explicit VsFsPipelineDesc(ShaderModule module, TextureFormat target = TextureFormat::RGBA8Unorm) {
     color.format = target;
     fragment.module = module;
@@ -30,8 +31,11 @@ struct VsFsPipelineDesc {
   VsFsPipelineDesc(const VsFsPipelineDesc&) = delete;
   VsFsPipelineDesc& operator=(const VsFsPipelineDesc&) = delete;
 
+  /// The one colour target (format, no blend, all channels).
   ColorTargetState color;
+  /// The fragment stage: `fs`, one target.
   FragmentState fragment;
+  /// The descriptor to create the pipeline from; points at `fragment` and `color`.
   RenderPipelineDescriptor desc;
 };
 

@@ -151,6 +151,7 @@ namespace warden::gpu {
   X(Future, DeviceCreateRenderPipelineAsync, (Device, const RenderPipelineDescriptor*, CreateRenderPipelineAsyncCallbackInfo)) \
   X(Future, DeviceCreateComputePipelineAsync, (Device, const ComputePipelineDescriptor*, CreateComputePipelineAsyncCallbackInfo))
 
+/// The proc table: one function pointer per WARDEN_GPU_PROCS entry, filled by Library::load().
 struct Procs {
 #define WARDEN_GPU_PROC_FIELD(Ret, Name, Params) Ret(*Name) Params = nullptr;
   WARDEN_GPU_PROCS(WARDEN_GPU_PROC_FIELD)

@@ -13,8 +13,11 @@
 
 namespace warden::present {
 
+/// The depth format warden's passes use.
 inline constexpr gpu::TextureFormat kDepthFormat = gpu::TextureFormat::Depth32Float;
+/// Reverse Z: the far plane is depth 0, so depth clears to 0.
 inline constexpr float kReverseZClearDepth = 0.0f;
+/// Reverse Z: nearer is greater.
 inline constexpr gpu::CompareFunction kReverseZCompare = gpu::CompareFunction::GreaterEqual;
 
 /// Depth test on, GreaterEqual; writes depth unless `write` is false (overlays such as debug lines).

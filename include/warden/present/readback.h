@@ -14,12 +14,17 @@ namespace warden::present {
 
 /// Tightly packed 8-bit RGBA rows, top row first.
 struct Image {
+  /// Pixels across.
   uint32_t width = 0;
+  /// Rows.
   uint32_t height = 0;
+  /// width x height x 4 bytes.
   std::vector<uint8_t> rgba;
+  /// The RGBA of pixel (x, y); (0, 0) is the top left.
   std::array<uint8_t, 4> pixel(uint32_t x, uint32_t y) const;
 };
 
+/// How long a readback waits for the GPU by default (tools and tests only).
 inline constexpr std::chrono::milliseconds kReadbackTimeout{10000};
 
 /// rgba8unorm, rgba8unorm-srgb and bgra8unorm textures (bgra is swizzled to rgba); any other

@@ -11,16 +11,22 @@
 
 namespace warden::present {
 
+/// What a RenderTarget is made of.
 struct RenderTargetDesc {
+  /// Pixels across; not 0.
   uint32_t width = 0;
+  /// Rows; not 0.
   uint32_t height = 0;
+  /// The colour format.
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
   /// CopySrc: read back; TextureBinding: sampled by a later pass.
   gpu::Flags usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc |
                      gpu::TextureUsage::TextureBinding;
+  /// Label of the texture and its view.
   std::string label = "render target";
 };
 
+/// An offscreen colour texture and its view, owned by a Registry: what a pass draws into without a window.
 class RenderTarget {
  public:
   /// Errors: zero area, or the registry's (pool full, device refused).
@@ -31,10 +37,15 @@ class RenderTarget {
   /// Destroys both handles (deferred like any owned object).
   void destroy();
 
+  /// The texture (for readback or sampling).
   TextureHandle texture() const { return texture_; }
+  /// The view a render pass attaches.
   TextureViewHandle view() const { return view_; }
+  /// Pixels across.
   uint32_t width() const { return desc_.width; }
+  /// Rows.
   uint32_t height() const { return desc_.height; }
+  /// The colour format.
   gpu::TextureFormat format() const { return desc_.format; }
 
  private:

@@ -29,7 +29,9 @@
 
 namespace warden::present {
 
+/// How a Swapchain configures its surfaces.
 struct SwapchainOptions {
+  /// Label of its surfaces.
   std::string label = "swapchain";
   gpu::PresentMode present_mode = gpu::PresentMode::Fifo;  ///< Fifo when the surface lacks it
   /// CopySrc lets a frame be read back (screenshots, tests).
@@ -42,30 +44,41 @@ struct SwapchainOptions {
 
 /// What one device generation presents with.
 struct SwapchainDevice {
+  /// The generation's device.
   gpu::Device device = nullptr;
   Registry* registry = nullptr;  ///< frame views are imported here; must outlive the attachment
   /// Called at this generation's first present (the owner: controller.mark_presented()).
   std::function<void()> on_first_present;
 };
 
+/// One acquired frame: render into `view`, then present().
 struct Frame {
   TextureViewHandle view;  ///< imported into the generation's Registry; dead after present()
   gpu::Texture texture = nullptr;  ///< the surface's, valid until present()
+  /// Pixels across.
   uint32_t width = 0;
+  /// Rows.
   uint32_t height = 0;
+  /// The surface's format.
   gpu::TextureFormat format = gpu::TextureFormat::Undefined;
 };
 
+/// What a Swapchain has done so far.
 struct SwapchainCounters {
+  /// One per attach().
   uint64_t surfaces_created = 0;
   uint64_t configures = 0;  ///< every SurfaceConfigure, retries included
+  /// Frames handed out by acquire().
   uint64_t frames_acquired = 0;
+  /// Frames presented.
   uint64_t frames_presented = 0;
   uint64_t frames_skipped = 0;  ///< acquire() while the window had no area
   uint64_t retries = 0;         ///< reconfigure-and-retry after Outdated/Lost/Timeout
+  /// acquire() calls that failed even after their retry.
   uint64_t surface_failures = 0;
 };
 
+/// One window's frames across device generations (see the file comment).
 class Swapchain {
  public:
   /// `context` (its instance makes the surfaces) and `driver` must outlive the swapchain; a
@@ -81,6 +94,7 @@ class Swapchain {
   Result<void> attach(SwapchainDevice target);
   /// Drops the frame in flight (if any), unconfigures and releases the surface.
   void detach();
+  /// True between attach() and detach().
   bool attached() const { return surface_ != nullptr; }
 
   /// Records the window's new size; 0 in either dimension means "no area".
@@ -91,9 +105,13 @@ class Swapchain {
   /// Presents the acquired frame (submit its work first).
   Result<void> present();
 
+  /// What it has done so far.
   const SwapchainCounters& counters() const { return counters_; }
+  /// The configured format (Undefined before the first acquire()).
   gpu::TextureFormat format() const { return format_; }
+  /// The size last recorded by resize() (or the constructor).
   uint32_t width() const { return width_; }
+  /// The same, rows.
   uint32_t height() const { return height_; }
 
  private:

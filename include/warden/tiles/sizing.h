@@ -9,19 +9,23 @@
 
 namespace warden::tiles {
 
+/// What size_layer_pool() sizes a LayerPool for.
 struct PoolSizingInput {
   uint32_t viewport_width = 0;   ///< pixels
   uint32_t viewport_height = 0;  ///< pixels
   uint32_t tile_size = 0;        ///< pixels a tile covers on screen at its own zoom
+  /// Submissions the GPU may be behind the CPU.
   uint32_t submissions_in_flight = 2;
   uint32_t tiles_released_per_frame = 4;  ///< what a pan evicts per frame
   uint32_t reserve = 4;                   ///< held back for fast zooms (LayerPool::kDefaultReserve)
 };
 
+/// How many layers a LayerPool needs, and why.
 struct PoolSizing {
   uint32_t visible = 0;    ///< tiles a viewport not aligned to the grid can touch
   uint32_t pan_ring = 0;   ///< one ring of tiles around them, resident before a pan needs them
   uint32_t in_flight = 0;  ///< released layers whose last reader has not retired yet
+  /// Held back for fast zooms (the input's reserve).
   uint32_t reserve = 0;
   uint32_t needed = 0;       ///< the sum of the above
   uint32_t recommended = 0;  ///< `needed` rounded up to a power of two: headroom for a larger window

@@ -45,11 +45,18 @@
 
 namespace warden::tiles {
 
+/// The deepest zoom level a TileKey may have.
 inline constexpr uint32_t kMaxZoom = 30;
 
+/// A tile of the pyramid: zoom level z, column x, row y.
 struct TileKey {
+  /// Zoom level, column, row.
+  ///@{
   uint32_t z = 0, x = 0, y = 0;
+  ///@}
+  /// Equal when z, x and y are.
   bool operator==(const TileKey&) const = default;
+  /// The tile one level up that covers this one; none at z = 0.
   std::optional<TileKey> parent() const {
     if (z == 0) return std::nullopt;
     return TileKey{z - 1, x / 2, y / 2};
@@ -57,9 +64,12 @@ struct TileKey {
   /// 0 <= z <= kMaxZoom and x, y < 2^z.
   bool in_pyramid() const { return z <= kMaxZoom && x < (1u << z) && y < (1u << z); }
 };
+/// "z/x/y".
 std::string to_string(const TileKey& key);
 
+/// Hashes a TileKey, for unordered containers.
 struct TileKeyHash {
+  /// The hash of `k`.
   size_t operator()(const TileKey& k) const noexcept {
     uint64_t h = (uint64_t{k.z} << 58) ^ (uint64_t{k.x} << 29) ^ k.y;
     return std::hash<uint64_t>{}(h);
@@ -69,11 +79,16 @@ struct TileKeyHash {
 /// Where to sample for a tile position: a layer and the sub-rectangle of its texels.
 struct TileSource {
   TileKey drawn;  ///< the tile itself, or the ancestor standing in for it
+  /// The layer holding `drawn`.
   LayerIndex layer = 0;
+  /// The sub-rectangle of the layer to sample.
+  ///@{
   float u0 = 0, v0 = 0, scale = 1;  ///< texels [u0, u0 + scale) x [v0, v0 + scale)
+  ///@}
   uint32_t levels_up = 0;           ///< 0: the tile itself
 };
 
+/// What load() did.
 enum class LoadStatus {
   AlreadyResident,
   Loaded,
@@ -84,18 +99,24 @@ enum class LoadStatus {
   /// frame. Retrying cannot succeed until one is unpinned, evicted, or leaves the visible set.
   Held,
 };
+/// The status in words, for messages ("deferred (no layer free yet, try next frame)").
 const char* to_string(LoadStatus status);
 
 /// What one frame shows. `visible` is every tile position the frame draws; `centre_x`/`centre_y`
 /// is the view's centre in world units (0..1 across the whole pyramid, any zoom), the point
 /// fetches are ordered by.
 struct FrameView {
+  /// Every tile position the frame draws.
   std::span<const TileKey> visible;
+  /// The view's centre, 0..1 across the whole pyramid.
+  ///@{
   double centre_x = 0.5, centre_y = 0.5;
+  ///@}
 };
 
 /// One fetch, as handed to a TileFetcher and answered through a TileReply.
 struct FetchTicket {
+  /// The tile to fetch.
   TileKey key;
   uint64_t id = 0;  ///< unique per request over the cache's life: a later request is another id
 };
@@ -121,17 +142,23 @@ class Mailbox {
 /// destroyed unanswered counts as a failed fetch, so a lost reply never holds a fetch slot.
 class TileReply {
  public:
+  /// A reply for `ticket` (made by the cache's dispatch()).
   TileReply(std::shared_ptr<detail::Mailbox> mailbox, FetchTicket ticket)
       : mailbox_(std::move(mailbox)), ticket_(ticket) {}
+  /// Moves the duty to answer; the moved-from reply answers nothing.
+  ///@{
   TileReply(TileReply&&) noexcept = default;
   TileReply& operator=(TileReply&&) noexcept;
+  ///@}
   TileReply(const TileReply&) = delete;
   TileReply& operator=(const TileReply&) = delete;
   ~TileReply();
 
+  /// The fetch this reply answers.
   const FetchTicket& ticket() const { return ticket_; }
   /// Level-0 texels of the tile, in whatever layout the deliver() upload expects.
   void deliver(std::vector<uint8_t> texels);
+  /// Answers that the fetch failed, with why.
   void fail(Error error);
 
  private:
@@ -147,6 +174,7 @@ class TileReply {
 class TileFetcher {
  public:
   virtual ~TileFetcher() = default;
+  /// Starts fetching reply.ticket(); answer through `reply` later, from any thread.
   virtual void fetch(TileReply reply) = 0;
 };
 
@@ -165,12 +193,14 @@ enum class Completion {
   Stale,    ///< dropped and counted: not wanted this frame, evicted, cancelled, or before clear()
 };
 
+/// What request() did.
 enum class RequestStatus {
   AlreadyResident,
   Queued,   ///< a new request; dispatch starts it
   Pending,  ///< already queued, being fetched, or arrived and waiting for a layer
 };
 
+/// Which tiles hold a layer of the array, under a VRAM byte budget (see the file comment).
 class TileCache {
  public:
   /// Fills the acquired layer (upload + mip chain); an error leaves the tile not resident.
@@ -179,6 +209,7 @@ class TileCache {
   /// Uploads arrived texels into the acquired layer; the same rules as Fill.
   using Upload = std::function<Result<void>(const TileKey&, LayerIndex, std::span<const uint8_t>)>;
 
+  /// Fetches in flight at once unless create() is told otherwise.
   static constexpr uint32_t kDefaultMaxFetches = 8;
 
   /// `layer_bytes` is one layer's exact cost. Errors: layer_bytes 0, a budget smaller than one
@@ -189,6 +220,7 @@ class TileCache {
   /// Destroying (or assigning over) a cache does not release its layers: the pool may already be
   /// gone. clear() first to hand them back to a pool that lives on.
   TileCache(TileCache&&) noexcept = default;
+  /// See the move constructor.
   TileCache& operator=(TileCache&&) noexcept = default;
   /// A copy would share the layers (both would release them) and its LRU positions would point
   /// into the original's list.
@@ -227,7 +259,9 @@ class TileCache {
                               const Upload& upload, Priority priority = Priority::Normal);
 
   // ---- explicit control ---------------------------------------------------------------------
+  /// True when `key` holds a layer.
   bool is_resident(const TileKey& key) const { return entries_.contains(key); }
+  /// The layer `key` holds, if resident.
   std::optional<LayerIndex> layer_of(const TileKey& key) const;
   /// A pinned tile is never evicted, by the budget or by evict(); unpin to let it go.
   Result<void> pin(const TileKey& key, bool pinned = true);
@@ -238,18 +272,31 @@ class TileCache {
   /// stale from now on (a new cache generation: device loss, a new data set).
   Result<void> clear();
 
+  /// Bytes of the resident tiles' layers.
   uint64_t resident_bytes() const { return entries_.size() * layer_bytes_; }
+  /// The budget, in whole layers' bytes.
   uint64_t budget_bytes() const { return budget_tiles_ * layer_bytes_; }
+  /// The budget in tiles.
   uint64_t budget_tiles() const { return budget_tiles_; }
+  /// One layer's bytes.
   uint64_t layer_bytes() const { return layer_bytes_; }
+  /// Tiles resident now.
   size_t resident_count() const { return entries_.size(); }
+  /// Tiles pinned now.
   size_t pinned_count() const { return pinned_count_; }
+  /// Tiles protected this frame.
   size_t protected_count() const { return frame_list_.size(); }
+  /// Tiles evicted so far.
   uint64_t evictions() const { return evictions_; }
+  /// Fetches dispatched and not answered.
   uint32_t fetches_in_flight() const { return fetches_in_flight_; }
+  /// The limit on those.
   uint32_t max_fetches_in_flight() const { return max_fetches_; }
+  /// Replies dropped as stale so far.
   uint64_t stale_completions() const { return stale_completions_; }
+  /// Fetches answered with fail() (or dropped unanswered) so far.
   uint64_t failed_fetches() const { return failed_fetches_; }
+  /// Incremented by clear(): replies from before it are stale.
   uint64_t generation() const { return generation_; }
 
  private:

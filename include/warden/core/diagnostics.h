@@ -22,6 +22,7 @@ enum class Severity : uint8_t { Info, Warning, Error };
 const char* to_string(Severity severity);
 
 namespace category {
+/// The Registry's reports: leaks, stale handles, deferred releases.
 inline constexpr std::string_view kResources = "gfx.resources";
 }
 

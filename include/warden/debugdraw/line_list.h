@@ -23,7 +23,7 @@ constexpr Colour rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a = 255) {
 ///@{
 inline constexpr Colour kRed = rgba(255, 0, 0), kGreen = rgba(0, 255, 0), kBlue = rgba(0, 0, 255),
                         kWhite = rgba(255, 255, 255), kYellow = rgba(255, 255, 0);
-                        ///@}
+///@}
 
 /// What the GPU reads: 16 bytes a vertex.
 struct LineVertex {

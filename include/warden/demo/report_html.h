@@ -17,7 +17,10 @@ namespace warden::demo {
 
 /// uPlot as scripts/fetch-uplot.sh leaves it: uPlot.iife.min.js and uPlot.min.css.
 struct UplotAssets {
+  /// The script and the stylesheet, as text.
+  ///@{
   std::string script, style;
+  ///@}
 
   /// Where the assets are looked for: $WARDEN_UPLOT_DIR, else the folder the build was
   /// configured with (WARDEN_UPLOT_DIR, default build/uplot).
@@ -28,6 +31,7 @@ struct UplotAssets {
 
 /// The page; a snapshot file that cannot be read is an error naming it.
 Result<std::string> report_html(const DemoReport& report, const UplotAssets& uplot);
+/// Writes report_html() to `path`; errors name the path.
 Result<void> write_report_html(const DemoReport& report, const UplotAssets& uplot, const std::filesystem::path& path);
 
 }  // namespace warden::demo

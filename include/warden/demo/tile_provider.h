@@ -18,11 +18,13 @@ inline constexpr uint32_t kMaxZoom = 24;
 /// below 2^z).
 Result<void> check_tile_key(const tiles::TileKey& key);
 
+/// A source of tiles the TileServer fetches from.
 class TileProvider {
  public:
   virtual ~TileProvider() = default;
   /// A tile_size x tile_size image of `key`, or an error naming the tile and the problem.
   virtual Result<RgbaImage> produce(const tiles::TileKey& key) = 0;
+  /// Width and height of every tile it produces.
   virtual uint32_t tile_size() const = 0;
 };
 

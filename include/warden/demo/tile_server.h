@@ -24,17 +24,22 @@
 
 namespace warden::demo {
 
+/// How the TileServer fakes a network.
 struct FetchOptions {
   std::chrono::milliseconds latency{0};  ///< per tile, before it is produced
   double failure_rate = 0.0;             ///< in [0, 1]: the share of fetches failed on purpose
+  /// Seeds the injected failures.
   uint64_t seed = 1;
 };
 
+/// A fetch that completed.
 struct FetchedTile {
+  /// The tile asked for.
   tiles::TileKey key;
   Result<RgbaImage> image;  ///< the provider's error, or an injected one
 };
 
+/// Fetches tiles from a TileProvider on a worker thread, with a latency and injected failures.
 class TileServer {
  public:
   /// A failure rate outside [0, 1] (or not a number) or a negative latency is an
@@ -56,6 +61,7 @@ class TileServer {
 
   /// Queued or being produced, not yet finished.
   size_t pending() const;
+  /// Fetches failed on purpose so far.
   uint64_t injected_failures() const;
   /// Abandons queued requests and the latency wait in progress, and joins the worker (a tile
   /// being produced is finished, then dropped). Returns how many were abandoned. Idempotent.

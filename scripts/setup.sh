@@ -19,6 +19,8 @@ packages=(
   valgrind
   # `make bench` draws its curves as SVG (scripts/bench-plot.sh).
   gnuplot-nox
+  # The API reference and its check in `make test` (docs/api/Doxyfile).
+  doxygen
 )
 
 missing=()

@@ -16,48 +16,64 @@
 
 namespace warden {
 
+/// How much a diagnostic matters.
 enum class Severity : uint8_t { Info, Warning, Error };
+/// "info", "warning" or "error".
 const char* to_string(Severity severity);
 
 namespace category {
+/// The Registry's reports: leaks, stale handles, deferred releases.
 inline constexpr std::string_view kResources = "gfx.resources";
 }
 
+/// One reported message.
 struct Diagnostic {
+  /// How much it matters.
   Severity severity = Severity::Info;
+  /// A dotted category such as "gfx.resources".
   std::string category;
+  /// The message itself.
   std::string message;
 };
 
+/// A bounded, thread-safe store of Diagnostic entries, with an optional sink (see the file comment).
 class Diagnostics {
  public:
+  /// Receives every entry as it is reported.
   using Sink = std::function<void(const Diagnostic&)>;
+  /// Entries kept when the constructor is not told otherwise.
   static constexpr size_t kDefaultCapacity = 4096;
 
+  /// Keeps at most `capacity` entries; older ones are dropped first.
   explicit Diagnostics(size_t capacity = kDefaultCapacity) : capacity_(capacity) {}
 
+  /// Records one entry and hands it to the sink.
   void report(Severity severity, std::string_view category, std::string message);
+  /// report() with Severity::Info.
   void info(std::string_view category, std::string message) {
     report(Severity::Info, category, std::move(message));
   }
+  /// report() with Severity::Warning.
   void warning(std::string_view category, std::string message) {
     report(Severity::Warning, category, std::move(message));
   }
+  /// report() with Severity::Error.
   void error(std::string_view category, std::string message) {
     report(Severity::Error, category, std::move(message));
   }
 
-  // A copy of what is kept, oldest first.
+  /// A copy of what is kept, oldest first.
   std::vector<Diagnostic> entries() const;
-  // Hands over what is kept and empties the store.
+  /// Hands over what is kept and empties the store.
   std::vector<Diagnostic> take();
-  // Kept entries matching a category (and, if given, a severity).
+  /// Kept entries matching a category (and, if given, a severity).
   size_t count(std::string_view category) const;
+  /// Kept entries of a category and severity.
   size_t count(std::string_view category, Severity severity) const;
-  // Entries dropped because the store was full (the oldest go first).
+  /// Entries dropped because the store was full (the oldest go first).
   uint64_t dropped() const;
 
-  // Called with every entry, on the reporting thread, outside the store's lock.
+  /// Called with every entry, on the reporting thread, outside the store's lock.
   void set_sink(Sink sink);
 
  private:

@@ -23,20 +23,24 @@
 
 namespace warden {
 
+/// Where an occupant lives in a Pool, and the handle bits that name it.
 struct SlotId {
+  /// The slot.
   uint32_t index = 0;
+  /// The occupant's generation.
   uint32_t generation = 0;
-  uint64_t bits = 0;  // the handle that names this occupant
+  uint64_t bits = 0;  ///< the handle that names this occupant
 };
 
 template <typename T>
+/// Generational slots holding T, with a capacity fixed at creation (see the file comment).
 class Pool {
  public:
-  // `owner_bits` (HandleLayout::owner_bits) are written into every handle the pool issues;
-  // their kind must not be None. `generation_limit` is the last generation a slot may carry;
-  // tests lower it to reach the retirement rule in a few steps. Every slot's first occupant
-  // gets `first_generation`: a registry that reuses an earlier registry's id starts above every
-  // generation that one issued, so none of its handles can match (docs/adr/0002).
+  /// `owner_bits` (HandleLayout::owner_bits) are written into every handle the pool issues;
+  /// their kind must not be None. `generation_limit` is the last generation a slot may carry;
+  /// tests lower it to reach the retirement rule in a few steps. Every slot's first occupant
+  /// gets `first_generation`: a registry that reuses an earlier registry's id starts above every
+  /// generation that one issued, so none of its handles can match (docs/adr/0002).
   Pool(uint32_t capacity, uint64_t owner_bits,
        uint32_t generation_limit = HandleLayout::kMaxGeneration, uint32_t first_generation = 1)
       : capacity_(capacity),
@@ -49,15 +53,18 @@ class Pool {
     assert((owner_bits >> HandleLayout::kKindShift & HandleLayout::kKindMask) != 0);
   }
 
+  /// The most slots this pool will ever have.
   uint32_t capacity() const { return capacity_; }
+  /// Slots holding a live occupant now.
   uint32_t live_count() const { return live_; }
-  // Slots given up because their generation reached the limit.
+  /// Slots given up because their generation reached the limit.
   uint32_t retired_slots() const { return retired_; }
+  /// The generation every slot's first occupant gets.
   uint32_t first_generation() const { return first_generation_; }
-  // The highest generation any occupant was given; 0 before the first acquire.
+  /// The highest generation any occupant was given; 0 before the first acquire.
   uint32_t highest_generation_issued() const { return highest_issued_; }
 
-  // Stores `value` in a free slot; nullopt when every usable slot is taken.
+  /// Stores `value` in a free slot; nullopt when every usable slot is taken.
   std::optional<SlotId> acquire(T value) {
     uint32_t index;
     if (!free_.empty()) {
@@ -80,11 +87,13 @@ class Pool {
     return SlotId{index, generation, slot.key};
   }
 
+  /// What release() hands back.
   struct Released {
+    /// The occupant, moved out of its slot.
     T value;
-    bool slot_retired = false;  // the generation reached the limit; the slot is never reused
+    bool slot_retired = false;  ///< the generation reached the limit; the slot is never reused
   };
-  // Ends the occupant of a live slot; its handles go stale at once.
+  /// Ends the occupant of a live slot; its handles go stale at once.
   Released release(uint32_t index) {
     assert(index < slots_.size() && is_live(slots_[index]));
     Slot& slot = slots_[index];
@@ -103,30 +112,34 @@ class Pool {
     return out;
   }
 
-  // The live occupant the handle bits name, or null. This is the hot path of every resolve:
-  // two loads from the pool (slot array, slot count), a bounds check and one compare.
+  /// The live occupant the handle bits name, or null. This is the hot path of every resolve:
+  /// two loads from the pool (slot array, slot count), a bounds check and one compare.
   const T* find(uint64_t handle_bits) const {
     const uint32_t index = static_cast<uint32_t>(handle_bits & HandleLayout::kIndexMask);
     if (index >= slot_count_) return nullptr;
     const Slot& slot = slots_.data()[index];
     return slot.key == handle_bits ? &slot.value : nullptr;
   }
+  /// The same as the const find(), for changing the occupant.
   T* find(uint64_t handle_bits) { return const_cast<T*>(std::as_const(*this).find(handle_bits)); }
-  // The same, from parts (this pool's kind and registry).
+  /// The same, from parts (this pool's kind and registry).
   const T* find(uint32_t index, uint32_t generation) const { return find(live_key(index, generation)); }
 
-  // What a slot holds now, for error messages about a handle that did not match.
+  /// What a slot holds now, for error messages about a handle that did not match.
   struct SlotState {
-    bool exists = false;  // the index was ever handed out
+    bool exists = false;  ///< the index was ever handed out
+    /// The slot holds a live occupant.
     bool alive = false;
-    uint32_t generation = 0;  // of the live occupant, or of the next one when free
+    uint32_t generation = 0;  ///< of the live occupant, or of the next one when free
   };
+  /// What slot `index` holds now; a default SlotState when it was never handed out.
   SlotState state(uint32_t index) const {
     if (index >= slots_.size()) return {};
     return {true, is_live(slots_[index]), generation_of(slots_[index].key)};
   }
 
   template <typename F>  // F(SlotId, T&)
+  /// Calls f(SlotId, T&) for every live occupant, in slot order.
   void for_each_live(F&& f) {
     for (uint32_t i = 0; i < slots_.size(); ++i) {
       Slot& slot = slots_[i];

@@ -10,29 +10,33 @@
 
 namespace warden {
 
-// What kind of problem an Error reports; callers branch on it, people read the message.
+/// What kind of problem an Error reports; callers branch on it, people read the message.
 enum class ErrorKind {
-  InvalidArgument,   // malformed input: zero size, bad UTF-8, unknown name
-  NotFound,          // a file or named thing that does not exist
-  Io,                // a file that exists but cannot be read or written
-  LibraryMissing,    // no WebGPU implementation could be loaded
-  SymbolMissing,     // the library lacks an entry point warden needs
-  NoAdapter,         // no adapter satisfied the request
-  DeviceFailed,      // device request rejected or device lost
-  StaleHandle,       // null, dead, foreign or wrong-kind handle
-  PoolFull,          // a pool has no free slot
-  MissingUsage,      // an operation needs a usage the object was not created with
-  Refused,           // a rule forbids the call (borrowed object, live views, ...)
-  Validation,        // the WebGPU implementation rejected the call
-  Compilation,       // a shader did not compile
-  Timeout,           // a bounded wait ran out (tools and tests only)
-  Internal,          // a bug in warden
+  InvalidArgument,   ///< malformed input: zero size, bad UTF-8, unknown name
+  NotFound,          ///< a file or named thing that does not exist
+  Io,                ///< a file that exists but cannot be read or written
+  LibraryMissing,    ///< no WebGPU implementation could be loaded
+  SymbolMissing,     ///< the library lacks an entry point warden needs
+  NoAdapter,         ///< no adapter satisfied the request
+  DeviceFailed,      ///< device request rejected or device lost
+  StaleHandle,       ///< null, dead, foreign or wrong-kind handle
+  PoolFull,          ///< a pool has no free slot
+  MissingUsage,      ///< an operation needs a usage the object was not created with
+  Refused,           ///< a rule forbids the call (borrowed object, live views, ...)
+  Validation,        ///< the WebGPU implementation rejected the call
+  Compilation,       ///< a shader did not compile
+  Timeout,           ///< a bounded wait ran out (tools and tests only)
+  Internal,          ///< a bug in warden
 };
 
+/// The kind's name as messages print it ("stale handle", ...).
 const char* to_string(ErrorKind kind);
 
+/// A failure: its kind, for code to branch on, and a message naming the problem.
 struct Error {
+  /// What went wrong, in a word code can switch on.
   ErrorKind kind = ErrorKind::Internal;
+  /// The problem in words: which object, which value, which rule.
   std::string message;
 };
 
@@ -49,11 +53,16 @@ Error* moved_from_error() noexcept;
 }  // namespace detail
 
 template <typename T>
+/// A T or an Error; returned by every warden call that can fail on bad input.
 class [[nodiscard]] Result {
  public:
+  /// A success holding `value`.
   Result(T value) : error_(nullptr) { ::new (static_cast<void*>(&value_)) T(std::move(value)); }  // NOLINT: implicit by design
+  /// A failure holding `error`.
   Result(Error error) : error_(detail::new_error(std::move(error))) {}  // NOLINT
 
+  /// Copies and moves keep the value or the error; a moved-from failure stays a failure.
+  ///@{
   Result(const Result& other)
     requires std::is_copy_constructible_v<T>
       : error_(nullptr) {
@@ -95,11 +104,16 @@ class [[nodiscard]] Result {
     }
     return *this;
   }
+  ///@}
   ~Result() { reset(); }
 
+  /// True when the Result holds a value.
   bool ok() const { return error_ == nullptr; }
+  /// The same as ok().
   explicit operator bool() const { return ok(); }
 
+  /// The value; only when ok().
+  ///@{
   T& value() & { assert(ok()); return value_; }
   const T& value() const& { assert(ok()); return value_; }
   T&& value() && { assert(ok()); return std::move(value_); }
@@ -107,7 +121,9 @@ class [[nodiscard]] Result {
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
+  ///@}
 
+  /// The error; only when !ok().
   const Error& error() const { assert(!ok()); return *error_; }
 
  private:
@@ -127,10 +143,14 @@ class [[nodiscard]] Result {
 };
 
 template <>
+/// Success or an Error, for calls that return nothing.
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
+  /// A failure holding `error`.
   Result(Error error) : error_(detail::new_error(std::move(error))) {}  // NOLINT
+  /// Copies and moves keep the error; a moved-from failure stays a failure.
+  ///@{
   Result(const Result& other) : error_(other.ok() ? nullptr : detail::copy_error(other.error_)) {}
   Result(Result&& other) noexcept
       : error_(other.ok() ? nullptr : std::exchange(other.error_, detail::moved_from_error())) {}
@@ -148,18 +168,23 @@ class [[nodiscard]] Result<void> {
     }
     return *this;
   }
+  ///@}
   ~Result() {
     if (error_ != nullptr) [[unlikely]] detail::delete_error(error_);
   }
 
+  /// True on success.
   bool ok() const { return error_ == nullptr; }
+  /// The same as ok().
   explicit operator bool() const { return ok(); }
+  /// The error; only when !ok().
   const Error& error() const { assert(!ok()); return *error_; }
 
  private:
   Error* error_ = nullptr;  // owned; null on success
 };
 
+/// An Error of `kind` with `message`.
 inline Error make_error(ErrorKind kind, std::string message) { return Error{kind, std::move(message)}; }
 
 }  // namespace warden

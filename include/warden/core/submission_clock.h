@@ -13,38 +13,45 @@
 
 namespace warden {
 
-// A strongly typed submission number. Serial{0} means "never used by any submission" and is
-// retired from the start.
+/// A strongly typed submission number. Serial{0} means "never used by any submission" and is
+/// retired from the start.
 struct Serial {
+  /// The submission number; 0 is "never submitted".
   uint64_t value = 0;
+  /// Serials order as their numbers do.
   constexpr auto operator<=>(const Serial&) const = default;
+  /// The serial after this one.
   constexpr Serial next() const { return Serial{value + 1}; }
 };
 
-// Pure bookkeeping, no GPU: which serial was last submitted, which has retired.
+/// Pure bookkeeping, no GPU: which serial was last submitted, which has retired.
 class SubmissionClock {
  public:
-  // The submission being recorded now: what a command buffer under construction will be
-  // submitted as. An object used while recording must record this, not last_submitted()
-  // (DESIGN "What the hazard really is").
+  /// The submission being recorded now: what a command buffer under construction will be
+  /// submitted as. An object used while recording must record this, not last_submitted()
+  /// (DESIGN "What the hazard really is").
   Serial recording() const { return last_submitted_.next(); }
+  /// The serial of the latest submit; Serial{0} before the first.
   Serial last_submitted() const { return last_submitted_; }
+  /// Every submission up to this one has completed on the GPU.
   Serial retired() const { return retired_; }
+  /// True when submission `s` has completed (or was never made: Serial{0}).
   bool is_retired(Serial s) const { return s <= retired_; }
+  /// Submissions made but not known to be complete.
   uint64_t in_flight() const { return last_submitted_.value - retired_.value; }
 
-  // Called once per queue submit, after it: returns the serial that submit received.
+  /// Called once per queue submit, after it: returns the serial that submit received.
   Serial on_submitted() {
     last_submitted_ = last_submitted_.next();
     return last_submitted_;
   }
-  // Called when the queue reports work done through `s`. Out-of-order or repeated reports
-  // never move retirement backwards, and nothing retires beyond what was submitted.
+  /// Called when the queue reports work done through `s`. Out-of-order or repeated reports
+  /// never move retirement backwards, and nothing retires beyond what was submitted.
   void retire_through(Serial s) {
     if (s > last_submitted_) s = last_submitted_;
     if (s > retired_) retired_ = s;
   }
-  // Device loss and shutdown: no submitted work can still be running on a dead device.
+  /// Device loss and shutdown: no submitted work can still be running on a dead device.
   void assume_all_complete() { retired_ = last_submitted_; }
 
  private:
@@ -52,31 +59,36 @@ class SubmissionClock {
   Serial retired_{};
 };
 
-// The Dawn side of the clock: submits command buffers and registers an onSubmittedWorkDone
-// callback per submit that retires its serial. Retirement is learned only by poll(), which is
-// non-blocking (wgpuInstanceProcessEvents).
+/// The Dawn side of the clock: submits command buffers and registers an onSubmittedWorkDone
+/// callback per submit that retires its serial. Retirement is learned only by poll(), which is
+/// non-blocking (wgpuInstanceProcessEvents).
 class QueueClock {
  public:
+  /// A clock for `queue`; `instance` is polled for its callbacks. Holds no references of its own.
   QueueClock(const gpu::Procs& procs, gpu::Instance instance, gpu::Queue queue);
   ~QueueClock();
   QueueClock(const QueueClock&) = delete;
   QueueClock& operator=(const QueueClock&) = delete;
 
-  // Submits and returns the serial this submission received.
+  /// Submits and returns the serial this submission received.
   Serial submit(const gpu::CommandBuffer* buffers, size_t count);
+  /// Submits one command buffer.
   Serial submit(gpu::CommandBuffer buffer) { return submit(&buffer, 1); }
-  // A new device's queue (after a loss). Serials go on counting from where they were, and
-  // everything submitted before counts as complete: whoever holds this clock (a LayerPool, a
-  // Registry) keeps a valid reference and its recorded serials stay meaningful. Reports still
-  // due from the old queue are ignored.
+  /// A new device's queue (after a loss). Serials go on counting from where they were, and
+  /// everything submitted before counts as complete: whoever holds this clock (a LayerPool, a
+  /// Registry) keeps a valid reference and its recorded serials stay meaningful. Reports still
+  /// due from the old queue are ignored.
   void rebind(gpu::Queue queue);
-  // Drains completed-work callbacks without waiting; returns the retired serial after it.
+  /// Drains completed-work callbacks without waiting; returns the retired serial after it.
   Serial poll();
 
+  /// The bookkeeping behind this clock.
+  ///@{
   const SubmissionClock& clock() const;
   SubmissionClock& clock();
+  ///@}
 
-  struct Shared;  // outlives this object while callbacks are pending
+  struct Shared;  ///< outlives this object while callbacks are pending
 
  private:
   const gpu::Procs& procs_;

@@ -14,34 +14,43 @@
 
 namespace warden::debugdraw {
 
+/// How a DebugDrawer's pipeline is built.
 struct DebugDrawerOptions {
+  /// The format of the pass's colour target.
   gpu::TextureFormat colour_format = gpu::TextureFormat::RGBA8Unorm;
-  // Test against the pass's reverse-Z depth (present::kDepthFormat) without writing it;
-  // false: the pass has no depth attachment and lines draw over everything.
+  /// Test against the pass's reverse-Z depth (present::kDepthFormat) without writing it;
+  /// false: the pass has no depth attachment and lines draw over everything.
   bool depth_test = true;
-  uint64_t initial_capacity_bytes = 4096;  // matrix block included
+  uint64_t initial_capacity_bytes = 4096;  ///< matrix block included
+  /// Label of its objects.
   std::string label = "debug draw";
 };
 
+/// Draws a LineList: one pipeline, one buffer that doubles when full, one upload per frame.
 class DebugDrawer {
  public:
+  /// Makes the pipeline and buffer in `registry`, which must outlive the drawer.
   static Result<std::unique_ptr<DebugDrawer>> create(Registry& registry, DebugDrawerOptions options = {});
-  ~DebugDrawer();  // destroys its handles (deferred like any owned object)
+  ~DebugDrawer();  ///< destroys its handles (deferred like any owned object)
   DebugDrawer(const DebugDrawer&) = delete;
   DebugDrawer& operator=(const DebugDrawer&) = delete;
 
-  // The frame's one upload: `clip_from_world` and the lines, in one write_buffer. Grows the
-  // buffer first when they do not fit.
+  /// The frame's one upload: `clip_from_world` and the lines, in one write_buffer. Grows the
+  /// buffer first when they do not fit.
   Result<void> upload(const LineList& lines, const present::Mat4& clip_from_world);
-  // Records the uploaded lines into an open pass whose formats match the options.
+  /// Records the uploaded lines into an open pass whose formats match the options.
   void draw(gpu::RenderPassEncoder pass);
 
+  /// Times the buffer was replaced by a larger one.
   uint64_t grows() const { return grows_; }
+  /// upload() calls that wrote.
   uint64_t uploads() const { return uploads_; }
+  /// The buffer's size now.
   uint64_t capacity_bytes() const { return capacity_; }
+  /// The buffer (matrix, then vertices).
   BufferHandle buffer() const { return buffer_; }
 
-  // Where the vertices start in the buffer: after the matrix, at a uniform-offset boundary.
+  /// Where the vertices start in the buffer: after the matrix, at a uniform-offset boundary.
   static constexpr uint64_t kVertexOffset = 256;
 
  private:

@@ -10,18 +10,26 @@
 
 namespace warden::demo {
 
+/// Which Blue Marble map a frame shows.
 enum class MapLayer { Day, Night };
+/// "day" or "night".
 const char* to_string(MapLayer layer);
 
+/// Where the camera looks in one frame.
 struct CameraPose {
+  /// The point at the centre of the view.
   LatLon centre;
-  double zoom = 0;  // fractional: zoom 3.5 draws zoom-3 tiles at 1.41x
+  double zoom = 0;  ///< fractional: zoom 3.5 draws zoom-3 tiles at 1.41x
 };
 
+/// The demo's camera path over a run of `frames` frames: pans, zooms in and out fast, returns.
 class ScriptedCamera {
  public:
+  /// A path spread over `frames` frames (0 is taken as 1).
   explicit ScriptedCamera(uint32_t frames) : frames_(frames == 0 ? 1 : frames) {}
+  /// Where the camera is at `frame`.
   CameraPose pose(uint32_t frame) const;
+  /// Which map `frame` shows.
   MapLayer layer(uint32_t frame) const;
 
  private:

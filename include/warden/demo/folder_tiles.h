@@ -21,19 +21,22 @@ namespace category {
 inline constexpr std::string_view kDemoTiles = "demo.tiles";
 }
 
+/// Tiles read from a slippy folder `DIR/{z}/{x}/{y}.png|jpg`.
 class FolderTiles final : public TileProvider {
  public:
-  // `dir` must be an existing folder (else NotFound naming it). `log` must outlive this.
+  /// `dir` must be an existing folder (else NotFound naming it). `log` must outlive this.
   static Result<std::unique_ptr<FolderTiles>> open(const std::filesystem::path& dir, Diagnostics& log,
                                                    uint32_t tile_size = 256);
 
-  // Safe from any thread. Errors: NotFound (no file for the tile), InvalidArgument (a file
-  // that does not decode, or of another size than tile_size), each naming the tile and file.
+  /// Safe from any thread. Errors: NotFound (no file for the tile), InvalidArgument (a file
+  /// that does not decode, or of another size than tile_size), each naming the tile and file.
   Result<RgbaImage> produce(const tiles::TileKey& key) override;
+  /// Width and height of the folder's tiles.
   uint32_t tile_size() const override { return tile_size_; }
 
-  uint64_t failures() const;      // every failed produce()
-  size_t failed_tiles() const;    // distinct tiles that failed at least once
+  uint64_t failures() const;      ///< every failed produce()
+  size_t failed_tiles() const;    ///< distinct tiles that failed at least once
+  /// The folder.
   const std::filesystem::path& dir() const { return dir_; }
 
  private:

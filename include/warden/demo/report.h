@@ -13,58 +13,86 @@
 
 namespace warden::demo {
 
-// One frame, as the charts plot it.
+/// One frame, as the charts plot it.
 struct FrameSample {
+  /// The frame number.
   uint32_t frame = 0;
+  /// Wall-clock time to record and submit it, milliseconds.
   double frame_ms = 0;
+  /// The LayerPool's layers by state.
+  ///@{
   uint32_t layers_free = 0, layers_in_flight = 0, layers_allocated = 0;
-  uint64_t vram_bytes = 0;  // resident tile bytes
-  uint32_t uploads = 0;     // tiles uploaded this frame
-  uint32_t misses = 0;      // acquires that found no free layer this frame
+  ///@}
+  uint64_t vram_bytes = 0;  ///< resident tile bytes
+  uint32_t uploads = 0;     ///< tiles uploaded this frame
+  uint32_t misses = 0;      ///< acquires that found no free layer this frame
 };
 
+/// What happened at a ReportEvent.
 enum class ReportEventKind { DeviceLoss, ShaderReload };
-const char* to_string(ReportEventKind kind);  // "device_loss", "shader_reload"
+const char* to_string(ReportEventKind kind);  ///< "device_loss", "shader_reload"
 
+/// Something that happened during the run.
 struct ReportEvent {
+  /// The frame it happened at.
   uint32_t frame = 0;
+  /// What happened.
   ReportEventKind kind = ReportEventKind::DeviceLoss;
 };
 
-// A snapshot the run wrote (frame-NNNN.png); the HTML report inlines the file.
+/// A snapshot the run wrote (frame-NNNN.png); the HTML report inlines the file.
 struct ReportSnapshot {
+  /// The frame shown.
   uint32_t frame = 0;
+  /// Where it was written.
   std::filesystem::path png;
 };
 
+/// Everything report.json and report.html say about a run.
 struct DemoReport {
+  /// The backend and adapter it ran on.
+  ///@{
   std::string backend, adapter;
+  ///@}
+  /// The tile budget.
   uint64_t vram_budget_bytes = 0;
+  /// Frames drawn.
   uint64_t frames = 0;
-  // nullopt: not measured by this run (written as null). Losses, recoveries, reloads and the
-  // leak count come from the Engine, which the headless demo does not run yet.
+  /// nullopt: not measured by this run (written as null). Losses, recoveries, reloads and the
+  /// leak count come from the Engine, which the headless demo does not run yet.
+  /// Losses, recoveries and shader reloads (see above).
+  ///@{
   std::optional<uint64_t> device_losses, recoveries, hot_reloads;
+  ///@}
+  /// Tiles uploaded, fetches failed, acquires that found no free layer.
+  ///@{
   uint64_t tiles_uploaded = 0, tile_fetch_failures = 0, acquire_misses = 0;
-  uint64_t blocking_waits = 0;  // waits on the frame path (DESIGN invariant 1)
+  ///@}
+  uint64_t blocking_waits = 0;  ///< waits on the frame path (DESIGN invariant 1)
+  /// Objects alive at shutdown (the Engine's count; nullopt here).
   std::optional<uint64_t> leaked_objects;
-  std::vector<double> recovery_ms;  // one per loss, in order
+  std::vector<double> recovery_ms;  ///< one per loss, in order
 
-  std::vector<FrameSample> samples;  // in frame order
+  std::vector<FrameSample> samples;  ///< in frame order
+  /// Losses and reloads, in order.
   std::vector<ReportEvent> events;
+  /// The frames written as PNG.
   std::vector<ReportSnapshot> snapshots;
 };
 
-// The frame time below which `quantile` (in [0, 1]) of the samples lie, nearest rank; 0 when
-// there are no samples.
+/// The frame time below which `quantile` (in [0, 1]) of the samples lie, nearest rank; 0 when
+/// there are no samples.
 double frame_ms_quantile(const std::vector<FrameSample>& samples, double quantile);
+/// The largest vram_bytes of the samples; 0 when there are none.
 uint64_t vram_peak_bytes(const std::vector<FrameSample>& samples);
 
-// The report as JSON: the totals under the keys issue 13 lists (frames, device_losses,
-// recoveries, hot_reloads, tiles_uploaded, tile_fetch_failures, acquire_misses,
-// vram_budget_bytes, vram_peak_bytes, blocking_waits, leaked_objects, frame_ms_p50,
-// frame_ms_p99, recovery_ms, backend, adapter), then "series" (one array per FrameSample field,
-// the columns the charts plot), "events" and "snapshots" (file names).
+/// The report as JSON: the totals under the keys issue 13 lists (frames, device_losses,
+/// recoveries, hot_reloads, tiles_uploaded, tile_fetch_failures, acquire_misses,
+/// vram_budget_bytes, vram_peak_bytes, blocking_waits, leaked_objects, frame_ms_p50,
+/// frame_ms_p99, recovery_ms, backend, adapter), then "series" (one array per FrameSample field,
+/// the columns the charts plot), "events" and "snapshots" (file names).
 std::string report_json(const DemoReport& report);
+/// Writes report_json(report) to `path`; errors name the path.
 Result<void> write_report_json(const DemoReport& report, const std::filesystem::path& path);
 
 }  // namespace warden::demo

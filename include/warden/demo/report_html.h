@@ -15,19 +15,23 @@
 
 namespace warden::demo {
 
-// uPlot as scripts/fetch-uplot.sh leaves it: uPlot.iife.min.js and uPlot.min.css.
+/// uPlot as scripts/fetch-uplot.sh leaves it: uPlot.iife.min.js and uPlot.min.css.
 struct UplotAssets {
+  /// The script and the stylesheet, as text.
+  ///@{
   std::string script, style;
+  ///@}
 
-  // Where the assets are looked for: $WARDEN_UPLOT_DIR, else the folder the build was
-  // configured with (WARDEN_UPLOT_DIR, default build/uplot).
+  /// Where the assets are looked for: $WARDEN_UPLOT_DIR, else the folder the build was
+  /// configured with (WARDEN_UPLOT_DIR, default build/uplot).
   static std::filesystem::path default_dir();
-  // A missing file is a NotFound error naming it and how to fetch it.
+  /// A missing file is a NotFound error naming it and how to fetch it.
   static Result<UplotAssets> load(const std::filesystem::path& dir = default_dir());
 };
 
-// The page; a snapshot file that cannot be read is an error naming it.
+/// The page; a snapshot file that cannot be read is an error naming it.
 Result<std::string> report_html(const DemoReport& report, const UplotAssets& uplot);
+/// Writes report_html() to `path`; errors name the path.
 Result<void> write_report_html(const DemoReport& report, const UplotAssets& uplot, const std::filesystem::path& path);
 
 }  // namespace warden::demo

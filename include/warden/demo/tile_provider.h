@@ -10,19 +10,21 @@
 
 namespace warden::demo {
 
-// The deepest zoom the demo addresses: 2^24 tiles a side keeps tile pixels within a double's
-// exact integers and far beyond any imagery.
+/// The deepest zoom the demo addresses: 2^24 tiles a side keeps tile pixels within a double's
+/// exact integers and far beyond any imagery.
 inline constexpr uint32_t kMaxZoom = 24;
 
-// An error naming the tile when it lies outside the pyramid (zoom above kMaxZoom, x or y not
-// below 2^z).
+/// An error naming the tile when it lies outside the pyramid (zoom above kMaxZoom, x or y not
+/// below 2^z).
 Result<void> check_tile_key(const tiles::TileKey& key);
 
+/// A source of tiles the TileServer fetches from.
 class TileProvider {
  public:
   virtual ~TileProvider() = default;
-  // A tile_size x tile_size image of `key`, or an error naming the tile and the problem.
+  /// A tile_size x tile_size image of `key`, or an error naming the tile and the problem.
   virtual Result<RgbaImage> produce(const tiles::TileKey& key) = 0;
+  /// Width and height of every tile it produces.
   virtual uint32_t tile_size() const = 0;
 };
 

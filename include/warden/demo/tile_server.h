@@ -24,41 +24,47 @@
 
 namespace warden::demo {
 
+/// How the TileServer fakes a network.
 struct FetchOptions {
-  std::chrono::milliseconds latency{0};  // per tile, before it is produced
-  double failure_rate = 0.0;             // in [0, 1]: the share of fetches failed on purpose
+  std::chrono::milliseconds latency{0};  ///< per tile, before it is produced
+  double failure_rate = 0.0;             ///< in [0, 1]: the share of fetches failed on purpose
+  /// Seeds the injected failures.
   uint64_t seed = 1;
 };
 
+/// A fetch that completed.
 struct FetchedTile {
+  /// The tile asked for.
   tiles::TileKey key;
-  Result<RgbaImage> image;  // the provider's error, or an injected one
+  Result<RgbaImage> image;  ///< the provider's error, or an injected one
 };
 
+/// Fetches tiles from a TileProvider on a worker thread, with a latency and injected failures.
 class TileServer {
  public:
-  // A failure rate outside [0, 1] (or not a number) or a negative latency is an
-  // InvalidArgument error naming the value. The provider must outlive the server.
+  /// A failure rate outside [0, 1] (or not a number) or a negative latency is an
+  /// InvalidArgument error naming the value. The provider must outlive the server.
   static Result<std::unique_ptr<TileServer>> start(TileProvider& provider, FetchOptions options);
-  // Stops the worker (see stop()).
+  /// Stops the worker (see stop()).
   ~TileServer();
   TileServer(const TileServer&) = delete;
   TileServer& operator=(const TileServer&) = delete;
 
-  // Queues `key` unless it is already queued or being produced; never blocks on the worker.
-  // False when it was not queued (already pending, or the server stopped).
+  /// Queues `key` unless it is already queued or being produced; never blocks on the worker.
+  /// False when it was not queued (already pending, or the server stopped).
   bool request(const tiles::TileKey& key);
-  // Every tile finished since the last call, in the order finished; never blocks.
+  /// Every tile finished since the last call, in the order finished; never blocks.
   std::vector<FetchedTile> take_completed();
-  // Tools and tests only: waits up to `timeout` until `count` tiles are finished and not yet
-  // taken; false on timeout.
+  /// Tools and tests only: waits up to `timeout` until `count` tiles are finished and not yet
+  /// taken; false on timeout.
   bool wait_for_completed(size_t count, std::chrono::milliseconds timeout);
 
-  // Queued or being produced, not yet finished.
+  /// Queued or being produced, not yet finished.
   size_t pending() const;
+  /// Fetches failed on purpose so far.
   uint64_t injected_failures() const;
-  // Abandons queued requests and the latency wait in progress, and joins the worker (a tile
-  // being produced is finished, then dropped). Returns how many were abandoned. Idempotent.
+  /// Abandons queued requests and the latency wait in progress, and joins the worker (a tile
+  /// being produced is finished, then dropped). Returns how many were abandoned. Idempotent.
   size_t stop();
 
  private:

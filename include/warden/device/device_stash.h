@@ -13,17 +13,23 @@
 
 namespace warden::device {
 
-// Where a device's one lost report goes; re-pointed when the device changes hands.
+/// Where a device's one lost report goes; re-pointed when the device changes hands.
 struct LostRoute;
 
+/// A device waiting in the stash, with what its next owner needs.
 struct StashedDevice {
+  /// The provider that made it; only an engine on the same provider may take it.
   DeviceProvider* provider = nullptr;
+  /// The device.
   ProvidedDevice device;
+  /// It has presented: it must be released, never destroyed.
   bool presented = false;
+  /// Where its lost report goes; the taker re-points it.
   std::shared_ptr<LostRoute> route;
-  RetirementPolicy* retirement = nullptr;  // told when the stash lets the device go
+  RetirementPolicy* retirement = nullptr;  ///< told when the stash lets the device go
 };
 
+/// Holds at most one healthy device between two engines (see the file comment).
 class DeviceStash {
  public:
   DeviceStash() = default;
@@ -31,18 +37,20 @@ class DeviceStash {
   DeviceStash(const DeviceStash&) = delete;
   DeviceStash& operator=(const DeviceStash&) = delete;
 
-  // The process's stash. Never destroyed: a device held at exit goes with the process.
+  /// The process's stash. Never destroyed: a device held at exit goes with the process.
   static DeviceStash& process();
 
+  /// True while a device waits here.
   bool holds() const { return held_.has_value(); }
-  // Holds `device`; a device already held is let go first (one device per stash).
+  /// Holds `device`; a device already held is let go first (one device per stash).
   void put(StashedDevice device);
-  // The held device if it came from `provider` and was not lost while stashed. A device lost
-  // while stashed is let go and nothing is returned.
+  /// The held device if it came from `provider` and was not lost while stashed. A device lost
+  /// while stashed is let go and nothing is returned.
   std::optional<StashedDevice> take(const DeviceProvider& provider);
-  // Lets go of the held device: released, never destroyed (it may have presented).
+  /// Lets go of the held device: released, never destroyed (it may have presented).
   void clear();
 
+  /// Devices taken by a next engine so far.
   uint64_t handoffs() const { return handoffs_; }
 
  private:

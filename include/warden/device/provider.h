@@ -14,64 +14,84 @@
 
 namespace warden::device {
 
-// Ids are unique within one provider for its lifetime; 0 is never handed out.
+/// Ids are unique within one provider for its lifetime; 0 is never handed out.
+/// An adapter, as its provider names it.
 struct AdapterId {
+  /// The id; 0 means none.
   uint64_t value = 0;
+  /// Ids order as their numbers do.
   constexpr auto operator<=>(const AdapterId&) const = default;
 };
+/// A device, as its provider names it.
 struct DeviceId {
+  /// The id; 0 means none.
   uint64_t value = 0;
+  /// Ids order as their numbers do.
   constexpr auto operator<=>(const DeviceId&) const = default;
 };
 
-// `adapter` / `device` are the raw WebGPU objects, or null from a provider that has none (the
-// test provider). The provider keeps the reference; the receiver hands it back through
-// release_adapter / release_device / destroy_device.
+/// `adapter` / `device` are the raw WebGPU objects, or null from a provider that has none (the
+/// test provider). The provider keeps the reference; the receiver hands it back through
+/// release_adapter / release_device / destroy_device.
 struct ProvidedAdapter {
+  /// The adapter's id.
   AdapterId id;
+  /// The raw adapter, or null.
   gpu::Adapter adapter = nullptr;
 };
+/// A device a provider delivered (see ProvidedAdapter).
 struct ProvidedDevice {
+  /// The device's id.
   DeviceId id;
+  /// The raw device, or null.
   gpu::Device device = nullptr;
 };
 
-// What the API said when a device was lost: passed on as given, never interpreted.
+/// What the API said when a device was lost: passed on as given, never interpreted.
 struct LossReport {
+  /// The reason the API gave.
   gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown;
+  /// The API's message.
   std::string message;
 };
 
-// An Error: the request was rejected. An empty optional: the request succeeded but no adapter
-// was returned (WebGPU's null adapter).
+/// An Error: the request was rejected. An empty optional: the request succeeded but no adapter
+/// was returned (WebGPU's null adapter).
 using AdapterReply = Result<std::optional<ProvidedAdapter>>;
+/// A device, or an Error: the request was rejected.
 using DeviceReply = Result<ProvidedDevice>;
 
+/// Receives the answer to request_adapter().
 using AdapterContinuation = std::function<void(AdapterReply)>;
+/// Receives the answer to request_device().
 using DeviceContinuation = std::function<void(DeviceReply)>;
+/// Receives a device's loss.
 using LostContinuation = std::function<void(LossReport)>;
 
-// Contract for implementations:
-//  - each continuation is called exactly once, later, on the thread that drives the
-//    provider's events (only a request made without a usable API may be answered inside
-//    the call; ask check_api() first);
-//  - `lost` is called at most once, and only for a device that was delivered through `done`
-//    (a failed request is not a loss); it may still come after the device was released or
-//    destroyed, which the receiver must tolerate;
-//  - the provider outlives every receiver that holds its ids.
+/// Contract for implementations:
+///  - each continuation is called exactly once, later, on the thread that drives the
+///    provider's events (only a request made without a usable API may be answered inside
+///    the call; ask check_api() first);
+///  - `lost` is called at most once, and only for a device that was delivered through `done`
+///    (a failed request is not a loss); it may still come after the device was released or
+///    destroyed, which the receiver must tolerate;
+///  - the provider outlives every receiver that holds its ids.
 class DeviceProvider {
  public:
   virtual ~DeviceProvider() = default;
 
-  // An error when there is no WebGPU implementation to ask at all ("API missing").
+  /// An error when there is no WebGPU implementation to ask at all ("API missing").
   virtual Result<void> check_api() = 0;
+  /// Requests an adapter; `done` gets the answer later.
   virtual void request_adapter(AdapterContinuation done) = 0;
+  /// Requests a device labelled `label` from `adapter`; `done` gets it, `lost` its loss (see above).
   virtual void request_device(const ProvidedAdapter& adapter, const std::string& label,
                               DeviceContinuation done, LostContinuation lost) = 0;
+  /// Gives back an adapter the receiver no longer needs.
   virtual void release_adapter(AdapterId adapter) = 0;
-  // Ends the device's useful life, then drops the provider's reference.
+  /// Ends the device's useful life, then drops the provider's reference.
   virtual void destroy_device(DeviceId device) = 0;
-  // Drops the provider's reference only: the device is let go, not destroyed.
+  /// Drops the provider's reference only: the device is let go, not destroyed.
   virtual void release_device(DeviceId device) = 0;
 };
 

@@ -19,46 +19,59 @@
 
 namespace warden::device {
 
+/// A point on the steady clock.
 using SteadyTime = std::chrono::steady_clock::time_point;
-// Injectable time: tests pass a fake.
+/// Injectable time: tests pass a fake.
 using NowFunction = std::function<SteadyTime()>;
 
-// Surface: the swapchain could not get a frame even after its one reconfigure-and-retry
-// (present/swapchain.h). Not a device loss, but repeated, it is worth a rebuild limit too.
+/// Surface: the swapchain could not get a frame even after its one reconfigure-and-retry
+/// (present/swapchain.h). Not a device loss, but repeated, it is worth a rebuild limit too.
 enum class FaultKind { Lost, Hung, FailedCreation, Surface };
+/// How many FaultKind values there are.
 inline constexpr size_t kFaultKindCount = 4;
+/// "lost", "hung", "failed creation" or "surface".
 const char* to_string(FaultKind kind);
 
+/// How forgiving a RebuildPolicy is.
 struct RebuildPolicyOptions {
+  /// Faults of one kind within `window` that give up.
   unsigned faults_to_give_up = 3;
+  /// The window faults are counted in.
   std::chrono::milliseconds window{std::chrono::minutes(1)};
-  // A replacement ready for this long "held": the faults before it are forgiven.
+  /// A replacement ready for this long "held": the faults before it are forgiven.
   std::chrono::milliseconds hold{std::chrono::seconds(10)};
+  /// The clock.
   NowFunction now = [] { return std::chrono::steady_clock::now(); };
 };
 
+/// What record_fault() decided.
 enum class RebuildVerdict {
-  MayRebuild,  // the fault was scored; the owner may rebuild
-  GaveUp,      // this fault (or an earlier one) exhausted the policy
-  NotScored,   // a hang reported while the policy has given up: recorded, not scored
+  MayRebuild,  ///< the fault was scored; the owner may rebuild
+  GaveUp,      ///< this fault (or an earlier one) exhausted the policy
+  NotScored,   ///< a hang reported while the policy has given up: recorded, not scored
 };
 
+/// Counts faults per kind and says when to stop rebuilding (see the file comment).
 class RebuildPolicy {
  public:
+  /// A policy with `options`.
   explicit RebuildPolicy(RebuildPolicyOptions options = {});
 
+  /// Scores one fault; `detail` goes into explanation() if it gives up.
   RebuildVerdict record_fault(FaultKind kind, std::string_view detail);
-  // A new device reached ready; if it stays up for `hold`, the earlier faults are forgiven.
+  /// A new device reached ready; if it stays up for `hold`, the earlier faults are forgiven.
   void replacement_ready();
 
+  /// True once a fault kind exhausted the policy; stays so until reset().
   bool gave_up() const { return gave_up_; }
-  // Empty until the policy gives up; then says what happened and what it takes to try again.
+  /// Empty until the policy gives up; then says what happened and what it takes to try again.
   const std::string& explanation() const { return explanation_; }
-  // Faults of `kind` inside the window that still count.
+  /// Faults of `kind` inside the window that still count.
   size_t strikes(FaultKind kind) const;
+  /// Hangs reported after the policy gave up (recorded, not scored).
   uint64_t unscored_hangs() const { return unscored_hangs_; }
 
-  // A new explicit user action (or an application reset): start over.
+  /// A new explicit user action (or an application reset): start over.
   void reset();
 
  private:
@@ -72,14 +85,16 @@ class RebuildPolicy {
   uint64_t unscored_hangs_ = 0;
 };
 
-// Watches a SubmissionClock once per frame: reports a hang the first time submitted work has
-// made no progress (the retired serial did not move) for longer than `limit`. Non-blocking.
+/// Watches a SubmissionClock once per frame: reports a hang the first time submitted work has
+/// made no progress (the retired serial did not move) for longer than `limit`. Non-blocking.
 class HangWatch {
  public:
+  /// Reports a hang when submitted work has not retired for `limit`.
   HangWatch(std::chrono::milliseconds limit, NowFunction now);
 
-  // True exactly once per stall; progress or an empty queue re-arms it.
+  /// True exactly once per stall; progress or an empty queue re-arms it.
   bool check(const SubmissionClock& clock);
+  /// The limit it was built with.
   std::chrono::milliseconds limit() const { return limit_; }
 
  private:

@@ -13,54 +13,65 @@
 
 namespace warden::device {
 
+/// How a device's life ends: released (let go) or destroyed.
 enum class DeviceEnd { Release, Destroy };
+/// "release" or "destroy".
 const char* to_string(DeviceEnd end);
 
-// Environment names of the two overrides.
-inline constexpr const char* kDestroyOverrideEnvVar = "WARDEN_GPU_DESTROY";  // "1": destroy
-inline constexpr const char* kGateOverrideEnvVar = "WARDEN_GPU_GATE";        // "ignore"
+/// Environment names of the two overrides.
+inline constexpr const char* kDestroyOverrideEnvVar = "WARDEN_GPU_DESTROY";  ///< "1": destroy
+inline constexpr const char* kGateOverrideEnvVar = "WARDEN_GPU_GATE";        ///< "ignore"
 
+/// The overrides of a RetirementPolicy.
 struct RetirementOptions {
-  // Destroy every device, presenting or not (the A/B arm; may cost the surface).
+  /// Destroy every device, presenting or not (the A/B arm; may cost the surface).
   bool destroy_override = false;
-  // Admit new devices even after a presenting device was destroyed.
+  /// Admit new devices even after a presenting device was destroyed.
   bool gate_override = false;
 };
 
-// WARDEN_GPU_DESTROY=1 sets destroy_override; WARDEN_GPU_GATE=ignore sets gate_override.
+/// WARDEN_GPU_DESTROY=1 sets destroy_override; WARDEN_GPU_GATE=ignore sets gate_override.
 RetirementOptions retirement_options_from_environment();
 
+/// Chooses release or destroy for each device and keeps the process's counts (see the file comment).
 class RetirementPolicy {
  public:
+  /// A policy with `options` (by default, those of the environment).
   explicit RetirementPolicy(RetirementOptions options = retirement_options_from_environment());
 
-  // The process's policy, for applications with one device owner per process. Never
-  // destroyed, so it can be counted on from static destructors.
+  /// The process's policy, for applications with one device owner per process. Never
+  /// destroyed, so it can be counted on from static destructors.
   static RetirementPolicy& process();
 
+  /// The options it was built with.
   const RetirementOptions& options() const { return options_; }
 
-  // The rule, in one place.
+  /// The rule, in one place.
   DeviceEnd end_for(bool presented) const {
     if (options_.destroy_override) return DeviceEnd::Destroy;
     return presented ? DeviceEnd::Release : DeviceEnd::Destroy;
   }
 
+  /// Counts a device built.
   void note_built() { ++built_; }
+  /// Counts a device ended, and how.
   void note_ended(DeviceEnd end, bool presented);
 
+  /// Devices built so far.
   uint64_t devices_built() const { return built_; }
+  /// Devices destroyed so far.
   uint64_t devices_destroyed() const { return destroyed_; }
+  /// Devices released so far.
   uint64_t devices_released() const { return released_; }
-  // The number that predicts a surface that will not present again.
+  /// The number that predicts a surface that will not present again.
   uint64_t destroyed_after_presenting() const { return destroyed_after_presenting_; }
 
-  // Worth telling the user: a presenting device was destroyed, or more than two were built
-  // (the device keeps going away; each replacement empties VRAM, the work carries on).
+  /// Worth telling the user: a presenting device was destroyed, or more than two were built
+  /// (the device keeps going away; each replacement empties VRAM, the work carries on).
   bool at_risk() const { return destroyed_after_presenting_ > 0 || built_ > 2; }
 
-  // The gate asks one question: has this process destroyed a presenting device?
-  // Refused (naming the count and the override) when it has, unless overridden.
+  /// The gate asks one question: has this process destroyed a presenting device?
+  /// Refused (naming the count and the override) when it has, unless overridden.
   Result<void> admit_new_device() const;
 
  private:

@@ -18,50 +18,69 @@
 
 namespace warden::device {
 
+/// A DeviceProvider whose every async boundary the test completes by hand (see the file comment).
 class TestProvider final : public DeviceProvider {
  public:
   // ---- DeviceProvider -----------------------------------------------------------------------
   Result<void> check_api() override;
+  /// Queues an adapter request until the test resolves or rejects it.
   void request_adapter(AdapterContinuation done) override;
+  /// Queues a device request until the test resolves or rejects it.
   void request_device(const ProvidedAdapter& adapter, const std::string& label, DeviceContinuation done,
                       LostContinuation lost) override;
+  /// Counts and journals the release.
   void release_adapter(AdapterId adapter) override;
   void destroy_device(DeviceId device) override;
   void release_device(DeviceId device) override;
 
   // ---- what the test controls ---------------------------------------------------------------
-  // From now on check_api() fails with `why` ("API missing").
+  /// From now on check_api() fails with `why` ("API missing").
   void remove_api(std::string why);
-  // Requests are numbered from 1 in the order they were made. Completing one that is not
-  // pending is an error naming it.
+  /// Requests are numbered from 1 in the order they were made. Completing one that is not
+  /// pending is an error naming it.
   Result<AdapterId> resolve_adapter(size_t request);
+  /// Answers adapter request `request` with no adapter (WebGPU's null adapter).
   Result<void> resolve_null_adapter(size_t request);
+  /// Rejects adapter request `request` with `why`.
   Result<void> reject_adapter(size_t request, std::string why);
+  /// Answers device request `request` with a new device.
   Result<DeviceId> resolve_device(size_t request);
+  /// Rejects device request `request` with `why`.
   Result<void> reject_device(size_t request, std::string why);
-  // Fires `device`'s lost promise. Each promise settles once; a second call is an error.
+  /// Fires `device`'s lost promise. Each promise settles once; a second call is an error.
   Result<void> lose(DeviceId device, gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown,
                     std::string message = "");
 
   // ---- what the test reads ------------------------------------------------------------------
+  /// Adapter requests made so far.
   size_t adapter_requests() const { return adapter_requests_.size(); }
+  /// Device requests made so far.
   size_t device_requests() const { return device_requests_.size(); }
+  /// True while adapter request `request` is unanswered.
   bool adapter_request_pending(size_t request) const;
+  /// True while device request `request` is unanswered.
   bool device_request_pending(size_t request) const;
+  /// destroy_device() calls so far.
   uint64_t destroy_calls() const { return destroy_calls_; }
+  /// release_device() calls so far.
   uint64_t release_calls() const { return release_calls_; }
+  /// Devices handed out so far.
   uint64_t devices_built() const { return next_device_ - 1; }
-  // Built and not yet destroyed or released.
+  /// Built and not yet destroyed or released.
   uint64_t live_devices() const { return live_devices_.size(); }
+  /// Adapters handed out and not released.
   uint64_t live_adapters() const { return live_adapters_.size(); }
+  /// True when `device` was destroyed.
   bool destroyed(DeviceId device) const { return destroyed_.count(device.value) != 0; }
+  /// True when `device` was released.
   bool released(DeviceId device) const { return released_.count(device.value) != 0; }
 
-  // Everything that happened, in order ("request adapter #1", "destroy device d1", and what a
-  // TestRenderer sharing this journal recorded).
+  /// Everything that happened, in order ("request adapter #1", "destroy device d1", and what a
+  /// TestRenderer sharing this journal recorded).
   const std::vector<std::string>& journal() const { return journal_; }
+  /// Adds `event` to the journal.
   void note(std::string event) { journal_.push_back(std::move(event)); }
-  // Position of the first entry equal to `event`, if any.
+  /// Position of the first entry equal to `event`, if any.
   std::optional<size_t> find(std::string_view event) const;
 
  private:
@@ -91,30 +110,39 @@ class TestProvider final : public DeviceProvider {
   std::vector<std::string> journal_;
 };
 
-// Application hooks that record every call into a TestProvider's journal ("show graphics d2",
-// "detach graphics d1", "fallback: ...") and keep the view's state: which device it belongs to
-// and how often each device was attached. Must outlive the controller it is given to.
+/// Application hooks that record every call into a TestProvider's journal ("show graphics d2",
+/// "detach graphics d1", "fallback: ...") and keep the view's state: which device it belongs to
+/// and how often each device was attached. Must outlive the controller it is given to.
 class TestRenderer {
  public:
+  /// A renderer that writes its events to `journal`'s journal.
   explicit TestRenderer(TestProvider& journal) : journal_(journal) {}
 
+  /// Hooks that record every call; give them to the DeviceController.
   ControllerHooks hooks();
 
-  // Knobs. A step named here ("stop render loop", "detach graphics", "dispose device resources")
-  // throws std::runtime_error when called.
+  /// Knobs. A step named here ("stop render loop", "detach graphics", "dispose device resources")
+  /// throws std::runtime_error when called.
   void throw_in(std::string step) { throwing_.insert(std::move(step)); }
-  // When set, hooks() includes prepare_resources, and preparation stays pending until the test
-  // calls DeviceController::finish_preparation.
+  /// When set, hooks() includes prepare_resources, and preparation stays pending until the test
+  /// calls DeviceController::finish_preparation.
   void defer_preparation() { defer_preparation_ = true; }
 
-  // The device the view belongs to now, if any.
+  /// The device the view belongs to now, if any.
   std::optional<DeviceId> attached() const { return attached_; }
+  /// show_graphics calls, all devices.
   uint64_t attachments() const { return attachments_total_; }
+  /// show_graphics calls for `device`.
   uint64_t attachments(DeviceId device) const;
+  /// dispose_resources calls for `device`.
   uint64_t disposals(DeviceId device) const;
+  /// Every prepare_resources call, in order.
   const std::vector<DeviceView>& preparations() const { return preparations_; }
+  /// Every fallback message shown, in order.
   const std::vector<std::string>& fallbacks() const { return fallbacks_; }
+  /// Every announcement, in order.
   const std::vector<std::string>& announcements() const { return announcements_; }
+  /// Every state reported through on_state, in order.
   const std::vector<DeviceState>& states() const { return states_; }
 
  private:

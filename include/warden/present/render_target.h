@@ -11,30 +11,41 @@
 
 namespace warden::present {
 
+/// What a RenderTarget is made of.
 struct RenderTargetDesc {
+  /// Pixels across; not 0.
   uint32_t width = 0;
+  /// Rows; not 0.
   uint32_t height = 0;
+  /// The colour format.
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
-  // CopySrc: read back; TextureBinding: sampled by a later pass.
+  /// CopySrc: read back; TextureBinding: sampled by a later pass.
   gpu::Flags usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc |
                      gpu::TextureUsage::TextureBinding;
+  /// Label of the texture and its view.
   std::string label = "render target";
 };
 
+/// An offscreen colour texture and its view, owned by a Registry: what a pass draws into without a window.
 class RenderTarget {
  public:
-  // Errors: zero area, or the registry's (pool full, device refused).
+  /// Errors: zero area, or the registry's (pool full, device refused).
   static Result<RenderTarget> create(Registry& registry, const RenderTargetDesc& desc);
 
-  // The same handles afterwards; same size is a no-op. Zero area is refused.
+  /// The same handles afterwards; same size is a no-op. Zero area is refused.
   Result<void> resize(uint32_t width, uint32_t height);
-  // Destroys both handles (deferred like any owned object).
+  /// Destroys both handles (deferred like any owned object).
   void destroy();
 
+  /// The texture (for readback or sampling).
   TextureHandle texture() const { return texture_; }
+  /// The view a render pass attaches.
   TextureViewHandle view() const { return view_; }
+  /// Pixels across.
   uint32_t width() const { return desc_.width; }
+  /// Rows.
   uint32_t height() const { return desc_.height; }
+  /// The colour format.
   gpu::TextureFormat format() const { return desc_.format; }
 
  private:

@@ -29,71 +29,89 @@
 
 namespace warden::present {
 
+/// How a Swapchain configures its surfaces.
 struct SwapchainOptions {
+  /// Label of its surfaces.
   std::string label = "swapchain";
-  gpu::PresentMode present_mode = gpu::PresentMode::Fifo;  // Fifo when the surface lacks it
-  // CopySrc lets a frame be read back (screenshots, tests).
+  gpu::PresentMode present_mode = gpu::PresentMode::Fifo;  ///< Fifo when the surface lacks it
+  /// CopySrc lets a frame be read back (screenshots, tests).
   gpu::Flags usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc;
-  // The first of these the surface supports; else the surface's first format.
+  /// The first of these the surface supports; else the surface's first format.
   std::vector<gpu::TextureFormat> preferred_formats = {gpu::TextureFormat::BGRA8Unorm,
                                                        gpu::TextureFormat::RGBA8Unorm};
-  device::RebuildPolicy* rebuild = nullptr;  // surface failures are scored here when set
+  device::RebuildPolicy* rebuild = nullptr;  ///< surface failures are scored here when set
 };
 
-// What one device generation presents with.
+/// What one device generation presents with.
 struct SwapchainDevice {
+  /// The generation's device.
   gpu::Device device = nullptr;
-  Registry* registry = nullptr;  // frame views are imported here; must outlive the attachment
-  // Called at this generation's first present (the owner: controller.mark_presented()).
+  Registry* registry = nullptr;  ///< frame views are imported here; must outlive the attachment
+  /// Called at this generation's first present (the owner: controller.mark_presented()).
   std::function<void()> on_first_present;
 };
 
+/// One acquired frame: render into `view`, then present().
 struct Frame {
-  TextureViewHandle view;  // imported into the generation's Registry; dead after present()
-  gpu::Texture texture = nullptr;  // the surface's, valid until present()
+  TextureViewHandle view;  ///< imported into the generation's Registry; dead after present()
+  gpu::Texture texture = nullptr;  ///< the surface's, valid until present()
+  /// Pixels across.
   uint32_t width = 0;
+  /// Rows.
   uint32_t height = 0;
+  /// The surface's format.
   gpu::TextureFormat format = gpu::TextureFormat::Undefined;
 };
 
+/// What a Swapchain has done so far.
 struct SwapchainCounters {
+  /// One per attach().
   uint64_t surfaces_created = 0;
-  uint64_t configures = 0;  // every SurfaceConfigure, retries included
+  uint64_t configures = 0;  ///< every SurfaceConfigure, retries included
+  /// Frames handed out by acquire().
   uint64_t frames_acquired = 0;
+  /// Frames presented.
   uint64_t frames_presented = 0;
-  uint64_t frames_skipped = 0;  // acquire() while the window had no area
-  uint64_t retries = 0;         // reconfigure-and-retry after Outdated/Lost/Timeout
+  uint64_t frames_skipped = 0;  ///< acquire() while the window had no area
+  uint64_t retries = 0;         ///< reconfigure-and-retry after Outdated/Lost/Timeout
+  /// acquire() calls that failed even after their retry.
   uint64_t surface_failures = 0;
 };
 
+/// One window's frames across device generations (see the file comment).
 class Swapchain {
  public:
-  // `context` (its instance makes the surfaces) and `driver` must outlive the swapchain; a
-  // null driver means the real library's calls.
+  /// `context` (its instance makes the surfaces) and `driver` must outlive the swapchain; a
+  /// null driver means the real library's calls.
   Swapchain(const gpu::Context& context, X11WindowSource window, uint32_t width, uint32_t height,
             SwapchainOptions options = {}, SurfaceDriver* driver = nullptr);
-  ~Swapchain();  // detach()
+  ~Swapchain();  ///< detach()
   Swapchain(const Swapchain&) = delete;
   Swapchain& operator=(const Swapchain&) = delete;
 
-  // A new device generation: lets go of the previous surface and makes a new one for the same
-  // window. Configuration waits for the first acquire().
+  /// A new device generation: lets go of the previous surface and makes a new one for the same
+  /// window. Configuration waits for the first acquire().
   Result<void> attach(SwapchainDevice target);
-  // Drops the frame in flight (if any), unconfigures and releases the surface.
+  /// Drops the frame in flight (if any), unconfigures and releases the surface.
   void detach();
+  /// True between attach() and detach().
   bool attached() const { return surface_ != nullptr; }
 
-  // Records the window's new size; 0 in either dimension means "no area".
+  /// Records the window's new size; 0 in either dimension means "no area".
   void resize(uint32_t width, uint32_t height);
-  // A frame to render into, or nothing while the window has no area. Errors: not attached, a
-  // frame still unpresented, or the surface failed twice (the second time after reconfiguring).
+  /// A frame to render into, or nothing while the window has no area. Errors: not attached, a
+  /// frame still unpresented, or the surface failed twice (the second time after reconfiguring).
   Result<std::optional<Frame>> acquire();
-  // Presents the acquired frame (submit its work first).
+  /// Presents the acquired frame (submit its work first).
   Result<void> present();
 
+  /// What it has done so far.
   const SwapchainCounters& counters() const { return counters_; }
+  /// The configured format (Undefined before the first acquire()).
   gpu::TextureFormat format() const { return format_; }
+  /// The size last recorded by resize() (or the constructor).
   uint32_t width() const { return width_; }
+  /// The same, rows.
   uint32_t height() const { return height_; }
 
  private:

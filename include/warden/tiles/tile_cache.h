@@ -45,59 +45,80 @@
 
 namespace warden::tiles {
 
+/// The deepest zoom level a TileKey may have.
 inline constexpr uint32_t kMaxZoom = 30;
 
+/// A tile of the pyramid: zoom level z, column x, row y.
 struct TileKey {
+  /// Zoom level, column, row.
+  ///@{
   uint32_t z = 0, x = 0, y = 0;
+  ///@}
+  /// Equal when z, x and y are.
   bool operator==(const TileKey&) const = default;
+  /// The tile one level up that covers this one; none at z = 0.
   std::optional<TileKey> parent() const {
     if (z == 0) return std::nullopt;
     return TileKey{z - 1, x / 2, y / 2};
   }
-  // 0 <= z <= kMaxZoom and x, y < 2^z.
+  /// 0 <= z <= kMaxZoom and x, y < 2^z.
   bool in_pyramid() const { return z <= kMaxZoom && x < (1u << z) && y < (1u << z); }
 };
+/// "z/x/y".
 std::string to_string(const TileKey& key);
 
+/// Hashes a TileKey, for unordered containers.
 struct TileKeyHash {
+  /// The hash of `k`.
   size_t operator()(const TileKey& k) const noexcept {
     uint64_t h = (uint64_t{k.z} << 58) ^ (uint64_t{k.x} << 29) ^ k.y;
     return std::hash<uint64_t>{}(h);
   }
 };
 
-// Where to sample for a tile position: a layer and the sub-rectangle of its texels.
+/// Where to sample for a tile position: a layer and the sub-rectangle of its texels.
 struct TileSource {
-  TileKey drawn;  // the tile itself, or the ancestor standing in for it
+  TileKey drawn;  ///< the tile itself, or the ancestor standing in for it
+  /// The layer holding `drawn`.
   LayerIndex layer = 0;
-  float u0 = 0, v0 = 0, scale = 1;  // texels [u0, u0 + scale) x [v0, v0 + scale)
-  uint32_t levels_up = 0;           // 0: the tile itself
+  /// The sub-rectangle of the layer to sample.
+  ///@{
+  float u0 = 0, v0 = 0, scale = 1;  ///< texels [u0, u0 + scale) x [v0, v0 + scale)
+  ///@}
+  uint32_t levels_up = 0;           ///< 0: the tile itself
 };
 
+/// What load() did.
 enum class LoadStatus {
   AlreadyResident,
   Loaded,
-  // No layer can be handed out now (the ones that would be free are still read by frames in
-  // flight): try again next frame, it will succeed once they retire.
+  /// No layer can be handed out now (the ones that would be free are still read by frames in
+  /// flight): try again next frame, it will succeed once they retire.
   Deferred,
-  // The budget (or the pool) is full of tiles no load may evict: pinned, or protected this
-  // frame. Retrying cannot succeed until one is unpinned, evicted, or leaves the visible set.
+  /// The budget (or the pool) is full of tiles no load may evict: pinned, or protected this
+  /// frame. Retrying cannot succeed until one is unpinned, evicted, or leaves the visible set.
   Held,
 };
+/// The status in words, for messages ("deferred (no layer free yet, try next frame)").
 const char* to_string(LoadStatus status);
 
-// What one frame shows. `visible` is every tile position the frame draws; `centre_x`/`centre_y`
-// is the view's centre in world units (0..1 across the whole pyramid, any zoom), the point
-// fetches are ordered by.
+/// What one frame shows. `visible` is every tile position the frame draws; `centre_x`/`centre_y`
+/// is the view's centre in world units (0..1 across the whole pyramid, any zoom), the point
+/// fetches are ordered by.
 struct FrameView {
+  /// Every tile position the frame draws.
   std::span<const TileKey> visible;
+  /// The view's centre, 0..1 across the whole pyramid.
+  ///@{
   double centre_x = 0.5, centre_y = 0.5;
+  ///@}
 };
 
-// One fetch, as handed to a TileFetcher and answered through a TileReply.
+/// One fetch, as handed to a TileFetcher and answered through a TileReply.
 struct FetchTicket {
+  /// The tile to fetch.
   TileKey key;
-  uint64_t id = 0;  // unique per request over the cache's life: a later request is another id
+  uint64_t id = 0;  ///< unique per request over the cache's life: a later request is another id
 };
 
 namespace detail {
@@ -117,21 +138,27 @@ class Mailbox {
 };
 }  // namespace detail
 
-// A fetcher's answer to one ticket: call deliver() or fail() once, from any thread. A reply
-// destroyed unanswered counts as a failed fetch, so a lost reply never holds a fetch slot.
+/// A fetcher's answer to one ticket: call deliver() or fail() once, from any thread. A reply
+/// destroyed unanswered counts as a failed fetch, so a lost reply never holds a fetch slot.
 class TileReply {
  public:
+  /// A reply for `ticket` (made by the cache's dispatch()).
   TileReply(std::shared_ptr<detail::Mailbox> mailbox, FetchTicket ticket)
       : mailbox_(std::move(mailbox)), ticket_(ticket) {}
+  /// Moves the duty to answer; the moved-from reply answers nothing.
+  ///@{
   TileReply(TileReply&&) noexcept = default;
   TileReply& operator=(TileReply&&) noexcept;
+  ///@}
   TileReply(const TileReply&) = delete;
   TileReply& operator=(const TileReply&) = delete;
   ~TileReply();
 
+  /// The fetch this reply answers.
   const FetchTicket& ticket() const { return ticket_; }
-  // Level-0 texels of the tile, in whatever layout the deliver() upload expects.
+  /// Level-0 texels of the tile, in whatever layout the deliver() upload expects.
   void deliver(std::vector<uint8_t> texels);
+  /// Answers that the fetch failed, with why.
   void fail(Error error);
 
  private:
@@ -140,116 +167,136 @@ class TileReply {
   FetchTicket ticket_;
 };
 
-// A source of tiles that answers later: a worker thread, a network client, a disk reader.
-// fetch() runs on the frame thread (inside dispatch) and must not call into the cache; it
-// starts the work and keeps the reply until it answers. The cache keeps the data, not the
-// fetcher: nothing has to be buffered on the fetcher's side.
+/// A source of tiles that answers later: a worker thread, a network client, a disk reader.
+/// fetch() runs on the frame thread (inside dispatch) and must not call into the cache; it
+/// starts the work and keeps the reply until it answers. The cache keeps the data, not the
+/// fetcher: nothing has to be buffered on the fetcher's side.
 class TileFetcher {
  public:
   virtual ~TileFetcher() = default;
+  /// Starts fetching reply.ticket(); answer through `reply` later, from any thread.
   virtual void fetch(TileReply reply) = 0;
 };
 
-// What one deliver() did.
+/// What one deliver() did.
 struct DeliverReport {
-  uint32_t loaded = 0;   // uploaded and resident
-  uint32_t waiting = 0;  // arrived, no layer yet (Deferred/Held): kept, retried next deliver
-  uint32_t stale = 0;    // dropped: no longer wanted, evicted, cancelled, or from before clear()
-  std::vector<std::pair<TileKey, Error>> failed;  // the fetch or the upload failed
+  uint32_t loaded = 0;   ///< uploaded and resident
+  uint32_t waiting = 0;  ///< arrived, no layer yet (Deferred/Held): kept, retried next deliver
+  uint32_t stale = 0;    ///< dropped: no longer wanted, evicted, cancelled, or from before clear()
+  std::vector<std::pair<TileKey, Error>> failed;  ///< the fetch or the upload failed
 };
 
-// What became of one reply.
+/// What became of one reply.
 enum class Completion {
-  Loaded,   // uploaded and resident
-  Waiting,  // kept: no layer yet (Deferred or Held); deliver() retries it
-  Stale,    // dropped and counted: not wanted this frame, evicted, cancelled, or before clear()
+  Loaded,   ///< uploaded and resident
+  Waiting,  ///< kept: no layer yet (Deferred or Held); deliver() retries it
+  Stale,    ///< dropped and counted: not wanted this frame, evicted, cancelled, or before clear()
 };
 
+/// What request() did.
 enum class RequestStatus {
   AlreadyResident,
-  Queued,   // a new request; dispatch starts it
-  Pending,  // already queued, being fetched, or arrived and waiting for a layer
+  Queued,   ///< a new request; dispatch starts it
+  Pending,  ///< already queued, being fetched, or arrived and waiting for a layer
 };
 
+/// Which tiles hold a layer of the array, under a VRAM byte budget (see the file comment).
 class TileCache {
  public:
-  // Fills the acquired layer (upload + mip chain); an error leaves the tile not resident.
-  // Runs inside load: it may read the cache but not change it (see the top of this file).
+  /// Fills the acquired layer (upload + mip chain); an error leaves the tile not resident.
+  /// Runs inside load: it may read the cache but not change it (see the top of this file).
   using Fill = std::function<Result<void>(const TileKey&, LayerIndex)>;
-  // Uploads arrived texels into the acquired layer; the same rules as Fill.
+  /// Uploads arrived texels into the acquired layer; the same rules as Fill.
   using Upload = std::function<Result<void>(const TileKey&, LayerIndex, std::span<const uint8_t>)>;
 
+  /// Fetches in flight at once unless create() is told otherwise.
   static constexpr uint32_t kDefaultMaxFetches = 8;
 
-  // `layer_bytes` is one layer's exact cost. Errors: layer_bytes 0, a budget smaller than one
-  // layer, the pool's bytes (layers x layer_bytes) beyond 64 bits, max_fetches_in_flight 0.
+  /// `layer_bytes` is one layer's exact cost. Errors: layer_bytes 0, a budget smaller than one
+  /// layer, the pool's bytes (layers x layer_bytes) beyond 64 bits, max_fetches_in_flight 0.
   static Result<TileCache> create(LayerPool& pool, uint64_t budget_bytes, uint64_t layer_bytes,
                                   uint32_t max_fetches_in_flight = kDefaultMaxFetches);
 
-  // Destroying (or assigning over) a cache does not release its layers: the pool may already be
-  // gone. clear() first to hand them back to a pool that lives on.
+  /// Destroying (or assigning over) a cache does not release its layers: the pool may already be
+  /// gone. clear() first to hand them back to a pool that lives on.
   TileCache(TileCache&&) noexcept = default;
+  /// See the move constructor.
   TileCache& operator=(TileCache&&) noexcept = default;
-  // A copy would share the layers (both would release them) and its LRU positions would point
-  // into the original's list.
+  /// A copy would share the layers (both would release them) and its LRU positions would point
+  /// into the original's list.
   TileCache(const TileCache&) = delete;
   TileCache& operator=(const TileCache&) = delete;
 
   // ---- the frame ----------------------------------------------------------------------------
-  // Starts a frame: the previous frame's protected tiles become evictable (most recently used
-  // first), and each visible position's tile, or the resident ancestor it draws from, is
-  // protected until the next begin_frame. Requests not renewed since the last begin_frame stop
-  // being wanted. An error (a key outside the pyramid) changes nothing.
+  /// Starts a frame: the previous frame's protected tiles become evictable (most recently used
+  /// first), and each visible position's tile, or the resident ancestor it draws from, is
+  /// protected until the next begin_frame. Requests not renewed since the last begin_frame stop
+  /// being wanted. An error (a key outside the pyramid) changes nothing.
   Result<void> begin_frame(const FrameView& view);
 
-  // Makes `key` resident now: evicts what the budget requires, acquires a layer, fills it.
-  // A failed fill releases the layer on every path (error or exception) and returns the error.
+  /// Makes `key` resident now: evicts what the budget requires, acquires a layer, fills it.
+  /// A failed fill releases the layer on every path (error or exception) and returns the error.
   Result<LoadStatus> load(const TileKey& key, const Fill& fill, Priority priority = Priority::Normal);
-  // The tile or its nearest resident ancestor, marked used (LRU) and touched in the pool for
-  // the frame being recorded; nullopt when neither the tile nor any ancestor is resident.
+  /// The tile or its nearest resident ancestor, marked used (LRU) and touched in the pool for
+  /// the frame being recorded; nullopt when neither the tile nor any ancestor is resident.
   std::optional<TileSource> draw_source(const TileKey& key);
-  // What draw_source would return, without marking use or touching the layer.
+  /// What draw_source would return, without marking use or touching the layer.
   std::optional<TileSource> peek(const TileKey& key) const;
 
   // ---- asynchronous tiles -------------------------------------------------------------------
-  // Wants `key` this frame: queues a fetch unless resident or already requested. Renew every
-  // frame the tile is still wanted; a request not renewed is dropped (queued) or its reply
-  // counted stale (in flight).
+  /// Wants `key` this frame: queues a fetch unless resident or already requested. Renew every
+  /// frame the tile is still wanted; a request not renewed is dropped (queued) or its reply
+  /// counted stale (in flight).
   Result<RequestStatus> request(const TileKey& key);
-  // Starts queued, wanted fetches nearest to the view's centre first (coarser zoom first on a
-  // tie) until max_fetches_in_flight are outstanding. Returns how many it started.
+  /// Starts queued, wanted fetches nearest to the view's centre first (coarser zoom first on a
+  /// tie) until max_fetches_in_flight are outstanding. Returns how many it started.
   Result<uint32_t> dispatch(TileFetcher& fetcher);
-  // Uploads what arrived (and what waited for a layer), nearest to the centre first.
+  /// Uploads what arrived (and what waited for a layer), nearest to the centre first.
   Result<DeliverReport> deliver(const Upload& upload, Priority priority = Priority::Normal);
-  // One reply, on the frame thread: for sources that answer there (and for tests). deliver()
-  // calls it for every arrival.
+  /// One reply, on the frame thread: for sources that answer there (and for tests). deliver()
+  /// calls it for every arrival.
   Result<Completion> complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
                               const Upload& upload, Priority priority = Priority::Normal);
 
   // ---- explicit control ---------------------------------------------------------------------
+  /// True when `key` holds a layer.
   bool is_resident(const TileKey& key) const { return entries_.contains(key); }
+  /// The layer `key` holds, if resident.
   std::optional<LayerIndex> layer_of(const TileKey& key) const;
-  // A pinned tile is never evicted, by the budget or by evict(); unpin to let it go.
+  /// A pinned tile is never evicted, by the budget or by evict(); unpin to let it go.
   Result<void> pin(const TileKey& key, bool pinned = true);
-  // Drops a tile now and releases its layer, and cancels any request for it. Refused for a
-  // pinned tile; NotFound when the key is neither resident nor requested.
+  /// Drops a tile now and releases its layer, and cancels any request for it. Refused for a
+  /// pinned tile; NotFound when the key is neither resident nor requested.
   Result<void> evict(const TileKey& key);
-  // Drops every tile (pinned ones too) and every request; replies to earlier requests are
-  // stale from now on (a new cache generation: device loss, a new data set).
+  /// Drops every tile (pinned ones too) and every request; replies to earlier requests are
+  /// stale from now on (a new cache generation: device loss, a new data set).
   Result<void> clear();
 
+  /// Bytes of the resident tiles' layers.
   uint64_t resident_bytes() const { return entries_.size() * layer_bytes_; }
+  /// The budget, in whole layers' bytes.
   uint64_t budget_bytes() const { return budget_tiles_ * layer_bytes_; }
+  /// The budget in tiles.
   uint64_t budget_tiles() const { return budget_tiles_; }
+  /// One layer's bytes.
   uint64_t layer_bytes() const { return layer_bytes_; }
+  /// Tiles resident now.
   size_t resident_count() const { return entries_.size(); }
+  /// Tiles pinned now.
   size_t pinned_count() const { return pinned_count_; }
+  /// Tiles protected this frame.
   size_t protected_count() const { return frame_list_.size(); }
+  /// Tiles evicted so far.
   uint64_t evictions() const { return evictions_; }
+  /// Fetches dispatched and not answered.
   uint32_t fetches_in_flight() const { return fetches_in_flight_; }
+  /// The limit on those.
   uint32_t max_fetches_in_flight() const { return max_fetches_; }
+  /// Replies dropped as stale so far.
   uint64_t stale_completions() const { return stale_completions_; }
+  /// Fetches answered with fail() (or dropped unanswered) so far.
   uint64_t failed_fetches() const { return failed_fetches_; }
+  /// Incremented by clear(): replies from before it are stale.
   uint64_t generation() const { return generation_; }
 
  private:

@@ -27,47 +27,60 @@
 
 namespace warden::tiles {
 
-// The copy's bytesPerRow alignment (WebGPU's 256).
+/// The copy's bytesPerRow alignment (WebGPU's 256).
 inline constexpr uint32_t kCopyRowAlignment = 256;
+/// A row of `width` texels of `texel_bytes`, rounded up to kCopyRowAlignment.
 uint32_t aligned_row_pitch(uint32_t width, uint32_t texel_bytes);
 
+/// What an UploadRing is made of.
 struct UploadRingDesc {
+  /// Width and height of a tile.
   uint32_t tile_size = 256;
+  /// Bytes per texel.
   uint32_t texel_bytes = 4;
-  uint32_t buffers = 4;           // two frames in flight, plus room for one to be mapping
-  uint32_t tiles_per_buffer = 8;  // tiles one frame stages
+  uint32_t buffers = 4;           ///< two frames in flight, plus room for one to be mapping
+  uint32_t tiles_per_buffer = 8;  ///< tiles one frame stages
+  /// Label of its buffers.
   std::string label = "tile upload ring";
 };
 
+/// Mapped staging buffers recycled under the submission clock: tiles are copied in on the CPU and into the array by the GPU.
 class UploadRing {
  public:
+  /// Where a buffer is: mapped (stage() may write), in flight (submitted), mapping (map requested).
   enum class BufferState { Mapped, InFlight, Mapping };
 
+  /// Makes and maps the buffers on `device`.
   static Result<std::unique_ptr<UploadRing>> create(const gpu::Procs& procs, gpu::Device device,
                                                     const UploadRingDesc& desc);
   ~UploadRing();
   UploadRing(const UploadRing&) = delete;
   UploadRing& operator=(const UploadRing&) = delete;
 
-  // Copies one tile (tile_size rows of tile_size * texel_bytes bytes, packed) into the current
-  // mapped buffer, to be copied into `layer` of `texture` by the next record(). False when no
-  // buffer has room: the caller uploads this tile another way (nothing waits).
+  /// Copies one tile (tile_size rows of tile_size * texel_bytes bytes, packed) into the current
+  /// mapped buffer, to be copied into `layer` of `texture` by the next record(). False when no
+  /// buffer has room: the caller uploads this tile another way (nothing waits).
   Result<bool> stage(gpu::Texture texture, LayerIndex layer, std::span<const uint8_t> texels);
-  // Unmaps the buffer that has staged tiles and records their copies into `encoder`, which
-  // will be submitted as `recording` (SubmissionClock::recording()). Nothing staged: nothing.
+  /// Unmaps the buffer that has staged tiles and records their copies into `encoder`, which
+  /// will be submitted as `recording` (SubmissionClock::recording()). Nothing staged: nothing.
   void record(gpu::CommandEncoder encoder, Serial recording);
-  // Asks to map again every buffer whose submission `clock` has retired (non-blocking).
+  /// Asks to map again every buffer whose submission `clock` has retired (non-blocking).
   void recycle(const SubmissionClock& clock);
 
+  /// Where buffer `buffer` is.
   BufferState state(uint32_t buffer) const;
+  /// Buffers in the ring.
   uint32_t buffer_count() const { return static_cast<uint32_t>(buffers_.size()); }
+  /// Buffers mapped now.
   uint32_t mapped_count() const;
+  /// Tiles one buffer holds.
   uint32_t tiles_per_buffer() const { return tiles_per_buffer_; }
+  /// Bytes per staged row (aligned_row_pitch()).
   uint32_t row_pitch() const { return row_pitch_; }
-  // Tiles stage() turned away because no buffer was mapped (the caller's fallbacks).
+  /// Tiles stage() turned away because no buffer was mapped (the caller's fallbacks).
   uint64_t turned_away() const { return turned_away_; }
 
-  struct Buffer;  // shared with its map callback, which may outlive the ring
+  struct Buffer;  ///< shared with its map callback, which may outlive the ring
 
  private:
   UploadRing() = default;
@@ -79,21 +92,28 @@ class UploadRing {
   uint64_t turned_away_ = 0;
 };
 
-// The two ways to get a tile's level 0 to the GPU, measured side by side on one device.
+/// The two ways to get a tile's level 0 to the GPU, measured side by side on one device.
 enum class UploadPath { WriteTexture, Ring };
+/// "write-texture" or "ring".
 const char* to_string(UploadPath path);
 
+/// What measure_upload_paths() measured.
 struct UploadMeasurement {
+  /// queue.writeTexture, GB/s.
   double write_texture_gbps = 0;
+  /// The UploadRing, GB/s.
   double ring_gbps = 0;
+  /// The faster of the two.
   UploadPath faster = UploadPath::WriteTexture;
+  /// Tiles per round.
   uint32_t tiles = 0;
+  /// Width and height of a tile.
   uint32_t tile_size = 0;
 };
 
-// Uploads `tiles` tiles of tile_size^2 RGBA8 texels into a texture array both ways, `rounds`
-// times, each round submitted and waited for (blocking, counted: start-up and tools only), and
-// returns both rates (bytes of texels per second, best round) and the faster path.
+/// Uploads `tiles` tiles of tile_size^2 RGBA8 texels into a texture array both ways, `rounds`
+/// times, each round submitted and waited for (blocking, counted: start-up and tools only), and
+/// returns both rates (bytes of texels per second, best round) and the faster path.
 Result<UploadMeasurement> measure_upload_paths(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
                                                uint32_t tile_size = 256, uint32_t tiles = 16, uint32_t rounds = 3);
 

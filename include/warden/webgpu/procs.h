@@ -8,12 +8,12 @@
 
 namespace warden::gpu {
 
-// X(return type, name without the "wgpu" prefix, parameter list). One list generates the
-// table's fields, the loader and the tests that check each symbol resolves.
-// With the reference ledger on, each entry is a trampoline that counts the references the call
-// hands out or gives back, by the rule in docs/adr/0011 (object return types, AddRef, Release,
-// request callbacks). An entry that hands out an object through an out-parameter needs its
-// own overload in src/webgpu/counting_procs.cpp.
+/// X(return type, name without the "wgpu" prefix, parameter list). One list generates the
+/// table's fields, the loader and the tests that check each symbol resolves.
+/// With the reference ledger on, each entry is a trampoline that counts the references the call
+/// hands out or gives back, by the rule in docs/adr/0011 (object return types, AddRef, Release,
+/// request callbacks). An entry that hands out an object through an out-parameter needs its
+/// own overload in src/webgpu/counting_procs.cpp.
 #define WARDEN_GPU_PROCS(X)                                                                     \
   /* instance */                                                                               \
   X(Instance, CreateInstance, (const InstanceDescriptor*))                                     \
@@ -151,6 +151,7 @@ namespace warden::gpu {
   X(Future, DeviceCreateRenderPipelineAsync, (Device, const RenderPipelineDescriptor*, CreateRenderPipelineAsyncCallbackInfo)) \
   X(Future, DeviceCreateComputePipelineAsync, (Device, const ComputePipelineDescriptor*, CreateComputePipelineAsyncCallbackInfo))
 
+/// The proc table: one function pointer per WARDEN_GPU_PROCS entry, filled by Library::load().
 struct Procs {
 #define WARDEN_GPU_PROC_FIELD(Ret, Name, Params) Ret(*Name) Params = nullptr;
   WARDEN_GPU_PROCS(WARDEN_GPU_PROC_FIELD)

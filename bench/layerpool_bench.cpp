@@ -6,6 +6,7 @@
 // 64, 256, 1024, 4096, 16384, 65536.
 #include <benchmark/benchmark.h>
 
+#include "harness/reference_layer_pool.h"
 #include "warden/tiles/layer_pool.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_support.h"
-#include "warden/resources/churn.h"
+#include "harness/churn.h"
 #include "warden/webgpu/names.h"
 
 int main() {

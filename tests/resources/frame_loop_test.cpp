@@ -1,4 +1,4 @@
-#include "warden/resources/churn.h"
+#include "harness/churn.h"
 
 #include <gtest/gtest.h>
 

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "harness/reference_layer_pool.h"
+
 namespace warden::tiles {
 namespace {
 

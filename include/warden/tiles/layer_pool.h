@@ -20,7 +20,6 @@
 #include <deque>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "warden/core/result.h"
@@ -110,22 +109,6 @@ class LayerPool {
   uint32_t in_flight_count_ = 0;
   uint32_t allocated_count_ = 0;
   Serial newest_touch_{};
-};
-
-// The seed's reference algorithm, ported faithfully for comparison: a free list scanned from
-// the back and spliced on every acquire, a map of last uses. No reserve, no checks. Used by
-// the benchmark (layerpool_reference_ns) and the model test; not for production use.
-class ReferenceLayerPool {
- public:
-  ReferenceLayerPool(uint32_t layer_count, const SubmissionClock& clock);
-  void touch(LayerIndex layer);
-  void release(LayerIndex layer);
-  std::optional<LayerIndex> acquire();
-
- private:
-  const SubmissionClock& clock_;
-  std::vector<LayerIndex> free_;
-  std::unordered_map<LayerIndex, Serial> last_used_;
 };
 
 }  // namespace warden::tiles

@@ -1,7 +1,8 @@
 // A frame loop that creates, uses, submits and destroys objects every frame through a
 // Registry, the way an application that rebuilds per-frame state would. It proves DESIGN
 // invariant 1 (no wait on the frame path) in a test and measures it in a benchmark, and it
-// doubles as a worked example of the registry's frame-time calls.
+// doubles as a worked example of the registry's frame-time calls. Test and benchmark
+// scaffolding (the warden_harness library): not part of the installed library.
 #pragma once
 
 #include <cstdint>

@@ -66,7 +66,8 @@ class QueueClock {
   Serial submit(const gpu::CommandBuffer* buffers, size_t count);
   Serial submit(gpu::CommandBuffer buffer) { return submit(&buffer, 1); }
   // A new device's queue (after a loss). Serials go on counting from where they were, and
-  // everything submitted before counts as complete: whoever holds this clock (a LayerPool, a
+  // everything submitted before, and the submission being recorded (never submitted now),
+  // counts as complete: whoever holds this clock (a LayerPool, a
   // Registry) keeps a valid reference and its recorded serials stay meaningful. Reports still
   // due from the old queue are ignored.
   void rebind(gpu::Queue queue);

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -35,6 +36,7 @@
 
 #include "bench_support.h"
 #include "warden/core/submission_clock.h"
+#include "warden/resources/registry.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
 #include "warden/tiles/upload_ring.h"
@@ -109,7 +111,8 @@ struct Gpu {
   const Procs* p = nullptr;
   Device device = nullptr;
   Queue queue = nullptr;
-  std::unique_ptr<QueueClock> clock;
+  // Custody of every tile object of both designs; its clock is the one both loops submit through.
+  std::unique_ptr<Registry> registry;
   std::unique_ptr<tiles::MipGenerator> mips;
   std::unique_ptr<tiles::TileRenderer> renderer;
   Ref<Texture> target;
@@ -120,8 +123,8 @@ struct Gpu {
 
   // Keeps at most two frames in flight without blocking: poll only.
   void throttle(uint64_t frames) {
-    clock->poll();
-    while (clock->clock().in_flight() > frames) clock->poll();
+    registry->poll();  // also lets go of what the registry released once its readers retired
+    while (registry->clock().in_flight() > frames) registry->poll();
   }
   Ref<CommandEncoder> encoder() const { return Ref<CommandEncoder>(p, p->DeviceCreateCommandEncoder(device, nullptr)); }
   RenderPassEncoder begin(CommandEncoder enc) const { return begin_clear_pass(*p, enc, target_view.get()); }
@@ -129,7 +132,7 @@ struct Gpu {
     p->RenderPassEncoderEnd(pass);
     p->RenderPassEncoderRelease(pass);
     CommandBuffer commands = p->CommandEncoderFinish(enc, nullptr);
-    clock->submit(commands);
+    registry->submit(commands);
     p->CommandBufferRelease(commands);
   }
 };
@@ -157,14 +160,16 @@ class RecycleLoop {
   RecycleLoop(Gpu& gpu, const std::vector<std::vector<uint8_t>>& images) : gpu_(gpu), images_(images) {}
   Result<void> init() {
     const uint32_t layers = layers_for(gpu_.grid);
-    auto array = tiles::TileArray::create(*gpu_.p, gpu_.device, *gpu_.mips, {kTile, layers, 0, "pan tiles"});
+    auto array = tiles::TileArray::create(*gpu_.mips, {kTile, layers, 0, "pan tiles"});
     if (!array) return array.error();
     array_ = std::make_unique<tiles::TileArray>(std::move(array.value()));
-    pool_ = std::make_unique<tiles::LayerPool>(layers, gpu_.clock->clock());
+    pool_ = std::make_unique<tiles::LayerPool>(layers, gpu_.registry->clock());
     auto cache = tiles::TileCache::create(*pool_, uint64_t{layers} * array_->layer_bytes(), array_->layer_bytes());
     if (!cache) return cache.error();
     cache_ = std::make_unique<tiles::TileCache>(std::move(cache.value()));
-    group_ = gpu_.renderer->make_bind_group(*array_);
+    auto group = gpu_.renderer->make_bind_group(*array_);
+    if (!group) return group.error();
+    group_.emplace(std::move(*group));
     if (gpu_.upload_path == tiles::UploadPath::Ring) {
       // Two frames in flight and one mapping back: three buffers of one frame's tiles, plus
       // the first view's, which goes through writeTexture when the ring turns it away.
@@ -184,19 +189,21 @@ class RecycleLoop {
       t = now;
     };
     PanStep step = pan_step(f, gpu_.grid);
-    if (ring_) ring_->recycle(gpu_.clock->clock());
+    if (ring_) ring_->recycle(gpu_.registry->clock());
     auto enc = gpu_.encoder();
     lap(&FrameParts::encoder);
     fresh_.clear();
     auto fill = [&](const TileKey& k, tiles::LayerIndex layer) -> Result<void> {
       bool staged = false;
       if (ring_) {
-        auto s = ring_->stage(array_->texture(), layer, image_for(images_, k));
+        auto texture = gpu_.registry->resolve(array_->texture());
+        if (!texture) return texture.error();
+        auto s = ring_->stage(*texture, layer, image_for(images_, k));
         if (!s) return s.error();
         staged = *s;
       }
       if (!staged) {
-        if (auto ok = array_->write_level0(gpu_.queue, layer, image_for(images_, k)); !ok) return ok;
+        if (auto ok = array_->write_level0(layer, image_for(images_, k)); !ok) return ok;
       }
       fresh_.push_back(layer);
       return {};
@@ -212,7 +219,7 @@ class RecycleLoop {
       if (!s) return s.error();
       deferred_ += *s == tiles::LoadStatus::Deferred;
     }
-    if (ring_) ring_->record(enc.get(), gpu_.clock->clock().recording());
+    if (ring_) ring_->record(enc.get(), gpu_.registry->clock().recording());
     lap(&FrameParts::upload);
     if (auto ok = array_->regenerate_mips(enc.get(), fresh_); !ok) return ok;
     lap(&FrameParts::mips);
@@ -227,14 +234,14 @@ class RecycleLoop {
       t.layer = source->layer;
       instances_.push_back(t);
     }
-    if (auto ok = gpu_.renderer->write_instances(gpu_.queue, instances_); !ok) return ok;
+    if (auto ok = gpu_.renderer->write_instances(instances_); !ok) return ok;
     lap(&FrameParts::instances);
     RenderPassEncoder pass = gpu_.begin(enc.get());
-    gpu_.renderer->draw(pass, group_.get(), static_cast<uint32_t>(instances_.size()));
+    auto drawn = gpu_.renderer->draw(pass, *group_, static_cast<uint32_t>(instances_.size()));
     lap(&FrameParts::draw);
     gpu_.end_and_submit(enc.get(), pass);
     lap(&FrameParts::submit);
-    return {};
+    return drawn;
   }
   uint64_t deferred() const { return deferred_; }
 
@@ -244,7 +251,7 @@ class RecycleLoop {
   std::unique_ptr<tiles::TileArray> array_;
   std::unique_ptr<tiles::LayerPool> pool_;
   std::unique_ptr<tiles::TileCache> cache_;
-  Ref<BindGroup> group_;
+  std::optional<tiles::TileBindGroup> group_;
   std::vector<tiles::TileInstance> instances_;
   std::vector<tiles::LayerIndex> fresh_;  // layers handed out this frame: their chains to rebuild
   std::unique_ptr<tiles::UploadRing> ring_;  // when the ring is the faster path here
@@ -260,11 +267,13 @@ class DestroyLoop {
     PanStep step = pan_step(f, gpu_.grid);
     auto enc = gpu_.encoder();
     auto load = [&](const TileKey& k) -> Result<void> {
-      auto texture = tiles::TileArray::create(*gpu_.p, gpu_.device, *gpu_.mips, {kTile, 1, 0, "pan tile"});
+      auto texture = tiles::TileArray::create(*gpu_.mips, {kTile, 1, 0, "pan tile"});
       if (!texture) return texture.error();
-      if (auto ok = texture->write_level0(gpu_.queue, 0, image_for(images_, k)); !ok) return ok;
+      if (auto ok = texture->write_level0(0, image_for(images_, k)); !ok) return ok;
       TileTexture t{std::make_unique<tiles::TileArray>(std::move(texture.value())), {}};
-      t.group = gpu_.renderer->make_bind_group(*t.texture);
+      auto group = gpu_.renderer->make_bind_group(*t.texture);
+      if (!group) return group.error();
+      t.group.emplace(std::move(*group));
       fresh_.push_back(t.texture.get());
       tiles_.insert_or_assign(k, std::move(t));
       return {};
@@ -275,13 +284,9 @@ class DestroyLoop {
         if (auto ok = load(k); !ok) return ok;
       }
     }
-    // Its last reader was an earlier, submitted frame: Dawn accepts the destroy now.
-    for (const TileKey& k : step.evict) {
-      auto it = tiles_.find(k);
-      if (it == tiles_.end()) continue;
-      gpu_.p->TextureDestroy(it->second.texture->texture());
-      tiles_.erase(it);
-    }
+    // Erasing destroys the tile's objects in the registry, which calls Destroy on the texture
+    // once the submission being recorded now retired.
+    for (const TileKey& k : step.evict) tiles_.erase(k);
     for (const TileKey& k : step.load) {
       if (auto ok = load(k); !ok) return ok;
     }
@@ -297,33 +302,36 @@ class DestroyLoop {
       auto it = tiles_.find(k);
       if (it == tiles_.end()) continue;
       instances_.push_back(at(gpu_, k.x, k.y, step.first_column));
-      groups_.push_back(it->second.group.get());
+      groups_.push_back(&*it->second.group);
     }
-    if (auto ok = gpu_.renderer->write_instances(gpu_.queue, instances_); !ok) return ok;
+    if (auto ok = gpu_.renderer->write_instances(instances_); !ok) return ok;
     RenderPassEncoder pass = gpu_.begin(enc.get());
     // A bind group and a draw per tile; pipeline and instance buffer are set once.
-    for (uint32_t i = 0; i < groups_.size(); ++i) {
+    Result<void> drawn;
+    for (uint32_t i = 0; i < groups_.size() && drawn; ++i) {
       if (i == 0) {
-        gpu_.renderer->draw(pass, groups_[0], 1, 0);
-      } else {
-        gpu_.p->RenderPassEncoderSetBindGroup(pass, 0, groups_[i], 0, nullptr);
+        drawn = gpu_.renderer->draw(pass, *groups_[0], 1, 0);
+      } else if (auto group = gpu_.registry->resolve(groups_[i]->handle()); group) {
+        gpu_.p->RenderPassEncoderSetBindGroup(pass, 0, *group, 0, nullptr);
         gpu_.p->RenderPassEncoderDraw(pass, 6, 1, 0, i);
+      } else {
+        drawn = group.error();
       }
     }
     gpu_.end_and_submit(enc.get(), pass);
-    return {};
+    return drawn;
   }
 
  private:
   struct TileTexture {
     std::unique_ptr<tiles::TileArray> texture;  // one layer: a texture of its own
-    Ref<BindGroup> group;
+    std::optional<tiles::TileBindGroup> group;  // declared after the texture: destroyed first
   };
   Gpu& gpu_;
   const std::vector<std::vector<uint8_t>>& images_;
   std::unordered_map<TileKey, TileTexture, tiles::TileKeyHash> tiles_;
   std::vector<tiles::TileInstance> instances_;
-  std::vector<BindGroup> groups_;
+  std::vector<const tiles::TileBindGroup*> groups_;
   std::vector<const tiles::TileArray*> fresh_;  // textures created this frame
 };
 
@@ -372,12 +380,18 @@ int main() {
   gpu.p = &p;
   gpu.device = opened->device.get();
   gpu.queue = opened->queue.get();
-  gpu.clock = std::make_unique<QueueClock>(p, ctx.value()->instance(), gpu.queue);
-  auto mips = tiles::MipGenerator::create(p, gpu.device, TextureFormat::RGBA8Unorm);
+  // The recycle design's largest array makes a view per (layer, level >= 1); the destroy design
+  // a texture, 17 views and 9 bind groups per tile, with two frames of evictions still pending.
+  const uint32_t max_grid = *std::max_element(std::begin(kCurveGrids), std::end(kCurveGrids));
+  RegistryOptions registry_options;
+  registry_options.texture_view_capacity = 1u << 16;
+  registry_options.bind_group_capacity = 1u << 15;
+  registry_options.texture_capacity = 1u << 13;
+  gpu.registry = std::make_unique<Registry>(*ctx.value(), gpu.device, gpu.queue, std::move(registry_options));
+  auto mips = tiles::MipGenerator::create(*gpu.registry, TextureFormat::RGBA8Unorm);
   if (!mips) return fail(mips.error().message);
   gpu.mips = std::make_unique<tiles::MipGenerator>(std::move(mips.value()));
-  const uint32_t max_grid = *std::max_element(std::begin(kCurveGrids), std::end(kCurveGrids));
-  auto renderer = tiles::TileRenderer::create(p, gpu.device, TextureFormat::RGBA8Unorm, max_grid * max_grid);
+  auto renderer = tiles::TileRenderer::create(*gpu.registry, TextureFormat::RGBA8Unorm, max_grid * max_grid);
   if (!renderer) return fail(renderer.error().message);
   gpu.renderer = std::make_unique<tiles::TileRenderer>(std::move(renderer.value()));
   // The upload path warden would pick on this backend, measured here (blocking: start-up).

@@ -52,6 +52,10 @@ Serial QueueClock::submit(const gpu::CommandBuffer* buffers, size_t count) {
 void QueueClock::rebind(gpu::Queue queue) {
   queue_ = queue;
   ++shared_->epoch;
+  // The submission being recorded on the lost device never happens: its serial is spent, so
+  // whatever was touched for it (a LayerPool's layers) counts as retired, not as waiting for
+  // the new device's first submission.
+  shared_->clock.on_submitted();
   shared_->clock.assume_all_complete();
 }
 

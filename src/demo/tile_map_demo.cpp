@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "warden/core/submission_clock.h"
+#include "warden/resources/registry.h"
 #include "warden/demo/camera.h"
 #include "warden/demo/folder_tiles.h"
 #include "warden/demo/mercator_tiler.h"
@@ -118,12 +119,14 @@ class TileMapDemo {
   std::unique_ptr<FolderTiles> folder_;
   std::vector<LayerTiles> layers_;  // [MapLayer]
 
-  std::unique_ptr<QueueClock> clock_;
+  // Custody of the tile GPU objects, and the submission clock; declared before what it holds,
+  // so it goes after them.
+  std::unique_ptr<Registry> registry_;
   std::unique_ptr<tiles::LayerPool> pool_;
   std::unique_ptr<tiles::MipGenerator> mips_;
   std::unique_ptr<tiles::TileArray> array_;
   std::unique_ptr<tiles::TileRenderer> renderer_;
-  gpu::Ref<gpu::BindGroup> bind_group_;
+  std::optional<tiles::TileBindGroup> bind_group_;
   gpu::Ref<gpu::Texture> target_;
   gpu::Ref<gpu::TextureView> target_view_;
   std::list<PendingSnapshot> snapshots_;  // stable addresses: map callbacks point at them
@@ -174,26 +177,34 @@ Result<void> TileMapDemo::create_gpu_objects() {
                                   limits.maxTextureArrayLayers,
                                   (limits.maxTextureArrayLayers - kInFlightHeadroom) * *layer_bytes >> 20));
   }
-  clock_ = std::make_unique<QueueClock>(p, gpu_.context->instance(), gpu_.queue);
-  pool_ = std::make_unique<tiles::LayerPool>(static_cast<uint32_t>(layer_count), clock_->clock());
+  // A view per (layer, level >= 1): a large budget on a device with many array layers needs
+  // more than the default 4,096 views.
+  RegistryOptions registry_options;
+  const uint64_t views = tiles::TileArray::view_count(static_cast<uint32_t>(layer_count),
+                                                      tiles::full_mip_count(kTileSize, kTileSize));
+  registry_options.texture_view_capacity = std::max<uint32_t>(registry_options.texture_view_capacity,
+                                                               static_cast<uint32_t>(views) + 64);
+  registry_ = std::make_unique<Registry>(*gpu_.context, gpu_.device, gpu_.queue, std::move(registry_options));
+  pool_ = std::make_unique<tiles::LayerPool>(static_cast<uint32_t>(layer_count), registry_->clock());
   for (LayerTiles& layer : layers_) {
     auto cache = tiles::TileCache::create(*pool_, per_layer_budget, *layer_bytes);
     if (!cache) return cache.error();
     layer.cache.emplace(std::move(*cache));
   }
-  auto mips = tiles::MipGenerator::create(p, gpu_.device, gpu::TextureFormat::RGBA8Unorm);
+  auto mips = tiles::MipGenerator::create(*registry_, gpu::TextureFormat::RGBA8Unorm);
   if (!mips) return mips.error();
   mips_ = std::make_unique<tiles::MipGenerator>(std::move(*mips));
-  auto array = tiles::TileArray::create(p, gpu_.device, *mips_,
-                                        {kTileSize, static_cast<uint32_t>(layer_count), 0, "demo tiles"});
+  auto array = tiles::TileArray::create(*mips_, {kTileSize, static_cast<uint32_t>(layer_count), 0, "demo tiles"});
   if (!array) return array.error();
   array_ = std::make_unique<tiles::TileArray>(std::move(*array));
   // At zoom scale >= 1 a tile covers at least 256 pixels: this many positions at most.
   const uint32_t max_instances = (options_.width / kTileSize + 2) * (options_.height / kTileSize + 2);
-  auto renderer = tiles::TileRenderer::create(p, gpu_.device, gpu::TextureFormat::RGBA8Unorm, max_instances);
+  auto renderer = tiles::TileRenderer::create(*registry_, gpu::TextureFormat::RGBA8Unorm, max_instances);
   if (!renderer) return renderer.error();
   renderer_ = std::make_unique<tiles::TileRenderer>(std::move(*renderer));
-  bind_group_ = renderer_->make_bind_group(*array_);
+  auto group = renderer_->make_bind_group(*array_);
+  if (!group) return group.error();
+  bind_group_.emplace(std::move(*group));
 
   gpu::TextureDescriptor desc;
   desc.label = "demo target";
@@ -224,7 +235,7 @@ Result<uint32_t> TileMapDemo::upload_ready(LayerTiles& layer, gpu::CommandEncode
   while (!layer.ready.empty() && uploaded < kMaxUploadsPerFrame) {
     const FetchedTile& tile = layer.ready.front();
     auto fill = [&](const TileKey&, tiles::LayerIndex index) -> Result<void> {
-      if (auto written = array_->upload(gpu_.queue, encoder, index, tile.image->texels); !written) return written;
+      if (auto written = array_->upload(encoder, index, tile.image->texels); !written) return written;
       return pool_->touch(index);  // the mip passes are recorded into this frame's encoder
     };
     const bool root = tile.key == TileKey{0, 0, 0};
@@ -245,7 +256,7 @@ Result<uint32_t> TileMapDemo::upload_ready(LayerTiles& layer, gpu::CommandEncode
 
 Result<void> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   const gpu::Procs& p = procs();
-  clock_->poll();
+  registry_->poll();
   collect_snapshots();
   collect_fetched(frame);
 
@@ -283,11 +294,12 @@ Result<void> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
     instance.layer = source->layer;
     instances.push_back(instance);
   }
-  if (auto written = renderer_->write_instances(gpu_.queue, instances); !written) return written;
+  if (auto written = renderer_->write_instances(instances); !written) return written;
   gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, encoder.get(), target_view_.get(), {0.05, 0.05, 0.08, 1});
-  renderer_->draw(pass, bind_group_.get(), static_cast<uint32_t>(instances.size()));
+  auto drawn = renderer_->draw(pass, *bind_group_, static_cast<uint32_t>(instances.size()));
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
+  if (!drawn) return drawn;
 
   PendingSnapshot* snapshot = nullptr;
   if (std::binary_search(snapshot_frames_.begin(), snapshot_frames_.end(), frame)) {
@@ -301,7 +313,7 @@ Result<void> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
                               options_.width * 4);
   }
   gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
-  clock_->submit(commands);
+  registry_->submit(commands);
   p.CommandBufferRelease(commands);
   if (snapshot != nullptr) {
     gpu::BufferMapCallbackInfo done;

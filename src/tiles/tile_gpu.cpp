@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "warden/tiles/sizing.h"
-#include "warden/webgpu/objects.h"
 
 namespace warden::tiles {
 namespace {
@@ -83,43 +82,83 @@ fn fs(in : VOut) -> @location(0) vec4<f32> {
 }
 )";
 
-Ref<ShaderModule> make_module(const Procs& p, Device device, const char* code, const char* label) {
-  return Ref<ShaderModule>(&p, create_wgsl_module(p, device, code, label));
-}
-
-Ref<Sampler> make_linear_sampler(const Procs& p, Device device, MipmapFilterMode mip_filter, const char* label) {
-  SamplerDescriptor desc;
-  desc.label = label;
-  desc.magFilter = FilterMode::Linear;
-  desc.minFilter = FilterMode::Linear;
-  desc.mipmapFilter = mip_filter;
-  return Ref<Sampler>(&p, p.DeviceCreateSampler(device, &desc));
-}
-
-Ref<BindGroup> make_texture_group(const Procs& p, Device device, BindGroupLayout layout,
-                                  TextureView view, Sampler sampler, const std::string& label) {
-  BindGroupEntry entries[2];
+// Both the mip passes and the draw bind a texture_2d_array at 0 and a filtering sampler at 1,
+// read in the fragment stage.
+Result<BindGroupLayoutHandle> make_texture_layout(HeldObjects& held, const char* label) {
+  BindGroupLayoutEntry entries[2];
   entries[0].binding = 0;
-  entries[0].textureView = view;
+  entries[0].visibility = ShaderStage::Fragment;
+  entries[0].texture.sampleType = TextureSampleType::Float;
+  entries[0].texture.viewDimension = TextureViewDimension::e2DArray;
   entries[1].binding = 1;
-  entries[1].sampler = sampler;
-  BindGroupDescriptor desc;
+  entries[1].visibility = ShaderStage::Fragment;
+  entries[1].sampler.type = SamplerBindingType::Filtering;
+  auto layout = held.registry().create_bind_group_layout(entries, label);
+  if (!layout) return layout.error();
+  return held.hold(*layout);
+}
+
+Result<SamplerHandle> make_linear_sampler(HeldObjects& held, MipmapFilterMode mip_filter, const char* label) {
+  SamplerDesc desc;
   desc.label = label;
+  desc.mag_filter = FilterMode::Linear;
+  desc.min_filter = FilterMode::Linear;
+  desc.mipmap_filter = mip_filter;
+  auto sampler = held.registry().create_sampler(desc);
+  if (!sampler) return sampler.error();
+  return held.hold(*sampler);
+}
+
+Result<BindGroupHandle> make_texture_group(HeldObjects& held, BindGroupLayoutHandle layout, TextureViewHandle view,
+                                           SamplerHandle sampler, std::string label) {
+  BindGroupDesc desc;
   desc.layout = layout;
-  desc.entryCount = 2;
-  desc.entries = entries;
-  return Ref<BindGroup>(&p, p.DeviceCreateBindGroup(device, &desc));
+  desc.entries = {{0, view}, {1, sampler}};
+  desc.label = std::move(label);
+  auto group = held.registry().create_bind_group(desc);
+  if (!group) return group.error();
+  return held.hold(*group);
+}
+
+// A render pipeline with an explicit layout of one texture group (`layout`): "vs" and "fs" of
+// one WGSL module, `targets` colour targets of `format`.
+Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, const std::string& wgsl, BindGroupLayoutHandle layout,
+                                           std::vector<VertexLayout> vertex_buffers, uint32_t targets,
+                                           TextureFormat format, const std::string& label) {
+  Registry& registry = held.registry();
+  auto module = registry.create_shader_module(wgsl, label);
+  if (!module) return module.error();
+  held.hold(*module);
+  const BindGroupLayoutHandle layouts[] = {layout};
+  auto pipeline_layout = registry.create_pipeline_layout(layouts, label);
+  if (!pipeline_layout) return pipeline_layout.error();
+  held.hold(*pipeline_layout);
+  RenderPipelineDescription desc;
+  desc.label = label;
+  desc.layout = *pipeline_layout;
+  desc.vertex = {*module, "vs", {}};
+  desc.vertex_buffers = std::move(vertex_buffers);
+  desc.fragment = warden::ShaderStage{*module, "fs", {}};
+  desc.targets.assign(targets, ColorTarget{format, std::nullopt, ColorWriteMask::All});
+  auto pipeline = registry.create_render_pipeline(desc);
+  if (!pipeline) return pipeline.error();
+  return held.hold(*pipeline);
 }
 
 }  // namespace
 
 // ---- MipGenerator ---------------------------------------------------------------------------
 
-Result<MipGenerator> MipGenerator::create(const Procs& p, Device device, TextureFormat format) {
+Result<MipGenerator> MipGenerator::create(Registry& registry, TextureFormat format) {
   auto texel = bytes_per_texel(format);
   if (!texel) return texel.error();
+  if (registry.device_lost()) {
+    return make_error(ErrorKind::DeviceFailed, fmt::format("tile mip generator: device lost (generation {}), rebuilding",
+                                                           registry.device_generation()));
+  }
+  const Procs& p = registry.procs();
   Limits limits;
-  p.DeviceGetLimits(device, &limits);
+  p.DeviceGetLimits(registry.device(), &limits);
   // As many targets as the device takes: an RGBA8 target costs 8 bytes per sample against
   // maxColorAttachmentBytesPerSample (32 in Compatibility mode); wider formats are counted at
   // twice their texel size, which never undercounts.
@@ -127,69 +166,57 @@ Result<MipGenerator> MipGenerator::create(const Procs& p, Device device, Texture
                                    limits.maxColorAttachmentBytesPerSample / std::max(8u, *texel * 2)});
   max_targets = std::max(max_targets, 1u);
   MipGenerator g;
+  g.held_ = HeldObjects(registry);
   g.format_ = format;
-  ColorTargetState colors[kMaxLayersPerPass];
-  for (auto& c : colors) c.format = format;
-  VertexAttribute layer_attrs[kMaxLayersPerPass];
-  VertexBufferLayout layer_buffers[kMaxLayersPerPass];
-  for (uint32_t t = 0; t < kMaxLayersPerPass; ++t) {
-    layer_attrs[t].format = VertexFormat::Uint32;
-    layer_attrs[t].shaderLocation = t;
-    layer_buffers[t].stepMode = VertexStepMode::Instance;
-    layer_buffers[t].arrayStride = sizeof(uint32_t);
-    layer_buffers[t].attributeCount = 1;
-    layer_buffers[t].attributes = &layer_attrs[t];
-  }
-  auto make = [&](const std::string& code, uint32_t targets, const char* label) -> Stage {
-    auto module = make_module(p, device, code.c_str(), label);
-    FragmentState fragment;
-    fragment.module = module.get();
-    fragment.entryPoint = "fs";
-    fragment.targetCount = targets;
-    fragment.targets = colors;
-    RenderPipelineDescriptor desc;
-    desc.label = label;
-    desc.vertex.module = module.get();
-    desc.vertex.entryPoint = "vs";
-    desc.vertex.bufferCount = targets;
-    desc.vertex.buffers = layer_buffers;
-    desc.fragment = &fragment;
-    Stage stage;
-    stage.pipeline = Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc));
-    if (stage.pipeline) {
-      stage.layout = Ref<BindGroupLayout>(&p, p.RenderPipelineGetBindGroupLayout(stage.pipeline.get(), 0));
-    }
-    return stage;
-  };
+  auto layout = make_texture_layout(g.held_, "tile mip chain");
+  if (!layout) return layout.error();
+  g.layout_ = *layout;
   for (uint32_t t = 1; t <= max_targets; ++t) {
-    Stage mip = make(mip_wgsl(t), t, "tile mip chain");
-    if (!mip.pipeline) {
-      return make_error(ErrorKind::Validation, fmt::format("tile mip pipeline for {} layers was not created", t));
+    // Layer t's index: an instance-rate u32 at location t - 1, from its own vertex buffer.
+    std::vector<VertexLayout> layer_buffers(t);
+    for (uint32_t i = 0; i < t; ++i) {
+      layer_buffers[i] = {sizeof(uint32_t), VertexStepMode::Instance, {{VertexFormat::Uint32, 0, i}}};
     }
-    g.mip_.push_back(std::move(mip));
+    auto pipeline = make_pipeline(g.held_, mip_wgsl(t), g.layout_, std::move(layer_buffers), t, format,
+                                  fmt::format("tile mip chain x{}", t));
+    if (!pipeline) {
+      return make_error(ErrorKind::Validation,
+                        fmt::format("tile mip pipeline for {} layers was not created: {}", t, pipeline.error().message));
+    }
+    g.pipelines_.push_back(*pipeline);
   }
-  g.sampler_ = make_linear_sampler(p, device, MipmapFilterMode::Nearest, "tile mip chain");
+  auto sampler = make_linear_sampler(g.held_, MipmapFilterMode::Nearest, "tile mip chain");
+  if (!sampler) return sampler.error();
+  g.sampler_ = *sampler;
 
   const uint32_t count = std::max(limits.maxTextureArrayLayers, 1u);
-  BufferDescriptor bdesc;
+  BufferDesc bdesc;
   bdesc.label = "tile layer indices";
-  bdesc.usage = BufferUsage::Vertex;
+  bdesc.usage = BufferUsage::Vertex | BufferUsage::CopyDst;
   bdesc.size = uint64_t{count} * sizeof(uint32_t);
-  bdesc.mappedAtCreation = 1;
-  g.layer_indices_ = Ref<Buffer>(&p, p.DeviceCreateBuffer(device, &bdesc));
-  if (auto* mapped = static_cast<uint32_t*>(p.BufferGetMappedRange(g.layer_indices_.get(), 0, bdesc.size))) {
-    for (uint32_t i = 0; i < count; ++i) mapped[i] = i;
+  bdesc.contents = ContentsSource::Kept;  // written once, here: a rebuild writes the same bytes again
+  auto indices = registry.create_buffer(bdesc);
+  if (!indices) return indices.error();
+  g.layer_indices_ = g.held_.hold(*indices);
+  std::vector<uint32_t> values(count);
+  for (uint32_t i = 0; i < count; ++i) values[i] = i;
+  if (auto written = registry.write_buffer(g.layer_indices_, 0, values.data(), values.size() * sizeof(uint32_t));
+      !written) {
+    return written.error();
   }
-  p.BufferUnmap(g.layer_indices_.get());
   return g;
 }
 
 // ---- TileArray ------------------------------------------------------------------------------
 
-Result<TileArray> TileArray::create(const Procs& p, Device device, const MipGenerator& mips,
-                                    const TileArrayDesc& d) {
+Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDesc& d) {
+  Registry& registry = mips.registry();
+  if (registry.device_lost()) {
+    return make_error(ErrorKind::DeviceFailed, fmt::format("tile array '{}': device lost (generation {}), rebuilding",
+                                                           d.label, registry.device_generation()));
+  }
   Limits limits;
-  p.DeviceGetLimits(device, &limits);
+  registry.procs().DeviceGetLimits(registry.device(), &limits);
   if (d.tile_size == 0 || d.tile_size > limits.maxTextureDimension2D) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("tile array '{}': tile size {} (1..{})", d.label, d.tile_size, limits.maxTextureDimension2D));
@@ -201,10 +228,13 @@ Result<TileArray> TileArray::create(const Procs& p, Device device, const MipGene
   const uint32_t levels = d.mip_levels == 0 ? full_mip_count(d.tile_size, d.tile_size) : d.mip_levels;
   auto bytes = texture_bytes(mips.format(), d.tile_size, d.tile_size, levels, d.layers);
   if (!bytes) return make_error(ErrorKind::InvalidArgument, fmt::format("tile array '{}': {}", d.label, bytes.error().message));
+  // Whatever fails below, `a` goes out of scope and its objects are destroyed in the registry.
+  auto in_array = [&](std::string what, const Error& error) {
+    return make_error(error.kind, fmt::format("tile array '{}': {}: {}", d.label, what, error.message));
+  };
 
   TileArray a;
-  a.procs_ = &p;
-  a.device_ = device;
+  a.held_ = HeldObjects(registry);
   a.label_ = d.label;
   a.tile_size_ = d.tile_size;
   a.layers_ = d.layers;
@@ -213,60 +243,71 @@ Result<TileArray> TileArray::create(const Procs& p, Device device, const MipGene
   a.texel_bytes_ = *bytes_per_texel(mips.format());
   a.layer_indices_ = mips.layer_indices();
 
-  TextureBindingViewDimensionDescriptor bound_as;
-  bound_as.textureBindingViewDimension = TextureViewDimension::e2DArray;
-  TextureDescriptor tdesc;
-  tdesc.nextInChain = &bound_as.chain;
+  TextureDesc tdesc;
   tdesc.label = d.label;
   tdesc.usage = TextureUsage::TextureBinding | TextureUsage::CopyDst | TextureUsage::CopySrc |
                 TextureUsage::RenderAttachment;
   tdesc.size = {d.tile_size, d.tile_size, d.layers};
   tdesc.format = mips.format();
-  tdesc.mipLevelCount = levels;
-  a.texture_ = Ref<Texture>(&p, p.DeviceCreateTexture(device, &tdesc));
+  tdesc.mip_level_count = levels;
+  tdesc.binding_view_dimension = TextureViewDimension::e2DArray;  // Compatibility mode fixes it at creation
+  tdesc.contents = ContentsSource::None;  // after a loss the tiles are fetched again
+  auto texture = registry.create_texture(tdesc);
+  if (!texture) return texture.error();
+  a.texture_ = a.held_.hold(*texture);
 
-  TextureViewDescriptor vdesc;
+  TextureViewDesc vdesc;
   vdesc.dimension = TextureViewDimension::e2DArray;
-  a.sampled_view_ = Ref<TextureView>(&p, p.TextureCreateView(a.texture_.get(), &vdesc));
-  // A pass never writes more layers than the array has: a one-layer texture gets one set.
+  vdesc.label = d.label + " sampled";
+  auto sampled = registry.create_texture_view(a.texture_, vdesc);
+  if (!sampled) return sampled.error();
+  a.sampled_view_ = a.held_.hold(*sampled);
+  // A pass never writes more layers than the array has: a one-layer texture gets one pipeline.
   const uint32_t widths = std::min(mips.max_targets(), d.layers);
-  a.mip_sources_.resize(widths);
   for (uint32_t t = 1; t <= widths; ++t) a.mip_pipelines_.push_back(mips.mip_pipeline(t));
   for (uint32_t m = 0; m + 1 < levels; ++m) {
-    TextureViewDescriptor level;
+    TextureViewDesc level;
     level.dimension = TextureViewDimension::e2DArray;
-    level.baseMipLevel = m;
-    level.mipLevelCount = 1;
-    Ref<TextureView> view(&p, p.TextureCreateView(a.texture_.get(), &level));
-    for (uint32_t t = 1; t <= widths; ++t) {
-      a.mip_sources_[t - 1].push_back(make_texture_group(p, device, mips.mip_layout(t), view.get(), mips.sampler(),
-                                                         fmt::format("{} mip {}", d.label, m)));
-    }
+    level.base_mip_level = m;
+    level.mip_level_count = 1;
+    level.label = fmt::format("{} mip {}", d.label, m);
+    auto view = registry.create_texture_view(a.texture_, level);
+    if (!view) return in_array(fmt::format("source view of level {}", m), view.error());
+    a.held_.hold(*view);
+    auto group = make_texture_group(a.held_, mips.layout(), *view, mips.sampler(), level.label);
+    if (!group) return in_array(fmt::format("bind group of level {}", m), group.error());
+    a.mip_sources_.push_back(*group);
   }
   // Level 0 is written by copies, never rendered: views for levels 1.. only.
   a.targets_.reserve(size_t{d.layers} * (levels - 1));
   for (uint32_t layer = 0; layer < d.layers; ++layer) {
     for (uint32_t m = 1; m < levels; ++m) {
-      TextureViewDescriptor target;
+      TextureViewDesc target;
       target.dimension = TextureViewDimension::e2D;
-      target.baseMipLevel = m;
-      target.mipLevelCount = 1;
-      target.baseArrayLayer = layer;
-      target.arrayLayerCount = 1;
-      a.targets_.emplace_back(&p, p.TextureCreateView(a.texture_.get(), &target));
+      target.base_mip_level = m;
+      target.mip_level_count = 1;
+      target.base_array_layer = layer;
+      target.array_layer_count = 1;
+      target.label = d.label;
+      auto view = registry.create_texture_view(a.texture_, target);
+      if (!view) {
+        return in_array(fmt::format("target view of layer {} level {} (the array needs {} views in all)", layer, m,
+                                    view_count(d.layers, levels)),
+                        view.error());
+      }
+      a.targets_.push_back(a.held_.hold(*view));
     }
   }
   return a;
 }
 
-Result<void> TileArray::upload(Queue queue, CommandEncoder encoder, LayerIndex layer,
-                               std::span<const uint8_t> texels) const {
-  if (auto ok = write_level0(queue, layer, texels); !ok) return ok;
+Result<void> TileArray::upload(CommandEncoder encoder, LayerIndex layer, std::span<const uint8_t> texels) const {
+  if (auto ok = write_level0(layer, texels); !ok) return ok;
   const LayerIndex one[] = {layer};
   return regenerate_mips(encoder, one);
 }
 
-Result<void> TileArray::write_level0(Queue queue, LayerIndex layer, std::span<const uint8_t> texels) const {
+Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> texels) const {
   if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("upload into '{}': the array was destroyed", label_));
   if (layer >= layers_) {
     return make_error(ErrorKind::InvalidArgument,
@@ -278,14 +319,15 @@ Result<void> TileArray::write_level0(Queue queue, LayerIndex layer, std::span<co
                       fmt::format("upload into '{}' layer {}: {} bytes, expected {} ({}x{} texels of {} bytes)",
                                   label_, layer, texels.size(), row * tile_size_, tile_size_, tile_size_, texel_bytes_));
   }
-  TexelCopyTextureInfo dst;
-  dst.texture = texture_.get();
-  dst.origin = {0, 0, layer};
-  TexelCopyBufferLayout layout;
-  layout.bytesPerRow = static_cast<uint32_t>(row);
-  layout.rowsPerImage = tile_size_;
-  Extent3D extent{tile_size_, tile_size_, 1};
-  procs_->QueueWriteTexture(queue, &dst, texels.data(), texels.size(), &layout, &extent);
+  TextureWrite where;
+  where.origin = {0, 0, layer};
+  where.size = {tile_size_, tile_size_, 1};
+  where.bytes_per_row = static_cast<uint32_t>(row);
+  where.rows_per_image = tile_size_;
+  // The registry's write: a texture whose device is lost is an error, not a dropped write.
+  auto written = held_.registry().write_texture(texture_, where, texels.data(), texels.size());
+  if (!written) return make_error(written.error().kind, fmt::format("upload into '{}' layer {}: {}", label_, layer,
+                                                                    written.error().message));
   return {};
 }
 
@@ -295,11 +337,10 @@ Result<void> TileArray::record_mip_level(CommandEncoder encoder, LayerIndex laye
 }
 
 Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const {
-  const Procs& p = *procs_;
   if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("mip chain of '{}': the array was destroyed", label_));
-  if (layers.empty() || layers.size() > mip_sources_.size()) {
+  if (layers.empty() || layers.size() > mip_pipelines_.size()) {
     return make_error(ErrorKind::InvalidArgument, fmt::format("mip chain of '{}': {} layers in one pass (1..{})", label_,
-                                                              layers.size(), mip_sources_.size()));
+                                                              layers.size(), mip_pipelines_.size()));
   }
   for (size_t i = 0; i < layers.size(); ++i) {
     const LayerIndex layer = layers[i];
@@ -315,22 +356,35 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
       }
     }
   }
+  // Resolve everything before recording: an error (a lost device) leaves the encoder untouched.
+  const Registry& registry = held_.registry();
+  auto failed = [&](const Error& error) {
+    return make_error(error.kind, fmt::format("mip chain of '{}' level {}: {}", label_, level, error.message));
+  };
   const uint32_t targets = static_cast<uint32_t>(layers.size());
+  auto pipeline = registry.resolve(mip_pipelines_[targets - 1]);
+  if (!pipeline) return failed(pipeline.error());
+  auto source = registry.resolve(mip_sources_[level - 1]);
+  if (!source) return failed(source.error());
+  auto indices = registry.resolve(layer_indices_);
+  if (!indices) return failed(indices.error());
   RenderPassColorAttachment attachments[kMaxLayersPerPass];
   for (uint32_t t = 0; t < targets; ++t) {
-    attachments[t].view = target_view(layers[t], level);
+    auto view = registry.resolve(target_view(layers[t], level));
+    if (!view) return failed(view.error());
+    attachments[t].view = *view;
     attachments[t].loadOp = LoadOp::Clear;
     attachments[t].storeOp = StoreOp::Store;
   }
+  const Procs& p = registry.procs();
   RenderPassDescriptor pass_desc;
   pass_desc.colorAttachmentCount = targets;
   pass_desc.colorAttachments = attachments;
   RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder, &pass_desc);
-  p.RenderPassEncoderSetPipeline(pass, mip_pipelines_[targets - 1]);
-  p.RenderPassEncoderSetBindGroup(pass, 0, mip_sources_[targets - 1][level - 1].get(), 0, nullptr);
+  p.RenderPassEncoderSetPipeline(pass, *pipeline);
+  p.RenderPassEncoderSetBindGroup(pass, 0, *source, 0, nullptr);
   for (uint32_t t = 0; t < targets; ++t) {
-    p.RenderPassEncoderSetVertexBuffer(pass, t, layer_indices_, uint64_t{layers[t]} * sizeof(uint32_t),
-                                       sizeof(uint32_t));
+    p.RenderPassEncoderSetVertexBuffer(pass, t, *indices, uint64_t{layers[t]} * sizeof(uint32_t), sizeof(uint32_t));
   }
   p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
   p.RenderPassEncoderEnd(pass);
@@ -339,7 +393,7 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
 }
 
 Result<void> TileArray::regenerate_mips(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
-  const size_t width = std::max<size_t>(mip_sources_.size(), 1);
+  const size_t width = std::max<size_t>(mip_pipelines_.size(), 1);
   for (uint32_t level = 1; level < mip_levels_; ++level) {
     for (size_t first = 0; first < layers.size(); first += width) {
       if (auto ok = record_mip_pass(encoder, layers.subspan(first, std::min(width, layers.size() - first)), level); !ok) {
@@ -361,73 +415,81 @@ Result<void> TileArray::destroy_retired(const LayerPool& pool, const SubmissionC
                       fmt::format("destroy '{}': submission {} still reads it (retired through {})", label_,
                                   pool.last_use_of_any().value, clock.retired().value));
   }
-  procs_->TextureDestroy(texture_.get());
+  // Users before what they use; the registry calls Destroy on the texture once it may.
+  held_.release();
   destroyed_ = true;
   return {};
 }
 
 // ---- TileRenderer ---------------------------------------------------------------------------
 
-Result<TileRenderer> TileRenderer::create(const Procs& p, Device device, TextureFormat target_format,
-                                          uint32_t max_instances) {
+Result<TileRenderer> TileRenderer::create(Registry& registry, TextureFormat target_format, uint32_t max_instances) {
   if (max_instances == 0) return make_error(ErrorKind::InvalidArgument, "TileRenderer: max_instances is 0");
   TileRenderer r;
-  r.procs_ = &p;
-  r.device_ = device;
+  r.held_ = HeldObjects(registry);
   r.max_instances_ = max_instances;
-  auto module = make_module(p, device, kDrawWgsl, "tile draw");
-  VertexAttribute attrs[3];
-  attrs[0].format = VertexFormat::Float32x4;
-  attrs[0].offset = offsetof(TileInstance, x0);
-  attrs[0].shaderLocation = 0;
-  attrs[1].format = VertexFormat::Float32x4;
-  attrs[1].offset = offsetof(TileInstance, u0);
-  attrs[1].shaderLocation = 1;
-  attrs[2].format = VertexFormat::Uint32;
-  attrs[2].offset = offsetof(TileInstance, layer);
-  attrs[2].shaderLocation = 2;
-  VertexBufferLayout instances;
-  instances.stepMode = VertexStepMode::Instance;
-  instances.arrayStride = sizeof(TileInstance);
-  instances.attributeCount = 3;
-  instances.attributes = attrs;
-  VsFsPipelineDesc desc(module.get(), target_format);
-  desc.desc.label = "tile draw";
-  desc.desc.vertex.bufferCount = 1;
-  desc.desc.vertex.buffers = &instances;
-  r.pipeline_ = Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
-  if (!r.pipeline_) return make_error(ErrorKind::Validation, "tile draw pipeline was not created");
-  r.layout_ = Ref<BindGroupLayout>(&p, p.RenderPipelineGetBindGroupLayout(r.pipeline_.get(), 0));
-  r.sampler_ = make_linear_sampler(p, device, MipmapFilterMode::Linear, "tile draw");
-  BufferDescriptor bdesc;
+  auto layout = make_texture_layout(r.held_, "tile draw");
+  if (!layout) return layout.error();
+  r.layout_ = *layout;
+  VertexLayout instances;
+  instances.step_mode = VertexStepMode::Instance;
+  instances.stride = sizeof(TileInstance);
+  instances.attributes = {{VertexFormat::Float32x4, offsetof(TileInstance, x0), 0},
+                          {VertexFormat::Float32x4, offsetof(TileInstance, u0), 1},
+                          {VertexFormat::Uint32, offsetof(TileInstance, layer), 2}};
+  auto pipeline = make_pipeline(r.held_, kDrawWgsl, r.layout_, {instances}, 1, target_format, "tile draw");
+  if (!pipeline) {
+    return make_error(ErrorKind::Validation, fmt::format("tile draw pipeline was not created: {}", pipeline.error().message));
+  }
+  r.pipeline_ = *pipeline;
+  auto sampler = make_linear_sampler(r.held_, MipmapFilterMode::Linear, "tile draw");
+  if (!sampler) return sampler.error();
+  r.sampler_ = *sampler;
+  BufferDesc bdesc;
   bdesc.label = "tile instances";
   bdesc.usage = BufferUsage::Vertex | BufferUsage::CopyDst;
   bdesc.size = uint64_t{max_instances} * sizeof(TileInstance);
-  r.instances_ = Ref<Buffer>(&p, p.DeviceCreateBuffer(device, &bdesc));
+  bdesc.contents = ContentsSource::None;  // every frame writes it again: keeping a copy would copy every frame
+  auto buffer = registry.create_buffer(bdesc);
+  if (!buffer) return buffer.error();
+  r.instances_ = r.held_.hold(*buffer);
   return r;
 }
 
-Ref<BindGroup> TileRenderer::make_bind_group(const TileArray& array) const {
-  return make_texture_group(*procs_, device_, layout_.get(), array.sampled_view(), sampler_.get(), "tile draw");
+Result<TileBindGroup> TileRenderer::make_bind_group(const TileArray& array) const {
+  TileBindGroup group;
+  group.held_ = HeldObjects(held_.registry());
+  auto made = make_texture_group(group.held_, layout_, array.sampled_view(), sampler_, "tile draw");
+  if (!made) return made.error();
+  group.handle_ = *made;
+  return group;
 }
 
-Result<void> TileRenderer::write_instances(Queue queue, std::span<const TileInstance> instances) const {
+Result<void> TileRenderer::write_instances(std::span<const TileInstance> instances) const {
   if (instances.size() > max_instances_) {
     return make_error(ErrorKind::InvalidArgument, fmt::format("TileRenderer: {} instances, room for {}",
                                                               instances.size(), max_instances_));
   }
   if (instances.empty()) return {};
   // writeBuffer wants a multiple of 4 bytes; 36-byte instances always are.
-  procs_->QueueWriteBuffer(queue, instances_.get(), 0, instances.data(), instances.size_bytes());
-  return {};
+  return held_.registry().write_buffer(instances_, 0, instances.data(), instances.size_bytes());
 }
 
-void TileRenderer::draw(RenderPassEncoder pass, BindGroup group, uint32_t count, uint32_t first) const {
-  const Procs& p = *procs_;
-  p.RenderPassEncoderSetPipeline(pass, pipeline_.get());
-  p.RenderPassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
-  p.RenderPassEncoderSetVertexBuffer(pass, 0, instances_.get(), 0, kWholeSize);
+Result<void> TileRenderer::draw(RenderPassEncoder pass, const TileBindGroup& group, uint32_t count,
+                                uint32_t first) const {
+  const Registry& registry = held_.registry();
+  auto pipeline = registry.resolve(pipeline_);
+  if (!pipeline) return pipeline.error();
+  auto bind_group = registry.resolve(group.handle());
+  if (!bind_group) return bind_group.error();
+  auto instances = registry.resolve(instances_);
+  if (!instances) return instances.error();
+  const Procs& p = registry.procs();
+  p.RenderPassEncoderSetPipeline(pass, *pipeline);
+  p.RenderPassEncoderSetBindGroup(pass, 0, *bind_group, 0, nullptr);
+  p.RenderPassEncoderSetVertexBuffer(pass, 0, *instances, 0, kWholeSize);
   p.RenderPassEncoderDraw(pass, 6, count, 0, first);
+  return {};
 }
 
 TileInstance place_tile(float x, float y, float size, uint32_t target_width, uint32_t target_height) {

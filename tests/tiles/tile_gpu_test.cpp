@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstring>
@@ -64,11 +65,14 @@ class TileGpuTest : public GlDeviceTest {
     GlDeviceTest::SetUp();
     const Procs& p = dev->procs();
     Device device = dev->device.get();
-    clock = std::make_unique<QueueClock>(p, dev->context->instance(), dev->queue.get());
-    auto g = MipGenerator::create(p, device, TextureFormat::RGBA8Unorm);
+    RegistryOptions options;
+    options.on_release = [this](const ReleaseEvent& e) { released.push_back(e); };
+    registry = std::make_unique<Registry>(*dev->context, device, dev->queue.get(), std::move(options));
+    clock = &registry->queue_clock();
+    auto g = MipGenerator::create(*registry, TextureFormat::RGBA8Unorm);
     ASSERT_TRUE(g) << g.error().message;
     mips = std::make_unique<MipGenerator>(std::move(g.value()));
-    auto r = TileRenderer::create(p, device, TextureFormat::RGBA8Unorm, 64);
+    auto r = TileRenderer::create(*registry, TextureFormat::RGBA8Unorm, 64);
     ASSERT_TRUE(r) << r.error().message;
     renderer = std::make_unique<TileRenderer>(std::move(r.value()));
     TextureDescriptor tdesc;
@@ -88,14 +92,26 @@ class TileGpuTest : public GlDeviceTest {
     mips.reset();
     target_view.reset();
     target.reset();
-    clock.reset();
+    registry.reset();
     GlDeviceTest::TearDown();
   }
 
   std::unique_ptr<TileArray> make_array(uint32_t layers) {
-    auto a = TileArray::create(dev->procs(), dev->device.get(), *mips, {kTile, layers, 0, "test tiles"});
+    auto a = TileArray::create(*mips, {kTile, layers, 0, "test tiles"});
     EXPECT_TRUE(a) << a.error().message;
     return a ? std::make_unique<TileArray>(std::move(a.value())) : nullptr;
+  }
+
+  TileBindGroup bind(const TileArray& array) {
+    auto group = renderer->make_bind_group(array);
+    EXPECT_TRUE(group) << group.error().message;
+    return group ? std::move(*group) : TileBindGroup{};
+  }
+
+  Texture texture_of(const TileArray& array) {
+    auto texture = registry->resolve(array.texture());
+    EXPECT_TRUE(texture) << texture.error().message;
+    return texture ? *texture : nullptr;
   }
 
   Ref<CommandEncoder> encoder() {
@@ -104,11 +120,12 @@ class TileGpuTest : public GlDeviceTest {
 
   // Records a pass drawing `instances` with one bind group and one draw, then a copy of the
   // target into a new readback buffer (returned).
-  Ref<Buffer> record_draw(CommandEncoder enc, BindGroup group, const std::vector<TileInstance>& instances) {
+  Ref<Buffer> record_draw(CommandEncoder enc, const TileBindGroup& group, const std::vector<TileInstance>& instances) {
     const Procs& p = dev->procs();
-    EXPECT_TRUE(renderer->write_instances(dev->queue.get(), instances));
+    EXPECT_TRUE(renderer->write_instances(instances));
     RenderPassEncoder pass = begin_clear_pass(p, enc, target_view.get(), {0, 0, 0, 0});
-    renderer->draw(pass, group, static_cast<uint32_t>(instances.size()));
+    auto drawn = renderer->draw(pass, group, static_cast<uint32_t>(instances.size()));
+    EXPECT_TRUE(drawn) << drawn.error().message;
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
     BufferDescriptor bdesc;
@@ -121,7 +138,7 @@ class TileGpuTest : public GlDeviceTest {
 
   Serial submit(CommandEncoder enc) {
     CommandBuffer commands = dev->procs().CommandEncoderFinish(enc, nullptr);
-    Serial s = clock->submit(commands);
+    Serial s = registry->submit(commands);
     dev->procs().CommandBufferRelease(commands);
     return s;
   }
@@ -155,7 +172,7 @@ class TileGpuTest : public GlDeviceTest {
       bdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
       bdesc.size = uint64_t{256} * size;
       buffers.emplace_back(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
-      copy_image_to_buffer(p, enc.get(), array.texture(), buffers.back().get(), size, size, 256, m, layer);
+      copy_image_to_buffer(p, enc.get(), texture_of(array), buffers.back().get(), size, size, 256, m, layer);
     }
     submit(enc.get());
     std::vector<std::vector<uint8_t>> levels;
@@ -172,7 +189,9 @@ class TileGpuTest : public GlDeviceTest {
     return levels;
   }
 
-  std::unique_ptr<QueueClock> clock;
+  std::vector<ReleaseEvent> released;  // labels are valid only during the call: not kept
+  std::unique_ptr<Registry> registry;
+  QueueClock* clock = nullptr;  // the registry's
   std::unique_ptr<MipGenerator> mips;
   std::unique_ptr<TileRenderer> renderer;
   Ref<Texture> target;
@@ -192,13 +211,13 @@ TEST_F(TileGpuTest, RecycledLayerShowsTheNewTileAtEveryMipLevel) {
   ASSERT_TRUE(array);
   EXPECT_EQ(array->mip_levels(), 7u);
   LayerPool pool(1, clock->clock(), 0);
-  auto group = renderer->make_bind_group(*array);
+  auto group = bind(*array);
 
   LayerIndex layer = *pool.acquire();
   auto enc = encoder();
-  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), layer, solid(kRed)));
+  ASSERT_TRUE(array->upload(enc.get(), layer, solid(kRed)));
   ASSERT_TRUE(pool.touch(layer));
-  auto readback = record_draw(enc.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  auto readback = record_draw(enc.get(), group, {whole_tile(0, 0, kTarget, layer)});
   Serial first = submit(enc.get());
   auto image = read(readback.get());
   EXPECT_PRED2(near, pixel(image, 32, 32), kRed) << show(pixel(image, 32, 32));
@@ -208,10 +227,10 @@ TEST_F(TileGpuTest, RecycledLayerShowsTheNewTileAtEveryMipLevel) {
   auto recycled = pool.acquire();
   ASSERT_EQ(recycled, layer) << "the only layer comes back once its reader retired";
   enc = encoder();
-  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), layer, solid(kGreen)));
+  ASSERT_TRUE(array->upload(enc.get(), layer, solid(kGreen)));
   ASSERT_TRUE(pool.touch(layer));
   // 64 texels into 8 pixels: the sampler reads mip level 3.
-  readback = record_draw(enc.get(), group.get(), {whole_tile(0, 0, 8, layer)});
+  readback = record_draw(enc.get(), group, {whole_tile(0, 0, 8, layer)});
   submit(enc.get());
   image = read(readback.get());
   EXPECT_PRED2(near, pixel(image, 4, 4), kGreen) << show(pixel(image, 4, 4));
@@ -233,10 +252,10 @@ TEST_F(TileGpuTest, FrameRecordedBeforeRecycleStillSamplesTheOldTile) {
   auto array = make_array(1);
   ASSERT_TRUE(array);
   LayerPool pool(1, clock->clock(), 0);
-  auto group = renderer->make_bind_group(*array);
+  auto group = bind(*array);
   LayerIndex layer = *pool.acquire();
   auto enc = encoder();
-  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), layer, solid(kRed)));
+  ASSERT_TRUE(array->upload(enc.get(), layer, solid(kRed)));
   ASSERT_TRUE(pool.touch(layer));
   poll_until_retired(submit(enc.get()));
 
@@ -244,7 +263,7 @@ TEST_F(TileGpuTest, FrameRecordedBeforeRecycleStillSamplesTheOldTile) {
   auto frame2 = encoder();
   ASSERT_TRUE(pool.touch(layer));
   EXPECT_EQ(pool.last_use(layer), clock->clock().recording());
-  auto readback = record_draw(frame2.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  auto readback = record_draw(frame2.get(), group, {whole_tile(0, 0, kTarget, layer)});
   // Before it is submitted, the cache evicts A and wants the layer for B.
   ASSERT_TRUE(pool.release(layer));
   EXPECT_FALSE(pool.acquire(Priority::Normal).has_value());
@@ -257,9 +276,9 @@ TEST_F(TileGpuTest, FrameRecordedBeforeRecycleStillSamplesTheOldTile) {
   poll_until_retired(s2);
   ASSERT_EQ(pool.acquire(), layer);
   auto frame3 = encoder();
-  ASSERT_TRUE(array->upload(dev->queue.get(), frame3.get(), layer, solid(kGreen)));
+  ASSERT_TRUE(array->upload(frame3.get(), layer, solid(kGreen)));
   ASSERT_TRUE(pool.touch(layer));
-  readback = record_draw(frame3.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  readback = record_draw(frame3.get(), group, {whole_tile(0, 0, kTarget, layer)});
   submit(frame3.get());
   image = read(readback.get());
   EXPECT_PRED2(near, pixel(image, 32, 32), kGreen) << show(pixel(image, 32, 32));
@@ -267,9 +286,9 @@ TEST_F(TileGpuTest, FrameRecordedBeforeRecycleStillSamplesTheOldTile) {
   // What the refusal prevents, shown on this backend: writing the layer between recording a
   // frame and submitting it changes what that frame samples.
   auto frame4 = encoder();
-  readback = record_draw(frame4.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  readback = record_draw(frame4.get(), group, {whole_tile(0, 0, kTarget, layer)});
   TexelCopyTextureInfo dst;
-  dst.texture = array->texture();
+  dst.texture = texture_of(*array);
   dst.origin = {0, 0, layer};
   TexelCopyBufferLayout layout;
   layout.bytesPerRow = kTile * 4;
@@ -293,7 +312,7 @@ TEST_F(TileGpuTest, AncestorFallbackDrawsEachPositionsPartOfTheRoot) {
   auto enc = encoder();
   auto root = quadrants();
   auto loaded = cache->load({0, 0, 0}, [&](const TileKey&, LayerIndex layer) {
-    return array->upload(dev->queue.get(), enc.get(), layer, root);
+    return array->upload(enc.get(), layer, root);
   });
   ASSERT_TRUE(loaded);
   ASSERT_EQ(*loaded, LoadStatus::Loaded);
@@ -311,8 +330,8 @@ TEST_F(TileGpuTest, AncestorFallbackDrawsEachPositionsPartOfTheRoot) {
       instances.push_back(t);
     }
   }
-  auto group = renderer->make_bind_group(*array);
-  auto readback = record_draw(enc.get(), group.get(), instances);
+  auto group = bind(*array);
+  auto readback = record_draw(enc.get(), group, instances);
   submit(enc.get());
   auto image = read(readback.get());
   EXPECT_PRED2(near, pixel(image, 16, 16), kRed) << show(pixel(image, 16, 16));
@@ -327,12 +346,12 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
   auto array = make_array(2);
   ASSERT_TRUE(array);
   LayerPool pool(2, clock->clock(), 0);
-  auto group = renderer->make_bind_group(*array);
+  auto group = bind(*array);
   LayerIndex layer = *pool.acquire();
   auto enc = encoder();
-  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), layer, solid(kBlue)));
+  ASSERT_TRUE(array->upload(enc.get(), layer, solid(kBlue)));
   ASSERT_TRUE(pool.touch(layer));
-  auto readback = record_draw(enc.get(), group.get(), {whole_tile(0, 0, kTarget, layer)});
+  auto readback = record_draw(enc.get(), group, {whole_tile(0, 0, kTarget, layer)});
 
   auto held = array->destroy_retired(pool, clock->clock());
   ASSERT_FALSE(held);
@@ -346,34 +365,44 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
   poll_until_retired(s);
   ASSERT_TRUE(array->destroy_retired(pool, clock->clock()));
   EXPECT_TRUE(array->destroyed());
+  // The registry destroys the texture itself, once the submission being recorded at the
+  // destroy has retired too.
+  auto is_texture_destroyed = [&] {
+    return std::any_of(released.begin(), released.end(),
+                       [](const ReleaseEvent& e) { return e.kind == ResourceKind::Texture && e.destroyed; });
+  };
+  EXPECT_FALSE(is_texture_destroyed());
+  poll_until_retired(submit(encoder().get()));
+  registry->poll();
+  EXPECT_TRUE(is_texture_destroyed());
   auto image = read(readback.get());
   EXPECT_PRED2(near, pixel(image, 32, 32), kBlue);
-  EXPECT_FALSE(array->upload(dev->queue.get(), encoder().get(), 0, solid(kRed)));
+  EXPECT_FALSE(array->upload(encoder().get(), 0, solid(kRed)));
 }
 
 // Bad input is an error naming the array and the value, never a Dawn error object.
 TEST_F(TileGpuTest, BadArraysAndUploadsAreErrorsNamingTheProblem) {
   const Procs& p = dev->procs();
-  auto none = TileArray::create(p, dev->device.get(), *mips, {kTile, 0, 0, "band z3"});
+  auto none = TileArray::create(*mips, {kTile, 0, 0, "band z3"});
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().kind, ErrorKind::InvalidArgument);
   EXPECT_NE(none.error().message.find("'band z3': 0 layers"), std::string::npos) << none.error().message;
-  auto huge = TileArray::create(p, dev->device.get(), *mips, {kTile, 1u << 20, 0, "band z4"});
+  auto huge = TileArray::create(*mips, {kTile, 1u << 20, 0, "band z4"});
   ASSERT_FALSE(huge);
   EXPECT_NE(huge.error().message.find("on this device"), std::string::npos) << huge.error().message;
 
   auto array = make_array(2);
   ASSERT_TRUE(array);
   auto enc = encoder();
-  auto outside = array->upload(dev->queue.get(), enc.get(), 2, solid(kRed));
+  auto outside = array->upload(enc.get(), 2, solid(kRed));
   ASSERT_FALSE(outside);
   EXPECT_NE(outside.error().message.find("layer 2 of 2"), std::string::npos) << outside.error().message;
   std::vector<uint8_t> short_tile(100);
-  auto truncated = array->upload(dev->queue.get(), enc.get(), 0, short_tile);
+  auto truncated = array->upload(enc.get(), 0, short_tile);
   ASSERT_FALSE(truncated);
   EXPECT_NE(truncated.error().message.find("100 bytes"), std::string::npos) << truncated.error().message;
   std::vector<TileInstance> too_many(renderer->max_instances() + 1);
-  EXPECT_FALSE(renderer->write_instances(dev->queue.get(), too_many));
+  EXPECT_FALSE(renderer->write_instances(too_many));
 }
 
 // Six layers recycled in one frame: their chains are regenerated a level at a time, up to
@@ -390,7 +419,7 @@ TEST_F(TileGpuTest, LayersRecycledTogetherShowTheirNewTilesAtEveryMipLevel) {
   auto fill = [&](const std::array<Rgba, 6>& colors) {
     auto enc = encoder();
     for (size_t i = 0; i < layers.size(); ++i) {
-      ASSERT_TRUE(array->write_level0(dev->queue.get(), layers[i], solid(colors[i])));
+      ASSERT_TRUE(array->write_level0(layers[i], solid(colors[i])));
     }
     auto ok = array->regenerate_mips(enc.get(), layers);
     ASSERT_TRUE(ok) << ok.error().message;
@@ -398,7 +427,7 @@ TEST_F(TileGpuTest, LayersRecycledTogetherShowTheirNewTilesAtEveryMipLevel) {
   };
   // Layer 2 is never handed out: it keeps what it was given first.
   auto enc = encoder();
-  ASSERT_TRUE(array->upload(dev->queue.get(), enc.get(), 2, solid(kBlue)));
+  ASSERT_TRUE(array->upload(enc.get(), 2, solid(kBlue)));
   poll_until_retired(submit(enc.get()));
   fill(before);
   fill(after);
@@ -452,7 +481,7 @@ TEST_F(TileGpuTest, RecycleFrameLoopNeverBlocks) {
   LayerPool pool(48, clock->clock());
   auto cache = TileCache::create(pool, 24 * array->layer_bytes(), array->layer_bytes());
   ASSERT_TRUE(cache);
-  auto group = renderer->make_bind_group(*array);
+  auto group = bind(*array);
   std::vector<std::vector<uint8_t>> images{solid(kRed), solid(kGreen), solid(kBlue), solid(kWhite)};
   const uint64_t waits_before = blocking_wait_count();
   uint64_t deferred = 0;
@@ -465,7 +494,7 @@ TEST_F(TileGpuTest, RecycleFrameLoopNeverBlocks) {
     for (uint32_t y = 0; y < 4; ++y) {
       for (uint32_t x = frame; x < frame + 4; ++x) {
         auto status = cache->load({5, x, y}, [&](const TileKey& k, LayerIndex layer) {
-          return array->upload(dev->queue.get(), enc.get(), layer, images[(k.x + k.y) % 4]);
+          return array->upload(enc.get(), layer, images[(k.x + k.y) % 4]);
         });
         ASSERT_TRUE(status) << status.error().message;
         deferred += *status == LoadStatus::Deferred;
@@ -476,7 +505,7 @@ TEST_F(TileGpuTest, RecycleFrameLoopNeverBlocks) {
         instances.push_back(t);
       }
     }
-    Ref<Buffer> readback = record_draw(enc.get(), group.get(), instances);
+    Ref<Buffer> readback = record_draw(enc.get(), group, instances);
     submit(enc.get());
     ASSERT_TRUE(pool.check_invariants());
   }

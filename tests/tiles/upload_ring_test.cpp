@@ -39,13 +39,14 @@ class UploadRingTest : public GlDeviceTest {
     GlDeviceTest::TearDown();
   }
 
-  gpu::Ref<gpu::Texture> make_array(uint32_t size, uint32_t layers) {
-    const gpu::Procs& p = dev->procs();
+  gpu::Ref<gpu::Texture> make_array(uint32_t size, uint32_t layers) { return make_array(*dev, size, layers); }
+  static gpu::Ref<gpu::Texture> make_array(testing::TestDevice& on, uint32_t size, uint32_t layers) {
+    const gpu::Procs& p = on.procs();
     gpu::TextureDescriptor desc;
     desc.size = {size, size, layers};
     desc.format = gpu::TextureFormat::RGBA8Unorm;
     desc.usage = gpu::TextureUsage::CopyDst | gpu::TextureUsage::CopySrc;
-    return gpu::Ref<gpu::Texture>(&p, p.DeviceCreateTexture(dev->device.get(), &desc));
+    return gpu::Ref<gpu::Texture>(&p, p.DeviceCreateTexture(on.device.get(), &desc));
   }
 
   static std::vector<uint8_t> pattern(uint32_t size, uint8_t seed) {
@@ -65,16 +66,19 @@ class UploadRingTest : public GlDeviceTest {
 
   // Layer `layer` of `texture` as packed rows (blocking readback: test only).
   std::vector<uint8_t> read_layer(gpu::Texture texture, uint32_t size, uint32_t layer) {
-    const gpu::Procs& p = dev->procs();
+    return read_layer(*dev, texture, size, layer);
+  }
+  std::vector<uint8_t> read_layer(testing::TestDevice& on, gpu::Texture texture, uint32_t size, uint32_t layer) {
+    const gpu::Procs& p = on.procs();
     const uint32_t pitch = aligned_row_pitch(size, 4);
     gpu::BufferDescriptor desc;
     desc.size = uint64_t{pitch} * size;
     desc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
-    gpu::Ref<gpu::Buffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &desc));
-    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+    gpu::Ref<gpu::Buffer> readback(&p, p.DeviceCreateBuffer(on.device.get(), &desc));
+    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(on.device.get(), nullptr));
     gpu::copy_image_to_buffer(p, encoder.get(), texture, readback.get(), size, size, pitch, 0, layer);
     submit(encoder.get());
-    auto bytes = dev->context->read_mapped(readback.get(), desc.size, kTimeout);
+    auto bytes = on.context->read_mapped(readback.get(), desc.size, kTimeout);
     EXPECT_TRUE(bytes.ok()) << bytes.error().message;
     std::vector<uint8_t> packed;
     if (!bytes.ok()) return packed;
@@ -185,6 +189,58 @@ TEST_F(UploadRingTest, FramesThroughTheRingMakeNoBlockingWait) {
   EXPECT_EQ(gpu::blocking_wait_count(), waits);
   EXPECT_GT(staged, 0u);
   EXPECT_TRUE(dev->take_errors().empty());
+}
+
+// The ring is not rebuilt after a device loss (docs/adr/0018): its buffers are the lost
+// device's, and a buffer waiting to be mapped again never is. The application drops it (nothing
+// waits, nothing crashes) and makes a ring on the new device, which uploads as before.
+TEST_F(UploadRingTest, AfterALossTheRingIsMadeAgainOnTheNewDevice) {
+  constexpr uint32_t kSize = 64;
+  auto second = testing::open_test_device(testing::pixel_test_backend());
+  ASSERT_NE(second, nullptr);
+  {
+    auto array = make_array(kSize, 2);
+    auto ring = UploadRing::create(dev->procs(), dev->device.get(), {kSize, 4, 2, 1, "lost ring"});
+    ASSERT_TRUE(ring.ok()) << ring.error().message;
+    const auto tile = pattern(kSize, 3);
+    const gpu::Procs& p = dev->procs();
+    ASSERT_EQ(outcome((*ring)->stage(array.get(), 0, tile)), "staged");
+    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+    (*ring)->record(encoder.get(), clock->clock().recording());
+    submit(encoder.get());
+    ASSERT_EQ(outcome((*ring)->stage(array.get(), 1, tile)), "staged");  // staged when the loss comes
+
+    p.DeviceForceLoss(dev->device.get(), gpu::DeviceLostReason::Unknown, gpu::StringView("forced by the test"));
+    dev->context->process_events();
+    ASSERT_TRUE(dev->lost);
+    clock->rebind(second->queue.get());
+    for (int i = 0; i < 20; ++i) {
+      clock->poll();
+      dev->context->process_events();
+      (*ring)->recycle(clock->clock());
+    }
+    EXPECT_NE((*ring)->state(0), State::Mapped) << "a lost device maps nothing again";
+    ring->reset();  // a map still pending ends with the buffer; its callback finds nothing
+    dev->context->process_events();
+  }
+
+  auto array = make_array(*second, kSize, 2);
+  auto ring = UploadRing::create(second->procs(), second->device.get(), {kSize, 4, 2, 1, "new ring"});
+  ASSERT_TRUE(ring.ok()) << ring.error().message;
+  const auto tile = pattern(kSize, 11);
+  ASSERT_EQ(outcome((*ring)->stage(array.get(), 1, tile)), "staged");
+  const gpu::Procs& p = second->procs();
+  gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(second->device.get(), nullptr));
+  (*ring)->record(encoder.get(), clock->clock().recording());
+  submit(encoder.get());
+  EXPECT_EQ(read_layer(*second, array.get(), kSize, 1), tile);
+  EXPECT_TRUE(second->take_errors().empty());
+  ring->reset();
+  array.reset();
+  second->queue.reset();
+  second->device.reset();
+  second->adapter.adapter.reset();
+  second->context->process_events();
 }
 
 TEST_F(UploadRingTest, BadInputIsRefusedWithTheNumbers) {

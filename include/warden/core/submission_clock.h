@@ -75,9 +75,10 @@ class QueueClock {
   /// Submits one command buffer.
   Serial submit(gpu::CommandBuffer buffer) { return submit(&buffer, 1); }
   /// A new device's queue (after a loss). Serials go on counting from where they were, and
-  /// everything submitted before counts as complete: whoever holds this clock (a LayerPool, a
-  /// Registry) keeps a valid reference and its recorded serials stay meaningful. Reports still
-  /// due from the old queue are ignored.
+  /// everything submitted before, and the submission being recorded (never submitted now),
+  /// counts as complete: whoever holds this clock (a LayerPool, a Registry) keeps a valid
+  /// reference and its recorded serials stay meaningful. Reports still due from the old queue
+  /// are ignored.
   void rebind(gpu::Queue queue);
   /// Drains completed-work callbacks without waiting; returns the retired serial after it.
   Serial poll();

@@ -6,7 +6,7 @@ build="${1:-build}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 supp="$root/tests/sanitizer/valgrind.supp"
 # Too slow under valgrind to be worth it here; each is covered by the sanitizer run instead.
-skip='*OneMegabyte*:*1MB*:*Megabyte*'
+skip='*OneMegabyte*:*1MB*:*Megabyte*:*FiftyOnGl*'
 failed=0
 for t in "$build"/tests/test_*; do
   [[ -x "$t" && -f "$t" ]] || continue

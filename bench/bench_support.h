@@ -15,8 +15,8 @@
 #include <fmt/format.h>
 
 #include "warden/core/result.h"
-#include "warden/webgpu/context.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/context.h"
+#include "warden/gpu/names.h"
 
 namespace warden::bench {
 

@@ -19,8 +19,8 @@
 #include "warden/present/math.h"
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
-#include "warden/webgpu/names.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/names.h"
+#include "warden/gpu/objects.h"
 
 namespace {
 
@@ -72,7 +72,7 @@ struct Mode {
 
 class Bench {
  public:
-  Bench(gpu::Context& context, Registry& registry) : context_(context), registry_(registry) {}
+  Bench(gpu::Context& context, resources::Registry& registry) : context_(context), registry_(registry) {}
 
   Result<void> build() {
     auto colour = present::RenderTarget::create(registry_, {.width = kSize, .height = kSize, .label = "planes"});
@@ -101,7 +101,7 @@ class Bench {
     auto layout = registry_.create_pipeline_layout(layouts, "planes");
     if (!layout) return layout.error();
     layout_ = *layout;
-    auto group = registry_.create_bind_group({.layout = *group_layout, .entries = {{0, BufferBinding{uniforms_}}}});
+    auto group = registry_.create_bind_group({.layout = *group_layout, .entries = {{0, resources::BufferBinding{uniforms_}}}});
     if (!group) return group.error();
     group_ = *group;
     return {};
@@ -164,7 +164,7 @@ class Bench {
     depth.format = present::kDepthFormat;
     depth.depthWriteEnabled = gpu::OptionalBool::True;
     depth.depthCompare = mode.compare;
-    gpu::VsFsPipelineDesc p(*registry_.resolve(module_));
+    gpu::VsFsPipelineDescription p(*registry_.resolve(module_));
     p.fragment.constantCount = 2;
     p.fragment.constants = constants;
     p.desc.vertex.bufferCount = 1;
@@ -176,7 +176,7 @@ class Bench {
   }
 
   gpu::Context& context_;
-  Registry& registry_;
+  resources::Registry& registry_;
   std::optional<present::RenderTarget> colour_;
   std::optional<present::RenderTarget> depth_;
   ShaderModuleHandle module_;
@@ -199,7 +199,7 @@ int main() {
     fmt::print(stderr, "depth_fight_scenario: {}\n", opened.error().message);
     return 1;
   }
-  Registry registry(*ctx.value(), opened->device.get(), opened->queue.get());
+  resources::Registry registry(*ctx.value(), opened->device.get(), opened->queue.get());
   Bench bench(*ctx.value(), registry);
   if (auto built = bench.build(); !built) {
     fmt::print(stderr, "depth_fight_scenario: {}\n", built.error().message);

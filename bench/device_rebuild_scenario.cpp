@@ -16,7 +16,7 @@
 #include "bench_support.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace {
 

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "warden/resources/registry.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace {
 
@@ -52,7 +52,7 @@ struct Entry {
 struct HandleBenchWorld {
   std::unique_ptr<gpu::Context> context;
   gpu::OpenedDevice gpu;
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
   std::string error;
 
   // The raw pointer's best case, for the record: the objects packed in one array.
@@ -94,9 +94,9 @@ struct HandleBenchWorld {
       return made;
     }
     w.gpu = std::move(opened.value());
-    RegistryOptions options;
+    resources::RegistryOptions options;
     options.buffer_capacity = live + 1024;
-    w.registry = std::make_unique<Registry>(*w.context, w.gpu.device.get(), w.gpu.queue.get(), options);
+    w.registry = std::make_unique<resources::Registry>(*w.context, w.gpu.device.get(), w.gpu.queue.get(), options);
     w.packed.resize(live);  // never grows again: the pointers below stay valid
     std::vector<BufferHandle> handles_by_creation;
     std::vector<std::shared_ptr<Entry>> shared_by_creation;

@@ -68,7 +68,7 @@ int main() {
   nlohmann::json out = nlohmann::json::object();
   out["hot_reload_backend"] = bench::backend_name(*opened);
   {
-    Registry registry(ctx, device, opened->queue.get());
+    resources::Registry registry(ctx, device, opened->queue.get());
     shaders::ShaderManager shaders(ctx, registry);
     pipelines::PipelineLibrary library(ctx, registry);
     auto reloader = pipelines::HotReloader::create(ctx, shaders, library);
@@ -79,11 +79,11 @@ int main() {
       std::ofstream(path) << shader(padding, "vec4<f32>(1.0, 0.0, 0.0, 1.0)");
       auto module = shaders.load(path);
       if (!module) return fmt::print(stderr, "{}\n", module.error().message), 1;
-      pipelines::RenderPipelineDescription d;
+      resources::RenderPipelineDescription d;
       d.label = name;
       d.vertex = {*module, "vs", {}};
-      d.fragment = pipelines::ShaderStage{*module, "fs", {}};
-      d.targets = {pipelines::ColorTarget{}};
+      d.fragment = resources::ShaderStage{*module, "fs", {}};
+      d.targets = {resources::ColorTarget{}};
       if (auto p = library.create_render_pipeline(d); !p) return fmt::print(stderr, "{}\n", p.error().message), 1;
       if (auto w = (*reloader)->watch(*module); !w) return fmt::print(stderr, "{}\n", w.error().message), 1;
 

@@ -19,8 +19,8 @@
 #include "bench_support.h"
 #include "warden/engine/engine.h"
 #include "warden/present/readback.h"
-#include "warden/webgpu/names.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/names.h"
+#include "warden/gpu/objects.h"
 
 namespace {
 
@@ -72,7 +72,7 @@ T take(Result<T> r) {
 }
 
 ResidentSet build(engine::Engine& engine, uint32_t textures) {
-  Registry& reg = engine.registry();
+  resources::Registry& reg = engine.registry();
   ResidentSet set;
   set.side = static_cast<uint32_t>(std::ceil(std::sqrt(static_cast<double>(textures))));
   std::vector<BufferHandle> buffers;
@@ -93,10 +93,10 @@ ResidentSet build(engine::Engine& engine, uint32_t textures) {
   BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = take(reg.create_pipeline_layout(layouts, "recovery pipeline layout"));
   for (uint32_t i = 0; i < kPipelines; ++i) {
-    RenderPipelineDescription d{.label = fmt::format("pipeline {}", i), .layout = pipeline_layout,
+    resources::RenderPipelineDescription d{.label = fmt::format("pipeline {}", i), .layout = pipeline_layout,
                                 .vertex = {module, "vs", {}}};
-    d.fragment = ShaderStage{module, "fs", {{"tint", 0.2 + 0.025 * i}}};
-    d.targets = {ColorTarget{}};
+    d.fragment = resources::ShaderStage{module, "fs", {{"tint", 0.2 + 0.025 * i}}};
+    d.targets = {resources::ColorTarget{}};
     set.pipelines.push_back(take(reg.create_render_pipeline(d)));
   }
   auto sampler = take(reg.create_sampler({.min_filter = gpu::FilterMode::Linear, .label = "recovery sampler"}));
@@ -114,14 +114,14 @@ ResidentSet build(engine::Engine& engine, uint32_t textures) {
         texels[i * 4 + 2] = static_cast<uint8_t>((i / side) * 255 / side);
         texels[i * 4 + 3] = 255;
       }
-      TextureWrite where{.mip_level = level, .size = {side, side, 1}, .bytes_per_row = side * 4};
+      resources::TextureWrite where{.mip_level = level, .size = {side, side, 1}, .bytes_per_row = side * 4};
       if (auto w = reg.write_texture(texture, where, texels.data(), size_t{side} * side * 4); !w) {
         throw std::runtime_error(w.error().message);
       }
     }
     auto view = take(reg.create_texture_view(texture));
     set.groups.push_back(take(reg.create_bind_group(
-        {layout, {{0, BufferBinding{buffers[t % kBuffers]}}, {1, view}, {2, sampler}}, fmt::format("group {}", t)})));
+        {layout, {{0, resources::BufferBinding{buffers[t % kBuffers]}}, {1, view}, {2, sampler}}, fmt::format("group {}", t)})));
   }
   set.target = take(reg.create_texture({.size = {kTarget, kTarget, 1},
                                         .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
@@ -132,7 +132,7 @@ ResidentSet build(engine::Engine& engine, uint32_t textures) {
 
 // One frame and its readback; empty while the engine has no device.
 std::vector<uint8_t> frame(engine::Engine& engine, const ResidentSet& set) {
-  Registry& reg = engine.registry();
+  resources::Registry& reg = engine.registry();
   auto f = engine.begin_frame();
   if (!f) return {};
   const gpu::Procs& p = engine.procs();

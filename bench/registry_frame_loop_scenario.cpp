@@ -12,7 +12,7 @@
 
 #include "bench_support.h"
 #include "harness/churn.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 int main() {
   using namespace warden;
@@ -23,7 +23,7 @@ int main() {
   constexpr uint32_t kFrames = 1000;
   nlohmann::json out;
   {
-    Registry registry(*ctx.value(), opened->device.get(), opened->queue.get());
+    resources::Registry registry(*ctx.value(), opened->device.get(), opened->queue.get());
     auto start = std::chrono::steady_clock::now();
     auto report = resources::run_churn_frames(registry, kFrames);
     auto elapsed = std::chrono::steady_clock::now() - start;

@@ -8,7 +8,7 @@
 
 #include "bench_support.h"
 #include "warden/app/smoke.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 int main() {
   using namespace warden;

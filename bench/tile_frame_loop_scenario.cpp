@@ -40,9 +40,9 @@
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
 #include "warden/tiles/upload_ring.h"
-#include "warden/webgpu/context.h"
-#include "warden/webgpu/names.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/context.h"
+#include "warden/gpu/names.h"
+#include "warden/gpu/objects.h"
 
 namespace {
 
@@ -112,7 +112,7 @@ struct Gpu {
   Device device = nullptr;
   Queue queue = nullptr;
   // Custody of every tile object of both designs; its clock is the one both loops submit through.
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<tiles::MipGenerator> mips;
   std::unique_ptr<tiles::TileRenderer> renderer;
   Ref<Texture> target;
@@ -383,11 +383,11 @@ int main() {
   // The recycle design's largest array makes a view per (layer, level >= 1); the destroy design
   // a texture, 17 views and 9 bind groups per tile, with two frames of evictions still pending.
   const uint32_t max_grid = *std::max_element(std::begin(kCurveGrids), std::end(kCurveGrids));
-  RegistryOptions registry_options;
+  resources::RegistryOptions registry_options;
   registry_options.texture_view_capacity = 1u << 16;
   registry_options.bind_group_capacity = 1u << 15;
   registry_options.texture_capacity = 1u << 13;
-  gpu.registry = std::make_unique<Registry>(*ctx.value(), gpu.device, gpu.queue, std::move(registry_options));
+  gpu.registry = std::make_unique<resources::Registry>(*ctx.value(), gpu.device, gpu.queue, std::move(registry_options));
   auto mips = tiles::MipGenerator::create(*gpu.registry, TextureFormat::RGBA8Unorm);
   if (!mips) return fail(mips.error().message);
   gpu.mips = std::make_unique<tiles::MipGenerator>(std::move(mips.value()));

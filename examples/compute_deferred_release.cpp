@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "warden/resources/registry.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 using namespace warden;
 
@@ -43,9 +43,9 @@ int main() {
   std::printf("device: %s\n", opened->adapter.description.device.c_str());
 
   uint32_t released = 0;
-  RegistryOptions options;
-  options.on_release = [&released](const ReleaseEvent&) { ++released; };
-  Registry registry(ctx, opened->device.get(), opened->queue.get(), options);
+  resources::RegistryOptions options;
+  options.on_release = [&released](const resources::ReleaseEvent&) { ++released; };
+  resources::Registry registry(ctx, opened->device.get(), opened->queue.get(), options);
 
   // The pipeline: one storage buffer at binding 0, visible to the compute stage.
   gpu::BindGroupLayoutEntry entry{};
@@ -72,7 +72,7 @@ int main() {
   if (auto written = registry.write_buffer(*values, 0, input.data(), kBytes); !written) {
     return fail("write values", written.error());
   }
-  auto group = registry.create_bind_group({*group_layout, {{0, BufferBinding{*values}}}, "values group"});
+  auto group = registry.create_bind_group({*group_layout, {{0, resources::BufferBinding{*values}}}, "values group"});
   if (!group) return fail("bind group", group.error());
 
   // Record: double in place, then copy to the readback buffer. touch() marks each object as

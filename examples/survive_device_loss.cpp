@@ -9,7 +9,7 @@
 
 #include "warden/engine/engine.h"
 #include "warden/present/readback.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 using namespace warden;
 
@@ -46,7 +46,7 @@ void must(Result<void> result) {
 int main(int argc, char** argv) {
   if (argc != 3) return std::fprintf(stderr, "usage: survive_device_loss BEFORE.png AFTER.png\n"), 2;
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
-  Registry& reg = engine->registry();
+  resources::Registry& reg = engine->registry();
 
   // Everything below is made once and kept by handle; warden remakes it after a loss.
   const float vertices[] = {-0.8f, -0.8f, 0, 1, 0, 0, 1,   // x y, u v, normal
@@ -84,16 +84,16 @@ int main(int argc, char** argv) {
   BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = must(reg.create_pipeline_layout(layouts, "lit pipeline layout"));
   auto group = must(reg.create_bind_group({layout,
-                                           {{0, BufferBinding{light_buffer}},
+                                           {{0, resources::BufferBinding{light_buffer}},
                                             {1, must(reg.create_texture_view(texture))},
                                             {2, must(reg.create_sampler({.label = "checker sampler"}))}},
                                            "lit group"}));
-  RenderPipelineDescription draw{.label = "lit triangle", .layout = pipeline_layout, .vertex = {module, "vs", {}}};
+  resources::RenderPipelineDescription draw{.label = "lit triangle", .layout = pipeline_layout, .vertex = {module, "vs", {}}};
   draw.vertex_buffers = {{28, gpu::VertexStepMode::Vertex,
                           {{gpu::VertexFormat::Float32x2, 0, 0}, {gpu::VertexFormat::Float32x2, 8, 1},
                            {gpu::VertexFormat::Float32x3, 16, 2}}}};
-  draw.fragment = ShaderStage{module, "fs", {}};
-  draw.targets = {ColorTarget{}};
+  draw.fragment = resources::ShaderStage{module, "fs", {}};
+  draw.targets = {resources::ColorTarget{}};
   auto pipeline = must(reg.create_render_pipeline(draw));
 
   // One frame; false while there is no device (the engine is recovering).

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::app {
 namespace {
@@ -120,7 +120,7 @@ Result<void> run_render(const Context& ctx, Device device, Queue queue, SmokeRep
   Ref<TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
 
   auto module = make_module(p, device, kTriangleWgsl, "smoke triangle");
-  VsFsPipelineDesc rdesc(module.get());
+  VsFsPipelineDescription rdesc(module.get());
   rdesc.desc.label = "smoke triangle";
   Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &rdesc.desc));
 

@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "warden/demo/tile_map_demo.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::cli {
 namespace {

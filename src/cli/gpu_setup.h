@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace warden::cli {
 

@@ -6,7 +6,7 @@
 #include "cli/output.h"
 #include "cli/gpu_setup.h"
 #include "warden/tiles/upload_ring.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::cli {
 namespace {

@@ -18,7 +18,7 @@
 #include "warden/shaders/shader_compiler.h"
 #include "warden/shaders/shader_features.h"
 #include "warden/shaders/source_file.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include "cli/output.h"
 #include "cli/gpu_setup.h"
 #include "warden/app/smoke.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::cli {
 namespace {

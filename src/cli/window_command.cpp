@@ -23,7 +23,7 @@
 #include "warden/present/render_target.h"
 #include "warden/present/swapchain.h"
 #include "warden/present/window.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::cli {
 namespace {
@@ -96,7 +96,7 @@ std::vector<uint8_t> checker_texels(uint32_t size) {
 // One device generation's scene: every object in that generation's Registry.
 class CubeScene {
  public:
-  static Result<std::unique_ptr<CubeScene>> create(Registry& registry, gpu::TextureFormat colour_format) {
+  static Result<std::unique_ptr<CubeScene>> create(resources::Registry& registry, gpu::TextureFormat colour_format) {
     std::unique_ptr<CubeScene> scene(new CubeScene(registry));
     if (auto built = scene->build(colour_format); !built) return built.error();
     return scene;
@@ -175,7 +175,7 @@ class CubeScene {
   const debugdraw::DebugDrawer& lines() const { return *drawer_; }
 
  private:
-  explicit CubeScene(Registry& registry) : registry_(registry) {}
+  explicit CubeScene(resources::Registry& registry) : registry_(registry) {}
 
   Result<void> build(gpu::TextureFormat colour_format) {
     const auto vertices = cube_vertices();
@@ -237,12 +237,12 @@ class CubeScene {
     if (!pipeline_layout) return pipeline_layout.error();
     pipeline_layout_ = *pipeline_layout;
     auto group = registry_.create_bind_group({.layout = group_layout_,
-                                              .entries = {{0, BufferBinding{uniforms_}}, {1, sampler_}, {2, checker_view_}},
+                                              .entries = {{0, resources::BufferBinding{uniforms_}}, {1, sampler_}, {2, checker_view_}},
                                               .label = "cube"});
     if (!group) return group.error();
     bind_group_ = *group;
 
-    RenderPipelineDescription desc;
+    resources::RenderPipelineDescription desc;
     desc.label = "cube";
     desc.layout = pipeline_layout_;
     desc.vertex = {shader_, "vs", {}};
@@ -251,8 +251,8 @@ class CubeScene {
                              {gpu::VertexFormat::Float32x2, offsetof(CubeVertex, u), 1}}}};
     desc.cull_mode = gpu::CullMode::Back;
     desc.depth = present::reverse_z_depth();
-    desc.fragment = ShaderStage{shader_, "fs", {}};
-    desc.targets = {ColorTarget{.format = colour_format}};
+    desc.fragment = resources::ShaderStage{shader_, "fs", {}};
+    desc.targets = {resources::ColorTarget{.format = colour_format}};
     auto pipeline = registry_.create_render_pipeline(desc);
     if (!pipeline) return pipeline.error();
     pipeline_ = *pipeline;
@@ -263,7 +263,7 @@ class CubeScene {
     return {};
   }
 
-  Registry& registry_;
+  resources::Registry& registry_;
   BufferHandle vertices_, indices_, uniforms_;
   TextureHandle checker_;
   TextureViewHandle checker_view_;
@@ -361,7 +361,7 @@ class WindowApp {
  private:
   void prepare(const device::DeviceView& view) {
     queue_ = gpu::Ref<gpu::Queue>(&context_.procs(), context_.procs().DeviceGetQueue(view.device));
-    registry_ = std::make_unique<Registry>(context_, view.device, queue_.get());
+    registry_ = std::make_unique<resources::Registry>(context_, view.device, queue_.get());
     Result<void> outcome = swapchain_.attach({.device = view.device, .registry = registry_.get(),
                                               .on_first_present = [this] { (void)controller_->mark_presented(); }});
     if (outcome) {
@@ -380,7 +380,7 @@ class WindowApp {
   device::DawnProvider provider_;
   present::Swapchain swapchain_;
   gpu::Ref<gpu::Queue> queue_;
-  std::unique_ptr<Registry> registry_;
+  std::unique_ptr<resources::Registry> registry_;
   std::unique_ptr<CubeScene> scene_;
   std::optional<device::DeviceController> controller_;
 };

@@ -28,7 +28,7 @@ constexpr gpu::Flags kBufferUsage = gpu::BufferUsage::Vertex | gpu::BufferUsage:
 
 }  // namespace
 
-Result<std::unique_ptr<DebugDrawer>> DebugDrawer::create(Registry& registry, DebugDrawerOptions options) {
+Result<std::unique_ptr<DebugDrawer>> DebugDrawer::create(resources::Registry& registry, DebugDrawerOptions options) {
   if (options.initial_capacity_bytes <= kVertexOffset) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("debug drawer \"{}\": initial capacity {} bytes leaves no room for vertices "
@@ -59,7 +59,7 @@ Result<void> DebugDrawer::build() {
   if (!pipeline_layout) return pipeline_layout.error();
   pipeline_layout_ = *pipeline_layout;
 
-  RenderPipelineDescription desc;
+  resources::RenderPipelineDescription desc;
   desc.label = label;
   desc.layout = pipeline_layout_;
   desc.vertex = {shader_, "vs", {}};
@@ -69,8 +69,8 @@ Result<void> DebugDrawer::build() {
   desc.topology = gpu::PrimitiveTopology::LineList;
   // Lines sit on surfaces: they are tested against the scene's depth but do not write it.
   if (options_.depth_test) desc.depth = present::reverse_z_depth(/*write=*/false);
-  desc.fragment = ShaderStage{shader_, "fs", {}};
-  desc.targets = {ColorTarget{.format = options_.colour_format}};
+  desc.fragment = resources::ShaderStage{shader_, "fs", {}};
+  desc.targets = {resources::ColorTarget{.format = options_.colour_format}};
   auto pipeline = registry_.create_render_pipeline(desc);
   if (!pipeline) return pipeline.error();
   pipeline_ = *pipeline;
@@ -95,7 +95,7 @@ DebugDrawer::~DebugDrawer() {
 // The bind group names the buffer object itself, so a grown buffer needs a new group.
 Result<void> DebugDrawer::rebind() {
   auto group = registry_.create_bind_group(
-      {.layout = group_layout_, .entries = {{0, BufferBinding{buffer_, 0, kMatrixBytes}}}, .label = options_.label});
+      {.layout = group_layout_, .entries = {{0, resources::BufferBinding{buffer_, 0, kMatrixBytes}}}, .label = options_.label});
   if (!group) return group.error();
   if (!bind_group_.is_null()) (void)registry_.destroy_bind_group(bind_group_);
   bind_group_ = *group;

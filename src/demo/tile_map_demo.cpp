@@ -21,7 +21,7 @@
 #include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::demo {
 namespace {
@@ -121,7 +121,7 @@ class TileMapDemo {
 
   // Custody of the tile GPU objects, and the submission clock; declared before what it holds,
   // so it goes after them.
-  std::unique_ptr<Registry> registry_;
+  std::unique_ptr<resources::Registry> registry_;
   std::unique_ptr<tiles::LayerPool> pool_;
   std::unique_ptr<tiles::MipGenerator> mips_;
   std::unique_ptr<tiles::TileArray> array_;
@@ -179,12 +179,12 @@ Result<void> TileMapDemo::create_gpu_objects() {
   }
   // A view per (layer, level >= 1): a large budget on a device with many array layers needs
   // more than the default 4,096 views.
-  RegistryOptions registry_options;
+  resources::RegistryOptions registry_options;
   const uint64_t views = tiles::TileArray::view_count(static_cast<uint32_t>(layer_count),
                                                       tiles::full_mip_count(kTileSize, kTileSize));
   registry_options.texture_view_capacity = std::max<uint32_t>(registry_options.texture_view_capacity,
                                                                static_cast<uint32_t>(views) + 64);
-  registry_ = std::make_unique<Registry>(*gpu_.context, gpu_.device, gpu_.queue, std::move(registry_options));
+  registry_ = std::make_unique<resources::Registry>(*gpu_.context, gpu_.device, gpu_.queue, std::move(registry_options));
   pool_ = std::make_unique<tiles::LayerPool>(static_cast<uint32_t>(layer_count), registry_->clock());
   for (LayerTiles& layer : layers_) {
     auto cache = tiles::TileCache::create(*pool_, per_layer_budget, *layer_bytes);

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "device/lost_route.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::device {
 namespace {

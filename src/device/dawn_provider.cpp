@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::device {
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "warden/shaders/source_file.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::engine {
 
@@ -141,12 +141,12 @@ void Engine::prepare(const device::DeviceView& view) {
   }
   generation_ = generation;
   if (!registry_) {
-    RegistryOptions registry_options = options_.registry;
+    resources::RegistryOptions registry_options = options_.registry;
     registry_options.device_generation = generation;
-    registry_ = std::make_unique<Registry>(*context_, view.device, queue_.get(), std::move(registry_options));
+    registry_ = std::make_unique<resources::Registry>(*context_, view.device, queue_.get(), std::move(registry_options));
     shaders_ = std::make_unique<shaders::ShaderManager>(*context_, *registry_);
     pipelines_ = std::make_unique<pipelines::PipelineLibrary>(*context_, *registry_);
-    last_rebuild_ = RebuildReport{.generation = generation};
+    last_rebuild_ = resources::RebuildReport{.generation = generation};
   } else {
     last_rebuild_ = registry_->rebuild(view.device, queue_.get(), generation);
     counters_.objects_rebuilt += last_rebuild_.rebuilt;
@@ -229,7 +229,7 @@ void Engine::start_hot_reload() {
     if (!reloader_->watch(module)) continue;
     // An edit saved while there was no device: no watcher saw it, the rebuild compiled the old
     // text; reload it now so it applies on this device.
-    const ShaderModuleDesc* recipe = registry_->recipe(module);
+    const resources::ShaderModuleDescription* recipe = registry_->recipe(module);
     auto text = shaders::read_source_file(recipe != nullptr ? recipe->path : std::string());
     if (recipe != nullptr && text && *text != recipe->wgsl) (void)reloader_->reload(module);
   }

@@ -15,7 +15,7 @@ template <typename... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
 // The module a stage names, from `source`; a failure says which pipeline and stage.
-Result<gpu::ShaderModule> stage_module(const ObjectSource& source, const ShaderStage& stage,
+Result<gpu::ShaderModule> stage_module(const ObjectSource& source, const resources::ShaderStage& stage,
                                        std::string_view pipeline_kind, std::string_view label,
                                        std::string_view stage_name) {
   auto module = source.module(stage.module);
@@ -43,10 +43,10 @@ template <typename Object, typename Create>
 Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, gpu::Device device,
                                          const BuildOptions& options, std::string_view what, Create&& create) {
   const gpu::Procs& procs = context.procs();
-  shaders::push_validation_scope(procs, device);
+  gpu::push_validation_scope(procs, device);
   gpu::Ref<Object> object(&procs, create());
-  shaders::PendingScope scope = shaders::pop_scope(procs, device, options.completion);
-  if (auto settled = shaders::settle(context, scope.future, scope.outcome->done, options.timeout, options.completion);
+  gpu::PendingScope scope = gpu::pop_scope(procs, device, options.completion);
+  if (auto settled = gpu::settle(context, scope.future, scope.outcome->done, options.timeout, options.completion);
       !settled) {
     return make_error(settled.error().kind, fmt::format("{}: error scope did not pop: {}", what, settled.error().message));
   }
@@ -60,26 +60,26 @@ Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, gpu::Devic
 }  // namespace
 
 // ---- translation ----------------------------------------------------------------------------
-std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const LayoutEntry> entries) {
+std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const resources::LayoutEntry> entries) {
   std::vector<gpu::BindGroupLayoutEntry> out;
   out.reserve(entries.size());
-  for (const LayoutEntry& e : entries) {
+  for (const resources::LayoutEntry& e : entries) {
     gpu::BindGroupLayoutEntry c;
     c.binding = e.binding;
     c.visibility = e.visibility;
     std::visit(Overloaded{
-                   [&](const BufferLayout& b) {
+                   [&](const resources::BufferLayout& b) {
                      c.buffer.type = b.type;
                      c.buffer.hasDynamicOffset = b.has_dynamic_offset ? 1 : 0;
                      c.buffer.minBindingSize = b.min_binding_size;
                    },
-                   [&](const SamplerLayout& s) { c.sampler.type = s.type; },
-                   [&](const TextureLayout& t) {
+                   [&](const resources::SamplerLayout& s) { c.sampler.type = s.type; },
+                   [&](const resources::TextureLayout& t) {
                      c.texture.sampleType = t.sample_type;
                      c.texture.viewDimension = t.view_dimension;
                      c.texture.multisampled = t.multisampled ? 1 : 0;
                    },
-                   [&](const StorageTextureLayout& s) {
+                   [&](const resources::StorageTextureLayout& s) {
                      c.storageTexture.access = s.access;
                      c.storageTexture.format = s.format;
                      c.storageTexture.viewDimension = s.view_dimension;
@@ -93,7 +93,7 @@ std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const 
 
 Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Context& context, gpu::Device device,
                                                                std::string_view label,
-                                                               std::span<const LayoutEntry> entries,
+                                                               std::span<const resources::LayoutEntry> entries,
                                                                BuildOptions options) {
   std::vector<gpu::BindGroupLayoutEntry> c_entries = translate_layout_entries(entries);
   gpu::BindGroupLayoutDescriptor desc;
@@ -140,8 +140,8 @@ struct PendingBuild {
 };
 
 // The description's handles resolved through `source`, then its C form (pipeline_parts.h).
-Result<std::unique_ptr<RenderPipelineParts>> translate_render_pipeline(const ObjectSource& source,
-                                                                       const RenderPipelineDescription& d) {
+Result<std::unique_ptr<resources::RenderPipelineParts>> translate_render_pipeline(const ObjectSource& source,
+                                                                       const resources::RenderPipelineDescription& d) {
   auto layout = translate_layout(source, d.layout, "render", d.label);
   if (!layout) return layout.error();
   auto vertex = stage_module(source, d.vertex, "render", d.label, "vertex");
@@ -152,23 +152,23 @@ Result<std::unique_ptr<RenderPipelineParts>> translate_render_pipeline(const Obj
     if (!translated) return translated.error();
     fragment = *translated;
   }
-  return render_pipeline_parts(d, *layout, *vertex, fragment);
+  return resources::render_pipeline_parts(d, *layout, *vertex, fragment);
 }
 
-Result<std::unique_ptr<ComputePipelineParts>> translate_compute_pipeline(const ObjectSource& source,
-                                                                         const ComputePipelineDescription& d) {
+Result<std::unique_ptr<resources::ComputePipelineParts>> translate_compute_pipeline(const ObjectSource& source,
+                                                                         const resources::ComputePipelineDescription& d) {
   auto layout = translate_layout(source, d.layout, "compute", d.label);
   if (!layout) return layout.error();
   auto module = stage_module(source, d.compute, "compute", d.label, "compute");
   if (!module) return module.error();
-  return compute_pipeline_parts(d, *layout, *module);
+  return resources::compute_pipeline_parts(d, *layout, *module);
 }
 
 }  // namespace
 
 Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
                                                             const ObjectSource& source,
-                                                            const RenderPipelineDescription& d,
+                                                            const resources::RenderPipelineDescription& d,
                                                             BuildOptions options) {
   auto parts = translate_render_pipeline(source, d);
   if (!parts) return parts.error();
@@ -179,7 +179,7 @@ Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& 
 
 Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context& context, gpu::Device device,
                                                               const ObjectSource& source,
-                                                              const ComputePipelineDescription& d,
+                                                              const resources::ComputePipelineDescription& d,
                                                               BuildOptions options) {
   auto parts = translate_compute_pipeline(source, d);
   if (!parts) return parts.error();
@@ -189,7 +189,7 @@ Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context
 }
 
 Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
-                                         const RenderPipelineDescription& d, BuiltCallback<gpu::RenderPipeline> done) {
+                                         const resources::RenderPipelineDescription& d, BuiltCallback<gpu::RenderPipeline> done) {
   auto parts = translate_render_pipeline(source, d);
   if (!parts) return parts.error();
   auto* pending = new PendingBuild<gpu::RenderPipeline>{&context.procs(), fmt::format("render pipeline '{}'", d.label),
@@ -203,7 +203,7 @@ Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Devic
 }
 
 Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
-                                          const ComputePipelineDescription& d, BuiltCallback<gpu::ComputePipeline> done) {
+                                          const resources::ComputePipelineDescription& d, BuiltCallback<gpu::ComputePipeline> done) {
   auto parts = translate_compute_pipeline(source, d);
   if (!parts) return parts.error();
   auto* pending = new PendingBuild<gpu::ComputePipeline>{&context.procs(), fmt::format("compute pipeline '{}'", d.label),

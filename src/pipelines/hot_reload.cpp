@@ -291,7 +291,7 @@ HotReloader::Finished HotReloader::work(Job job) const {
   f.report.path = job.path;
   f.report.module = job.module;
   shaders::CompilerOptions compile_options;
-  compile_options.completion = shaders::Completion::WorkerWait;
+  compile_options.completion = gpu::Completion::WorkerWait;
   shaders::ShaderCompiler compiler(*context_, device_, compile_options);
 
   auto start = std::chrono::steady_clock::now();

@@ -4,7 +4,7 @@
 
 namespace warden::pipelines {
 
-PipelineLibrary::PipelineLibrary(const gpu::Context& context, Registry& registry)
+PipelineLibrary::PipelineLibrary(const gpu::Context& context, resources::Registry& registry)
     : context_(&context), registry_(&registry) {}
 
 namespace {
@@ -23,7 +23,7 @@ E PipelineLibrary::reported(E error) {
   return error;
 }
 
-Result<RenderPipelineHandle> PipelineLibrary::create_render_pipeline(RenderPipelineDescription d) {
+Result<RenderPipelineHandle> PipelineLibrary::create_render_pipeline(resources::RenderPipelineDescription d) {
   auto built = build_render_pipeline(*context_, registry_->device(), RegistrySource(*registry_), d);
   if (!built) return reported(built.error());
   auto handle = registry_->adopt_render_pipeline(built->take(), std::move(d));
@@ -32,7 +32,7 @@ Result<RenderPipelineHandle> PipelineLibrary::create_render_pipeline(RenderPipel
   return handle;
 }
 
-Result<ComputePipelineHandle> PipelineLibrary::create_compute_pipeline(ComputePipelineDescription d) {
+Result<ComputePipelineHandle> PipelineLibrary::create_compute_pipeline(resources::ComputePipelineDescription d) {
   auto built = build_compute_pipeline(*context_, registry_->device(), RegistrySource(*registry_), d);
   if (!built) return reported(built.error());
   auto handle = registry_->adopt_compute_pipeline(built->take(), std::move(d));
@@ -41,7 +41,7 @@ Result<ComputePipelineHandle> PipelineLibrary::create_compute_pipeline(ComputePi
   return handle;
 }
 
-Result<void> PipelineLibrary::replace_render_pipeline(RenderPipelineHandle handle, RenderPipelineDescription d) {
+Result<void> PipelineLibrary::replace_render_pipeline(RenderPipelineHandle handle, resources::RenderPipelineDescription d) {
   if (!registry_->is_alive(handle)) return registry_->resolve(handle).error();
   auto built = build_render_pipeline(*context_, registry_->device(), RegistrySource(*registry_), d);
   if (!built) return reported(built.error());
@@ -51,7 +51,7 @@ Result<void> PipelineLibrary::replace_render_pipeline(RenderPipelineHandle handl
   return {};
 }
 
-Result<void> PipelineLibrary::replace_compute_pipeline(ComputePipelineHandle handle, ComputePipelineDescription d) {
+Result<void> PipelineLibrary::replace_compute_pipeline(ComputePipelineHandle handle, resources::ComputePipelineDescription d) {
   if (!registry_->is_alive(handle)) return registry_->resolve(handle).error();
   auto built = build_compute_pipeline(*context_, registry_->device(), RegistrySource(*registry_), d);
   if (!built) return reported(built.error());
@@ -64,7 +64,7 @@ Result<void> PipelineLibrary::replace_compute_pipeline(ComputePipelineHandle han
 // The pipeline was built from the handle's recipe (with a new module under the same module
 // handle), so the recipe stays.
 Result<void> PipelineLibrary::install(RenderPipelineHandle handle, gpu::Ref<gpu::RenderPipeline> pipeline) {
-  const RenderPipelineDescription* recipe = registry_->recipe(handle);
+  const resources::RenderPipelineDescription* recipe = registry_->recipe(handle);
   if (recipe == nullptr) return reported(not_from_library(handle));
   if (auto replaced = registry_->replace_render_pipeline(handle, pipeline.get(), *recipe); !replaced) return replaced;
   pipeline.take();
@@ -72,7 +72,7 @@ Result<void> PipelineLibrary::install(RenderPipelineHandle handle, gpu::Ref<gpu:
 }
 
 Result<void> PipelineLibrary::install(ComputePipelineHandle handle, gpu::Ref<gpu::ComputePipeline> pipeline) {
-  const ComputePipelineDescription* recipe = registry_->recipe(handle);
+  const resources::ComputePipelineDescription* recipe = registry_->recipe(handle);
   if (recipe == nullptr) return reported(not_from_library(handle));
   if (auto replaced = registry_->replace_compute_pipeline(handle, pipeline.get(), *recipe); !replaced) return replaced;
   pipeline.take();
@@ -89,18 +89,18 @@ Result<void> PipelineLibrary::destroy(ComputePipelineHandle handle) {
   return registry_->destroy_compute_pipeline(handle);
 }
 
-const RenderPipelineDescription* PipelineLibrary::description(RenderPipelineHandle handle) const {
+const resources::RenderPipelineDescription* PipelineLibrary::description(RenderPipelineHandle handle) const {
   return render_.contains(handle) ? registry_->recipe(handle) : nullptr;
 }
 
-const ComputePipelineDescription* PipelineLibrary::description(ComputePipelineHandle handle) const {
+const resources::ComputePipelineDescription* PipelineLibrary::description(ComputePipelineHandle handle) const {
   return compute_.contains(handle) ? registry_->recipe(handle) : nullptr;
 }
 
 std::vector<RenderPipelineHandle> PipelineLibrary::render_users_of(ShaderModuleHandle module) const {
   std::vector<RenderPipelineHandle> users;
   for (RenderPipelineHandle handle : render_) {
-    const RenderPipelineDescription* d = registry_->recipe(handle);
+    const resources::RenderPipelineDescription* d = registry_->recipe(handle);
     if (d != nullptr && uses_module(*d, module)) users.push_back(handle);
   }
   return users;
@@ -109,7 +109,7 @@ std::vector<RenderPipelineHandle> PipelineLibrary::render_users_of(ShaderModuleH
 std::vector<ComputePipelineHandle> PipelineLibrary::compute_users_of(ShaderModuleHandle module) const {
   std::vector<ComputePipelineHandle> users;
   for (ComputePipelineHandle handle : compute_) {
-    const ComputePipelineDescription* d = registry_->recipe(handle);
+    const resources::ComputePipelineDescription* d = registry_->recipe(handle);
     if (d != nullptr && uses_module(*d, module)) users.push_back(handle);
   }
   return users;

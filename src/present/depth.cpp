@@ -10,8 +10,8 @@ gpu::DepthStencilState reverse_z_depth_state(bool write) {
   return state;
 }
 
-DepthState reverse_z_depth(bool write) {
-  return DepthState{.format = kDepthFormat, .write = write, .compare = kReverseZCompare};
+resources::DepthState reverse_z_depth(bool write) {
+  return resources::DepthState{.format = kDepthFormat, .write = write, .compare = kReverseZCompare};
 }
 
 gpu::RenderPassDepthStencilAttachment reverse_z_depth_attachment(gpu::TextureView view) {

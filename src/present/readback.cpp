@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "warden/webgpu/names.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/names.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::present {
 namespace {
@@ -66,7 +66,7 @@ Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Q
   return image;
 }
 
-Result<Image> read_image(const gpu::Context& context, Registry& registry, TextureHandle texture,
+Result<Image> read_image(const gpu::Context& context, resources::Registry& registry, TextureHandle texture,
                          std::chrono::milliseconds timeout) {
   if (auto usage = registry.require_usage(texture, gpu::TextureUsage::CopySrc); !usage) return usage.error();
   auto raw = registry.resolve(texture);

@@ -5,7 +5,7 @@
 namespace warden::present {
 namespace {
 
-Result<void> require_area(const RenderTargetDesc& desc, uint32_t width, uint32_t height) {
+Result<void> require_area(const RenderTargetDescription& desc, uint32_t width, uint32_t height) {
   if (width == 0 || height == 0) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("render target \"{}\": size {}x{} has no area", desc.label, width, height));
@@ -18,7 +18,7 @@ struct RawPair {
   gpu::TextureView view = nullptr;
 };
 
-RawPair make_raw(const Registry& registry, const RenderTargetDesc& desc) {
+RawPair make_raw(const resources::Registry& registry, const RenderTargetDescription& desc) {
   gpu::TextureDescriptor td;
   td.label = desc.label;
   td.usage = desc.usage;
@@ -32,7 +32,7 @@ RawPair make_raw(const Registry& registry, const RenderTargetDesc& desc) {
 
 }  // namespace
 
-Result<RenderTarget> RenderTarget::create(Registry& registry, const RenderTargetDesc& desc) {
+Result<RenderTarget> RenderTarget::create(resources::Registry& registry, const RenderTargetDescription& desc) {
   if (auto area = require_area(desc, desc.width, desc.height); !area) return area.error();
   RenderTarget target(registry, desc);
   RawPair raw = make_raw(registry, desc);
@@ -60,7 +60,7 @@ Result<RenderTarget> RenderTarget::create(Registry& registry, const RenderTarget
 Result<void> RenderTarget::resize(uint32_t width, uint32_t height) {
   if (auto area = require_area(desc_, width, height); !area) return area;
   if (width == desc_.width && height == desc_.height) return {};
-  RenderTargetDesc next = desc_;
+  RenderTargetDescription next = desc_;
   next.width = width;
   next.height = height;
   RawPair raw = make_raw(*registry_, next);

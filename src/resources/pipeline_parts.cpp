@@ -1,6 +1,6 @@
 #include "warden/resources/pipeline_parts.h"
 
-namespace warden {
+namespace warden::resources {
 namespace {
 
 StageParts stage_parts(gpu::ShaderModule module, const ShaderStage& stage) {
@@ -99,4 +99,4 @@ std::unique_ptr<ComputePipelineParts> compute_pipeline_parts(const ComputePipeli
   return parts;
 }
 
-}  // namespace warden
+}  // namespace warden::resources

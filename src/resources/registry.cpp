@@ -1,3 +1,4 @@
+#include "warden/gpu/queue_clock.h"
 #include "warden/resources/registry.h"
 
 #include <algorithm>
@@ -9,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "resources/requests.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
-namespace warden {
+namespace warden::resources {
 
 const char* to_string(Ownership ownership) {
   switch (ownership) {
@@ -185,7 +186,7 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
       id_(registry_ids().acquire()),
       first_generation_(registry_ids().first_generation(id_)),
       options_(within_layout(options)),
-      queue_clock_(std::make_unique<QueueClock>(context.procs(), context.instance(), queue)),
+      queue_clock_(std::make_unique<gpu::QueueClock>(context.procs(), context.instance(), queue)),
       stores_(
 #define WARDEN_STORE_INIT(Name, snake) \
   detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, first_generation_,        \
@@ -452,7 +453,7 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
   if constexpr (std::is_same_v<Tag, BufferTag>) {
     broken = resources::broken_buffer_rule({data.size, data.usage, false, label}, limits_);
   } else if constexpr (std::is_same_v<Tag, TextureTag>) {
-    TextureDesc desc{.size = data.size,
+    TextureDescription desc{.size = data.size,
                      .format = data.format,
                      .usage = data.usage,
                      .dimension = procs_.TextureGetDimension(object),
@@ -792,4 +793,4 @@ WARDEN_INSTANTIATE_WITH_RECIPE(RenderPipeline)
 WARDEN_INSTANTIATE_WITH_RECIPE(ComputePipeline)
 #undef WARDEN_INSTANTIATE_WITH_RECIPE
 
-}  // namespace warden
+}  // namespace warden::resources

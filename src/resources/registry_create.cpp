@@ -9,10 +9,10 @@
 #include "warden/resources/registry.h"
 #include "warden/resources/pipeline_parts.h"
 #include "resources/requests.h"
-#include "warden/webgpu/names.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/names.h"
+#include "warden/gpu/objects.h"
 
-namespace warden {
+namespace warden::resources {
 
 namespace {
 
@@ -268,7 +268,7 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
 // ---- make_object: one per kind, what create_* and rebuild() both run ---------------------------
 
 template <>
-Result<gpu::Buffer> Registry::make_object<BufferTag>(const BufferDesc& desc) {
+Result<gpu::Buffer> Registry::make_object<BufferTag>(const BufferDescription& desc) {
   gpu::BufferDescriptor d;
   d.label = desc.label;
   d.size = desc.size;
@@ -278,7 +278,7 @@ Result<gpu::Buffer> Registry::make_object<BufferTag>(const BufferDesc& desc) {
 }
 
 template <>
-Result<gpu::Texture> Registry::make_object<TextureTag>(const TextureDesc& desc) {
+Result<gpu::Texture> Registry::make_object<TextureTag>(const TextureDescription& desc) {
   gpu::TextureBindingViewDimensionDescriptor binding_dimension;
   binding_dimension.textureBindingViewDimension = desc.binding_view_dimension;
   gpu::TextureDescriptor d;
@@ -297,7 +297,7 @@ Result<gpu::Texture> Registry::make_object<TextureTag>(const TextureDesc& desc) 
 
 template <>
 Result<gpu::TextureView> Registry::make_object<TextureViewTag>(const TextureViewRecipe& recipe) {
-  const TextureViewDesc& desc = recipe.desc;
+  const TextureViewDescription& desc = recipe.desc;
   auto texture = resolve(recipe.texture);
   if (!texture) return in_context(fmt::format("create_texture_view \"{}\"", desc.label), texture.error());
   gpu::TextureViewDescriptor d;
@@ -314,7 +314,7 @@ Result<gpu::TextureView> Registry::make_object<TextureViewTag>(const TextureView
 }
 
 template <>
-Result<gpu::Sampler> Registry::make_object<SamplerTag>(const SamplerDesc& desc) {
+Result<gpu::Sampler> Registry::make_object<SamplerTag>(const SamplerDescription& desc) {
   gpu::SamplerDescriptor d;
   d.label = desc.label;
   d.addressModeU = d.addressModeV = d.addressModeW = desc.address_mode;
@@ -325,14 +325,14 @@ Result<gpu::Sampler> Registry::make_object<SamplerTag>(const SamplerDesc& desc) 
 }
 
 template <>
-Result<gpu::ShaderModule> Registry::make_object<ShaderModuleTag>(const ShaderModuleDesc& desc) {
+Result<gpu::ShaderModule> Registry::make_object<ShaderModuleTag>(const ShaderModuleDescription& desc) {
   return create_scoped<ShaderModuleTag>("create_shader_module", desc.label, [&] {
     return gpu::create_wgsl_module(procs_, device_, desc.wgsl, desc.label);
   });
 }
 
 template <>
-Result<gpu::BindGroupLayout> Registry::make_object<BindGroupLayoutTag>(const BindGroupLayoutDesc& desc) {
+Result<gpu::BindGroupLayout> Registry::make_object<BindGroupLayoutTag>(const BindGroupLayoutDescription& desc) {
   gpu::BindGroupLayoutDescriptor d;
   d.label = desc.label;
   d.entryCount = desc.entries.size();
@@ -342,7 +342,7 @@ Result<gpu::BindGroupLayout> Registry::make_object<BindGroupLayoutTag>(const Bin
 }
 
 template <>
-Result<gpu::PipelineLayout> Registry::make_object<PipelineLayoutTag>(const PipelineLayoutDesc& desc) {
+Result<gpu::PipelineLayout> Registry::make_object<PipelineLayoutTag>(const PipelineLayoutDescription& desc) {
   std::vector<gpu::BindGroupLayout> raw;
   raw.reserve(desc.layouts.size());
   for (size_t i = 0; i < desc.layouts.size(); ++i) {
@@ -362,12 +362,12 @@ Result<gpu::PipelineLayout> Registry::make_object<PipelineLayoutTag>(const Pipel
 }
 
 template <>
-Result<gpu::BindGroup> Registry::make_object<BindGroupTag>(const BindGroupDesc& desc) {
+Result<gpu::BindGroup> Registry::make_object<BindGroupTag>(const BindGroupDescription& desc) {
   auto layout = resolve(desc.layout);
   if (!layout) return in_context(fmt::format("create_bind_group \"{}\"", desc.label), layout.error());
   std::vector<gpu::BindGroupEntry> raw;
   for (size_t i = 0; i < desc.entries.size(); ++i) {
-    const BindGroupEntryDesc& entry = desc.entries[i];
+    const BindGroupEntryDescription& entry = desc.entries[i];
     const std::string where =
         fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
     gpu::BindGroupEntry out;
@@ -452,7 +452,7 @@ Result<gpu::ComputePipeline> Registry::make_object<ComputePipelineTag>(const Com
 }
 
 template <>
-Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDesc& desc) {
+Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDescription& desc) {
   gpu::QuerySetDescriptor d;
   d.label = desc.label;
   d.type = desc.type;
@@ -463,7 +463,7 @@ Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDesc& des
 
 // ---- create: checks, then make_object, then the slot with its recipe ---------------------------
 
-Result<BufferHandle> Registry::create_buffer(const BufferDesc& desc) {
+Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) {
   if (desc.size == 0) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("create_buffer \"{}\": size is 0", desc.label));
@@ -487,7 +487,7 @@ Result<BufferHandle> Registry::create_buffer(const BufferDesc& desc) {
   return create_from_recipe<BufferTag>("create_buffer", desc, std::move(data));
 }
 
-Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
+Result<TextureHandle> Registry::create_texture(const TextureDescription& desc) {
   if (desc.size.width == 0 || desc.size.height == 0 || desc.size.depthOrArrayLayers == 0) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("create_texture \"{}\": size {}x{}x{} has a zero dimension", desc.label,
@@ -520,7 +520,7 @@ Result<TextureHandle> Registry::create_texture(const TextureDesc& desc) {
   return create_from_recipe<TextureTag>("create_texture", desc, std::move(data));
 }
 
-Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, const TextureViewDesc& desc) {
+Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, const TextureViewDescription& desc) {
   auto* parent = record(texture);
   if (parent == nullptr) {
     return in_context(fmt::format("create_texture_view \"{}\"", desc.label), stale_error(texture));
@@ -530,17 +530,17 @@ Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, c
   return handle;
 }
 
-Result<SamplerHandle> Registry::create_sampler(const SamplerDesc& desc) {
+Result<SamplerHandle> Registry::create_sampler(const SamplerDescription& desc) {
   return create_from_recipe<SamplerTag>("create_sampler", desc, {});
 }
 
-Result<ShaderModuleHandle> Registry::create_shader_module(ShaderModuleDesc desc) {
+Result<ShaderModuleHandle> Registry::create_shader_module(ShaderModuleDescription desc) {
   return create_from_recipe<ShaderModuleTag>("create_shader_module", std::move(desc), {});
 }
 
 Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
     std::span<const gpu::BindGroupLayoutEntry> entries, std::string label) {
-  BindGroupLayoutDesc desc{{entries.begin(), entries.end()}, std::move(label)};
+  BindGroupLayoutDescription desc{{entries.begin(), entries.end()}, std::move(label)};
   for (auto& entry : desc.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
   detail::KindData<BindGroupLayoutTag> data;
   data.entries = desc.entries;
@@ -550,10 +550,10 @@ Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
 Result<PipelineLayoutHandle> Registry::create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
                                                               std::string label) {
   return create_from_recipe<PipelineLayoutTag>(
-      "create_pipeline_layout", PipelineLayoutDesc{{layouts.begin(), layouts.end()}, std::move(label)}, {});
+      "create_pipeline_layout", PipelineLayoutDescription{{layouts.begin(), layouts.end()}, std::move(label)}, {});
 }
 
-Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
+Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDescription& desc) {
   const auto* layout = record(desc.layout);
   if (layout == nullptr) {
     return in_context(fmt::format("create_bind_group \"{}\"", desc.label), stale_error(desc.layout));
@@ -568,7 +568,7 @@ Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDesc& desc) {
   // Usage contracts first: make_object resolves and creates, a rebuild replays only that.
   detail::KindData<BindGroupTag> data;
   for (size_t i = 0; i < desc.entries.size(); ++i) {
-    const BindGroupEntryDesc& entry = desc.entries[i];
+    const BindGroupEntryDescription& entry = desc.entries[i];
     const std::string where =
         fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
     const gpu::BindGroupLayoutEntry* declared = layout_entry(entry.binding);
@@ -614,7 +614,7 @@ Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePip
   return create_from_recipe<ComputePipelineTag>("create_compute_pipeline", description, {});
 }
 
-Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
+Result<QuerySetHandle> Registry::create_query_set(const QuerySetDescription& desc) {
   if (desc.count == 0) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("create_query_set \"{}\": count is 0", desc.label));
@@ -628,4 +628,4 @@ Result<QuerySetHandle> Registry::create_query_set(const QuerySetDesc& desc) {
   return create_from_recipe<QuerySetTag>("create_query_set", desc, {});
 }
 
-}  // namespace warden
+}  // namespace warden::resources

@@ -4,7 +4,7 @@
 
 #include "warden/resources/registry.h"
 
-namespace warden {
+namespace warden::resources {
 
 namespace {
 
@@ -109,7 +109,7 @@ void Registry::rebuild_all(RebuildReport& report) {
     }
     Result<Object<Tag>> made = [&] {
       if constexpr (std::is_same_v<Tag, BufferTag>) {
-        BufferDesc unmapped = *rec.recipe;  // a mapped buffer would refuse the contents' restore
+        BufferDescription unmapped = *rec.recipe;  // a mapped buffer would refuse the contents' restore
         unmapped.mapped_at_creation = false;
         return make_object<BufferTag>(unmapped);
       } else {
@@ -132,7 +132,7 @@ void Registry::rebuild_all(RebuildReport& report) {
 }
 
 void Registry::restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report) {
-  const BufferDesc& desc = *rec.recipe;
+  const BufferDescription& desc = *rec.recipe;
   switch (desc.contents) {
     case ContentsSource::Callback:
       refills_.push_back([this, handle, refill = desc.refill] { refill(*this, handle); });
@@ -147,7 +147,7 @@ void Registry::restore_contents(BufferHandle handle, detail::Record<BufferTag>& 
 }
 
 void Registry::restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report) {
-  const TextureDesc& desc = *rec.recipe;
+  const TextureDescription& desc = *rec.recipe;
   switch (desc.contents) {
     case ContentsSource::Callback:
       refills_.push_back([this, handle, refill = desc.refill] { refill(*this, handle); });
@@ -169,4 +169,4 @@ void Registry::restore_contents(TextureHandle handle, detail::Record<TextureTag>
   if ((desc.usage & kGpuWrittenTexture) != 0) report.contents_lost.textures.push_back(handle);
 }
 
-}  // namespace warden
+}  // namespace warden::resources

@@ -5,11 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::resources {
 
-std::optional<std::string> broken_buffer_rule(const BufferDesc& desc, const gpu::Limits& limits) {
+std::optional<std::string> broken_buffer_rule(const BufferDescription& desc, const gpu::Limits& limits) {
   if (desc.size > limits.maxBufferSize) {
     return fmt::format("size {} exceeds the device's maxBufferSize ({})", desc.size, limits.maxBufferSize);
   }
@@ -29,7 +29,7 @@ std::optional<std::string> broken_buffer_rule(const BufferDesc& desc, const gpu:
 namespace {
 
 // floor(log2(largest dimension)) + 1; a 1D texture has one level.
-uint32_t max_mip_level_count(const TextureDesc& desc) {
+uint32_t max_mip_level_count(const TextureDescription& desc) {
   if (desc.dimension == gpu::TextureDimension::e1D) return 1;
   uint32_t largest = std::max(desc.size.width, desc.size.height);
   if (desc.dimension == gpu::TextureDimension::e3D) largest = std::max(largest, desc.size.depthOrArrayLayers);
@@ -38,7 +38,7 @@ uint32_t max_mip_level_count(const TextureDesc& desc) {
 
 }  // namespace
 
-std::optional<std::string> broken_texture_rule(const TextureDesc& desc, const gpu::Limits& limits) {
+std::optional<std::string> broken_texture_rule(const TextureDescription& desc, const gpu::Limits& limits) {
   const gpu::Extent3D& size = desc.size;
   switch (desc.dimension) {
     case gpu::TextureDimension::e1D:

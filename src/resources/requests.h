@@ -15,7 +15,7 @@ namespace warden::resources {
 inline constexpr uint32_t kMaxQueryCount = 4096;
 
 // The first rule the request breaks, in words, or nullopt.
-std::optional<std::string> broken_buffer_rule(const BufferDesc& desc, const gpu::Limits& limits);
-std::optional<std::string> broken_texture_rule(const TextureDesc& desc, const gpu::Limits& limits);
+std::optional<std::string> broken_buffer_rule(const BufferDescription& desc, const gpu::Limits& limits);
+std::optional<std::string> broken_texture_rule(const TextureDescription& desc, const gpu::Limits& limits);
 
 }  // namespace warden::resources

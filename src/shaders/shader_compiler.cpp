@@ -4,11 +4,11 @@
 
 #include <fmt/format.h>
 
-#include "warden/shaders/error_scope.h"
+#include "warden/gpu/error_scope.h"
 #include "warden/shaders/error_scope_message.h"
 #include "warden/shaders/shader_features.h"
 #include "warden/shaders/source_file.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::shaders {
 namespace {
@@ -34,14 +34,14 @@ struct PendingCompilationInfo {
 };
 
 PendingCompilationInfo request_compilation_info(const gpu::Procs& procs, gpu::ShaderModule module,
-                                                std::string path, Completion completion) {
+                                                std::string path, gpu::Completion completion) {
   struct Holder {
     std::shared_ptr<CompilationOutcome> outcome;
     std::string path;
   };
   auto outcome = std::make_shared<CompilationOutcome>();
   gpu::CompilationInfoCallbackInfo cb;
-  cb.mode = callback_mode(completion);
+  cb.mode = gpu::callback_mode(completion);
   cb.userdata1 = new Holder{outcome, std::move(path)};  // freed by the one callback
   cb.callback = [](gpu::CompilationInfoRequestStatus status, const gpu::CompilationInfo* info,
                    void* u1, void*) {
@@ -88,17 +88,17 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
   if (auto valid = check_utf8(path, source); !valid) return valid.error();
   const gpu::Procs& procs = context_->procs();
 
-  push_validation_scope(procs, device_);
+  gpu::push_validation_scope(procs, device_);
   gpu::Ref<gpu::ShaderModule> module(&procs, gpu::create_wgsl_module(procs, device_, source, path));
   // The scope is popped in every mode: it keeps a compile error from reaching the device's
   // uncaptured-error callback, and it is the only report when compilation info is not used.
-  PendingScope scope = pop_scope(procs, device_, options_.completion);
+  gpu::PendingScope scope = gpu::pop_scope(procs, device_, options_.completion);
 
   CompiledShader compiled;
   bool from_compilation_info = false;
   if (options_.source == DiagnosticSource::CompilationInfo && module) {
     PendingCompilationInfo info = request_compilation_info(procs, module.get(), std::string(path), options_.completion);
-    if (auto settled = settle(*context_, info.future, info.outcome->done, options_.timeout, options_.completion); !settled) {
+    if (auto settled = gpu::settle(*context_, info.future, info.outcome->done, options_.timeout, options_.completion); !settled) {
       return make_error(settled.error().kind,
                         fmt::format("{}: no compilation info: {}", path, settled.error().message));
     }
@@ -107,7 +107,7 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
       from_compilation_info = true;
     }
   }
-  if (auto settled = settle(*context_, scope.future, scope.outcome->done, options_.timeout, options_.completion); !settled) {
+  if (auto settled = gpu::settle(*context_, scope.future, scope.outcome->done, options_.timeout, options_.completion); !settled) {
     return make_error(settled.error().kind,
                       fmt::format("{}: error scope did not pop: {}", path, settled.error().message));
   }

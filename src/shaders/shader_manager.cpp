@@ -18,7 +18,7 @@ warden::Severity to_registry_severity(Severity severity) {
 
 }  // namespace
 
-ShaderManager::ShaderManager(const gpu::Context& context, Registry& registry, CompilerOptions options)
+ShaderManager::ShaderManager(const gpu::Context& context, resources::Registry& registry, CompilerOptions options)
     : context_(&context), options_(options), registry_(&registry) {}
 
 void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics) {
@@ -49,7 +49,7 @@ Result<ShaderModuleHandle> ShaderManager::compile_and_register(std::string path,
     return make_error(ErrorKind::Compilation, std::move(text));
   }
   return registry_->adopt_shader_module(compiled->module.take(),
-                                       ShaderModuleDesc{std::string(source), std::move(path), std::move(file)});
+                                       resources::ShaderModuleDescription{std::string(source), std::move(path), std::move(file)});
 }
 
 Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path) {
@@ -66,8 +66,8 @@ Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path
 
 Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module,
                                     std::string source) {
-  const ShaderModuleDesc* before = registry_->recipe(handle);
-  ShaderModuleDesc recipe{std::move(source), before != nullptr ? before->label : std::string(),
+  const resources::ShaderModuleDescription* before = registry_->recipe(handle);
+  resources::ShaderModuleDescription recipe{std::move(source), before != nullptr ? before->label : std::string(),
                           before != nullptr ? before->path : std::string()};
   auto replaced = registry_->replace_shader_module(handle, module.get(), std::move(recipe));
   if (!replaced) return replaced;  // `module` is released here

@@ -9,10 +9,10 @@ namespace warden::tiles {
 namespace {
 
 #define WARDEN_HELD_DESTROY(Name, snake) \
-  Result<void> destroy_in(Registry& registry, Name##Handle handle) { return registry.destroy_##snake(handle); }
+  Result<void> destroy_in(resources::Registry& registry, Name##Handle handle) { return registry.destroy_##snake(handle); }
 WARDEN_RESOURCE_KINDS(WARDEN_HELD_DESTROY)
 #undef WARDEN_HELD_DESTROY
-Result<void> destroy_in(Registry&, std::monostate) { return {}; }
+Result<void> destroy_in(resources::Registry&, std::monostate) { return {}; }
 
 }  // namespace
 

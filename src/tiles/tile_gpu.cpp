@@ -99,7 +99,7 @@ Result<BindGroupLayoutHandle> make_texture_layout(HeldObjects& held, const char*
 }
 
 Result<SamplerHandle> make_linear_sampler(HeldObjects& held, MipmapFilterMode mip_filter, const char* label) {
-  SamplerDesc desc;
+  resources::SamplerDescription desc;
   desc.label = label;
   desc.mag_filter = FilterMode::Linear;
   desc.min_filter = FilterMode::Linear;
@@ -111,7 +111,7 @@ Result<SamplerHandle> make_linear_sampler(HeldObjects& held, MipmapFilterMode mi
 
 Result<BindGroupHandle> make_texture_group(HeldObjects& held, BindGroupLayoutHandle layout, TextureViewHandle view,
                                            SamplerHandle sampler, std::string label) {
-  BindGroupDesc desc;
+  resources::BindGroupDescription desc;
   desc.layout = layout;
   desc.entries = {{0, view}, {1, sampler}};
   desc.label = std::move(label);
@@ -123,9 +123,9 @@ Result<BindGroupHandle> make_texture_group(HeldObjects& held, BindGroupLayoutHan
 // A render pipeline with an explicit layout of one texture group (`layout`): "vs" and "fs" of
 // one WGSL module, `targets` colour targets of `format`.
 Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, const std::string& wgsl, BindGroupLayoutHandle layout,
-                                           std::vector<VertexLayout> vertex_buffers, uint32_t targets,
+                                           std::vector<resources::VertexLayout> vertex_buffers, uint32_t targets,
                                            TextureFormat format, const std::string& label) {
-  Registry& registry = held.registry();
+  resources::Registry& registry = held.registry();
   auto module = registry.create_shader_module(wgsl, label);
   if (!module) return module.error();
   held.hold(*module);
@@ -133,13 +133,13 @@ Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, const std::string&
   auto pipeline_layout = registry.create_pipeline_layout(layouts, label);
   if (!pipeline_layout) return pipeline_layout.error();
   held.hold(*pipeline_layout);
-  RenderPipelineDescription desc;
+  resources::RenderPipelineDescription desc;
   desc.label = label;
   desc.layout = *pipeline_layout;
   desc.vertex = {*module, "vs", {}};
   desc.vertex_buffers = std::move(vertex_buffers);
-  desc.fragment = warden::ShaderStage{*module, "fs", {}};
-  desc.targets.assign(targets, ColorTarget{format, std::nullopt, ColorWriteMask::All});
+  desc.fragment = warden::resources::ShaderStage{*module, "fs", {}};
+  desc.targets.assign(targets, resources::ColorTarget{format, std::nullopt, ColorWriteMask::All});
   auto pipeline = registry.create_render_pipeline(desc);
   if (!pipeline) return pipeline.error();
   return held.hold(*pipeline);
@@ -149,7 +149,7 @@ Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, const std::string&
 
 // ---- MipGenerator ---------------------------------------------------------------------------
 
-Result<MipGenerator> MipGenerator::create(Registry& registry, TextureFormat format) {
+Result<MipGenerator> MipGenerator::create(resources::Registry& registry, TextureFormat format) {
   auto texel = bytes_per_texel(format);
   if (!texel) return texel.error();
   if (registry.device_lost()) {
@@ -173,7 +173,7 @@ Result<MipGenerator> MipGenerator::create(Registry& registry, TextureFormat form
   g.layout_ = *layout;
   for (uint32_t t = 1; t <= max_targets; ++t) {
     // Layer t's index: an instance-rate u32 at location t - 1, from its own vertex buffer.
-    std::vector<VertexLayout> layer_buffers(t);
+    std::vector<resources::VertexLayout> layer_buffers(t);
     for (uint32_t i = 0; i < t; ++i) {
       layer_buffers[i] = {sizeof(uint32_t), VertexStepMode::Instance, {{VertexFormat::Uint32, 0, i}}};
     }
@@ -190,11 +190,11 @@ Result<MipGenerator> MipGenerator::create(Registry& registry, TextureFormat form
   g.sampler_ = *sampler;
 
   const uint32_t count = std::max(limits.maxTextureArrayLayers, 1u);
-  BufferDesc bdesc;
+  resources::BufferDescription bdesc;
   bdesc.label = "tile layer indices";
   bdesc.usage = BufferUsage::Vertex | BufferUsage::CopyDst;
   bdesc.size = uint64_t{count} * sizeof(uint32_t);
-  bdesc.contents = ContentsSource::Kept;  // written once, here: a rebuild writes the same bytes again
+  bdesc.contents = resources::ContentsSource::Kept;  // written once, here: a rebuild writes the same bytes again
   auto indices = registry.create_buffer(bdesc);
   if (!indices) return indices.error();
   g.layer_indices_ = g.held_.hold(*indices);
@@ -209,8 +209,8 @@ Result<MipGenerator> MipGenerator::create(Registry& registry, TextureFormat form
 
 // ---- TileArray ------------------------------------------------------------------------------
 
-Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDesc& d) {
-  Registry& registry = mips.registry();
+Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDescription& d) {
+  resources::Registry& registry = mips.registry();
   if (registry.device_lost()) {
     return make_error(ErrorKind::DeviceFailed, fmt::format("tile array '{}': device lost (generation {}), rebuilding",
                                                            d.label, registry.device_generation()));
@@ -243,7 +243,7 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   a.texel_bytes_ = *bytes_per_texel(mips.format());
   a.layer_indices_ = mips.layer_indices();
 
-  TextureDesc tdesc;
+  resources::TextureDescription tdesc;
   tdesc.label = d.label;
   tdesc.usage = TextureUsage::TextureBinding | TextureUsage::CopyDst | TextureUsage::CopySrc |
                 TextureUsage::RenderAttachment;
@@ -251,12 +251,12 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   tdesc.format = mips.format();
   tdesc.mip_level_count = levels;
   tdesc.binding_view_dimension = TextureViewDimension::e2DArray;  // Compatibility mode fixes it at creation
-  tdesc.contents = ContentsSource::None;  // after a loss the tiles are fetched again
+  tdesc.contents = resources::ContentsSource::None;  // after a loss the tiles are fetched again
   auto texture = registry.create_texture(tdesc);
   if (!texture) return texture.error();
   a.texture_ = a.held_.hold(*texture);
 
-  TextureViewDesc vdesc;
+  resources::TextureViewDescription vdesc;
   vdesc.dimension = TextureViewDimension::e2DArray;
   vdesc.label = d.label + " sampled";
   auto sampled = registry.create_texture_view(a.texture_, vdesc);
@@ -266,7 +266,7 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   const uint32_t widths = std::min(mips.max_targets(), d.layers);
   for (uint32_t t = 1; t <= widths; ++t) a.mip_pipelines_.push_back(mips.mip_pipeline(t));
   for (uint32_t m = 0; m + 1 < levels; ++m) {
-    TextureViewDesc level;
+    resources::TextureViewDescription level;
     level.dimension = TextureViewDimension::e2DArray;
     level.base_mip_level = m;
     level.mip_level_count = 1;
@@ -282,7 +282,7 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   a.targets_.reserve(size_t{d.layers} * (levels - 1));
   for (uint32_t layer = 0; layer < d.layers; ++layer) {
     for (uint32_t m = 1; m < levels; ++m) {
-      TextureViewDesc target;
+      resources::TextureViewDescription target;
       target.dimension = TextureViewDimension::e2D;
       target.base_mip_level = m;
       target.mip_level_count = 1;
@@ -319,7 +319,7 @@ Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> 
                       fmt::format("upload into '{}' layer {}: {} bytes, expected {} ({}x{} texels of {} bytes)",
                                   label_, layer, texels.size(), row * tile_size_, tile_size_, tile_size_, texel_bytes_));
   }
-  TextureWrite where;
+  resources::TextureWrite where;
   where.origin = {0, 0, layer};
   where.size = {tile_size_, tile_size_, 1};
   where.bytes_per_row = static_cast<uint32_t>(row);
@@ -357,7 +357,7 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
     }
   }
   // Resolve everything before recording: an error (a lost device) leaves the encoder untouched.
-  const Registry& registry = held_.registry();
+  const resources::Registry& registry = held_.registry();
   auto failed = [&](const Error& error) {
     return make_error(error.kind, fmt::format("mip chain of '{}' level {}: {}", label_, level, error.message));
   };
@@ -423,7 +423,7 @@ Result<void> TileArray::destroy_retired(const LayerPool& pool, const SubmissionC
 
 // ---- TileRenderer ---------------------------------------------------------------------------
 
-Result<TileRenderer> TileRenderer::create(Registry& registry, TextureFormat target_format, uint32_t max_instances) {
+Result<TileRenderer> TileRenderer::create(resources::Registry& registry, TextureFormat target_format, uint32_t max_instances) {
   if (max_instances == 0) return make_error(ErrorKind::InvalidArgument, "TileRenderer: max_instances is 0");
   TileRenderer r;
   r.held_ = HeldObjects(registry);
@@ -431,7 +431,7 @@ Result<TileRenderer> TileRenderer::create(Registry& registry, TextureFormat targ
   auto layout = make_texture_layout(r.held_, "tile draw");
   if (!layout) return layout.error();
   r.layout_ = *layout;
-  VertexLayout instances;
+  resources::VertexLayout instances;
   instances.step_mode = VertexStepMode::Instance;
   instances.stride = sizeof(TileInstance);
   instances.attributes = {{VertexFormat::Float32x4, offsetof(TileInstance, x0), 0},
@@ -445,11 +445,11 @@ Result<TileRenderer> TileRenderer::create(Registry& registry, TextureFormat targ
   auto sampler = make_linear_sampler(r.held_, MipmapFilterMode::Linear, "tile draw");
   if (!sampler) return sampler.error();
   r.sampler_ = *sampler;
-  BufferDesc bdesc;
+  resources::BufferDescription bdesc;
   bdesc.label = "tile instances";
   bdesc.usage = BufferUsage::Vertex | BufferUsage::CopyDst;
   bdesc.size = uint64_t{max_instances} * sizeof(TileInstance);
-  bdesc.contents = ContentsSource::None;  // every frame writes it again: keeping a copy would copy every frame
+  bdesc.contents = resources::ContentsSource::None;  // every frame writes it again: keeping a copy would copy every frame
   auto buffer = registry.create_buffer(bdesc);
   if (!buffer) return buffer.error();
   r.instances_ = r.held_.hold(*buffer);
@@ -477,7 +477,7 @@ Result<void> TileRenderer::write_instances(std::span<const TileInstance> instanc
 
 Result<void> TileRenderer::draw(RenderPassEncoder pass, const TileBindGroup& group, uint32_t count,
                                 uint32_t first) const {
-  const Registry& registry = held_.registry();
+  const resources::Registry& registry = held_.registry();
   auto pipeline = registry.resolve(pipeline_);
   if (!pipeline) return pipeline.error();
   auto bind_group = registry.resolve(group.handle());

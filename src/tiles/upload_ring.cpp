@@ -1,3 +1,4 @@
+#include "warden/gpu/queue_clock.h"
 #include "warden/tiles/upload_ring.h"
 
 #include <algorithm>
@@ -47,7 +48,7 @@ struct MapRequest {
 
 }  // namespace
 
-Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device device, const UploadRingDesc& d) {
+Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device device, const UploadRingDescription& d) {
   if (d.tile_size == 0 || d.texel_bytes == 0 || d.buffers == 0 || d.tiles_per_buffer == 0) {
     return make_error(ErrorKind::InvalidArgument,
                       fmt::format("upload ring '{}': tile size {}, texel bytes {}, {} buffers of {} tiles: none may be 0",
@@ -191,7 +192,7 @@ Result<UploadMeasurement> measure_upload_paths(const Context& context, Device de
   Ref<Texture> texture(&p, p.DeviceCreateTexture(device, &tdesc));
   auto ring = UploadRing::create(p, device, {tile_size, 4, 2, tiles, "upload measurement ring"});
   if (!ring) return ring.error();
-  QueueClock clock(p, context.instance(), queue);
+  gpu::QueueClock clock(p, context.instance(), queue);
   const uint64_t tile_bytes = uint64_t{tile_size} * tile_size * 4;
   std::vector<uint8_t> texels(tile_bytes);
   for (size_t i = 0; i < texels.size(); ++i) texels[i] = static_cast<uint8_t>(i * 7);

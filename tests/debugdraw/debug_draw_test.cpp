@@ -74,7 +74,7 @@ class DebugDrawerTest : public testing::GlDeviceTest {
   void SetUp() override {
     GlDeviceTest::SetUp();
     ASSERT_NE(dev, nullptr);
-    registry = std::make_unique<Registry>(*dev->context, dev->device.get(), dev->queue.get());
+    registry = std::make_unique<resources::Registry>(*dev->context, dev->device.get(), dev->queue.get());
     auto colour = present::RenderTarget::create(*registry, {.width = kSize, .height = kSize});
     ASSERT_TRUE(colour);
     target = std::make_unique<present::RenderTarget>(std::move(colour.value()));
@@ -120,7 +120,7 @@ class DebugDrawerTest : public testing::GlDeviceTest {
   static float ndc_y(uint32_t row) { return 1.0f - 2.0f * (row + 0.5f) / kSize; }
 
   static constexpr uint32_t kSize = 64;
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<present::RenderTarget> target;
   std::unique_ptr<present::RenderTarget> depth_target;
 };

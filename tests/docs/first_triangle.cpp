@@ -5,7 +5,7 @@
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
 #include "warden/resources/registry.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace {
 
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   {
     // 2. The Registry keeps every GPU object behind a handle and releases it once the GPU is
     //    done with it. It must not outlive the device and queue it was given.
-    Registry registry(*context.value(), opened->device.get(), opened->queue.get());
+    resources::Registry registry(*context.value(), opened->device.get(), opened->queue.get());
 
     auto target = present::RenderTarget::create(registry, {.width = 64, .height = 64});
     if (!target) return fail(target.error());
@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
     auto pipeline = registry.create_render_pipeline({
         .label = "triangle",
         .vertex = {.module = *shader, .entry_point = "vs"},
-        .fragment = ShaderStage{.module = *shader, .entry_point = "fs"},
-        .targets = {ColorTarget{.format = target->format()}},
+        .fragment = resources::ShaderStage{.module = *shader, .entry_point = "fs"},
+        .targets = {resources::ColorTarget{.format = target->format()}},
     });
     if (!pipeline) return fail(pipeline.error());
 

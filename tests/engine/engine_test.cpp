@@ -30,7 +30,7 @@ struct Heard {
   std::vector<uint64_t> ready;
   std::vector<std::pair<uint64_t, gpu::DeviceLostReason>> lost;
   std::vector<std::string> lost_messages;
-  std::vector<ContentsLost> contents_lost;
+  std::vector<resources::ContentsLost> contents_lost;
   std::vector<std::string> failed;
   std::vector<pipelines::ReloadReport> reloads;
 
@@ -41,7 +41,7 @@ struct Heard {
       lost.emplace_back(g, r);
       lost_messages.emplace_back(m);
     };
-    c.on_contents_lost = [this](const ContentsLost& l) { contents_lost.push_back(l); };
+    c.on_contents_lost = [this](const resources::ContentsLost& l) { contents_lost.push_back(l); };
     c.on_failed = [this](std::string_view m) { failed.emplace_back(m); };
     c.on_reload = [this](const pipelines::ReloadReport& r) { reloads.push_back(r); };
     return c;
@@ -61,21 +61,21 @@ std::unique_ptr<Engine> make_engine(EngineOptions options, EngineCallbacks callb
   return engine.ok() ? std::move(engine.value()) : nullptr;
 }
 
-class EngineScene : public ::testing::TestWithParam<ContentsSource> {};
+class EngineScene : public ::testing::TestWithParam<resources::ContentsSource> {};
 
 TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
-  const ContentsSource source = GetParam();
+  const resources::ContentsSource source = GetParam();
   std::vector<const void*> released;
   EngineOptions options = engine_options(testing::pixel_test_backend());
-  options.registry.on_release = [&](const ReleaseEvent& e) { released.push_back(e.object); };
+  options.registry.on_release = [&](const resources::ReleaseEvent& e) { released.push_back(e.object); };
   Heard heard;
   auto engine = make_engine(std::move(options), heard.callbacks());
   ASSERT_NE(engine, nullptr);
-  Registry& reg = engine->registry();
+  resources::Registry& reg = engine->registry();
   const LossScene scene = testing::build_loss_scene(reg, source);
   const std::vector<uint8_t> before = testing::render_loss_scene(reg, engine->context(), scene);
   ASSERT_FALSE(before.empty());
-  const LiveCounts counts_before = reg.live_counts();
+  const resources::LiveCounts counts_before = reg.live_counts();
   const std::vector<const void*> old_objects = testing::resolved_objects(reg, scene);
   EXPECT_THAT(heard.ready, ElementsAre(1u));
 
@@ -95,14 +95,14 @@ TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
 
   // Exactly the objects whose contents could not come back were named, once.
   ASSERT_EQ(heard.contents_lost.size(), 1u);
-  const ContentsLost& lost = heard.contents_lost[0];
+  const resources::ContentsLost& lost = heard.contents_lost[0];
   std::set<uint32_t> lost_buffers, lost_textures;
   for (BufferHandle h : lost.buffers) lost_buffers.insert(h.index());
   for (TextureHandle h : lost.textures) lost_textures.insert(h.index());
   // GPU-produced contents (the compute output, the render target, the readback) are always lost.
   std::set<uint32_t> want_buffers{scene.positions.index(), scene.readback.index()};
   std::set<uint32_t> want_textures{scene.target.index()};
-  if (source == ContentsSource::None) {
+  if (source == resources::ContentsSource::None) {
     want_buffers.insert({scene.uvs.index(), scene.uniforms.index()});
     want_textures.insert(scene.texture.index());
     // The application produces them again.
@@ -120,7 +120,7 @@ TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ContentsFrom, EngineScene,
-                         ::testing::Values(ContentsSource::Kept, ContentsSource::Callback, ContentsSource::None),
+                         ::testing::Values(resources::ContentsSource::Kept, resources::ContentsSource::Callback, resources::ContentsSource::None),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 
 TEST(EngineLoss, EveryCallBetweenTheLossAndReadyGivesItsDocumentedResult) {
@@ -167,8 +167,8 @@ TEST(EngineLoss, ASecondLossForcedInsideTheRebuildEndsCleanlyAndTheNextGeneratio
   ASSERT_NE(engine, nullptr);
   Engine* e = engine.get();
   std::vector<uint64_t> refilled_on;
-  BufferDesc desc{16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "refilled", ContentsSource::Callback};
-  desc.refill = [&](Registry& reg, BufferHandle h) {
+  resources::BufferDescription desc{16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "refilled", resources::ContentsSource::Callback};
+  desc.refill = [&](resources::Registry& reg, BufferHandle h) {
     refilled_on.push_back(reg.device_generation());
     // The first rebuild is interrupted by a second loss, from inside it.
     if (reg.device_generation() == 2) {
@@ -187,7 +187,7 @@ TEST(EngineLoss, ASecondLossForcedInsideTheRebuildEndsCleanlyAndTheNextGeneratio
   EXPECT_THAT(heard.ready, ElementsAre(1u, 3u));  // generation 2 was never shown
   EXPECT_EQ(engine->generation(), 3u);
   EXPECT_TRUE(engine->registry().resolve(*buffer).ok());
-  EXPECT_EQ(engine->registry().slot_state(*buffer), SlotState::Live);
+  EXPECT_EQ(engine->registry().slot_state(*buffer), resources::SlotState::Live);
   EXPECT_EQ(engine->rebuild_policy().strikes(device::FaultKind::Lost), 2u);
 }
 
@@ -209,7 +209,7 @@ TEST(EngineLoss, WhenThePolicyGivesUpTheEngineSaysWhyOnceAndHandlesStayValid) {
   EXPECT_EQ(heard.failed.size(), 1u);
   EXPECT_THAT(engine->begin_frame().error().message, HasSubstr("gave up"));
   EXPECT_TRUE(engine->registry().is_alive(*sampler));
-  EXPECT_EQ(engine->registry().slot_state(*sampler), SlotState::Lost);
+  EXPECT_EQ(engine->registry().slot_state(*sampler), resources::SlotState::Lost);
 }
 
 struct RecordingObserver : GenerationObserver {
@@ -242,7 +242,7 @@ struct ChurnScene {
   SamplerHandle sampler;
 };
 
-ChurnScene build_small_scene(Registry& reg) {
+ChurnScene build_small_scene(resources::Registry& reg) {
   ChurnScene s;
   s.buffer = reg.create_buffer({256, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "churn buffer"}).value();
   const std::vector<uint8_t> bytes(256, 3);
@@ -258,7 +258,7 @@ ChurnScene build_small_scene(Registry& reg) {
 
 // Returns the heap growth per loss over `losses` losses after a few to warm up.
 double heap_per_engine_loss(Engine& engine, int losses) {
-  const LiveCounts counts = engine.registry().live_counts();
+  const resources::LiveCounts counts = engine.registry().live_counts();
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(engine.force_device_loss().ok());
     EXPECT_TRUE(engine.wait_until_ready(kTimeout).ok());
@@ -348,7 +348,7 @@ class EngineHotReload : public ::testing::Test {
   // Draws the pipeline into a registry target through the engine's frame API; the red byte.
   uint8_t draw(Engine& engine, RenderPipelineHandle pipeline, TextureHandle target, TextureViewHandle view,
                BufferHandle readback) {
-    Registry& reg = engine.registry();
+    resources::Registry& reg = engine.registry();
     const gpu::Procs& p = engine.procs();
     auto frame = engine.begin_frame();
     EXPECT_TRUE(frame.ok());
@@ -387,14 +387,14 @@ TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSw
   auto engine = make_engine(engine_options(testing::pixel_test_backend()), heard.callbacks());
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->hot_reload_available());
-  Registry& reg = engine->registry();
+  resources::Registry& reg = engine->registry();
   auto module = engine->load_shader(path);
   ASSERT_TRUE(module.ok()) << module.error().message;
-  RenderPipelineDescription d;
+  resources::RenderPipelineDescription d;
   d.label = "tint";
   d.vertex = {*module, "vs", {}};
-  d.fragment = ShaderStage{*module, "fs", {}};
-  d.targets = {ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+  d.fragment = resources::ShaderStage{*module, "fs", {}};
+  d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
   auto pipeline = engine->pipelines().create_render_pipeline(d);
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
   auto target = reg.create_texture({.size = {kSize, kSize, 1},

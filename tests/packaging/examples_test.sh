@@ -35,7 +35,7 @@ case "$mode" in
     if grep -rln "ReferenceLayerPool\|run_churn_frames" "$include"; then
       fail "test scaffolding declared in the installed headers above"
     fi
-    for wanted in version.h resources/registry.h tiles/layer_pool.h webgpu/context.h; do
+    for wanted in version.h resources/registry.h tiles/layer_pool.h gpu/context.h; do
       [[ -f "$include/$wanted" ]] || fail "missing from the install: $include/$wanted"
     done
     pc=$(find "$work/prefix" -name warden.pc)

@@ -35,7 +35,7 @@ class PipelineBuildTest : public warden::testing::NullDeviceTest {
  protected:
   void SetUp() override {
     NullDeviceTest::SetUp();
-    registry = std::make_unique<Registry>(*dev->context, dev->device.get(), dev->queue.get());
+    registry = std::make_unique<resources::Registry>(*dev->context, dev->device.get(), dev->queue.get());
     shaders = std::make_unique<shaders::ShaderManager>(*dev->context, *registry);
     library = std::make_unique<PipelineLibrary>(*dev->context, *registry);
   }
@@ -51,15 +51,15 @@ class PipelineBuildTest : public warden::testing::NullDeviceTest {
     EXPECT_TRUE(handle.ok()) << handle.error().message;
     return handle.ok() ? *handle : ShaderModuleHandle{};
   }
-  RenderPipelineDescription triangle(ShaderModuleHandle m, std::string label) {
-    RenderPipelineDescription d;
+  resources::RenderPipelineDescription triangle(ShaderModuleHandle m, std::string label) {
+    resources::RenderPipelineDescription d;
     d.label = std::move(label);
     d.vertex = {m, "vs", {}};
-    d.fragment = ShaderStage{m, "fs", {}};
-    d.targets = {ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+    d.fragment = resources::ShaderStage{m, "fs", {}};
+    d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
     return d;
   }
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<shaders::ShaderManager> shaders;
   std::unique_ptr<PipelineLibrary> library;
 };
@@ -97,8 +97,8 @@ TEST_F(PipelineBuildTest, MissingEntryPointIsAValidationErrorNamingTheLabel) {
 TEST_F(PipelineBuildTest, BindingTypeThatDisagreesWithTheLayoutIsNamed) {
   // The shader reads binding 0 as a read-write storage buffer; the layout says uniform.
   auto doubler = module("doubler.wgsl", kStorageDoubler);
-  std::vector<LayoutEntry> entries = {
-      {0, gpu::ShaderStage::Compute, BufferLayout{gpu::BufferBindingType::Uniform, false, 0}}};
+  std::vector<resources::LayoutEntry> entries = {
+      {0, gpu::ShaderStage::Compute, resources::BufferLayout{gpu::BufferBindingType::Uniform, false, 0}}};
   auto c_entries = translate_layout_entries(entries);
   auto group_layout = registry->create_bind_group_layout(c_entries, "uniform layout");
   ASSERT_TRUE(group_layout.ok()) << group_layout.error().message;
@@ -112,8 +112,8 @@ TEST_F(PipelineBuildTest, BindingTypeThatDisagreesWithTheLayoutIsNamed) {
   EXPECT_THAT(compute.error().message, HasSubstr("BufferBindingType::Uniform"));
 
   // The layout that agrees builds.
-  std::vector<LayoutEntry> storage = {
-      {0, gpu::ShaderStage::Compute, BufferLayout{gpu::BufferBindingType::Storage, false, 0}}};
+  std::vector<resources::LayoutEntry> storage = {
+      {0, gpu::ShaderStage::Compute, resources::BufferLayout{gpu::BufferBindingType::Storage, false, 0}}};
   auto storage_entries = translate_layout_entries(storage);
   auto storage_group = registry->create_bind_group_layout(storage_entries, "storage layout");
   ASSERT_TRUE(storage_group.ok());
@@ -157,13 +157,13 @@ TEST_F(PipelineBuildTest, ReplaceSwapsUnderTheSameHandleAndAFailedReplaceKeepsTh
 }
 
 TEST_F(PipelineBuildTest, EveryLayoutEntryKindTranslates) {
-  std::vector<LayoutEntry> entries = {
-      {0, gpu::ShaderStage::Vertex, BufferLayout{gpu::BufferBindingType::ReadOnlyStorage, true, 16}},
-      {1, gpu::ShaderStage::Fragment, SamplerLayout{gpu::SamplerBindingType::NonFiltering}},
+  std::vector<resources::LayoutEntry> entries = {
+      {0, gpu::ShaderStage::Vertex, resources::BufferLayout{gpu::BufferBindingType::ReadOnlyStorage, true, 16}},
+      {1, gpu::ShaderStage::Fragment, resources::SamplerLayout{gpu::SamplerBindingType::NonFiltering}},
       {2, gpu::ShaderStage::Fragment,
-       TextureLayout{gpu::TextureSampleType::UnfilterableFloat, gpu::TextureViewDimension::e2DArray, false}},
+       resources::TextureLayout{gpu::TextureSampleType::UnfilterableFloat, gpu::TextureViewDimension::e2DArray, false}},
       {3, gpu::ShaderStage::Compute,
-       StorageTextureLayout{gpu::StorageTextureAccess::WriteOnly, gpu::TextureFormat::RGBA8Unorm,
+       resources::StorageTextureLayout{gpu::StorageTextureAccess::WriteOnly, gpu::TextureFormat::RGBA8Unorm,
                             gpu::TextureViewDimension::e2D}},
   };
   auto c = translate_layout_entries(entries);

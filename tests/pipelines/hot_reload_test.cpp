@@ -14,7 +14,7 @@
 
 #include "support/gpu_test.h"
 #include "warden/pipelines/hot_reload.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::pipelines {
 namespace {
@@ -65,7 +65,7 @@ class HotReloadTest : public ::testing::Test {
     adapter_ = std::move(opened->adapter.adapter);
     device_ = std::move(opened->device);
     queue_ = std::move(opened->queue);
-    registry = std::make_unique<Registry>(*ctx, device_.get(), queue_.get());
+    registry = std::make_unique<resources::Registry>(*ctx, device_.get(), queue_.get());
     shaders = std::make_unique<shaders::ShaderManager>(*ctx, *registry);
     pipelines = std::make_unique<PipelineLibrary>(*ctx, *registry);
 
@@ -92,11 +92,11 @@ class HotReloadTest : public ::testing::Test {
   RenderPipelineHandle load_pipeline() {
     auto module = shaders->load(shader_path);
     EXPECT_TRUE(module.ok()) << module.error().message;
-    RenderPipelineDescription d;
+    resources::RenderPipelineDescription d;
     d.label = "tint pass";
     d.vertex = {*module, "vs", {}};
-    d.fragment = ShaderStage{*module, "fs", {}};
-    d.targets = {ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+    d.fragment = resources::ShaderStage{*module, "fs", {}};
+    d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
     auto pipeline = pipelines->create_render_pipeline(d);
     EXPECT_TRUE(pipeline.ok()) << pipeline.error().message;
     auto created = HotReloader::create(*ctx, *shaders, *pipelines);
@@ -189,7 +189,7 @@ class HotReloadTest : public ::testing::Test {
   gpu::Ref<gpu::Adapter> adapter_;
   gpu::Ref<gpu::Device> device_;
   gpu::Ref<gpu::Queue> queue_;
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<shaders::ShaderManager> shaders;
   std::unique_ptr<PipelineLibrary> pipelines;
   std::unique_ptr<HotReloader> reloader;
@@ -359,7 +359,7 @@ TEST_F(HotReloadTest, OnlyFilesLoadedFromDiskCanBeWatched) {
 class HotReloadWithoutSyncTest : public warden::testing::NullDeviceTest {};
 
 TEST_F(HotReloadWithoutSyncTest, ADeviceWithoutImplicitSynchronizationIsRefused) {
-  Registry registry(*dev->context, dev->device.get(), dev->queue.get());
+  resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get());
   shaders::ShaderManager shaders(*dev->context, registry);
   PipelineLibrary pipelines(*dev->context, registry);
   auto created = HotReloader::create(*dev->context, shaders, pipelines);

@@ -15,7 +15,7 @@
 #include "warden/device/dawn_provider.h"
 #include "warden/present/swapchain.h"
 #include "warden/present/window.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::present {
 namespace {
@@ -45,7 +45,7 @@ class PresentingApp {
     hooks.prepare_resources = [this](const DeviceView& view) {
       gpu::Queue queue = context_.procs().DeviceGetQueue(view.device);
       queue_ = gpu::Ref<gpu::Queue>(&context_.procs(), queue);
-      registry = std::make_unique<Registry>(context_, view.device, queue);
+      registry = std::make_unique<resources::Registry>(context_, view.device, queue);
       auto attached = swapchain->attach({.device = view.device, .registry = registry.get(),
                                          .on_first_present = [this] { (void)controller->mark_presented(); }});
       (void)controller->finish_preparation(view.generation, attached);
@@ -98,7 +98,7 @@ class PresentingApp {
   std::vector<std::string> errors;
   std::unique_ptr<DawnProvider> provider;
   std::unique_ptr<Swapchain> swapchain;
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<DeviceController> controller;
 
  private:

@@ -11,7 +11,7 @@
 #include "support/gpu_test.h"
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::present {
 namespace {
@@ -26,7 +26,7 @@ class RenderTargetTest : public testing::GlDeviceTest {
   void SetUp() override {
     GlDeviceTest::SetUp();
     ASSERT_NE(dev, nullptr);
-    registry = std::make_unique<Registry>(*dev->context, dev->device.get(), dev->queue.get());
+    registry = std::make_unique<resources::Registry>(*dev->context, dev->device.get(), dev->queue.get());
   }
   void TearDown() override {
     registry.reset();
@@ -54,7 +54,7 @@ class RenderTargetTest : public testing::GlDeviceTest {
     return out;
   }
 
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
 };
 
 TEST_F(RenderTargetTest, ResizeKeepsBothHandlesAndTheNewSizeRendersAndReadsBack) {

@@ -11,7 +11,7 @@
 #include "warden/present/math.h"
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::present {
 namespace {
@@ -83,7 +83,7 @@ class ReverseZTest : public testing::GlDeviceTest {
   void SetUp() override {
     GlDeviceTest::SetUp();
     ASSERT_NE(dev, nullptr);
-    registry = std::make_unique<Registry>(*dev->context, dev->device.get(), dev->queue.get());
+    registry = std::make_unique<resources::Registry>(*dev->context, dev->device.get(), dev->queue.get());
     auto colour = RenderTarget::create(*registry, {.width = kSize, .height = kSize});
     ASSERT_TRUE(colour);
     target = std::make_unique<RenderTarget>(std::move(colour.value()));
@@ -109,7 +109,7 @@ class ReverseZTest : public testing::GlDeviceTest {
     auto pipeline_layout = registry->create_pipeline_layout(layouts, "triangles");
     ASSERT_TRUE(pipeline_layout) << pipeline_layout.error().message;
     layout = *pipeline_layout;
-    auto group = registry->create_bind_group({.layout = *group_layout, .entries = {{0, BufferBinding{uniform_buffer}}}});
+    auto group = registry->create_bind_group({.layout = *group_layout, .entries = {{0, resources::BufferBinding{uniform_buffer}}}});
     ASSERT_TRUE(group) << group.error().message;
     bind_group = *group;
   }
@@ -121,7 +121,7 @@ class ReverseZTest : public testing::GlDeviceTest {
   gpu::RenderPipeline make_pipeline(const Triangle& t) {
     const gpu::ConstantEntry vertex_constants[] = {{nullptr, "distance", t.distance}, {nullptr, "shift", t.shift}};
     const gpu::ConstantEntry fragment_constants[] = {{nullptr, "red", t.red}, {nullptr, "green", t.green}};
-    gpu::VsFsPipelineDesc p(*registry->resolve(shader));
+    gpu::VsFsPipelineDescription p(*registry->resolve(shader));
     p.desc.vertex.constantCount = 2;
     p.desc.vertex.constants = vertex_constants;
     p.fragment.constantCount = 2;
@@ -172,7 +172,7 @@ class ReverseZTest : public testing::GlDeviceTest {
   // In pixels of the 64x64 target (NDC x right, y up; rows top down).
   static constexpr uint32_t kOverlapX = 35, kOverlapY = 38;  // NDC ( 0.1, -0.2): both triangles
   static constexpr uint32_t kFarOnlyX = 48, kFarOnlyY = 44;  // NDC ( 0.5, -0.4): the far one only
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<RenderTarget> target;
   std::unique_ptr<RenderTarget> depth_target;
   BufferHandle uniform_buffer;

@@ -10,7 +10,7 @@
 #include "support/gpu_test.h"
 #include "warden/present/swapchain.h"
 #include "warden/present/window.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::present {
 namespace {
@@ -43,7 +43,7 @@ class SwapchainTest : public ::testing::Test {
     window = std::move(opened.value());
     dev = testing::open_test_device(gpu::BackendChoice::GL);
     ASSERT_NE(dev, nullptr);
-    registry = std::make_unique<Registry>(*dev->context, dev->device.get(), dev->queue.get());
+    registry = std::make_unique<resources::Registry>(*dev->context, dev->device.get(), dev->queue.get());
     driver = std::make_unique<InjectingDriver>(dev->procs());
     SwapchainOptions options;
     options.rebuild = &rebuild;
@@ -83,7 +83,7 @@ class SwapchainTest : public ::testing::Test {
   device::RebuildPolicy rebuild;
   std::unique_ptr<Window> window;
   std::unique_ptr<testing::TestDevice> dev;
-  std::unique_ptr<Registry> registry;
+  std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<InjectingDriver> driver;
   std::unique_ptr<Swapchain> swapchain;
 };
@@ -197,7 +197,7 @@ TEST_F(SwapchainTest, TheFrameViewIsImportedIntoTheRegistryUntilPresent) {
   ASSERT_TRUE(frame && frame->has_value());
   const TextureViewHandle view = (*frame)->view;
   EXPECT_TRUE(registry->is_alive(view));
-  EXPECT_EQ(registry->ownership(view), Ownership::Imported);
+  EXPECT_EQ(registry->ownership(view), resources::Ownership::Imported);
   EXPECT_EQ(registry->live_counts().of(ResourceKind::TextureView), 1u);
   draw_and_present(**frame);
   EXPECT_FALSE(registry->is_alive(view));

@@ -14,7 +14,7 @@
 #include "resources/registry_test_support.h"
 #include "support/error_scope.h"
 
-namespace warden {
+namespace warden::resources {
 namespace {
 
 using ::testing::HasSubstr;
@@ -41,7 +41,7 @@ Error error_of(Result<T> result) {
   return result.error();
 }
 
-TextureDesc texture(gpu::Extent3D size, std::string label) {
+TextureDescription texture(gpu::Extent3D size, std::string label) {
   return {.size = size, .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst, .label = std::move(label)};
 }
 
@@ -70,7 +70,7 @@ std::vector<RejectedRequest> rejected_requests() {
        {"create_texture \"wide\"", "size 65536x65536 exceeds the device's maxTextureDimension2D"}},
       {"TextureWithAHundredMipLevels",
        [](Registry& r) {
-         TextureDesc d = texture({256, 256, 1}, "deep");
+         TextureDescription d = texture({256, 256, 1}, "deep");
          d.mip_level_count = 100;
          return error_of(r.create_texture(d));
        },
@@ -80,7 +80,7 @@ std::vector<RejectedRequest> rejected_requests() {
        {"create_texture \"stack\"", "100000 array layers exceed the device's maxTextureArrayLayers"}},
       {"TextureWithSampleCountThree",
        [](Registry& r) {
-         TextureDesc d = texture({4, 4, 1}, "msaa");
+         TextureDescription d = texture({4, 4, 1}, "msaa");
          d.usage = gpu::TextureUsage::RenderAttachment;
          d.sample_count = 3;
          return error_of(r.create_texture(d));
@@ -92,7 +92,7 @@ std::vector<RejectedRequest> rejected_requests() {
       // Past the checks above: Dawn's own rule, caught by the creation's error scope, in its words.
       {"MultisampledTextureWithoutRenderAttachmentIsRejectedByDawn",
        [](Registry& r) {
-         TextureDesc d = texture({4, 4, 1}, "ms sampled");
+         TextureDescription d = texture({4, 4, 1}, "ms sampled");
          d.sample_count = 4;
          return error_of(r.create_texture(d));
        },
@@ -172,4 +172,4 @@ TEST_F(NullDeviceTest, WriteBufferAtTwoToTheFortyMinusFourHasNoBufferToPassTheRa
 }
 
 }  // namespace
-}  // namespace warden
+}  // namespace warden::resources

@@ -10,7 +10,7 @@
 #include "support/gpu_test.h"
 #include "support/loss_scene.h"
 
-namespace warden {
+namespace warden::resources {
 namespace {
 
 using testing::LossScene;
@@ -281,4 +281,4 @@ TEST_F(NullDeviceTest, AnObjectTheNewDeviceRejectsIsFailedWithTheDevicesWordsAnd
 }
 
 }  // namespace
-}  // namespace warden
+}  // namespace warden::resources

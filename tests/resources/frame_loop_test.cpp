@@ -4,7 +4,7 @@
 
 #include "resources/registry_test_support.h"
 
-namespace warden {
+namespace warden::resources {
 namespace {
 
 using testing::GlDeviceTest;
@@ -40,4 +40,4 @@ TEST_F(GlDeviceTest, ThousandFramesOfCreateAndDestroyMakeZeroBlockingWaits) {
 }
 
 }  // namespace
-}  // namespace warden
+}  // namespace warden::resources

@@ -10,7 +10,7 @@
 
 #include "resources/registry_test_support.h"
 
-namespace warden {
+namespace warden::resources {
 namespace {
 
 using testing::NullDeviceTest;
@@ -234,4 +234,4 @@ TEST_F(NullDeviceTest, RandomOperationsAgreeWithTheReferenceModel) {
 }
 
 }  // namespace
-}  // namespace warden
+}  // namespace warden::resources

@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "resources/registry_test_support.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
-namespace warden {
+namespace warden::resources {
 namespace {
 
 using ::testing::HasSubstr;
@@ -180,7 +180,7 @@ TEST_F(NullDeviceTest, HandlesOfRegistriesThatAreGoneNeverResolveInLaterOnes) {
 TEST_F(NullDeviceTest, WrongKindHandleIsRefusedAtRunTime) {
   auto reg = make_registry(*dev);
   auto buffer = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "buf"});
-  TextureDesc td;
+  TextureDescription td;
   td.size = {1, 1, 1};
   td.usage = gpu::TextureUsage::CopyDst;
   auto texture = reg->create_texture(td);
@@ -277,7 +277,7 @@ TEST_F(NullDeviceTest, ZeroSizedBufferOrTextureIsRefusedBeforeDawn) {
   ASSERT_FALSE(b.ok());
   EXPECT_EQ(b.error().kind, ErrorKind::InvalidArgument);
   EXPECT_EQ(b.error().message, "create_buffer \"empty\": size is 0");
-  TextureDesc td;
+  TextureDescription td;
   td.size = {16, 0, 1};
   td.usage = gpu::TextureUsage::CopyDst;
   td.label = "flat";
@@ -301,7 +301,7 @@ TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
   EXPECT_EQ(w.error().kind, ErrorKind::MissingUsage);
   EXPECT_THAT(w.error().message, HasSubstr(fmt::format("buffer \"no copy dst\" (index 0, generation {}) lacks usage CopyDst (created with Uniform)", reg->first_generation())));
 
-  TextureDesc td;
+  TextureDescription td;
   td.size = {4, 4, 1};
   td.usage = gpu::TextureUsage::CopyDst;  // no TextureBinding
   td.label = "upload only";
@@ -849,4 +849,4 @@ TEST_F(GlDeviceTest, WriteBufferUpdatesContentsInPlace) {
 }
 
 }  // namespace
-}  // namespace warden
+}  // namespace warden::resources

@@ -10,16 +10,16 @@
 
 #include "support/gpu_test.h"
 #include "warden/resources/registry.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::testing {
 
-inline std::unique_ptr<Registry> make_registry(TestDevice& dev, RegistryOptions options = {}) {
-  return std::make_unique<Registry>(*dev.context, dev.device.get(), dev.queue.get(), std::move(options));
+inline std::unique_ptr<resources::Registry> make_registry(TestDevice& dev, resources::RegistryOptions options = {}) {
+  return std::make_unique<resources::Registry>(*dev.context, dev.device.get(), dev.queue.get(), std::move(options));
 }
 
 // Submits an empty command buffer through the registry's clock.
-inline Serial submit_empty(Registry& reg, TestDevice& dev) {
+inline Serial submit_empty(resources::Registry& reg, TestDevice& dev) {
   const auto& p = dev.procs();
   gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev.device.get(), nullptr);
   gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
@@ -30,7 +30,7 @@ inline Serial submit_empty(Registry& reg, TestDevice& dev) {
 }
 
 // Polls (never waits) until `s` retires; a bounded number of tries keeps a hang visible.
-inline bool poll_until_retired(Registry& reg, Serial s) {
+inline bool poll_until_retired(resources::Registry& reg, Serial s) {
   for (int i = 0; i < 200000 && !reg.clock().is_retired(s); ++i) reg.poll();
   reg.poll();
   return reg.clock().is_retired(s);
@@ -79,7 +79,7 @@ struct Kit {
   QuerySetHandle query_set;
 };
 
-inline Kit make_kit(Registry& reg) {
+inline Kit make_kit(resources::Registry& reg) {
   Kit kit;
   auto take = [](auto result) {
     EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
@@ -87,7 +87,7 @@ inline Kit make_kit(Registry& reg) {
     return result.ok() ? result.value() : H{};
   };
   kit.buffer = take(reg.create_buffer({16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "kit uniforms"}));
-  TextureDesc td;
+  resources::TextureDescription td;
   td.size = {4, 4, 1};
   td.usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst;
   td.label = "kit texture";
@@ -102,16 +102,16 @@ inline Kit make_kit(Registry& reg) {
   BindGroupLayoutHandle layouts[] = {kit.bind_group_layout};
   kit.pipeline_layout = take(reg.create_pipeline_layout(layouts, "kit pipeline layout"));
   kit.bind_group = take(reg.create_bind_group({kit.bind_group_layout,
-                                               {{0, BufferBinding{kit.buffer}},
+                                               {{0, resources::BufferBinding{kit.buffer}},
                                                 {1, kit.view},
                                                 {2, kit.sampler}},
                                                "kit bind group"}));
-  RenderPipelineDescription rp;
+  resources::RenderPipelineDescription rp;
   rp.label = "kit render pipeline";
   rp.layout = kit.pipeline_layout;
   rp.vertex = {kit.module, "vs", {}};
-  rp.fragment = ShaderStage{kit.module, "fs", {}};
-  rp.targets = {ColorTarget{}};
+  rp.fragment = resources::ShaderStage{kit.module, "fs", {}};
+  rp.targets = {resources::ColorTarget{}};
   kit.render_pipeline = take(reg.create_render_pipeline(rp));
   kit.compute_pipeline = take(reg.create_compute_pipeline({"kit compute pipeline", {}, {kit.module, "cs", {}}}));
   kit.query_set = take(reg.create_query_set({gpu::QueryType::Occlusion, 4, "kit queries"}));

@@ -8,7 +8,7 @@
 #include "support/gpu_test.h"
 #include "warden/shaders/shader_compiler.h"
 #include "warden/shaders/shader_features.h"
-#include "warden/webgpu/names.h"
+#include "warden/gpu/names.h"
 
 namespace warden::shaders {
 namespace {

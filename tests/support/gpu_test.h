@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace warden::testing {
 

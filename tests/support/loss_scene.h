@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "warden/resources/registry.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::testing {
 
@@ -77,19 +77,19 @@ struct LossScene {
     }
     return texels;
   }
-  static Result<void> write_uvs(Registry& reg, BufferHandle h) {
+  static Result<void> write_uvs(resources::Registry& reg, BufferHandle h) {
     auto data = uv_data();
     return reg.write_buffer(h, 0, data.data(), data.size() * sizeof(float));
   }
-  static Result<void> write_uniforms(Registry& reg, BufferHandle h) {
+  static Result<void> write_uniforms(resources::Registry& reg, BufferHandle h) {
     auto data = uniform_data();
     return reg.write_buffer(h, 0, data.data(), sizeof(data));
   }
-  static Result<void> write_texture(Registry& reg, TextureHandle h) {
+  static Result<void> write_texture(resources::Registry& reg, TextureHandle h) {
     for (uint32_t mip = 0; (kSceneTextureSize >> mip) > 0; ++mip) {
       const uint32_t side = kSceneTextureSize >> mip;
       auto texels = mip_data(mip);
-      TextureWrite where{.mip_level = mip, .size = {side, side, 1}, .bytes_per_row = side * 4};
+      resources::TextureWrite where{.mip_level = mip, .size = {side, side, 1}, .bytes_per_row = side * 4};
       if (auto w = reg.write_texture(h, where, texels.data(), texels.size()); !w) return w;
     }
     return {};
@@ -97,7 +97,7 @@ struct LossScene {
 };
 
 // Builds the scene; `source` says where the uvs, uniforms and texture come from after a loss.
-inline LossScene build_loss_scene(Registry& reg, ContentsSource source) {
+inline LossScene build_loss_scene(resources::Registry& reg, resources::ContentsSource source) {
   LossScene s;
   auto take = [](auto result) {
     EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error().message);
@@ -106,22 +106,22 @@ inline LossScene build_loss_scene(Registry& reg, ContentsSource source) {
   };
   using gpu::BufferUsage::CopyDst, gpu::BufferUsage::Vertex;
   s.positions = take(reg.create_buffer({3 * 16, gpu::BufferUsage::Storage | Vertex, false, "positions"}));
-  BufferDesc uvs{6 * 4, Vertex | CopyDst, false, "uvs", source};
-  if (source == ContentsSource::Callback) uvs.refill = [](Registry& r, BufferHandle h) { (void)LossScene::write_uvs(r, h); };
+  resources::BufferDescription uvs{6 * 4, Vertex | CopyDst, false, "uvs", source};
+  if (source == resources::ContentsSource::Callback) uvs.refill = [](resources::Registry& r, BufferHandle h) { (void)LossScene::write_uvs(r, h); };
   s.uvs = take(reg.create_buffer(uvs));
-  BufferDesc uniforms{32, gpu::BufferUsage::Uniform | CopyDst, false, "uniforms", source};
-  if (source == ContentsSource::Callback) {
-    uniforms.refill = [](Registry& r, BufferHandle h) { (void)LossScene::write_uniforms(r, h); };
+  resources::BufferDescription uniforms{32, gpu::BufferUsage::Uniform | CopyDst, false, "uniforms", source};
+  if (source == resources::ContentsSource::Callback) {
+    uniforms.refill = [](resources::Registry& r, BufferHandle h) { (void)LossScene::write_uniforms(r, h); };
   }
   s.uniforms = take(reg.create_buffer(uniforms));
   s.readback = take(reg.create_buffer({kSceneRowBytes * kSceneSize, gpu::BufferUsage::MapRead | CopyDst, false, "readback"}));
-  TextureDesc texture{.size = {kSceneTextureSize, kSceneTextureSize, 1},
+  resources::TextureDescription texture{.size = {kSceneTextureSize, kSceneTextureSize, 1},
                       .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
                       .mip_level_count = 4,
                       .label = "mipped texture",
                       .contents = source};
-  if (source == ContentsSource::Callback) {
-    texture.refill = [](Registry& r, TextureHandle h) { (void)LossScene::write_texture(r, h); };
+  if (source == resources::ContentsSource::Callback) {
+    texture.refill = [](resources::Registry& r, TextureHandle h) { (void)LossScene::write_texture(r, h); };
   }
   s.texture = take(reg.create_texture(texture));
   s.texture_view = take(reg.create_texture_view(s.texture, {.label = "mipped view"}));
@@ -153,20 +153,20 @@ inline LossScene build_loss_scene(Registry& reg, ContentsSource source) {
   s.compute_pipeline_layout = take(reg.create_pipeline_layout(compute_layouts, "compute pipeline layout"));
   BindGroupLayoutHandle render_layouts[] = {s.render_layout};
   s.render_pipeline_layout = take(reg.create_pipeline_layout(render_layouts, "render pipeline layout"));
-  s.compute_group = take(reg.create_bind_group({s.compute_layout, {{0, BufferBinding{s.positions}}}, "compute group"}));
+  s.compute_group = take(reg.create_bind_group({s.compute_layout, {{0, resources::BufferBinding{s.positions}}}, "compute group"}));
   s.render_group = take(reg.create_bind_group(
-      {s.render_layout, {{0, BufferBinding{s.uniforms}}, {1, s.texture_view}, {2, s.sampler}}, "render group"}));
+      {s.render_layout, {{0, resources::BufferBinding{s.uniforms}}, {1, s.texture_view}, {2, s.sampler}}, "render group"}));
   s.compute = take(reg.create_compute_pipeline({"make positions", s.compute_pipeline_layout,
                                                 {s.module, "make_positions", {}}}));
-  RenderPipelineDescription render;
+  resources::RenderPipelineDescription render;
   render.label = "draw";
   render.layout = s.render_pipeline_layout;
   render.vertex = {s.module, "vs", {}};
   render.vertex_buffers = {
-      VertexLayout{16, gpu::VertexStepMode::Vertex, {VertexAttribute{gpu::VertexFormat::Float32x4, 0, 0}}},
-      VertexLayout{8, gpu::VertexStepMode::Vertex, {VertexAttribute{gpu::VertexFormat::Float32x2, 0, 1}}}};
-  render.fragment = ShaderStage{s.module, "fs", {}};
-  render.targets = {ColorTarget{}};
+      resources::VertexLayout{16, gpu::VertexStepMode::Vertex, {resources::VertexAttribute{gpu::VertexFormat::Float32x4, 0, 0}}},
+      resources::VertexLayout{8, gpu::VertexStepMode::Vertex, {resources::VertexAttribute{gpu::VertexFormat::Float32x2, 0, 1}}}};
+  render.fragment = resources::ShaderStage{s.module, "fs", {}};
+  render.targets = {resources::ColorTarget{}};
   s.render = take(reg.create_render_pipeline(render));
 
   EXPECT_TRUE(LossScene::write_uvs(reg, s.uvs).ok());
@@ -177,7 +177,7 @@ inline LossScene build_loss_scene(Registry& reg, ContentsSource source) {
 
 // One frame: compute, draw, copy to the readback buffer, submit, then read it (blocking: tests
 // only). Empty on any failure (with a test failure).
-inline std::vector<uint8_t> render_loss_scene(Registry& reg, const gpu::Context& context, const LossScene& s) {
+inline std::vector<uint8_t> render_loss_scene(resources::Registry& reg, const gpu::Context& context, const LossScene& s) {
   const gpu::Procs& p = reg.procs();
   auto get = [](auto result) { return result.ok() ? result.value() : nullptr; };
   auto compute = get(reg.resolve(s.compute));
@@ -217,7 +217,7 @@ inline std::vector<uint8_t> render_loss_scene(Registry& reg, const gpu::Context&
 
 // What every scene handle resolves to now (null where it does not): object identities, to
 // compare with release events.
-inline std::vector<const void*> resolved_objects(Registry& reg, const LossScene& s) {
+inline std::vector<const void*> resolved_objects(resources::Registry& reg, const LossScene& s) {
   std::vector<const void*> out;
   auto add = [&](auto handle) {
     auto r = reg.resolve(handle);

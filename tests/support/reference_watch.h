@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "warden/webgpu/ledger.h"
+#include "warden/gpu/ledger.h"
 
 namespace warden::testing {
 

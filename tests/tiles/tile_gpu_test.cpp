@@ -1,5 +1,6 @@
 // The tile layer pool against the real library (GL backend over llvmpipe): pixels come from
 // real readbacks, retirement only from QueueClock::poll().
+#include "warden/gpu/queue_clock.h"
 #include "warden/tiles/tile_gpu.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +13,7 @@
 
 #include "support/gpu_test.h"
 #include "warden/tiles/tile_cache.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::tiles {
 namespace {
@@ -65,9 +66,9 @@ class TileGpuTest : public GlDeviceTest {
     GlDeviceTest::SetUp();
     const Procs& p = dev->procs();
     Device device = dev->device.get();
-    RegistryOptions options;
-    options.on_release = [this](const ReleaseEvent& e) { released.push_back(e); };
-    registry = std::make_unique<Registry>(*dev->context, device, dev->queue.get(), std::move(options));
+    resources::RegistryOptions options;
+    options.on_release = [this](const resources::ReleaseEvent& e) { released.push_back(e); };
+    registry = std::make_unique<resources::Registry>(*dev->context, device, dev->queue.get(), std::move(options));
     clock = &registry->queue_clock();
     auto g = MipGenerator::create(*registry, TextureFormat::RGBA8Unorm);
     ASSERT_TRUE(g) << g.error().message;
@@ -189,9 +190,9 @@ class TileGpuTest : public GlDeviceTest {
     return levels;
   }
 
-  std::vector<ReleaseEvent> released;  // labels are valid only during the call: not kept
-  std::unique_ptr<Registry> registry;
-  QueueClock* clock = nullptr;  // the registry's
+  std::vector<resources::ReleaseEvent> released;  // labels are valid only during the call: not kept
+  std::unique_ptr<resources::Registry> registry;
+  gpu::QueueClock* clock = nullptr;  // the registry's
   std::unique_ptr<MipGenerator> mips;
   std::unique_ptr<TileRenderer> renderer;
   Ref<Texture> target;
@@ -369,7 +370,7 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
   // destroy has retired too.
   auto is_texture_destroyed = [&] {
     return std::any_of(released.begin(), released.end(),
-                       [](const ReleaseEvent& e) { return e.kind == ResourceKind::Texture && e.destroyed; });
+                       [](const resources::ReleaseEvent& e) { return e.kind == ResourceKind::Texture && e.destroyed; });
   };
   EXPECT_FALSE(is_texture_destroyed());
   poll_until_retired(submit(encoder().get()));

@@ -21,8 +21,8 @@
 #include "warden/resources/registry.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
-#include "warden/webgpu/ledger.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/ledger.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::tiles {
 namespace {
@@ -111,7 +111,7 @@ struct FrameResult {
 // target it draws into is in the registry too.
 class TileLayer {
  public:
-  explicit TileLayer(Registry& registry) : registry_(registry) {}
+  explicit TileLayer(resources::Registry& registry) : registry_(registry) {}
 
   void build() {
     auto mips = MipGenerator::create(registry_, gpu::TextureFormat::RGBA8Unorm);
@@ -130,7 +130,7 @@ class TileLayer {
     auto cache = TileCache::create(*pool_, kBudgetTiles * array_->layer_bytes(), array_->layer_bytes(), kMaxFetches);
     ASSERT_TRUE(cache) << cache.error().message;
     cache_.emplace(std::move(*cache));
-    TextureDesc target;
+    resources::TextureDescription target;
     target.label = "loss test target";
     target.size = {kTarget, kTarget, 1};
     target.usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc;
@@ -248,7 +248,7 @@ class TileLayer {
       return std::tie(a.z, a.x, a.y) < std::tie(b.z, b.x, b.y);
     }
   };
-  Registry& registry_;
+  resources::Registry& registry_;
   // Declared in the order they are made: destroyed the other way round, users first.
   std::optional<MipGenerator> mips_;
   std::optional<TileArray> array_;
@@ -314,15 +314,15 @@ class TilesAcrossLossNull : public testing::NullDeviceTest {};
 TEST_F(TilesAcrossLoss, TilesComeBackAfterALossNearestFirstWithAncestorsAndNeverGarbage) {
   auto second = testing::open_test_device(testing::pixel_test_backend());
   ASSERT_NE(second, nullptr);
-  std::vector<ReleaseEvent> released;  // label is not kept: valid only during the call
-  RegistryOptions options;
-  options.on_release = [&](const ReleaseEvent& e) {
+  std::vector<resources::ReleaseEvent> released;  // label is not kept: valid only during the call
+  resources::RegistryOptions options;
+  options.on_release = [&](const resources::ReleaseEvent& e) {
     released.push_back(e);
     released.back().label = {};
   };
   const gpu::ReferenceCounts references_before = gpu::Ledger::process().outstanding();
   {
-    Registry registry(*dev->context, dev->device.get(), dev->queue.get(), std::move(options));
+    resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get(), std::move(options));
     TileLayer layer(registry);
     layer.build();
     ASSERT_FALSE(HasFatalFailure());
@@ -339,7 +339,7 @@ TEST_F(TilesAcrossLoss, TilesComeBackAfterALossNearestFirstWithAncestorsAndNever
 
     // The loss comes while a frame is being recorded: its layers are touched for a submission
     // that never happens.
-    const LiveCounts live = registry.live_counts();
+    const resources::LiveCounts live = registry.live_counts();
     const size_t released_before_loss = released.size();
     layer.record_frame_the_loss_interrupts();
     force_loss(*dev);
@@ -350,7 +350,7 @@ TEST_F(TilesAcrossLoss, TilesComeBackAfterALossNearestFirstWithAncestorsAndNever
     EXPECT_EQ(released.size() - released_before_loss, live.total());
     EXPECT_EQ(gpu::to_string(gpu::Ledger::process().outstanding() - references_before), "none");
 
-    const RebuildReport report = registry.rebuild(second->device.get(), second->queue.get(), 2);
+    const resources::RebuildReport report = registry.rebuild(second->device.get(), second->queue.get(), 2);
     EXPECT_TRUE(report.failed.empty()) << report.failed.front();
     EXPECT_TRUE(report.awaiting_owner.empty());
     EXPECT_EQ(report.rebuilt, live.total());
@@ -406,7 +406,7 @@ TEST_F(TilesAcrossLossNull, EveryLayerIsFreeAfterClearAndOnePollWhateverTheLossI
   auto second = testing::open_test_device(gpu::BackendChoice::Null);
   ASSERT_NE(second, nullptr);
   {
-    Registry registry(*dev->context, dev->device.get(), dev->queue.get());
+    resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get());
     TileLayer layer(registry);
     layer.build();
     ASSERT_FALSE(HasFatalFailure());
@@ -432,12 +432,12 @@ TEST_F(TilesAcrossLossNull, EveryLayerIsFreeAfterClearAndOnePollWhateverTheLossI
 TEST_F(TilesAcrossLossNull, TwentyLossesInARowLeaveTheSameLiveCounts) {
   std::unique_ptr<TestDevice> current;
   {
-    Registry registry(*dev->context, dev->device.get(), dev->queue.get());
+    resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get());
     TileLayer layer(registry);
     layer.build();
     ASSERT_FALSE(HasFatalFailure());
     layer.frame(*dev, false);
-    const LiveCounts live = registry.live_counts();
+    const resources::LiveCounts live = registry.live_counts();
     TestDevice* on = dev.get();
     for (uint64_t generation = 2; generation <= 21; ++generation) {
       auto next = testing::open_test_device(gpu::BackendChoice::Null);
@@ -446,7 +446,7 @@ TEST_F(TilesAcrossLossNull, TwentyLossesInARowLeaveTheSameLiveCounts) {
       layer.record_frame_the_loss_interrupts();
       force_loss(*on);
       registry.on_device_lost();
-      const RebuildReport report = registry.rebuild(next->device.get(), next->queue.get(), generation);
+      const resources::RebuildReport report = registry.rebuild(next->device.get(), next->queue.get(), generation);
       ASSERT_TRUE(report.failed.empty()) << "generation " << generation << ": " << report.failed.front();
       EXPECT_EQ(report.rebuilt, live.total());
       EXPECT_EQ(registry.live_counts().by_kind, live.by_kind) << "generation " << generation;
@@ -470,12 +470,12 @@ TEST_F(TilesAcrossLossNull, TwentyLossesInARowLeaveTheSameLiveCounts) {
 // A registry too small for an array's views: an error naming the array and how many views it
 // needs; what was made before is destroyed in the registry, nothing stays live.
 TEST_F(TilesAcrossLossNull, AnArrayTheRegistryHasNoRoomForIsAnErrorNamingTheViewsItNeeds) {
-  RegistryOptions options;
+  resources::RegistryOptions options;
   options.texture_view_capacity = 16;
-  Registry registry(*dev->context, dev->device.get(), dev->queue.get(), std::move(options));
+  resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get(), std::move(options));
   auto mips = MipGenerator::create(registry, gpu::TextureFormat::RGBA8Unorm);
   ASSERT_TRUE(mips) << mips.error().message;
-  const LiveCounts before = registry.live_counts();
+  const resources::LiveCounts before = registry.live_counts();
   auto array = TileArray::create(*mips, {kTile, 8, 0, "band z7"});
   ASSERT_FALSE(array);
   EXPECT_EQ(array.error().kind, ErrorKind::PoolFull) << array.error().message;
@@ -488,7 +488,7 @@ TEST_F(TilesAcrossLossNull, AnArrayTheRegistryHasNoRoomForIsAnErrorNamingTheView
 // Between the loss and the rebuild every tile call that needs the device says so, and makes,
 // writes or records nothing.
 TEST_F(TilesAcrossLossNull, TileCallsBetweenLossAndRebuildAreDeviceLostErrors) {
-  Registry registry(*dev->context, dev->device.get(), dev->queue.get());
+  resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get());
   auto mips = MipGenerator::create(registry, gpu::TextureFormat::RGBA8Unorm);
   ASSERT_TRUE(mips) << mips.error().message;
   auto array = TileArray::create(*mips, {kTile, 4, 0, "band z2"});

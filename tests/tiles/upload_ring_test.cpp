@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "warden/gpu/queue_clock.h"
 #include "warden/tiles/upload_ring.h"
-#include "warden/webgpu/objects.h"
+#include "warden/gpu/objects.h"
 
 namespace warden::tiles {
 namespace {
@@ -32,7 +33,7 @@ class UploadRingTest : public GlDeviceTest {
   void SetUp() override {
     GlDeviceTest::SetUp();
     ASSERT_NE(dev, nullptr);
-    clock = std::make_unique<QueueClock>(dev->procs(), dev->context->instance(), dev->queue.get());
+    clock = std::make_unique<gpu::QueueClock>(dev->procs(), dev->context->instance(), dev->queue.get());
   }
   void TearDown() override {
     clock.reset();
@@ -88,7 +89,7 @@ class UploadRingTest : public GlDeviceTest {
     return packed;
   }
 
-  std::unique_ptr<QueueClock> clock;
+  std::unique_ptr<gpu::QueueClock> clock;
 };
 
 TEST(UploadRingPitch, RowsAreRoundedUpToTheCopyAlignment) {

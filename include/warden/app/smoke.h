@@ -6,7 +6,7 @@
 #include <string>
 
 #include "warden/core/result.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace warden::app {
 

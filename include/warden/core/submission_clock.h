@@ -1,15 +1,13 @@
-// SubmissionClock: a serial per queue submit, retired through onSubmittedWorkDone.
+// SubmissionClock: a serial per queue submit, retired when the queue reports the work done.
 //
 // The clock is the only source of truth for "may the GPU still be reading this?": an object
 // records the serial of the last submission that used it, and it is safe to reuse or destroy
-// once that serial has retired. Nothing here blocks (DESIGN invariant 1).
+// once that serial has retired. Nothing here blocks (DESIGN invariant 1). Pure bookkeeping: the
+// Dawn side that submits and learns retirement is gpu::QueueClock (warden/gpu/queue_clock.h).
 #pragma once
 
-#include <cstdint>
 #include <compare>
-#include <memory>
-
-#include "warden/webgpu/procs.h"
+#include <cstdint>
 
 namespace warden {
 
@@ -58,44 +56,4 @@ class SubmissionClock {
   Serial last_submitted_{};
   Serial retired_{};
 };
-
-/// The Dawn side of the clock: submits command buffers and registers an onSubmittedWorkDone
-/// callback per submit that retires its serial. Retirement is learned only by poll(), which is
-/// non-blocking (wgpuInstanceProcessEvents).
-class QueueClock {
- public:
-  /// A clock for `queue`; `instance` is polled for its callbacks. Holds no references of its own.
-  QueueClock(const gpu::Procs& procs, gpu::Instance instance, gpu::Queue queue);
-  ~QueueClock();
-  QueueClock(const QueueClock&) = delete;
-  QueueClock& operator=(const QueueClock&) = delete;
-
-  /// Submits and returns the serial this submission received.
-  Serial submit(const gpu::CommandBuffer* buffers, size_t count);
-  /// Submits one command buffer.
-  Serial submit(gpu::CommandBuffer buffer) { return submit(&buffer, 1); }
-  /// A new device's queue (after a loss). Serials go on counting from where they were, and
-  /// everything submitted before, and the submission being recorded (never submitted now),
-  /// counts as complete: whoever holds this clock (a LayerPool, a Registry) keeps a valid
-  /// reference and its recorded serials stay meaningful. Reports still due from the old queue
-  /// are ignored.
-  void rebind(gpu::Queue queue);
-  /// Drains completed-work callbacks without waiting; returns the retired serial after it.
-  Serial poll();
-
-  /// The bookkeeping behind this clock.
-  ///@{
-  const SubmissionClock& clock() const;
-  SubmissionClock& clock();
-  ///@}
-
-  struct Shared;  ///< outlives this object while callbacks are pending
-
- private:
-  const gpu::Procs& procs_;
-  gpu::Instance instance_;
-  gpu::Queue queue_;
-  std::shared_ptr<Shared> shared_;
-};
-
 }  // namespace warden

@@ -30,7 +30,7 @@ struct DebugDrawerOptions {
 class DebugDrawer {
  public:
   /// Makes the pipeline and buffer in `registry`, which must outlive the drawer.
-  static Result<std::unique_ptr<DebugDrawer>> create(Registry& registry, DebugDrawerOptions options = {});
+  static Result<std::unique_ptr<DebugDrawer>> create(resources::Registry& registry, DebugDrawerOptions options = {});
   ~DebugDrawer();  ///< destroys its handles (deferred like any owned object)
   DebugDrawer(const DebugDrawer&) = delete;
   DebugDrawer& operator=(const DebugDrawer&) = delete;
@@ -54,12 +54,12 @@ class DebugDrawer {
   static constexpr uint64_t kVertexOffset = 256;
 
  private:
-  DebugDrawer(Registry& registry, DebugDrawerOptions options) : registry_(registry), options_(std::move(options)) {}
+  DebugDrawer(resources::Registry& registry, DebugDrawerOptions options) : registry_(registry), options_(std::move(options)) {}
   Result<void> build();
   Result<void> grow_to(uint64_t needed);
   Result<void> rebind();
 
-  Registry& registry_;
+  resources::Registry& registry_;
   DebugDrawerOptions options_;
   ShaderModuleHandle shader_;
   BindGroupLayoutHandle group_layout_;

@@ -14,7 +14,7 @@
 #include "warden/core/result.h"
 #include "warden/demo/progress.h"
 #include "warden/demo/report.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace warden::demo {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "warden/device/provider.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace warden::device {
 

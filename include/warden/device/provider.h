@@ -10,7 +10,7 @@
 #include <string>
 
 #include "warden/core/result.h"
-#include "warden/webgpu/abi.h"
+#include "warden/gpu/abi.h"
 
 namespace warden::device {
 

@@ -29,7 +29,7 @@
 #include "warden/pipelines/pipeline_library.h"
 #include "warden/resources/registry.h"
 #include "warden/shaders/shader_manager.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace warden::engine {
 
@@ -44,7 +44,7 @@ struct EngineOptions {
   // Backend, features and limits of every device the engine asks for.
   gpu::DeviceOptions device{.label = "warden engine"};
   gpu::LibraryOptions library;
-  RegistryOptions registry;
+  resources::RegistryOptions registry;
   // How many losses in how long before the engine stops rebuilding.
   device::RebuildPolicyOptions rebuild;
   // Hot reload of shader files loaded with load_shader(). Its feature
@@ -64,7 +64,7 @@ struct EngineCallbacks {
   std::function<void(uint64_t generation, gpu::DeviceLostReason reason, std::string_view message)> on_lost;
   // After a rebuild, before on_ready: the buffers and textures that came back zeroed
   // (ContentsSource::None, contents the GPU produced). Produce them again.
-  std::function<void(const ContentsLost& lost)> on_contents_lost;
+  std::function<void(const resources::ContentsLost& lost)> on_contents_lost;
   // The rebuild policy gave up: no more devices are requested. The message says why.
   std::function<void(std::string_view message)> on_failed;
   // A hot reload finished (applied or not).
@@ -125,7 +125,7 @@ class Engine {
   // the first device, one more for each device after it.
   uint64_t generation() const { return generation_; }
 
-  Registry& registry() { return *registry_; }
+  resources::Registry& registry() { return *registry_; }
   shaders::ShaderManager& shaders() { return *shaders_; }
   pipelines::PipelineLibrary& pipelines() { return *pipelines_; }
   const gpu::Context& context() const { return *context_; }
@@ -170,7 +170,7 @@ class Engine {
   const device::DeviceController& controller() const { return *controller_; }
   const device::RebuildPolicy& rebuild_policy() const { return policy_; }
   // The rebuild report of the latest generation (empty for the first).
-  const RebuildReport& last_rebuild() const { return last_rebuild_; }
+  const resources::RebuildReport& last_rebuild() const { return last_rebuild_; }
 
   class LossRecorder;  // the provider seam that keeps the API's words of each loss
 
@@ -193,7 +193,7 @@ class Engine {
   device::RebuildPolicy policy_;
   device::RetirementPolicy retirement_;
   std::unique_ptr<device::DeviceController> controller_;
-  std::unique_ptr<Registry> registry_;
+  std::unique_ptr<resources::Registry> registry_;
   std::unique_ptr<shaders::ShaderManager> shaders_;
   std::unique_ptr<pipelines::PipelineLibrary> pipelines_;
   std::unique_ptr<pipelines::HotReloader> reloader_;
@@ -211,7 +211,7 @@ class Engine {
   bool failure_told_ = false;
   std::string adapter_name_;
   gpu::BackendType backend_ = gpu::BackendType::Undefined;
-  RebuildReport last_rebuild_;
+  resources::RebuildReport last_rebuild_;
   EngineCounters counters_;
 };
 

@@ -14,8 +14,8 @@
 #include "warden/core/result.h"
 #include "warden/pipelines/description.h"
 #include "warden/resources/registry.h"
-#include "warden/shaders/error_scope.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/error_scope.h"
+#include "warden/gpu/context.h"
 
 namespace warden::pipelines {
 
@@ -30,12 +30,12 @@ class ObjectSource {
 // The registry's live objects. Frame thread only (the registry is not thread-safe).
 class RegistrySource final : public ObjectSource {
  public:
-  explicit RegistrySource(const Registry& registry) : registry_(&registry) {}
+  explicit RegistrySource(const resources::Registry& registry) : registry_(&registry) {}
   Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override { return registry_->resolve(handle); }
   Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override { return registry_->resolve(handle); }
 
  private:
-  const Registry* registry_;
+  const resources::Registry* registry_;
 };
 
 // Another source, except that `module` answers for `handle`: hot reload builds the pipelines of
@@ -56,10 +56,10 @@ class SubstituteSource final : public ObjectSource {
 };
 
 // The C entries for a bind group layout (for Registry::create_bind_group_layout).
-std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const LayoutEntry> entries);
+std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const resources::LayoutEntry> entries);
 
 struct BuildOptions {
-  shaders::Completion completion = shaders::Completion::ProcessEvents;
+  gpu::Completion completion = gpu::Completion::ProcessEvents;
   std::chrono::milliseconds timeout{10000};
 };
 
@@ -68,11 +68,11 @@ struct BuildOptions {
 // A handle the source cannot resolve is a StaleHandle error naming the label and the stage.
 Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
                                                             const ObjectSource& source,
-                                                            const RenderPipelineDescription& description,
+                                                            const resources::RenderPipelineDescription& description,
                                                             BuildOptions options = {});
 Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context& context, gpu::Device device,
                                                               const ObjectSource& source,
-                                                              const ComputePipelineDescription& description,
+                                                              const resources::ComputePipelineDescription& description,
                                                               BuildOptions options = {});
 // The same builds through CreateRenderPipelineAsync / CreateComputePipelineAsync: the
 // implementation may build on its own threads. A description that does not translate (a handle
@@ -83,15 +83,15 @@ Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context
 template <typename Pipeline>
 using BuiltCallback = std::function<void(Result<gpu::Ref<Pipeline>>)>;
 Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
-                                         const RenderPipelineDescription& description,
+                                         const resources::RenderPipelineDescription& description,
                                          BuiltCallback<gpu::RenderPipeline> done);
 Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
-                                          const ComputePipelineDescription& description,
+                                          const resources::ComputePipelineDescription& description,
                                           BuiltCallback<gpu::ComputePipeline> done);
 
 Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Context& context, gpu::Device device,
                                                                std::string_view label,
-                                                               std::span<const LayoutEntry> entries,
+                                                               std::span<const resources::LayoutEntry> entries,
                                                                BuildOptions options = {});
 
 }  // namespace warden::pipelines

@@ -6,23 +6,23 @@
 
 namespace warden::pipelines {
 
-using warden::BufferLayout;
-using warden::SamplerLayout;
-using warden::TextureLayout;
-using warden::StorageTextureLayout;
-using warden::BindingType;
-using warden::LayoutEntry;
-using warden::Constant;
-using warden::ShaderStage;
-using warden::VertexAttribute;
-using warden::VertexLayout;
-using warden::ColorTarget;
-using warden::DepthState;
-using warden::RenderPipelineDescription;
-using warden::ComputePipelineDescription;
+using warden::resources::BufferLayout;
+using warden::resources::SamplerLayout;
+using warden::resources::TextureLayout;
+using warden::resources::StorageTextureLayout;
+using warden::resources::BindingType;
+using warden::resources::LayoutEntry;
+using warden::resources::Constant;
+using warden::resources::ShaderStage;
+using warden::resources::VertexAttribute;
+using warden::resources::VertexLayout;
+using warden::resources::ColorTarget;
+using warden::resources::DepthState;
+using warden::resources::RenderPipelineDescription;
+using warden::resources::ComputePipelineDescription;
 
 // The shader modules a description uses (hot reload rebuilds the pipelines that use a module).
-bool uses_module(const RenderPipelineDescription& description, ShaderModuleHandle module);
-bool uses_module(const ComputePipelineDescription& description, ShaderModuleHandle module);
+bool uses_module(const resources::RenderPipelineDescription& description, ShaderModuleHandle module);
+bool uses_module(const resources::ComputePipelineDescription& description, ShaderModuleHandle module);
 
 }  // namespace warden::pipelines

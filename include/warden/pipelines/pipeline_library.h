@@ -18,17 +18,17 @@ inline constexpr std::string_view kDiagnosticsCategory = "gfx.pipelines";
 class PipelineLibrary {
  public:
   // Frame-thread object: it changes the registry, which is not thread-safe.
-  PipelineLibrary(const gpu::Context& context, Registry& registry);
+  PipelineLibrary(const gpu::Context& context, resources::Registry& registry);
 
   // build_* then register under a new handle. A failed build registers nothing; its error
   // (naming the label) is also reported to the registry's Diagnostics (gfx.pipelines).
-  Result<RenderPipelineHandle> create_render_pipeline(RenderPipelineDescription description);
-  Result<ComputePipelineHandle> create_compute_pipeline(ComputePipelineDescription description);
+  Result<RenderPipelineHandle> create_render_pipeline(resources::RenderPipelineDescription description);
+  Result<ComputePipelineHandle> create_compute_pipeline(resources::ComputePipelineDescription description);
 
   // Builds from `description` and swaps the result under `handle`. On failure the pipeline
   // that was there stays, with its old description.
-  Result<void> replace_render_pipeline(RenderPipelineHandle handle, RenderPipelineDescription description);
-  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, ComputePipelineDescription description);
+  Result<void> replace_render_pipeline(RenderPipelineHandle handle, resources::RenderPipelineDescription description);
+  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, resources::ComputePipelineDescription description);
 
   // Swaps in a pipeline built elsewhere from this handle's current description (hot reload).
   Result<void> install(RenderPipelineHandle handle, gpu::Ref<gpu::RenderPipeline> pipeline);
@@ -38,8 +38,8 @@ class PipelineLibrary {
   Result<void> destroy(RenderPipelineHandle handle);
   Result<void> destroy(ComputePipelineHandle handle);
 
-  const RenderPipelineDescription* description(RenderPipelineHandle handle) const;
-  const ComputePipelineDescription* description(ComputePipelineHandle handle) const;
+  const resources::RenderPipelineDescription* description(RenderPipelineHandle handle) const;
+  const resources::ComputePipelineDescription* description(ComputePipelineHandle handle) const;
 
   // The live pipelines whose description uses `module`.
   std::vector<RenderPipelineHandle> render_users_of(ShaderModuleHandle module) const;
@@ -47,13 +47,13 @@ class PipelineLibrary {
 
   const gpu::Context& context() const { return *context_; }
   gpu::Device device() const { return registry_->device(); }
-  Registry& registry() { return *registry_; }
+  resources::Registry& registry() { return *registry_; }
 
  private:
   template <typename Error>
   Error reported(Error error);
   const gpu::Context* context_;
-  Registry* registry_;
+  resources::Registry* registry_;
   // The handles this library made (their descriptions are the registry's recipes).
   std::unordered_set<RenderPipelineHandle> render_;
   std::unordered_set<ComputePipelineHandle> compute_;

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "warden/resources/descriptions.h"
-#include "warden/webgpu/abi.h"
+#include "warden/gpu/abi.h"
 
 namespace warden::present {
 
@@ -23,7 +23,7 @@ inline constexpr gpu::CompareFunction kReverseZCompare = gpu::CompareFunction::G
 /// Depth test on, GreaterEqual; writes depth unless `write` is false (overlays such as debug lines).
 gpu::DepthStencilState reverse_z_depth_state(bool write = true);
 /// The same, as the depth of a pipeline description (what Registry::create_render_pipeline takes).
-DepthState reverse_z_depth(bool write = true);
+resources::DepthState reverse_z_depth(bool write = true);
 /// A depth attachment cleared to 0.0 and stored.
 gpu::RenderPassDepthStencilAttachment reverse_z_depth_attachment(gpu::TextureView view);
 

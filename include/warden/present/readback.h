@@ -32,7 +32,7 @@ inline constexpr std::chrono::milliseconds kReadbackTimeout{10000};
 Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Queue queue, gpu::Texture texture,
                          std::chrono::milliseconds timeout = kReadbackTimeout);
 /// The same for a registered texture (its usages are checked first).
-Result<Image> read_image(const gpu::Context& context, Registry& registry, TextureHandle texture,
+Result<Image> read_image(const gpu::Context& context, resources::Registry& registry, TextureHandle texture,
                          std::chrono::milliseconds timeout = kReadbackTimeout);
 
 /// Errors name the path and what libpng said.

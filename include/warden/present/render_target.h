@@ -12,7 +12,7 @@
 namespace warden::present {
 
 /// What a RenderTarget is made of.
-struct RenderTargetDesc {
+struct RenderTargetDescription {
   /// Pixels across; not 0.
   uint32_t width = 0;
   /// Rows; not 0.
@@ -30,7 +30,7 @@ struct RenderTargetDesc {
 class RenderTarget {
  public:
   /// Errors: zero area, or the registry's (pool full, device refused).
-  static Result<RenderTarget> create(Registry& registry, const RenderTargetDesc& desc);
+  static Result<RenderTarget> create(resources::Registry& registry, const RenderTargetDescription& desc);
 
   /// The same handles afterwards; same size is a no-op. Zero area is refused.
   Result<void> resize(uint32_t width, uint32_t height);
@@ -49,9 +49,9 @@ class RenderTarget {
   gpu::TextureFormat format() const { return desc_.format; }
 
  private:
-  RenderTarget(Registry& registry, RenderTargetDesc desc) : registry_(&registry), desc_(std::move(desc)) {}
-  Registry* registry_;
-  RenderTargetDesc desc_;
+  RenderTarget(resources::Registry& registry, RenderTargetDescription desc) : registry_(&registry), desc_(std::move(desc)) {}
+  resources::Registry* registry_;
+  RenderTargetDescription desc_;
   TextureHandle texture_;
   TextureViewHandle view_;
 };

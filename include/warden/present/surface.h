@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "warden/core/result.h"
-#include "warden/webgpu/procs.h"
+#include "warden/gpu/procs.h"
 
 namespace warden::present {
 

@@ -46,7 +46,7 @@ struct SwapchainOptions {
 struct SwapchainDevice {
   /// The generation's device.
   gpu::Device device = nullptr;
-  Registry* registry = nullptr;  ///< frame views are imported here; must outlive the attachment
+  resources::Registry* registry = nullptr;  ///< frame views are imported here; must outlive the attachment
   /// Called at this generation's first present (the owner: controller.mark_presented()).
   std::function<void()> on_first_present;
 };

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "warden/core/handle.h"
-#include "warden/webgpu/abi.h"
+#include "warden/gpu/abi.h"
 
-namespace warden {
+namespace warden::resources {
 
 // ---- bind group layouts ---------------------------------------------------------------------
 struct BufferLayout {
@@ -97,4 +97,4 @@ struct ComputePipelineDescription {
   ShaderStage compute;
 };
 
-}  // namespace warden
+}  // namespace warden::resources

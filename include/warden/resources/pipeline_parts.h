@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "warden/resources/descriptions.h"
-#include "warden/webgpu/abi.h"
+#include "warden/gpu/abi.h"
 
-namespace warden {
+namespace warden::resources {
 
 // The C form of one stage; the descriptor points into `constants`.
 struct StageParts {
@@ -44,4 +44,4 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
 std::unique_ptr<ComputePipelineParts> compute_pipeline_parts(const ComputePipelineDescription& description,
                                                              gpu::PipelineLayout layout, gpu::ShaderModule compute);
 
-}  // namespace warden
+}  // namespace warden::resources

@@ -36,11 +36,11 @@
 #include "warden/core/handle.h"
 #include "warden/core/pool.h"
 #include "warden/core/result.h"
-#include "warden/core/submission_clock.h"
+#include "warden/gpu/queue_clock.h"
 #include "warden/resources/descriptions.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
-namespace warden {
+namespace warden::resources {
 
 // Who ends an object's life.
 enum class Ownership : uint8_t {
@@ -119,7 +119,7 @@ struct LiveCounts {
 class Registry;
 
 // ---- descriptors for create_*: what rebuild() replays ---------------------------------------
-struct BufferDesc {
+struct BufferDescription {
   uint64_t size = 0;
   gpu::Flags usage = gpu::BufferUsage::None;
   bool mapped_at_creation = false;  // a rebuild makes it unmapped; what was written so is lost
@@ -130,7 +130,7 @@ struct BufferDesc {
   std::function<void(Registry&, BufferHandle)> refill;
 };
 
-struct TextureDesc {
+struct TextureDescription {
   gpu::Extent3D size;
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
   gpu::Flags usage = gpu::TextureUsage::None;
@@ -142,10 +142,10 @@ struct TextureDesc {
   gpu::TextureViewDimension binding_view_dimension = gpu::TextureViewDimension::Undefined;
   std::string label;
   ContentsSource contents = ContentsSource::Kept;
-  std::function<void(Registry&, TextureHandle)> refill;  // as BufferDesc::refill
+  std::function<void(Registry&, TextureHandle)> refill;  // as BufferDescription::refill
 };
 
-struct TextureViewDesc {
+struct TextureViewDescription {
   gpu::TextureFormat format = gpu::TextureFormat::Undefined;
   gpu::TextureViewDimension dimension = gpu::TextureViewDimension::Undefined;
   uint32_t base_mip_level = 0;
@@ -156,7 +156,7 @@ struct TextureViewDesc {
   std::string label;
 };
 
-struct SamplerDesc {
+struct SamplerDescription {
   gpu::AddressMode address_mode = gpu::AddressMode::ClampToEdge;
   gpu::FilterMode mag_filter = gpu::FilterMode::Nearest;
   gpu::FilterMode min_filter = gpu::FilterMode::Nearest;
@@ -169,38 +169,38 @@ struct BufferBinding {
   uint64_t offset = 0;
   uint64_t size = gpu::kWholeSize;
 };
-struct BindGroupEntryDesc {
+struct BindGroupEntryDescription {
   uint32_t binding = 0;
   std::variant<BufferBinding, TextureViewHandle, SamplerHandle> resource;
 };
-struct BindGroupDesc {
+struct BindGroupDescription {
   BindGroupLayoutHandle layout;
-  std::vector<BindGroupEntryDesc> entries;
+  std::vector<BindGroupEntryDescription> entries;
   std::string label;
 };
 
-struct ShaderModuleDesc {
+struct ShaderModuleDescription {
   std::string wgsl;
   std::string label;
   std::string path;  // where the source came from, when it came from a file (hot reload)
 };
 
-struct BindGroupLayoutDesc {
+struct BindGroupLayoutDescription {
   std::vector<gpu::BindGroupLayoutEntry> entries;  // chains are not kept: nextInChain is cleared
   std::string label;
 };
 
-struct PipelineLayoutDesc {
+struct PipelineLayoutDescription {
   std::vector<BindGroupLayoutHandle> layouts;
   std::string label;
 };
 
 struct TextureViewRecipe {
   TextureHandle texture;
-  TextureViewDesc desc;
+  TextureViewDescription desc;
 };
 
-struct QuerySetDesc {
+struct QuerySetDescription {
   gpu::QueryType type = gpu::QueryType::Occlusion;
   uint32_t count = 0;
   std::string label;
@@ -263,17 +263,17 @@ struct KindData<BindGroupTag> {
 // What each kind is made from: the description create_* took, replayed by rebuild().
 template <typename Tag>
 struct RecipeOf;
-template <> struct RecipeOf<BufferTag> { using type = BufferDesc; };
-template <> struct RecipeOf<TextureTag> { using type = TextureDesc; };
+template <> struct RecipeOf<BufferTag> { using type = BufferDescription; };
+template <> struct RecipeOf<TextureTag> { using type = TextureDescription; };
 template <> struct RecipeOf<TextureViewTag> { using type = TextureViewRecipe; };
-template <> struct RecipeOf<SamplerTag> { using type = SamplerDesc; };
-template <> struct RecipeOf<ShaderModuleTag> { using type = ShaderModuleDesc; };
-template <> struct RecipeOf<BindGroupLayoutTag> { using type = BindGroupLayoutDesc; };
-template <> struct RecipeOf<PipelineLayoutTag> { using type = PipelineLayoutDesc; };
-template <> struct RecipeOf<BindGroupTag> { using type = BindGroupDesc; };
+template <> struct RecipeOf<SamplerTag> { using type = SamplerDescription; };
+template <> struct RecipeOf<ShaderModuleTag> { using type = ShaderModuleDescription; };
+template <> struct RecipeOf<BindGroupLayoutTag> { using type = BindGroupLayoutDescription; };
+template <> struct RecipeOf<PipelineLayoutTag> { using type = PipelineLayoutDescription; };
+template <> struct RecipeOf<BindGroupTag> { using type = BindGroupDescription; };
 template <> struct RecipeOf<RenderPipelineTag> { using type = RenderPipelineDescription; };
 template <> struct RecipeOf<ComputePipelineTag> { using type = ComputePipelineDescription; };
-template <> struct RecipeOf<QuerySetTag> { using type = QuerySetDesc; };
+template <> struct RecipeOf<QuerySetTag> { using type = QuerySetDescription; };
 template <typename Tag>
 using Recipe = typename RecipeOf<Tag>::type;
 
@@ -385,24 +385,24 @@ class Registry {
 #undef WARDEN_REGISTRY_PER_KIND
 
   // ---- create ----------------------------------------------------------------------------
-  Result<BufferHandle> create_buffer(const BufferDesc& desc);
-  Result<TextureHandle> create_texture(const TextureDesc& desc);
+  Result<BufferHandle> create_buffer(const BufferDescription& desc);
+  Result<TextureHandle> create_texture(const TextureDescription& desc);
   // A view of a registered texture; destroy_texture refuses while it lives.
-  Result<TextureViewHandle> create_texture_view(TextureHandle texture, const TextureViewDesc& desc = {});
-  Result<SamplerHandle> create_sampler(const SamplerDesc& desc = {});
-  Result<ShaderModuleHandle> create_shader_module(ShaderModuleDesc desc);
+  Result<TextureViewHandle> create_texture_view(TextureHandle texture, const TextureViewDescription& desc = {});
+  Result<SamplerHandle> create_sampler(const SamplerDescription& desc = {});
+  Result<ShaderModuleHandle> create_shader_module(ShaderModuleDescription desc);
   Result<ShaderModuleHandle> create_shader_module(std::string_view wgsl, std::string label) {
-    return create_shader_module(ShaderModuleDesc{std::string(wgsl), std::move(label), {}});
+    return create_shader_module(ShaderModuleDescription{std::string(wgsl), std::move(label), {}});
   }
   Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const gpu::BindGroupLayoutEntry> entries,
                                                          std::string label);
   Result<PipelineLayoutHandle> create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
                                                       std::string label);
   // Refuses a buffer or texture whose usages do not allow the binding the layout declares.
-  Result<BindGroupHandle> create_bind_group(const BindGroupDesc& desc);
+  Result<BindGroupHandle> create_bind_group(const BindGroupDescription& desc);
   Result<RenderPipelineHandle> create_render_pipeline(const RenderPipelineDescription& description);
   Result<ComputePipelineHandle> create_compute_pipeline(const ComputePipelineDescription& description);
-  Result<QuerySetHandle> create_query_set(const QuerySetDesc& desc);
+  Result<QuerySetHandle> create_query_set(const QuerySetDescription& desc);
 
   // ---- objects made elsewhere from a recipe ------------------------------------------------
   // For the layers that make an object themselves (the shader manager compiles with its
@@ -410,7 +410,7 @@ class Registry {
   // that `recipe` describes it. adopt_*: registered as Owned with that recipe, so a rebuild
   // makes it again. replace_*: swapped in under the same handle (the old object deferred as
   // replace_* above), and `recipe` becomes the slot's recipe.
-  Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDesc recipe) {
+  Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe) {
     return adopt_with_recipe<ShaderModuleTag>(module, std::move(recipe));
   }
   Result<RenderPipelineHandle> adopt_render_pipeline(gpu::RenderPipeline pipeline, RenderPipelineDescription recipe) {
@@ -419,7 +419,7 @@ class Registry {
   Result<ComputePipelineHandle> adopt_compute_pipeline(gpu::ComputePipeline pipeline, ComputePipelineDescription recipe) {
     return adopt_with_recipe<ComputePipelineTag>(pipeline, std::move(recipe));
   }
-  Result<void> replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module, ShaderModuleDesc recipe) {
+  Result<void> replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module, ShaderModuleDescription recipe) {
     return replace_with_recipe<ShaderModuleTag>(handle, module, std::move(recipe));
   }
   Result<void> replace_render_pipeline(RenderPipelineHandle handle, gpu::RenderPipeline pipeline,
@@ -460,7 +460,7 @@ class Registry {
   void assume_all_complete();
   // The one clock of every device generation: a rebuild rebinds it to the new queue, serials
   // go on counting (QueueClock::rebind), so references to it stay valid across losses.
-  QueueClock& queue_clock() { return *queue_clock_; }
+  gpu::QueueClock& queue_clock() { return *queue_clock_; }
   const SubmissionClock& clock() const { return queue_clock_->clock(); }
 
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
@@ -623,7 +623,7 @@ class Registry {
   uint32_t id_;
   uint32_t first_generation_;
   RegistryOptions options_;
-  std::unique_ptr<QueueClock> queue_clock_;
+  std::unique_ptr<gpu::QueueClock> queue_clock_;
   Diagnostics diagnostics_;
   std::tuple<
 #define WARDEN_REGISTRY_STORE(Name, snake) detail::KindStore<Name##Tag>,
@@ -641,4 +641,4 @@ class Registry {
 WARDEN_RESOURCE_KINDS(WARDEN_DECLARE_MAKE_OBJECT)
 #undef WARDEN_DECLARE_MAKE_OBJECT
 
-}  // namespace warden
+}  // namespace warden::resources

@@ -8,8 +8,8 @@
 
 #include "warden/core/result.h"
 #include "warden/shaders/diagnostic.h"
-#include "warden/shaders/error_scope.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/error_scope.h"
+#include "warden/gpu/context.h"
 
 namespace warden::shaders {
 
@@ -24,7 +24,7 @@ struct CompilerOptions {
   std::chrono::milliseconds timeout{10000};
   // WorkerWait when compiling on a thread other than the one that drives the instance (the
   // device must then have kFeatureImplicitDeviceSynchronization).
-  Completion completion = Completion::ProcessEvents;
+  gpu::Completion completion = gpu::Completion::ProcessEvents;
 };
 
 struct CompiledShader {

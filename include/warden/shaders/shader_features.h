@@ -10,7 +10,7 @@
 
 #include "warden/core/result.h"
 #include "warden/shaders/diagnostic.h"
-#include "warden/webgpu/abi.h"
+#include "warden/gpu/abi.h"
 
 namespace warden::shaders {
 

@@ -22,7 +22,7 @@ inline constexpr std::string_view kDiagnosticsCategory = "gfx.shaders";
 class ShaderManager {
  public:
   // Frame-thread object: it changes the registry, which is not thread-safe.
-  ShaderManager(const gpu::Context& context, Registry& registry, CompilerOptions options = {});
+  ShaderManager(const gpu::Context& context, resources::Registry& registry, CompilerOptions options = {});
 
   // Compiles `source` and registers the module under a new handle labelled `path`. A compile
   // error gives no handle: an Error (Compilation) whose message is the diagnostics in compiler
@@ -46,14 +46,14 @@ class ShaderManager {
 
   // A compiler for the registry's current device.
   ShaderCompiler compiler() const { return ShaderCompiler(*context_, registry_->device(), options_); }
-  Registry& registry() { return *registry_; }
+  resources::Registry& registry() { return *registry_; }
 
  private:
   Result<ShaderModuleHandle> compile_and_register(std::string label, std::string_view source,
                                                   std::string file);
   const gpu::Context* context_;
   CompilerOptions options_;
-  Registry* registry_;
+  resources::Registry* registry_;
   std::vector<ShaderDiagnostic> last_diagnostics_;
   std::unordered_map<ShaderModuleHandle, std::filesystem::path> files_;
 };

@@ -15,7 +15,7 @@ class HeldObjects {
  public:
   HeldObjects() = default;
   // `registry` must outlive every object made in it through this holder.
-  explicit HeldObjects(Registry& registry) : registry_(&registry) {}
+  explicit HeldObjects(resources::Registry& registry) : registry_(&registry) {}
   HeldObjects(HeldObjects&& other) noexcept;  // `other` is left holding nothing
   HeldObjects& operator=(HeldObjects&& other) noexcept;
   HeldObjects(const HeldObjects&) = delete;
@@ -32,7 +32,7 @@ class HeldObjects {
   // they use. The registry releases each once the last submission that could read it retired.
   void release();
 
-  Registry& registry() const { return *registry_; }
+  resources::Registry& registry() const { return *registry_; }
   bool empty() const { return handles_.empty(); }
   size_t size() const { return handles_.size(); }
 
@@ -42,7 +42,7 @@ class HeldObjects {
       WARDEN_RESOURCE_KINDS(WARDEN_HELD_HANDLE)
 #undef WARDEN_HELD_HANDLE
           std::monostate>;
-  Registry* registry_ = nullptr;
+  resources::Registry* registry_ = nullptr;
   std::vector<AnyHandle> handles_;
 };
 

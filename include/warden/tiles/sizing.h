@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "warden/core/result.h"
-#include "warden/webgpu/abi.h"
+#include "warden/gpu/abi.h"
 
 namespace warden::tiles {
 

@@ -39,7 +39,7 @@ inline constexpr uint32_t kMaxLayersPerPass = 4;
 // texture_2d_array and a sampler), so a level's bind group serves passes of any width.
 class MipGenerator {
  public:
-  static Result<MipGenerator> create(Registry& registry, gpu::TextureFormat format);
+  static Result<MipGenerator> create(resources::Registry& registry, gpu::TextureFormat format);
   // `targets` in 1..max_targets(): the pipeline whose pass writes that many layers at once.
   RenderPipelineHandle mip_pipeline(uint32_t targets) const { return pipelines_[targets - 1]; }
   RenderPipelineHandle pipeline() const { return mip_pipeline(1); }
@@ -51,7 +51,7 @@ class MipGenerator {
   // contents kept by the registry for a rebuild (ContentsSource::Kept).
   BufferHandle layer_indices() const { return layer_indices_; }
   gpu::TextureFormat format() const { return format_; }
-  Registry& registry() const { return held_.registry(); }
+  resources::Registry& registry() const { return held_.registry(); }
 
  private:
   HeldObjects held_;
@@ -62,7 +62,7 @@ class MipGenerator {
   gpu::TextureFormat format_ = gpu::TextureFormat::Undefined;
 };
 
-struct TileArrayDesc {
+struct TileArrayDescription {
   uint32_t tile_size = 256;   // width and height of every layer
   uint32_t layers = 64;
   uint32_t mip_levels = 0;    // 0: the full chain down to 1x1
@@ -75,7 +75,7 @@ class TileArray {
   // Texture views made in the registry: layers x (levels - 1) render targets, levels - 1
   // sources of the mip passes and one sampled view (view_count()); RegistryOptions'
   // texture_view_capacity must leave room for them.
-  static Result<TileArray> create(const MipGenerator& mips, const TileArrayDesc& desc);
+  static Result<TileArray> create(const MipGenerator& mips, const TileArrayDescription& desc);
   static uint64_t view_count(uint32_t layers, uint32_t mip_levels) {
     return uint64_t{layers + 1} * (mip_levels - 1) + 1;
   }
@@ -101,7 +101,7 @@ class TileArray {
   // Its contents are ContentsSource::None: after a device loss the layers come back empty and
   // the tiles are fetched again (the TileCache is cleared).
   TextureHandle texture() const { return texture_; }
-  Registry& registry() const { return held_.registry(); }
+  resources::Registry& registry() const { return held_.registry(); }
   uint32_t tile_size() const { return tile_size_; }
   uint32_t layers() const { return layers_; }
   uint32_t mip_levels() const { return mip_levels_; }
@@ -159,7 +159,7 @@ static_assert(sizeof(TileInstance) == 36, "the vertex layout in tile_gpu.cpp rea
 // Draws every visible tile of a viewport with one bind group and one instanced draw.
 class TileRenderer {
  public:
-  static Result<TileRenderer> create(Registry& registry, gpu::TextureFormat target_format, uint32_t max_instances);
+  static Result<TileRenderer> create(resources::Registry& registry, gpu::TextureFormat target_format, uint32_t max_instances);
   // The one bind group of an array (its sampled view and a trilinear sampler). Destroy it
   // (drop the TileBindGroup) before the array.
   Result<TileBindGroup> make_bind_group(const TileArray& array) const;
@@ -170,7 +170,7 @@ class TileRenderer {
   // lost, a stale group) records nothing.
   Result<void> draw(gpu::RenderPassEncoder pass, const TileBindGroup& group, uint32_t count, uint32_t first = 0) const;
   uint32_t max_instances() const { return max_instances_; }
-  Registry& registry() const { return held_.registry(); }
+  resources::Registry& registry() const { return held_.registry(); }
 
  private:
   HeldObjects held_;

@@ -23,7 +23,7 @@
 #include "warden/core/result.h"
 #include "warden/core/submission_clock.h"
 #include "warden/tiles/layer_pool.h"
-#include "warden/webgpu/context.h"
+#include "warden/gpu/context.h"
 
 namespace warden::tiles {
 
@@ -33,7 +33,7 @@ inline constexpr uint32_t kCopyRowAlignment = 256;
 uint32_t aligned_row_pitch(uint32_t width, uint32_t texel_bytes);
 
 /// What an UploadRing is made of.
-struct UploadRingDesc {
+struct UploadRingDescription {
   /// Width and height of a tile.
   uint32_t tile_size = 256;
   /// Bytes per texel.
@@ -52,7 +52,7 @@ class UploadRing {
 
   /// Makes and maps the buffers on `device`.
   static Result<std::unique_ptr<UploadRing>> create(const gpu::Procs& procs, gpu::Device device,
-                                                    const UploadRingDesc& desc);
+                                                    const UploadRingDescription& desc);
   ~UploadRing();
   UploadRing(const UploadRing&) = delete;
   UploadRing& operator=(const UploadRing&) = delete;

@@ -1,0 +1,61 @@
+// Loading a webgpu.h implementation at run time (dlopen) and filling the proc table.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "warden/core/result.h"
+#include "warden/gpu/ledger.h"
+#include "warden/gpu/procs.h"
+
+namespace warden::gpu {
+
+/// The environment variable that names the library to load instead of the bundled Dawn.
+inline constexpr const char* kLibraryEnvVar = "WARDEN_WEBGPU_LIB";
+
+/// Where Library::load() looks and whether it counts references.
+struct LibraryOptions {
+  /// Tried first when set; the search below is skipped.
+  std::string path;
+  /// When true, WARDEN_WEBGPU_LIB is ignored (tests that probe the search itself).
+  bool ignore_environment = false;
+  /// Whether procs() counts references in Ledger::process() (tests and debug builds) or holds
+  /// the library's own entry points (free).
+  LedgerMode ledger = LedgerMode::FromEnvironment;
+};
+
+/// A loaded implementation. The handle is never dlclose()d: Dawn keeps threads and static
+/// state that outlive any object we could scope it to, so unloading is not safe.
+class Library {
+ public:
+  /// Tries, in order: options.path, $WARDEN_WEBGPU_LIB, `<dir of this executable>/dawn/`,
+  /// the build's dawn folder, then the dynamic linker's own search. The error names every
+  /// place tried and what each one said, and how to fix it.
+  static Result<std::shared_ptr<const Library>> load(const LibraryOptions& options = {});
+
+  /// The candidate paths load() would try, in order (for messages and tests).
+  static std::vector<std::string> candidate_paths(const LibraryOptions& options);
+
+  /// The entry points, resolved (counting ones when counts_references()).
+  const Procs& procs() const { return procs_; }
+  /// The file that was loaded.
+  const std::string& path() const { return path_; }
+  /// True when procs() counts references in Ledger::process().
+  bool counts_references() const { return counts_references_; }
+
+ private:
+  Library() = default;
+  Procs procs_;
+  std::string path_;
+  bool counts_references_ = false;
+};
+
+/// Resolves every entry point of the proc table from an open dlopen handle. Returns the names
+/// of the ones that are missing (empty on success).
+std::vector<std::string> resolve_procs(void* handle, Procs& procs);
+
+/// The number of entry points in the proc table.
+size_t proc_count();
+
+}  // namespace warden::gpu

@@ -1,0 +1,26 @@
+// Names for enum values, as warden prints them (lower case, the WebGPU spec's spelling).
+#pragma once
+
+#include <string>
+
+#include "warden/gpu/abi.h"
+
+namespace warden::gpu {
+
+/// The name of an enum value as messages and `warden info` print it ("opengl", "discrete-gpu", "rgba8unorm", ...); a value not declared in abi.h prints as its number.
+///@{
+const char* to_string(BackendType type);
+const char* to_string(AdapterType type);
+const char* to_string(FeatureLevel level);
+const char* to_string(ErrorType type);
+const char* to_string(DeviceLostReason reason);
+const char* to_string(TextureFormat format);
+///@}
+/// Known feature names; unknown numbers print as "feature-0xNNNN".
+std::string feature_name(FeatureName feature);
+/// "CopyDst|TextureBinding" style lists of flag names.
+std::string buffer_usage_names(Flags usage);
+/// TextureUsage bits as names joined by '|' ("CopyDst|TextureBinding"), like buffer_usage_names().
+std::string texture_usage_names(Flags usage);
+
+}  // namespace warden::gpu

@@ -1,0 +1,393 @@
+#include "warden/gpu/context.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "warden/gpu/names.h"
+
+namespace warden::gpu {
+namespace {
+
+std::atomic<uint64_t> g_blocking_waits{0};
+
+constexpr std::chrono::milliseconds kStartupTimeout{10000};
+
+std::string copy_view(StringView v) { return std::string(v.view()); }
+
+// Lives on the heap from request to the device-lost callback, which Dawn calls exactly once
+// (on loss, on destruction, or cancelled at instance shutdown); that callback frees it.
+struct DeviceEvents {
+  DeviceCallbacks callbacks;
+};
+
+void on_device_lost(const Device*, DeviceLostReason reason, StringView message, void* userdata1,
+                    void*) {
+  auto* events = static_cast<DeviceEvents*>(userdata1);
+  if (events->callbacks.on_lost) events->callbacks.on_lost(reason, message.view());
+  delete events;
+}
+
+void on_uncaptured_error(const Device*, ErrorType type, StringView message, void* userdata1,
+                         void*) {
+  auto* events = static_cast<DeviceEvents*>(userdata1);
+  if (events->callbacks.on_uncaptured_error) events->callbacks.on_uncaptured_error(type, message.view());
+}
+
+// Where the instance's log goes while an adapter request runs on this thread: Dawn explains a
+// missing adapter only there, and the request's own message is "No supported adapters".
+thread_local std::vector<std::string>* t_adapter_request_log = nullptr;
+
+const char* to_string(LoggingType type) {
+  switch (type) {
+    case LoggingType::Verbose: return "Verbose";
+    case LoggingType::Info: return "Info";
+    case LoggingType::Warning: return "Warning";
+    case LoggingType::Error: return "Error";
+  }
+  return "Log";
+}
+
+// Outside an adapter request, the message goes where Dawn would have put it without a callback.
+void on_instance_log(LoggingType type, StringView message, void*, void*) {
+  if (t_adapter_request_log != nullptr) {
+    t_adapter_request_log->push_back(copy_view(message));
+    return;
+  }
+  std::string_view text = message.view();
+  std::fprintf(stderr, "%s: %.*s\n", to_string(type), static_cast<int>(text.size()), text.data());
+}
+
+// The first line of each message (the rest is Dawn's call-site trail), joined.
+std::string summarise_log(const std::vector<std::string>& log) {
+  std::string out;
+  for (const std::string& message : log) {
+    std::string_view first = std::string_view(message).substr(0, message.find('\n'));
+    if (first.empty()) continue;
+    out += out.empty() ? "" : "; ";
+    out += first;
+  }
+  return out;
+}
+
+}  // namespace
+
+uint64_t blocking_wait_count() { return g_blocking_waits.load(std::memory_order_relaxed); }
+void count_blocking_wait() { g_blocking_waits.fetch_add(1, std::memory_order_relaxed); }
+
+Result<BackendChoice> parse_backend_choice(std::string_view text) {
+  if (text == "auto") return BackendChoice::Auto;
+  if (text == "vulkan") return BackendChoice::Vulkan;
+  if (text == "gl" || text == "opengl") return BackendChoice::GL;
+  if (text == "gles" || text == "opengles") return BackendChoice::GLES;
+  if (text == "null") return BackendChoice::Null;
+  return make_error(ErrorKind::InvalidArgument,
+                    fmt::format("unknown backend '{}': expected auto, vulkan, gl, gles or null", text));
+}
+
+const char* to_string(BackendChoice choice) {
+  switch (choice) {
+    case BackendChoice::Auto: return "auto";
+    case BackendChoice::Vulkan: return "vulkan";
+    case BackendChoice::GL: return "gl";
+    case BackendChoice::GLES: return "gles";
+    case BackendChoice::Null: return "null";
+  }
+  return "unknown";
+}
+
+bool prepare_gl_environment() {
+  auto set = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v != nullptr && *v != '\0';
+  };
+  if (set("EGL_PLATFORM") || set("DISPLAY") || set("WAYLAND_DISPLAY")) return false;
+  ::setenv("EGL_PLATFORM", "surfaceless", 0);
+  return true;
+}
+
+Result<std::unique_ptr<Context>> Context::create(const LibraryOptions& options) {
+  auto library = Library::load(options);
+  if (!library) return library.error();
+  return create(std::move(library.value()));
+}
+
+Result<std::unique_ptr<Context>> Context::create(std::shared_ptr<const Library> library) {
+  std::unique_ptr<Context> ctx(new Context());
+  ctx->library_ = std::move(library);
+  DawnInstanceDescriptor dawn_options;
+  dawn_options.loggingCallbackInfo.callback = on_instance_log;
+  InstanceDescriptor desc;
+  desc.nextInChain = reinterpret_cast<const ChainedStruct*>(&dawn_options);
+  // Timed WaitAny is what lets tools and tests wait with a bound instead of spinning.
+  desc.capabilities.timedWaitAnyEnable = 1;
+  desc.capabilities.timedWaitAnyMaxCount = 1;
+  ctx->instance_ = ctx->procs().CreateInstance(&desc);
+  if (ctx->instance_ == nullptr) {
+    return make_error(ErrorKind::Internal,
+                      fmt::format("wgpuCreateInstance returned null ({})", ctx->library_->path()));
+  }
+  return ctx;
+}
+
+Context::~Context() {
+  if (instance_ != nullptr) procs().InstanceRelease(instance_);
+}
+
+void Context::process_events() const { procs().InstanceProcessEvents(instance_); }
+
+Result<void> Context::wait(Future future, std::chrono::milliseconds timeout) const {
+  g_blocking_waits.fetch_add(1, std::memory_order_relaxed);
+  FutureWaitInfo info{future, 0};
+  uint64_t ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count());
+  WaitStatus status = procs().InstanceWaitAny(instance_, 1, &info, ns);
+  if (status == WaitStatus::Success && info.completed) return {};
+  if (status == WaitStatus::TimedOut) {
+    return make_error(ErrorKind::Timeout, fmt::format("wait timed out after {} ms", timeout.count()));
+  }
+  return make_error(ErrorKind::Internal,
+                    fmt::format("wgpuInstanceWaitAny failed (status {})", static_cast<uint32_t>(status)));
+}
+
+Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel level,
+                                              std::string* why) const {
+  struct Outcome {
+    RequestAdapterStatus status{};
+    Adapter adapter = nullptr;
+    std::string message;
+  } outcome;
+  RequestAdapterOptions options;
+  options.backendType = backend;
+  options.featureLevel = level;
+  RequestAdapterCallbackInfo cb;
+  cb.mode = CallbackMode::WaitAnyOnly;
+  cb.userdata1 = &outcome;
+  cb.callback = [](RequestAdapterStatus status, Adapter adapter, StringView message, void* u1, void*) {
+    auto* o = static_cast<Outcome*>(u1);
+    o->status = status;
+    o->adapter = adapter;
+    o->message = copy_view(message);
+  };
+  std::vector<std::string> log;
+  t_adapter_request_log = &log;
+  Future f = procs().InstanceRequestAdapter(instance_, &options, cb);
+  auto waited = wait(f, kStartupTimeout);
+  t_adapter_request_log = nullptr;
+  if (!waited) {
+    *why = waited.error().message;
+    return waited.error();
+  }
+  if (outcome.status != RequestAdapterStatus::Success || outcome.adapter == nullptr) {
+    // Dawn's words, both of them: the request's answer and what its log said on the way.
+    *why = outcome.message.empty() ? "no adapter returned" : outcome.message;
+    if (std::string said = summarise_log(log); !said.empty()) *why += " (" + said + ")";
+    return make_error(ErrorKind::NoAdapter, *why);
+  }
+  for (const std::string& message : log) on_instance_log(LoggingType::Warning, StringView(message), nullptr, nullptr);
+  return Ref<Adapter>(&procs(), outcome.adapter);
+}
+
+AdapterDescription describe_adapter(const Procs& procs, Adapter adapter, FeatureLevel level) {
+  AdapterDescription d;
+  AdapterInfo info;
+  if (procs.AdapterGetInfo(adapter, &info) == Status::Success) {
+    d.vendor = copy_view(info.vendor);
+    d.architecture = copy_view(info.architecture);
+    d.device = copy_view(info.device);
+    d.description = copy_view(info.description);
+    d.backend = info.backendType;
+    d.adapter_type = info.adapterType;
+    d.vendor_id = info.vendorID;
+    d.device_id = info.deviceID;
+    procs.AdapterInfoFreeMembers(info);
+  }
+  d.feature_level = level;
+  procs.AdapterGetLimits(adapter, &d.limits);
+  SupportedFeatures features;
+  procs.AdapterGetFeatures(adapter, &features);
+  d.features.assign(features.features, features.features + features.featureCount);
+  procs.SupportedFeaturesFreeMembers(features);
+  return d;
+}
+
+std::vector<AdapterCandidate> adapter_plan(BackendChoice choice) {
+  switch (choice) {
+    case BackendChoice::Auto:
+      return {{BackendType::Vulkan, FeatureLevel::Core, true},
+              {BackendType::OpenGL, FeatureLevel::Compatibility, false},
+              {BackendType::OpenGLES, FeatureLevel::Compatibility, false}};
+    case BackendChoice::Vulkan: return {{BackendType::Vulkan, FeatureLevel::Core, false}};
+    case BackendChoice::GL: return {{BackendType::OpenGL, FeatureLevel::Compatibility, false}};
+    case BackendChoice::GLES: return {{BackendType::OpenGLES, FeatureLevel::Compatibility, false}};
+    case BackendChoice::Null: return {{BackendType::Null, FeatureLevel::Core, false}};
+  }
+  return {};
+}
+
+Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, const DeviceOptions& options) {
+  DeviceRequest request;
+  std::vector<std::string> missing;
+  for (FeatureName feature : options.required_features) {
+    if (procs.AdapterHasFeature(adapter, feature)) {
+      request.features.push_back(feature);
+    } else {
+      missing.push_back(feature_name(feature));
+    }
+  }
+  if (!missing.empty()) {
+    return make_error(ErrorKind::DeviceFailed,
+                      fmt::format("device \"{}\": the adapter lacks required feature(s) {}", options.label,
+                                  fmt::join(missing, ", ")));
+  }
+  for (FeatureName feature : options.optional_features) {
+    const bool asked = std::find(request.features.begin(), request.features.end(), feature) != request.features.end();
+    if (!asked && procs.AdapterHasFeature(adapter, feature)) request.features.push_back(feature);
+  }
+  if (options.limits == LimitsChoice::Adapter) {
+    Limits limits;
+    if (procs.AdapterGetLimits(adapter, &limits) == Status::Success) {
+      limits.nextInChain = nullptr;
+      request.limits = limits;
+    }
+  }
+  return request;
+}
+
+Result<SelectedAdapter> Context::select_adapter(BackendChoice choice) const {
+  const std::vector<AdapterCandidate> plan = adapter_plan(choice);
+
+  SelectedAdapter selected;
+  for (const AdapterCandidate& c : plan) {
+    if (c.backend == BackendType::OpenGL || c.backend == BackendType::OpenGLES) prepare_gl_environment();
+    AdapterAttempt attempt{c.backend, c.feature_level, {}};
+    std::string why;
+    auto adapter = request_adapter(c.backend, c.feature_level, &why);
+    if (!adapter) {
+      attempt.outcome = why;
+      selected.attempts.push_back(attempt);
+      continue;
+    }
+    AdapterDescription desc = describe_adapter(procs(), adapter->get(), c.feature_level);
+    if (c.gpu_only && desc.adapter_type == AdapterType::CPU) {
+      attempt.outcome = fmt::format("adapter '{}' is a CPU adapter, not a GPU", desc.device);
+      selected.attempts.push_back(attempt);
+      continue;
+    }
+    attempt.outcome = "chosen";
+    selected.attempts.push_back(attempt);
+    selected.adapter = std::move(adapter.value());
+    selected.description = std::move(desc);
+    return selected;
+  }
+
+  std::string tried;
+  for (const auto& a : selected.attempts) {
+    tried += fmt::format("\n  {} ({}): {}", to_string(a.backend), to_string(a.feature_level), a.outcome);
+  }
+  return make_error(ErrorKind::NoAdapter,
+                    fmt::format("no adapter satisfies backend '{}'. Tried:{}", to_string(choice), tried));
+}
+
+Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions options) const {
+  struct Outcome {
+    RequestDeviceStatus status{};
+    Device device = nullptr;
+    std::string message;
+  } outcome;
+  auto* events = new DeviceEvents{std::move(options.callbacks)};
+  auto request = plan_device_request(procs(), adapter, options);
+  if (!request) {
+    delete events;
+    return request.error();
+  }
+  DeviceDescriptor desc;
+  desc.label = std::string_view(options.label);
+  desc.requiredFeatureCount = request->features.size();
+  desc.requiredFeatures = request->features.data();
+  if (request->limits) desc.requiredLimits = &*request->limits;
+  desc.deviceLostCallbackInfo.mode = CallbackMode::AllowProcessEvents;
+  desc.deviceLostCallbackInfo.callback = on_device_lost;
+  desc.deviceLostCallbackInfo.userdata1 = events;
+  desc.uncapturedErrorCallbackInfo.callback = on_uncaptured_error;
+  desc.uncapturedErrorCallbackInfo.userdata1 = events;
+  RequestDeviceCallbackInfo cb;
+  cb.mode = CallbackMode::WaitAnyOnly;
+  cb.userdata1 = &outcome;
+  cb.callback = [](RequestDeviceStatus status, Device device, StringView message, void* u1, void*) {
+    auto* o = static_cast<Outcome*>(u1);
+    o->status = status;
+    o->device = device;
+    o->message = copy_view(message);
+  };
+  Future f = procs().AdapterRequestDevice(adapter, &desc, cb);
+  if (auto waited = wait(f, kStartupTimeout); !waited) return waited.error();
+  if (outcome.status != RequestDeviceStatus::Success || outcome.device == nullptr) {
+    // A failed request still reports its lost callback (FailedCreation), which frees `events`.
+    process_events();
+    return make_error(ErrorKind::DeviceFailed,
+                      fmt::format("device request failed: {}", outcome.message.empty() ? "no device" : outcome.message));
+  }
+  return Ref<Device>(&procs(), outcome.device);
+}
+
+Result<OpenedDevice> Context::open_device(BackendChoice choice, DeviceOptions options) const {
+  auto adapter = select_adapter(choice);
+  if (!adapter) return adapter.error();
+  auto device = request_device(adapter->adapter.get(), std::move(options));
+  if (!device) return device.error();
+  OpenedDevice opened{std::move(adapter.value()), std::move(device.value()), {}};
+  opened.queue = Ref<Queue>(&procs(), procs().DeviceGetQueue(opened.device.get()));
+  return opened;
+}
+
+Result<void> Context::wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const {
+  QueueWorkDoneStatus status{};
+  QueueWorkDoneCallbackInfo cb;
+  cb.mode = CallbackMode::WaitAnyOnly;
+  cb.userdata1 = &status;
+  cb.callback = [](QueueWorkDoneStatus s, StringView, void* u1, void*) { *static_cast<QueueWorkDoneStatus*>(u1) = s; };
+  Future f = procs().QueueOnSubmittedWorkDone(queue, cb);
+  if (auto waited = wait(f, timeout); !waited) return waited;
+  if (status != QueueWorkDoneStatus::Success) {
+    return make_error(ErrorKind::DeviceFailed,
+                      fmt::format("queue work did not complete (status {})", static_cast<uint32_t>(status)));
+  }
+  return {};
+}
+
+Result<std::vector<uint8_t>> Context::read_mapped(Buffer buffer, uint64_t size,
+                                                  std::chrono::milliseconds timeout) const {
+  struct Outcome {
+    MapAsyncStatus status{};
+    std::string message;
+  } outcome;
+  BufferMapCallbackInfo cb;
+  cb.mode = CallbackMode::WaitAnyOnly;
+  cb.userdata1 = &outcome;
+  cb.callback = [](MapAsyncStatus s, StringView message, void* u1, void*) {
+    auto* o = static_cast<Outcome*>(u1);
+    o->status = s;
+    o->message = copy_view(message);
+  };
+  Future f = procs().BufferMapAsync(buffer, MapMode::Read, 0, size, cb);
+  if (auto waited = wait(f, timeout); !waited) return waited.error();
+  if (outcome.status != MapAsyncStatus::Success) {
+    return make_error(ErrorKind::Validation, fmt::format("buffer map failed: {}", outcome.message));
+  }
+  const void* data = procs().BufferGetConstMappedRange(buffer, 0, size);
+  if (data == nullptr) {
+    procs().BufferUnmap(buffer);
+    return make_error(ErrorKind::Internal, "mapped range is null");
+  }
+  std::vector<uint8_t> bytes(size);
+  std::memcpy(bytes.data(), data, size);
+  procs().BufferUnmap(buffer);
+  return bytes;
+}
+
+}  // namespace warden::gpu

@@ -1,0 +1,161 @@
+#include "gpu/counting_procs.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "warden/gpu/ledger.h"
+
+namespace warden::gpu {
+namespace {
+
+// The entries the counting table forwards to. Written once, under the mutex, before the first
+// counting table is handed out; only read after that.
+struct CountedLibrary {
+  std::mutex mutex;
+  bool installed = false;
+  Procs raw;
+  std::string path;
+};
+CountedLibrary& counted_library() {
+  static CountedLibrary* library = new CountedLibrary();  // outlives every static destructor
+  return *library;
+}
+const Procs& raw() { return counted_library().raw; }
+
+template <typename T>
+struct ObjectTypeOf : std::false_type {};
+#define WARDEN_GPU_OBJECT_TYPE_OF(Name)                                \
+  template <>                                                          \
+  struct ObjectTypeOf<Name> : std::true_type {                         \
+    static constexpr ObjectType kType = ObjectType::Name;              \
+  };
+WARDEN_GPU_OBJECT_TYPES(WARDEN_GPU_OBJECT_TYPE_OF)
+#undef WARDEN_GPU_OBJECT_TYPE_OF
+
+template <typename T>
+concept GpuObject = ObjectTypeOf<T>::value;
+
+// What a call does to the references warden holds. webgpu.h hands every object it returns to
+// the caller with a reference, so the rule for returns follows from the type; AddRef and
+// Release are recognised by name.
+enum class Effect { FromReturnType, AddsReference, ReleasesReference };
+constexpr Effect effect_of(std::string_view name) {
+  if (name.ends_with("AddRef")) return Effect::AddsReference;
+  if (name.ends_with("Release")) return Effect::ReleasesReference;
+  return Effect::FromReturnType;
+}
+
+// Arguments pass through unchanged, except a callback that will deliver an object (adapter and
+// device requests): it is wrapped so the delivery is counted. A proc that hands out an object
+// through an out-parameter needs an overload of handed_out() below.
+template <typename Arg>
+Arg counted(Arg arg) {
+  return arg;
+}
+
+// After the call: objects handed out through an out-parameter.
+template <typename Arg>
+void handed_out(Arg) {}
+void handed_out(SurfaceTexture* frame) {
+  if (frame != nullptr && frame->texture != nullptr) Ledger::process().taken(ObjectType::Texture);
+}
+
+template <typename Status, GpuObject Object>
+struct Delivery {
+  using Callback = void (*)(Status, Object, StringView, void*, void*);
+  Callback callback;
+  void* userdata1;
+  void* userdata2;
+
+  // webgpu.h calls every callback exactly once (at the latest when the instance goes away),
+  // which is what frees the Delivery.
+  static void deliver(Status status, Object object, StringView message, void* self, void*) {
+    std::unique_ptr<Delivery> d(static_cast<Delivery*>(self));
+    if (object != nullptr) Ledger::process().taken(ObjectTypeOf<Object>::kType);
+    d->callback(status, object, message, d->userdata1, d->userdata2);
+  }
+};
+
+template <typename Status, GpuObject Object>
+CallbackInfo<void (*)(Status, Object, StringView, void*, void*)> counted(
+    CallbackInfo<void (*)(Status, Object, StringView, void*, void*)> info) {
+  if (info.callback == nullptr) return info;  // nobody receives the object: nothing to count
+  using D = Delivery<Status, Object>;
+  info.userdata1 = new D{info.callback, info.userdata1, info.userdata2};
+  info.userdata2 = nullptr;
+  info.callback = &D::deliver;
+  return info;
+}
+
+template <auto Member, Effect E, typename = decltype(Member)>
+struct Counting;
+
+template <auto Member, Effect E, typename Ret, typename... Args>
+struct Counting<Member, E, Ret (*Procs::*)(Args...)> {
+  static Ret call(Args... args) {
+    if constexpr (E == Effect::FromReturnType) {
+      if constexpr (GpuObject<Ret>) {
+        Ret object = (raw().*Member)(counted(args)...);
+        if (object != nullptr) Ledger::process().taken(ObjectTypeOf<Ret>::kType);
+        return object;
+      } else if constexpr (std::is_void_v<Ret>) {
+        (raw().*Member)(counted(args)...);
+        (handed_out(args), ...);
+      } else {
+        return (raw().*Member)(counted(args)...);
+      }
+    } else {
+      static_assert(sizeof...(Args) == 1, "AddRef and Release take the object alone");
+      using Object = std::tuple_element_t<0, std::tuple<Args...>>;
+      static_assert(GpuObject<Object>, "AddRef and Release take a webgpu object");
+      (raw().*Member)(args...);
+      if constexpr (E == Effect::AddsReference) {
+        Ledger::process().taken(ObjectTypeOf<Object>::kType);
+      } else {
+        Ledger::process().given_back(ObjectTypeOf<Object>::kType);
+      }
+    }
+  }
+};
+
+bool same_entries(const Procs& a, const Procs& b) {
+#define WARDEN_GPU_SAME_ENTRY(Ret, Name, Params) \
+  if (a.Name != b.Name) return false;
+  WARDEN_GPU_PROCS(WARDEN_GPU_SAME_ENTRY)
+#undef WARDEN_GPU_SAME_ENTRY
+  return true;
+}
+
+}  // namespace
+
+Result<Procs> counting_procs(const Procs& raw_procs, std::string_view path) {
+  CountedLibrary& library = counted_library();
+  {
+    std::lock_guard lock(library.mutex);
+    if (!library.installed) {
+      library.raw = raw_procs;
+      library.path = std::string(path);
+      library.installed = true;
+    } else if (!same_entries(library.raw, raw_procs)) {
+      return make_error(ErrorKind::Refused,
+                        fmt::format("the reference ledger already counts the WebGPU library {} in "
+                                    "this process; {} is a different library. The ledger counts "
+                                    "one library per process: load the second with the ledger "
+                                    "off ({}=0 or LedgerMode::Off).",
+                                    library.path, path, kLedgerEnvVar));
+    }
+  }
+  Procs table;
+#define WARDEN_GPU_COUNTING_ENTRY(Ret, Name, Params) \
+  table.Name = &Counting<&Procs::Name, effect_of(#Name)>::call;
+  WARDEN_GPU_PROCS(WARDEN_GPU_COUNTING_ENTRY)
+#undef WARDEN_GPU_COUNTING_ENTRY
+  return table;
+}
+
+}  // namespace warden::gpu

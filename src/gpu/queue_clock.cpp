@@ -1,0 +1,67 @@
+#include "warden/gpu/queue_clock.h"
+
+namespace warden::gpu {
+
+struct QueueClock::Shared {
+  SubmissionClock clock;
+  // Bumped by rebind(): a ticket of an earlier queue finds a different epoch and does nothing,
+  // so a late report from a lost device never retires the new device's work.
+  uint64_t epoch = 0;
+};
+
+namespace {
+// One per submit. Dawn calls the callback exactly once: done, or cancelled at instance
+// shutdown; either way the ticket is freed there. A ticket whose clock is gone does nothing.
+struct Ticket {
+  std::weak_ptr<QueueClock::Shared> shared;
+  Serial serial;
+  uint64_t epoch = 0;
+};
+}  // namespace
+
+QueueClock::QueueClock(const Procs& procs, Instance instance, Queue queue)
+    : procs_(procs), instance_(instance), queue_(queue), shared_(std::make_shared<Shared>()) {}
+
+QueueClock::~QueueClock() = default;
+
+const SubmissionClock& QueueClock::clock() const { return shared_->clock; }
+SubmissionClock& QueueClock::clock() { return shared_->clock; }
+
+Serial QueueClock::submit(const CommandBuffer* buffers, size_t count) {
+  procs_.QueueSubmit(queue_, count, buffers);
+  Serial serial = shared_->clock.on_submitted();
+  QueueWorkDoneCallbackInfo cb;
+  cb.mode = CallbackMode::AllowProcessEvents;
+  cb.userdata1 = new Ticket{shared_, serial, shared_->epoch};
+  cb.callback = [](QueueWorkDoneStatus status, StringView, void* userdata1, void*) {
+    std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(userdata1));
+    auto shared = ticket->shared.lock();
+    if (!shared || shared->epoch != ticket->epoch) return;
+    // Success retires the serial. An error or cancellation means the device is gone: no work
+    // of this queue can still run, so everything submitted counts as complete.
+    if (status == QueueWorkDoneStatus::Success) {
+      shared->clock.retire_through(ticket->serial);
+    } else {
+      shared->clock.assume_all_complete();
+    }
+  };
+  procs_.QueueOnSubmittedWorkDone(queue_, cb);
+  return serial;
+}
+
+void QueueClock::rebind(Queue queue) {
+  queue_ = queue;
+  ++shared_->epoch;
+  // The submission being recorded on the lost device never happens: its serial is spent, so
+  // whatever was touched for it (a LayerPool's layers) counts as retired, not as waiting for
+  // the new device's first submission.
+  shared_->clock.on_submitted();
+  shared_->clock.assume_all_complete();
+}
+
+Serial QueueClock::poll() {
+  procs_.InstanceProcessEvents(instance_);
+  return shared_->clock.retired();
+}
+
+}  // namespace warden::gpu

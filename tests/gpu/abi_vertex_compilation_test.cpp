@@ -1,0 +1,181 @@
+// Proves the last declarations not covered elsewhere: every declared vertex format by name,
+// the Vertex step mode by the draw check Dawn applies to it, and the compilation-info
+// statuses and message types Dawn reports.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "warden/gpu/objects.h"
+#include "support/error_scope.h"
+#include "warden/gpu/objects.h"
+
+namespace warden {
+namespace {
+
+using namespace gpu;
+using testing::NullDeviceTest;
+using ::testing::HasSubstr;
+
+// A pipeline whose only vertex attribute is declared `format` while the shader reads an
+// `i32`: no declared format is a signed integer, so Dawn refuses each one by name.
+std::string vertex_format_message(testing::TestDevice& dev, VertexFormat format) {
+  const Procs& p = dev.procs();
+  Device device = dev.device.get();
+  return testing::validation_message(dev, [&] {
+    Ref<ShaderModule> module(&p, create_wgsl_module(p, device,
+                                                    "@vertex fn vs(@location(0) v : i32) -> @builtin(position) vec4<f32> {\n"
+                                                    "  return vec4<f32>(f32(v));\n}\n"
+                                                    "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }",
+                                                    "vertex format probe"));
+    VertexAttribute attribute;
+    attribute.format = format;
+    attribute.shaderLocation = 0;
+    VertexBufferLayout buffer;
+    buffer.arrayStride = 16;
+    buffer.attributeCount = 1;
+    buffer.attributes = &attribute;
+    gpu::VsFsPipelineDescription pipeline(module.get());
+    pipeline.desc.vertex.bufferCount = 1;
+    pipeline.desc.vertex.buffers = &buffer;
+    p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(device, &pipeline.desc));
+  });
+}
+
+TEST_F(NullDeviceTest, VertexFormatValuesAreNamedByTheLibrary) {
+  const std::vector<std::pair<VertexFormat, const char*>> formats = {
+      {VertexFormat::Float32, "Float32"},     {VertexFormat::Float32x2, "Float32x2"},
+      {VertexFormat::Float32x3, "Float32x3"}, {VertexFormat::Float32x4, "Float32x4"},
+      {VertexFormat::Uint32, "Uint32"},       {VertexFormat::Uint32x4, "Uint32x4"},
+  };
+  for (const auto& [format, name] : formats) {
+    std::string msg = vertex_format_message(*dev, format);
+    EXPECT_THAT(msg, HasSubstr(std::string("VertexFormat::") + name + ")")) << msg;
+  }
+}
+
+// Drawing more vertices (or instances) than the bound buffer holds is refused with the kind of
+// range the buffer's step mode makes it: "Vertex range" or "Instance range".
+std::string overrun_message(testing::TestDevice& dev, VertexStepMode mode) {
+  const Procs& p = dev.procs();
+  Device device = dev.device.get();
+  return testing::validation_message(dev, [&] {
+    Ref<ShaderModule> module(&p, create_wgsl_module(p, device,
+                                                    "@vertex fn vs(@location(0) v : f32) -> @builtin(position) vec4<f32> {\n"
+                                                    "  return vec4<f32>(v);\n}\n"
+                                                    "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }",
+                                                    "step mode probe"));
+    VertexAttribute attribute;
+    attribute.format = VertexFormat::Float32;
+    VertexBufferLayout layout;
+    layout.stepMode = mode;
+    layout.arrayStride = 4;
+    layout.attributeCount = 1;
+    layout.attributes = &attribute;
+    gpu::VsFsPipelineDescription desc(module.get());
+    desc.desc.vertex.bufferCount = 1;
+    desc.desc.vertex.buffers = &layout;
+    Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
+    BufferDescriptor bd;
+    bd.size = 8;  // two floats
+    bd.usage = BufferUsage::Vertex;
+    Ref<Buffer> buffer(&p, p.DeviceCreateBuffer(device, &bd));
+    TextureDescriptor td;
+    td.size = {4, 4, 1};
+    td.format = TextureFormat::RGBA8Unorm;
+    td.usage = TextureUsage::RenderAttachment;
+    Ref<Texture> target(&p, p.DeviceCreateTexture(device, &td));
+    Ref<TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
+    Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
+    RenderPassEncoder pass = begin_clear_pass(p, encoder.get(), view.get());
+    p.RenderPassEncoderSetPipeline(pass, pipeline.get());
+    p.RenderPassEncoderSetVertexBuffer(pass, 0, buffer.get(), 0, 8);
+    p.RenderPassEncoderDraw(pass, 3, 3, 0, 0);
+    p.RenderPassEncoderEnd(pass);
+    p.RenderPassEncoderRelease(pass);
+    p.CommandBufferRelease(p.CommandEncoderFinish(encoder.get(), nullptr));
+  });
+}
+
+TEST_F(NullDeviceTest, VertexStepModesSelectWhichRangeTheBufferMustHold) {
+  std::string per_vertex = overrun_message(*dev, VertexStepMode::Vertex);
+  EXPECT_THAT(per_vertex, HasSubstr("Vertex range")) << per_vertex;
+  std::string per_instance = overrun_message(*dev, VertexStepMode::Instance);
+  EXPECT_THAT(per_instance, HasSubstr("Instance range")) << per_instance;
+}
+
+struct InfoOutcome {
+  CompilationInfoRequestStatus status{};
+  std::vector<CompilationMessageType> types;
+  std::vector<std::string> texts;
+  int calls = 0;
+};
+
+CompilationInfoCallbackInfo info_callback(InfoOutcome* out, CallbackMode mode) {
+  CompilationInfoCallbackInfo cb;
+  cb.mode = mode;
+  cb.userdata1 = out;
+  cb.callback = [](CompilationInfoRequestStatus s, const CompilationInfo* info, void* u, void*) {
+    auto* o = static_cast<InfoOutcome*>(u);
+    o->status = s;
+    ++o->calls;
+    for (size_t i = 0; info != nullptr && i < info->messageCount; ++i) {
+      o->types.push_back(info->messages[i].type);
+      o->texts.emplace_back(info->messages[i].message.view());
+    }
+  };
+  return cb;
+}
+
+// A uniformity error comes with notes that say why: Dawn reports those as Info messages.
+TEST_F(NullDeviceTest, CompilationInfoReportsNotesAsInfoMessages) {
+  const Procs& p = dev->procs();
+  InfoOutcome out;
+  testing::validation_message(*dev, [&] {
+    Ref<ShaderModule> module(&p, create_wgsl_module(p, dev->device.get(),
+                                                    "@group(0) @binding(0) var t : texture_2d<f32>;\n"
+                                                    "@group(0) @binding(1) var s : sampler;\n"
+                                                    "@fragment fn fs(@location(0) uv : vec2<f32>) -> @location(0) vec4<f32> {\n"
+                                                    "  if (uv.x > 0.5) {\n"
+                                                    "    return textureSample(t, s, uv);\n"
+                                                    "  }\n"
+                                                    "  return vec4<f32>(0.0);\n"
+                                                    "}\n",
+                                                    "uniformity probe"));
+    auto waited = dev->context->wait(p.ShaderModuleGetCompilationInfo(module.get(), info_callback(&out, CallbackMode::WaitAnyOnly)),
+                                     std::chrono::milliseconds(10000));
+    EXPECT_TRUE(waited.ok());
+  });
+  EXPECT_EQ(out.status, CompilationInfoRequestStatus::Success);
+  ASSERT_GE(out.types.size(), 2u);
+  EXPECT_EQ(out.types[0], CompilationMessageType::Error);
+  EXPECT_THAT(out.texts[0], HasSubstr("uniform control flow"));
+  bool has_info = false;
+  for (auto type : out.types) has_info |= type == CompilationMessageType::Info;
+  EXPECT_TRUE(has_info) << "a note of the uniformity error arrives as an Info message";
+}
+
+// A compilation-info request still pending when its instance goes away is cancelled.
+TEST(WebGpuAbi, InstanceReleaseCancelsPendingCompilationInfo) {
+  auto ctx = Context::create(testing::shared_context()->library_ptr());
+  ASSERT_TRUE(ctx.ok());
+  auto adapter = ctx.value()->select_adapter(BackendChoice::Null);
+  ASSERT_TRUE(adapter.ok());
+  auto device = ctx.value()->request_device(adapter->adapter.get(), {});
+  ASSERT_TRUE(device.ok());
+  const Procs& p = ctx.value()->procs();
+  InfoOutcome out;
+  ShaderModule module = create_wgsl_module(p, device->get(), "fn f() {}", "cancel probe");
+  p.ShaderModuleGetCompilationInfo(module, info_callback(&out, CallbackMode::AllowProcessEvents));
+  p.ShaderModuleRelease(module);
+  device->reset();
+  adapter->adapter.reset();
+  ctx.value().reset();
+  EXPECT_EQ(out.calls, 1);
+  EXPECT_EQ(out.status, CompilationInfoRequestStatus::CallbackCancelled);
+}
+
+}  // namespace
+}  // namespace warden

@@ -2,36 +2,36 @@
 
 namespace warden::gpu {
 
-void push_validation_scope(const gpu::Procs& procs, gpu::Device device) {
-  procs.DevicePushErrorScope(device, gpu::ErrorFilter::Validation);
+void push_validation_scope(const Procs& procs, Device device) {
+  procs.DevicePushErrorScope(device, ErrorFilter::Validation);
 }
 
-gpu::CallbackMode callback_mode(Completion completion) {
-  return completion == Completion::WorkerWait ? gpu::CallbackMode::WaitAnyOnly
-                                              : gpu::CallbackMode::AllowProcessEvents;
+CallbackMode callback_mode(Completion completion) {
+  return completion == Completion::WorkerWait ? CallbackMode::WaitAnyOnly
+                                              : CallbackMode::AllowProcessEvents;
 }
 
-PendingScope pop_scope(const gpu::Procs& procs, gpu::Device device, Completion completion) {
+PendingScope pop_scope(const Procs& procs, Device device, Completion completion) {
   auto outcome = std::make_shared<PoppedScope>();
-  gpu::PopErrorScopeCallbackInfo cb;
+  PopErrorScopeCallbackInfo cb;
   cb.mode = callback_mode(completion);
   // Dawn calls the callback exactly once (cancelled at instance shutdown at the latest); that
   // call frees this holder.
   cb.userdata1 = new std::shared_ptr<PoppedScope>(outcome);
-  cb.callback = [](gpu::PopErrorScopeStatus status, gpu::ErrorType type, gpu::StringView message,
+  cb.callback = [](PopErrorScopeStatus status, ErrorType type, StringView message,
                    void* u1, void*) {
     std::unique_ptr<std::shared_ptr<PoppedScope>> holder(static_cast<std::shared_ptr<PoppedScope>*>(u1));
     PoppedScope& o = **holder;
     o.status = status;
-    o.type = status == gpu::PopErrorScopeStatus::Success ? type : gpu::ErrorType::NoError;
+    o.type = status == PopErrorScopeStatus::Success ? type : ErrorType::NoError;
     o.message = std::string(message.view());
     o.done = true;
   };
-  gpu::Future future = procs.DevicePopErrorScope(device, cb);
+  Future future = procs.DevicePopErrorScope(device, cb);
   return PendingScope{future, std::move(outcome)};
 }
 
-Result<void> settle(const gpu::Context& context, gpu::Future future, const bool& outcome_done,
+Result<void> settle(const Context& context, Future future, const bool& outcome_done,
                     std::chrono::milliseconds timeout, Completion completion) {
   if (completion == Completion::WorkerWait) return context.wait(future, timeout);
   if (!outcome_done) context.process_events();

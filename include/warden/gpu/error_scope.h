@@ -15,38 +15,42 @@
 
 namespace warden::gpu {
 
+/// What a popped error scope reported, filled by its callback.
 struct PoppedScope {
-  bool done = false;
-  gpu::PopErrorScopeStatus status = gpu::PopErrorScopeStatus::Success;
-  gpu::ErrorType type = gpu::ErrorType::NoError;
-  std::string message;
+  bool done = false;  ///< the callback has run
+  PopErrorScopeStatus status = PopErrorScopeStatus::Success;  ///< whether the pop itself succeeded
+  ErrorType type = ErrorType::NoError;  ///< the error caught, NoError when none (or the pop failed)
+  std::string message;                  ///< Dawn's message for that error
 
-  bool has_error() const { return done && type != gpu::ErrorType::NoError; }
+  /// The callback ran and the scope caught an error.
+  bool has_error() const { return done && type != ErrorType::NoError; }
 };
 
-// A popped scope not yet reported. The callback owns a reference to the outcome, so dropping a
-// PendingScope before its callback runs is safe (the callback fills an outcome nobody reads).
+/// A popped scope not yet reported. The callback owns a reference to the outcome, so dropping a
+/// PendingScope before its callback runs is safe (the callback fills an outcome nobody reads).
 struct PendingScope {
-  gpu::Future future;
-  std::shared_ptr<PoppedScope> outcome;
+  Future future;                         ///< the pop's future, for settle()
+  std::shared_ptr<PoppedScope> outcome;  ///< filled when the callback runs
 };
 
-// Which thread collects a callback's result.
+/// Which thread collects a callback's result.
 enum class Completion {
-  ProcessEvents,  // the instance's own thread: ProcessEvents first, a bounded wait only if needed
-  WorkerWait,     // a worker thread: WaitAnyOnly callbacks, collected by the worker's bounded wait
+  ProcessEvents,  ///< the instance's own thread: ProcessEvents first, a bounded wait only if needed
+  WorkerWait,     ///< a worker thread: WaitAnyOnly callbacks, collected by the worker's bounded wait
 };
 
-gpu::CallbackMode callback_mode(Completion completion);
+/// The callback mode that lets `completion`'s thread collect a callback.
+CallbackMode callback_mode(Completion completion);
 
-void push_validation_scope(const gpu::Procs& procs, gpu::Device device);
-PendingScope pop_scope(const gpu::Procs& procs, gpu::Device device,
-                       Completion completion = Completion::ProcessEvents);
+/// Pushes a validation error scope on `device` (for the calling thread).
+void push_validation_scope(const Procs& procs, Device device);
+/// Pops the innermost error scope; its outcome arrives by callback (see settle()).
+PendingScope pop_scope(const Procs& procs, Device device, Completion completion = Completion::ProcessEvents);
 
-// Completes a pending callback. ProcessEvents: runs ready callbacks and waits only when
-// `outcome_done` is still false after that. WorkerWait: waits. Every wait is bounded and counted
-// by gpu::blocking_wait_count.
-Result<void> settle(const gpu::Context& context, gpu::Future future, const bool& outcome_done,
+/// Completes a pending callback. ProcessEvents: runs ready callbacks and waits only when
+/// `outcome_done` is still false after that. WorkerWait: waits. Every wait is bounded and counted
+/// by blocking_wait_count().
+Result<void> settle(const Context& context, Future future, const bool& outcome_done,
                     std::chrono::milliseconds timeout, Completion completion = Completion::ProcessEvents);
 
 }  // namespace warden::gpu

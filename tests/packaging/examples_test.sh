@@ -70,8 +70,8 @@ case "$mode" in
     foreign=$(grep -Ev '^_Z(Z|GVZ?|T[VIST]|Th[^N]*_|Tv[^N]*_)?N[KRO]*6warden' <<< "$exported" || true)
     [[ -z "$foreign" ]] || fail "libwarden.so exports symbols outside namespace warden:
 $(head -20 <<< "$foreign" | c++filt)"
-    grep -q '^warden::Registry::create_buffer' < <(c++filt <<< "$exported") ||
-      fail "warden::Registry::create_buffer is not exported"
+    grep -q '^warden::resources::Registry::create_buffer' < <(c++filt <<< "$exported") ||
+      fail "warden::resources::Registry::create_buffer is not exported"
     # Needed, besides the C and C++ runtime: exactly the library's dependencies (the list in
     # wardenConfig.cmake.in and warden.pc).
     needed=$(readelf -d "$library" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | sed 's/\.so.*//' |

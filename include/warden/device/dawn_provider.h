@@ -15,22 +15,22 @@
 namespace warden::device {
 
 struct DawnProviderOptions {
-  // The backend, features and limits of every device this provider asks for (label and
-  // callbacks are not read: the controller names its devices and losses come through the
-  // provider's continuations).
+  /// The backend, features and limits of every device this provider asks for (label and
+  /// callbacks are not read: the controller names its devices and losses come through the
+  /// provider's continuations).
   gpu::DeviceOptions device;
-  // Why there is no context, when there is none (reported by check_api()).
+  /// Why there is no context, when there is none (reported by check_api()).
   std::string unavailable_reason = "no WebGPU implementation was loaded";
-  // Errors no error scope caught, on any device this provider built.
+  /// Errors no error scope caught, on any device this provider built.
   std::function<void(DeviceId, gpu::ErrorType, std::string_view message)> on_uncaptured_error;
 };
 
 class DawnProvider final : public DeviceProvider {
  public:
-  // `context` may be null ("API missing"); otherwise it must outlive the provider.
+  /// `context` may be null ("API missing"); otherwise it must outlive the provider.
   explicit DawnProvider(gpu::Context* context, DawnProviderOptions options = {});
-  // Releases the devices and adapters it still holds. Continuations still pending in Dawn
-  // find the provider gone and release what they bring.
+  /// Releases the devices and adapters it still holds. Continuations still pending in Dawn
+  /// find the provider gone and release what they bring.
   ~DawnProvider() override;
   DawnProvider(const DawnProvider&) = delete;
   DawnProvider& operator=(const DawnProvider&) = delete;
@@ -43,22 +43,22 @@ class DawnProvider final : public DeviceProvider {
   void destroy_device(DeviceId device) override;
   void release_device(DeviceId device) override;
 
-  // Runs the continuations that are ready (non-blocking).
+  /// Runs the continuations that are ready (non-blocking).
   void process_events() const;
   gpu::Context* context() const { return context_; }
 
-  // The raw device for `id`, or null when the provider no longer holds it.
+  /// The raw device for `id`, or null when the provider no longer holds it.
   gpu::Device device(DeviceId id) const;
   uint64_t devices_built() const;
   uint64_t destroy_calls() const;
   uint64_t release_calls() const;
   uint64_t live_devices() const;
   uint64_t live_adapters() const;
-  // Callbacks registered with Dawn that have not been called yet (each device's lost callback
-  // counts until the device is lost, destroyed or fully released and events are processed).
+  /// Callbacks registered with Dawn that have not been called yet (each device's lost callback
+  /// counts until the device is lost, destroyed or fully released and events are processed).
   uint64_t outstanding_callbacks() const;
 
-  struct Shared;  // what the callback tickets reach, weakly
+  struct Shared;  ///< what the callback tickets reach, weakly
 
  private:
   gpu::Context* context_;

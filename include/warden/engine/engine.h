@@ -34,56 +34,56 @@
 namespace warden::engine {
 
 enum class EngineState {
-  Ready,       // a device is shown: frames may be recorded
-  Recovering,  // the device was lost; the next one is being requested and the registry rebuilt
-  Failed,      // the rebuild policy gave up: message() says why; handles stay valid
+  Ready,       ///< a device is shown: frames may be recorded
+  Recovering,  ///< the device was lost; the next one is being requested and the registry rebuilt
+  Failed,      ///< the rebuild policy gave up: message() says why; handles stay valid
 };
 const char* to_string(EngineState state);
 
 struct EngineOptions {
-  // Backend, features and limits of every device the engine asks for.
+  /// Backend, features and limits of every device the engine asks for.
   gpu::DeviceOptions device{.label = "warden engine"};
   gpu::LibraryOptions library;
   resources::RegistryOptions registry;
-  // How many losses in how long before the engine stops rebuilding.
+  /// How many losses in how long before the engine stops rebuilding.
   device::RebuildPolicyOptions rebuild;
-  // Hot reload of shader files loaded with load_shader(). Its feature
-  // (kFeatureImplicitDeviceSynchronization) is asked for when the adapter has it; without it,
-  // hot_reload_available() is false and loaded files are not watched.
+  /// Hot reload of shader files loaded with load_shader(). Its feature
+  /// (kFeatureImplicitDeviceSynchronization) is asked for when the adapter has it; without it,
+  /// hot_reload_available() is false and loaded files are not watched.
   bool hot_reload = true;
-  // How long create() waits for the first device (start-up may block; frames never do).
+  /// How long create() waits for the first device (start-up may block; frames never do).
   std::chrono::milliseconds startup_timeout{10000};
 };
 
-// What the engine tells the application. Any may be empty. They run inside poll() (or
-// create() for the first on_ready) and may call the engine, except its destructor.
+/// What the engine tells the application. Any may be empty. They run inside poll() (or
+/// create() for the first on_ready) and may call the engine, except its destructor.
 struct EngineCallbacks {
-  // A device is ready; generation 1 is the first. Handles made before resolve again.
+  /// A device is ready; generation 1 is the first. Handles made before resolve again.
   std::function<void(uint64_t generation)> on_ready;
-  // The device of `generation` is gone: the API's reason and message, as given.
+  /// The device of `generation` is gone: the API's reason and message, as given.
   std::function<void(uint64_t generation, gpu::DeviceLostReason reason, std::string_view message)> on_lost;
-  // After a rebuild, before on_ready: the buffers and textures that came back zeroed
-  // (ContentsSource::None, contents the GPU produced). Produce them again.
+  /// After a rebuild, before on_ready: the buffers and textures that came back zeroed
+  /// (ContentsSource::None, contents the GPU produced). Produce them again.
   std::function<void(const resources::ContentsLost& lost)> on_contents_lost;
-  // The rebuild policy gave up: no more devices are requested. The message says why.
+  /// The rebuild policy gave up: no more devices are requested. The message says why.
   std::function<void(std::string_view message)> on_failed;
-  // A hot reload finished (applied or not).
+  /// A hot reload finished (applied or not).
   std::function<void(const pipelines::ReloadReport& report)> on_reload;
 };
 
-// A part of the application that keeps GPU-derived state of its own (a tile cache) and must
-// drop it when the device goes and start again when the next one is ready.
+/// A part of the application that keeps GPU-derived state of its own (a tile cache) and must
+/// drop it when the device goes and start again when the next one is ready.
 class GenerationObserver {
  public:
   virtual ~GenerationObserver() = default;
-  // The device of `generation` is gone; the registry has already let go of its objects.
+  /// The device of `generation` is gone; the registry has already let go of its objects.
   virtual void device_lost(uint64_t generation) = 0;
-  // `generation` is ready: every registry object was made again under its handle.
+  /// `generation` is ready: every registry object was made again under its handle.
   virtual void device_ready(uint64_t generation) = 0;
 };
 
-// One frame's commands: an encoder on the device of one generation. Submit it through the
-// engine; dropped unsubmitted, it is released.
+/// One frame's commands: an encoder on the device of one generation. Submit it through the
+/// engine; dropped unsubmitted, it is released.
 class Frame {
  public:
   gpu::CommandEncoder encoder() const { return encoder_.get(); }
@@ -98,31 +98,31 @@ class Frame {
 };
 
 struct EngineCounters {
-  uint64_t device_losses = 0;   // losses of a device the engine was using
-  uint64_t recoveries = 0;      // devices made ready after a loss
+  uint64_t device_losses = 0;   ///< losses of a device the engine was using
+  uint64_t recoveries = 0;      ///< devices made ready after a loss
   uint64_t objects_rebuilt = 0;
-  uint64_t rebuild_failures = 0;  // objects a new device refused (RebuildReport::failed)
-  uint64_t hot_reloads = 0;       // reloads applied
+  uint64_t rebuild_failures = 0;  ///< objects a new device refused (RebuildReport::failed)
+  uint64_t hot_reloads = 0;       ///< reloads applied
   uint64_t uncaptured_errors = 0;
 };
 
 class Engine {
  public:
-  // Loads the WebGPU library, asks for a device and waits (bounded by startup_timeout) until it
-  // is ready. Errors: LibraryMissing, NoAdapter / DeviceFailed with the device layer's message,
-  // Timeout.
+  /// Loads the WebGPU library, asks for a device and waits (bounded by startup_timeout) until it
+  /// is ready. Errors: LibraryMissing, NoAdapter / DeviceFailed with the device layer's message,
+  /// Timeout.
   static Result<std::unique_ptr<Engine>> create(EngineOptions options = {}, EngineCallbacks callbacks = {});
-  // Reports what the registry still holds (one gfx.resources warning, by label), then lets go
-  // of the device. No callbacks run.
+  /// Reports what the registry still holds (one gfx.resources warning, by label), then lets go
+  /// of the device. No callbacks run.
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   EngineState state() const { return state_; }
-  // The device layer's words for the current state (why it failed, what was lost).
+  /// The device layer's words for the current state (why it failed, what was lost).
   const std::string& message() const;
-  // The device generation the registry's objects belong to (or are being rebuilt for): 1 for
-  // the first device, one more for each device after it.
+  /// The device generation the registry's objects belong to (or are being rebuilt for): 1 for
+  /// the first device, one more for each device after it.
   uint64_t generation() const { return generation_; }
 
   resources::Registry& registry() { return *registry_; }
@@ -130,49 +130,49 @@ class Engine {
   pipelines::PipelineLibrary& pipelines() { return *pipelines_; }
   const gpu::Context& context() const { return *context_; }
   const gpu::Procs& procs() const { return context_->procs(); }
-  // The current device and queue: null unless state() is Ready.
+  /// The current device and queue: null unless state() is Ready.
   gpu::Device device() const;
   gpu::Queue queue() const;
-  // The adapter of the current (or last) device: its name and backend.
+  /// The adapter of the current (or last) device: its name and backend.
   const std::string& adapter_name() const { return adapter_name_; }
   gpu::BackendType backend() const { return backend_; }
 
-  // Reads and compiles a WGSL file into a module registered with its recipe, and watches the
-  // file when hot reload is available. Compile errors: ShaderManager::load's.
+  /// Reads and compiles a WGSL file into a module registered with its recipe, and watches the
+  /// file when hot reload is available. Compile errors: ShaderManager::load's.
   Result<ShaderModuleHandle> load_shader(const std::filesystem::path& path);
   bool hot_reload_available() const { return reloader_ != nullptr; }
 
   // ---- the frame -----------------------------------------------------------------------------
-  // An encoder on the current device. DeviceFailed ("device lost (generation N), rebuilding",
-  // or the policy's words once it gave up) while there is no device: skip the frame and poll.
+  /// An encoder on the current device. DeviceFailed ("device lost (generation N), rebuilding",
+  /// or the policy's words once it gave up) while there is no device: skip the frame and poll.
   Result<Frame> begin_frame();
-  // Finishes and submits the frame; its serial. DeviceFailed when the frame's generation was
-  // lost since begin_frame (nothing is submitted: its commands name objects of a dead device).
+  /// Finishes and submits the frame; its serial. DeviceFailed when the frame's generation was
+  /// lost since begin_frame (nothing is submitted: its commands name objects of a dead device).
   Result<Serial> submit(Frame frame);
-  // The frame boundary, never blocking: runs ready callbacks (device requests, losses, finished
-  // work), lets go of what retired, publishes finished hot reloads, and moves a recovery on.
+  /// The frame boundary, never blocking: runs ready callbacks (device requests, losses, finished
+  /// work), lets go of what retired, publishes finished hot reloads, and moves a recovery on.
   void poll();
-  // poll() until the state is Ready (or Failed), at most `timeout`. Blocking, counted: tests,
-  // tools and start-up only. Error: the policy's message when Failed, Timeout otherwise.
+  /// poll() until the state is Ready (or Failed), at most `timeout`. Blocking, counted: tests,
+  /// tools and start-up only. Error: the policy's message when Failed, Timeout otherwise.
   Result<void> wait_until_ready(std::chrono::milliseconds timeout);
 
   // ---- faults --------------------------------------------------------------------------------
-  // Makes the current device lost now (wgpuDeviceForceLoss): what a driver reset would do.
-  // The registry's objects are let go at once; recovery follows through poll().
+  /// Makes the current device lost now (wgpuDeviceForceLoss): what a driver reset would do.
+  /// The registry's objects are let go at once; recovery follows through poll().
   Result<void> force_device_loss(std::string_view why = "forced by the application");
 
-  // Observers are told, in the order added, after the registry on a loss and after the
-  // rebuild on ready. An observer must be removed before it is destroyed.
+  /// Observers are told, in the order added, after the registry on a loss and after the
+  /// rebuild on ready. An observer must be removed before it is destroyed.
   void add_observer(GenerationObserver& observer);
   void remove_observer(GenerationObserver& observer);
 
   const EngineCounters& counters() const { return counters_; }
   const device::DeviceController& controller() const { return *controller_; }
   const device::RebuildPolicy& rebuild_policy() const { return policy_; }
-  // The rebuild report of the latest generation (empty for the first).
+  /// The rebuild report of the latest generation (empty for the first).
   const resources::RebuildReport& last_rebuild() const { return last_rebuild_; }
 
-  class LossRecorder;  // the provider seam that keeps the API's words of each loss
+  class LossRecorder;  ///< the provider seam that keeps the API's words of each loss
 
  private:
   Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, EngineCallbacks callbacks);

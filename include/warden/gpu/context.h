@@ -16,24 +16,24 @@
 
 namespace warden::gpu {
 
-// What the user asks for. Auto: Vulkan when it offers a GPU adapter, else OpenGL, then OpenGL ES
-// (both over EGL at the Compatibility feature level).
+/// What the user asks for. Auto: Vulkan when it offers a GPU adapter, else OpenGL, then OpenGL ES
+/// (both over EGL at the Compatibility feature level).
 enum class BackendChoice { Auto, Vulkan, GL, GLES, Null };
 
 Result<BackendChoice> parse_backend_choice(std::string_view text);
 const char* to_string(BackendChoice choice);
 
-// One adapter request made while selecting, and what came of it.
+/// One adapter request made while selecting, and what came of it.
 struct AdapterAttempt {
   BackendType backend = BackendType::Undefined;
   FeatureLevel feature_level = FeatureLevel::Undefined;
-  std::string outcome;  // "chosen", or why it was not
+  std::string outcome;  ///< "chosen", or why it was not
 };
 
 struct AdapterDescription {
   std::string vendor;
   std::string architecture;
-  std::string device;  // the adapter's name
+  std::string device;  ///< the adapter's name
   std::string description;
   BackendType backend = BackendType::Undefined;
   AdapterType adapter_type = AdapterType::Unknown;
@@ -50,44 +50,44 @@ struct SelectedAdapter {
   std::vector<AdapterAttempt> attempts;
 };
 
-// Called from ProcessEvents (or WaitAny) on the thread that drives the instance.
+/// Called from ProcessEvents (or WaitAny) on the thread that drives the instance.
 struct DeviceCallbacks {
   std::function<void(DeviceLostReason, std::string_view message)> on_lost;
   std::function<void(ErrorType, std::string_view message)> on_uncaptured_error;
 };
 
-// How much of the adapter's limits a device asks for.
+/// How much of the adapter's limits a device asks for.
 enum class LimitsChoice {
-  Default,  // WebGPU's defaults: what every adapter supports (portable)
-  Adapter,  // everything the adapter supports (e.g. more texture array layers on a GPU)
+  Default,  ///< WebGPU's defaults: what every adapter supports (portable)
+  Adapter,  ///< everything the adapter supports (e.g. more texture array layers on a GPU)
 };
 
-// The one description of the device an application wants. Every device request reads it:
-// Context::open_device / request_device (blocking, for tools and start-up) and
-// device::DawnProvider (asynchronous, for the DeviceController and the Engine).
+/// The one description of the device an application wants. Every device request reads it:
+/// Context::open_device / request_device (blocking, for tools and start-up) and
+/// device::DawnProvider (asynchronous, for the DeviceController and the Engine).
 struct DeviceOptions {
   std::string label = "warden device";
-  // Context::request_device only: the provider routes these through its own continuations.
+  /// Context::request_device only: the provider routes these through its own continuations.
   DeviceCallbacks callbacks;
-  // Features the device must have; the request fails naming each one the adapter lacks.
+  /// Features the device must have; the request fails naming each one the adapter lacks.
   std::vector<FeatureName> required_features;
-  // Features asked for when the adapter has them (hot reload's kFeatureImplicitDeviceSynchronization).
+  /// Features asked for when the adapter has them (hot reload's kFeatureImplicitDeviceSynchronization).
   std::vector<FeatureName> optional_features;
   LimitsChoice limits = LimitsChoice::Default;
-  // Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
-  // and request_device(adapter, ...) are told it otherwise.
+  /// Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
+  /// and request_device(adapter, ...) are told it otherwise.
   BackendChoice backend = BackendChoice::Auto;
 };
 
-// What a device request asks of one adapter for `options`: the required features (an error
-// naming every one the adapter lacks), the optional ones it has, and the limits.
+/// What a device request asks of one adapter for `options`: the required features (an error
+/// naming every one the adapter lacks), the optional ones it has, and the limits.
 struct DeviceRequest {
   std::vector<FeatureName> features;
-  std::optional<Limits> limits;  // empty: the defaults
+  std::optional<Limits> limits;  ///< empty: the defaults
 };
 Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, const DeviceOptions& options);
 
-// The adapters a backend choice tries, in order. gpu_only: skip a CPU adapter (Auto's Vulkan).
+/// The adapters a backend choice tries, in order. gpu_only: skip a CPU adapter (Auto's Vulkan).
 struct AdapterCandidate {
   BackendType backend = BackendType::Undefined;
   FeatureLevel feature_level = FeatureLevel::Undefined;
@@ -95,20 +95,20 @@ struct AdapterCandidate {
 };
 std::vector<AdapterCandidate> adapter_plan(BackendChoice choice);
 
-// What most programs open first: an adapter, a device on it and the device's queue.
+/// What most programs open first: an adapter, a device on it and the device's queue.
 struct OpenedDevice {
   SelectedAdapter adapter;
   Ref<Device> device;
   Ref<Queue> queue;
 };
 
-// Sets EGL_PLATFORM=surfaceless when no display is present and the user did not choose a
-// platform; returns true when it set it.
+/// Sets EGL_PLATFORM=surfaceless when no display is present and the user did not choose a
+/// platform; returns true when it set it.
 bool prepare_gl_environment();
 
-// Counts every blocking wait warden makes (DESIGN invariant 1: none on the frame path).
+/// Counts every blocking wait warden makes (DESIGN invariant 1: none on the frame path).
 uint64_t blocking_wait_count();
-// Counts a blocking wait made outside Context::wait (a start-up loop that polls and sleeps).
+/// Counts a blocking wait made outside Context::wait (a start-up loop that polls and sleeps).
 void count_blocking_wait();
 
 class Context {
@@ -124,24 +124,24 @@ class Context {
   const std::shared_ptr<const Library>& library_ptr() const { return library_; }
   Instance instance() const { return instance_; }
 
-  // Non-blocking: runs callbacks that are ready.
+  /// Non-blocking: runs callbacks that are ready.
   void process_events() const;
-  // Blocking, counted: tools, tests and teardown only.
+  /// Blocking, counted: tools, tests and teardown only.
   Result<void> wait(Future future, std::chrono::milliseconds timeout) const;
 
   Result<SelectedAdapter> select_adapter(BackendChoice choice) const;
   Result<Ref<Device>> request_device(Adapter adapter, DeviceOptions options) const;
-  // select_adapter, then request_device on it, then its queue; the first error is returned.
+  /// select_adapter, then request_device on it, then its queue; the first error is returned.
   Result<OpenedDevice> open_device(BackendChoice choice, DeviceOptions options = {}) const;
-  // The same, on options.backend.
+  /// The same, on options.backend.
   Result<OpenedDevice> open_device(DeviceOptions options) const {
     const BackendChoice choice = options.backend;
     return open_device(choice, std::move(options));
   }
 
-  // Blocks until the queue has finished all submitted work (tests and tools).
+  /// Blocks until the queue has finished all submitted work (tests and tools).
   Result<void> wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const;
-  // Copies `size` bytes of a MapRead buffer to the host (blocks; tests and tools).
+  /// Copies `size` bytes of a MapRead buffer to the host (blocks; tests and tools).
   Result<std::vector<uint8_t>> read_mapped(Buffer buffer, uint64_t size,
                                            std::chrono::milliseconds timeout) const;
 

@@ -19,7 +19,7 @@
 
 namespace warden::pipelines {
 
-// Where build_* finds the objects a description names by handle.
+/// Where build_* finds the objects a description names by handle.
 class ObjectSource {
  public:
   virtual ~ObjectSource() = default;
@@ -27,7 +27,7 @@ class ObjectSource {
   virtual Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const = 0;
 };
 
-// The registry's live objects. Frame thread only (the registry is not thread-safe).
+/// The registry's live objects. Frame thread only (the registry is not thread-safe).
 class RegistrySource final : public ObjectSource {
  public:
   explicit RegistrySource(const resources::Registry& registry) : registry_(&registry) {}
@@ -38,8 +38,8 @@ class RegistrySource final : public ObjectSource {
   const resources::Registry* registry_;
 };
 
-// Another source, except that `module` answers for `handle`: hot reload builds the pipelines of
-// a recompiled module with it before anything is swapped in.
+/// Another source, except that `module` answers for `handle`: hot reload builds the pipelines of
+/// a recompiled module with it before anything is swapped in.
 class SubstituteSource final : public ObjectSource {
  public:
   SubstituteSource(const ObjectSource& base, ShaderModuleHandle handle, gpu::ShaderModule module)
@@ -55,7 +55,7 @@ class SubstituteSource final : public ObjectSource {
   gpu::ShaderModule module_;
 };
 
-// The C entries for a bind group layout (for Registry::create_bind_group_layout).
+/// The C entries for a bind group layout (for Registry::create_bind_group_layout).
 std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const resources::LayoutEntry> entries);
 
 struct BuildOptions {
@@ -63,9 +63,9 @@ struct BuildOptions {
   std::chrono::milliseconds timeout{10000};
 };
 
-// Validation errors from the implementation are caught with an error scope and returned as a
-// Validation error naming the pipeline's label, with the implementation's message whole.
-// A handle the source cannot resolve is a StaleHandle error naming the label and the stage.
+/// Validation errors from the implementation are caught with an error scope and returned as a
+/// Validation error naming the pipeline's label, with the implementation's message whole.
+/// A handle the source cannot resolve is a StaleHandle error naming the label and the stage.
 Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
                                                             const ObjectSource& source,
                                                             const resources::RenderPipelineDescription& description,
@@ -74,12 +74,12 @@ Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context
                                                               const ObjectSource& source,
                                                               const resources::ComputePipelineDescription& description,
                                                               BuildOptions options = {});
-// The same builds through CreateRenderPipelineAsync / CreateComputePipelineAsync: the
-// implementation may build on its own threads. A description that does not translate (a handle
-// the source cannot resolve) is returned at once and `done` is never called; otherwise `done`
-// is called exactly once, from ProcessEvents on the thread that drives the instance (callback
-// mode AllowProcessEvents), with the pipeline or a Validation error naming the label (Refused
-// when the instance went away first). The source's objects need only live through the call.
+/// The same builds through CreateRenderPipelineAsync / CreateComputePipelineAsync: the
+/// implementation may build on its own threads. A description that does not translate (a handle
+/// the source cannot resolve) is returned at once and `done` is never called; otherwise `done`
+/// is called exactly once, from ProcessEvents on the thread that drives the instance (callback
+/// mode AllowProcessEvents), with the pipeline or a Validation error naming the label (Refused
+/// when the instance went away first). The source's objects need only live through the call.
 template <typename Pipeline>
 using BuiltCallback = std::function<void(Result<gpu::Ref<Pipeline>>)>;
 Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,

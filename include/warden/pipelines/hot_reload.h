@@ -25,56 +25,56 @@
 
 namespace warden::pipelines {
 
-// What became of one reload.
+/// What became of one reload.
 struct ReloadReport {
   std::filesystem::path path;
   ShaderModuleHandle module;
   bool applied = false;
-  // The compiler's diagnostics for the new source (the errors, when it did not compile).
+  /// The compiler's diagnostics for the new source (the errors, when it did not compile).
   std::vector<shaders::ShaderDiagnostic> diagnostics;
-  std::string error;  // an unreadable file or a pipeline that did not build, named
+  std::string error;  ///< an unreadable file or a pipeline that did not build, named
   size_t pipelines_rebuilt = 0;
-  double compile_ms = 0;  // read + compile, on the worker thread
-  double request_ms = 0;  // asking for the asynchronous builds, inside poll() on the frame thread
-  double build_ms = 0;    // from that request to the frame boundary that found them all built
+  double compile_ms = 0;  ///< read + compile, on the worker thread
+  double request_ms = 0;  ///< asking for the asynchronous builds, inside poll() on the frame thread
+  double build_ms = 0;    ///< from that request to the frame boundary that found them all built
 };
 
 class HotReloader {
  public:
-  // A reloader serves the registry's current device, which must have
-  // gpu::kFeatureImplicitDeviceSynchronization: compiles run on a worker thread while the frame
-  // thread goes on using the device. The reloader must be destroyed before the registry, the
-  // managers and that device; after a device loss, destroy it (work of the lost device is
-  // released, never published) and create one for the new device (the Engine does both).
+  /// A reloader serves the registry's current device, which must have
+  /// gpu::kFeatureImplicitDeviceSynchronization: compiles run on a worker thread while the frame
+  /// thread goes on using the device. The reloader must be destroyed before the registry, the
+  /// managers and that device; after a device loss, destroy it (work of the lost device is
+  /// released, never published) and create one for the new device (the Engine does both).
   static Result<std::unique_ptr<HotReloader>> create(const gpu::Context& context, shaders::ShaderManager& shaders,
                                                      PipelineLibrary& pipelines);
   ~HotReloader();
   HotReloader(const HotReloader&) = delete;
   HotReloader& operator=(const HotReloader&) = delete;
 
-  // Watches the file `module` was loaded from (ShaderManager::load).
+  /// Watches the file `module` was loaded from (ShaderManager::load).
   Result<void> watch(ShaderModuleHandle module);
-  // Reloads a watched module's file now, changed or not (an edit saved while the device was
-  // lost, which no watcher of the new device saw). It goes through poll() like any change.
+  /// Reloads a watched module's file now, changed or not (an edit saved while the device was
+  /// lost, which no watcher of the new device saw). It goes through poll() like any change.
   Result<void> reload(ShaderModuleHandle module);
 
-  // The frame boundary; makes no blocking wait. In order: drains finished callbacks
-  // (ProcessEvents, non-blocking); hands every changed watched file to the worker; swaps in
-  // every reload whose pipelines are all built (or reports why not); asks for the pipelines of
-  // every module the worker finished. A reload overtaken by a newer change of the same file --
-  // still compiling, or with its pipelines half built -- is dropped unseen, its pipelines
-  // released (its generation is older than the file's). A swap is therefore never published in
-  // the poll that asked for its pipelines.
+  /// The frame boundary; makes no blocking wait. In order: drains finished callbacks
+  /// (ProcessEvents, non-blocking); hands every changed watched file to the worker; swaps in
+  /// every reload whose pipelines are all built (or reports why not); asks for the pipelines of
+  /// every module the worker finished. A reload overtaken by a newer change of the same file --
+  /// still compiling, or with its pipelines half built -- is dropped unseen, its pipelines
+  /// released (its generation is older than the file's). A swap is therefore never published in
+  /// the poll that asked for its pipelines.
   std::vector<ReloadReport> poll();
 
-  // Reloads handed to the worker and not yet swapped in, reported or dropped.
+  /// Reloads handed to the worker and not yet swapped in, reported or dropped.
   size_t in_flight() const;
-  // Of those, the ones the worker has finished (waiting for poll(), or for their pipelines).
+  /// Of those, the ones the worker has finished (waiting for poll(), or for their pipelines).
   size_t ready() const;
-  // Of those, the ones whose pipelines are being built.
+  /// Of those, the ones whose pipelines are being built.
   size_t building() const { return building_.size(); }
-  // Reloads whose pipelines were built, or were being built, for a file changed again since:
-  // released, never published.
+  /// Reloads whose pipelines were built, or were being built, for a file changed again since:
+  /// released, never published.
   uint64_t superseded_builds() const { return superseded_builds_; }
 
  private:

@@ -17,31 +17,31 @@ inline constexpr std::string_view kDiagnosticsCategory = "gfx.pipelines";
 
 class PipelineLibrary {
  public:
-  // Frame-thread object: it changes the registry, which is not thread-safe.
+  /// Frame-thread object: it changes the registry, which is not thread-safe.
   PipelineLibrary(const gpu::Context& context, resources::Registry& registry);
 
-  // build_* then register under a new handle. A failed build registers nothing; its error
-  // (naming the label) is also reported to the registry's Diagnostics (gfx.pipelines).
+  /// build_* then register under a new handle. A failed build registers nothing; its error
+  /// (naming the label) is also reported to the registry's Diagnostics (gfx.pipelines).
   Result<RenderPipelineHandle> create_render_pipeline(resources::RenderPipelineDescription description);
   Result<ComputePipelineHandle> create_compute_pipeline(resources::ComputePipelineDescription description);
 
-  // Builds from `description` and swaps the result under `handle`. On failure the pipeline
-  // that was there stays, with its old description.
+  /// Builds from `description` and swaps the result under `handle`. On failure the pipeline
+  /// that was there stays, with its old description.
   Result<void> replace_render_pipeline(RenderPipelineHandle handle, resources::RenderPipelineDescription description);
   Result<void> replace_compute_pipeline(ComputePipelineHandle handle, resources::ComputePipelineDescription description);
 
-  // Swaps in a pipeline built elsewhere from this handle's current description (hot reload).
+  /// Swaps in a pipeline built elsewhere from this handle's current description (hot reload).
   Result<void> install(RenderPipelineHandle handle, gpu::Ref<gpu::RenderPipeline> pipeline);
   Result<void> install(ComputePipelineHandle handle, gpu::Ref<gpu::ComputePipeline> pipeline);
 
-  // Forgets the description and destroys the handle in the registry.
+  /// Forgets the description and destroys the handle in the registry.
   Result<void> destroy(RenderPipelineHandle handle);
   Result<void> destroy(ComputePipelineHandle handle);
 
   const resources::RenderPipelineDescription* description(RenderPipelineHandle handle) const;
   const resources::ComputePipelineDescription* description(ComputePipelineHandle handle) const;
 
-  // The live pipelines whose description uses `module`.
+  /// The live pipelines whose description uses `module`.
   std::vector<RenderPipelineHandle> render_users_of(ShaderModuleHandle module) const;
   std::vector<ComputePipelineHandle> compute_users_of(ShaderModuleHandle module) const;
 

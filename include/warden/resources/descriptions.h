@@ -50,7 +50,7 @@ struct Constant {
 
 struct ShaderStage {
   ShaderModuleHandle module;
-  std::string entry_point;  // required: warden never relies on a default entry point
+  std::string entry_point;  ///< required: warden never relies on a default entry point
   std::vector<Constant> constants;
 };
 
@@ -79,7 +79,7 @@ struct DepthState {
 
 struct RenderPipelineDescription {
   std::string label;
-  PipelineLayoutHandle layout;  // null: derived from the shaders ("auto")
+  PipelineLayoutHandle layout;  ///< null: derived from the shaders ("auto")
   ShaderStage vertex;
   std::vector<VertexLayout> vertex_buffers;
   gpu::PrimitiveTopology topology = gpu::PrimitiveTopology::TriangleList;
@@ -87,13 +87,13 @@ struct RenderPipelineDescription {
   gpu::CullMode cull_mode = gpu::CullMode::None;
   std::optional<DepthState> depth;
   uint32_t sample_count = 1;
-  std::optional<ShaderStage> fragment;  // its targets are `targets`
+  std::optional<ShaderStage> fragment;  ///< its targets are `targets`
   std::vector<ColorTarget> targets;
 };
 
 struct ComputePipelineDescription {
   std::string label;
-  PipelineLayoutHandle layout;  // null: derived from the shader ("auto")
+  PipelineLayoutHandle layout;  ///< null: derived from the shader ("auto")
   ShaderStage compute;
 };
 

@@ -13,14 +13,14 @@
 
 namespace warden::resources {
 
-// The C form of one stage; the descriptor points into `constants`.
+/// The C form of one stage; the descriptor points into `constants`.
 struct StageParts {
   gpu::ShaderModule module = nullptr;
   std::vector<gpu::ConstantEntry> constants;
 };
 
-// A descriptor and every array it points into, in one allocation that is never moved, so the
-// pointers stay put while the create call (or an asynchronous request) reads them.
+/// A descriptor and every array it points into, in one allocation that is never moved, so the
+/// pointers stay put while the create call (or an asynchronous request) reads them.
 struct RenderPipelineParts {
   StageParts vertex, fragment_parts;
   std::vector<std::vector<gpu::VertexAttribute>> attributes;
@@ -36,8 +36,8 @@ struct ComputePipelineParts {
   gpu::ComputePipelineDescriptor desc;
 };
 
-// `layout` null: derived from the shaders. `fragment` is read only when the description has a
-// fragment stage. The description must outlive the parts (labels and entry points are views).
+/// `layout` null: derived from the shaders. `fragment` is read only when the description has a
+/// fragment stage. The description must outlive the parts (labels and entry points are views).
 std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineDescription& description,
                                                            gpu::PipelineLayout layout, gpu::ShaderModule vertex,
                                                            gpu::ShaderModule fragment);

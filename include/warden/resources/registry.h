@@ -42,16 +42,16 @@
 
 namespace warden::resources {
 
-// Who ends an object's life.
+/// Who ends an object's life.
 enum class Ownership : uint8_t {
-  Owned,     // warden destroys and releases it once its last submission retired
-  Borrowed,  // the caller's; warden holds one reference of its own and releases only that
-  Imported,  // texture views only (swapchain, external targets): tracked, never released
+  Owned,     ///< warden destroys and releases it once its last submission retired
+  Borrowed,  ///< the caller's; warden holds one reference of its own and releases only that
+  Imported,  ///< texture views only (swapchain, external targets): tracked, never released
 };
 const char* to_string(Ownership ownership);
 
-// The order teardown walks (and a rebuild after loss walks backwards): users of an object go
-// before the object they use.
+/// The order teardown walks (and a rebuild after loss walks backwards): users of an object go
+/// before the object they use.
 inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = {
     ResourceKind::BindGroup,      ResourceKind::RenderPipeline,  ResourceKind::ComputePipeline,
     ResourceKind::PipelineLayout, ResourceKind::BindGroupLayout, ResourceKind::ShaderModule,
@@ -59,34 +59,34 @@ inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = {
     ResourceKind::Texture,        ResourceKind::Buffer,
 };
 
-// Told about every GPU object the registry lets go of (after deferral), for tests and tools.
-// An object refused because its pool was full is reported with generation 0.
+/// Told about every GPU object the registry lets go of (after deferral), for tests and tools.
+/// An object refused because its pool was full is reported with generation 0.
 struct ReleaseEvent {
   ResourceKind kind = ResourceKind::None;
   uint32_t index = 0;
   uint32_t generation = 0;
-  const void* object = nullptr;  // identity only: the object is already released
-  std::string_view label;  // valid during the call only
+  const void* object = nullptr;  ///< identity only: the object is already released
+  std::string_view label;  ///< valid during the call only
   Ownership ownership = Ownership::Owned;
-  Serial last_used;     // the last submission that used the object
-  Serial retired;       // the clock's retired serial when it was let go
-  bool destroyed = false;  // wgpu*Destroy was called (owned buffers, textures, query sets)
+  Serial last_used;     ///< the last submission that used the object
+  Serial retired;       ///< the clock's retired serial when it was let go
+  bool destroyed = false;  ///< wgpu*Destroy was called (owned buffers, textures, query sets)
 };
 
-// What a slot holds (docs/adr/0014). A handle to a Lost or Failed slot is still valid: it names
-// the object, which has no GPU object behind it now. resolve() says why.
+/// What a slot holds (docs/adr/0014). A handle to a Lost or Failed slot is still valid: it names
+/// the object, which has no GPU object behind it now. resolve() says why.
 enum class SlotState : uint8_t {
-  Live,    // a GPU object of the current device
-  Lost,    // its device is gone; the next rebuild makes it again (or its owner re-supplies it)
-  Failed,  // the rebuild could not make it again: the device's words are kept
+  Live,    ///< a GPU object of the current device
+  Lost,    ///< its device is gone; the next rebuild makes it again (or its owner re-supplies it)
+  Failed,  ///< the rebuild could not make it again: the device's words are kept
 };
 const char* to_string(SlotState state);
 
-// Where a buffer's or texture's contents come from on a new device (docs/adr/0013).
+/// Where a buffer's or texture's contents come from on a new device (docs/adr/0013).
 enum class ContentsSource : uint8_t {
-  Kept,      // warden keeps a copy of what was written through write_buffer/write_texture
-  Callback,  // the application writes them again (the description's refill callback)
-  None,      // it comes back zeroed, and the rebuild reports it
+  Kept,      ///< warden keeps a copy of what was written through write_buffer/write_texture
+  Callback,  ///< the application writes them again (the description's refill callback)
+  None,      ///< it comes back zeroed, and the rebuild reports it
 };
 const char* to_string(ContentsSource source);
 
@@ -94,23 +94,23 @@ struct RegistryOptions {
 #define WARDEN_REGISTRY_CAPACITY_FIELD(Name, snake) uint32_t snake##_capacity = 4096;
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_CAPACITY_FIELD)
 #undef WARDEN_REGISTRY_CAPACITY_FIELD
-  // How many generations a slot may carry before it is retired (docs/adr/0002), counted from
-  // the registry's first generation and never past HandleLayout::kMaxGeneration. Only tests
-  // lower it, to reach the rule in a few steps.
+  /// How many generations a slot may carry before it is retired (docs/adr/0002), counted from
+  /// the registry's first generation and never past HandleLayout::kMaxGeneration. Only tests
+  /// lower it, to reach the rule in a few steps.
   uint32_t generation_limit = HandleLayout::kMaxGeneration;
   std::function<void(const ReleaseEvent&)> on_release;
-  // The device generation the registry starts on, named in "device lost" errors.
+  /// The device generation the registry starts on, named in "device lost" errors.
   uint64_t device_generation = 1;
 
-  // Every kind gets `capacity` slots.
+  /// Every kind gets `capacity` slots.
   static RegistryOptions uniform(uint32_t capacity);
   uint32_t capacity(ResourceKind kind) const;
 };
 
-// Per-kind live object counts.
+/// Per-kind live object counts.
 struct LiveCounts {
   std::array<uint32_t, kResourceKindCount> by_kind{};
-  // Bytes of buffer and texture contents the registry keeps to restore after a loss.
+  /// Bytes of buffer and texture contents the registry keeps to restore after a loss.
   uint64_t kept_content_bytes = 0;
   uint32_t of(ResourceKind kind) const { return by_kind[kind_index(kind)]; }
   uint32_t total() const;
@@ -122,11 +122,11 @@ class Registry;
 struct BufferDescription {
   uint64_t size = 0;
   gpu::Flags usage = gpu::BufferUsage::None;
-  bool mapped_at_creation = false;  // a rebuild makes it unmapped; what was written so is lost
+  bool mapped_at_creation = false;  ///< a rebuild makes it unmapped; what was written so is lost
   std::string label;
   ContentsSource contents = ContentsSource::Kept;
-  // ContentsSource::Callback: called after a rebuild made every object again; writes the
-  // contents through the registry (write_buffer). Required for Callback, ignored otherwise.
+  /// ContentsSource::Callback: called after a rebuild made every object again; writes the
+  /// contents through the registry (write_buffer). Required for Callback, ignored otherwise.
   std::function<void(Registry&, BufferHandle)> refill;
 };
 
@@ -137,12 +137,12 @@ struct TextureDescription {
   gpu::TextureDimension dimension = gpu::TextureDimension::e2D;
   uint32_t mip_level_count = 1;
   uint32_t sample_count = 1;
-  // Compatibility mode fixes the view dimension a texture is bound with at creation;
-  // Undefined leaves it to the implementation's default.
+  /// Compatibility mode fixes the view dimension a texture is bound with at creation;
+  /// Undefined leaves it to the implementation's default.
   gpu::TextureViewDimension binding_view_dimension = gpu::TextureViewDimension::Undefined;
   std::string label;
   ContentsSource contents = ContentsSource::Kept;
-  std::function<void(Registry&, TextureHandle)> refill;  // as BufferDescription::refill
+  std::function<void(Registry&, TextureHandle)> refill;  ///< as BufferDescription::refill
 };
 
 struct TextureViewDescription {
@@ -182,11 +182,11 @@ struct BindGroupDescription {
 struct ShaderModuleDescription {
   std::string wgsl;
   std::string label;
-  std::string path;  // where the source came from, when it came from a file (hot reload)
+  std::string path;  ///< where the source came from, when it came from a file (hot reload)
 };
 
 struct BindGroupLayoutDescription {
-  std::vector<gpu::BindGroupLayoutEntry> entries;  // chains are not kept: nextInChain is cleared
+  std::vector<gpu::BindGroupLayoutEntry> entries;  ///< chains are not kept: nextInChain is cleared
   std::string label;
 };
 
@@ -206,7 +206,7 @@ struct QuerySetDescription {
   std::string label;
 };
 
-// Where write_texture puts its bytes.
+/// Where write_texture puts its bytes.
 struct TextureWrite {
   uint32_t mip_level = 0;
   gpu::Origin3D origin;
@@ -312,7 +312,7 @@ struct KindStore {
 
 }  // namespace detail
 
-// What a rebuild could not give back as it was, for the application (docs/adr/0013).
+/// What a rebuild could not give back as it was, for the application (docs/adr/0013).
 struct ContentsLost {
   std::vector<BufferHandle> buffers;
   std::vector<TextureHandle> textures;
@@ -321,14 +321,14 @@ struct ContentsLost {
 
 struct RebuildReport {
   uint64_t generation = 0;
-  uint32_t rebuilt = 0;  // objects made again on the new device
-  // Buffers and textures that came back zeroed: ContentsSource::None, contents the GPU
-  // produced (render targets, storage, readback buffers), or written while mapped at creation.
+  uint32_t rebuilt = 0;  ///< objects made again on the new device
+  /// Buffers and textures that came back zeroed: ContentsSource::None, contents the GPU
+  /// produced (render targets, storage, readback buffers), or written while mapped at creation.
   ContentsLost contents_lost;
-  // "<kind> \"<label>\": <the device's words>", one per slot that is now Failed.
+  /// "<kind> \"<label>\": <the device's words>", one per slot that is now Failed.
   std::vector<std::string> failed;
-  // Adopted and borrowed objects still Lost: warden has no recipe; their owner re-supplies them
-  // with replace_*. By label.
+  /// Adopted and borrowed objects still Lost: warden has no recipe; their owner re-supplies them
+  /// with replace_*. By label.
   std::vector<std::string> awaiting_owner;
 };
 
@@ -337,10 +337,10 @@ class Registry {
   template <typename Tag>
   using Object = typename detail::GpuType<Tag>::type;
 
-  // `context`, `device` and `queue` must outlive the registry (it takes no reference on them).
+  /// `context`, `device` and `queue` must outlive the registry (it takes no reference on them).
   Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
            RegistryOptions options = {});
-  // Runs shutdown(): whatever is still alive is reported and let go.
+  /// Runs shutdown(): whatever is still alive is reported and let go.
   ~Registry();
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
@@ -387,7 +387,7 @@ class Registry {
   // ---- create ----------------------------------------------------------------------------
   Result<BufferHandle> create_buffer(const BufferDescription& desc);
   Result<TextureHandle> create_texture(const TextureDescription& desc);
-  // A view of a registered texture; destroy_texture refuses while it lives.
+  /// A view of a registered texture; destroy_texture refuses while it lives.
   Result<TextureViewHandle> create_texture_view(TextureHandle texture, const TextureViewDescription& desc = {});
   Result<SamplerHandle> create_sampler(const SamplerDescription& desc = {});
   Result<ShaderModuleHandle> create_shader_module(ShaderModuleDescription desc);
@@ -398,18 +398,18 @@ class Registry {
                                                          std::string label);
   Result<PipelineLayoutHandle> create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
                                                       std::string label);
-  // Refuses a buffer or texture whose usages do not allow the binding the layout declares.
+  /// Refuses a buffer or texture whose usages do not allow the binding the layout declares.
   Result<BindGroupHandle> create_bind_group(const BindGroupDescription& desc);
   Result<RenderPipelineHandle> create_render_pipeline(const RenderPipelineDescription& description);
   Result<ComputePipelineHandle> create_compute_pipeline(const ComputePipelineDescription& description);
   Result<QuerySetHandle> create_query_set(const QuerySetDescription& desc);
 
   // ---- objects made elsewhere from a recipe ------------------------------------------------
-  // For the layers that make an object themselves (the shader manager compiles with its
-  // diagnostics; the pipeline library and hot reload build off the frame thread) and vouch
-  // that `recipe` describes it. adopt_*: registered as Owned with that recipe, so a rebuild
-  // makes it again. replace_*: swapped in under the same handle (the old object deferred as
-  // replace_* above), and `recipe` becomes the slot's recipe.
+  /// For the layers that make an object themselves (the shader manager compiles with its
+  /// diagnostics; the pipeline library and hot reload build off the frame thread) and vouch
+  /// that `recipe` describes it. adopt_*: registered as Owned with that recipe, so a rebuild
+  /// makes it again. replace_*: swapped in under the same handle (the old object deferred as
+  /// replace_* above), and `recipe` becomes the slot's recipe.
   Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe) {
     return adopt_with_recipe<ShaderModuleTag>(module, std::move(recipe));
   }
@@ -432,70 +432,70 @@ class Registry {
   }
 
   // ---- imported views --------------------------------------------------------------------
-  // Tracks a view the registry will never release (swapchain view, external target).
+  /// Tracks a view the registry will never release (swapchain view, external target).
   Result<TextureViewHandle> import_texture_view(gpu::TextureView view, std::string label);
-  // Drops an imported view's handle; refuses owned and borrowed views (use destroy).
+  /// Drops an imported view's handle; refuses owned and borrowed views (use destroy).
   Result<void> forget_texture_view(TextureViewHandle handle);
 
   // ---- contracts and contents-only updates ----------------------------------------------
-  // Error (MissingUsage) naming each usage in `needed` the object was not created with.
+  /// Error (MissingUsage) naming each usage in `needed` the object was not created with.
   Result<void> require_usage(BufferHandle handle, gpu::Flags needed) const;
   Result<void> require_usage(TextureHandle handle, gpu::Flags needed) const;
-  // A view's usages are its texture's; a view without a known texture passes.
+  /// A view's usages are its texture's; a view without a known texture passes.
   Result<void> require_usage(TextureViewHandle handle, gpu::Flags needed) const;
-  // Queue writes: never reallocate. Need CopyDst; the range must lie inside the object.
+  /// Queue writes: never reallocate. Need CopyDst; the range must lie inside the object.
   Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
   Result<void> write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                              size_t size);
 
   // ---- submissions and retirement --------------------------------------------------------
-  // While the device is lost nothing is submitted (a gfx.resources warning says so) and
-  // Serial{} is returned: the command buffers were recorded on a device that is gone.
+  /// While the device is lost nothing is submitted (a gfx.resources warning says so) and
+  /// Serial{} is returned: the command buffers were recorded on a device that is gone.
   Serial submit(gpu::CommandBuffer commands) { return submit(&commands, 1); }
   Serial submit(const gpu::CommandBuffer* commands, size_t count);
-  // Non-blocking: drains retirement callbacks, then lets go of what retired.
+  /// Non-blocking: drains retirement callbacks, then lets go of what retired.
   void poll();
-  // Device loss or shutdown: no work can still run, neither submitted nor being recorded (a
-  // command buffer of a lost device never executes); lets go of everything deferred.
+  /// Device loss or shutdown: no work can still run, neither submitted nor being recorded (a
+  /// command buffer of a lost device never executes); lets go of everything deferred.
   void assume_all_complete();
-  // The one clock of every device generation: a rebuild rebinds it to the new queue, serials
-  // go on counting (QueueClock::rebind), so references to it stay valid across losses.
+  /// The one clock of every device generation: a rebuild rebinds it to the new queue, serials
+  /// go on counting (QueueClock::rebind), so references to it stay valid across losses.
   gpu::QueueClock& queue_clock() { return *queue_clock_; }
   const SubmissionClock& clock() const { return queue_clock_->clock(); }
 
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
-  // The device is gone: every GPU object is let go now (pending releases too), every owned or
-  // borrowed slot becomes Lost under the same handle, imported views are forgotten (their
-  // handles die). Until rebuild(), calls that need the device return a DeviceFailed error
-  // "device lost (generation N), rebuilding"; destroy_*, label, is_alive, touch and
-  // live_counts work as before. A second call does nothing.
+  /// The device is gone: every GPU object is let go now (pending releases too), every owned or
+  /// borrowed slot becomes Lost under the same handle, imported views are forgotten (their
+  /// handles die). Until rebuild(), calls that need the device return a DeviceFailed error
+  /// "device lost (generation N), rebuilding"; destroy_*, label, is_alive, touch and
+  /// live_counts work as before. A second call does nothing.
   void on_device_lost();
-  // Makes every Lost object with a recipe again on `device`, under the same handle, in
-  // dependency order, restores contents (kept bytes now, refill callbacks once every object is
-  // made) and reports what could not be restored. `device` and `queue` must outlive their use
-  // by the registry (it takes no reference). Called on a live registry it first does
-  // on_device_lost(). A loss reported from inside a refill callback ends the rebuild there.
+  /// Makes every Lost object with a recipe again on `device`, under the same handle, in
+  /// dependency order, restores contents (kept bytes now, refill callbacks once every object is
+  /// made) and reports what could not be restored. `device` and `queue` must outlive their use
+  /// by the registry (it takes no reference). Called on a live registry it first does
+  /// on_device_lost(). A loss reported from inside a refill callback ends the rebuild there.
   RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
   bool device_lost() const { return device_lost_; }
   uint64_t device_generation() const { return device_generation_; }
 
   // ---- diagnostics -----------------------------------------------------------------------
   LiveCounts live_counts() const;
-  // GPU objects whose handle is dead but whose last submission has not retired.
+  /// GPU objects whose handle is dead but whose last submission has not retired.
   size_t pending_release_count() const { return pending_.size(); }
   Diagnostics& diagnostics() { return diagnostics_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
   uint32_t id() const { return id_; }
-  // The generation every slot's first occupant gets: above everything earlier registries with
-  // this id issued (docs/adr/0002).
+  /// The generation every slot's first occupant gets: above everything earlier registries with
+  /// this id issued (docs/adr/0002).
   uint32_t first_generation() const { return first_generation_; }
   const gpu::Procs& procs() const { return procs_; }
   gpu::Device device() const { return device_; }
   gpu::Queue queue() const { return queue_; }
 
-  // Reports what is still alive (one gfx.resources warning, by kind and label), assumes all
-  // work complete, and lets go of everything in kTeardownOrder. With nothing alive it does
-  // nothing, so calling it again (or the destructor after it) is harmless.
+  /// Reports what is still alive (one gfx.resources warning, by kind and label), assumes all
+  /// work complete, and lets go of everything in kTeardownOrder. With nothing alive it does
+  /// nothing, so calling it again (or the destructor after it) is harmless.
   void shutdown();
 
  private:

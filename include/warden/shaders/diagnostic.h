@@ -16,38 +16,38 @@ const char* to_string(Severity severity);
 struct ShaderDiagnostic {
   Severity severity = Severity::Error;
   std::string path;
-  // 1-based, exactly as the compiler reported them; 0 when the message names no place
-  // (for example a failure the compiler could not pin to a token).
+  /// 1-based, exactly as the compiler reported them; 0 when the message names no place
+  /// (for example a failure the compiler could not pin to a token).
   uint32_t line = 0;
-  // In UTF-8 bytes from the start of the line, as Dawn reports it: a tab is one column and a
-  // two-byte character before the error counts two (tests/shaders/compile_test.cpp proves it).
+  /// In UTF-8 bytes from the start of the line, as Dawn reports it: a tab is one column and a
+  /// two-byte character before the error counts two (tests/shaders/compile_test.cpp proves it).
   uint32_t column = 0;
-  std::string message;  // the compiler's message, whole
+  std::string message;  ///< the compiler's message, whole
 
   friend bool operator==(const ShaderDiagnostic&, const ShaderDiagnostic&) = default;
 };
 
 bool has_error(const std::vector<ShaderDiagnostic>& diagnostics);
 
-// The form compilers print, so editors and terminals can jump to the place:
-//   path:line:col: error: message
-//   <the source line>
-//   <spaces, with the line's own tabs kept, then ^ under the column>
-// The source line and caret are left out when `source` does not have that line.
+/// The form compilers print, so editors and terminals can jump to the place:
+///   path:line:col: error: message
+///   <the source line>
+///   <spaces, with the line's own tabs kept, then ^ under the column>
+/// The source line and caret are left out when `source` does not have that line.
 std::string format_diagnostic(const ShaderDiagnostic& diagnostic, std::string_view source);
 
-// The bytes of the line break that starts at `offset` in `source`, 0 when none does. WGSL's
-// line breaks (spec section "Blankspace and line breaks", after UAX #14 LB4/LB5): LF, VT, FF,
-// CR, CR LF (one break), U+0085, U+2028 and U+2029. Dawn counts lines the same way
-// (tests/shaders/diagnostic_test.cpp compiles a file with each).
+/// The bytes of the line break that starts at `offset` in `source`, 0 when none does. WGSL's
+/// line breaks (spec section "Blankspace and line breaks", after UAX #14 LB4/LB5): LF, VT, FF,
+/// CR, CR LF (one break), U+0085, U+2028 and U+2029. Dawn counts lines the same way
+/// (tests/shaders/diagnostic_test.cpp compiles a file with each).
 size_t line_break_length(std::string_view source, size_t offset);
 
-// The text of 1-based line `line` of `source` without its line break; nullopt if there is none.
+/// The text of 1-based line `line` of `source` without its line break; nullopt if there is none.
 std::optional<std::string_view> source_line(std::string_view source, uint32_t line);
 
-// The caret line for a 1-based byte `column` of `line_text`: every byte before the column
-// becomes a space except tabs, which stay tabs, and a multi-byte UTF-8 character becomes one
-// space, so the caret lines up under the column in a terminal.
+/// The caret line for a 1-based byte `column` of `line_text`: every byte before the column
+/// becomes a space except tabs, which stay tabs, and a multi-byte UTF-8 character becomes one
+/// space, so the caret lines up under the column in a terminal.
 std::string caret_line(std::string_view line_text, uint32_t column);
 
 }  // namespace warden::shaders

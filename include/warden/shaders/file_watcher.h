@@ -26,9 +26,9 @@ class FileWatcher {
   FileWatcher& operator=(const FileWatcher&) = delete;
   ~FileWatcher();
 
-  // Watches `path` (made absolute); its directory must exist. Watching twice is harmless.
+  /// Watches `path` (made absolute); its directory must exist. Watching twice is harmless.
   Result<void> watch(const std::filesystem::path& path);
-  // Non-blocking: the watched files changed since the last call, each once, in path order.
+  /// Non-blocking: the watched files changed since the last call, each once, in path order.
   std::vector<std::filesystem::path> poll();
 
  private:

@@ -13,25 +13,25 @@
 
 namespace warden::shaders {
 
-// Where diagnostics come from (docs/adr/0004). Dawn implements compilation info, which gives
-// one structured message per diagnostic; the error-scope message is the fallback for
-// implementations that do not (its text is parsed for the place).
+/// Where diagnostics come from (docs/adr/0004). Dawn implements compilation info, which gives
+/// one structured message per diagnostic; the error-scope message is the fallback for
+/// implementations that do not (its text is parsed for the place).
 enum class DiagnosticSource { CompilationInfo, ErrorScope };
 
 struct CompilerOptions {
   DiagnosticSource source = DiagnosticSource::CompilationInfo;
-  // Bound on the wait for results that did not arrive at the first ProcessEvents.
+  /// Bound on the wait for results that did not arrive at the first ProcessEvents.
   std::chrono::milliseconds timeout{10000};
-  // WorkerWait when compiling on a thread other than the one that drives the instance (the
-  // device must then have kFeatureImplicitDeviceSynchronization).
+  /// WorkerWait when compiling on a thread other than the one that drives the instance (the
+  /// device must then have kFeatureImplicitDeviceSynchronization).
   gpu::Completion completion = gpu::Completion::ProcessEvents;
 };
 
 struct CompiledShader {
-  // Null exactly when `diagnostics` holds an error: a module that failed is released here,
-  // never handed out beside its errors.
+  /// Null exactly when `diagnostics` holds an error: a module that failed is released here,
+  /// never handed out beside its errors.
   gpu::Ref<gpu::ShaderModule> module;
-  std::vector<ShaderDiagnostic> diagnostics;  // errors, or warnings/info beside a module
+  std::vector<ShaderDiagnostic> diagnostics;  ///< errors, or warnings/info beside a module
 
   bool ok() const { return static_cast<bool>(module); }
 };
@@ -40,13 +40,13 @@ class ShaderCompiler {
  public:
   ShaderCompiler(const gpu::Context& context, gpu::Device device, CompilerOptions options = {});
 
-  // Compiles `source`, labelling the module and every diagnostic with `path`. An Error only
-  // when nothing could be asked of the compiler or no answer came: bytes that are not UTF-8
-  // (InvalidArgument naming path and byte offset; nothing is sent to the implementation) or a
-  // timeout. Compile errors are diagnostics in the result, not an Error.
+  /// Compiles `source`, labelling the module and every diagnostic with `path`. An Error only
+  /// when nothing could be asked of the compiler or no answer came: bytes that are not UTF-8
+  /// (InvalidArgument naming path and byte offset; nothing is sent to the implementation) or a
+  /// timeout. Compile errors are diagnostics in the result, not an Error.
   Result<CompiledShader> compile(std::string_view path, std::string_view source) const;
 
-  // Reads the file (read_source_file's errors) and compiles it.
+  /// Reads the file (read_source_file's errors) and compiles it.
   Result<CompiledShader> compile_file(const std::filesystem::path& path) const;
 
   const gpu::Context& context() const { return *context_; }

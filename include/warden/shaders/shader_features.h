@@ -15,14 +15,14 @@
 namespace warden::shaders {
 
 struct ShaderFeature {
-  std::string_view extension;  // as written after `enable` in WGSL
-  std::string_view feature;    // the device feature's name (webgpu.h, `warden info`)
-  gpu::FeatureName value;      // its number in this ABI
+  std::string_view extension;  ///< as written after `enable` in WGSL
+  std::string_view feature;    ///< the device feature's name (webgpu.h, `warden info`)
+  gpu::FeatureName value;      ///< its number in this ABI
 };
 
-// Numbers from the library's own tables (docs/adr/0001), each proven against the library by
-// tests/shaders/shader_features_test.cpp: the Null adapter offers them, a device gets them, and
-// `enable` then compiles.
+/// Numbers from the library's own tables (docs/adr/0001), each proven against the library by
+/// tests/shaders/shader_features_test.cpp: the Null adapter offers them, a device gets them, and
+/// `enable` then compiles.
 inline constexpr std::array<ShaderFeature, 4> kShaderFeatures{{
     {"f16", "shader-f16", 10},
     {"clip_distances", "clip-distances", 15},
@@ -30,17 +30,17 @@ inline constexpr std::array<ShaderFeature, 4> kShaderFeatures{{
     {"subgroups", "subgroups", 17},
 }};
 
-// The shader features among `offered` (an adapter's features), in kShaderFeatures order.
+/// The shader features among `offered` (an adapter's features), in kShaderFeatures order.
 std::vector<gpu::FeatureName> shader_features_among(const std::vector<gpu::FeatureName>& offered);
 
-// The entry for a feature name ("shader-f16"); InvalidArgument listing the names otherwise.
+/// The entry for a feature name ("shader-f16"); InvalidArgument listing the names otherwise.
 Result<ShaderFeature> find_shader_feature(std::string_view feature_name);
 
-// The entry for an `enable` extension ("f16"), if it needs a feature.
+/// The entry for an `enable` extension ("f16"), if it needs a feature.
 std::optional<ShaderFeature> find_shader_extension(std::string_view extension);
 
-// The extension named by Dawn's "extension 'NAME' is not allowed in the current environment",
-// or nullopt for any other message.
+/// The extension named by Dawn's "extension 'NAME' is not allowed in the current environment",
+/// or nullopt for any other message.
 std::optional<std::string_view> extension_not_allowed(std::string_view message);
 
 }  // namespace warden::shaders

@@ -21,30 +21,30 @@ inline constexpr std::string_view kDiagnosticsCategory = "gfx.shaders";
 
 class ShaderManager {
  public:
-  // Frame-thread object: it changes the registry, which is not thread-safe.
+  /// Frame-thread object: it changes the registry, which is not thread-safe.
   ShaderManager(const gpu::Context& context, resources::Registry& registry, CompilerOptions options = {});
 
-  // Compiles `source` and registers the module under a new handle labelled `path`. A compile
-  // error gives no handle: an Error (Compilation) whose message is the diagnostics in compiler
-  // form; the diagnostics themselves are in last_diagnostics(). Warnings beside a module are
-  // kept there too. Every diagnostic is also summarised in the registry's Diagnostics
-  // (category gfx.shaders). Bytes that are not UTF-8: InvalidArgument, nothing compiled.
+  /// Compiles `source` and registers the module under a new handle labelled `path`. A compile
+  /// error gives no handle: an Error (Compilation) whose message is the diagnostics in compiler
+  /// form; the diagnostics themselves are in last_diagnostics(). Warnings beside a module are
+  /// kept there too. Every diagnostic is also summarised in the registry's Diagnostics
+  /// (category gfx.shaders). Bytes that are not UTF-8: InvalidArgument, nothing compiled.
   Result<ShaderModuleHandle> compile(std::string path, std::string_view source);
-  // Reads `path` and compiles it; the manager remembers the file so hot reload can watch it.
+  /// Reads `path` and compiles it; the manager remembers the file so hot reload can watch it.
   Result<ShaderModuleHandle> load(const std::filesystem::path& path);
 
-  // Puts a module compiled elsewhere (hot reload's worker) from `source` under `handle`, which
-  // must be one this manager made; `source` becomes its recipe. The old module goes when its
-  // last submission retired.
+  /// Puts a module compiled elsewhere (hot reload's worker) from `source` under `handle`, which
+  /// must be one this manager made; `source` becomes its recipe. The old module goes when its
+  /// last submission retired.
   Result<void> install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module, std::string source);
-  // Records diagnostics of a compile done elsewhere (hot reload) and reports them.
+  /// Records diagnostics of a compile done elsewhere (hot reload) and reports them.
   void record(const std::vector<ShaderDiagnostic>& diagnostics);
 
   const std::vector<ShaderDiagnostic>& last_diagnostics() const { return last_diagnostics_; }
-  // The file a handle was loaded from; null for handles not made by load().
+  /// The file a handle was loaded from; null for handles not made by load().
   const std::filesystem::path* path_of(ShaderModuleHandle handle) const;
 
-  // A compiler for the registry's current device.
+  /// A compiler for the registry's current device.
   ShaderCompiler compiler() const { return ShaderCompiler(*context_, registry_->device(), options_); }
   resources::Registry& registry() { return *registry_; }
 

@@ -14,22 +14,22 @@ namespace warden::tiles {
 class HeldObjects {
  public:
   HeldObjects() = default;
-  // `registry` must outlive every object made in it through this holder.
+  /// `registry` must outlive every object made in it through this holder.
   explicit HeldObjects(resources::Registry& registry) : registry_(&registry) {}
-  HeldObjects(HeldObjects&& other) noexcept;  // `other` is left holding nothing
+  HeldObjects(HeldObjects&& other) noexcept;  ///< `other` is left holding nothing
   HeldObjects& operator=(HeldObjects&& other) noexcept;
   HeldObjects(const HeldObjects&) = delete;
   HeldObjects& operator=(const HeldObjects&) = delete;
   ~HeldObjects() { release(); }
 
-  // Keeps `handle` (made in registry()) until release().
+  /// Keeps `handle` (made in registry()) until release().
   template <typename Tag>
   Handle<Tag> hold(Handle<Tag> handle) {
     handles_.emplace_back(handle);
     return handle;
   }
-  // Destroys every held object, newest first: users (views, groups, pipelines) before what
-  // they use. The registry releases each once the last submission that could read it retired.
+  /// Destroys every held object, newest first: users (views, groups, pipelines) before what
+  /// they use. The registry releases each once the last submission that could read it retired.
   void release();
 
   resources::Registry& registry() const { return *registry_; }

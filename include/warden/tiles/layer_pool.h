@@ -29,53 +29,53 @@ namespace warden::tiles {
 
 using LayerIndex = uint32_t;
 
-// Normal acquires leave `reserve` free layers untouched; Urgent ones (a fast zoom that would
-// otherwise show a blank map) may take them.
+/// Normal acquires leave `reserve` free layers untouched; Urgent ones (a fast zoom that would
+/// otherwise show a blank map) may take them.
 enum class Priority { Normal, Urgent };
 
 struct LayerPoolCounts {
-  uint32_t free = 0;       // released and retired
-  uint32_t in_flight = 0;  // released, last reader not retired yet
-  uint32_t allocated = 0;  // handed out
+  uint32_t free = 0;       ///< released and retired
+  uint32_t in_flight = 0;  ///< released, last reader not retired yet
+  uint32_t allocated = 0;  ///< handed out
 };
 
 class LayerPool {
  public:
-  static constexpr uint32_t kDefaultReserve = 4;  // the seed's default
+  static constexpr uint32_t kDefaultReserve = 4;  ///< the seed's default
 
-  // `clock` must outlive the pool; it is the only source of retirement.
+  /// `clock` must outlive the pool; it is the only source of retirement.
   LayerPool(uint32_t layer_count, const SubmissionClock& clock, uint32_t reserve = kDefaultReserve);
 
-  // A layer whose last reader has retired, or nullopt when none may be handed out now (not an
-  // error: the tile renders from an ancestor this frame and is tried again next frame).
+  /// A layer whose last reader has retired, or nullopt when none may be handed out now (not an
+  /// error: the tile renders from an ancestor this frame and is tried again next frame).
   std::optional<LayerIndex> acquire(Priority priority = Priority::Normal);
-  // Whether acquire(priority) would hand out a layer now.
+  /// Whether acquire(priority) would hand out a layer now.
   bool can_acquire(Priority priority = Priority::Normal);
-  // Whether it would right after release(layer): true only when `layer` is allocated and its
-  // last reader has retired, so releasing it makes it free at once (not in flight).
+  /// Whether it would right after release(layer): true only when `layer` is allocated and its
+  /// last reader has retired, so releasing it makes it free at once (not in flight).
   bool can_acquire_after_releasing(LayerIndex layer, Priority priority = Priority::Normal);
-  // Records that the frame being recorded reads `layer`. Only an allocated layer may be
-  // touched: a released layer must not be read by new work.
+  /// Records that the frame being recorded reads `layer`. Only an allocated layer may be
+  /// touched: a released layer must not be read by new work.
   Result<void> touch(LayerIndex layer);
-  // Puts an allocated layer back. Nothing is destroyed; the layer becomes free once its last
-  // reader retires.
+  /// Puts an allocated layer back. Nothing is destroyed; the layer becomes free once its last
+  /// reader retires.
   Result<void> release(LayerIndex layer);
 
   bool is_allocated(LayerIndex layer) const;
-  // The serial of the last submission that read `layer` (Serial{0}: never read).
+  /// The serial of the last submission that read `layer` (Serial{0}: never read).
   Serial last_use(LayerIndex layer) const;
-  // The newest serial any layer was touched with: the array may be destroyed once it retired.
+  /// The newest serial any layer was touched with: the array may be destroyed once it retired.
   Serial last_use_of_any() const { return newest_touch_; }
 
   uint32_t layer_count() const { return layer_count_; }
   uint32_t allocated_count() const { return allocated_count_; }
   uint32_t reserve() const { return reserve_; }
-  // Counts after moving everything that has retired onto the free list.
+  /// Counts after moving everything that has retired onto the free list.
   LayerPoolCounts counts();
 
-  // free + in flight + allocated == layer count, and every list agrees with every layer's
-  // state. O(layers); runs on demand (and once per second in a development loop). Debug builds
-  // check the cheap form (the counts add up) after every operation.
+  /// free + in flight + allocated == layer count, and every list agrees with every layer's
+  /// state. O(layers); runs on demand (and once per second in a development loop). Debug builds
+  /// check the cheap form (the counts add up) after every operation.
   Result<void> check_invariants() const;
 
  private:

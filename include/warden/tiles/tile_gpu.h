@@ -29,26 +29,26 @@
 
 namespace warden::tiles {
 
-// The most layers one pass writes: Compatibility mode's maxColorAttachments (4), and 4 RGBA8
-// targets are its 32 bytes per sample.
+/// The most layers one pass writes: Compatibility mode's maxColorAttachments (4), and 4 RGBA8
+/// targets are its 32 bytes per sample.
 inline constexpr uint32_t kMaxLayersPerPass = 4;
 
-// Pipelines that draw mip m of up to kMaxLayersPerPass layers (one color attachment per layer)
-// from mip m - 1 (a 2x2 box filter: a bilinear sample at the centre of each 2x2 block).
-// Created once per registry and format; every pipeline shares one bind group layout (a
-// texture_2d_array and a sampler), so a level's bind group serves passes of any width.
+/// Pipelines that draw mip m of up to kMaxLayersPerPass layers (one color attachment per layer)
+/// from mip m - 1 (a 2x2 box filter: a bilinear sample at the centre of each 2x2 block).
+/// Created once per registry and format; every pipeline shares one bind group layout (a
+/// texture_2d_array and a sampler), so a level's bind group serves passes of any width.
 class MipGenerator {
  public:
   static Result<MipGenerator> create(resources::Registry& registry, gpu::TextureFormat format);
-  // `targets` in 1..max_targets(): the pipeline whose pass writes that many layers at once.
+  /// `targets` in 1..max_targets(): the pipeline whose pass writes that many layers at once.
   RenderPipelineHandle mip_pipeline(uint32_t targets) const { return pipelines_[targets - 1]; }
   RenderPipelineHandle pipeline() const { return mip_pipeline(1); }
   BindGroupLayoutHandle layout() const { return layout_; }
   uint32_t max_targets() const { return static_cast<uint32_t>(pipelines_.size()); }
   SamplerHandle sampler() const { return sampler_; }
-  // u32 i at offset 4 i for every layer index the device allows: a pass's layers are picked by
-  // vertex-buffer offsets into it, so no frame writes layer numbers anywhere. Written once, its
-  // contents kept by the registry for a rebuild (ContentsSource::Kept).
+  /// u32 i at offset 4 i for every layer index the device allows: a pass's layers are picked by
+  /// vertex-buffer offsets into it, so no frame writes layer numbers anywhere. Written once, its
+  /// contents kept by the registry for a rebuild (ContentsSource::Kept).
   BufferHandle layer_indices() const { return layer_indices_; }
   gpu::TextureFormat format() const { return format_; }
   resources::Registry& registry() const { return held_.registry(); }
@@ -63,43 +63,43 @@ class MipGenerator {
 };
 
 struct TileArrayDescription {
-  uint32_t tile_size = 256;   // width and height of every layer
+  uint32_t tile_size = 256;   ///< width and height of every layer
   uint32_t layers = 64;
-  uint32_t mip_levels = 0;    // 0: the full chain down to 1x1
+  uint32_t mip_levels = 0;    ///< 0: the full chain down to 1x1
   std::string label = "tile array";
 };
 
 class TileArray {
  public:
-  // The array's format and registry are the generator's; the generator must outlive the array.
-  // Texture views made in the registry: layers x (levels - 1) render targets, levels - 1
-  // sources of the mip passes and one sampled view (view_count()); RegistryOptions'
-  // texture_view_capacity must leave room for them.
+  /// The array's format and registry are the generator's; the generator must outlive the array.
+  /// Texture views made in the registry: layers x (levels - 1) render targets, levels - 1
+  /// sources of the mip passes and one sampled view (view_count()); RegistryOptions'
+  /// texture_view_capacity must leave room for them.
   static Result<TileArray> create(const MipGenerator& mips, const TileArrayDescription& desc);
   static uint64_t view_count(uint32_t layers, uint32_t mip_levels) {
     return uint64_t{layers + 1} * (mip_levels - 1) + 1;
   }
 
-  // Hands a layer to a new tile: writes mip 0 now (queue order: after every earlier submit,
-  // before every later one) and records the regeneration of every coarser level into
-  // `encoder`, so no level keeps the previous tile. `texels` is tile_size rows of
-  // tile_size texels. The caller touches the layer in the pool for the encoder's submission.
+  /// Hands a layer to a new tile: writes mip 0 now (queue order: after every earlier submit,
+  /// before every later one) and records the regeneration of every coarser level into
+  /// `encoder`, so no level keeps the previous tile. `texels` is tile_size rows of
+  /// tile_size texels. The caller touches the layer in the pool for the encoder's submission.
   Result<void> upload(gpu::CommandEncoder encoder, LayerIndex layer, std::span<const uint8_t> texels) const;
-  // The two halves of upload(), for a frame that hands out several layers: write every new
-  // tile's level 0, then regenerate all their chains in one go, level by level (each level
-  // reads only the level above it, so passes of different layers never depend on each other).
-  // regenerate_mips writes up to MipGenerator::max_targets() layers of a level in one pass;
-  // record_mip_level is one pass for one (layer, level).
+  /// The two halves of upload(), for a frame that hands out several layers: write every new
+  /// tile's level 0, then regenerate all their chains in one go, level by level (each level
+  /// reads only the level above it, so passes of different layers never depend on each other).
+  /// regenerate_mips writes up to MipGenerator::max_targets() layers of a level in one pass;
+  /// record_mip_level is one pass for one (layer, level).
   Result<void> write_level0(LayerIndex layer, std::span<const uint8_t> texels) const;
   Result<void> record_mip_level(gpu::CommandEncoder encoder, LayerIndex layer, uint32_t level) const;
   Result<void> regenerate_mips(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
-  // One pass writing `level` of every layer in `layers` (1..max_targets() distinct layers).
+  /// One pass writing `level` of every layer in `layers` (1..max_targets() distinct layers).
   Result<void> record_mip_pass(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const;
 
-  // The view a draw samples: 2DArray, every layer, every level.
+  /// The view a draw samples: 2DArray, every layer, every level.
   TextureViewHandle sampled_view() const { return sampled_view_; }
-  // Its contents are ContentsSource::None: after a device loss the layers come back empty and
-  // the tiles are fetched again (the TileCache is cleared).
+  /// Its contents are ContentsSource::None: after a device loss the layers come back empty and
+  /// the tiles are fetched again (the TileCache is cleared).
   TextureHandle texture() const { return texture_; }
   resources::Registry& registry() const { return held_.registry(); }
   uint32_t tile_size() const { return tile_size_; }
@@ -108,11 +108,11 @@ class TileArray {
   uint64_t bytes() const { return bytes_; }
   uint64_t layer_bytes() const { return bytes_ / layers_; }
 
-  // Retiring a whole zoom band: the array's objects are destroyed in the registry, which
-  // releases them once their last reader retired. Refused while a layer is still allocated or
-  // while the last submission that read any layer has not retired; off the frame path, the
-  // caller polls until it is allowed. Bind groups made of the array (TileBindGroup) go first.
-  // Destroying the TileArray object destroys its registry objects the same way, unchecked.
+  /// Retiring a whole zoom band: the array's objects are destroyed in the registry, which
+  /// releases them once their last reader retired. Refused while a layer is still allocated or
+  /// while the last submission that read any layer has not retired; off the frame path, the
+  /// caller polls until it is allowed. Bind groups made of the array (TileBindGroup) go first.
+  /// Destroying the TileArray object destroys its registry objects the same way, unchecked.
   Result<void> destroy_retired(const LayerPool& pool, const SubmissionClock& clock);
   bool destroyed() const { return destroyed_; }
 
@@ -136,7 +136,7 @@ class TileArray {
   bool destroyed_ = false;
 };
 
-// One bind group of an array for a TileRenderer, destroyed in the registry with this object.
+/// One bind group of an array for a TileRenderer, destroyed in the registry with this object.
 class TileBindGroup {
  public:
   BindGroupHandle handle() const { return handle_; }
@@ -147,8 +147,8 @@ class TileBindGroup {
   BindGroupHandle handle_;
 };
 
-// Per instance: where the tile goes (normalised device coordinates), which texels it shows
-// (a sub-rectangle: the tile itself, or its part of an ancestor) and from which layer.
+/// Per instance: where the tile goes (normalised device coordinates), which texels it shows
+/// (a sub-rectangle: the tile itself, or its part of an ancestor) and from which layer.
 struct TileInstance {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   float u0 = 0, v0 = 0, uv_scale = 1, unused = 0;
@@ -156,18 +156,18 @@ struct TileInstance {
 };
 static_assert(sizeof(TileInstance) == 36, "the vertex layout in tile_gpu.cpp reads 36-byte instances");
 
-// Draws every visible tile of a viewport with one bind group and one instanced draw.
+/// Draws every visible tile of a viewport with one bind group and one instanced draw.
 class TileRenderer {
  public:
   static Result<TileRenderer> create(resources::Registry& registry, gpu::TextureFormat target_format, uint32_t max_instances);
-  // The one bind group of an array (its sampled view and a trilinear sampler). Destroy it
-  // (drop the TileBindGroup) before the array.
+  /// The one bind group of an array (its sampled view and a trilinear sampler). Destroy it
+  /// (drop the TileBindGroup) before the array.
   Result<TileBindGroup> make_bind_group(const TileArray& array) const;
-  // Writes the instances (queue order); one write per submission, before the draw's submit.
-  // The buffer's contents are ContentsSource::None: every frame writes them again.
+  /// Writes the instances (queue order); one write per submission, before the draw's submit.
+  /// The buffer's contents are ContentsSource::None: every frame writes them again.
   Result<void> write_instances(std::span<const TileInstance> instances) const;
-  // Records a draw of instances [first, first + count) into `pass`. An error (the device is
-  // lost, a stale group) records nothing.
+  /// Records a draw of instances [first, first + count) into `pass`. An error (the device is
+  /// lost, a stale group) records nothing.
   Result<void> draw(gpu::RenderPassEncoder pass, const TileBindGroup& group, uint32_t count, uint32_t first = 0) const;
   uint32_t max_instances() const { return max_instances_; }
   resources::Registry& registry() const { return held_.registry(); }
@@ -181,7 +181,7 @@ class TileRenderer {
   uint32_t max_instances_ = 0;
 };
 
-// A tile rectangle in target pixels (origin top left) as normalised device coordinates.
+/// A tile rectangle in target pixels (origin top left) as normalised device coordinates.
 TileInstance place_tile(float x, float y, float size, uint32_t target_width, uint32_t target_height);
 
 }  // namespace warden::tiles

@@ -16,84 +16,140 @@
 namespace warden::resources {
 
 // ---- bind group layouts ---------------------------------------------------------------------
+/// A buffer binding of a bind group layout entry (webgpu.h's WGPUBufferBindingLayout).
 struct BufferLayout {
+  /// Uniform, storage or read-only storage.
   gpu::BufferBindingType type = gpu::BufferBindingType::Uniform;
+  /// Whether the offset is given at setBindGroup time.
   bool has_dynamic_offset = false;
+  /// The smallest range a group may bind, in bytes; 0: checked at draw time instead.
   uint64_t min_binding_size = 0;
 };
+/// A sampler binding of a bind group layout entry.
 struct SamplerLayout {
+  /// Filtering, non-filtering or comparison.
   gpu::SamplerBindingType type = gpu::SamplerBindingType::Filtering;
 };
+/// A sampled-texture binding of a bind group layout entry.
 struct TextureLayout {
+  /// What the shader reads the texels as.
   gpu::TextureSampleType sample_type = gpu::TextureSampleType::Float;
+  /// The dimension of the view the group must bind.
   gpu::TextureViewDimension view_dimension = gpu::TextureViewDimension::e2D;
+  /// Whether the view must be multisampled.
   bool multisampled = false;
 };
+/// A storage-texture binding of a bind group layout entry.
 struct StorageTextureLayout {
+  /// Write-only, read-only or read-write.
   gpu::StorageTextureAccess access = gpu::StorageTextureAccess::WriteOnly;
+  /// The format the view must have.
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
+  /// The dimension of the view the group must bind.
   gpu::TextureViewDimension view_dimension = gpu::TextureViewDimension::e2D;
 };
+/// What one layout entry binds: exactly one of the four kinds.
 using BindingType = std::variant<BufferLayout, SamplerLayout, TextureLayout, StorageTextureLayout>;
 
+/// One entry of a bind group layout in warden's terms: the binding number, the stages that see it
+/// and what it binds.
 struct LayoutEntry {
+  /// The binding number, as the shader declares it.
   uint32_t binding = 0;
+  /// gpu::ShaderStage bits of the stages that may use the binding.
   gpu::Flags visibility = gpu::ShaderStage::None;
+  /// What the binding holds.
   BindingType type = BufferLayout{};
 };
 
 // ---- pipelines ------------------------------------------------------------------------------
+/// One pipeline-overridable constant of a stage (a WGSL `override`).
 struct Constant {
+  /// The constant's name or numeric id in the shader.
   std::string key;
+  /// Its value, converted to the constant's type.
   double value = 0;
 };
 
+/// One programmable stage of a pipeline: a registered module, its entry point and its constants.
 struct ShaderStage {
+  /// The module; a stale handle makes the create call fail naming it.
   ShaderModuleHandle module;
   std::string entry_point;  ///< required: warden never relies on a default entry point
+  /// Values for the stage's override constants.
   std::vector<Constant> constants;
 };
 
+/// One attribute of a vertex buffer.
 struct VertexAttribute {
+  /// Its format.
   gpu::VertexFormat format = gpu::VertexFormat::Float32x4;
+  /// Its offset within one vertex, in bytes.
   uint64_t offset = 0;
+  /// The shader location it feeds.
   uint32_t location = 0;
 };
+/// How one vertex buffer is read.
 struct VertexLayout {
+  /// Bytes from one element to the next.
   uint64_t stride = 0;
+  /// Per vertex or per instance.
   gpu::VertexStepMode step_mode = gpu::VertexStepMode::Vertex;
+  /// The attributes one element holds.
   std::vector<VertexAttribute> attributes;
 };
 
+/// One color attachment a render pipeline writes.
 struct ColorTarget {
+  /// The attachment's format.
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
+  /// Blending; none: the fragment's output replaces the texel.
   std::optional<gpu::BlendState> blend;
+  /// gpu::ColorWriteMask bits of the channels written.
   gpu::Flags write_mask = gpu::ColorWriteMask::All;
 };
 
+/// The depth test of a render pipeline (no stencil).
 struct DepthState {
+  /// The depth attachment's format.
   gpu::TextureFormat format = gpu::TextureFormat::Depth24Plus;
+  /// Whether passing fragments write their depth.
   bool write = true;
+  /// The test a fragment's depth must pass against the stored one.
   gpu::CompareFunction compare = gpu::CompareFunction::Less;
 };
 
+/// What create_render_pipeline makes a render pipeline from, by handle, kept as its recipe so a
+/// rebuild can make it again.
 struct RenderPipelineDescription {
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
   PipelineLayoutHandle layout;  ///< null: derived from the shaders ("auto")
+  /// The vertex stage.
   ShaderStage vertex;
+  /// One layout per vertex buffer slot, in slot order.
   std::vector<VertexLayout> vertex_buffers;
+  /// How vertices form primitives.
   gpu::PrimitiveTopology topology = gpu::PrimitiveTopology::TriangleList;
+  /// Which winding faces the viewer.
   gpu::FrontFace front_face = gpu::FrontFace::CCW;
+  /// Which faces are dropped.
   gpu::CullMode cull_mode = gpu::CullMode::None;
+  /// The depth test; none: the pass has no depth attachment.
   std::optional<DepthState> depth;
+  /// Samples per pixel of the attachments: 1, or 4.
   uint32_t sample_count = 1;
   std::optional<ShaderStage> fragment;  ///< its targets are `targets`
+  /// The color attachments, in attachment order.
   std::vector<ColorTarget> targets;
 };
 
+/// What create_compute_pipeline makes a compute pipeline from, kept as its recipe.
 struct ComputePipelineDescription {
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
   PipelineLayoutHandle layout;  ///< null: derived from the shader ("auto")
+  /// The compute stage.
   ShaderStage compute;
 };
 

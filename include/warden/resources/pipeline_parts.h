@@ -15,24 +15,40 @@ namespace warden::resources {
 
 /// The C form of one stage; the descriptor points into `constants`.
 struct StageParts {
+  /// The stage's module.
   gpu::ShaderModule module = nullptr;
+  /// The stage's constants, in webgpu.h's form.
   std::vector<gpu::ConstantEntry> constants;
 };
 
 /// A descriptor and every array it points into, in one allocation that is never moved, so the
 /// pointers stay put while the create call (or an asynchronous request) reads them.
 struct RenderPipelineParts {
+  /// The vertex and fragment stages' parts.
+  ///@{
   StageParts vertex, fragment_parts;
+  ///@}
+  /// The attributes of each vertex buffer; `buffers` point into them.
   std::vector<std::vector<gpu::VertexAttribute>> attributes;
+  /// The vertex buffer layouts `desc` points to.
   std::vector<gpu::VertexBufferLayout> buffers;
+  /// The depth state `desc` points to when the description has one.
   gpu::DepthStencilState depth;
+  /// The blend states the color targets point to.
   std::vector<gpu::BlendState> blends;
+  /// The color targets `fragment` points to.
   std::vector<gpu::ColorTargetState> targets;
+  /// The fragment state `desc` points to when there is a fragment stage.
   gpu::FragmentState fragment;
+  /// The descriptor to pass to wgpuDeviceCreateRenderPipeline(Async).
   gpu::RenderPipelineDescriptor desc;
 };
+/// A compute pipeline descriptor and the stage it points into, never moved (see
+/// RenderPipelineParts).
 struct ComputePipelineParts {
+  /// The compute stage's parts.
   StageParts stage;
+  /// The descriptor to pass to wgpuDeviceCreateComputePipeline(Async).
   gpu::ComputePipelineDescriptor desc;
 };
 
@@ -41,6 +57,8 @@ struct ComputePipelineParts {
 std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineDescription& description,
                                                            gpu::PipelineLayout layout, gpu::ShaderModule vertex,
                                                            gpu::ShaderModule fragment);
+/// The compute form of render_pipeline_parts; `layout` null: derived from the shader. The
+/// description must outlive the parts.
 std::unique_ptr<ComputePipelineParts> compute_pipeline_parts(const ComputePipelineDescription& description,
                                                              gpu::PipelineLayout layout, gpu::ShaderModule compute);
 

@@ -48,6 +48,7 @@ enum class Ownership : uint8_t {
   Borrowed,  ///< the caller's; warden holds one reference of its own and releases only that
   Imported,  ///< texture views only (swapchain, external targets): tracked, never released
 };
+/// The name of `ownership` as messages print it ("owned", "borrowed", "imported").
 const char* to_string(Ownership ownership);
 
 /// The order teardown walks (and a rebuild after loss walks backwards): users of an object go
@@ -62,11 +63,15 @@ inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = {
 /// Told about every GPU object the registry lets go of (after deferral), for tests and tools.
 /// An object refused because its pool was full is reported with generation 0.
 struct ReleaseEvent {
+  /// The kind of the object let go.
   ResourceKind kind = ResourceKind::None;
+  /// Its slot in the kind's pool.
   uint32_t index = 0;
+  /// The generation its handle carried; 0 when the pool was full and it never had a handle.
   uint32_t generation = 0;
   const void* object = nullptr;  ///< identity only: the object is already released
   std::string_view label;  ///< valid during the call only
+  /// Who owned it, which says whether warden released and destroyed it.
   Ownership ownership = Ownership::Owned;
   Serial last_used;     ///< the last submission that used the object
   Serial retired;       ///< the clock's retired serial when it was let go
@@ -80,6 +85,7 @@ enum class SlotState : uint8_t {
   Lost,    ///< its device is gone; the next rebuild makes it again (or its owner re-supplies it)
   Failed,  ///< the rebuild could not make it again: the device's words are kept
 };
+/// The name of `state` as messages print it ("live", "lost", "failed").
 const char* to_string(SlotState state);
 
 /// Where a buffer's or texture's contents come from on a new device (docs/adr/0013).
@@ -88,8 +94,10 @@ enum class ContentsSource : uint8_t {
   Callback,  ///< the application writes them again (the description's refill callback)
   None,      ///< it comes back zeroed, and the rebuild reports it
 };
+/// The name of `source` as messages print it ("kept", "callback", "none").
 const char* to_string(ContentsSource source);
 
+/// How a Registry is sized and what it reports; read once, at construction.
 struct RegistryOptions {
 #define WARDEN_REGISTRY_CAPACITY_FIELD(Name, snake) uint32_t snake##_capacity = 4096;
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_CAPACITY_FIELD)
@@ -98,121 +106,197 @@ struct RegistryOptions {
   /// the registry's first generation and never past HandleLayout::kMaxGeneration. Only tests
   /// lower it, to reach the rule in a few steps.
   uint32_t generation_limit = HandleLayout::kMaxGeneration;
+  /// Called for every GPU object the registry lets go of; may be empty. Runs inside the registry's
+  /// call (poll, destroy, shutdown) and must not call the registry.
   std::function<void(const ReleaseEvent&)> on_release;
   /// The device generation the registry starts on, named in "device lost" errors.
   uint64_t device_generation = 1;
 
   /// Every kind gets `capacity` slots.
   static RegistryOptions uniform(uint32_t capacity);
+  /// The slot count of `kind`'s pool (its `<kind>_capacity` field).
   uint32_t capacity(ResourceKind kind) const;
 };
 
 /// Per-kind live object counts.
 struct LiveCounts {
+  /// Live objects of each kind, indexed by kind_index().
   std::array<uint32_t, kResourceKindCount> by_kind{};
   /// Bytes of buffer and texture contents the registry keeps to restore after a loss.
   uint64_t kept_content_bytes = 0;
+  /// Live objects of `kind`.
   uint32_t of(ResourceKind kind) const { return by_kind[kind_index(kind)]; }
+  /// Live objects of every kind together.
   uint32_t total() const;
 };
 
 class Registry;
 
 // ---- descriptors for create_*: what rebuild() replays ---------------------------------------
+/// What create_buffer makes a buffer from, kept as its recipe: a rebuild after a device loss makes
+/// the buffer again from it.
 struct BufferDescription {
+  /// Size in bytes; 0 is refused.
   uint64_t size = 0;
+  /// gpu::BufferUsage bits; write_buffer needs CopyDst, bind groups check their bindings against
+  /// them.
   gpu::Flags usage = gpu::BufferUsage::None;
   bool mapped_at_creation = false;  ///< a rebuild makes it unmapped; what was written so is lost
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
+  /// Where the contents come from after a device loss (docs/adr/0013).
   ContentsSource contents = ContentsSource::Kept;
   /// ContentsSource::Callback: called after a rebuild made every object again; writes the
   /// contents through the registry (write_buffer). Required for Callback, ignored otherwise.
   std::function<void(Registry&, BufferHandle)> refill;
 };
 
+/// What create_texture makes a texture from, kept as its recipe for a rebuild after a device loss.
 struct TextureDescription {
+  /// Width, height and depth or array layers, in texels; each must be at least 1 and within the
+  /// device's limits.
   gpu::Extent3D size;
+  /// The texel format.
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
+  /// gpu::TextureUsage bits; write_texture needs CopyDst, bind groups check their bindings against
+  /// them.
   gpu::Flags usage = gpu::TextureUsage::None;
+  /// 1D, 2D or 3D.
   gpu::TextureDimension dimension = gpu::TextureDimension::e2D;
+  /// Mip levels, the full size first.
   uint32_t mip_level_count = 1;
+  /// Samples per texel: 1, or 4 for a multisampled render target.
   uint32_t sample_count = 1;
   /// Compatibility mode fixes the view dimension a texture is bound with at creation;
   /// Undefined leaves it to the implementation's default.
   gpu::TextureViewDimension binding_view_dimension = gpu::TextureViewDimension::Undefined;
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
+  /// Where the contents come from after a device loss (docs/adr/0013).
   ContentsSource contents = ContentsSource::Kept;
   std::function<void(Registry&, TextureHandle)> refill;  ///< as BufferDescription::refill
 };
 
+/// How create_texture_view sees its texture; Undefined and the *Undefined counts mean "as the
+/// texture is" (webgpu.h's defaults).
 struct TextureViewDescription {
+  /// The view's format; Undefined: the texture's.
   gpu::TextureFormat format = gpu::TextureFormat::Undefined;
+  /// The view's dimension; Undefined: the texture's natural one.
   gpu::TextureViewDimension dimension = gpu::TextureViewDimension::Undefined;
+  /// The first mip level the view shows.
   uint32_t base_mip_level = 0;
+  /// How many levels from there; gpu::kMipLevelCountUndefined: all the rest.
   uint32_t mip_level_count = gpu::kMipLevelCountUndefined;
+  /// The first array layer the view shows.
   uint32_t base_array_layer = 0;
+  /// How many layers from there; gpu::kArrayLayerCountUndefined: all the rest.
   uint32_t array_layer_count = gpu::kArrayLayerCountUndefined;
+  /// Which aspect (color, depth, stencil) the view shows.
   gpu::TextureAspect aspect = gpu::TextureAspect::All;
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
 };
 
+/// What create_sampler makes a sampler from: one address mode for u, v and w; the filters.
 struct SamplerDescription {
+  /// What a coordinate outside [0, 1] reads, on every axis.
   gpu::AddressMode address_mode = gpu::AddressMode::ClampToEdge;
+  /// Filter when a texel covers more than a pixel.
   gpu::FilterMode mag_filter = gpu::FilterMode::Nearest;
+  /// Filter when a pixel covers more than a texel.
   gpu::FilterMode min_filter = gpu::FilterMode::Nearest;
+  /// Filter between mip levels.
   gpu::MipmapFilterMode mipmap_filter = gpu::MipmapFilterMode::Nearest;
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
 };
 
+/// A range of a registered buffer bound to one bind group entry.
 struct BufferBinding {
+  /// The buffer; it must be alive when the group is made, and is touched with the group.
   BufferHandle buffer;
+  /// Start of the range in bytes.
   uint64_t offset = 0;
+  /// Length of the range in bytes; gpu::kWholeSize: to the end of the buffer.
   uint64_t size = gpu::kWholeSize;
 };
+/// One entry of a bind group: what is bound at `binding`.
 struct BindGroupEntryDescription {
+  /// The binding number, as the layout and the shader declare it.
   uint32_t binding = 0;
+  /// A buffer range, a texture view or a sampler, all registered; the layout's entry says which is
+  /// allowed.
   std::variant<BufferBinding, TextureViewHandle, SamplerHandle> resource;
 };
+/// What create_bind_group makes a group from, by handle, so a rebuild can make it again from the
+/// rebuilt objects.
 struct BindGroupDescription {
+  /// The layout the group follows.
   BindGroupLayoutHandle layout;
+  /// One entry per binding of the layout.
   std::vector<BindGroupEntryDescription> entries;
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
 };
 
+/// A shader module's recipe: its WGSL source, kept so a rebuild or a hot reload can compile it
+/// again.
 struct ShaderModuleDescription {
+  /// The WGSL source.
   std::string wgsl;
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
   std::string path;  ///< where the source came from, when it came from a file (hot reload)
 };
 
+/// A bind group layout's recipe: the entries create_bind_group_layout took.
 struct BindGroupLayoutDescription {
   std::vector<gpu::BindGroupLayoutEntry> entries;  ///< chains are not kept: nextInChain is cleared
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
 };
 
+/// A pipeline layout's recipe: its bind group layouts, by handle.
 struct PipelineLayoutDescription {
+  /// The bind group layouts, in group order.
   std::vector<BindGroupLayoutHandle> layouts;
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
 };
 
+/// A texture view's recipe: the texture it views and how.
 struct TextureViewRecipe {
+  /// The texture the view was made of.
   TextureHandle texture;
+  /// How it views that texture.
   TextureViewDescription desc;
 };
 
+/// What create_query_set makes a query set from.
 struct QuerySetDescription {
+  /// Occlusion or timestamp queries.
   gpu::QueryType type = gpu::QueryType::Occlusion;
+  /// How many queries the set holds; 0 is refused.
   uint32_t count = 0;
+  /// The name messages, reports and the GPU debugger show.
   std::string label;
 };
 
 /// Where write_texture puts its bytes.
 struct TextureWrite {
+  /// The mip level written.
   uint32_t mip_level = 0;
+  /// The first texel written, in texels of that level.
   gpu::Origin3D origin;
+  /// How many texels are written on each axis.
   gpu::Extent3D size;
+  /// Bytes from one row of the data to the next.
   uint32_t bytes_per_row = 0;
+  /// Rows from one image (depth slice or layer) of the data to the next; gpu::kCopyStrideUndefined:
+  /// `size`'s height.
   uint32_t rows_per_image = gpu::kCopyStrideUndefined;
+  /// The aspect written.
   gpu::TextureAspect aspect = gpu::TextureAspect::All;
 };
 
@@ -314,12 +398,18 @@ struct KindStore {
 
 /// What a rebuild could not give back as it was, for the application (docs/adr/0013).
 struct ContentsLost {
+  /// Buffers whose contents are gone.
   std::vector<BufferHandle> buffers;
+  /// Textures whose contents are gone.
   std::vector<TextureHandle> textures;
+  /// True when nothing was lost.
   bool empty() const { return buffers.empty() && textures.empty(); }
 };
 
+/// What Registry::rebuild did: how much it made again, what came back empty, what failed and what
+/// waits for its owner.
 struct RebuildReport {
+  /// The device generation the registry is on now.
   uint64_t generation = 0;
   uint32_t rebuilt = 0;  ///< objects made again on the new device
   /// Buffers and textures that came back zeroed: ContentsSource::None, contents the GPU
@@ -332,9 +422,12 @@ struct RebuildReport {
   std::vector<std::string> awaiting_owner;
 };
 
+/// Custody of an application's GPU objects behind generational typed handles, across device
+/// generations (see the file's description above). Not thread-safe.
 class Registry {
  public:
   template <typename Tag>
+  /// The webgpu.h object type of handle tag `Tag` (gpu::Buffer for BufferTag, ...).
   using Object = typename detail::GpuType<Tag>::type;
 
   /// `context`, `device` and `queue` must outlive the registry (it takes no reference on them).
@@ -368,9 +461,11 @@ class Registry {
   std::optional<SlotState> slot_state(Name##Handle handle) const { return state_of<Name##Tag>(handle); } \
   /* Null when the handle is not live; valid while the object lives. */                        \
   const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }  \
+  /* Who ends the object's life; nullopt when the handle is not valid. */                       \
   std::optional<Ownership> ownership(Name##Handle handle) const {                               \
     return ownership_of<Name##Tag>(handle);                                                     \
   }                                                                                             \
+  /* True while the handle is valid: not destroyed, though its slot may be Lost or Failed. */   \
   bool is_alive(Name##Handle handle) const { return find<Name##Tag>(handle) != nullptr; }      \
   /* What a rebuild makes the object from; null when it has none (adopted, imported, replaced \
      by the caller's object) or the handle is not valid. */                                      \
@@ -380,28 +475,50 @@ class Registry {
   }                                                                                             \
   /* Marks use by the submission being recorded (clock.recording()). */                         \
   void touch(Name##Handle handle) { touch_impl<Name##Tag>(handle); }                            \
+  /* The last submission that used the object; Serial{} if none or the handle is not valid. */  \
   Serial last_used(Name##Handle handle) const { return last_used_of<Name##Tag>(handle); }
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_PER_KIND)
 #undef WARDEN_REGISTRY_PER_KIND
 
   // ---- create ----------------------------------------------------------------------------
+  /// Makes an owned buffer. InvalidArgument names what is wrong (size 0, no usage, a Callback
+  /// source without refill, a size over the device's limit); Validation carries the device's words;
+  /// DeviceFailed while the device is lost; PoolFull when the kind's pool is.
   Result<BufferHandle> create_buffer(const BufferDescription& desc);
+  /// Makes an owned texture. InvalidArgument names what is wrong (a zero dimension, mip or sample
+  /// count, no usage, a Callback source without refill, a size over the device's limits); otherwise
+  /// errors as create_buffer's.
   Result<TextureHandle> create_texture(const TextureDescription& desc);
   /// A view of a registered texture; destroy_texture refuses while it lives.
   Result<TextureViewHandle> create_texture_view(TextureHandle texture, const TextureViewDescription& desc = {});
+  /// Makes an owned sampler. Validation carries the device's words; DeviceFailed while the device
+  /// is lost.
   Result<SamplerHandle> create_sampler(const SamplerDescription& desc = {});
+  /// Compiles WGSL into an owned shader module whose recipe keeps the source; Validation carries
+  /// the compiler's words. The second form takes the source and label alone.
+  ///@{
   Result<ShaderModuleHandle> create_shader_module(ShaderModuleDescription desc);
   Result<ShaderModuleHandle> create_shader_module(std::string_view wgsl, std::string label) {
     return create_shader_module(ShaderModuleDescription{std::string(wgsl), std::move(label), {}});
   }
+  ///@}
+  /// Makes an owned bind group layout from `entries` (their chains are not kept); create_bind_group
+  /// checks bindings against them. Validation carries the device's words.
   Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const gpu::BindGroupLayoutEntry> entries,
                                                          std::string label);
+  /// Makes an owned pipeline layout of registered bind group layouts, in group order; a stale
+  /// handle is an error naming it.
   Result<PipelineLayoutHandle> create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
                                                       std::string label);
   /// Refuses a buffer or texture whose usages do not allow the binding the layout declares.
   Result<BindGroupHandle> create_bind_group(const BindGroupDescription& desc);
+  /// Makes an owned render pipeline whose modules and layouts are registered handles; an error
+  /// names a stale handle or carries the device's words.
   Result<RenderPipelineHandle> create_render_pipeline(const RenderPipelineDescription& description);
+  /// Makes an owned compute pipeline; errors as create_render_pipeline's.
   Result<ComputePipelineHandle> create_compute_pipeline(const ComputePipelineDescription& description);
+  /// Makes an owned query set; InvalidArgument when `count` is 0 or over WebGPU's limit of queries
+  /// per set.
   Result<QuerySetHandle> create_query_set(const QuerySetDescription& desc);
 
   // ---- objects made elsewhere from a recipe ------------------------------------------------
@@ -410,6 +527,7 @@ class Registry {
   /// that `recipe` describes it. adopt_*: registered as Owned with that recipe, so a rebuild
   /// makes it again. replace_*: swapped in under the same handle (the old object deferred as
   /// replace_* above), and `recipe` becomes the slot's recipe.
+  ///@{
   Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe) {
     return adopt_with_recipe<ShaderModuleTag>(module, std::move(recipe));
   }
@@ -431,6 +549,7 @@ class Registry {
     return replace_with_recipe<ComputePipelineTag>(handle, pipeline, std::move(recipe));
   }
 
+  ///@}
   // ---- imported views --------------------------------------------------------------------
   /// Tracks a view the registry will never release (swapchain view, external target).
   Result<TextureViewHandle> import_texture_view(gpu::TextureView view, std::string label);
@@ -439,20 +558,26 @@ class Registry {
 
   // ---- contracts and contents-only updates ----------------------------------------------
   /// Error (MissingUsage) naming each usage in `needed` the object was not created with.
+  ///@{
   Result<void> require_usage(BufferHandle handle, gpu::Flags needed) const;
   Result<void> require_usage(TextureHandle handle, gpu::Flags needed) const;
+  ///@}
   /// A view's usages are its texture's; a view without a known texture passes.
   Result<void> require_usage(TextureViewHandle handle, gpu::Flags needed) const;
   /// Queue writes: never reallocate. Need CopyDst; the range must lie inside the object.
   Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
+  /// Writes `size` bytes of `data` into the region `where` names. Needs CopyDst; InvalidArgument
+  /// names an empty region, a mip level the texture lacks, a region outside the level, or no data.
   Result<void> write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                              size_t size);
 
   // ---- submissions and retirement --------------------------------------------------------
   /// While the device is lost nothing is submitted (a gfx.resources warning says so) and
   /// Serial{} is returned: the command buffers were recorded on a device that is gone.
+  ///@{
   Serial submit(gpu::CommandBuffer commands) { return submit(&commands, 1); }
   Serial submit(const gpu::CommandBuffer* commands, size_t count);
+  ///@}
   /// Non-blocking: drains retirement callbacks, then lets go of what retired.
   void poll();
   /// Device loss or shutdown: no work can still run, neither submitted nor being recorded (a
@@ -461,6 +586,7 @@ class Registry {
   /// The one clock of every device generation: a rebuild rebinds it to the new queue, serials
   /// go on counting (QueueClock::rebind), so references to it stay valid across losses.
   gpu::QueueClock& queue_clock() { return *queue_clock_; }
+  /// The serials of the queue clock: the one being recorded and the newest retired.
   const SubmissionClock& clock() const { return queue_clock_->clock(); }
 
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
@@ -476,21 +602,35 @@ class Registry {
   /// by the registry (it takes no reference). Called on a live registry it first does
   /// on_device_lost(). A loss reported from inside a refill callback ends the rebuild there.
   RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
+  /// True between on_device_lost() and the next rebuild().
   bool device_lost() const { return device_lost_; }
+  /// The device generation the registry's objects belong to (RegistryOptions::device_generation,
+  /// then each rebuild's).
   uint64_t device_generation() const { return device_generation_; }
 
   // ---- diagnostics -----------------------------------------------------------------------
+  /// How many objects of each kind have a live handle, and the bytes of contents kept for a
+  /// rebuild.
   LiveCounts live_counts() const;
   /// GPU objects whose handle is dead but whose last submission has not retired.
   size_t pending_release_count() const { return pending_.size(); }
+  /// Where the registry reports (gfx.resources): leaked objects at shutdown, submits while lost,
+  /// rebuild failures.
+  ///@{
   Diagnostics& diagnostics() { return diagnostics_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
+  ///@}
+  /// The registry's number, carried in every handle it issues, so a handle of another registry is
+  /// refused.
   uint32_t id() const { return id_; }
   /// The generation every slot's first occupant gets: above everything earlier registries with
   /// this id issued (docs/adr/0002).
   uint32_t first_generation() const { return first_generation_; }
+  /// The proc table of the context the registry was made with.
   const gpu::Procs& procs() const { return procs_; }
+  /// The current device (after a rebuild, the new one); the registry holds no reference on it.
   gpu::Device device() const { return device_; }
+  /// The current device's queue; the registry holds no reference on it.
   gpu::Queue queue() const { return queue_; }
 
   /// Reports what is still alive (one gfx.resources warning, by kind and label), assumes all

@@ -14,6 +14,7 @@
 
 namespace warden::device {
 
+/// How a DawnProvider asks for devices and where it reports what no error scope caught.
 struct DawnProviderOptions {
   /// The backend, features and limits of every device this provider asks for (label and
   /// callbacks are not read: the controller names its devices and losses come through the
@@ -25,6 +26,9 @@ struct DawnProviderOptions {
   std::function<void(DeviceId, gpu::ErrorType, std::string_view message)> on_uncaptured_error;
 };
 
+/// The real DeviceProvider: asks Dawn for adapters and devices asynchronously through a
+/// gpu::Context and answers through its continuations when process_events() runs. One thread drives
+/// it.
 class DawnProvider final : public DeviceProvider {
  public:
   /// `context` may be null ("API missing"); otherwise it must outlive the provider.
@@ -45,14 +49,20 @@ class DawnProvider final : public DeviceProvider {
 
   /// Runs the continuations that are ready (non-blocking).
   void process_events() const;
+  /// The context it was made with; null when the API is missing.
   gpu::Context* context() const { return context_; }
 
   /// The raw device for `id`, or null when the provider no longer holds it.
   gpu::Device device(DeviceId id) const;
+  /// Devices Dawn delivered to this provider so far.
   uint64_t devices_built() const;
+  /// destroy_device calls that reached a device the provider held.
   uint64_t destroy_calls() const;
+  /// release_device calls that reached a device the provider held.
   uint64_t release_calls() const;
+  /// Devices the provider holds now.
   uint64_t live_devices() const;
+  /// Adapters the provider holds now.
   uint64_t live_adapters() const;
   /// Callbacks registered with Dawn that have not been called yet (each device's lost callback
   /// counts until the device is lost, destroyed or fully released and events are processed).

@@ -18,41 +18,66 @@ namespace warden::gpu {
 
 /// What the user asks for. Auto: Vulkan when it offers a GPU adapter, else OpenGL, then OpenGL ES
 /// (both over EGL at the Compatibility feature level).
+/// Vulkan, GL and GLES ask for that backend only; Null is Dawn's validation-only backend (no
+/// rendering; tests).
 enum class BackendChoice { Auto, Vulkan, GL, GLES, Null };
 
+/// The choice a command line names: "auto", "vulkan", "gl" or "opengl", "gles" or "opengles",
+/// "null"; anything else is an InvalidArgument error listing those.
 Result<BackendChoice> parse_backend_choice(std::string_view text);
+/// The choice's name as parse_backend_choice reads it ("auto", "vulkan", "gl", "gles", "null").
 const char* to_string(BackendChoice choice);
 
 /// One adapter request made while selecting, and what came of it.
 struct AdapterAttempt {
+  /// The backend asked for.
   BackendType backend = BackendType::Undefined;
+  /// The feature level asked for (Core, or Compatibility over GL).
   FeatureLevel feature_level = FeatureLevel::Undefined;
   std::string outcome;  ///< "chosen", or why it was not
 };
 
+/// What an adapter says of itself (webgpu.h's WGPUAdapterInfo), with the feature level it was asked
+/// for, its limits and features.
 struct AdapterDescription {
+  /// The vendor's name, as the driver gives it.
   std::string vendor;
+  /// The GPU architecture, as the driver gives it (may be empty).
   std::string architecture;
   std::string device;  ///< the adapter's name
+  /// The driver's free-form description (may be empty).
   std::string description;
+  /// The backend the adapter runs on.
   BackendType backend = BackendType::Undefined;
+  /// Discrete, integrated, CPU or unknown.
   AdapterType adapter_type = AdapterType::Unknown;
+  /// The feature level it was requested at.
   FeatureLevel feature_level = FeatureLevel::Undefined;
+  /// The PCI vendor id; 0 when the driver has none.
   uint32_t vendor_id = 0;
+  /// The PCI device id; 0 when the driver has none.
   uint32_t device_id = 0;
+  /// The adapter's limits: the most a device on it may ask for.
   Limits limits;
+  /// The features the adapter supports.
   std::vector<FeatureName> features;
 };
 
+/// The adapter Context::select_adapter chose, what it is, and every request made on the way.
 struct SelectedAdapter {
+  /// The adapter; this reference is the caller's.
   Ref<Adapter> adapter;
+  /// What it says of itself.
   AdapterDescription description;
+  /// Every adapter request made, in order, the chosen one last.
   std::vector<AdapterAttempt> attempts;
 };
 
 /// Called from ProcessEvents (or WaitAny) on the thread that drives the instance.
 struct DeviceCallbacks {
+  /// The device was lost (or destroyed): the API's reason and message. May be empty.
   std::function<void(DeviceLostReason, std::string_view message)> on_lost;
+  /// An error no error scope caught. May be empty.
   std::function<void(ErrorType, std::string_view message)> on_uncaptured_error;
 };
 
@@ -66,6 +91,7 @@ enum class LimitsChoice {
 /// Context::open_device / request_device (blocking, for tools and start-up) and
 /// device::DawnProvider (asynchronous, for the DeviceController and the Engine).
 struct DeviceOptions {
+  /// The device's label, shown in messages and the GPU debugger.
   std::string label = "warden device";
   /// Context::request_device only: the provider routes these through its own continuations.
   DeviceCallbacks callbacks;
@@ -73,6 +99,7 @@ struct DeviceOptions {
   std::vector<FeatureName> required_features;
   /// Features asked for when the adapter has them (hot reload's kFeatureImplicitDeviceSynchronization).
   std::vector<FeatureName> optional_features;
+  /// How much of the adapter's limits the device asks for.
   LimitsChoice limits = LimitsChoice::Default;
   /// Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
   /// and request_device(adapter, ...) are told it otherwise.
@@ -82,23 +109,35 @@ struct DeviceOptions {
 /// What a device request asks of one adapter for `options`: the required features (an error
 /// naming every one the adapter lacks), the optional ones it has, and the limits.
 struct DeviceRequest {
+  /// The features to request: every required one and the optional ones the adapter has.
   std::vector<FeatureName> features;
   std::optional<Limits> limits;  ///< empty: the defaults
 };
+/// Reads `adapter`'s features and limits and plans the request `options` describe; a DeviceFailed
+/// error names every required feature the adapter lacks.
 Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, const DeviceOptions& options);
 
 /// The adapters a backend choice tries, in order. gpu_only: skip a CPU adapter (Auto's Vulkan).
 struct AdapterCandidate {
+  /// The backend to ask for.
   BackendType backend = BackendType::Undefined;
+  /// The feature level to ask for.
   FeatureLevel feature_level = FeatureLevel::Undefined;
+  /// Skip the adapter when it is a CPU one (Auto's Vulkan, so a software Vulkan does not win over
+  /// GL).
   bool gpu_only = false;
 };
+/// The candidates `choice` tries, in order: Auto is Vulkan (GPU only), then OpenGL, then OpenGL ES
+/// at Compatibility.
 std::vector<AdapterCandidate> adapter_plan(BackendChoice choice);
 
 /// What most programs open first: an adapter, a device on it and the device's queue.
 struct OpenedDevice {
+  /// The adapter and what it says of itself.
   SelectedAdapter adapter;
+  /// The device; this reference is the caller's.
   Ref<Device> device;
+  /// The device's queue.
   Ref<Queue> queue;
 };
 
@@ -111,17 +150,29 @@ uint64_t blocking_wait_count();
 /// Counts a blocking wait made outside Context::wait (a start-up loop that polls and sleeps).
 void count_blocking_wait();
 
+/// The loaded WebGPU library and one instance of it: selects adapters and opens devices. Blocking
+/// calls are counted (blocking_wait_count) and meant for tools, tests and start-up; events run on
+/// the thread that calls process_events or wait.
 class Context {
  public:
+  /// Loads the library `options` name and makes an instance; an error names the library that could
+  /// not be loaded or the symbol it lacks. The second form shares a library already loaded.
+  ///@{
   static Result<std::unique_ptr<Context>> create(const LibraryOptions& options = {});
   static Result<std::unique_ptr<Context>> create(std::shared_ptr<const Library> library);
+  ///@}
+  /// Releases the instance; the library stays loaded while a library_ptr() holder lives.
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  /// The library's proc table, for calling webgpu.h.
   const Procs& procs() const { return library_->procs(); }
+  /// The loaded library.
   const Library& library() const { return *library_; }
+  /// The loaded library, shared: a holder keeps it loaded after the context is gone.
   const std::shared_ptr<const Library>& library_ptr() const { return library_; }
+  /// The instance; the context keeps its reference.
   Instance instance() const { return instance_; }
 
   /// Non-blocking: runs callbacks that are ready.
@@ -129,7 +180,11 @@ class Context {
   /// Blocking, counted: tools, tests and teardown only.
   Result<void> wait(Future future, std::chrono::milliseconds timeout) const;
 
+  /// Tries the adapters adapter_plan(choice) lists, in order, and returns the first that answers;
+  /// NoAdapter names every attempt and why it failed. Blocking, counted.
   Result<SelectedAdapter> select_adapter(BackendChoice choice) const;
+  /// Asks `adapter` for a device as `options` describe (plan_device_request); `options.callbacks`
+  /// receive its loss and uncaught errors. Blocking, counted; an error carries the API's message.
   Result<Ref<Device>> request_device(Adapter adapter, DeviceOptions options) const;
   /// select_adapter, then request_device on it, then its queue; the first error is returned.
   Result<OpenedDevice> open_device(BackendChoice choice, DeviceOptions options = {}) const;
@@ -153,6 +208,8 @@ class Context {
   Instance instance_ = nullptr;
 };
 
+/// What `adapter` says of itself, with its limits and features; `level` is recorded as the feature
+/// level it was requested at.
 AdapterDescription describe_adapter(const Procs& procs, Adapter adapter, FeatureLevel level);
 
 }  // namespace warden::gpu

@@ -11,12 +11,17 @@
 
 namespace warden::tiles {
 
+/// The registry objects one tile object made, held by handle and destroyed in the registry
+/// together, newest first, by release() or the destructor. Move-only. Holds nothing when
+/// default-made.
 class HeldObjects {
  public:
   HeldObjects() = default;
   /// `registry` must outlive every object made in it through this holder.
   explicit HeldObjects(resources::Registry& registry) : registry_(&registry) {}
   HeldObjects(HeldObjects&& other) noexcept;  ///< `other` is left holding nothing
+  /// Releases what this held, then takes `other`'s registry and objects; `other` is left holding
+  /// nothing.
   HeldObjects& operator=(HeldObjects&& other) noexcept;
   HeldObjects(const HeldObjects&) = delete;
   HeldObjects& operator=(const HeldObjects&) = delete;
@@ -32,8 +37,11 @@ class HeldObjects {
   /// they use. The registry releases each once the last submission that could read it retired.
   void release();
 
+  /// The registry the objects live in; only valid on a holder made with one.
   resources::Registry& registry() const { return *registry_; }
+  /// True when no object is held.
   bool empty() const { return handles_.empty(); }
+  /// How many objects are held.
   size_t size() const { return handles_.size(); }
 
  private:

@@ -27,18 +27,22 @@
 
 namespace warden::tiles {
 
+/// The index of one layer of the array, 0 to layer_count() - 1.
 using LayerIndex = uint32_t;
 
 /// Normal acquires leave `reserve` free layers untouched; Urgent ones (a fast zoom that would
 /// otherwise show a blank map) may take them.
 enum class Priority { Normal, Urgent };
 
+/// How many layers are in each state; the three add up to the layer count.
 struct LayerPoolCounts {
   uint32_t free = 0;       ///< released and retired
   uint32_t in_flight = 0;  ///< released, last reader not retired yet
   uint32_t allocated = 0;  ///< handed out
 };
 
+/// The layers of one texture_2d_array, recycled under the submission clock (see the file's
+/// description above): a layer is handed out only once its last reader retired. Not thread-safe.
 class LayerPool {
  public:
   static constexpr uint32_t kDefaultReserve = 4;  ///< the seed's default
@@ -61,14 +65,18 @@ class LayerPool {
   /// reader retires.
   Result<void> release(LayerIndex layer);
 
+  /// Whether `layer` is handed out now; false for an index out of range.
   bool is_allocated(LayerIndex layer) const;
   /// The serial of the last submission that read `layer` (Serial{0}: never read).
   Serial last_use(LayerIndex layer) const;
   /// The newest serial any layer was touched with: the array may be destroyed once it retired.
   Serial last_use_of_any() const { return newest_touch_; }
 
+  /// How many layers the pool manages.
   uint32_t layer_count() const { return layer_count_; }
+  /// How many layers are handed out now.
   uint32_t allocated_count() const { return allocated_count_; }
+  /// How many free layers only Urgent acquires may take.
   uint32_t reserve() const { return reserve_; }
   /// Counts after moving everything that has retired onto the free list.
   LayerPoolCounts counts();

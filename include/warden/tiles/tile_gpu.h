@@ -39,18 +39,27 @@ inline constexpr uint32_t kMaxLayersPerPass = 4;
 /// texture_2d_array and a sampler), so a level's bind group serves passes of any width.
 class MipGenerator {
  public:
+  /// Makes the mip pipelines, their layout and sampler and the layer-index buffer in `registry`.
+  /// InvalidArgument for a format whose texel size warden does not know; DeviceFailed while the
+  /// device is lost.
   static Result<MipGenerator> create(resources::Registry& registry, gpu::TextureFormat format);
   /// `targets` in 1..max_targets(): the pipeline whose pass writes that many layers at once.
   RenderPipelineHandle mip_pipeline(uint32_t targets) const { return pipelines_[targets - 1]; }
+  /// The pipeline of a pass that writes one layer: mip_pipeline(1).
   RenderPipelineHandle pipeline() const { return mip_pipeline(1); }
+  /// The bind group layout every mip pipeline shares: a texture_2d_array and a sampler.
   BindGroupLayoutHandle layout() const { return layout_; }
+  /// The most layers one mip pass writes on this device (at most kMaxLayersPerPass).
   uint32_t max_targets() const { return static_cast<uint32_t>(pipelines_.size()); }
+  /// The sampler the mip passes read the level above with (bilinear).
   SamplerHandle sampler() const { return sampler_; }
   /// u32 i at offset 4 i for every layer index the device allows: a pass's layers are picked by
   /// vertex-buffer offsets into it, so no frame writes layer numbers anywhere. Written once, its
   /// contents kept by the registry for a rebuild (ContentsSource::Kept).
   BufferHandle layer_indices() const { return layer_indices_; }
+  /// The format of every array the generator serves.
   gpu::TextureFormat format() const { return format_; }
+  /// The registry its objects live in.
   resources::Registry& registry() const { return held_.registry(); }
 
  private:
@@ -62,13 +71,19 @@ class MipGenerator {
   gpu::TextureFormat format_ = gpu::TextureFormat::Undefined;
 };
 
+/// The size, layer count and mip levels of a TileArray.
 struct TileArrayDescription {
   uint32_t tile_size = 256;   ///< width and height of every layer
+  /// How many tiles the array holds at once, 1 to the device's maxTextureArrayLayers.
   uint32_t layers = 64;
   uint32_t mip_levels = 0;    ///< 0: the full chain down to 1x1
+  /// The name messages and the GPU debugger show; the array's objects are labelled from it.
   std::string label = "tile array";
 };
 
+/// A texture_2d_array of tile layers with full mip chains, and every view and bind group its frames
+/// need, made once at creation in the registry. Which layers are in use is a LayerPool's business,
+/// not the array's.
 class TileArray {
  public:
   /// The array's format and registry are the generator's; the generator must outlive the array.
@@ -76,6 +91,8 @@ class TileArray {
   /// sources of the mip passes and one sampled view (view_count()); RegistryOptions'
   /// texture_view_capacity must leave room for them.
   static Result<TileArray> create(const MipGenerator& mips, const TileArrayDescription& desc);
+  /// How many texture views an array of `layers` layers and `mip_levels` levels makes in the
+  /// registry.
   static uint64_t view_count(uint32_t layers, uint32_t mip_levels) {
     return uint64_t{layers + 1} * (mip_levels - 1) + 1;
   }
@@ -90,10 +107,12 @@ class TileArray {
   /// reads only the level above it, so passes of different layers never depend on each other).
   /// regenerate_mips writes up to MipGenerator::max_targets() layers of a level in one pass;
   /// record_mip_level is one pass for one (layer, level).
+  ///@{
   Result<void> write_level0(LayerIndex layer, std::span<const uint8_t> texels) const;
   Result<void> record_mip_level(gpu::CommandEncoder encoder, LayerIndex layer, uint32_t level) const;
   Result<void> regenerate_mips(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
   /// One pass writing `level` of every layer in `layers` (1..max_targets() distinct layers).
+  ///@}
   Result<void> record_mip_pass(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const;
 
   /// The view a draw samples: 2DArray, every layer, every level.
@@ -101,11 +120,17 @@ class TileArray {
   /// Its contents are ContentsSource::None: after a device loss the layers come back empty and
   /// the tiles are fetched again (the TileCache is cleared).
   TextureHandle texture() const { return texture_; }
+  /// The registry its objects live in.
   resources::Registry& registry() const { return held_.registry(); }
+  /// Width and height of every layer, in texels.
   uint32_t tile_size() const { return tile_size_; }
+  /// How many layers the array has.
   uint32_t layers() const { return layers_; }
+  /// Mip levels per layer, the full size first.
   uint32_t mip_levels() const { return mip_levels_; }
+  /// Bytes of texture memory the array takes: every layer, every level.
   uint64_t bytes() const { return bytes_; }
+  /// Bytes of one layer with its mip chain.
   uint64_t layer_bytes() const { return bytes_ / layers_; }
 
   /// Retiring a whole zoom band: the array's objects are destroyed in the registry, which
@@ -114,6 +139,7 @@ class TileArray {
   /// caller polls until it is allowed. Bind groups made of the array (TileBindGroup) go first.
   /// Destroying the TileArray object destroys its registry objects the same way, unchecked.
   Result<void> destroy_retired(const LayerPool& pool, const SubmissionClock& clock);
+  /// True once destroy_retired() succeeded: the array's handles are dead.
   bool destroyed() const { return destroyed_; }
 
  private:
@@ -139,6 +165,7 @@ class TileArray {
 /// One bind group of an array for a TileRenderer, destroyed in the registry with this object.
 class TileBindGroup {
  public:
+  /// The bind group, as TileRenderer::draw uses it.
   BindGroupHandle handle() const { return handle_; }
 
  private:
@@ -150,8 +177,17 @@ class TileBindGroup {
 /// Per instance: where the tile goes (normalised device coordinates), which texels it shows
 /// (a sub-rectangle: the tile itself, or its part of an ancestor) and from which layer.
 struct TileInstance {
+  /// The tile's rectangle in normalised device coordinates: (x0, y0) one corner, (x1, y1) the
+  /// opposite one (place_tile makes them from pixels).
+  ///@{
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  ///@}
+  /// The texels shown, in the layer's [0, 1] coordinates: from (u0, v0), uv_scale wide and high (1
+  /// with u0 = v0 = 0: the whole tile). `unused` pads the instance to the vertex layout.
+  ///@{
   float u0 = 0, v0 = 0, uv_scale = 1, unused = 0;
+  ///@}
+  /// The array layer the texels come from.
   uint32_t layer = 0;
 };
 static_assert(sizeof(TileInstance) == 36, "the vertex layout in tile_gpu.cpp reads 36-byte instances");
@@ -159,6 +195,8 @@ static_assert(sizeof(TileInstance) == 36, "the vertex layout in tile_gpu.cpp rea
 /// Draws every visible tile of a viewport with one bind group and one instanced draw.
 class TileRenderer {
  public:
+  /// Makes the draw pipeline for `target_format`, its sampler and an instance buffer of
+  /// `max_instances` in `registry`. InvalidArgument when `max_instances` is 0.
   static Result<TileRenderer> create(resources::Registry& registry, gpu::TextureFormat target_format, uint32_t max_instances);
   /// The one bind group of an array (its sampled view and a trilinear sampler). Destroy it
   /// (drop the TileBindGroup) before the array.
@@ -169,7 +207,9 @@ class TileRenderer {
   /// Records a draw of instances [first, first + count) into `pass`. An error (the device is
   /// lost, a stale group) records nothing.
   Result<void> draw(gpu::RenderPassEncoder pass, const TileBindGroup& group, uint32_t count, uint32_t first = 0) const;
+  /// The most instances one write_instances call may write.
   uint32_t max_instances() const { return max_instances_; }
+  /// The registry its objects live in.
   resources::Registry& registry() const { return held_.registry(); }
 
  private:

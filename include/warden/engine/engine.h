@@ -40,10 +40,14 @@ enum class EngineState {
 };
 const char* to_string(EngineState state);
 
+/// What Engine::create sets up: the device to ask for, the library, the registry's sizes, the
+/// rebuild policy, hot reload and the start-up bound.
 struct EngineOptions {
   /// Backend, features and limits of every device the engine asks for.
   gpu::DeviceOptions device{.label = "warden engine"};
+  /// Which WebGPU library to load and how (gpu::Library::load).
   gpu::LibraryOptions library;
+  /// The registry's pool sizes and release hook.
   resources::RegistryOptions registry;
   /// How many losses in how long before the engine stops rebuilding.
   device::RebuildPolicyOptions rebuild;
@@ -86,7 +90,10 @@ class GenerationObserver {
 /// engine; dropped unsubmitted, it is released.
 class Frame {
  public:
+  /// The frame's encoder; the frame keeps its reference. Record passes into it before
+  /// Engine::submit.
   gpu::CommandEncoder encoder() const { return encoder_.get(); }
+  /// The device generation the encoder belongs to; submit refuses the frame once it was lost.
   uint64_t generation() const { return generation_; }
 
  private:
@@ -97,15 +104,22 @@ class Frame {
   uint64_t generation_ = 0;
 };
 
+/// What the engine has lived through since create(): losses, recoveries, rebuilt and refused
+/// objects, hot reloads, uncaught errors.
 struct EngineCounters {
   uint64_t device_losses = 0;   ///< losses of a device the engine was using
   uint64_t recoveries = 0;      ///< devices made ready after a loss
+  /// Objects made again on new devices, over every rebuild (RebuildReport::rebuilt).
   uint64_t objects_rebuilt = 0;
   uint64_t rebuild_failures = 0;  ///< objects a new device refused (RebuildReport::failed)
   uint64_t hot_reloads = 0;       ///< reloads applied
+  /// Errors no error scope caught, on any device (each also reported as a gfx.device error).
   uint64_t uncaptured_errors = 0;
 };
 
+/// One object that owns a device through its losses: the loaded library, the device controller and
+/// rebuild policy, the registry, the shader manager, the pipeline library and hot reload.
+/// Single-threaded: create it, call it and poll() it from one thread.
 class Engine {
  public:
   /// Loads the WebGPU library, asks for a device and waits (bounded by startup_timeout) until it
@@ -118,6 +132,7 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
+  /// Ready, Recovering or Failed.
   EngineState state() const { return state_; }
   /// The device layer's words for the current state (why it failed, what was lost).
   const std::string& message() const;
@@ -125,21 +140,32 @@ class Engine {
   /// the first device, one more for each device after it.
   uint64_t generation() const { return generation_; }
 
+  /// The registry every GPU object of the application lives in; valid for the engine's life,
+  /// through every loss.
   resources::Registry& registry() { return *registry_; }
+  /// The shader manager, which compiles WGSL into registry modules with diagnostics.
   shaders::ShaderManager& shaders() { return *shaders_; }
+  /// The pipeline library, which builds pipelines into the registry.
   pipelines::PipelineLibrary& pipelines() { return *pipelines_; }
+  /// The context: the loaded library and its instance.
   const gpu::Context& context() const { return *context_; }
+  /// The loaded library's proc table, for calling webgpu.h.
   const gpu::Procs& procs() const { return context_->procs(); }
   /// The current device and queue: null unless state() is Ready.
+  ///@{
   gpu::Device device() const;
   gpu::Queue queue() const;
+  ///@}
   /// The adapter of the current (or last) device: its name and backend.
   const std::string& adapter_name() const { return adapter_name_; }
+  /// The backend of the current (or last) device.
   gpu::BackendType backend() const { return backend_; }
 
   /// Reads and compiles a WGSL file into a module registered with its recipe, and watches the
   /// file when hot reload is available. Compile errors: ShaderManager::load's.
   Result<ShaderModuleHandle> load_shader(const std::filesystem::path& path);
+  /// True when loaded shader files are watched and reloaded (the device has the feature hot reload
+  /// needs).
   bool hot_reload_available() const { return reloader_ != nullptr; }
 
   // ---- the frame -----------------------------------------------------------------------------
@@ -164,10 +190,14 @@ class Engine {
   /// Observers are told, in the order added, after the registry on a loss and after the
   /// rebuild on ready. An observer must be removed before it is destroyed.
   void add_observer(GenerationObserver& observer);
+  /// Stops telling `observer`; one not added is ignored.
   void remove_observer(GenerationObserver& observer);
 
+  /// What the engine has lived through so far.
   const EngineCounters& counters() const { return counters_; }
+  /// The device controller: the current device's state and generation, for tools and tests.
   const device::DeviceController& controller() const { return *controller_; }
+  /// The rebuild policy: how many losses it has counted and whether it gave up.
   const device::RebuildPolicy& rebuild_policy() const { return policy_; }
   /// The rebuild report of the latest generation (empty for the first).
   const resources::RebuildReport& last_rebuild() const { return last_rebuild_; }

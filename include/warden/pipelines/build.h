@@ -23,13 +23,16 @@ namespace warden::pipelines {
 class ObjectSource {
  public:
   virtual ~ObjectSource() = default;
+  /// The module `handle` names, or an error (a stale handle, a lost device) naming it.
   virtual Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const = 0;
+  /// The pipeline layout `handle` names, or an error naming it.
   virtual Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const = 0;
 };
 
 /// The registry's live objects. Frame thread only (the registry is not thread-safe).
 class RegistrySource final : public ObjectSource {
  public:
+  /// Reads `registry`, which must outlive the source.
   explicit RegistrySource(const resources::Registry& registry) : registry_(&registry) {}
   Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override { return registry_->resolve(handle); }
   Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override { return registry_->resolve(handle); }
@@ -42,11 +45,15 @@ class RegistrySource final : public ObjectSource {
 /// a recompiled module with it before anything is swapped in.
 class SubstituteSource final : public ObjectSource {
  public:
+  /// `base` answers for everything but `handle`, which `module` replaces; both must outlive the
+  /// source.
   SubstituteSource(const ObjectSource& base, ShaderModuleHandle handle, gpu::ShaderModule module)
       : base_(&base), handle_(handle), module_(module) {}
+  /// `module` for the substituted handle, `base`'s answer for the rest.
   Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override {
     return handle == handle_ ? Result<gpu::ShaderModule>(module_) : base_->module(handle);
   }
+  /// `base`'s answer.
   Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override { return base_->layout(handle); }
 
  private:
@@ -58,14 +65,19 @@ class SubstituteSource final : public ObjectSource {
 /// The C entries for a bind group layout (for Registry::create_bind_group_layout).
 std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const resources::LayoutEntry> entries);
 
+/// How a blocking build waits for its result.
 struct BuildOptions {
+  /// How the wait runs: ProcessEvents on the thread that drives the instance, or WorkerWait from
+  /// another thread (the device must then have kFeatureImplicitDeviceSynchronization).
   gpu::Completion completion = gpu::Completion::ProcessEvents;
+  /// Bound on that wait; past it the build is a Timeout error.
   std::chrono::milliseconds timeout{10000};
 };
 
 /// Validation errors from the implementation are caught with an error scope and returned as a
 /// Validation error naming the pipeline's label, with the implementation's message whole.
 /// A handle the source cannot resolve is a StaleHandle error naming the label and the stage.
+///@{
 Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
                                                             const ObjectSource& source,
                                                             const resources::RenderPipelineDescription& description,
@@ -74,6 +86,7 @@ Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context
                                                               const ObjectSource& source,
                                                               const resources::ComputePipelineDescription& description,
                                                               BuildOptions options = {});
+///@}
 /// The same builds through CreateRenderPipelineAsync / CreateComputePipelineAsync: the
 /// implementation may build on its own threads. A description that does not translate (a handle
 /// the source cannot resolve) is returned at once and `done` is never called; otherwise `done`
@@ -82,13 +95,19 @@ Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context
 /// when the instance went away first). The source's objects need only live through the call.
 template <typename Pipeline>
 using BuiltCallback = std::function<void(Result<gpu::Ref<Pipeline>>)>;
+/// Starts an asynchronous render pipeline build (see BuiltCallback for when and how `done` is
+/// called).
 Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
                                          const resources::RenderPipelineDescription& description,
                                          BuiltCallback<gpu::RenderPipeline> done);
+/// Starts an asynchronous compute pipeline build (see BuiltCallback for when and how `done` is
+/// called).
 Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
                                           const resources::ComputePipelineDescription& description,
                                           BuiltCallback<gpu::ComputePipeline> done);
 
+/// Builds a bind group layout from warden's entries outside the registry; a rejection is a
+/// Validation error naming `label` with the implementation's message.
 Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Context& context, gpu::Device device,
                                                                std::string_view label,
                                                                std::span<const resources::LayoutEntry> entries,

@@ -8,7 +8,9 @@
 namespace warden::pipelines {
 
 /// The shader modules a description uses (hot reload rebuilds the pipelines that use a module).
+///@{
 bool uses_module(const resources::RenderPipelineDescription& description, ShaderModuleHandle module);
 bool uses_module(const resources::ComputePipelineDescription& description, ShaderModuleHandle module);
 
+///@}
 }  // namespace warden::pipelines

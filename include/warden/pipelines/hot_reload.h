@@ -27,18 +27,26 @@ namespace warden::pipelines {
 
 /// What became of one reload.
 struct ReloadReport {
+  /// The file that changed.
   std::filesystem::path path;
+  /// The module loaded from it.
   ShaderModuleHandle module;
+  /// True when the new module and every pipeline using it were swapped in; false leaves the old
+  /// ones in place.
   bool applied = false;
   /// The compiler's diagnostics for the new source (the errors, when it did not compile).
   std::vector<shaders::ShaderDiagnostic> diagnostics;
   std::string error;  ///< an unreadable file or a pipeline that did not build, named
+  /// How many pipelines were built anew for it.
   size_t pipelines_rebuilt = 0;
   double compile_ms = 0;  ///< read + compile, on the worker thread
   double request_ms = 0;  ///< asking for the asynchronous builds, inside poll() on the frame thread
   double build_ms = 0;    ///< from that request to the frame boundary that found them all built
 };
 
+/// Watches the files shader modules were loaded from and, when one changes, compiles it and
+/// rebuilds the pipelines that use it off the frame thread; poll() swaps the results in together,
+/// or nothing (a ReloadReport says which).
 class HotReloader {
  public:
   /// A reloader serves the registry's current device, which must have

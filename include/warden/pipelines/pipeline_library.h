@@ -13,8 +13,11 @@
 
 namespace warden::pipelines {
 
+/// The Diagnostics category the library reports failed builds under.
 inline constexpr std::string_view kDiagnosticsCategory = "gfx.pipelines";
 
+/// Builds pipelines from descriptions and keeps them in the registry, where a device loss rebuilds
+/// them from the same descriptions; hot reload swaps new builds in. Frame thread only.
 class PipelineLibrary {
  public:
   /// Frame-thread object: it changes the registry, which is not thread-safe.
@@ -22,31 +25,48 @@ class PipelineLibrary {
 
   /// build_* then register under a new handle. A failed build registers nothing; its error
   /// (naming the label) is also reported to the registry's Diagnostics (gfx.pipelines).
+  ///@{
   Result<RenderPipelineHandle> create_render_pipeline(resources::RenderPipelineDescription description);
   Result<ComputePipelineHandle> create_compute_pipeline(resources::ComputePipelineDescription description);
 
+  ///@}
   /// Builds from `description` and swaps the result under `handle`. On failure the pipeline
   /// that was there stays, with its old description.
+  ///@{
   Result<void> replace_render_pipeline(RenderPipelineHandle handle, resources::RenderPipelineDescription description);
   Result<void> replace_compute_pipeline(ComputePipelineHandle handle, resources::ComputePipelineDescription description);
 
+  ///@}
   /// Swaps in a pipeline built elsewhere from this handle's current description (hot reload).
+  ///@{
   Result<void> install(RenderPipelineHandle handle, gpu::Ref<gpu::RenderPipeline> pipeline);
   Result<void> install(ComputePipelineHandle handle, gpu::Ref<gpu::ComputePipeline> pipeline);
 
+  ///@}
   /// Forgets the description and destroys the handle in the registry.
+  ///@{
   Result<void> destroy(RenderPipelineHandle handle);
   Result<void> destroy(ComputePipelineHandle handle);
 
+  ///@}
+  /// The description a handle of this library was built from; null for a handle it did not make or
+  /// that is gone.
+  ///@{
   const resources::RenderPipelineDescription* description(RenderPipelineHandle handle) const;
   const resources::ComputePipelineDescription* description(ComputePipelineHandle handle) const;
 
+  ///@}
   /// The live pipelines whose description uses `module`.
+  ///@{
   std::vector<RenderPipelineHandle> render_users_of(ShaderModuleHandle module) const;
   std::vector<ComputePipelineHandle> compute_users_of(ShaderModuleHandle module) const;
 
+  ///@}
+  /// The context builds go through.
   const gpu::Context& context() const { return *context_; }
+  /// The registry's current device, which builds use.
   gpu::Device device() const { return registry_->device(); }
+  /// The registry the pipelines live in.
   resources::Registry& registry() { return *registry_; }
 
  private:

@@ -9,12 +9,17 @@
 
 namespace warden::shaders {
 
+/// How serious a compiler diagnostic is: Error (no module), Warning or Info.
 enum class Severity { Error, Warning, Info };
 
+/// The severity as compilers print it ("error", "warning", "info").
 const char* to_string(Severity severity);
 
+/// One message of the WGSL compiler, with its place in the source.
 struct ShaderDiagnostic {
+  /// Error, warning or info.
   Severity severity = Severity::Error;
+  /// The file (or the name given to compile()) the source came from.
   std::string path;
   /// 1-based, exactly as the compiler reported them; 0 when the message names no place
   /// (for example a failure the compiler could not pin to a token).
@@ -24,15 +29,19 @@ struct ShaderDiagnostic {
   uint32_t column = 0;
   std::string message;  ///< the compiler's message, whole
 
+  /// Equal when every field is.
   friend bool operator==(const ShaderDiagnostic&, const ShaderDiagnostic&) = default;
 };
 
+/// True when any of `diagnostics` is an Error.
 bool has_error(const std::vector<ShaderDiagnostic>& diagnostics);
 
 /// The form compilers print, so editors and terminals can jump to the place:
+/// @code{.unparsed}
 ///   path:line:col: error: message
 ///   <the source line>
 ///   <spaces, with the line's own tabs kept, then ^ under the column>
+/// @endcode
 /// The source line and caret are left out when `source` does not have that line.
 std::string format_diagnostic(const ShaderDiagnostic& diagnostic, std::string_view source);
 

@@ -17,11 +17,17 @@
 
 namespace warden::shaders {
 
+/// Watches files for changes through inotify on their directories, so a file replaced by an
+/// editor's rename is seen too. Move-only; one thread polls it.
 class FileWatcher {
  public:
+  /// A watcher watching nothing yet; an Io error when inotify cannot be set up.
   static Result<FileWatcher> create();
+  /// Takes `other`'s watches; `other` is left watching nothing.
+  ///@{
   FileWatcher(FileWatcher&& other) noexcept;
   FileWatcher& operator=(FileWatcher&& other) noexcept;
+  ///@}
   FileWatcher(const FileWatcher&) = delete;
   FileWatcher& operator=(const FileWatcher&) = delete;
   ~FileWatcher();

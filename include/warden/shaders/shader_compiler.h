@@ -18,7 +18,9 @@ namespace warden::shaders {
 /// implementations that do not (its text is parsed for the place).
 enum class DiagnosticSource { CompilationInfo, ErrorScope };
 
+/// How a ShaderCompiler gets its diagnostics and waits for them.
 struct CompilerOptions {
+  /// Compilation info (Dawn) or the error-scope message.
   DiagnosticSource source = DiagnosticSource::CompilationInfo;
   /// Bound on the wait for results that did not arrive at the first ProcessEvents.
   std::chrono::milliseconds timeout{10000};
@@ -27,17 +29,22 @@ struct CompilerOptions {
   gpu::Completion completion = gpu::Completion::ProcessEvents;
 };
 
+/// A compiled module and what the compiler said about it.
 struct CompiledShader {
   /// Null exactly when `diagnostics` holds an error: a module that failed is released here,
   /// never handed out beside its errors.
   gpu::Ref<gpu::ShaderModule> module;
   std::vector<ShaderDiagnostic> diagnostics;  ///< errors, or warnings/info beside a module
 
+  /// True when there is a module (no error).
   bool ok() const { return static_cast<bool>(module); }
 };
 
+/// Compiles WGSL into shader modules on one device, returning every diagnostic with its place; the
+/// module is the caller's. Holds no state between compiles.
 class ShaderCompiler {
  public:
+  /// Compiles on `device`; `context` and `device` must outlive the compiler.
   ShaderCompiler(const gpu::Context& context, gpu::Device device, CompilerOptions options = {});
 
   /// Compiles `source`, labelling the module and every diagnostic with `path`. An Error only
@@ -49,7 +56,9 @@ class ShaderCompiler {
   /// Reads the file (read_source_file's errors) and compiles it.
   Result<CompiledShader> compile_file(const std::filesystem::path& path) const;
 
+  /// The context the compiler calls through.
   const gpu::Context& context() const { return *context_; }
+  /// The device modules are made on.
   gpu::Device device() const { return device_; }
 
  private:

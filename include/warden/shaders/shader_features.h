@@ -14,6 +14,7 @@
 
 namespace warden::shaders {
 
+/// A WGSL `enable` extension and the device feature it needs.
 struct ShaderFeature {
   std::string_view extension;  ///< as written after `enable` in WGSL
   std::string_view feature;    ///< the device feature's name (webgpu.h, `warden info`)

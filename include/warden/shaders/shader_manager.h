@@ -17,8 +17,11 @@
 
 namespace warden::shaders {
 
+/// The Diagnostics category the manager reports compiler messages under.
 inline constexpr std::string_view kDiagnosticsCategory = "gfx.shaders";
 
+/// Shader modules compiled from files or text and kept in the registry with their source, so a
+/// device loss or a hot reload can compile them again. Frame thread only.
 class ShaderManager {
  public:
   /// Frame-thread object: it changes the registry, which is not thread-safe.
@@ -40,12 +43,14 @@ class ShaderManager {
   /// Records diagnostics of a compile done elsewhere (hot reload) and reports them.
   void record(const std::vector<ShaderDiagnostic>& diagnostics);
 
+  /// The diagnostics of the latest compile (or record()), errors and warnings alike.
   const std::vector<ShaderDiagnostic>& last_diagnostics() const { return last_diagnostics_; }
   /// The file a handle was loaded from; null for handles not made by load().
   const std::filesystem::path* path_of(ShaderModuleHandle handle) const;
 
   /// A compiler for the registry's current device.
   ShaderCompiler compiler() const { return ShaderCompiler(*context_, registry_->device(), options_); }
+  /// The registry the modules live in.
   resources::Registry& registry() { return *registry_; }
 
  private:

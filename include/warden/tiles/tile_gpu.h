@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -62,11 +63,23 @@ class MipGenerator {
   gpu::TextureFormat format_ = gpu::TextureFormat::Undefined;
 };
 
+// Where regenerate_mips renders a new tile's chain (docs/adr/0020).
+enum class MipPath {
+  // Passes into the array itself: each pass samples one level of the whole array, so Dawn
+  // tracks every (layer, level) of the array for every pass: its cost grows with the layers.
+  InArray,
+  // Passes into a scratch array of MipGenerator::max_targets() layers, then a copy per (tile,
+  // level) into the array: the passes touch a few subresources, the copies one each.
+  Scratch,
+};
+const char* to_string(MipPath path);
+
 struct TileArrayDescription {
   uint32_t tile_size = 256;   // width and height of every layer
   uint32_t layers = 64;
   uint32_t mip_levels = 0;    // 0: the full chain down to 1x1
   std::string label = "tile array";
+  MipPath mip_path = MipPath::InArray;
 };
 
 class TileArray {
@@ -74,7 +87,8 @@ class TileArray {
   // The array's format and registry are the generator's; the generator must outlive the array.
   // Texture views made in the registry: layers x (levels - 1) render targets, levels - 1
   // sources of the mip passes and one sampled view (view_count()); RegistryOptions'
-  // texture_view_capacity must leave room for them.
+  // texture_view_capacity must leave room for them. A MipPath::Scratch array makes its sampled
+  // view and a scratch array of max_targets() layers (view_count(max_targets(), levels) more).
   static Result<TileArray> create(const MipGenerator& mips, const TileArrayDescription& desc);
   static uint64_t view_count(uint32_t layers, uint32_t mip_levels) {
     return uint64_t{layers + 1} * (mip_levels - 1) + 1;
@@ -94,6 +108,7 @@ class TileArray {
   Result<void> record_mip_level(gpu::CommandEncoder encoder, LayerIndex layer, uint32_t level) const;
   Result<void> regenerate_mips(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
   // One pass writing `level` of every layer in `layers` (1..max_targets() distinct layers).
+  // InArray only: a Scratch array has no render targets of its own.
   Result<void> record_mip_pass(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const;
 
   // The view a draw samples: 2DArray, every layer, every level.
@@ -107,6 +122,7 @@ class TileArray {
   uint32_t mip_levels() const { return mip_levels_; }
   uint64_t bytes() const { return bytes_; }
   uint64_t layer_bytes() const { return bytes_ / layers_; }
+  MipPath mip_path() const { return scratch_ ? MipPath::Scratch : MipPath::InArray; }
 
   // Retiring a whole zoom band: the array's objects are destroyed in the registry, which
   // releases them once their last reader retired. Refused while a layer is still allocated or
@@ -122,7 +138,12 @@ class TileArray {
     return targets_[size_t{layer} * (mip_levels_ - 1) + level - 1];
   }
 
+  // MipPath::Scratch: chains for up to max_targets() layers rendered into `scratch_` (an
+  // InArray array of that many layers), then copied into `layers`' levels 1...
+  Result<void> regenerate_through_scratch(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
+
   HeldObjects held_;
+  std::unique_ptr<TileArray> scratch_;  // MipPath::Scratch only
   TextureHandle texture_;
   TextureViewHandle sampled_view_;
   std::vector<BindGroupHandle> mip_sources_;  // [m]: samples level m, all layers

@@ -1,8 +1,9 @@
 // Scenario: the same scripted pan drawn two ways, in one run on one device.
 //   recycle: one texture_2d_array, layers recycled by the LayerPool under the submission clock,
 //            one bind group and one instanced draw per frame (warden's design). Everything is
-//            made at start-up (a view per (layer, level), the bind groups, the index buffer); a
-//            frame's new layers get their chains in one pass per level for up to 4 layers;
+//            made at start-up (the array, its views and bind groups, the index buffer); a
+//            frame's new layers get their chains in one pass per level for up to 4 layers,
+//            rendered in the array itself or in a scratch array and copied in (tiles::MipPath);
 //   destroy: a texture per tile created on load and destroyed on evict, a bind group and a
 //            draw per tile (the design the seed argues against). Each texture's chain is drawn
 //            by the same pipeline, one pass per (texture, level): separate textures cannot share
@@ -16,8 +17,15 @@
 // same pan into a 512x512 target (keys ending _512), for the record (docs/adr/0005, "Frame cost").
 // The recycle frame's parts (frame_loop_recycle_<part>_us, mean per frame): encoder, upload
 // (evict, load, stage or write level 0), mips (regeneration recorded), instances (built and
-// written), draw (pass, bind group, draw recorded), submit (end, finish, submit). New tiles go
-// through the path tiles::measure_upload_paths finds faster here (tile_frame_loop_upload_path).
+// written), draw (pass, bind group, draw recorded), submit (end, finish, submit).
+// Four recycle variants run at 64 visible tiles, side by side: mips in the array or through
+// the scratch array, level 0 by writeTexture or through the upload ring
+// (frame_loop_recycle_ms_<mip path>_<upload path>); the fastest is the recycle design of this
+// backend (tile_frame_loop_mip_path, tile_frame_loop_upload_path: chosen by measurement, as warden
+// chooses per backend) for the main keys, the parts and every curve point.
+// tile_frame_loop_upload_probe is what tiles::measure_upload_paths (`warden info`) picks here.
+// The device asks for the adapter's limits (gpu::LimitsChoice::Adapter), so the curve's larger
+// points run where the adapter allows more than 256 array layers.
 // The curve: frame_loop_{recycle,destroy}_ms_<visible> for 16, 64, 256, 1,024 visible tiles
 // (grids of 4, 8, 16, 32; half a column enters a frame); a point whose layers the device cannot
 // hold in one array (maxTextureArrayLayers) is recorded as tile_frame_loop_skipped_<visible>.
@@ -119,7 +127,6 @@ struct Gpu {
   Ref<TextureView> target_view;
   uint32_t target_size = 0;
   uint32_t grid = kGrid;
-  tiles::UploadPath upload_path = tiles::UploadPath::WriteTexture;
 
   // Keeps at most two frames in flight without blocking: poll only.
   void throttle(uint64_t frames) {
@@ -155,12 +162,24 @@ struct FrameParts {
   double encoder = 0, upload = 0, mips = 0, instances = 0, draw = 0, submit = 0;
 };
 
+// One way of running the recycle design.
+struct RecycleVariant {
+  tiles::MipPath mips = tiles::MipPath::InArray;
+  tiles::UploadPath upload = tiles::UploadPath::WriteTexture;
+  std::string name() const {  // in_array_write_texture, scratch_ring, ...
+    std::string n = fmt::format("{}_{}", tiles::to_string(mips), tiles::to_string(upload));
+    std::replace(n.begin(), n.end(), '-', '_');
+    return n;
+  }
+};
+
 class RecycleLoop {
  public:
-  RecycleLoop(Gpu& gpu, const std::vector<std::vector<uint8_t>>& images) : gpu_(gpu), images_(images) {}
+  RecycleLoop(Gpu& gpu, const std::vector<std::vector<uint8_t>>& images, RecycleVariant variant)
+      : gpu_(gpu), images_(images), variant_(variant) {}
   Result<void> init() {
     const uint32_t layers = layers_for(gpu_.grid);
-    auto array = tiles::TileArray::create(*gpu_.mips, {kTile, layers, 0, "pan tiles"});
+    auto array = tiles::TileArray::create(*gpu_.mips, {kTile, layers, 0, "pan tiles", variant_.mips});
     if (!array) return array.error();
     array_ = std::make_unique<tiles::TileArray>(std::move(array.value()));
     pool_ = std::make_unique<tiles::LayerPool>(layers, gpu_.registry->clock());
@@ -170,7 +189,7 @@ class RecycleLoop {
     auto group = gpu_.renderer->make_bind_group(*array_);
     if (!group) return group.error();
     group_.emplace(std::move(*group));
-    if (gpu_.upload_path == tiles::UploadPath::Ring) {
+    if (variant_.upload == tiles::UploadPath::Ring) {
       // Two frames in flight and one mapping back: three buffers of one frame's tiles, plus
       // the first view's, which goes through writeTexture when the ring turns it away.
       auto ring = tiles::UploadRing::create(*gpu_.p, gpu_.device, {kTile, 4, 4, gpu_.grid / 2, "pan upload ring"});
@@ -248,6 +267,7 @@ class RecycleLoop {
  private:
   Gpu& gpu_;
   const std::vector<std::vector<uint8_t>>& images_;
+  RecycleVariant variant_;
   std::unique_ptr<tiles::TileArray> array_;
   std::unique_ptr<tiles::LayerPool> pool_;
   std::unique_ptr<tiles::TileCache> cache_;
@@ -368,6 +388,7 @@ int main() {
   std::vector<std::string> errors;
   DeviceOptions options;
   options.label = "tile frame loop";
+  options.limits = LimitsChoice::Adapter;  // the curve's 256 and 1,024 points need 512 and 2,048 layers
   options.callbacks.on_uncaptured_error = [&](ErrorType, std::string_view message) {
     std::lock_guard lock(mutex);
     errors.emplace_back(message);
@@ -394,16 +415,21 @@ int main() {
   auto renderer = tiles::TileRenderer::create(*gpu.registry, TextureFormat::RGBA8Unorm, max_grid * max_grid);
   if (!renderer) return fail(renderer.error().message);
   gpu.renderer = std::make_unique<tiles::TileRenderer>(std::move(renderer.value()));
-  // The upload path warden would pick on this backend, measured here (blocking: start-up).
+  // What `warden info` reports for uploads on this backend, for the record (blocking: start-up).
   auto upload = tiles::measure_upload_paths(*ctx.value(), gpu.device, gpu.queue, kTile, 16, 3);
   if (!upload) return fail(upload.error().message);
-  gpu.upload_path = upload->faster;
   Limits limits;
   p.DeviceGetLimits(gpu.device, &limits);
   const auto images = make_images();
   nlohmann::json out = nlohmann::json::object();
   out["tile_frame_loop_backend"] = bench::backend_name(*opened);
-  out["tile_frame_loop_upload_path"] = tiles::to_string(gpu.upload_path);
+  out["tile_frame_loop_upload_probe"] = tiles::to_string(upload->faster);
+  out["tile_frame_loop_max_array_layers"] = limits.maxTextureArrayLayers;
+  // Every recycle variant, measured at the main point; the fastest runs everywhere else.
+  std::vector<RecycleVariant> variants;
+  for (tiles::MipPath mips : {tiles::MipPath::InArray, tiles::MipPath::Scratch}) {
+    for (tiles::UploadPath path : {tiles::UploadPath::WriteTexture, tiles::UploadPath::Ring}) variants.push_back({mips, path});
+  }
   struct Config {
     uint32_t grid, target;
     bool main_keys;  // the keys and the frame's parts
@@ -430,23 +456,34 @@ int main() {
     gpu.target_view = Ref<TextureView>(&p, p.TextureCreateView(gpu.target.get(), nullptr));
     gpu.target_size = size;
 
-    RecycleLoop recycle(gpu, images);
+    // The recycle variants and the destroy design, in blocks that alternate, so a change in
+    // the machine's load falls on all of them.
+    struct Measured {
+      RecycleVariant variant;
+      std::unique_ptr<RecycleLoop> loop;
+      FrameTimes times;
+      FrameParts parts;
+      uint64_t waits = 0;
+    };
+    std::vector<Measured> recycles;
+    for (const RecycleVariant& v : variants) recycles.push_back({v, std::make_unique<RecycleLoop>(gpu, images, v)});
     DestroyLoop destroy(gpu, images);
-    if (auto ok = recycle.init(); !ok) return fail(ok.error().message);
+    for (Measured& m : recycles) {
+      if (auto ok = m.loop->init(); !ok) return fail(ok.error().message);
+    }
     if (auto ok = destroy.init(); !ok) return fail(ok.error().message);
-    // Blocks of the two designs alternate, so a change in the machine's load falls on both.
-    FrameTimes recycle_times, destroy_times;
-    FrameParts parts;
-    uint64_t recycle_waits = 0;
+    FrameTimes destroy_times;
     int frame = 0;
     for (int round = 0; round <= kRounds; ++round) {
       const int count = round == 0 ? kWarmupFrames : kFramesPerRound;
       const bool timed = round > 0;
-      const uint64_t waits = blocking_wait_count();
-      if (auto ok = run_block(gpu, recycle, frame, count, timed ? &recycle_times : nullptr, &parts); !ok) {
-        return fail(ok.error().message);
+      for (Measured& m : recycles) {
+        const uint64_t waits = blocking_wait_count();
+        if (auto ok = run_block(gpu, *m.loop, frame, count, timed ? &m.times : nullptr, &m.parts); !ok) {
+          return fail(fmt::format("recycle ({}): {}", m.variant.name(), ok.error().message));
+        }
+        m.waits += blocking_wait_count() - waits;
       }
-      recycle_waits += blocking_wait_count() - waits;
       if (auto ok = run_block(gpu, destroy, frame, count, timed ? &destroy_times : nullptr); !ok) return fail(ok.error().message);
       frame += count;
     }
@@ -456,18 +493,33 @@ int main() {
       std::lock_guard lock(mutex);
       if (!errors.empty()) return fail(fmt::format("{} validation errors, first: {}", errors.size(), errors.front()));
     }
-    if (recycle.deferred() != 0) return fail(fmt::format("recycle loop deferred {} loads", recycle.deferred()));
-
+    for (const Measured& m : recycles) {
+      if (m.loop->deferred() != 0) {
+        return fail(fmt::format("recycle loop ({}) deferred {} loads", m.variant.name(), m.loop->deferred()));
+      }
+      if (config.main_keys) out["frame_loop_recycle_ms_" + m.variant.name()] = m.times.work_ms / m.times.frames;
+    }
+    const Measured& best = *std::min_element(recycles.begin(), recycles.end(), [](const Measured& a, const Measured& b) {
+      return a.times.work_ms / a.times.frames < b.times.work_ms / b.times.frames;
+    });
+    if (config.main_keys) {
+      variants = {best.variant};
+      out["tile_frame_loop_mip_path"] = tiles::to_string(best.variant.mips);
+      out["tile_frame_loop_upload_path"] = tiles::to_string(best.variant.upload);
+    }
+    const FrameTimes& recycle_times = best.times;
+    const FrameParts& parts = best.parts;
+    const uint64_t recycle_waits = best.waits;
     const double recycle_ms = recycle_times.work_ms / recycle_times.frames;
     const double destroy_ms = destroy_times.work_ms / destroy_times.frames;
     const double recycle_wall = recycle_times.wall_ms / recycle_times.frames;
     const double destroy_wall = destroy_times.wall_ms / destroy_times.frames;
     fmt::print(stderr,
                "tile_frame_loop_scenario: backend {}, adapter '{}', {} visible, {}x{} target, {} frames each: frame work "
-               "recycle {:.3f} ms, destroy {:.3f} ms ({:.2f}x); with GPU drain recycle {:.3f} ms, destroy {:.3f} ms "
+               "recycle ({}) {:.3f} ms, destroy {:.3f} ms ({:.2f}x); with GPU drain recycle {:.3f} ms, destroy {:.3f} ms "
                "({:.2f}x)\n",
                to_string(opened->adapter.description.backend), opened->adapter.description.device, visible, size, size,
-               recycle_times.frames, recycle_ms, destroy_ms, destroy_ms / recycle_ms, recycle_wall, destroy_wall,
+               recycle_times.frames, best.variant.name(), recycle_ms, destroy_ms, destroy_ms / recycle_ms, recycle_wall, destroy_wall,
                destroy_wall / recycle_wall);
     if (size == kTargets[0]) {
       out[fmt::format("frame_loop_recycle_ms_{}", visible)] = recycle_ms;

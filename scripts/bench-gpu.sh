@@ -4,7 +4,7 @@
 #
 #   scripts/bench-gpu.sh pack [BUILD_DIR] [DEST]   here: copies the bench programs (stripped) and
 #                                                  the shared libraries they need that a bare
-#                                                  machine lacks (fmt, benchmark) into DEST
+#                                                  machine lacks (fmt, benchmark, png) into DEST
 #                                                  (default .bench-gpu, in .gitignore)
 #   scripts/bench-gpu.sh run [DEST] [OUT_DIR]      there, from the repository root: unpacks the
 #                                                  carried Vulkan/EGL loader debs (.gl/*.deb) if
@@ -24,7 +24,7 @@ pack() {
     strip --strip-debug -o "$dest/bench/$(basename "$program")" "$program"
   done
   for program in "$dest"/bench/*; do
-    ldd "$program" | awk '/libfmt|libbenchmark/ { print $3 }'
+    ldd "$program" | awk '/libfmt|libbenchmark|libpng16/ { print $3 }'
   done | sort -u | while read -r lib; do cp -L "$lib" "$dest/lib/"; done
   git -C "$root" rev-parse --short HEAD > "$dest/commit" 2>/dev/null || echo unknown > "$dest/commit"
   du -sh "$dest"

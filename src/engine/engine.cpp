@@ -156,6 +156,8 @@ void Engine::prepare(const device::DeviceView& view) {
   // through the loss path, and the next one starts over.
   if (registry_->device_lost() || !controller_->is_current(view.generation)) return;
   start_hot_reload();
+  if (devices_prepared_ > 1 && callbacks_.on_rebuilt) callbacks_.on_rebuilt(last_rebuild_);
+  if (registry_->device_lost() || !controller_->is_current(view.generation)) return;
   if (!last_rebuild_.contents_lost.empty() && callbacks_.on_contents_lost) {
     callbacks_.on_contents_lost(last_rebuild_.contents_lost);
   }

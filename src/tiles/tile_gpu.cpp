@@ -209,6 +209,8 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
 
 // ---- TileArray ------------------------------------------------------------------------------
 
+const char* to_string(MipPath path) { return path == MipPath::Scratch ? "scratch" : "in-array"; }
+
 Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDescription& d) {
   resources::Registry& registry = mips.registry();
   if (registry.device_lost()) {
@@ -262,6 +264,15 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   auto sampled = registry.create_texture_view(a.texture_, vdesc);
   if (!sampled) return sampled.error();
   a.sampled_view_ = a.held_.hold(*sampled);
+  if (d.mip_path == MipPath::Scratch) {
+    // Chains are rendered in the scratch array, built the InArray way, and copied in here.
+    TileArrayDescription scratch{d.tile_size, std::min(mips.max_targets(), d.layers), levels, d.label + " mip scratch",
+                          MipPath::InArray};
+    auto made = create(mips, scratch);
+    if (!made) return in_array("mip scratch array", made.error());
+    a.scratch_ = std::make_unique<TileArray>(std::move(*made));
+    return a;
+  }
   // A pass never writes more layers than the array has: a one-layer texture gets one pipeline.
   const uint32_t widths = std::min(mips.max_targets(), d.layers);
   for (uint32_t t = 1; t <= widths; ++t) a.mip_pipelines_.push_back(mips.mip_pipeline(t));
@@ -338,6 +349,12 @@ Result<void> TileArray::record_mip_level(CommandEncoder encoder, LayerIndex laye
 
 Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const {
   if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("mip chain of '{}': the array was destroyed", label_));
+  if (scratch_) {
+    return make_error(ErrorKind::InvalidArgument,
+                      fmt::format("mip pass into '{}': its chains are rendered in its scratch array (MipPath::Scratch); "
+                                  "use regenerate_mips",
+                                  label_));
+  }
   if (layers.empty() || layers.size() > mip_pipelines_.size()) {
     return make_error(ErrorKind::InvalidArgument, fmt::format("mip chain of '{}': {} layers in one pass (1..{})", label_,
                                                               layers.size(), mip_pipelines_.size()));
@@ -393,11 +410,72 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
 }
 
 Result<void> TileArray::regenerate_mips(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
+  if (scratch_) return regenerate_through_scratch(encoder, layers);
   const size_t width = std::max<size_t>(mip_pipelines_.size(), 1);
   for (uint32_t level = 1; level < mip_levels_; ++level) {
     for (size_t first = 0; first < layers.size(); first += width) {
       if (auto ok = record_mip_pass(encoder, layers.subspan(first, std::min(width, layers.size() - first)), level); !ok) {
         return ok;
+      }
+    }
+  }
+  return {};
+}
+
+namespace {
+
+// Copies level `level` of one layer to one layer of another texture of the same size and format.
+void copy_level(const Procs& p, CommandEncoder encoder, Texture from, LayerIndex from_layer, Texture to,
+                LayerIndex to_layer, uint32_t level, uint32_t tile_size) {
+  TexelCopyTextureInfo src;
+  src.texture = from;
+  src.mipLevel = level;
+  src.origin = {0, 0, from_layer};
+  TexelCopyTextureInfo dst;
+  dst.texture = to;
+  dst.mipLevel = level;
+  dst.origin = {0, 0, to_layer};
+  const uint32_t size = std::max(tile_size >> level, 1u);
+  const Extent3D extent{size, size, 1};
+  p.CommandEncoderCopyTextureToTexture(encoder, &src, &dst, &extent);
+}
+
+}  // namespace
+
+Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
+  if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("mip chain of '{}': the array was destroyed", label_));
+  const size_t width = scratch_->layers();
+  for (size_t i = 0; i < layers.size(); ++i) {
+    if (layers[i] >= layers_) {
+      return make_error(ErrorKind::InvalidArgument,
+                        fmt::format("mip chain of '{}': layer {} of {}", label_, layers[i], layers_));
+    }
+    // A layer twice in one group would be copied from two scratch layers.
+    for (size_t j = i - i % width; j < i; ++j) {
+      if (layers[j] == layers[i]) {
+        return make_error(ErrorKind::InvalidArgument,
+                          fmt::format("mip chain of '{}': layer {} twice in one pass", label_, layers[i]));
+      }
+    }
+  }
+  // Resolve before recording: an error (a lost device) leaves the encoder untouched.
+  const resources::Registry& registry = held_.registry();
+  auto texture = registry.resolve(texture_);
+  if (!texture) return make_error(texture.error().kind, fmt::format("mip chain of '{}': {}", label_, texture.error().message));
+  auto scratch = registry.resolve(scratch_->texture());
+  if (!scratch) return make_error(scratch.error().kind, fmt::format("mip chain of '{}': {}", label_, scratch.error().message));
+  const Procs& p = registry.procs();
+  std::vector<LayerIndex> slots(width);
+  for (size_t t = 0; t < width; ++t) slots[t] = static_cast<LayerIndex>(t);
+  // Queue order keeps groups apart: a group's copies out of the scratch array are recorded
+  // before the next group's copies into it.
+  for (size_t first = 0; first < layers.size(); first += width) {
+    const auto group = layers.subspan(first, std::min(width, layers.size() - first));
+    for (size_t t = 0; t < group.size(); ++t) copy_level(p, encoder, *texture, group[t], *scratch, slots[t], 0, tile_size_);
+    if (auto ok = scratch_->regenerate_mips(encoder, std::span(slots).first(group.size())); !ok) return ok;
+    for (size_t t = 0; t < group.size(); ++t) {
+      for (uint32_t level = 1; level < mip_levels_; ++level) {
+        copy_level(p, encoder, *scratch, slots[t], *texture, group[t], level, tile_size_);
       }
     }
   }
@@ -417,6 +495,10 @@ Result<void> TileArray::destroy_retired(const LayerPool& pool, const SubmissionC
   }
   // Users before what they use; the registry calls Destroy on the texture once it may.
   held_.release();
+  if (scratch_) {
+    scratch_->held_.release();
+    scratch_->destroyed_ = true;
+  }
   destroyed_ = true;
   return {};
 }

@@ -31,19 +31,28 @@ struct Heard {
   std::vector<std::pair<uint64_t, gpu::DeviceLostReason>> lost;
   std::vector<std::string> lost_messages;
   std::vector<resources::ContentsLost> contents_lost;
+  std::vector<resources::RebuildReport> rebuilt;
+  std::vector<std::string> order;  // "ready N", "reload applied", ...
   std::vector<std::string> failed;
   std::vector<pipelines::ReloadReport> reloads;
 
   EngineCallbacks callbacks() {
     EngineCallbacks c;
-    c.on_ready = [this](uint64_t g) { ready.push_back(g); };
+    c.on_ready = [this](uint64_t g) {
+      ready.push_back(g);
+      order.push_back("ready " + std::to_string(g));
+    };
+    c.on_rebuilt = [this](const resources::RebuildReport& r) { rebuilt.push_back(r); };
     c.on_lost = [this](uint64_t g, gpu::DeviceLostReason r, std::string_view m) {
       lost.emplace_back(g, r);
       lost_messages.emplace_back(m);
     };
     c.on_contents_lost = [this](const resources::ContentsLost& l) { contents_lost.push_back(l); };
     c.on_failed = [this](std::string_view m) { failed.emplace_back(m); };
-    c.on_reload = [this](const pipelines::ReloadReport& r) { reloads.push_back(r); };
+    c.on_reload = [this](const pipelines::ReloadReport& r) {
+      reloads.push_back(r);
+      order.push_back(r.applied ? "reload applied" : "reload refused");
+    };
     return c;
   }
 };
@@ -210,6 +219,25 @@ TEST(EngineLoss, WhenThePolicyGivesUpTheEngineSaysWhyOnceAndHandlesStayValid) {
   EXPECT_THAT(engine->begin_frame().error().message, HasSubstr("gave up"));
   EXPECT_TRUE(engine->registry().is_alive(*sampler));
   EXPECT_EQ(engine->registry().slot_state(*sampler), resources::SlotState::Lost);
+}
+
+TEST(EngineLoss, AnAdoptedObjectIsReportedAsAwaitingItsOwnerAndIsLiveOnceReplaced) {
+  Heard heard;
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  const gpu::Procs& p = engine->procs();
+  gpu::SamplerDescriptor d;
+  auto adopted = engine->registry().adopt_sampler(p.DeviceCreateSampler(engine->device(), &d), "app sampler");
+  ASSERT_TRUE(adopted.ok());
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  ASSERT_EQ(heard.rebuilt.size(), 1u);
+  EXPECT_THAT(heard.rebuilt[0].awaiting_owner, ElementsAre("sampler \"app sampler\""));
+  EXPECT_EQ(engine->registry().slot_state(*adopted), resources::SlotState::Lost);
+  // The owner supplies a sampler of the new device under the same handle.
+  ASSERT_TRUE(engine->registry().replace_sampler(*adopted, p.DeviceCreateSampler(engine->device(), &d)).ok());
+  EXPECT_EQ(engine->registry().slot_state(*adopted), resources::SlotState::Live);
+  ASSERT_TRUE(engine->registry().destroy_sampler(*adopted).ok());
 }
 
 struct RecordingObserver : GenerationObserver {
@@ -421,6 +449,37 @@ TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSw
   EXPECT_TRUE(second.applied) << second.error;
   EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 191);
   EXPECT_EQ(engine->counters().hot_reloads, 2u);
+}
+
+// A reload started on the lost device (its change handed to the worker, its module perhaps
+// compiled or its pipelines being built) is released with that device, never published; the
+// new device's reloader sees the file differs from the recipe and applies it once.
+TEST_F(EngineHotReload, AReloadInFlightAtTheLossIsNeverPublishedAndAppliesOnceOnTheNewDevice) {
+  Heard heard;
+  auto engine = make_engine(engine_options(testing::pixel_test_backend()), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  auto module = engine->load_shader(path);
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  resources::RenderPipelineDescription d;
+  d.label = "tint";
+  d.vertex = {*module, "vs", {}};
+  d.fragment = resources::ShaderStage{*module, "fs", {}};
+  d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+  auto pipeline = engine->pipelines().create_render_pipeline(d);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a distinct mtime
+  write(0.5f);
+  engine->poll();  // the change goes to the worker of generation 1 (never published in this poll)
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  const pipelines::ReloadReport report = until_reload(*engine, heard);
+  EXPECT_TRUE(report.applied) << report.error;
+  for (int i = 0; i < 20; ++i) engine->poll();
+  EXPECT_THAT(heard.order, ElementsAre("ready 1", "ready 2", "reload applied"));
+  EXPECT_EQ(engine->counters().hot_reloads, 1u);
+  EXPECT_THAT(engine->registry().recipe(*module)->wgsl, HasSubstr("0.500000"));
+  EXPECT_TRUE(engine->registry().resolve(*pipeline).ok());
 }
 
 }  // namespace

@@ -97,8 +97,8 @@ class TileGpuTest : public GlDeviceTest {
     GlDeviceTest::TearDown();
   }
 
-  std::unique_ptr<TileArray> make_array(uint32_t layers) {
-    auto a = TileArray::create(*mips, {kTile, layers, 0, "test tiles"});
+  std::unique_ptr<TileArray> make_array(uint32_t layers, MipPath mip_path = MipPath::InArray) {
+    auto a = TileArray::create(*mips, {kTile, layers, 0, "test tiles", mip_path});
     EXPECT_TRUE(a) << a.error().message;
     return a ? std::make_unique<TileArray>(std::move(a.value())) : nullptr;
   }
@@ -143,6 +143,8 @@ class TileGpuTest : public GlDeviceTest {
     dev->procs().CommandBufferRelease(commands);
     return s;
   }
+
+  void expect_layers_recycled_together_show_their_new_tiles(MipPath mip_path);
 
   std::vector<uint8_t> read(Buffer buffer) {
     auto bytes = dev->context->read_mapped(buffer, uint64_t{kTarget} * kTarget * 4, kTimeout);
@@ -409,11 +411,12 @@ TEST_F(TileGpuTest, BadArraysAndUploadsAreErrorsNamingTheProblem) {
 // Six layers recycled in one frame: their chains are regenerated a level at a time, up to
 // max_targets() layers per pass (here 4 + 2). Every level of every layer shows its new tile,
 // none the tile it held before, and the layers not handed out keep theirs.
-TEST_F(TileGpuTest, LayersRecycledTogetherShowTheirNewTilesAtEveryMipLevel) {
+void TileGpuTest::expect_layers_recycled_together_show_their_new_tiles(MipPath mip_path) {
   ASSERT_GE(mips->max_targets(), 1u);
   EXPECT_LE(mips->max_targets(), kMaxLayersPerPass);
-  auto array = make_array(8);
+  auto array = make_array(8, mip_path);
   ASSERT_TRUE(array);
+  EXPECT_EQ(array->mip_path(), mip_path);
   const std::array<Rgba, 6> before{kRed, kGreen, kBlue, kWhite, kYellow, kRed};
   const std::array<Rgba, 6> after{kYellow, kBlue, kWhite, kRed, kGreen, kGreen};
   std::vector<LayerIndex> layers{6, 1, 4, 0, 7, 3};  // not in order, not contiguous
@@ -447,6 +450,39 @@ TEST_F(TileGpuTest, LayersRecycledTogetherShowTheirNewTilesAtEveryMipLevel) {
     Rgba c{untouched[m][0], untouched[m][1], untouched[m][2], untouched[m][3]};
     EXPECT_PRED2(near, c, kBlue) << "layer 2 mip " << m << " is " << show(c);
   }
+}
+
+TEST_F(TileGpuTest, LayersRecycledTogetherShowTheirNewTilesAtEveryMipLevel) {
+  expect_layers_recycled_together_show_their_new_tiles(MipPath::InArray);
+}
+
+// The same frame with the chains rendered in the scratch array and copied into the array: the
+// same levels, and the layers not handed out keep theirs (no copy lands on the wrong layer).
+TEST_F(TileGpuTest, LayersRecycledTogetherThroughTheScratchArrayShowTheirNewTilesAtEveryMipLevel) {
+  expect_layers_recycled_together_show_their_new_tiles(MipPath::Scratch);
+}
+
+// A scratch array has no render targets of its own: a direct mip pass is refused, naming why;
+// a layer outside the array or twice in one group is refused before anything is recorded.
+TEST_F(TileGpuTest, ScratchArrayRefusesDirectMipPassesAndBadLayers) {
+  auto array = make_array(8, MipPath::Scratch);
+  ASSERT_TRUE(array);
+  auto enc = encoder();
+  const LayerIndex one[] = {1};
+  auto direct = array->record_mip_pass(enc.get(), one, 1);
+  ASSERT_FALSE(direct);
+  EXPECT_NE(direct.error().message.find("scratch array (MipPath::Scratch)"), std::string::npos)
+      << direct.error().message;
+  const LayerIndex outside[] = {2, 8};
+  auto out = array->regenerate_mips(enc.get(), outside);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("layer 8 of 8"), std::string::npos) << out.error().message;
+  const LayerIndex twice[] = {3, 5, 3};
+  auto dup = array->regenerate_mips(enc.get(), twice);
+  ASSERT_FALSE(dup);
+  EXPECT_NE(dup.error().message.find("layer 3 twice"), std::string::npos) << dup.error().message;
+  // Nothing invalid was recorded: the encoder still finishes and submits cleanly.
+  submit(enc.get());
 }
 
 // A pass names each layer once and writes at most max_targets() of them; anything else is an

@@ -111,13 +111,14 @@ struct FrameResult {
 // target it draws into is in the registry too.
 class TileLayer {
  public:
-  explicit TileLayer(resources::Registry& registry) : registry_(registry) {}
+  explicit TileLayer(resources::Registry& registry, MipPath mip_path = MipPath::InArray)
+      : registry_(registry), mip_path_(mip_path) {}
 
   void build() {
     auto mips = MipGenerator::create(registry_, gpu::TextureFormat::RGBA8Unorm);
     ASSERT_TRUE(mips) << mips.error().message;
     mips_.emplace(std::move(*mips));
-    auto array = TileArray::create(*mips_, {kTile, kLayers, 0, "loss test tiles"});
+    auto array = TileArray::create(*mips_, {kTile, kLayers, 0, "loss test tiles", mip_path_});
     ASSERT_TRUE(array) << array.error().message;
     array_.emplace(std::move(*array));
     auto renderer = TileRenderer::create(registry_, gpu::TextureFormat::RGBA8Unorm, kGrid * kGrid);
@@ -249,6 +250,7 @@ class TileLayer {
     }
   };
   resources::Registry& registry_;
+  MipPath mip_path_;
   // Declared in the order they are made: destroyed the other way round, users first.
   std::optional<MipGenerator> mips_;
   std::optional<TileArray> array_;
@@ -308,10 +310,25 @@ bool all_visible_drawn_as_themselves(const FrameResult& frame) {
                      [](const auto& s) { return s.has_value() && s->levels_up == 0; });
 }
 
-class TilesAcrossLoss : public testing::GlDeviceTest {};
 class TilesAcrossLossNull : public testing::NullDeviceTest {};
 
+class TilesAcrossLoss : public testing::GlDeviceTest {
+ protected:
+  void expect_tiles_come_back_after_a_loss(MipPath mip_path);
+};
+
 TEST_F(TilesAcrossLoss, TilesComeBackAfterALossNearestFirstWithAncestorsAndNeverGarbage) {
+  expect_tiles_come_back_after_a_loss(MipPath::InArray);
+}
+
+// The same with the chains rendered in the scratch array: its texture, views and bind groups
+// are the registry's too, so the rebuild brings them back and the frames after the loss
+// regenerate chains through them without an error.
+TEST_F(TilesAcrossLoss, TilesComeBackAfterALossThroughTheScratchMipPath) {
+  expect_tiles_come_back_after_a_loss(MipPath::Scratch);
+}
+
+void TilesAcrossLoss::expect_tiles_come_back_after_a_loss(MipPath mip_path) {
   auto second = testing::open_test_device(testing::pixel_test_backend());
   ASSERT_NE(second, nullptr);
   std::vector<resources::ReleaseEvent> released;  // label is not kept: valid only during the call
@@ -323,7 +340,7 @@ TEST_F(TilesAcrossLoss, TilesComeBackAfterALossNearestFirstWithAncestorsAndNever
   const gpu::ReferenceCounts references_before = gpu::Ledger::process().outstanding();
   {
     resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get(), std::move(options));
-    TileLayer layer(registry);
+    TileLayer layer(registry, mip_path);
     layer.build();
     ASSERT_FALSE(HasFatalFailure());
 
@@ -355,9 +372,9 @@ TEST_F(TilesAcrossLoss, TilesComeBackAfterALossNearestFirstWithAncestorsAndNever
     EXPECT_TRUE(report.awaiting_owner.empty());
     EXPECT_EQ(report.rebuilt, live.total());
     EXPECT_EQ(registry.live_counts().by_kind, live.by_kind);
-    // The tiles (ContentsSource::None) and the target come back empty; the per-frame instances
-    // too; the layer indices, kept, are written again by the rebuild.
-    EXPECT_EQ(report.contents_lost.textures.size(), 2u);
+    // The tiles (ContentsSource::None), the scratch array when there is one, and the target
+    // come back empty; the per-frame instances too; the layer indices, kept, are written again.
+    EXPECT_EQ(report.contents_lost.textures.size(), mip_path == MipPath::Scratch ? 3u : 2u);
     EXPECT_TRUE(std::count(report.contents_lost.textures.begin(), report.contents_lost.textures.end(),
                            layer.array().texture()));
     EXPECT_EQ(report.contents_lost.buffers.size(), 1u);

@@ -69,6 +69,10 @@ struct EngineCallbacks {
   /// After a rebuild, before on_ready: the buffers and textures that came back zeroed
   /// (ContentsSource::None, contents the GPU produced). Produce them again.
   std::function<void(const resources::ContentsLost& lost)> on_contents_lost;
+  /// After every rebuild, before on_contents_lost: the whole report, including the objects the
+  /// new device refused (now Failed) and the adopted or borrowed ones that await their owner's
+  /// replace_* (warden has no recipe for them; until then they stay Lost).
+  std::function<void(const resources::RebuildReport& report)> on_rebuilt;
   /// The rebuild policy gave up: no more devices are requested. The message says why.
   std::function<void(std::string_view message)> on_failed;
   /// A hot reload finished (applied or not).

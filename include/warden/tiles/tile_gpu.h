@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -71,7 +72,19 @@ class MipGenerator {
   gpu::TextureFormat format_ = gpu::TextureFormat::Undefined;
 };
 
-/// The size, layer count and mip levels of a TileArray.
+/// Where regenerate_mips renders a new tile's chain (docs/adr/0020).
+enum class MipPath {
+  /// Passes into the array itself: each pass samples one level of the whole array, so Dawn
+  /// tracks every (layer, level) of the array for every pass: its cost grows with the layers.
+  InArray,
+  /// Passes into a scratch array of MipGenerator::max_targets() layers, then a copy per (tile,
+  /// level) into the array: the passes touch a few subresources, the copies one each.
+  Scratch,
+};
+/// The path's name as messages and benchmarks print it ("in-array", "scratch").
+const char* to_string(MipPath path);
+
+/// The size, layer count and mip levels of a TileArray, and where its mip chains are rendered.
 struct TileArrayDescription {
   uint32_t tile_size = 256;   ///< width and height of every layer
   /// How many tiles the array holds at once, 1 to the device's maxTextureArrayLayers.
@@ -79,6 +92,8 @@ struct TileArrayDescription {
   uint32_t mip_levels = 0;    ///< 0: the full chain down to 1x1
   /// The name messages and the GPU debugger show; the array's objects are labelled from it.
   std::string label = "tile array";
+  /// Where regenerate_mips renders new chains; Scratch costs less per frame at many layers.
+  MipPath mip_path = MipPath::InArray;
 };
 
 /// A texture_2d_array of tile layers with full mip chains, and every view and bind group its frames
@@ -89,7 +104,8 @@ class TileArray {
   /// The array's format and registry are the generator's; the generator must outlive the array.
   /// Texture views made in the registry: layers x (levels - 1) render targets, levels - 1
   /// sources of the mip passes and one sampled view (view_count()); RegistryOptions'
-  /// texture_view_capacity must leave room for them.
+  /// texture_view_capacity must leave room for them. A MipPath::Scratch array makes its sampled
+  /// view and a scratch array of max_targets() layers (view_count(max_targets(), levels) more).
   static Result<TileArray> create(const MipGenerator& mips, const TileArrayDescription& desc);
   /// How many texture views an array of `layers` layers and `mip_levels` levels makes in the
   /// registry.
@@ -112,6 +128,7 @@ class TileArray {
   Result<void> record_mip_level(gpu::CommandEncoder encoder, LayerIndex layer, uint32_t level) const;
   Result<void> regenerate_mips(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
   /// One pass writing `level` of every layer in `layers` (1..max_targets() distinct layers).
+  /// InArray only: a Scratch array has no render targets of its own.
   ///@}
   Result<void> record_mip_pass(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const;
 
@@ -132,6 +149,8 @@ class TileArray {
   uint64_t bytes() const { return bytes_; }
   /// Bytes of one layer with its mip chain.
   uint64_t layer_bytes() const { return bytes_ / layers_; }
+  /// Where this array renders its mip chains.
+  MipPath mip_path() const { return scratch_ ? MipPath::Scratch : MipPath::InArray; }
 
   /// Retiring a whole zoom band: the array's objects are destroyed in the registry, which
   /// releases them once their last reader retired. Refused while a layer is still allocated or
@@ -148,7 +167,12 @@ class TileArray {
     return targets_[size_t{layer} * (mip_levels_ - 1) + level - 1];
   }
 
+  // MipPath::Scratch: chains for up to max_targets() layers rendered into `scratch_` (an
+  // InArray array of that many layers), then copied into `layers`' levels 1...
+  Result<void> regenerate_through_scratch(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
+
   HeldObjects held_;
+  std::unique_ptr<TileArray> scratch_;  // MipPath::Scratch only
   TextureHandle texture_;
   TextureViewHandle sampled_view_;
   std::vector<BindGroupHandle> mip_sources_;  // [m]: samples level m, all layers

@@ -33,6 +33,7 @@ using CommandRun = std::function<int()>;
 void add_info_command(CLI::App& app, CommandRun& run);
 void add_smoke_command(CLI::App& app, CommandRun& run);
 void add_demo_command(CLI::App& app, CommandRun& run);
+void add_soak_command(CLI::App& app, CommandRun& run);
 // `operands`: the files given after "--" (only `shader check` takes any). Returns `shader check`.
 const CLI::App* add_shader_command(CLI::App& app, const std::vector<std::string>& operands, CommandRun& run);
 void add_window_command(CLI::App& app, CommandRun& run);

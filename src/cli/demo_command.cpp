@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -20,6 +21,9 @@ struct DemoArgs {
   std::string tiles;
   int64_t latency_ms = 15;
   int64_t frame_interval_ms = 16;
+  std::string camera = "scripted";
+  std::vector<uint32_t> lose_device_at;
+  std::vector<uint32_t> reload_shader_at;
 };
 
 Result<void> parse_size(const std::string& text, uint32_t& width, uint32_t& height) {
@@ -52,30 +56,22 @@ int run_demo_command(DemoArgs& args) {
     print_err("warden: {}\n", choice.error().message);
     return kExitUsage;
   }
-  if (*choice == gpu::BackendChoice::Null) {
-    print_err("warden: demo draws and reads pixels back; the null backend only validates (choose auto, vulkan, gl or gles)\n");
+  options.backend = *choice;
+  options.camera = args.camera == "still" ? demo::CameraMode::Still : demo::CameraMode::Scripted;
+  for (uint32_t frame : args.lose_device_at) options.faults.push_back({frame, demo::FaultKind::DeviceLoss});
+  for (uint32_t frame : args.reload_shader_at) options.faults.push_back({frame, demo::FaultKind::ShaderReload});
+  if (auto valid = demo::check_options(options); !valid) {
+    print_err("warden: {}\n", valid.error().message);
     return kExitUsage;
   }
-  auto context = gpu::Context::create();
-  if (!context) {
-    print_err("warden: {}\n", context.error().message);
-    return kExitUsage;
-  }
-  auto opened = (*context)->open_device(*choice);
-  if (!opened) {
-    print_err("warden: {}\n", opened.error().message);
-    return kExitFailure;
-  }
-  const auto& description = opened->adapter.description;
-  demo::DemoDevice device{context->get(), opened->device.get(), opened->queue.get(),
-                          gpu::to_string(description.backend), description.device};
-  print_out("demo: {} frames at {}x{} on '{}' ({}), budget {} MB\n", options.frames, options.width, options.height,
-             device.adapter, device.backend, options.budget_mb);
+  print_out("demo: {} frames at {}x{} ({} backend), budget {} MB, {} device losses and {} shader reloads planned\n",
+            options.frames, options.width, options.height, gpu::to_string(options.backend), options.budget_mb,
+            args.lose_device_at.size(), args.reload_shader_at.size());
   const demo::ProgressMode mode = demo::progress_mode_for(fileno(stdout));
   demo::ProgressLine progress(stdout, mode, 60);
   Diagnostics log;
   log.set_sink([](const Diagnostic& d) { print_err("warden: {}: {}\n", to_string(d.severity), d.message); });
-  auto report = demo::run_tile_map_demo(device, options, &progress, log);
+  auto report = demo::run_tile_map_demo(options, &progress, log);
   if (mode == demo::ProgressMode::LiveLine) print_out("\n");  // end the status line
   if (!report) {
     print_err("warden: demo: {}\n", report.error().message);
@@ -83,6 +79,10 @@ int run_demo_command(DemoArgs& args) {
                ? kExitUsage
                : kExitFailure;
   }
+  print_out("demo: on '{}' ({}): {} device losses, {} recoveries, {} hot reloads, {} frames skipped while recovering, "
+            "{} objects leaked\n",
+            report->adapter, report->backend, report->device_losses.value_or(0), report->recoveries.value_or(0),
+            report->hot_reloads.value_or(0), report->frames_skipped, report->leaked_objects.value_or(0));
   print_out("demo: {} tiles uploaded, {} fetch failures, {} acquire misses, {} blocking waits, frame p50 {:.2f} ms\n",
              report->tiles_uploaded, report->tile_fetch_failures, report->acquire_misses, report->blocking_waits,
              demo::frame_ms_quantile(report->samples, 0.5));
@@ -109,6 +109,15 @@ void add_demo_command(CLI::App& app, CommandRun& run) {
       ->capture_default_str();
   cmd->add_option("--max-zoom", args->options.max_zoom, "Deepest zoom fetched")->capture_default_str();
   cmd->add_option("--snapshots", args->options.snapshots, "Snapshots spread over the run")->capture_default_str();
+  cmd->add_option("--snapshot-at", args->options.snapshot_at, "More frames to snapshot, F[,F...]")->delimiter(',');
+  cmd->add_option("--lose-device-at", args->lose_device_at, "Force a device loss at these frames, F[,F...]")
+      ->delimiter(',');
+  cmd->add_option("--reload-shader-at", args->reload_shader_at,
+                  "Rewrite the tile shader file (OUT/tiles.wgsl) at these frames; hot reload swaps it, F[,F...]")
+      ->delimiter(',');
+  cmd->add_option("--camera", args->camera, "scripted (pans and zooms) or still (the first place)")
+      ->check(CLI::IsMember({"scripted", "still"}))
+      ->capture_default_str();
   cmd->callback([&run, args] { run = [args] { return run_demo_command(*args); }; });
 }
 

@@ -56,6 +56,15 @@ std::string report_json(const DemoReport& report) {
   json["recovery_ms"] = report.recovery_ms;
   json["backend"] = report.backend;
   json["adapter"] = report.adapter;
+  json["frames_drawn"] = report.frames_drawn;
+  json["frames_skipped"] = report.frames_skipped;
+  json["budget_exceeded_frames"] = report.budget_exceeded_frames;
+  json["reload_failures"] = report.reload_failures;
+  nlohmann::json losses = nlohmann::json::array();
+  for (const DemoReport::Loss& l : report.losses) {
+    losses.push_back({{"frame", l.frame}, {"first_drawn", l.first_drawn}, {"settled", l.settled}});
+  }
+  json["losses"] = std::move(losses);
 
   nlohmann::ordered_json series;
   auto column = [&](const char* name, auto field) {

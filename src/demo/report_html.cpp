@@ -88,7 +88,7 @@ for (const [key, value] of Object.entries(report)) {
   if (key === 'series' || key === 'events' || key === 'snapshots') continue;
   const row = table.insertRow();
   row.insertCell().textContent = key;
-  row.insertCell().textContent = value === null ? 'not measured' : Array.isArray(value) ? value.join(', ') : String(value);
+  row.insertCell().textContent = value === null ? 'not measured' : Array.isArray(value) ? value.map(v => typeof v === 'object' ? JSON.stringify(v) : v).join(', ') : String(value);
 }
 // uPlot sizes and draws in a microtask after construction: record the layout after it.
 setTimeout(() => {

@@ -2,25 +2,27 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <deque>
+#include <fstream>
 #include <list>
 #include <memory>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 
-#include "warden/core/submission_clock.h"
-#include "warden/resources/registry.h"
 #include "warden/demo/camera.h"
 #include "warden/demo/folder_tiles.h"
 #include "warden/demo/mercator_tiler.h"
 #include "warden/demo/report_html.h"
 #include "warden/demo/tile_server.h"
+#include "warden/engine/engine.h"
+#include "warden/engine/tile_layer.h"
 #include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
+#include "warden/gpu/ledger.h"
+#include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
 
 namespace warden::demo {
@@ -30,28 +32,36 @@ using tiles::TileKey;
 using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kTileSize = 256;
-// Layers beyond the budget's, so that layers released this frame (in flight until their last
-// reader retires) do not starve the next frame's uploads.
 constexpr uint32_t kInFlightHeadroom = 16;
-constexpr uint32_t kMaxUploadsPerFrame = 6;
 constexpr uint32_t kRetryAfterFrames = 10;  // a failed fetch is asked for again this much later
+// A broken shader file is fixed this long after its failed reload was reported (the developer
+// read the error), or after kBrokenShaderLongest frames when no report came (a loss dropped it).
+constexpr uint32_t kBrokenShaderFrames = 20;
+constexpr uint32_t kBrokenShaderLongest = 200;
+constexpr uint32_t kFetchFailureBurst = 12;      // fetches failed by one FetchFailures fault
+constexpr uint32_t kPoolHeldFrames = 8;          // frames a PoolExhaustion fault holds the layers
 constexpr std::chrono::seconds kDrainTimeout{30};
+constexpr TileKey kRoot{0, 0, 0};
 
-// One map layer (day or night): where its tiles come from and which of them are resident.
-struct LayerTiles {
-  std::unique_ptr<TileServer> server;
-  std::optional<tiles::TileCache> cache;
-  std::deque<FetchedTile> ready;  // fetched, waiting for a frame with upload room
-  std::unordered_map<TileKey, uint32_t, tiles::TileKeyHash> retry_at;
-};
-
-// A snapshot copied into a buffer, mapped asynchronously; written once the map completes.
-struct PendingSnapshot {
-  uint32_t frame = 0;
-  gpu::Ref<gpu::Buffer> buffer;
-  bool mapped = false;
-  gpu::MapAsyncStatus status = gpu::MapAsyncStatus::Error;
-};
+// The tile shader the demo writes into its out folder and loads through the Engine (watched
+// for hot reload). A reload rewrites it with a tint; a broken one misses a semicolon.
+std::string tile_shader(uint32_t variant) {
+  std::string wgsl(tiles::TileRenderer::default_wgsl());
+  if (variant == 0) return wgsl;
+  const std::string plain = "return textureSample(tiles, smp, in.uv, in.layer);";
+  const auto at = wgsl.find(plain);
+  // Each variant a different warm tint, strong enough to see: every reload changes the picture.
+  const double k = static_cast<double>((variant - 1) % 4);
+  wgsl.replace(at, plain.size(),
+               fmt::format("return textureSample(tiles, smp, in.uv, in.layer) * vec4<f32>(1.0, {:.2f}, {:.2f}, 1.0);",
+                           0.8 - 0.1 * k, 0.55 - 0.1 * k));
+  return wgsl;
+}
+std::string broken_tile_shader() {
+  std::string wgsl(tiles::TileRenderer::default_wgsl());
+  wgsl.replace(wgsl.find("out.layer = layer;"), 18, "out.layer = layer");  // a syntax error
+  return wgsl;
+}
 
 // A tile position visible this frame, in target pixels.
 struct VisibleTile {
@@ -81,261 +91,454 @@ std::vector<VisibleTile> visible_tiles(const CameraPose& pose, uint32_t max_zoom
   return out;
 }
 
+// The TileCache's fetcher over a TileServer: replies wait here until the server's worker
+// finished their tile; collect() answers them on the frame thread. Injected burst failures
+// (the soak's FetchFailures) answer with an error at once.
+class ServerFetcher final : public tiles::TileFetcher {
+ public:
+  explicit ServerFetcher(std::unique_ptr<TileServer> server) : server_(std::move(server)) {}
+  void fetch(tiles::TileReply reply) override {
+    const TileKey key = reply.ticket().key;
+    if (fail_next_ > 0) {
+      --fail_next_;
+      reply.fail(make_error(ErrorKind::Io, fmt::format("tile {}: failed on purpose (a fault burst)", tiles::to_string(key))));
+      return;
+    }
+    server_->request(key);  // already pending: the reply waits for that fetch
+    waiting_[key].push_back(std::move(reply));
+  }
+  void collect() {
+    for (FetchedTile& tile : server_->take_completed()) {
+      auto it = waiting_.find(tile.key);
+      if (it == waiting_.end()) continue;
+      for (tiles::TileReply& reply : it->second) {
+        if (tile.image) {
+          reply.deliver(tile.image->texels);
+        } else {
+          reply.fail(tile.image.error());
+        }
+      }
+      waiting_.erase(it);
+    }
+  }
+  void fail_next(uint32_t count) { fail_next_ += count; }
+  TileServer& server() { return *server_; }
+
+ private:
+  std::unique_ptr<TileServer> server_;
+  std::unordered_map<TileKey, std::vector<tiles::TileReply>, tiles::TileKeyHash> waiting_;
+  uint32_t fail_next_ = 0;
+};
+
+// One map (day or night): its tiles' source and its layer in the engine.
+struct MapTiles {
+  std::unique_ptr<ServerFetcher> fetcher;
+  std::unique_ptr<engine::TileLayer> layer;
+  std::unordered_map<TileKey, uint32_t, tiles::TileKeyHash> retry_at;
+};
+
+// A snapshot copied into a buffer, mapped asynchronously; written once the map completes.
+struct PendingSnapshot {
+  uint32_t frame = 0;
+  gpu::Ref<gpu::Buffer> buffer;
+  bool mapped = false;
+  gpu::MapAsyncStatus status = gpu::MapAsyncStatus::Error;
+};
+
+// What the application keeps on the CPU and a loss must not change.
+struct AppState {
+  uint32_t camera_frame = 0;
+  size_t shown = 0;
+  std::vector<TextureHandle> arrays;
+  std::vector<RenderPipelineHandle> pipelines;
+  ShaderModuleHandle shader;
+  TextureHandle target;
+  bool operator==(const AppState&) const = default;
+};
+
 class TileMapDemo {
  public:
-  TileMapDemo(const DemoDevice& gpu, const DemoOptions& options, Diagnostics& log)
-      : gpu_(gpu), options_(options), camera_(options.frames), log_(log) {}
-  // A run that ended early may leave readbacks mapping: abort them and let their callbacks
-  // run now, while the PendingSnapshots they point at still exist.
-  ~TileMapDemo() {
-    if (snapshots_.empty()) return;
-    for (PendingSnapshot& pending : snapshots_) procs().BufferUnmap(pending.buffer.get());
-    gpu_.context->process_events();
-  }
+  TileMapDemo(const DemoOptions& options, Diagnostics& log)
+      : options_(options), camera_(options.frames), log_(log) {}
+  ~TileMapDemo() { teardown(); }
   TileMapDemo(const TileMapDemo&) = delete;
   TileMapDemo& operator=(const TileMapDemo&) = delete;
 
   Result<DemoReport> run(ProgressLine* progress);
 
  private:
-  const gpu::Procs& procs() const { return gpu_.context->procs(); }
+  const gpu::Procs& procs() const { return engine_->procs(); }
   Result<void> open_sources();
-  Result<void> create_gpu_objects();
-  void collect_fetched(uint32_t frame);
-  Result<uint32_t> upload_ready(LayerTiles& layer, gpu::CommandEncoder encoder, uint32_t& misses);
-  Result<void> render_frame(uint32_t frame, FrameSample& sample);
-  // Copies finished readbacks to the host (captured_); never waits.
+  Result<void> create_engine();
+  Result<void> create_scene();
+  void inject(const PlannedFault& fault, uint32_t frame);
+  void misuse_handles();
+  Result<bool> render_frame(uint32_t frame, FrameSample& sample);
+  void request_snapshot(gpu::CommandEncoder encoder, uint32_t frame);
+  void map_snapshot();
   void collect_snapshots();
   Result<void> drain_snapshots();
+  Result<void> write_shader(const std::string& wgsl);
+  AppState app_state() const;
+  void check_layers();
+  void teardown();
 
-  DemoDevice gpu_;
   DemoOptions options_;
   ScriptedCamera camera_;
   DemoReport report_;
   Diagnostics& log_;
+  gpu::ReferenceCounts references_before_;
 
-  // Tile sources: Blue Marble (day and night) or one folder (one layer).
   std::optional<BlueMarble> earth_;
   std::unique_ptr<FolderTiles> folder_;
-  std::vector<LayerTiles> layers_;  // [MapLayer]
+  std::vector<TileProvider*> providers_;
 
-  // Custody of the tile GPU objects, and the submission clock; declared before what it holds,
-  // so it goes after them.
-  std::unique_ptr<resources::Registry> registry_;
-  std::unique_ptr<tiles::LayerPool> pool_;
-  std::unique_ptr<tiles::MipGenerator> mips_;
-  std::unique_ptr<tiles::TileArray> array_;
-  std::unique_ptr<tiles::TileRenderer> renderer_;
-  std::optional<tiles::TileBindGroup> bind_group_;
-  gpu::Ref<gpu::Texture> target_;
-  gpu::Ref<gpu::TextureView> target_view_;
+  std::unique_ptr<engine::Engine> engine_;
+  std::vector<MapTiles> maps_;  // [MapLayer]
+  ShaderModuleHandle shader_;
+  std::filesystem::path shader_path_;
+  TextureHandle target_;
+  TextureViewHandle target_view_;
+
+  // Faults and their snapshots.
+  std::vector<PlannedFault> faults_;  // sorted by frame
+  size_t next_fault_ = 0;
+  bool loss_due_ = false;             // waits for readbacks in flight, then fires
+  uint32_t shader_variant_ = 0;
+  std::optional<uint32_t> fix_shader_at_;
+  uint32_t current_frame_ = 0;
+  std::vector<tiles::LayerIndex> held_layers_;
+  uint32_t release_held_at_ = 0;
+  std::optional<AppState> state_at_loss_;
+  std::optional<Clock::time_point> lost_at_;
+  bool settle_watch_ = false;  // the last loss has no settled frame yet
+  bool snapshot_next_drawn_ = false;
+
   std::list<PendingSnapshot> snapshots_;  // stable addresses: map callbacks point at them
+  PendingSnapshot* unmapped_ = nullptr;   // copied this frame, mapped after the submit
   std::vector<uint32_t> snapshot_frames_;
-  std::vector<std::pair<uint32_t, RgbaImage>> captured_;  // (frame, pixels), written after the run
+  std::vector<std::pair<uint32_t, RgbaImage>> captured_;
 };
 
 Result<void> TileMapDemo::open_sources() {
-  std::vector<TileProvider*> providers;
   if (options_.tiles_dir.empty()) {
     auto earth = BlueMarble::load(kXplanetImagesDir, kTileSize);
     if (!earth) return earth.error();
     earth_.emplace(std::move(*earth));
-    providers = {&earth_->day, &earth_->night};
+    providers_ = {&earth_->day, &earth_->night};
   } else {
     auto folder = FolderTiles::open(options_.tiles_dir, log_, kTileSize);
     if (!folder) return folder.error();
     folder_ = std::move(*folder);
-    providers = {folder_.get()};  // one layer: a folder has no night
-  }
-  layers_.resize(providers.size());
-  for (size_t i = 0; i < providers.size(); ++i) {
-    // Each layer draws its own failures from the seed: day and night differ, runs repeat.
-    auto server = TileServer::start(*providers[i], {options_.fetch_latency, options_.fetch_failure_rate, options_.seed * 2 + i});
-    if (!server) return server.error();
-    layers_[i].server = std::move(*server);
-    layers_[i].server->request({0, 0, 0});  // the root, pinned once resident: no position is ever blank
+    providers_ = {folder_.get()};  // one layer: a folder has no night
   }
   return {};
 }
 
-Result<void> TileMapDemo::create_gpu_objects() {
-  const gpu::Procs& p = procs();
-  auto layer_bytes = tiles::texture_bytes(gpu::TextureFormat::RGBA8Unorm, kTileSize, kTileSize,
-                                          tiles::full_mip_count(kTileSize, kTileSize), 1);
-  if (!layer_bytes) return layer_bytes.error();
+Result<void> TileMapDemo::create_engine() {
+  engine::EngineOptions options;
+  options.device.backend = options_.backend;
+  options.device.label = "warden demo";
+  options.library.ledger = options_.ledger ? gpu::LedgerMode::On : gpu::LedgerMode::FromEnvironment;
+  // Every planned loss is recovered: the policy gives up only beyond them (and a driver's own).
+  unsigned losses = 0;
+  for (const PlannedFault& f : faults_) losses += f.kind == FaultKind::DeviceLoss;
+  options.rebuild.faults_to_give_up = std::max(3u, losses + 3);
+  // Two tile arrays with a view per (layer, level >= 1) each.
+  const uint32_t mip_levels = tiles::full_mip_count(kTileSize, kTileSize);
+  const uint64_t layer_bytes = uint64_t{kTileSize} * kTileSize * 4 * 4 / 3 + 4;
+  const uint64_t layers = (options_.budget_mb << 20) / layer_bytes + kInFlightHeadroom * 2;
+  options.registry.texture_view_capacity = std::max<uint32_t>(
+      options.registry.texture_view_capacity,
+      static_cast<uint32_t>(std::min<uint64_t>(tiles::TileArray::view_count(static_cast<uint32_t>(layers), mip_levels) * 2 + 64,
+                                               UINT32_MAX / 2)));
+  engine::EngineCallbacks callbacks;
+  callbacks.on_reload = [this](const pipelines::ReloadReport& reload) {
+    if (!reload.applied) {
+      ++report_.reload_failures;
+      if (fix_shader_at_) fix_shader_at_ = std::min(*fix_shader_at_, current_frame_ + kBrokenShaderFrames);
+      return;
+    }
+    if (options_.snapshot_faults) snapshot_next_drawn_ = true;  // the first frame with the new shader
+  };
+  callbacks.on_failed = [this](std::string_view message) {
+    report_.gave_up = true;
+    report_.gave_up_message = std::string(message);
+  };
+  if (options_.ledger) references_before_ = gpu::Ledger::process().outstanding();
+  auto engine = engine::Engine::create(std::move(options), std::move(callbacks));
+  if (!engine) return engine.error();
+  engine_ = std::move(*engine);
+  report_.backend = gpu::to_string(engine_->backend());
+  report_.adapter = engine_->adapter_name();
+  return {};
+}
+
+Result<void> TileMapDemo::create_scene() {
+  shader_path_ = options_.out / "tiles.wgsl";
+  if (auto written = write_shader(tile_shader(0)); !written) return written;
+  auto module = engine_->load_shader(shader_path_);
+  if (!module) return module.error();
+  shader_ = *module;
   const uint64_t budget = options_.budget_mb << 20;
-  const uint64_t per_layer_budget = budget / layers_.size();
-  const uint64_t budget_layers = budget / *layer_bytes;
-  gpu::Limits limits;
-  p.DeviceGetLimits(gpu_.device, &limits);
-  const uint64_t layer_count = budget_layers + kInFlightHeadroom;
-  if (layer_count > limits.maxTextureArrayLayers) {
-    return make_error(ErrorKind::InvalidArgument,
-                      fmt::format("--budget-mb {}: {} tile layers of {} bytes plus {} in flight exceed this device's "
-                                  "{} array layers; choose at most {} MB",
-                                  options_.budget_mb, budget_layers, *layer_bytes, kInFlightHeadroom,
-                                  limits.maxTextureArrayLayers,
-                                  (limits.maxTextureArrayLayers - kInFlightHeadroom) * *layer_bytes >> 20));
-  }
-  // A view per (layer, level >= 1): a large budget on a device with many array layers needs
-  // more than the default 4,096 views.
-  resources::RegistryOptions registry_options;
-  const uint64_t views = tiles::TileArray::view_count(static_cast<uint32_t>(layer_count),
-                                                      tiles::full_mip_count(kTileSize, kTileSize));
-  registry_options.texture_view_capacity = std::max<uint32_t>(registry_options.texture_view_capacity,
-                                                               static_cast<uint32_t>(views) + 64);
-  registry_ = std::make_unique<resources::Registry>(*gpu_.context, gpu_.device, gpu_.queue, std::move(registry_options));
-  pool_ = std::make_unique<tiles::LayerPool>(static_cast<uint32_t>(layer_count), registry_->clock());
-  for (LayerTiles& layer : layers_) {
-    auto cache = tiles::TileCache::create(*pool_, per_layer_budget, *layer_bytes);
-    if (!cache) return cache.error();
-    layer.cache.emplace(std::move(*cache));
-  }
-  auto mips = tiles::MipGenerator::create(*registry_, gpu::TextureFormat::RGBA8Unorm);
-  if (!mips) return mips.error();
-  mips_ = std::make_unique<tiles::MipGenerator>(std::move(*mips));
-  auto array = tiles::TileArray::create(*mips_, {kTileSize, static_cast<uint32_t>(layer_count), 0, "demo tiles"});
-  if (!array) return array.error();
-  array_ = std::make_unique<tiles::TileArray>(std::move(*array));
+  report_.vram_budget_bytes = budget;
   // At zoom scale >= 1 a tile covers at least 256 pixels: this many positions at most.
   const uint32_t max_instances = (options_.width / kTileSize + 2) * (options_.height / kTileSize + 2);
-  auto renderer = tiles::TileRenderer::create(*registry_, gpu::TextureFormat::RGBA8Unorm, max_instances);
-  if (!renderer) return renderer.error();
-  renderer_ = std::make_unique<tiles::TileRenderer>(std::move(*renderer));
-  auto group = renderer_->make_bind_group(*array_);
-  if (!group) return group.error();
-  bind_group_.emplace(std::move(*group));
-
-  gpu::TextureDescriptor desc;
-  desc.label = "demo target";
-  desc.size = {options_.width, options_.height, 1};
-  desc.format = gpu::TextureFormat::RGBA8Unorm;
-  desc.usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc;
-  target_ = gpu::Ref<gpu::Texture>(&p, p.DeviceCreateTexture(gpu_.device, &desc));
-  target_view_ = gpu::Ref<gpu::TextureView>(&p, p.TextureCreateView(target_.get(), nullptr));
-  report_.vram_budget_bytes = budget;
+  for (size_t i = 0; i < providers_.size(); ++i) {
+    // Each map draws its own failures from the seed: day and night differ, runs repeat.
+    auto server = TileServer::start(*providers_[i], {options_.fetch_latency, options_.fetch_failure_rate, options_.seed * 2 + i});
+    if (!server) return server.error();
+    // The root first, before any frame asks: no position stays blank for long (its reply
+    // waits for this fetch when the cache dispatches it).
+    (*server)->request(kRoot);
+    MapTiles map;
+    map.fetcher = std::make_unique<ServerFetcher>(std::move(*server));
+    engine::TileLayerOptions layer;
+    layer.tile_size = kTileSize;
+    layer.budget_bytes = budget / providers_.size();
+    layer.in_flight_headroom = kInFlightHeadroom;
+    layer.max_instances = max_instances;
+    layer.shader = shader_;
+    layer.label = i == 0 ? "demo day tiles" : "demo night tiles";
+    auto made = engine::TileLayer::create(*engine_, layer);
+    if (!made) {
+      if (made.error().kind == ErrorKind::InvalidArgument) {
+        return make_error(ErrorKind::InvalidArgument, fmt::format("--budget-mb {}: {}", options_.budget_mb, made.error().message));
+      }
+      return made.error();
+    }
+    map.layer = std::move(*made);
+    maps_.push_back(std::move(map));
+  }
+  auto texture = engine_->registry().create_texture(
+      {.size = {options_.width, options_.height, 1},
+       .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+       .label = "demo target"});
+  if (!texture) return texture.error();
+  target_ = *texture;
+  auto view = engine_->registry().create_texture_view(target_);
+  if (!view) return view.error();
+  target_view_ = *view;
   return {};
 }
 
-void TileMapDemo::collect_fetched(uint32_t frame) {
-  for (LayerTiles& layer : layers_) {
-    for (FetchedTile& tile : layer.server->take_completed()) {
-      if (tile.image) {
-        layer.ready.push_back(std::move(tile));
-      } else {
-        ++report_.tile_fetch_failures;
-        layer.retry_at[tile.key] = frame + kRetryAfterFrames;
-      }
-    }
+Result<void> TileMapDemo::write_shader(const std::string& wgsl) {
+  // Written beside and renamed over: the watcher never reads half a file.
+  const auto part = shader_path_.string() + ".part";
+  {
+    std::ofstream out(part, std::ios::trunc);
+    out << wgsl;
+    if (!out) return make_error(ErrorKind::Io, fmt::format("{}: cannot write the tile shader", part));
   }
+  std::error_code ec;
+  std::filesystem::rename(part, shader_path_, ec);
+  if (ec) return make_error(ErrorKind::Io, fmt::format("{}: {}", shader_path_.string(), ec.message()));
+  return {};
 }
 
-Result<uint32_t> TileMapDemo::upload_ready(LayerTiles& layer, gpu::CommandEncoder encoder, uint32_t& misses) {
-  uint32_t uploaded = 0;
-  while (!layer.ready.empty() && uploaded < kMaxUploadsPerFrame) {
-    const FetchedTile& tile = layer.ready.front();
-    auto fill = [&](const TileKey&, tiles::LayerIndex index) -> Result<void> {
-      if (auto written = array_->upload(encoder, index, tile.image->texels); !written) return written;
-      return pool_->touch(index);  // the mip passes are recorded into this frame's encoder
-    };
-    const bool root = tile.key == TileKey{0, 0, 0};
-    auto loaded = layer.cache->load(tile.key, fill, root ? tiles::Priority::Urgent : tiles::Priority::Normal);
-    if (!loaded) return loaded.error();
-    if (*loaded == tiles::LoadStatus::Deferred || *loaded == tiles::LoadStatus::Held) {
-      ++misses;  // no layer can be had this frame: try again next frame
+AppState TileMapDemo::app_state() const {
+  AppState state;
+  state.shader = shader_;
+  state.target = target_;
+  for (const MapTiles& map : maps_) {
+    state.arrays.push_back(map.layer->array().texture());
+    state.pipelines.push_back(map.layer->renderer().pipeline());
+  }
+  return state;
+}
+
+void TileMapDemo::inject(const PlannedFault& fault, uint32_t frame) {
+  ++report_.faults_injected[to_string(fault.kind)];
+  switch (fault.kind) {
+    case FaultKind::DeviceLoss: loss_due_ = true; break;
+    case FaultKind::ShaderReload:
+      if (write_shader(tile_shader(++shader_variant_))) report_.events.push_back({frame, ReportEventKind::ShaderReload});
+      break;
+    case FaultKind::ShaderBroken:
+      if (write_shader(broken_tile_shader())) fix_shader_at_ = frame + kBrokenShaderLongest;
+      break;
+    case FaultKind::FetchFailures:
+      for (MapTiles& map : maps_) map.fetcher->fail_next(kFetchFailureBurst);
+      break;
+    case FaultKind::PoolExhaustion: {
+      tiles::LayerPool& pool = maps_[0].layer->pool();
+      while (auto layer = pool.acquire(tiles::Priority::Urgent)) held_layers_.push_back(*layer);
+      release_held_at_ = frame + kPoolHeldFrames;
       break;
     }
-    if (*loaded == tiles::LoadStatus::Loaded) {
-      ++uploaded;
-      if (root) (void)layer.cache->pin(tile.key);
-    }
-    layer.ready.pop_front();
+    case FaultKind::CarelessClient: misuse_handles(); break;
   }
-  return uploaded;
 }
 
-Result<void> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
-  const gpu::Procs& p = procs();
-  registry_->poll();
+// An application that destroys a handle twice and uses it after destroy. The failure policy
+// (docs/failure-policy.md): a double destroy is a logged no-op (a warning naming it), a use
+// after destroy an error naming the stale handle. Anything else is counted as unclean.
+void TileMapDemo::misuse_handles() {
+  resources::Registry& registry = engine_->registry();
+  auto buffer = registry.create_buffer({.size = 256, .usage = gpu::BufferUsage::CopyDst, .label = "careless"});
+  if (!buffer) {
+    report_.unclean_misuse += buffer.error().kind != ErrorKind::DeviceFailed;  // no device: a clean error
+    return;
+  }
+  auto stale = [&](const Error& e) { return e.kind == ErrorKind::StaleHandle && e.message.find("careless") != std::string::npos; };
+  report_.unclean_misuse += !registry.destroy_buffer(*buffer).ok();
+  // Kept entries plus those the full store dropped: every report counts, however long the run.
+  auto reported = [&] { return registry.diagnostics().entries().size() + registry.diagnostics().dropped(); };
+  const uint64_t before = reported();
+  const bool again = registry.destroy_buffer(*buffer).ok();
+  const std::vector<Diagnostic> entries = registry.diagnostics().entries();
+  report_.unclean_misuse += !again || reported() != before + 1 ||
+                            entries.back().message.find("double destroy") == std::string::npos;
+  const uint32_t word = 7;
+  auto written = registry.write_buffer(*buffer, 0, &word, sizeof word);
+  report_.unclean_misuse += written.ok() || !stale(written.error());
+  auto resolved = registry.resolve(*buffer);
+  report_.unclean_misuse += resolved.ok() || !stale(resolved.error());
+}
+
+void TileMapDemo::check_layers() {
+  for (MapTiles& map : maps_) {
+    if (!map.layer->pool().check_invariants()) ++report_.layer_invariant_violations;
+  }
+}
+
+Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
+  engine_->poll();
   collect_snapshots();
-  collect_fetched(frame);
+  for (MapTiles& map : maps_) map.fetcher->collect();
 
-  const CameraPose pose = camera_.pose(frame);
-  const size_t shown = camera_.layer(frame) == MapLayer::Night && layers_.size() > 1 ? 1 : 0;
-  LayerTiles& layer = layers_[shown];
-  const std::vector<VisibleTile> visible = visible_tiles(pose, options_.max_zoom, options_.width, options_.height);
-  std::vector<TileKey> wanted{{0, 0, 0}};  // the root until it is resident (a failed fetch is retried)
-  for (const VisibleTile& tile : visible) wanted.push_back(tile.key);
-  for (const TileKey& key : wanted) {
-    if (layer.cache->is_resident(key)) continue;
-    if (auto wait = layer.retry_at.find(key); wait != layer.retry_at.end()) {
-      if (frame < wait->second) continue;
-      layer.retry_at.erase(wait);
+  // A planned loss waits for the readbacks in flight (their buffers belong to this device).
+  if (loss_due_ && snapshots_.empty()) {
+    loss_due_ = false;
+    if (engine_->force_device_loss("forced by the demo")) {
+      report_.events.push_back({frame, ReportEventKind::DeviceLoss});
+      report_.losses.push_back({frame, 0, 0});
+      lost_at_ = Clock::now();
+      state_at_loss_ = app_state();
+      state_at_loss_->camera_frame = frame;
     }
-    layer.server->request(key);  // already pending: a no-op
+  }
+  auto f = engine_->begin_frame();
+  if (!f) return false;  // recovering: skip the frame, the camera goes on
+
+  const uint32_t camera_frame = options_.camera == CameraMode::Still ? 0 : frame;
+  if (lost_at_) {
+    report_.recovery_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - *lost_at_).count());
+    report_.losses.back().first_drawn = frame;
+    lost_at_.reset();
+    settle_watch_ = true;
+    AppState now = app_state();
+    now.camera_frame = state_at_loss_->camera_frame;  // the camera went on by itself; what it kept is compared
+    if (!(now == *state_at_loss_)) report_.app_state_preserved = false;
+    if (options_.snapshot_faults) snapshot_next_drawn_ = true;
   }
 
-  gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(gpu_.device, nullptr));
-  uint32_t uploads = 0, misses = 0;
-  for (LayerTiles& each : layers_) {
-    auto uploaded = upload_ready(each, encoder.get(), misses);
-    if (!uploaded) return uploaded.error();
-    uploads += *uploaded;
+  const CameraPose pose = camera_.pose(camera_frame);
+  const size_t shown = camera_.layer(camera_frame) == MapLayer::Night && maps_.size() > 1 ? 1 : 0;
+  MapTiles& map = maps_[shown];
+  engine::TileLayer& layer = *map.layer;
+  const std::vector<VisibleTile> visible = visible_tiles(pose, options_.max_zoom, options_.width, options_.height);
+  std::vector<TileKey> keys;
+  for (const VisibleTile& tile : visible) keys.push_back(tile.key);
+  const WorldPixel centre = to_world_pixel(pose.centre, 0, 1);
+  if (!layer.within_budget()) ++report_.budget_exceeded_frames;
+  if (auto begun = layer.begin_frame({keys, centre.x, centre.y}); !begun) return begun.error();
+  std::vector<TileKey> wanted{kRoot};  // the root first: no position is ever blank for long
+  for (const TileKey& key : keys) {
+    for (std::optional<TileKey> k = key; k && k->z + 2 >= key.z; k = k->parent()) wanted.push_back(*k);
   }
+  for (const TileKey& key : wanted) {
+    if (auto wait = map.retry_at.find(key); wait != map.retry_at.end()) {
+      if (frame < wait->second) continue;
+      map.retry_at.erase(wait);
+    }
+    if (auto requested = layer.request(key); !requested) return requested.error();
+  }
+  if (auto dispatched = layer.dispatch(*map.fetcher); !dispatched) return dispatched.error();
+  auto delivered = layer.deliver(*f);
+  if (!delivered) return delivered.error();
+  for (const auto& [key, error] : delivered->failed) {
+    ++report_.tile_fetch_failures;
+    map.retry_at[key] = frame + kRetryAfterFrames;
+  }
+  if (layer.cache().is_resident(kRoot) && layer.cache().pinned_count() == 0) (void)layer.cache().pin(kRoot);
 
   std::vector<tiles::TileInstance> instances;
+  bool settled = true;
   for (const VisibleTile& tile : visible) {
-    auto source = layer.cache->draw_source(tile.key);
+    auto source = layer.draw_source(tile.key);
+    settled = settled && source && source->levels_up == 0;
     if (!source) continue;  // before the root arrives: the clear colour shows
-    tiles::TileInstance instance = tiles::place_tile(tile.x, tile.y, tile.size, options_.width, options_.height);
-    instance.u0 = source->u0;
-    instance.v0 = source->v0;
-    instance.uv_scale = source->scale;
-    instance.layer = source->layer;
-    instances.push_back(instance);
+    instances.push_back(engine::TileLayer::place(*source, tile.x, tile.y, tile.size, options_.width, options_.height));
   }
-  if (auto written = renderer_->write_instances(instances); !written) return written;
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, encoder.get(), target_view_.get(), {0.05, 0.05, 0.08, 1});
-  auto drawn = renderer_->draw(pass, *bind_group_, static_cast<uint32_t>(instances.size()));
+  if (settle_watch_ && settled) {
+    settle_watch_ = false;
+    report_.losses.back().settled = frame;
+    if (options_.snapshot_faults) snapshot_next_drawn_ = true;
+  }
+  const gpu::Procs& p = procs();
+  auto view = engine_->registry().resolve(target_view_);
+  if (!view) return view.error();
+  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *view, {0.05, 0.05, 0.08, 1});
+  auto drawn = layer.draw(pass, instances);
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
-  if (!drawn) return drawn;
+  if (!drawn) return drawn.error();
 
-  PendingSnapshot* snapshot = nullptr;
-  if (std::binary_search(snapshot_frames_.begin(), snapshot_frames_.end(), frame)) {
-    gpu::BufferDescriptor desc;
-    desc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
-    desc.size = uint64_t{options_.width} * options_.height * 4;
-    snapshot = &snapshots_.emplace_back();
-    snapshot->frame = frame;
-    snapshot->buffer = gpu::Ref<gpu::Buffer>(&p, p.DeviceCreateBuffer(gpu_.device, &desc));
-    gpu::copy_image_to_buffer(p, encoder.get(), target_.get(), snapshot->buffer.get(), options_.width, options_.height,
-                              options_.width * 4);
+  const bool snapshot = std::binary_search(snapshot_frames_.begin(), snapshot_frames_.end(), frame) ||
+                        snapshot_next_drawn_ ||
+                        (options_.snapshot_faults && next_fault_ < faults_.size() && faults_[next_fault_].frame == frame + 1 &&
+                         (faults_[next_fault_].kind == FaultKind::DeviceLoss || faults_[next_fault_].kind == FaultKind::ShaderReload));
+  if (snapshot) {
+    snapshot_next_drawn_ = false;
+    request_snapshot(f->encoder(), frame);
   }
-  gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
-  registry_->submit(commands);
-  p.CommandBufferRelease(commands);
-  if (snapshot != nullptr) {
-    gpu::BufferMapCallbackInfo done;
-    done.mode = gpu::CallbackMode::AllowProcessEvents;  // delivered by a later poll: no wait
-    done.userdata1 = snapshot;
-    done.callback = [](gpu::MapAsyncStatus status, gpu::StringView, void* pending, void*) {
-      static_cast<PendingSnapshot*>(pending)->mapped = true;
-      static_cast<PendingSnapshot*>(pending)->status = status;
-    };
-    p.BufferMapAsync(snapshot->buffer.get(), gpu::MapMode::Read, 0, uint64_t{options_.width} * options_.height * 4, done);
+  engine_->registry().touch(target_);
+  if (auto submitted = engine_->submit(std::move(*f)); !submitted) {
+    unmapped_ = nullptr;
+    if (!snapshots_.empty()) snapshots_.pop_back();
+    return false;  // lost while recording: nothing was submitted
   }
+  map_snapshot();
 
-  const tiles::LayerPoolCounts counts = pool_->counts();
+  const tiles::LayerPoolCounts counts = layer.pool().counts();
   sample.layers_free = counts.free;
   sample.layers_in_flight = counts.in_flight;
   sample.layers_allocated = counts.allocated;
-  for (const LayerTiles& each : layers_) sample.vram_bytes += each.cache->resident_bytes();
-  sample.uploads = uploads;
-  sample.misses = misses;
-  report_.tiles_uploaded += uploads;
-  report_.acquire_misses += misses;
-  return {};
+  for (const MapTiles& each : maps_) sample.vram_bytes += each.layer->cache().resident_bytes();
+  sample.uploads = delivered->loaded;
+  sample.misses = delivered->waiting;
+  report_.tiles_uploaded += delivered->loaded;
+  report_.acquire_misses += delivered->waiting;
+  return true;
+}
+
+void TileMapDemo::request_snapshot(gpu::CommandEncoder encoder, uint32_t frame) {
+  const gpu::Procs& p = procs();
+  gpu::BufferDescriptor desc;
+  desc.label = "demo snapshot";
+  desc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
+  desc.size = uint64_t{options_.width} * options_.height * 4;
+  PendingSnapshot& snapshot = snapshots_.emplace_back();
+  snapshot.frame = frame;
+  snapshot.buffer = gpu::Ref<gpu::Buffer>(&p, p.DeviceCreateBuffer(engine_->device(), &desc));
+  gpu::copy_image_to_buffer(p, encoder, *engine_->registry().resolve(target_), snapshot.buffer.get(), options_.width,
+                            options_.height, options_.width * 4);
+  unmapped_ = &snapshot;
+}
+
+void TileMapDemo::map_snapshot() {
+  if (unmapped_ == nullptr) return;
+  gpu::BufferMapCallbackInfo done;
+  done.mode = gpu::CallbackMode::AllowProcessEvents;  // delivered by a later poll: no wait
+  done.userdata1 = unmapped_;
+  done.callback = [](gpu::MapAsyncStatus status, gpu::StringView, void* pending, void*) {
+    static_cast<PendingSnapshot*>(pending)->mapped = true;
+    static_cast<PendingSnapshot*>(pending)->status = status;
+  };
+  procs().BufferMapAsync(unmapped_->buffer.get(), gpu::MapMode::Read, 0,
+                         uint64_t{options_.width} * options_.height * 4, done);
+  unmapped_ = nullptr;
 }
 
 void TileMapDemo::collect_snapshots() {
@@ -361,10 +564,12 @@ void TileMapDemo::collect_snapshots() {
 
 Result<void> TileMapDemo::drain_snapshots() {
   // After the last frame: a tool wait, outside the frame loop, for the last readbacks.
-  if (auto idle = gpu_.context->wait_queue_idle(gpu_.queue, kDrainTimeout); !idle) return idle.error();
+  if (engine_->queue() != nullptr) {
+    if (auto idle = engine_->context().wait_queue_idle(engine_->queue(), kDrainTimeout); !idle) return idle.error();
+  }
   const auto deadline = Clock::now() + kDrainTimeout;
   while (!snapshots_.empty() && Clock::now() < deadline) {
-    gpu_.context->process_events();
+    engine_->poll();
     collect_snapshots();
   }
   if (!snapshots_.empty()) {
@@ -380,40 +585,95 @@ Result<void> TileMapDemo::drain_snapshots() {
   return {};
 }
 
+// Destroys what the run made, in the registry; what the registry still holds then is a leak.
+void TileMapDemo::teardown() {
+  if (!engine_) return;
+  for (PendingSnapshot& pending : snapshots_) procs().BufferUnmap(pending.buffer.get());
+  engine_->context().process_events();  // aborted maps call back now, while their records exist
+  snapshots_.clear();
+  for (tiles::LayerIndex layer : held_layers_) (void)maps_[0].layer->pool().release(layer);
+  held_layers_.clear();
+  for (MapTiles& map : maps_) {
+    map.layer.reset();
+    (void)map.fetcher->server().stop();
+  }
+  maps_.clear();
+  resources::Registry& registry = engine_->registry();
+  (void)registry.destroy_texture_view(target_view_);
+  (void)registry.destroy_texture(target_);
+  (void)registry.destroy_shader_module(shader_);
+  report_.leaked_objects = registry.live_counts().total();
+  engine_.reset();
+  if (options_.ledger) {
+    report_.ledger_outstanding = gpu::to_string(gpu::Ledger::process().outstanding() - references_before_);
+  }
+}
+
 Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
   if (auto valid = check_options(options_); !valid) return valid.error();
   std::error_code ec;
   std::filesystem::create_directories(options_.out, ec);
   if (ec) return make_error(ErrorKind::Io, fmt::format("--out {}: cannot create it: {}", options_.out.string(), ec.message()));
+  faults_ = options_.faults;
+  std::stable_sort(faults_.begin(), faults_.end(), [](const auto& a, const auto& b) { return a.frame < b.frame; });
   if (auto opened = open_sources(); !opened) return opened.error();
-  if (auto created = create_gpu_objects(); !created) return created.error();
+  if (auto created = create_engine(); !created) return created.error();
+  if (auto scene = create_scene(); !scene) return scene.error();
   snapshot_frames_ = snapshot_frames(options_);
-  report_.backend = gpu_.backend;
-  report_.adapter = gpu_.adapter;
+  snapshot_frames_.insert(snapshot_frames_.end(), options_.snapshot_at.begin(), options_.snapshot_at.end());
+  std::sort(snapshot_frames_.begin(), snapshot_frames_.end());
 
-  const uint64_t waits_before = gpu::blocking_wait_count();
+  const uint64_t waits_before = gpu::blocking_wait_count_this_thread();
   const auto start = Clock::now();
-  for (uint32_t frame = 0; frame < options_.frames; ++frame) {
+  uint32_t frame = 0;
+  while (frame < options_.frames) {
     const auto frame_start = Clock::now();
+    current_frame_ = frame;
+    for (; next_fault_ < faults_.size() && faults_[next_fault_].frame <= frame; ++next_fault_) inject(faults_[next_fault_], frame);
+    if (fix_shader_at_ && frame >= *fix_shader_at_) {
+      fix_shader_at_.reset();
+      (void)write_shader(tile_shader(shader_variant_));
+    }
+    if (!held_layers_.empty() && frame >= release_held_at_) {
+      for (tiles::LayerIndex layer : held_layers_) (void)maps_[0].layer->pool().release(layer);
+      held_layers_.clear();
+    }
     FrameSample sample;
     sample.frame = frame;
-    if (auto rendered = render_frame(frame, sample); !rendered) return rendered.error();
-    sample.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count();
-    std::this_thread::sleep_until(frame_start + options_.frame_interval);  // the display's pace, not a GPU wait
-    report_.samples.push_back(sample);
-    report_.frames = frame + 1;
+    auto rendered = render_frame(frame, sample);
+    if (!rendered) return rendered.error();
+    check_layers();
+    if (*rendered) {
+      ++report_.frames_drawn;
+      sample.frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count();
+      report_.samples.push_back(sample);
+    } else {
+      ++report_.frames_skipped;
+    }
+    // The display's pace, not a GPU wait; a skipped frame waits at least a millisecond for the
+    // device requests to move on.
+    const auto pace = std::max(options_.frame_interval, std::chrono::milliseconds(*rendered ? 0 : 1));
+    std::this_thread::sleep_until(frame_start + pace);
     if (progress != nullptr) {
       const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      ProgressSample status{frame, seconds > 0 ? (frame + 1) / seconds : 0, 0, sample.vram_bytes,
-                            report_.vram_budget_bytes, 0, 0};
-      for (const LayerTiles& each : layers_) status.tiles_resident += each.cache->resident_count();
+      ProgressSample status{frame, seconds > 0 ? (frame + 1) / seconds : 0, 0, sample.vram_bytes, report_.vram_budget_bytes,
+                            engine_->counters().device_losses, engine_->counters().hot_reloads};
+      for (const MapTiles& each : maps_) status.tiles_resident += each.layer->cache().resident_count();
       progress->update(status);
     }
+    if (*rendered || !options_.count_drawn_frames_only) ++frame;
+    if (report_.gave_up) break;
   }
-  report_.blocking_waits = gpu::blocking_wait_count() - waits_before;
-  for (LayerTiles& layer : layers_) (void)layer.server->stop();
+  report_.frames = frame;
+  report_.blocking_waits = gpu::blocking_wait_count_this_thread() - waits_before;
+  report_.device_losses = engine_->counters().device_losses;
+  report_.recoveries = engine_->counters().recoveries;
+  report_.hot_reloads = engine_->counters().hot_reloads;
+  for (MapTiles& map : maps_) (void)map.fetcher->server().stop();
   if (auto drained = drain_snapshots(); !drained) return drained.error();
+  teardown();
 
+  if (!options_.write_report_files) return report_;
   if (auto json = write_report_json(report_, options_.out / "report.json"); !json) return json.error();
   auto uplot = UplotAssets::load();
   if (!uplot) return uplot.error();
@@ -422,6 +682,18 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
 }
 
 }  // namespace
+
+const char* to_string(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::DeviceLoss: return "device_loss";
+    case FaultKind::ShaderReload: return "shader_reload";
+    case FaultKind::ShaderBroken: return "shader_broken";
+    case FaultKind::FetchFailures: return "fetch_failures";
+    case FaultKind::PoolExhaustion: return "pool_exhaustion";
+    case FaultKind::CarelessClient: return "careless_client";
+  }
+  return "unknown";
+}
 
 Result<void> check_options(const DemoOptions& o) {
   auto bad = [](std::string message) { return make_error(ErrorKind::InvalidArgument, std::move(message)); };
@@ -440,6 +712,15 @@ Result<void> check_options(const DemoOptions& o) {
     return bad(fmt::format("--failure-rate {} is outside [0, 1]", o.fetch_failure_rate));
   }
   if (o.fetch_latency.count() < 0) return bad(fmt::format("--fetch-latency-ms {} is negative", o.fetch_latency.count()));
+  if (o.backend == gpu::BackendChoice::Null) {
+    return bad("--backend null: the demo draws and reads pixels back; the null backend only validates "
+               "(choose auto, vulkan, gl or gles)");
+  }
+  for (const PlannedFault& f : o.faults) {
+    if (f.frame >= o.frames) {
+      return bad(fmt::format("a {} at frame {} is beyond the run's {} frames", to_string(f.kind), f.frame, o.frames));
+    }
+  }
   return {};
 }
 
@@ -453,9 +734,8 @@ std::vector<uint32_t> snapshot_frames(const DemoOptions& o) {
   return frames;
 }
 
-Result<DemoReport> run_tile_map_demo(const DemoDevice& gpu, const DemoOptions& options, ProgressLine* progress,
-                                     Diagnostics& log) {
-  TileMapDemo demo(gpu, options, log);
+Result<DemoReport> run_tile_map_demo(const DemoOptions& options, ProgressLine* progress, Diagnostics& log) {
+  TileMapDemo demo(options, log);
   return demo.run(progress);
 }
 

@@ -15,6 +15,7 @@ namespace warden::gpu {
 namespace {
 
 std::atomic<uint64_t> g_blocking_waits{0};
+thread_local uint64_t g_blocking_waits_this_thread = 0;
 
 constexpr std::chrono::milliseconds kStartupTimeout{10000};
 
@@ -78,7 +79,11 @@ std::string summarise_log(const std::vector<std::string>& log) {
 }  // namespace
 
 uint64_t blocking_wait_count() { return g_blocking_waits.load(std::memory_order_relaxed); }
-void count_blocking_wait() { g_blocking_waits.fetch_add(1, std::memory_order_relaxed); }
+uint64_t blocking_wait_count_this_thread() { return g_blocking_waits_this_thread; }
+void count_blocking_wait() {
+  g_blocking_waits.fetch_add(1, std::memory_order_relaxed);
+  ++g_blocking_waits_this_thread;
+}
 
 Result<BackendChoice> parse_backend_choice(std::string_view text) {
   if (text == "auto") return BackendChoice::Auto;
@@ -142,7 +147,7 @@ Context::~Context() {
 void Context::process_events() const { procs().InstanceProcessEvents(instance_); }
 
 Result<void> Context::wait(Future future, std::chrono::milliseconds timeout) const {
-  g_blocking_waits.fetch_add(1, std::memory_order_relaxed);
+  count_blocking_wait();
   FutureWaitInfo info{future, 0};
   uint64_t ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count());
   WaitStatus status = procs().InstanceWaitAny(instance_, 1, &info, ns);

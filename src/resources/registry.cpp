@@ -537,7 +537,13 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
                                     rec.label, handle.index(), handle.generation(), rec.data.live_views));
     }
   }
-  if (*slot == object) return {};
+  if (*slot == object) {
+    // Dawn hands out the object it already made for an equal shader module or pipeline (a hot
+    // reload back to an earlier text): nothing changes, and the reference the caller handed
+    // over for an owned slot is one too many. (A borrowed slot took its own reference before.)
+    if (rec.ownership == Ownership::Owned) gpu::release(procs_, object);
+    return {};
+  }
   if (rec.ownership == Ownership::Borrowed) add_ref(procs_, object);
   Object<Tag> old = std::exchange(*slot, object);
   let_go<Tag>(old, rec, handle.index(), handle.generation());

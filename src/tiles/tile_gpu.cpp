@@ -145,6 +145,30 @@ Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, const std::string&
   return held.hold(*pipeline);
 }
 
+// The draw pipeline from the application's module, made through the pipeline library so that a
+// hot reload of the module finds it (render_users_of) and swaps it under the same handle. The
+// registry holds it like every other tile object; a destroyed handle has no recipe, so the
+// library forgets it too.
+Result<RenderPipelineHandle> make_library_pipeline(HeldObjects& held, pipelines::PipelineLibrary& library,
+                                                   ShaderModuleHandle module, BindGroupLayoutHandle layout,
+                                                   std::vector<resources::VertexLayout> vertex_buffers, TextureFormat format,
+                                                   const std::string& label) {
+  const BindGroupLayoutHandle layouts[] = {layout};
+  auto pipeline_layout = held.registry().create_pipeline_layout(layouts, label);
+  if (!pipeline_layout) return pipeline_layout.error();
+  held.hold(*pipeline_layout);
+  resources::RenderPipelineDescription desc;
+  desc.label = label;
+  desc.layout = *pipeline_layout;
+  desc.vertex = {module, "vs", {}};
+  desc.vertex_buffers = std::move(vertex_buffers);
+  desc.fragment = warden::resources::ShaderStage{module, "fs", {}};
+  desc.targets.assign(1, resources::ColorTarget{format, std::nullopt, ColorWriteMask::All});
+  auto pipeline = library.create_render_pipeline(std::move(desc));
+  if (!pipeline) return pipeline.error();
+  return held.hold(*pipeline);
+}
+
 }  // namespace
 
 // ---- MipGenerator ---------------------------------------------------------------------------
@@ -506,7 +530,16 @@ Result<void> TileArray::destroy_retired(const LayerPool& pool, const SubmissionC
 // ---- TileRenderer ---------------------------------------------------------------------------
 
 Result<TileRenderer> TileRenderer::create(resources::Registry& registry, TextureFormat target_format, uint32_t max_instances) {
+  return create(registry, target_format, max_instances, TileDrawShader{});
+}
+
+Result<TileRenderer> TileRenderer::create(resources::Registry& registry, TextureFormat target_format, uint32_t max_instances,
+                                          const TileDrawShader& shader) {
   if (max_instances == 0) return make_error(ErrorKind::InvalidArgument, "TileRenderer: max_instances is 0");
+  if (shader.module.is_null() == (shader.library != nullptr)) {
+    return make_error(ErrorKind::InvalidArgument,
+                      "TileRenderer: an application's draw shader needs both its module and the pipeline library");
+  }
   TileRenderer r;
   r.held_ = HeldObjects(registry);
   r.max_instances_ = max_instances;
@@ -519,7 +552,10 @@ Result<TileRenderer> TileRenderer::create(resources::Registry& registry, Texture
   instances.attributes = {{VertexFormat::Float32x4, offsetof(TileInstance, x0), 0},
                           {VertexFormat::Float32x4, offsetof(TileInstance, u0), 1},
                           {VertexFormat::Uint32, offsetof(TileInstance, layer), 2}};
-  auto pipeline = make_pipeline(r.held_, kDrawWgsl, r.layout_, {instances}, 1, target_format, "tile draw");
+  auto pipeline = shader.library == nullptr
+                      ? make_pipeline(r.held_, kDrawWgsl, r.layout_, {instances}, 1, target_format, "tile draw")
+                      : make_library_pipeline(r.held_, *shader.library, shader.module, r.layout_, {instances},
+                                              target_format, "tile draw");
   if (!pipeline) {
     return make_error(ErrorKind::Validation, fmt::format("tile draw pipeline was not created: {}", pipeline.error().message));
   }
@@ -537,6 +573,8 @@ Result<TileRenderer> TileRenderer::create(resources::Registry& registry, Texture
   r.instances_ = r.held_.hold(*buffer);
   return r;
 }
+
+std::string_view TileRenderer::default_wgsl() { return kDrawWgsl; }
 
 Result<TileBindGroup> TileRenderer::make_bind_group(const TileArray& array) const {
   TileBindGroup group;

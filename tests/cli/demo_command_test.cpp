@@ -31,6 +31,45 @@ TEST(DemoCommand, ShortRunWritesSnapshotsAndReportsAndPrintsThePath) {
   std::filesystem::remove_all(out);
 }
 
+TEST(DemoCommand, LosesTheDeviceAndReloadsTheShaderWhereToldAndSaysSo) {
+  char pattern[] = "/tmp/warden-demo-cli-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::filesystem::path out = pattern;
+  auto run = run_cli("demo --backend gl --frames 30 --size 128x64 --snapshots 1 --frame-interval-ms 0 "
+                     "--fetch-latency-ms 0 --lose-device-at 8,16 --reload-shader-at 22 --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("2 device losses, 2 recoveries"));
+  std::ifstream json_file(out / "report.json");
+  const auto json = nlohmann::json::parse(json_file);
+  EXPECT_EQ(json["device_losses"], 2);
+  EXPECT_EQ(json["recoveries"], 2);
+  EXPECT_EQ(json["leaked_objects"], 0);
+  EXPECT_EQ(json["recovery_ms"].size(), 2u);
+  EXPECT_TRUE(std::filesystem::exists(out / "frame-0007.png")) << "the frame just before the first loss";
+  EXPECT_TRUE(std::filesystem::exists(out / "tiles.wgsl")) << "the tile shader the reload rewrote";
+  std::filesystem::remove_all(out);
+}
+
+TEST(SoakCommand, AShortSoakPrintsEveryCheckAsJsonAndExitsZero) {
+  char pattern[] = "/tmp/warden-soak-cli-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::filesystem::path out = pattern;
+  auto run = run_cli("soak --frames 200 --seed 5 --json --out " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const auto json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json["frames"], 200);
+  EXPECT_EQ(json["recoveries"], json["device_losses"]);
+  EXPECT_EQ(json["leaked_objects"], 0);
+  EXPECT_EQ(json["ledger_outstanding"], "none");
+  EXPECT_EQ(json["resize_storm"], "not applicable: headless");
+  EXPECT_TRUE(json["faults_injected"].contains("careless_client"));
+  EXPECT_EQ(json["ok"], true);
+  auto bad = run_cli("soak --frames 10 --backend null");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("the null backend only validates"));
+  std::filesystem::remove_all(out);
+}
+
 TEST(DemoCommand, BadOptionsAreUsageErrorsNamingTheOption) {
   auto narrow = run_cli("demo --size 100x64");
   EXPECT_EQ(narrow.exit_code, 2);
@@ -47,6 +86,9 @@ TEST(DemoCommand, BadOptionsAreUsageErrorsNamingTheOption) {
   auto tiles = run_cli("demo --tiles /nonexistent/tiles --backend gl --frames 1");
   EXPECT_EQ(tiles.exit_code, 2);
   EXPECT_THAT(tiles.err, HasSubstr("--tiles /nonexistent/tiles: no such folder"));
+  auto late = run_cli("demo --backend gl --frames 10 --lose-device-at 10");
+  EXPECT_EQ(late.exit_code, 2);
+  EXPECT_THAT(late.err, HasSubstr("a device_loss at frame 10 is beyond the run's 10 frames"));
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "warden/gpu/ledger.h"
+
 #include "resources/registry_test_support.h"
 #include "warden/gpu/objects.h"
 
@@ -504,6 +506,22 @@ TEST_F(NullDeviceTest, ReplaceSwapsTheObjectUnderTheSameHandle) {
   EXPECT_TRUE(log.events[0].destroyed);
   EXPECT_NE(old, bigger);
   EXPECT_EQ(reg->replace_buffer(*h, nullptr).error().kind, ErrorKind::InvalidArgument);
+}
+
+// Dawn hands out the object it already made for an equal shader module or pipeline (a hot reload
+// of a file back to a text it had before): replacing a slot's object with itself changes nothing
+// and releases the reference the caller handed over, instead of keeping it forever.
+TEST_F(NullDeviceTest, ReplaceWithTheObjectTheSlotHoldsReleasesTheCallersReference) {
+  auto reg = make_registry(*dev);
+  auto h = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "same"});
+  gpu::Buffer object = *reg->resolve(*h);
+  const int64_t before = gpu::Ledger::process().outstanding(gpu::ObjectType::Buffer);
+  dev->procs().BufferAddRef(object);  // the caller's reference, handed over to replace
+  ASSERT_TRUE(reg->replace_buffer(*h, object).ok());
+  EXPECT_EQ(*reg->resolve(*h), object);
+  EXPECT_EQ(gpu::Ledger::process().outstanding(gpu::ObjectType::Buffer), before)
+      << "the registry kept the caller's reference to the object it already held";
+  ASSERT_TRUE(reg->destroy_buffer(*h).ok());
 }
 
 TEST_F(NullDeviceTest, ContentsOnlyUpdatesNeverReallocate) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,9 +59,8 @@ struct DemoReport {
   uint64_t vram_budget_bytes = 0;
   /// Frames drawn.
   uint64_t frames = 0;
-  /// nullopt: not measured by this run (written as null). Losses, recoveries, reloads and the
-  /// leak count come from the Engine, which the headless demo does not run yet.
-  /// Losses, recoveries and shader reloads (see above).
+  /// Losses, recoveries and shader reloads applied (the Engine's counters); nullopt: not
+  /// measured by this run (written as null).
   ///@{
   std::optional<uint64_t> device_losses, recoveries, hot_reloads;
   ///@}
@@ -68,10 +68,42 @@ struct DemoReport {
   ///@{
   uint64_t tiles_uploaded = 0, tile_fetch_failures = 0, acquire_misses = 0;
   ///@}
-  uint64_t blocking_waits = 0;  ///< waits on the frame path (DESIGN invariant 1)
-  /// Objects alive at shutdown (the Engine's count; nullopt here).
+  uint64_t blocking_waits = 0;  ///< waits the frame thread made during the frame loop (DESIGN invariant 1)
+  /// What the registry still held after the run destroyed what it made (its live counts).
   std::optional<uint64_t> leaked_objects;
-  std::vector<double> recovery_ms;  ///< one per loss, in order
+  std::vector<double> recovery_ms;  ///< one per loss, in order: from the loss to the first frame drawn after it
+  /// Frames drawn and frames skipped (no device: recovering).
+  ///@{
+  uint64_t frames_drawn = 0, frames_skipped = 0;
+  ///@}
+  /// Frames that began with resident tile bytes above the budget (0 by design).
+  uint64_t budget_exceeded_frames = 0;
+  /// Per loss: the frame it came at, the first frame drawn on the next device, and the first
+  /// frame after it that drew every visible tile as itself (no ancestor standing in); 0: never.
+  struct Loss {
+    /// See above.
+    ///@{
+    uint32_t frame = 0, first_drawn = 0, settled = 0;
+    ///@}
+  };
+  /// One per loss, in order.
+  std::vector<Loss> losses;
+  /// Hot reloads the Engine reported that did not apply (a broken shader file kept the old one).
+  uint64_t reload_failures = 0;
+  /// Faults injected, by kind (FaultKind's names).
+  std::map<std::string, uint64_t> faults_injected;
+  /// The rebuild policy gave up (its words in gave_up_message).
+  bool gave_up = false;
+  /// See gave_up.
+  std::string gave_up_message;
+  /// Dawn references outstanding after the Engine was destroyed ("none"), or "off".
+  std::string ledger_outstanding = "off";
+  /// LayerPool::check_invariants failures, checked every frame.
+  uint64_t layer_invariant_violations = 0;
+  /// Careless-client misuses that did not come back as a clean error.
+  uint64_t unclean_misuse = 0;
+  /// Camera, layer choice and handles the same after every recovery as before the loss.
+  bool app_state_preserved = true;
 
   std::vector<FrameSample> samples;  ///< in frame order
   /// Losses and reloads, in order.

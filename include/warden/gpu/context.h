@@ -147,6 +147,9 @@ bool prepare_gl_environment();
 
 /// Counts every blocking wait warden makes (DESIGN invariant 1: none on the frame path).
 uint64_t blocking_wait_count();
+/// The same, of the calling thread only: a frame loop's own waits, not a worker's (hot reload
+/// compiles on a worker thread, which may wait).
+uint64_t blocking_wait_count_this_thread();
 /// Counts a blocking wait made outside Context::wait (a start-up loop that polls and sleeps).
 void count_blocking_wait();
 

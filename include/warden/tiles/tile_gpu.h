@@ -20,10 +20,12 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warden/core/result.h"
 #include "warden/core/submission_clock.h"
+#include "warden/pipelines/pipeline_library.h"
 #include "warden/resources/registry.h"
 #include "warden/tiles/held_objects.h"
 #include "warden/tiles/layer_pool.h"
@@ -216,12 +218,26 @@ struct TileInstance {
 };
 static_assert(sizeof(TileInstance) == 36, "the vertex layout in tile_gpu.cpp reads 36-byte instances");
 
+/// A tile draw shader the application owns (a file it loaded, watched for hot reload): the
+/// module must have "vs" and "fs" with the interface of TileRenderer::default_wgsl(). The draw
+/// pipeline is made through `library`, so a hot reload of the module swaps it under its handle.
+struct TileDrawShader {
+  ShaderModuleHandle module;                      ///< the application's module, with "vs" and "fs"
+  pipelines::PipelineLibrary* library = nullptr;  ///< makes (and on hot reload swaps) the pipeline
+};
+
 /// Draws every visible tile of a viewport with one bind group and one instanced draw.
 class TileRenderer {
  public:
-  /// Makes the draw pipeline for `target_format`, its sampler and an instance buffer of
-  /// `max_instances` in `registry`. InvalidArgument when `max_instances` is 0.
+  /// With warden's own draw shader (default_wgsl()), made in the registry.
   static Result<TileRenderer> create(resources::Registry& registry, gpu::TextureFormat target_format, uint32_t max_instances);
+  /// With the application's shader: the pipeline is the library's, from `shader.module`.
+  static Result<TileRenderer> create(resources::Registry& registry, gpu::TextureFormat target_format, uint32_t max_instances,
+                                     const TileDrawShader& shader);
+  /// The WGSL of the default draw: a starting point for an application's own tile shader.
+  static std::string_view default_wgsl();
+  /// The draw pipeline's handle (the library's when made from the application's shader).
+  RenderPipelineHandle pipeline() const { return pipeline_; }
   /// The one bind group of an array (its sampled view and a trilinear sampler). Destroy it
   /// (drop the TileBindGroup) before the array.
   Result<TileBindGroup> make_bind_group(const TileArray& array) const;

@@ -1,0 +1,127 @@
+// TileLayer: what an application adds to an Engine to show a slippy-map pyramid. It owns the
+// tile systems of one layer — MipGenerator, TileArray, TileRenderer and its bind group (all in
+// the engine's registry, so a rebuild brings them back under their handles), a LayerPool on the
+// registry's clock (which outlives every device) and a TileCache over a byte budget — and a
+// small frame API over them:
+//
+//   layer.begin_frame(view); for each wanted key: layer.request(key); layer.dispatch(fetcher);
+//   layer.deliver(frame);    // uploads what arrived into the frame's encoder
+//   for each visible key: layer.draw_source(key) -> instances; layer.draw(pass, instances);
+//
+// It is a GenerationObserver: when the device goes, every resident tile went with it, so the
+// cache is cleared (replies to earlier requests are stale from then on); when the next device is
+// ready the same frame loop asks for the visible tiles again, nearest first, the root's
+// ancestors standing in meanwhile. Uploads go through queue.writeTexture (TileArray::upload),
+// which keeps no device-derived state of its own beside the registry's objects, so nothing else
+// has to be re-made (on llvmpipe it is also the faster path, ENVIRONMENT.md).
+//
+// Single-threaded like the Engine; the fetcher may answer from any thread (TileReply).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "warden/core/result.h"
+#include "warden/engine/engine.h"
+#include "warden/tiles/layer_pool.h"
+#include "warden/tiles/tile_cache.h"
+#include "warden/tiles/tile_gpu.h"
+
+namespace warden::engine {
+
+/// How a TileLayer is sized and drawn.
+struct TileLayerOptions {
+  uint32_t tile_size = 256;  ///< width and height of every tile, in texels
+  /// The cache's byte budget: whole layers of tile_size with their full mip chain.
+  uint64_t budget_bytes = 16ull << 20;
+  /// Layers beyond the budget's, so that layers released this frame (in flight until their last
+  /// reader retires) do not starve the next frame's uploads.
+  uint32_t in_flight_headroom = 16;
+  uint32_t max_instances = 64;  ///< tile positions one draw() may show
+  uint32_t max_fetches_in_flight = tiles::TileCache::kDefaultMaxFetches;  ///< fetches dispatch() keeps running at once
+  gpu::TextureFormat target_format = gpu::TextureFormat::RGBA8Unorm;  ///< the format draw() renders into
+  /// The application's draw shader (Engine::load_shader, watched for hot reload): its pipeline is
+  /// made through engine.pipelines(). Null: warden's own (TileRenderer::default_wgsl()).
+  ShaderModuleHandle shader;
+  std::string label = "tile layer";  ///< names the layer's objects in the registry and in errors
+};
+
+/// What the layer has seen across device generations.
+struct TileLayerCounters {
+  uint64_t tiles_uploaded = 0;  ///< tiles deliver() put into a layer
+  uint64_t fetch_failures = 0;    ///< failed fetches and failed uploads (DeliverReport::failed)
+  uint64_t clears = 0;            ///< device losses that emptied the cache
+  uint64_t over_budget_frames = 0;  ///< begin_frame found resident bytes above the budget (never, by design)
+};
+
+/// The tile systems of one slippy-map layer in an Engine, cleared on a device loss and refilled
+/// by the frame loop (see the top of this file).
+class TileLayer final : public GenerationObserver {
+ public:
+  /// Makes the layer's objects on the engine's current device. Errors: DeviceFailed while the
+  /// engine has no device; InvalidArgument for a budget below one layer, more layers than the
+  /// device allows, or no room for the array's views (RegistryOptions::texture_view_capacity).
+  static Result<std::unique_ptr<TileLayer>> create(Engine& engine, TileLayerOptions options);
+  /// Stops observing, gives the cache's layers back and destroys its objects in the registry.
+  ~TileLayer() override;
+  TileLayer(const TileLayer&) = delete;
+  TileLayer& operator=(const TileLayer&) = delete;
+
+  // ---- the frame (TileCache's, see there) -------------------------------------------------
+  /// Starts a frame: the visible set and the view's centre (TileCache::begin_frame); counts a
+  /// frame found over budget.
+  Result<void> begin_frame(const tiles::FrameView& view);
+  /// Wants `key` this frame: queues its fetch unless resident or already asked for.
+  Result<tiles::RequestStatus> request(const tiles::TileKey& key);
+  /// Starts the queued fetches nearest the centre first; how many it started.
+  Result<uint32_t> dispatch(tiles::TileFetcher& fetcher);
+  /// Uploads every tile that arrived into a layer: level 0 written now, the mip chain recorded
+  /// into `frame`'s encoder, the layer touched for that frame's submission. A failed fetch is
+  /// counted and listed in the report; the caller may request the tile again.
+  Result<tiles::DeliverReport> deliver(const Frame& frame, tiles::Priority priority = tiles::Priority::Normal);
+  /// The tile or the nearest resident ancestor to draw in its place (TileCache::draw_source).
+  std::optional<tiles::TileSource> draw_source(const tiles::TileKey& key) { return cache_->draw_source(key); }
+  /// An instance for a tile position in target pixels, showing `source`.
+  static tiles::TileInstance place(const tiles::TileSource& source, float x, float y, float size, uint32_t target_width,
+                                   uint32_t target_height);
+  /// Writes `instances` and records one instanced draw of them into `pass`.
+  Result<void> draw(gpu::RenderPassEncoder pass, std::span<const tiles::TileInstance> instances);
+
+  // ---- GenerationObserver -----------------------------------------------------------------
+  /// The device went: every resident tile went with it, so the cache is cleared.
+  void device_lost(uint64_t generation) override;
+  /// The next device is ready: the registry made the layer's objects again; nothing to do here.
+  void device_ready(uint64_t generation) override;
+
+  /// The parts, for what the frame API does not cover (pinning, counters, invariants).
+  ///@{
+  tiles::TileCache& cache() { return *cache_; }
+  const tiles::TileCache& cache() const { return *cache_; }
+  tiles::LayerPool& pool() { return *pool_; }
+  const tiles::TileArray& array() const { return *array_; }
+  const tiles::TileRenderer& renderer() const { return *renderer_; }
+  ///@}
+  /// What the layer has seen across device generations.
+  const TileLayerCounters& counters() const { return counters_; }
+  /// resident bytes <= budget: what the cache guarantees, checked where the application asks.
+  bool within_budget() const { return cache_->resident_bytes() <= cache_->budget_bytes(); }
+
+ private:
+  explicit TileLayer(Engine& engine) : engine_(engine) {}
+
+  Engine& engine_;
+  // Made in this order, destroyed the other way round: users before what they use.
+  std::optional<tiles::MipGenerator> mips_;
+  std::optional<tiles::TileArray> array_;
+  std::optional<tiles::TileRenderer> renderer_;
+  std::optional<tiles::TileBindGroup> group_;
+  std::optional<tiles::LayerPool> pool_;
+  std::optional<tiles::TileCache> cache_;
+  TileLayerCounters counters_;
+  bool observing_ = false;
+};
+
+}  // namespace warden::engine

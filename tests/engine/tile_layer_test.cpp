@@ -1,0 +1,296 @@
+// engine::TileLayer on the real library (GL over llvmpipe): a 4x4 view of zoom 2 drawn through
+// the Engine's frame API from an immediate fetcher; the device force-lost; the engine recovers
+// alone and the layer's frame loop brings the tiles back. Pixels come from real readbacks.
+#include "warden/engine/tile_layer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "support/gpu_test.h"
+#include "warden/present/readback.h"
+#include "warden/tiles/sizing.h"
+#include "warden/gpu/objects.h"
+
+namespace warden::engine {
+namespace {
+
+using Rgba = std::array<uint8_t, 4>;
+using tiles::TileKey;
+
+constexpr uint32_t kTile = 32;
+constexpr uint32_t kZoom = 2;
+constexpr uint32_t kGrid = 4;                     // the view: every tile of z = 2
+constexpr uint32_t kOnScreen = 32;
+constexpr uint32_t kTarget = kGrid * kOnScreen;   // 128 pixels: rows of 512 bytes
+constexpr uint32_t kMaxFetches = 4;
+constexpr uint32_t kBudgetTiles = 24;
+constexpr Rgba kClear{0, 0, 0, 255};
+constexpr auto kTimeout = std::chrono::seconds(20);
+// The wanted set is the 16 visible tiles, the 4 of z = 1 and the root; an immediate fetcher
+// answers kMaxFetches a frame, so ceil(21 / 4) frames bring them all; two frames of slack.
+constexpr uint32_t kFramesToAllVisible = (21 + kMaxFetches - 1) / kMaxFetches + 2;
+
+Rgba colour_of(const TileKey& k) {
+  return {static_cast<uint8_t>(40 + 80 * k.z), static_cast<uint8_t>(20 + 50 * k.x), static_cast<uint8_t>(20 + 50 * k.y),
+          255};
+}
+
+bool near(Rgba a, Rgba b) {
+  for (int i = 0; i < 4; ++i) {
+    if (std::abs(int{a[i]} - int{b[i]}) > 2) return false;
+  }
+  return true;
+}
+
+std::vector<TileKey> visible_keys() {
+  std::vector<TileKey> keys;
+  for (uint32_t y = 0; y < kGrid; ++y) {
+    for (uint32_t x = 0; x < kGrid; ++x) keys.push_back({kZoom, x, y});
+  }
+  return keys;
+}
+
+std::vector<TileKey> wanted_keys() {
+  std::vector<TileKey> keys = visible_keys();
+  for (uint32_t z = kZoom; z-- > 0;) {
+    for (uint32_t y = 0; y < (1u << z); ++y) {
+      for (uint32_t x = 0; x < (1u << z); ++x) keys.push_back({z, x, y});
+    }
+  }
+  return keys;
+}
+
+class ImmediateFetcher : public tiles::TileFetcher {
+ public:
+  void fetch(tiles::TileReply reply) override {
+    std::vector<uint8_t> texels(size_t{kTile} * kTile * 4);
+    const Rgba c = colour_of(reply.ticket().key);
+    for (size_t i = 0; i < texels.size(); i += 4) std::memcpy(&texels[i], c.data(), 4);
+    reply.deliver(std::move(texels));
+  }
+};
+
+struct KeyLess {
+  bool operator()(const TileKey& a, const TileKey& b) const { return std::tie(a.z, a.x, a.y) < std::tie(b.z, b.x, b.y); }
+};
+
+uint64_t layer_bytes() {
+  return *tiles::texture_bytes(gpu::TextureFormat::RGBA8Unorm, kTile, kTile, tiles::full_mip_count(kTile, kTile), 1);
+}
+
+// The application: an engine, one tile layer, a target it draws into (in the registry too).
+class TileLayerScene : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    EngineOptions options;
+    options.device.backend = testing::pixel_test_backend();
+    auto made = Engine::create(std::move(options));
+    ASSERT_TRUE(made) << made.error().message;
+    engine = std::move(*made);
+    TileLayerOptions layer_options;
+    layer_options.tile_size = kTile;
+    layer_options.max_instances = kGrid * kGrid;
+    layer_options.max_fetches_in_flight = kMaxFetches;
+    layer_options.in_flight_headroom = 8;
+    layer_options.label = "test tiles";
+    layer_options.budget_bytes = kBudgetTiles * layer_bytes();
+    auto made_layer = TileLayer::create(*engine, layer_options);
+    ASSERT_TRUE(made_layer) << made_layer.error().message;
+    layer = std::move(*made_layer);
+    resources::Registry& reg = engine->registry();
+    auto texture = reg.create_texture({.size = {kTarget, kTarget, 1},
+                                       .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                       .label = "tile layer test target"});
+    ASSERT_TRUE(texture) << texture.error().message;
+    target = *texture;
+    auto view = reg.create_texture_view(target);
+    ASSERT_TRUE(view) << view.error().message;
+    target_view = *view;
+  }
+
+  void TearDown() override {
+    if (!engine) return;
+    layer.reset();
+    (void)engine->registry().destroy_texture_view(target_view);
+    (void)engine->registry().destroy_texture(target);
+    engine.reset();
+  }
+
+  struct Drawn {
+    bool recorded = false;  // false: the engine had no device (a frame skipped)
+    std::vector<std::optional<tiles::TileSource>> sources;
+  };
+
+  // One frame of the application's loop.
+  Drawn frame() {
+    Drawn drawn;
+    engine->poll();
+    auto f = engine->begin_frame();
+    if (!f) return drawn;
+    drawn.recorded = true;
+    const std::vector<TileKey> visible = visible_keys();
+    EXPECT_TRUE(layer->begin_frame({visible, 0.5, 0.5}));
+    for (const TileKey& key : wanted_keys()) EXPECT_TRUE(layer->request(key));
+    EXPECT_TRUE(layer->dispatch(fetcher));
+    auto report = layer->deliver(*f);
+    EXPECT_TRUE(report) << report.error().message;
+    std::vector<tiles::TileInstance> instances;
+    for (const TileKey& key : visible) {
+      auto source = layer->draw_source(key);
+      drawn.sources.push_back(source);
+      if (!source) continue;
+      instances.push_back(TileLayer::place(*source, static_cast<float>(key.x * kOnScreen),
+                                           static_cast<float>(key.y * kOnScreen), kOnScreen, kTarget, kTarget));
+    }
+    EXPECT_TRUE(layer->within_budget()) << layer->cache().resident_bytes() << " > " << layer->cache().budget_bytes();
+    const gpu::Procs& p = engine->procs();
+    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *engine->registry().resolve(target_view),
+                                                        {0, 0, 0, 1});
+    auto drew = layer->draw(pass, instances);
+    EXPECT_TRUE(drew) << drew.error().message;
+    p.RenderPassEncoderEnd(pass);
+    p.RenderPassEncoderRelease(pass);
+    EXPECT_TRUE(engine->submit(std::move(*f)));
+    return drawn;
+  }
+
+  // The pixel at each visible tile's centre.
+  std::vector<Rgba> centres() {
+    auto image = present::read_image(engine->context(), engine->registry(), target);
+    EXPECT_TRUE(image) << image.error().message;
+    std::vector<Rgba> out;
+    for (const TileKey& key : visible_keys()) {
+      Rgba c = kClear;
+      const uint32_t x = key.x * kOnScreen + kOnScreen / 2, y = key.y * kOnScreen + kOnScreen / 2;
+      if (image) std::memcpy(c.data(), &image->rgba[(size_t{y} * kTarget + x) * 4], 4);
+      out.push_back(c);
+    }
+    return out;
+  }
+
+  // Each position shows exactly what draw_source named: its own tile or an ancestor (never a
+  // layer's stale texels, never another tile), or the clear colour when nothing is resident.
+  void expect_tiles_or_ancestors(const Drawn& drawn, uint32_t index) {
+    const std::vector<Rgba> got = centres();
+    const std::vector<TileKey> visible = visible_keys();
+    for (size_t i = 0; i < visible.size(); ++i) {
+      const Rgba expected = drawn.sources[i] ? colour_of(drawn.sources[i]->drawn) : kClear;
+      EXPECT_TRUE(near(got[i], expected)) << "frame " << index << ", " << tiles::to_string(visible[i]);
+      if (drawn.sources[i]) {
+        bool ancestor = false;
+        for (std::optional<TileKey> k = visible[i]; k; k = k->parent()) ancestor = ancestor || *k == drawn.sources[i]->drawn;
+        EXPECT_TRUE(ancestor) << tiles::to_string(visible[i]) << " drawn from " << tiles::to_string(drawn.sources[i]->drawn);
+      }
+    }
+  }
+
+  static bool all_as_themselves(const Drawn& drawn) {
+    return drawn.recorded && std::all_of(drawn.sources.begin(), drawn.sources.end(),
+                                         [](const auto& s) { return s.has_value() && s->levels_up == 0; });
+  }
+
+  std::unique_ptr<Engine> engine;
+  std::unique_ptr<TileLayer> layer;
+  TextureHandle target;
+  TextureViewHandle target_view;
+  ImmediateFetcher fetcher;
+};
+
+TEST_F(TileLayerScene, TilesComeBackWithinTheBoundAfterAForcedLossAncestorsMeanwhileNeverGarbage) {
+  ASSERT_NE(layer, nullptr);
+  uint32_t cold = 0;
+  for (bool all = false; !all && cold < kFramesToAllVisible + 2; ++cold) {
+    const Drawn drawn = frame();
+    ASSERT_TRUE(drawn.recorded);
+    expect_tiles_or_ancestors(drawn, cold);
+    all = all_as_themselves(drawn);
+  }
+  EXPECT_LE(cold, kFramesToAllVisible);
+  const std::vector<Rgba> settled_before = centres();
+  const TextureHandle array_before = layer->array().texture();
+
+  ASSERT_TRUE(engine->force_device_loss("tile layer test"));
+  EXPECT_EQ(layer->cache().resident_count(), 0u) << "the layer heard of the loss and let go of its tiles";
+  EXPECT_EQ(layer->counters().clears, 1u);
+  uint32_t skipped = 0;
+  Drawn drawn = frame();
+  for (; !drawn.recorded && skipped < 10000; drawn = frame()) {
+    ++skipped;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(drawn.recorded) << engine->message();
+  EXPECT_EQ(engine->generation(), 2u);
+  EXPECT_EQ(layer->array().texture(), array_before) << "the same handle, rebuilt";
+  // Every layer free after the loss: the pool waits for nothing of the lost device.
+  uint32_t after = 1;
+  expect_tiles_or_ancestors(drawn, 0);
+  EXPECT_TRUE(drawn.sources[0].has_value()) << "the root (nearest, coarsest) comes back in the first frame";
+  for (bool all = all_as_themselves(drawn); !all && after < kFramesToAllVisible + 2; ++after) {
+    drawn = frame();
+    ASSERT_TRUE(drawn.recorded);
+    expect_tiles_or_ancestors(drawn, after);
+    EXPECT_TRUE(std::all_of(drawn.sources.begin(), drawn.sources.end(), [](const auto& s) { return s.has_value(); }))
+        << "frame " << after << " after the loss shows the clear colour";
+    all = all_as_themselves(drawn);
+  }
+  EXPECT_LE(after, kFramesToAllVisible) << "frames after recovery until every visible tile is drawn as itself";
+  EXPECT_EQ(centres(), settled_before) << "the settled view after the loss is the one before it";
+  EXPECT_TRUE(layer->pool().check_invariants());
+  EXPECT_EQ(layer->counters().over_budget_frames, 0u);
+  RecordProperty("frames_to_all_visible_after_loss", static_cast<int>(after));
+  RecordProperty("frames_skipped_while_recovering", static_cast<int>(skipped));
+}
+
+// A budget much smaller than the view: tiles are evicted every frame, and resident bytes never
+// pass the budget, before or after a loss.
+TEST_F(TileLayerScene, TheBudgetHoldsUnderPressureAcrossALoss) {
+  ASSERT_NE(layer, nullptr);
+  TileLayerOptions small;
+  small.tile_size = kTile;
+  small.budget_bytes = 6 * layer->cache().layer_bytes();
+  small.max_instances = kGrid * kGrid;
+  small.max_fetches_in_flight = kMaxFetches;
+  small.in_flight_headroom = 4;
+  small.label = "small tiles";
+  layer.reset();
+  auto made = TileLayer::create(*engine, small);
+  ASSERT_TRUE(made) << made.error().message;
+  layer = std::move(*made);
+  for (int i = 0; i < 12; ++i) ASSERT_TRUE(frame().recorded);  // frame() checks the budget
+  EXPECT_EQ(layer->cache().resident_count(), 6u);
+  ASSERT_TRUE(engine->force_device_loss());
+  for (int i = 0; i < 10000 && engine->state() != EngineState::Ready; ++i) {
+    engine->poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  for (int i = 0; i < 12; ++i) ASSERT_TRUE(frame().recorded);
+  EXPECT_EQ(layer->cache().resident_count(), 6u);
+  EXPECT_EQ(layer->counters().over_budget_frames, 0u);
+  EXPECT_TRUE(layer->pool().check_invariants());
+}
+
+TEST_F(TileLayerScene, ABudgetBelowOneLayerIsAnErrorNamingBoth) {
+  ASSERT_NE(layer, nullptr);
+  TileLayerOptions tiny;
+  tiny.tile_size = kTile;
+  tiny.budget_bytes = 100;
+  tiny.label = "tiny";
+  auto made = TileLayer::create(*engine, tiny);
+  ASSERT_FALSE(made);
+  EXPECT_EQ(made.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_NE(made.error().message.find("tile layer 'tiny': a budget of 100 bytes is below one tile layer"),
+            std::string::npos)
+      << made.error().message;
+}
+
+}  // namespace
+}  // namespace warden::engine

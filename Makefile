@@ -23,7 +23,7 @@ build: setup $(BUILD_DIR)/CMakeCache.txt
 
 # The main job: the tile-map demo over Blue Marble through the Engine, with two device losses
 # and a shader reload on purpose (README, "The demo"). Builds only the tool it runs.
-DEMO_ARGS ?= --frames 600 --lose-device-at 150,420 --reload-shader-at 240 --out out/demo
+DEMO_ARGS ?= --frames 600 --budget-mb 8 --lose-device-at 150,420 --reload-shader-at 240 --out out/demo
 demo: setup $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target warden_cli
 	$(BUILD_DIR)/warden demo $(DEMO_ARGS)

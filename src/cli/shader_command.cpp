@@ -65,7 +65,7 @@ class Report {
   static nlohmann::ordered_json to_json(const CheckedFile& file) {
     nlohmann::ordered_json diagnostics = nlohmann::ordered_json::array();
     for (const auto& d : file.diagnostics) {
-      diagnostics.push_back({{"severity", shaders::to_string(d.severity)},
+      diagnostics.push_back({{"severity", to_string(d.severity)},
                              {"line", d.line},
                              {"column", d.column},
                              {"message", d.message}});
@@ -123,7 +123,7 @@ CheckedFile check_file(const shaders::ShaderCompiler& compiler, const std::strin
   file.diagnostics = std::move(compiled->diagnostics);
   if (source->byte_order_mark_removed) {
     file.diagnostics.insert(file.diagnostics.begin(),
-                            shaders::ShaderDiagnostic{shaders::Severity::Info, file.path, 0, 0,
+                            shaders::ShaderDiagnostic{Severity::Info, file.path, 0, 0,
                                                       "a UTF-8 byte order mark was removed before compiling"});
   }
   return file;

@@ -6,15 +6,6 @@
 
 namespace warden::shaders {
 
-const char* to_string(Severity severity) {
-  switch (severity) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Info: return "info";
-  }
-  return "unknown";
-}
-
 bool has_error(const std::vector<ShaderDiagnostic>& diagnostics) {
   return std::any_of(diagnostics.begin(), diagnostics.end(),
                      [](const ShaderDiagnostic& d) { return d.severity == Severity::Error; });

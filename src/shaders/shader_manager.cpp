@@ -5,18 +5,6 @@
 #include "warden/shaders/source_file.h"
 
 namespace warden::shaders {
-namespace {
-
-warden::Severity to_registry_severity(Severity severity) {
-  switch (severity) {
-    case Severity::Error: return warden::Severity::Error;
-    case Severity::Warning: return warden::Severity::Warning;
-    case Severity::Info: return warden::Severity::Info;
-  }
-  return warden::Severity::Error;
-}
-
-}  // namespace
 
 ShaderManager::ShaderManager(const gpu::Context& context, resources::Registry& registry, CompilerOptions options)
     : context_(&context), options_(options), registry_(&registry) {}
@@ -24,7 +12,7 @@ ShaderManager::ShaderManager(const gpu::Context& context, resources::Registry& r
 void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics) {
   last_diagnostics_ = diagnostics;
   for (const ShaderDiagnostic& d : diagnostics) {
-    registry_->diagnostics().report(to_registry_severity(d.severity), kDiagnosticsCategory,
+    registry_->diagnostics().report(d.severity, kDiagnosticsCategory,
                                     fmt::format("{}:{}:{}: {}", d.path, d.line, d.column, d.message));
   }
 }

@@ -225,7 +225,7 @@ TEST_F(HotReloadTest, SameHandleDrawsV2AfterReloadAndKeepsV2WhenV3IsBroken) {
   EXPECT_FALSE(reports[0].applied);
   ASSERT_EQ(reports[0].diagnostics.size(), 1u);
   const shaders::ShaderDiagnostic& d = reports[0].diagnostics[0];
-  EXPECT_EQ(d.severity, shaders::Severity::Error);
+  EXPECT_EQ(d.severity, Severity::Error);
   EXPECT_EQ(d.path, shader_path.string());
   EXPECT_EQ(d.line, 9u);
   EXPECT_EQ(d.column, 38u);  // at the `;` where the `)` should be

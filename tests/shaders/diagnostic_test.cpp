@@ -149,5 +149,17 @@ TEST(Utf8, CheckNamesThePathTheByteAndTheOffset) {
   EXPECT_EQ(checked.error().message, "dir/s.wgsl: not UTF-8: invalid byte 0xfe at byte offset 2");
 }
 
+// One Severity for every message warden emits: a compiler diagnostic's is the one Diagnostics
+// keeps, and prints the same word.
+TEST(Severity, ShaderDiagnosticsSpeakWardensOneSeverity) {
+  static_assert(std::is_same_v<decltype(ShaderDiagnostic::severity), warden::Severity>);
+  Diagnostics log;
+  const ShaderDiagnostic d{Severity::Warning, "s.wgsl", 1, 2, "unused"};
+  log.report(d.severity, "gfx.shaders", format_diagnostic(d, "let x = 1;"));
+  ASSERT_EQ(log.entries().size(), 1u);
+  EXPECT_EQ(log.entries()[0].severity, Severity::Warning);
+  EXPECT_THAT(log.entries()[0].message, HasSubstr(std::string("s.wgsl:1:2: ") + to_string(log.entries()[0].severity)));
+}
+
 }  // namespace
 }  // namespace warden::shaders

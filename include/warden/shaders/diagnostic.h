@@ -7,17 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "warden/core/diagnostics.h"
+
 namespace warden::shaders {
-
-/// How serious a compiler diagnostic is: Error (no module), Warning or Info.
-enum class Severity { Error, Warning, Info };
-
-/// The severity as compilers print it ("error", "warning", "info").
-const char* to_string(Severity severity);
 
 /// One message of the WGSL compiler, with its place in the source.
 struct ShaderDiagnostic {
-  /// Error, warning or info.
+  /// Error (no module), warning or info: warden's one Severity (core/diagnostics.h).
   Severity severity = Severity::Error;
   /// The file (or the name given to compile()) the source came from.
   std::string path;

@@ -93,7 +93,7 @@ int run_demo_command(DemoArgs& args) {
 }  // namespace
 
 void add_demo_command(CLI::App& app, CommandRun& run) {
-  auto* cmd = app.add_subcommand("demo", "Run the headless tile-map demo and write snapshots and a report");
+  auto* cmd = app.add_subcommand("demo", "Run the tile-map demo (headless, or also in a --window) and write snapshots and a report");
   auto args = std::make_shared<DemoArgs>();
   cmd->add_option("--frames", args->options.frames, "Frames to render")->capture_default_str();
   cmd->add_option("--size", args->size, "Target size WIDTHxHEIGHT (width a multiple of 64)")->capture_default_str();
@@ -115,6 +115,8 @@ void add_demo_command(CLI::App& app, CommandRun& run) {
   cmd->add_option("--reload-shader-at", args->reload_shader_at,
                   "Rewrite the tile shader file (OUT/tiles.wgsl) at these frames; hot reload swaps it, F[,F...]")
       ->delimiter(',');
+  cmd->add_flag("--window", args->options.window,
+                "Also show the frames in a window (needs an X display); its surface follows every device");
   cmd->add_option("--camera", args->camera, "scripted (pans and zooms) or still (the first place)")
       ->check(CLI::IsMember({"scripted", "still"}))
       ->capture_default_str();

@@ -58,6 +58,8 @@ std::string report_json(const DemoReport& report) {
   json["adapter"] = report.adapter;
   json["frames_drawn"] = report.frames_drawn;
   json["frames_skipped"] = report.frames_skipped;
+  json["window_frames_presented"] = report.window_frames_presented;
+  json["window_surfaces"] = report.window_surfaces;
   json["budget_exceeded_frames"] = report.budget_exceeded_frames;
   json["reload_failures"] = report.reload_failures;
   nlohmann::json losses = nlohmann::json::array();

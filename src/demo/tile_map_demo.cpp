@@ -18,6 +18,8 @@
 #include "warden/demo/tile_server.h"
 #include "warden/engine/engine.h"
 #include "warden/engine/tile_layer.h"
+#include "warden/present/swapchain.h"
+#include "warden/present/window.h"
 #include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
@@ -171,6 +173,24 @@ class TileMapDemo {
   Result<void> open_sources();
   Result<void> create_engine();
   Result<void> create_scene();
+  // --window: a window whose surface follows the engine's device generations.
+  Result<void> open_window();
+  Result<void> attach_window();
+  // Copies the frame's target to an acquired window frame; the frame to present, if any.
+  Result<std::optional<present::Frame>> show_in_window(gpu::CommandEncoder encoder);
+
+  // Detaches the window's surface when the device goes, attaches a new one when the next is ready.
+  class WindowFollower final : public engine::GenerationObserver {
+   public:
+    explicit WindowFollower(TileMapDemo& demo) : demo_(demo) {}
+    void device_lost(uint64_t) override { demo_.swapchain_->detach(); }
+    void device_ready(uint64_t) override {
+      if (auto attached = demo_.attach_window(); !attached) demo_.window_error_ = attached.error();
+    }
+
+   private:
+    TileMapDemo& demo_;
+  };
   void inject(const PlannedFault& fault, uint32_t frame);
   void misuse_handles();
   Result<bool> render_frame(uint32_t frame, FrameSample& sample);
@@ -199,6 +219,10 @@ class TileMapDemo {
   std::filesystem::path shader_path_;
   TextureHandle target_;
   TextureViewHandle target_view_;
+  std::unique_ptr<present::Window> window_;
+  std::unique_ptr<present::Swapchain> swapchain_;
+  std::unique_ptr<WindowFollower> window_follower_;
+  std::optional<Error> window_error_;
 
   // Faults and their snapshots.
   std::vector<PlannedFault> faults_;  // sorted by frame
@@ -272,6 +296,55 @@ Result<void> TileMapDemo::create_engine() {
   report_.backend = gpu::to_string(engine_->backend());
   report_.adapter = engine_->adapter_name();
   return {};
+}
+
+Result<void> TileMapDemo::open_window() {
+  if (!options_.window) return {};
+  if (auto display = present::check_display(); !display) return display.error();
+  auto window = present::Window::open({"warden demo", options_.width, options_.height});
+  if (!window) return window.error();
+  window_ = std::move(*window);
+  present::SwapchainOptions options;
+  options.label = "demo window";
+  options.usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopyDst;
+  options.preferred_formats = {gpu::TextureFormat::RGBA8Unorm};  // the target's: a plain copy
+  swapchain_ = std::make_unique<present::Swapchain>(engine_->context(), window_->surface_source(), options_.width,
+                                                    options_.height, options);
+  window_follower_ = std::make_unique<WindowFollower>(*this);
+  engine_->add_observer(*window_follower_);
+  return attach_window();
+}
+
+Result<void> TileMapDemo::attach_window() {
+  ++report_.window_surfaces;
+  // The first present marks the device as presenting: it is released, never destroyed.
+  return swapchain_->attach({.device = engine_->device(),
+                             .registry = &engine_->registry(),
+                             .on_first_present = [this] { (void)engine_->mark_presented(); }});
+}
+
+Result<std::optional<present::Frame>> TileMapDemo::show_in_window(gpu::CommandEncoder encoder) {
+  if (!swapchain_ || !swapchain_->attached()) return std::optional<present::Frame>();
+  window_->poll_events();
+  auto acquired = swapchain_->acquire();
+  if (!acquired) return acquired.error();
+  if (!*acquired) return std::optional<present::Frame>();  // no area (minimised)
+  const present::Frame& shown = **acquired;
+  if (shown.format != gpu::TextureFormat::RGBA8Unorm || shown.width != options_.width || shown.height != options_.height) {
+    return make_error(ErrorKind::Refused,
+                      fmt::format("--window: the window's surface is {} {}x{}; the demo copies its {}x{} rgba8unorm "
+                                  "frames into it and needs the same",
+                                  gpu::to_string(shown.format), shown.width, shown.height, options_.width, options_.height));
+  }
+  auto target = engine_->registry().resolve(target_);
+  if (!target) return target.error();
+  gpu::TexelCopyTextureInfo from;
+  from.texture = *target;
+  gpu::TexelCopyTextureInfo to;
+  to.texture = shown.texture;
+  const gpu::Extent3D size{options_.width, options_.height, 1};
+  procs().CommandEncoderCopyTextureToTexture(encoder, &from, &to, &size);
+  return *acquired;
 }
 
 Result<void> TileMapDemo::create_scene() {
@@ -493,11 +566,17 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
     snapshot_next_drawn_ = false;
     request_snapshot(f->encoder(), frame);
   }
+  auto in_window = show_in_window(f->encoder());
+  if (!in_window) return in_window.error();
   engine_->registry().touch(target_);
   if (auto submitted = engine_->submit(std::move(*f)); !submitted) {
     unmapped_ = nullptr;
     if (!snapshots_.empty()) snapshots_.pop_back();
     return false;  // lost while recording: nothing was submitted
+  }
+  if (*in_window) {
+    if (auto presented = swapchain_->present(); !presented) return presented.error();
+    ++report_.window_frames_presented;
   }
   map_snapshot();
 
@@ -598,6 +677,9 @@ void TileMapDemo::teardown() {
     (void)map.fetcher->server().stop();
   }
   maps_.clear();
+  if (window_follower_) engine_->remove_observer(*window_follower_);
+  swapchain_.reset();  // detaches: its surface goes before the device
+  window_.reset();
   resources::Registry& registry = engine_->registry();
   (void)registry.destroy_texture_view(target_view_);
   (void)registry.destroy_texture(target_);
@@ -619,6 +701,7 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
   if (auto opened = open_sources(); !opened) return opened.error();
   if (auto created = create_engine(); !created) return created.error();
   if (auto scene = create_scene(); !scene) return scene.error();
+  if (auto window = open_window(); !window) return window.error();
   snapshot_frames_ = snapshot_frames(options_);
   snapshot_frames_.insert(snapshot_frames_.end(), options_.snapshot_at.begin(), options_.snapshot_at.end());
   std::sort(snapshot_frames_.begin(), snapshot_frames_.end());
@@ -642,6 +725,8 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
     sample.frame = frame;
     auto rendered = render_frame(frame, sample);
     if (!rendered) return rendered.error();
+    if (window_error_) return *window_error_;
+    if (window_ && window_->should_close()) break;  // the user closed it
     check_layers();
     if (*rendered) {
       ++report_.frames_drawn;

@@ -316,6 +316,11 @@ Result<void> Engine::force_device_loss(std::string_view why) {
   return {};
 }
 
+Result<void> Engine::mark_presented() {
+  if (state_ != EngineState::Ready) return no_device_error("mark_presented");
+  return controller_->mark_presented();
+}
+
 void Engine::add_observer(GenerationObserver& observer) { observers_.push_back(&observer); }
 
 void Engine::remove_observer(GenerationObserver& observer) { std::erase(observers_, &observer); }

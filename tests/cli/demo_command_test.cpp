@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "support/cli_run.h"
+#include "support/xvfb.h"
 
 namespace warden {
 namespace {
@@ -48,6 +49,33 @@ TEST(DemoCommand, LosesTheDeviceAndReloadsTheShaderWhereToldAndSaysSo) {
   EXPECT_TRUE(std::filesystem::exists(out / "frame-0007.png")) << "the frame just before the first loss";
   EXPECT_TRUE(std::filesystem::exists(out / "tiles.wgsl")) << "the tile shader the reload rewrote";
   std::filesystem::remove_all(out);
+}
+
+// --window: the same frames shown in a window; its surface is made again for the device that
+// replaces a lost one, and the device that presented is let go.
+TEST(DemoCommand, InAWindowUnderXvfbTheSurfaceFollowsTheDeviceAcrossALoss) {
+  auto display = testing::start_xvfb();
+  ASSERT_TRUE(display) << display.error().message;
+  char pattern[] = "/tmp/warden-demo-cli-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::filesystem::path out = pattern;
+  auto run = run_cli("demo --window --backend gl --frames 24 --size 128x64 --snapshots 1 --frame-interval-ms 0 "
+                     "--fetch-latency-ms 0 --lose-device-at 10 --out " + out.string(),
+                     "DISPLAY=" + *display);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::ifstream json_file(out / "report.json");
+  const auto json = nlohmann::json::parse(json_file);
+  EXPECT_EQ(json["recoveries"], 1);
+  EXPECT_EQ(json["window_surfaces"], 2) << "one surface per device generation";
+  EXPECT_EQ(json["window_frames_presented"], json["frames_drawn"]);
+  EXPECT_EQ(json["leaked_objects"], 0);
+  std::filesystem::remove_all(out);
+}
+
+TEST(DemoCommand, AWindowWithoutADisplayIsNamed) {
+  auto run = run_cli("demo --window --backend gl --frames 2", "env -u DISPLAY");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_THAT(run.err, HasSubstr("DISPLAY is not set"));
 }
 
 TEST(SoakCommand, AShortSoakPrintsEveryCheckAsJsonAndExitsZero) {

@@ -75,6 +75,8 @@ struct DemoReport {
   /// Frames drawn and frames skipped (no device: recovering).
   ///@{
   uint64_t frames_drawn = 0, frames_skipped = 0;
+  /// --window: frames presented to the window, and surfaces made (one per device generation).
+  uint64_t window_frames_presented = 0, window_surfaces = 0;
   ///@}
   /// Frames that began with resident tile bytes above the budget (0 by design).
   uint64_t budget_exceeded_frames = 0;

@@ -85,6 +85,9 @@ struct DemoOptions {
   bool count_drawn_frames_only = false;
   /// Counts Dawn references (warden/gpu/ledger.h) so the report can say what is outstanding.
   bool ledger = false;
+  /// Also show every frame in a window (needs an X display): the offscreen target is copied to
+  /// the window's surface, which is made again for each device generation.
+  bool window = false;
   /// Write report.json and report.html into `out` (the soak prints instead).
   bool write_report_files = true;
 };

@@ -187,6 +187,11 @@ class Engine {
   Result<void> wait_until_ready(std::chrono::milliseconds timeout);
 
   // ---- faults --------------------------------------------------------------------------------
+  /// The current device presented to a surface (a Swapchain's first present): from now on it is
+  /// released, never destroyed, when it retires (DeviceController::mark_presented). Refused
+  /// while there is no device.
+  Result<void> mark_presented();
+
   /// Makes the current device lost now (wgpuDeviceForceLoss): what a driver reset would do.
   /// The registry's objects are let go at once; recovery follows through poll().
   Result<void> force_device_loss(std::string_view why = "forced by the application");

@@ -358,6 +358,16 @@ std::string tint_wgsl(float red) {
          std::to_string(red) + ", 0.0, 0.0, 1.0); }\n";
 }
 
+// The full-screen triangle of tint_wgsl() into an RGBA8 target.
+resources::RenderPipelineDescription tint_pipeline(ShaderModuleHandle module) {
+  resources::RenderPipelineDescription d;
+  d.label = "tint";
+  d.vertex = {module, "vs", {}};
+  d.fragment = resources::ShaderStage{module, "fs", {}};
+  d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+  return d;
+}
+
 class EngineHotReload : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -418,12 +428,7 @@ TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSw
   resources::Registry& reg = engine->registry();
   auto module = engine->load_shader(path);
   ASSERT_TRUE(module.ok()) << module.error().message;
-  resources::RenderPipelineDescription d;
-  d.label = "tint";
-  d.vertex = {*module, "vs", {}};
-  d.fragment = resources::ShaderStage{*module, "fs", {}};
-  d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
-  auto pipeline = engine->pipelines().create_render_pipeline(d);
+  auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
   auto target = reg.create_texture({.size = {kSize, kSize, 1},
                                     .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
@@ -460,12 +465,7 @@ TEST_F(EngineHotReload, AReloadInFlightAtTheLossIsNeverPublishedAndAppliesOnceOn
   ASSERT_NE(engine, nullptr);
   auto module = engine->load_shader(path);
   ASSERT_TRUE(module.ok()) << module.error().message;
-  resources::RenderPipelineDescription d;
-  d.label = "tint";
-  d.vertex = {*module, "vs", {}};
-  d.fragment = resources::ShaderStage{*module, "fs", {}};
-  d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
-  auto pipeline = engine->pipelines().create_render_pipeline(d);
+  auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
 
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a distinct mtime

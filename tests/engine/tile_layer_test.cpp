@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/tile_pictures.h"
 #include "warden/present/readback.h"
 #include "warden/tiles/sizing.h"
 #include "warden/gpu/objects.h"
@@ -23,7 +24,8 @@
 namespace warden::engine {
 namespace {
 
-using Rgba = std::array<uint8_t, 4>;
+using testing::Rgba;
+using testing::near;
 using tiles::TileKey;
 
 constexpr uint32_t kTile = 32;
@@ -39,43 +41,14 @@ constexpr auto kTimeout = std::chrono::seconds(20);
 // answers kMaxFetches a frame, so ceil(21 / 4) frames bring them all; two frames of slack.
 constexpr uint32_t kFramesToAllVisible = (21 + kMaxFetches - 1) / kMaxFetches + 2;
 
-Rgba colour_of(const TileKey& k) {
-  return {static_cast<uint8_t>(40 + 80 * k.z), static_cast<uint8_t>(20 + 50 * k.x), static_cast<uint8_t>(20 + 50 * k.y),
-          255};
-}
-
-bool near(Rgba a, Rgba b) {
-  for (int i = 0; i < 4; ++i) {
-    if (std::abs(int{a[i]} - int{b[i]}) > 2) return false;
-  }
-  return true;
-}
-
-std::vector<TileKey> visible_keys() {
-  std::vector<TileKey> keys;
-  for (uint32_t y = 0; y < kGrid; ++y) {
-    for (uint32_t x = 0; x < kGrid; ++x) keys.push_back({kZoom, x, y});
-  }
-  return keys;
-}
-
-std::vector<TileKey> wanted_keys() {
-  std::vector<TileKey> keys = visible_keys();
-  for (uint32_t z = kZoom; z-- > 0;) {
-    for (uint32_t y = 0; y < (1u << z); ++y) {
-      for (uint32_t x = 0; x < (1u << z); ++x) keys.push_back({z, x, y});
-    }
-  }
-  return keys;
-}
+static_assert(kGrid == 1u << kZoom, "the view is the whole of level kZoom");
+std::vector<TileKey> visible_keys() { return testing::tiles_of_level(kZoom); }
+std::vector<TileKey> wanted_keys() { return testing::level_and_ancestors(kZoom); }
 
 class ImmediateFetcher : public tiles::TileFetcher {
  public:
   void fetch(tiles::TileReply reply) override {
-    std::vector<uint8_t> texels(size_t{kTile} * kTile * 4);
-    const Rgba c = colour_of(reply.ticket().key);
-    for (size_t i = 0; i < texels.size(); i += 4) std::memcpy(&texels[i], c.data(), 4);
-    reply.deliver(std::move(texels));
+    reply.deliver(testing::solid_tile(testing::key_colour(reply.ticket().key), kTile));
   }
 };
 
@@ -183,7 +156,7 @@ class TileLayerScene : public ::testing::Test {
     const std::vector<Rgba> got = centres();
     const std::vector<TileKey> visible = visible_keys();
     for (size_t i = 0; i < visible.size(); ++i) {
-      const Rgba expected = drawn.sources[i] ? colour_of(drawn.sources[i]->drawn) : kClear;
+      const Rgba expected = drawn.sources[i] ? testing::key_colour(drawn.sources[i]->drawn) : kClear;
       EXPECT_TRUE(near(got[i], expected)) << "frame " << index << ", " << tiles::to_string(visible[i]);
       if (drawn.sources[i]) {
         bool ancestor = false;

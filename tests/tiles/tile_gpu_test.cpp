@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/tile_pictures.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/gpu/objects.h"
 
@@ -20,7 +21,9 @@ namespace {
 
 using namespace gpu;
 using testing::GlDeviceTest;
-using Rgba = std::array<uint8_t, 4>;
+using testing::near;
+using testing::Rgba;
+using testing::show;
 
 constexpr uint32_t kTile = 64;    // 7 mip levels
 constexpr uint32_t kTarget = 64;  // 64 x 4 bytes = 256: already the copy row alignment
@@ -29,11 +32,7 @@ constexpr std::chrono::milliseconds kTimeout{20000};
 constexpr Rgba kRed{255, 0, 0, 255}, kGreen{0, 255, 0, 255}, kBlue{0, 0, 255, 255},
     kWhite{255, 255, 255, 255}, kYellow{255, 255, 0, 255};
 
-std::vector<uint8_t> solid(Rgba c) {
-  std::vector<uint8_t> t(kTile * kTile * 4);
-  for (size_t i = 0; i < t.size(); i += 4) std::memcpy(&t[i], c.data(), 4);
-  return t;
-}
+std::vector<uint8_t> solid(Rgba c) { return testing::solid_tile(c, kTile); }
 
 // Quadrants: top left red, top right green, bottom left blue, bottom right white.
 std::vector<uint8_t> quadrants() {
@@ -46,18 +45,6 @@ std::vector<uint8_t> quadrants() {
     }
   }
   return t;
-}
-
-bool near(Rgba a, Rgba b) {
-  for (int i = 0; i < 4; ++i) {
-    if (std::abs(int{a[i]} - int{b[i]}) > 2) return false;
-  }
-  return true;
-}
-
-std::string show(Rgba c) {
-  return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]) + "," +
-         std::to_string(c[3]) + ")";
 }
 
 class TileGpuTest : public GlDeviceTest {
@@ -385,7 +372,6 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
 
 // Bad input is an error naming the array and the value, never a Dawn error object.
 TEST_F(TileGpuTest, BadArraysAndUploadsAreErrorsNamingTheProblem) {
-  const Procs& p = dev->procs();
   auto none = TileArray::create(*mips, {kTile, 0, 0, "band z3"});
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().kind, ErrorKind::InvalidArgument);

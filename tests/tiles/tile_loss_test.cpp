@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/tile_pictures.h"
 #include "warden/resources/registry.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
@@ -27,7 +28,9 @@
 namespace warden::tiles {
 namespace {
 
-using Rgba = std::array<uint8_t, 4>;
+using testing::near;
+using testing::Rgba;
+using testing::show;
 using testing::TestDevice;
 
 constexpr uint32_t kTile = 32;    // 6 mip levels
@@ -42,48 +45,13 @@ constexpr Rgba kClear{0, 0, 0, 255};
 constexpr std::chrono::milliseconds kTimeout{20000};
 
 // A colour no other tile of the pyramid's top three levels has.
-Rgba colour_of(const TileKey& k) {
-  return {static_cast<uint8_t>(40 + 80 * k.z), static_cast<uint8_t>(20 + 50 * k.x), static_cast<uint8_t>(20 + 50 * k.y),
-          255};
-}
+std::vector<uint8_t> solid(Rgba c) { return testing::solid_tile(c, kTile); }
 
-std::vector<uint8_t> solid(Rgba c) {
-  std::vector<uint8_t> t(size_t{kTile} * kTile * 4);
-  for (size_t i = 0; i < t.size(); i += 4) std::memcpy(&t[i], c.data(), 4);
-  return t;
-}
-
-bool near(Rgba a, Rgba b) {
-  for (int i = 0; i < 4; ++i) {
-    if (std::abs(int{a[i]} - int{b[i]}) > 2) return false;
-  }
-  return true;
-}
-
-std::string show(Rgba c) {
-  return "(" + std::to_string(c[0]) + "," + std::to_string(c[1]) + "," + std::to_string(c[2]) + "," +
-         std::to_string(c[3]) + ")";
-}
-
-std::vector<TileKey> visible_keys() {
-  std::vector<TileKey> keys;
-  for (uint32_t y = 0; y < kGrid; ++y) {
-    for (uint32_t x = 0; x < kGrid; ++x) keys.push_back({kZoom, x, y});
-  }
-  return keys;
-}
-
+static_assert(kGrid == 1u << kZoom, "the view is the whole of level kZoom");
+std::vector<TileKey> visible_keys() { return testing::tiles_of_level(kZoom); }
 // The visible tiles and every ancestor: what the application asks for, so that a coarse tile
 // stands in while the fine ones arrive.
-std::vector<TileKey> wanted_keys() {
-  std::vector<TileKey> keys = visible_keys();
-  for (uint32_t z = kZoom; z-- > 0;) {
-    for (uint32_t y = 0; y < (1u << z); ++y) {
-      for (uint32_t x = 0; x < (1u << z); ++x) keys.push_back({z, x, y});
-    }
-  }
-  return keys;
-}
+std::vector<TileKey> wanted_keys() { return testing::level_and_ancestors(kZoom); }
 
 double distance_to_centre(const TileKey& k) {
   const double side = std::ldexp(1.0, -static_cast<int>(k.z));
@@ -95,7 +63,7 @@ class ImmediateFetcher : public TileFetcher {
  public:
   void fetch(TileReply reply) override {
     ++fetches;
-    reply.deliver(solid(colour_of(reply.ticket().key)));
+    reply.deliver(solid(testing::key_colour(reply.ticket().key)));
   }
   uint32_t fetches = 0;
 };
@@ -296,10 +264,10 @@ void expect_only_delivered_tiles(const FrameResult& frame, uint32_t index) {
   ASSERT_EQ(frame.centres.size(), visible.size());
   for (size_t i = 0; i < visible.size(); ++i) {
     const Rgba got = frame.centres[i];
-    const Rgba expected = frame.sources[i] ? colour_of(frame.sources[i]->drawn) : kClear;
+    const Rgba expected = frame.sources[i] ? testing::key_colour(frame.sources[i]->drawn) : kClear;
     EXPECT_PRED2(near, got, expected) << "frame " << index << ", " << to_string(visible[i]) << ": " << show(got);
     bool allowed = near(got, kClear);
-    for (std::optional<TileKey> k = visible[i]; k; k = k->parent()) allowed = allowed || near(got, colour_of(*k));
+    for (std::optional<TileKey> k = visible[i]; k; k = k->parent()) allowed = allowed || near(got, testing::key_colour(*k));
     EXPECT_TRUE(allowed) << "frame " << index << ", " << to_string(visible[i]) << " shows " << show(got)
                          << ": neither its tile, an ancestor nor the clear colour";
   }

@@ -110,13 +110,16 @@ Engine::~Engine() {
 
 const std::string& Engine::message() const { return controller_->message(); }
 
+// Ready and not let go of yet: a forced loss lets go of the device before the controller hears.
+bool Engine::has_device() const { return state_ == EngineState::Ready && !registry_->device_lost(); }
+
 gpu::Device Engine::device() const { return state_ == EngineState::Ready ? registry_->device() : nullptr; }
 gpu::Queue Engine::queue() const { return state_ == EngineState::Ready ? queue_.get() : nullptr; }
 
 device::ControllerHooks Engine::hooks() {
   device::ControllerHooks hooks;
   hooks.prepare_resources = [this](const device::DeviceView& view) { prepare(view); };
-  hooks.show_graphics = [this](const device::DeviceView& view) { ready(view); };
+  hooks.show_graphics = [this](const device::DeviceView&) { ready(); };
   hooks.dispose_resources = [this](const device::DeviceView& view) {
     if (view.generation.value == prepared_token_) lose();
   };
@@ -129,7 +132,7 @@ device::ControllerHooks Engine::hooks() {
 void Engine::prepare(const device::DeviceView& view) {
   // Device generations count devices (1, 2, 3...): the controller's tokens also count the
   // transitions between them.
-  const uint64_t generation = ++devices_prepared_;
+  const uint64_t generation = ++generation_;
   prepared_token_ = view.generation.value;
   const gpu::Procs& procs = context_->procs();
   queue_ = gpu::Ref<gpu::Queue>(&procs, procs.DeviceGetQueue(view.device));
@@ -139,7 +142,6 @@ void Engine::prepare(const device::DeviceView& view) {
     backend_ = info.backendType;
     procs.AdapterInfoFreeMembers(info);
   }
-  generation_ = generation;
   if (!registry_) {
     resources::RegistryOptions registry_options = options_.registry;
     registry_options.device_generation = generation;
@@ -152,28 +154,27 @@ void Engine::prepare(const device::DeviceView& view) {
     counters_.objects_rebuilt += last_rebuild_.rebuilt;
     counters_.rebuild_failures += last_rebuild_.failed.size();
   }
-  // Lost again while rebuilding (a refill forced it, or the driver): this generation ends
-  // through the loss path, and the next one starts over.
-  if (registry_->device_lost() || !controller_->is_current(view.generation)) return;
+  // Lost again while rebuilding or inside a callback (a refill forced it, or the driver): this
+  // generation ends through the loss path, and the next one starts over.
+  const auto superseded = [&] { return registry_->device_lost() || !controller_->is_current(view.generation); };
+  if (superseded()) return;
   start_hot_reload();
-  if (devices_prepared_ > 1 && callbacks_.on_rebuilt) callbacks_.on_rebuilt(last_rebuild_);
-  if (registry_->device_lost() || !controller_->is_current(view.generation)) return;
+  if (generation > 1 && callbacks_.on_rebuilt) callbacks_.on_rebuilt(last_rebuild_);
+  if (superseded()) return;
   if (!last_rebuild_.contents_lost.empty() && callbacks_.on_contents_lost) {
     callbacks_.on_contents_lost(last_rebuild_.contents_lost);
   }
-  if (registry_->device_lost() || !controller_->is_current(view.generation)) return;
+  if (superseded()) return;
   (void)controller_->finish_preparation(view.generation, {});
 }
 
-void Engine::ready(const device::DeviceView& view) {
-  (void)view;
+void Engine::ready() {
   state_ = EngineState::Ready;
   failure_told_ = false;
-  const uint64_t generation = generation_;
-  shown_generation_ = generation;
+  shown_generation_ = generation_;
   if (lost_generation_ != 0) ++counters_.recoveries;
-  for (GenerationObserver* observer : std::vector<GenerationObserver*>(observers_)) observer->device_ready(generation);
-  if (callbacks_.on_ready) callbacks_.on_ready(generation);
+  for (GenerationObserver* observer : std::vector<GenerationObserver*>(observers_)) observer->device_ready(generation_);
+  if (callbacks_.on_ready) callbacks_.on_ready(generation_);
 }
 
 void Engine::lose() {
@@ -228,17 +229,17 @@ void Engine::start_hot_reload() {
   reloader_ = std::move(created.value());
   std::erase_if(watched_, [&](ShaderModuleHandle module) { return !registry_->is_alive(module); });
   for (ShaderModuleHandle module : watched_) {
-    if (!reloader_->watch(module)) continue;
+    const resources::ShaderModuleDescription* recipe = registry_->recipe(module);
+    if (recipe == nullptr || !reloader_->watch(module)) continue;
     // An edit saved while there was no device: no watcher saw it, the rebuild compiled the old
     // text; reload it now so it applies on this device.
-    const resources::ShaderModuleDescription* recipe = registry_->recipe(module);
-    auto text = shaders::read_source_file(recipe != nullptr ? recipe->path : std::string());
-    if (recipe != nullptr && text && *text != recipe->wgsl) (void)reloader_->reload(module);
+    auto text = shaders::read_source_file(recipe->path);
+    if (text && *text != recipe->wgsl) (void)reloader_->reload(module);
   }
 }
 
 Result<ShaderModuleHandle> Engine::load_shader(const std::filesystem::path& path) {
-  if (state_ != EngineState::Ready || registry_->device_lost()) return no_device_error(fmt::format("load_shader \"{}\"", path.string()));
+  if (!has_device()) return no_device_error(fmt::format("load_shader \"{}\"", path.string()));
   auto module = shaders_->load(path);
   if (!module) return module;
   watched_.push_back(*module);
@@ -255,7 +256,7 @@ Error Engine::no_device_error(std::string_view call) const {
 }
 
 Result<Frame> Engine::begin_frame() {
-  if (state_ != EngineState::Ready || registry_->device_lost()) return no_device_error("begin_frame");
+  if (!has_device()) return no_device_error("begin_frame");
   const gpu::Procs& procs = context_->procs();
   gpu::CommandEncoderDescriptor desc;
   desc.label = "warden frame";
@@ -264,7 +265,7 @@ Result<Frame> Engine::begin_frame() {
 }
 
 Result<Serial> Engine::submit(Frame frame) {
-  if (frame.generation_ != generation_ || state_ != EngineState::Ready || registry_->device_lost()) {
+  if (frame.generation_ != generation_ || !has_device()) {
     return make_error(ErrorKind::DeviceFailed,
                       fmt::format("submit: the frame was recorded on generation {}, whose device was lost; "
                                   "nothing was submitted",

@@ -217,12 +217,13 @@ class Engine {
   Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, EngineCallbacks callbacks);
   device::ControllerHooks hooks();
   void prepare(const device::DeviceView& view);
-  void ready(const device::DeviceView& view);
+  void ready();
   // The prepared device is gone: let go of everything made on it (once per generation).
   void lose();
   void on_state(device::DeviceState state);
   void start_hot_reload();
   Error no_device_error(std::string_view call) const;
+  bool has_device() const;
 
   std::unique_ptr<gpu::Context> context_;
   EngineOptions options_;
@@ -241,7 +242,6 @@ class Engine {
   gpu::Ref<gpu::Queue> queue_;
   EngineState state_ = EngineState::Recovering;
   uint64_t generation_ = 0;        // devices prepared so far: the registry's device generation
-  uint64_t devices_prepared_ = 0;
   uint64_t prepared_token_ = 0;   // the controller's generation token of that device
   uint64_t lost_generation_ = 0;  // the newest generation whose loss was handled
   uint64_t shown_generation_ = 0; // the newest generation told ready

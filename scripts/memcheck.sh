@@ -23,6 +23,9 @@ for t in "$build"/tests/test_*; do
   else
     echo "memcheck: $name FAILED (exit $rc, ${secs}s) — see $log"
     grep -E "^==[0-9]+== (Invalid|Conditional|Mismatched|Syscall|.*definitely lost)" "$log" | head -5
+    # A test that failed under valgrind (exit 1) is named too, with what it said, so a CI log
+    # that keeps only its tail still shows why.
+    grep -E -B12 "^\[  FAILED  \]" "$log" | head -60
     failed=1
   fi
 done

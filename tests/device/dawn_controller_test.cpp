@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/poll_until.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
 
@@ -70,11 +71,7 @@ class BufferApp {
 
 // Drives the provider's events (non-blocking) until `done`; bounded so a hang fails the test.
 bool pump_until(const DawnProvider& provider, const std::function<bool()>& done) {
-  for (int i = 0; i < 20000 && !done(); ++i) {
-    provider.process_events();
-    if (!done()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return done();
+  return testing::poll_until(done, [&] { provider.process_events(); });
 }
 
 class DawnControllerTest : public ::testing::Test {

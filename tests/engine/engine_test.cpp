@@ -15,6 +15,7 @@
 
 #include "support/gpu_test.h"
 #include "support/loss_scene.h"
+#include "support/poll_until.h"
 
 namespace warden::engine {
 namespace {
@@ -23,7 +24,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::LossScene;
 
-constexpr auto kTimeout = std::chrono::seconds(20);
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 // What the application saw through the callbacks.
 struct Heard {

@@ -17,6 +17,7 @@
 
 #include "support/gpu_test.h"
 #include "support/tile_pictures.h"
+#include "support/poll_until.h"
 #include "warden/present/readback.h"
 #include "warden/tiles/sizing.h"
 #include "warden/gpu/objects.h"
@@ -36,7 +37,7 @@ constexpr uint32_t kTarget = kGrid * kOnScreen;   // 128 pixels: rows of 512 byt
 constexpr uint32_t kMaxFetches = 4;
 constexpr uint32_t kBudgetTiles = 24;
 constexpr Rgba kClear{0, 0, 0, 255};
-constexpr auto kTimeout = std::chrono::seconds(20);
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 // The wanted set is the 16 visible tiles, the 4 of z = 1 and the root; an immediate fetcher
 // answers kMaxFetches a frame, so ceil(21 / 4) frames bring them all; two frames of slack.
 constexpr uint32_t kFramesToAllVisible = (21 + kMaxFetches - 1) / kMaxFetches + 2;
@@ -196,7 +197,8 @@ TEST_F(TileLayerScene, TilesComeBackWithinTheBoundAfterAForcedLossAncestorsMeanw
   EXPECT_EQ(layer->counters().clears, 1u);
   uint32_t skipped = 0;
   Drawn drawn = frame();
-  for (; !drawn.recorded && skipped < 10000; drawn = frame()) {
+  const auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
+  for (; !drawn.recorded && std::chrono::steady_clock::now() < deadline; drawn = frame()) {
     ++skipped;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -241,10 +243,7 @@ TEST_F(TileLayerScene, TheBudgetHoldsUnderPressureAcrossALoss) {
   for (int i = 0; i < 12; ++i) ASSERT_TRUE(frame().recorded);  // frame() checks the budget
   EXPECT_EQ(layer->cache().resident_count(), 6u);
   ASSERT_TRUE(engine->force_device_loss());
-  for (int i = 0; i < 10000 && engine->state() != EngineState::Ready; ++i) {
-    engine->poll();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  ASSERT_TRUE(testing::poll_until([&] { return engine->state() == EngineState::Ready; }, [&] { engine->poll(); }));
   for (int i = 0; i < 12; ++i) ASSERT_TRUE(frame().recorded);
   EXPECT_EQ(layer->cache().resident_count(), 6u);
   EXPECT_EQ(layer->counters().over_budget_frames, 0u);

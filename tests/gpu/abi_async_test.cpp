@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/error_scope.h"
+#include "support/poll_until.h"
 #include "warden/gpu/abi.h"
 
 namespace warden {
@@ -19,7 +20,7 @@ using testing::shared_context;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-constexpr std::chrono::milliseconds kTimeout{10000};
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 struct AdapterOutcome {
   RequestAdapterStatus status{};
@@ -327,7 +328,7 @@ TEST_F(GlDeviceTest, MapAsyncStatusesAndMapStates) {
   MapOutcome first;
   p.BufferMapAsync(upload, MapMode::Write, 0, 256, map_callback(&first));
   EXPECT_EQ(p.BufferGetMapState(upload), BufferMapState::Pending);
-  for (int i = 0; i < 100000 && first.calls == 0; ++i) ctx.process_events();
+  testing::poll_until([&] { return first.calls != 0; }, [&] { ctx.process_events(); });
   ASSERT_EQ(first.status, MapAsyncStatus::Success);
   EXPECT_EQ(p.BufferGetMapState(upload), BufferMapState::Mapped);
   auto* bytes = static_cast<uint8_t*>(p.BufferGetMappedRange(upload, 0, 256));
@@ -354,7 +355,7 @@ TEST_F(GlDeviceTest, MapAsyncStatusesAndMapStates) {
   MapOutcome aborted;
   p.BufferMapAsync(readback, MapMode::Read, 0, 256, map_callback(&aborted));
   p.BufferUnmap(readback);
-  for (int i = 0; i < 100000 && aborted.calls == 0; ++i) ctx.process_events();
+  testing::poll_until([&] { return aborted.calls != 0; }, [&] { ctx.process_events(); });
   EXPECT_EQ(aborted.status, MapAsyncStatus::Aborted);
 
   // Mapping for the wrong mode is an error naming the mode.
@@ -362,7 +363,7 @@ TEST_F(GlDeviceTest, MapAsyncStatusesAndMapStates) {
   std::string msg = testing::validation_message(*dev, [&] {
     p.BufferMapAsync(readback, MapMode::Write, 0, 256, map_callback(&wrong));
   });
-  for (int i = 0; i < 100000 && wrong.calls == 0; ++i) ctx.process_events();
+  testing::poll_until([&] { return wrong.calls != 0; }, [&] { ctx.process_events(); });
   EXPECT_EQ(wrong.status, MapAsyncStatus::Error);
   EXPECT_THAT(msg + wrong.message, HasSubstr("MapMode::Write"));
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/gpu_test.h"
+#include "support/poll_until.h"
 #include "warden/gpu/objects.h"
 
 namespace warden::gpu {
@@ -16,7 +17,7 @@ using testing::GlDeviceTest;
 using testing::NullDeviceTest;
 using ::testing::HasSubstr;
 
-constexpr std::chrono::milliseconds kTimeout{10000};
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 template <typename Pipeline>
 struct AsyncOutcome {

@@ -13,6 +13,7 @@
 
 #include "warden/gpu/objects.h"
 #include "support/error_scope.h"
+#include "support/poll_until.h"
 #include "warden/gpu/abi.h"
 #include "warden/gpu/objects.h"
 
@@ -25,7 +26,7 @@ using Rgba = std::array<int, 4>;
 
 constexpr uint32_t kSize = 16;
 constexpr uint32_t kRowBytes = 256;
-constexpr std::chrono::milliseconds kTimeout{10000};
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 // A full-screen triangle at depth `z` in a fragment colour set by constants or a sampled texel.
 constexpr const char* kFullscreenWgsl = R"(

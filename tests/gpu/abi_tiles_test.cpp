@@ -9,6 +9,7 @@
 
 #include "support/error_scope.h"
 #include "support/gpu_test.h"
+#include "support/poll_until.h"
 #include "warden/gpu/ref.h"
 #include "warden/gpu/objects.h"
 
@@ -112,7 +113,7 @@ TEST_F(GlDeviceTest, AbiInstanceStepModeAndInstanceVertexFormatsDrawPerInstance)
     p.CommandBufferRelease(commands);
   });
   EXPECT_EQ(errors, "");
-  auto pixels = dev->context->read_mapped(readback.get(), kSize * kSize * 4, std::chrono::seconds(20));
+  auto pixels = dev->context->read_mapped(readback.get(), kSize * kSize * 4, warden::testing::kSafetyNet);
   ASSERT_TRUE(pixels) << pixels.error().message;
   auto at = [&](uint32_t x, uint32_t y) {
     std::array<uint8_t, 4> c{};

@@ -10,6 +10,7 @@
 
 #include "warden/gpu/objects.h"
 #include "support/error_scope.h"
+#include "support/poll_until.h"
 #include "warden/gpu/objects.h"
 
 namespace warden {
@@ -145,7 +146,7 @@ TEST_F(NullDeviceTest, CompilationInfoReportsNotesAsInfoMessages) {
                                                     "}\n",
                                                     "uniformity probe"));
     auto waited = dev->context->wait(p.ShaderModuleGetCompilationInfo(module.get(), info_callback(&out, CallbackMode::WaitAnyOnly)),
-                                     std::chrono::milliseconds(10000));
+                                     warden::testing::kSafetyNet);
     EXPECT_TRUE(waited.ok());
   });
   EXPECT_EQ(out.status, CompilationInfoRequestStatus::Success);

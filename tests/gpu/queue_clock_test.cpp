@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/gpu_test.h"
+#include "support/poll_until.h"
 #include "warden/gpu/context.h"
 
 namespace warden::gpu {
@@ -24,8 +25,8 @@ TEST_F(GlDeviceTest, QueueClockRetiresThroughPoll) {
     p.CommandEncoderRelease(enc);
   }
   EXPECT_EQ(s, Serial{3});
-  // Spin on the non-blocking poll only; a bounded number of tries keeps a hang visible.
-  for (int i = 0; i < 100000 && !qc.clock().is_retired(s); ++i) qc.poll();
+  // Spin on the non-blocking poll only; a deadline keeps a hang visible.
+  testing::poll_until([&] { return qc.clock().is_retired(s); }, [&] { qc.poll(); });
   EXPECT_TRUE(qc.clock().is_retired(s));
   EXPECT_EQ(blocking_wait_count(), waits_before);
 }

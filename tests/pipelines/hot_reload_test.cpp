@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "support/gpu_test.h"
+#include "support/poll_until.h"
 #include "warden/pipelines/hot_reload.h"
 #include "warden/gpu/objects.h"
 
@@ -23,7 +24,7 @@ using ::testing::HasSubstr;
 using Pixel = std::array<uint8_t, 4>;
 
 constexpr uint32_t kSize = 64;  // 64 * 4 = 256 bytes per row: the copy alignment already
-constexpr std::chrono::milliseconds kTimeout{20000};
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 std::string shader_source(const char* colour) {
   return std::string(R"(@vertex

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "support/gpu_test.h"
+#include "support/poll_until.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
 #include "warden/present/swapchain.h"
@@ -24,11 +25,7 @@ using ::testing::IsEmpty;
 using namespace warden::device;
 
 bool pump_until(const DawnProvider& provider, const std::function<bool()>& done) {
-  for (int i = 0; i < 20000 && !done(); ++i) {
-    provider.process_events();
-    if (!done()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return done();
+  return testing::poll_until(done, [&] { provider.process_events(); });
 }
 
 // What an Engine will do with the hooks, reduced to presentation: each generation gets a

@@ -10,6 +10,7 @@
 
 #include "resources/registry_test_support.h"
 #include "warden/gpu/objects.h"
+#include "support/poll_until.h"
 
 namespace warden::resources {
 namespace {
@@ -804,7 +805,7 @@ TEST_F(GlDeviceTest, DestroyBetweenRecordingAndSubmitIsDeferredPastTheSubmit) {
   EXPECT_TRUE(dev->take_errors().empty());
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.labels[0], "source");
-  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 256 * 4, std::chrono::seconds(20));
+  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 256 * 4, warden::testing::kSafetyNet);
   ASSERT_TRUE(bytes.ok()) << bytes.error().message;
   EXPECT_EQ((*bytes)[0], 0x5a);
   EXPECT_EQ((*bytes)[256 * 3 + 15], 0x5a);
@@ -836,7 +837,7 @@ TEST_F(GlDeviceTest, WithoutTouchTheSameDestroyWaitsForTheSubmissionBeingRecorde
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.labels[0], "untouched");
   EXPECT_TRUE(log.events[0].destroyed);
-  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 256 * 4, std::chrono::seconds(20));
+  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 256 * 4, warden::testing::kSafetyNet);
   ASSERT_TRUE(bytes.ok()) << bytes.error().message;
   EXPECT_EQ((*bytes)[0], 0xa5);
   EXPECT_EQ((*bytes)[256 * 3 + 15], 0xa5);
@@ -858,7 +859,7 @@ TEST_F(GlDeviceTest, WriteBufferUpdatesContentsInPlace) {
   reg->submit(cmd);
   p.CommandBufferRelease(cmd);
   p.CommandEncoderRelease(enc);
-  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 16, std::chrono::seconds(20));
+  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 16, warden::testing::kSafetyNet);
   ASSERT_TRUE(bytes.ok()) << bytes.error().message;
   uint32_t got[4];
   std::memcpy(got, bytes->data(), 16);

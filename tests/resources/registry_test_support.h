@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/poll_until.h"
 #include "warden/resources/registry.h"
 #include "warden/gpu/objects.h"
 
@@ -29,9 +30,9 @@ inline Serial submit_empty(resources::Registry& reg, TestDevice& dev) {
   return s;
 }
 
-// Polls (never waits) until `s` retires; a bounded number of tries keeps a hang visible.
+// Polls (never waits) until `s` retires; a deadline keeps a hang visible.
 inline bool poll_until_retired(resources::Registry& reg, Serial s) {
-  for (int i = 0; i < 200000 && !reg.clock().is_retired(s); ++i) reg.poll();
+  testing::poll_until([&] { return reg.clock().is_retired(s); }, [&] { reg.poll(); });
   reg.poll();
   return reg.clock().is_retired(s);
 }

@@ -1,4 +1,5 @@
 #include "support/error_scope.h"
+#include "support/poll_until.h"
 
 #include <chrono>
 
@@ -17,7 +18,7 @@ ScopeResult pop_error_scope(TestDevice& dev) {
     r->message = std::string(message.view());
   };
   gpu::Future f = dev.procs().DevicePopErrorScope(dev.device.get(), cb);
-  auto waited = dev.context->wait(f, std::chrono::milliseconds(10000));
+  auto waited = dev.context->wait(f, warden::testing::kSafetyNet);
   EXPECT_TRUE(waited.ok()) << (waited ? "" : waited.error().message);
   return result;
 }

@@ -14,6 +14,7 @@
 
 #include "warden/resources/registry.h"
 #include "warden/gpu/objects.h"
+#include "support/poll_until.h"
 
 namespace warden::testing {
 
@@ -210,7 +211,7 @@ inline std::vector<uint8_t> render_loss_scene(resources::Registry& reg, const gp
   reg.submit(commands);
   p.CommandBufferRelease(commands);
   p.CommandEncoderRelease(encoder);
-  auto bytes = context.read_mapped(readback, kSceneRowBytes * kSceneSize, std::chrono::seconds(10));
+  auto bytes = context.read_mapped(readback, kSceneRowBytes * kSceneSize, warden::testing::kSafetyNet);
   EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.error().message);
   return bytes.ok() ? bytes.value() : std::vector<uint8_t>{};
 }

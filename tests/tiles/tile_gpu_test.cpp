@@ -13,6 +13,7 @@
 
 #include "support/gpu_test.h"
 #include "support/tile_pictures.h"
+#include "support/poll_until.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/gpu/objects.h"
 
@@ -27,7 +28,7 @@ using testing::show;
 
 constexpr uint32_t kTile = 64;    // 7 mip levels
 constexpr uint32_t kTarget = 64;  // 64 x 4 bytes = 256: already the copy row alignment
-constexpr std::chrono::milliseconds kTimeout{20000};
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 constexpr Rgba kRed{255, 0, 0, 255}, kGreen{0, 255, 0, 255}, kBlue{0, 0, 255, 255},
     kWhite{255, 255, 255, 255}, kYellow{255, 255, 0, 255};
@@ -147,8 +148,7 @@ class TileGpuTest : public GlDeviceTest {
 
   // Non-blocking polls only, bounded so a hang shows as a failure.
   void poll_until_retired(Serial s) {
-    for (int i = 0; i < 2000000 && !clock->clock().is_retired(s); ++i) clock->poll();
-    ASSERT_TRUE(clock->clock().is_retired(s));
+    ASSERT_TRUE(testing::poll_until([&] { return clock->clock().is_retired(s); }, [&] { clock->poll(); }));
   }
 
   // Every texel of every mip level of `layer`, read back.
@@ -532,7 +532,7 @@ TEST_F(TileGpuTest, RecycleFrameLoopNeverBlocks) {
     submit(enc.get());
     ASSERT_TRUE(pool.check_invariants());
   }
-  for (int i = 0; i < 2000000 && clock->clock().in_flight() > 0; ++i) clock->poll();
+  testing::poll_until([&] { return clock->clock().in_flight() == 0; }, [&] { clock->poll(); });
   EXPECT_EQ(clock->clock().in_flight(), 0u);
   EXPECT_EQ(blocking_wait_count(), waits_before);
   EXPECT_EQ(deferred, 0u);

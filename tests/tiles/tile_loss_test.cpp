@@ -19,6 +19,7 @@
 
 #include "support/gpu_test.h"
 #include "support/tile_pictures.h"
+#include "support/poll_until.h"
 #include "warden/resources/registry.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
@@ -42,7 +43,7 @@ constexpr uint32_t kMaxFetches = 4;
 constexpr uint32_t kLayers = 32;
 constexpr uint64_t kBudgetTiles = 24;
 constexpr Rgba kClear{0, 0, 0, 255};
-constexpr std::chrono::milliseconds kTimeout{20000};
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 // A colour no other tile of the pyramid's top three levels has.
 std::vector<uint8_t> solid(Rgba c) { return testing::solid_tile(c, kTile); }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/poll_until.h"
 #include "warden/gpu/queue_clock.h"
 #include "warden/tiles/upload_ring.h"
 #include "warden/gpu/objects.h"
@@ -20,7 +21,7 @@ using ::testing::HasSubstr;
 using testing::GlDeviceTest;
 using State = UploadRing::BufferState;
 
-constexpr std::chrono::milliseconds kTimeout{10000};
+constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 // One comparable value per stage() outcome: "staged", "turned away" or the error's message.
 std::string outcome(const Result<bool>& staged) {

@@ -14,8 +14,8 @@ const char* to_string(Severity severity) {
   return "unknown";
 }
 
-void Diagnostics::report(Severity severity, std::string_view category, std::string message) {
-  Diagnostic entry{severity, std::string(category), std::move(message)};
+void Diagnostics::report(Severity severity, std::string_view category, MessageId id, std::string message) {
+  Diagnostic entry{severity, std::string(category), id, std::move(message)};
   Sink sink;
   {
     std::lock_guard lock(mutex_);
@@ -55,6 +55,12 @@ size_t Diagnostics::count(std::string_view category, Severity severity) const {
   return static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(), [&](const Diagnostic& d) {
     return d.category == category && d.severity == severity;
   }));
+}
+
+size_t Diagnostics::count(MessageId id) const {
+  std::lock_guard lock(mutex_);
+  return static_cast<size_t>(
+      std::count_if(entries_.begin(), entries_.end(), [&](const Diagnostic& d) { return d.id == id; }));
 }
 
 uint64_t Diagnostics::dropped() const {

@@ -28,7 +28,7 @@ namespace detail {
 Error* moved_from_error() noexcept {
   // Shared by every moved-from failed Result; only read, never freed. A function-local static,
   // so that it exists however early a Result is moved.
-  static Error moved_from{ErrorKind::Internal, "this Result's error was moved to another Result"};
+  static Error moved_from{ErrorKind::Internal, MessageId::ResultMovedFrom, "this Result's error was moved to another Result"};
   return &moved_from;
 }
 

@@ -1,7 +1,8 @@
 // Diagnostics: structured messages the application can read, not only stderr.
 //
-// Every layer reports through one of these (severity, a dotted category such as
-// "gfx.resources", a message). Entries are kept in memory up to a bound, so a long-running
+// What warden reports without failing a call (a leak, a rebuild, a compiler warning, a tile
+// that could not be loaded) goes through one of these: a severity, a dotted category such as
+// "gfx.resources", the message's stable id (core/messages.h) and its words. Entries are kept in memory up to a bound, so a long-running
 // application that never reads them does not grow without limit; an optional sink sees every
 // entry as it is reported.
 #pragma once
@@ -13,6 +14,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "warden/core/messages.h"
 
 namespace warden {
 
@@ -32,6 +35,8 @@ struct Diagnostic {
   Severity severity = Severity::Info;
   /// A dotted category such as "gfx.resources".
   std::string category;
+  /// Which of warden's messages this is; what filters and tests match.
+  MessageId id = MessageId::Application;
   /// The message itself.
   std::string message;
 };
@@ -48,18 +53,18 @@ class Diagnostics {
   explicit Diagnostics(size_t capacity = kDefaultCapacity) : capacity_(capacity) {}
 
   /// Records one entry and hands it to the sink.
-  void report(Severity severity, std::string_view category, std::string message);
+  void report(Severity severity, std::string_view category, MessageId id, std::string message);
   /// report() with Severity::Info.
-  void info(std::string_view category, std::string message) {
-    report(Severity::Info, category, std::move(message));
+  void info(std::string_view category, MessageId id, std::string message) {
+    report(Severity::Info, category, id, std::move(message));
   }
   /// report() with Severity::Warning.
-  void warning(std::string_view category, std::string message) {
-    report(Severity::Warning, category, std::move(message));
+  void warning(std::string_view category, MessageId id, std::string message) {
+    report(Severity::Warning, category, id, std::move(message));
   }
   /// report() with Severity::Error.
-  void error(std::string_view category, std::string message) {
-    report(Severity::Error, category, std::move(message));
+  void error(std::string_view category, MessageId id, std::string message) {
+    report(Severity::Error, category, id, std::move(message));
   }
 
   /// A copy of what is kept, oldest first.
@@ -70,6 +75,17 @@ class Diagnostics {
   size_t count(std::string_view category) const;
   /// Kept entries of a category and severity.
   size_t count(std::string_view category, Severity severity) const;
+  // TRANSITIONAL (removed when every report has an id): the form without an id.
+  void report(Severity severity, std::string_view category, std::string message) {
+    report(severity, category, MessageId::Application, std::move(message));
+  }
+  void info(std::string_view category, std::string message) { report(Severity::Info, category, std::move(message)); }
+  void warning(std::string_view category, std::string message) {
+    report(Severity::Warning, category, std::move(message));
+  }
+  void error(std::string_view category, std::string message) { report(Severity::Error, category, std::move(message)); }
+  /// Kept entries with message `id`.
+  size_t count(MessageId id) const;
   /// Entries dropped because the store was full (the oldest go first).
   uint64_t dropped() const;
 

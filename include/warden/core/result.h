@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "warden/core/messages.h"
+
 namespace warden {
 
 /// What kind of problem an Error reports; callers branch on it, people read the message.
@@ -32,10 +34,14 @@ enum class ErrorKind {
 /// The kind's name as messages print it ("stale handle", ...).
 const char* to_string(ErrorKind kind);
 
-/// A failure: its kind, for code to branch on, and a message naming the problem.
+/// A failure: its kind and its message id, for code to branch on, and a message naming the
+/// problem.
 struct Error {
   /// What went wrong, in a word code can switch on.
   ErrorKind kind = ErrorKind::Internal;
+  /// Which of warden's messages this is (core/messages.h); stable across releases, unlike the
+  /// words.
+  MessageId id = MessageId::Application;
   /// The problem in words: which object, which value, which rule.
   std::string message;
 };
@@ -184,7 +190,19 @@ class [[nodiscard]] Result<void> {
   Error* error_ = nullptr;  // owned; null on success
 };
 
-/// An Error of `kind` with `message`.
-inline Error make_error(ErrorKind kind, std::string message) { return Error{kind, std::move(message)}; }
+/// An Error of `kind`, message `id` and `message`.
+inline Error make_error(ErrorKind kind, MessageId id, std::string message) {
+  return Error{kind, id, std::move(message)};
+}
+
+// Inside warden every error has an id of its own, so the library's build hides the form
+// without one: an error made without an id does not compile there.
+#ifndef WARDEN_LIBRARY_SOURCE
+/// An Error of `kind` with `message`, for applications (its id is MessageId::Application):
+/// what a fetcher or an upload callback hands back to warden.
+inline Error make_error(ErrorKind kind, std::string message) {
+  return Error{kind, MessageId::Application, std::move(message)};
+}
+#endif
 
 }  // namespace warden

@@ -37,5 +37,6 @@ void add_soak_command(CLI::App& app, CommandRun& run);
 // `operands`: the files given after "--" (only `shader check` takes any). Returns `shader check`.
 const CLI::App* add_shader_command(CLI::App& app, const std::vector<std::string>& operands, CommandRun& run);
 void add_window_command(CLI::App& app, CommandRun& run);
+void add_messages_command(CLI::App& app, CommandRun& run);
 
 }  // namespace warden::cli

@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
     warden::cli::add_window_command(app, run);
     warden::cli::add_demo_command(app, run);
     warden::cli::add_soak_command(app, run);
+    warden::cli::add_messages_command(app, run);
     exit_code = parse_and_run(app, shader_check, line, run);
   } catch (const std::exception& e) {
     print_err("warden: internal error: {}\n", e.what());

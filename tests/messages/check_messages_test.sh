@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Proves scripts/check-messages.sh fails where it must: each case builds a small warden-shaped
+# tree and a stand-in `warden` that prints its message list, runs the check and asserts its exit
+# code and what it names.
+#   check_messages_test.sh CHECK_SCRIPT CASE
+set -euo pipefail
+
+check="$1" case_name="$2"
+tree=$(mktemp -d)
+trap 'rm -rf "$tree"' EXIT
+
+put() {  # put PATH LINE...: writes a file of the fixture tree
+  mkdir -p "$tree/$(dirname "$1")"
+  local path="$1"; shift
+  printf '%s\n' "$@" > "$tree/$path"
+}
+
+# The stand-in CLI lists core.Application, resources.HandleReleased and tiles.TileZeroSize.
+put fake-warden '#!/usr/bin/env bash' \
+  'if [[ "$2" == --json ]]; then' \
+  '  printf "[\n  {\"name\": \"core.Application\"},\n  {\"name\": \"resources.HandleReleased\"},\n  {\"name\": \"tiles.TileZeroSize\"}\n]\n"' \
+  'else printf "# Messages\n\n| resources.HandleReleased | the handle was released |\n"; fi'
+chmod +x "$tree/fake-warden"
+put docs/messages.md '# Messages' '' '| resources.HandleReleased | the handle was released |'
+put src/resources/registry.cpp 'return make_error(ErrorKind::StaleHandle, MessageId::HandleReleased, "released");'
+put include/warden/tiles/tile.h 'inline Error zero() { return make_error(ErrorKind::InvalidArgument, MessageId::TileZeroSize, "zero"); }'
+
+expect() {  # expect CODE PIECE...
+  local want="$1"; shift
+  local out code=0
+  out=$("$check" "$tree" "$tree/fake-warden" 2>&1) || code=$?
+  if [[ "$code" != "$want" ]]; then
+    printf 'FAIL %s: exit %s, expected %s. Output:\n%s\n' "$case_name" "$code" "$want" "$out"; exit 1
+  fi
+  local piece
+  for piece in "$@"; do
+    if [[ "$out" != *"$piece"* ]]; then
+      printf 'FAIL %s: output lacks "%s". Output:\n%s\n' "$case_name" "$piece" "$out"; exit 1
+    fi
+  done
+  printf 'ok %s\n%s\n' "$case_name" "$out"
+}
+
+case "$case_name" in
+  CurrentListPasses)
+    expect 0 "3 messages, each emitted by its layer" ;;
+  StalePublishedListFails)
+    put docs/messages.md '# Messages' '' '| resources.HandleGone | an older word |'
+    expect 1 "docs/messages.md differs" "warden messages --markdown > docs/messages.md" "-| resources.HandleGone" ;;
+  MissingPublishedListFails)
+    rm "$tree/docs/messages.md"
+    expect 1 "docs/messages.md is missing" ;;
+  IdNeverEmittedFails)
+    put src/resources/registry.cpp '// nothing reports it any more'
+    expect 1 "resources.HandleReleased is never emitted" "1 problem(s) in 3 messages" ;;
+  IdEmittedByAnotherLayerFails)
+    rm "$tree/include/warden/tiles/tile.h"
+    put src/engine/engine.cpp 'make_error(ErrorKind::InvalidArgument, MessageId::TileZeroSize, "zero");'
+    expect 1 "tiles.TileZeroSize is listed under tiles but emitted in src/engine/engine.cpp" ;;
+  *) echo "unknown case $case_name" >&2; exit 2 ;;
+esac

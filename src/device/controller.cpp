@@ -120,6 +120,30 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   void flip(DeviceState next, std::string text) {
     state = next;
     message = std::move(text);
+    report_state();
+  }
+
+  // Every state change goes to the diagnostics with the id of its state: an application that
+  // logs them sees each loss, failure and recovery once, in order, with the generation.
+  void report_state() {
+    if (options.diagnostics == nullptr) return;
+    struct Entry {
+      Severity severity;
+      MessageId id;
+    };
+    const Entry entry = [&]() -> Entry {
+      switch (state) {
+        case DeviceState::Idle:
+        case DeviceState::Starting: return {Severity::Info, MessageId::DeviceStarting};
+        case DeviceState::Ready: return {Severity::Info, MessageId::DeviceReady};
+        case DeviceState::Lost: return {Severity::Warning, MessageId::DeviceLost};
+        case DeviceState::Stopped: return {Severity::Info, MessageId::DeviceStopped};
+        case DeviceState::Failed: return {Severity::Error, MessageId::DeviceFailed};
+      }
+      return {Severity::Error, MessageId::DeviceFailed};
+    }();
+    options.diagnostics->report(entry.severity, kDiagnosticsCategory, entry.id,
+                                fmt::format("generation {}: {}: {}", generation.value, to_string(state), message));
   }
 
   enum class Fallback { Show, None };
@@ -183,6 +207,14 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     }
     step("dispose device resources", hooks.dispose_resources);
     step("end device", [&](const DeviceView&) { end_device(*inc, keep_device, record); });
+    if (options.diagnostics != nullptr) {
+      const char* how = record.stashed ? "kept for the next engine"
+                        : record.ended == DeviceEnd::Destroy ? "destroyed"
+                                                             : "released (it presented, so it is never destroyed)";
+      options.diagnostics->info(kDiagnosticsCategory, MessageId::DeviceRetired,
+                                fmt::format("generation {}: device {} retired: {}", record.generation.value,
+                                            record.device.value, how));
+    }
     retirements.push_back(std::move(record));
   }
 

@@ -74,6 +74,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       callbacks_(std::move(callbacks)),
       policy_(options_.rebuild),
       retirement_(device::RetirementOptions{}) {
+  context_->set_diagnostics(&diagnostics_);
   dawn_ = std::make_unique<device::DawnProvider>(
       context_.get(), device::DawnProviderOptions{
                           .device = options_.device,
@@ -88,7 +89,10 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
   provider_ = std::make_unique<LossRecorder>(*dawn_);
   controller_ = std::make_unique<device::DeviceController>(
       *provider_, hooks(),
-      device::ControllerOptions{.device_label = options_.device.label, .retirement = &retirement_, .rebuild = &policy_});
+      device::ControllerOptions{.device_label = options_.device.label,
+                                .retirement = &retirement_,
+                                .rebuild = &policy_,
+                                .diagnostics = &diagnostics_});
 }
 
 Engine::~Engine() {
@@ -145,6 +149,7 @@ void Engine::prepare(const device::DeviceView& view) {
   if (!registry_) {
     resources::RegistryOptions registry_options = options_.registry;
     registry_options.device_generation = generation;
+    registry_options.diagnostics = &diagnostics_;
     registry_ = std::make_unique<resources::Registry>(*context_, view.device, queue_.get(), std::move(registry_options));
     shaders_ = std::make_unique<shaders::ShaderManager>(*context_, *registry_);
     pipelines_ = std::make_unique<pipelines::PipelineLibrary>(*context_, *registry_);

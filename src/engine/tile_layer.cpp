@@ -55,6 +55,7 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   auto cache = tiles::TileCache::create(*layer->pool_, options.budget_bytes, *layer_bytes, options.max_fetches_in_flight);
   if (!cache) return cache.error();
   layer->cache_.emplace(std::move(*cache));
+  layer->cache_->set_diagnostics(&engine.diagnostics());
   engine.add_observer(*layer);
   layer->observing_ = true;
   return layer;

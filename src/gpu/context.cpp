@@ -54,15 +54,6 @@ const char* to_string(LoggingType type) {
   return "Log";
 }
 
-// Outside an adapter request, the message goes where Dawn would have put it without a callback.
-void on_instance_log(LoggingType type, StringView message, void*, void*) {
-  if (t_adapter_request_log != nullptr) {
-    t_adapter_request_log->push_back(copy_view(message));
-    return;
-  }
-  std::string_view text = message.view();
-  std::fprintf(stderr, "%s: %.*s\n", to_string(type), static_cast<int>(text.size()), text.data());
-}
 
 // The first line of each message (the rest is Dawn's call-site trail), joined.
 std::string summarise_log(const std::vector<std::string>& log) {
@@ -116,6 +107,27 @@ bool prepare_gl_environment() {
   return true;
 }
 
+// Outside an adapter request, the message goes to the context's diagnostics, or where Dawn
+// would have put it without a callback.
+void Context::on_instance_log(LoggingType type, StringView message, void* context, void*) {
+  if (t_adapter_request_log != nullptr) {
+    t_adapter_request_log->push_back(copy_view(message));
+    return;
+  }
+  log_line(static_cast<const Context*>(context), type, message.view());
+}
+
+void Context::log_line(const Context* context, LoggingType type, std::string_view text) {
+  if (context != nullptr && context->diagnostics_ != nullptr) {
+    const Severity severity = type == LoggingType::Error     ? Severity::Error
+                              : type == LoggingType::Warning ? Severity::Warning
+                                                             : Severity::Info;
+    context->diagnostics_->report(severity, "gfx.gpu", MessageId::DawnLog, std::string(text));
+    return;
+  }
+  std::fprintf(stderr, "%s: %.*s\n", to_string(type), static_cast<int>(text.size()), text.data());
+}
+
 Result<std::unique_ptr<Context>> Context::create(const LibraryOptions& options) {
   auto library = Library::load(options);
   if (!library) return library.error();
@@ -127,6 +139,7 @@ Result<std::unique_ptr<Context>> Context::create(std::shared_ptr<const Library> 
   ctx->library_ = std::move(library);
   DawnInstanceDescriptor dawn_options;
   dawn_options.loggingCallbackInfo.callback = on_instance_log;
+  dawn_options.loggingCallbackInfo.userdata1 = ctx.get();  // heap-allocated: its address is stable
   InstanceDescriptor desc;
   desc.nextInChain = reinterpret_cast<const ChainedStruct*>(&dawn_options);
   // Timed WaitAny is what lets tools and tests wait with a bound instead of spinning.
@@ -193,7 +206,7 @@ Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel 
     if (std::string said = summarise_log(log); !said.empty()) *why += " (" + said + ")";
     return make_error(ErrorKind::NoAdapter, *why);
   }
-  for (const std::string& message : log) on_instance_log(LoggingType::Warning, StringView(message), nullptr, nullptr);
+  for (const std::string& message : log) log_line(this, LoggingType::Warning, message);
   return Ref<Adapter>(&procs(), outcome.adapter);
 }
 

@@ -187,6 +187,7 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
       first_generation_(registry_ids().first_generation(id_)),
       options_(within_layout(options)),
       queue_clock_(std::make_unique<gpu::QueueClock>(context.procs(), context.instance(), queue)),
+      diagnostics_(options.diagnostics != nullptr ? *options.diagnostics : own_diagnostics_),
       stores_(
 #define WARDEN_STORE_INIT(Name, snake) \
   detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, first_generation_,        \

@@ -430,13 +430,22 @@ Result<Completion> TileCache::place_arrived(Requests::iterator it, const Upload&
   return Completion::Loaded;
 }
 
+void TileCache::report_failure(const Error& error) const {
+  if (diagnostics_ != nullptr) diagnostics_->warning(kDiagnosticsCategory, error.id, error.message);
+}
+
 Result<Completion> TileCache::complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
                                        const Upload& upload, Priority priority) {
   if (auto ok = refuse_inside_callback("complete"); !ok) return ok.error();
   Result<bool> accepted = accept(ticket, std::move(texels));
-  if (!accepted) return accepted.error();
+  if (!accepted) {
+    report_failure(accepted.error());
+    return accepted.error();
+  }
   if (!*accepted) return Completion::Stale;
-  return place_arrived(requests_.find(ticket.key), upload, priority);
+  Result<Completion> done = place_arrived(requests_.find(ticket.key), upload, priority);
+  if (!done) report_failure(done.error());
+  return done;
 }
 
 Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority) {
@@ -444,7 +453,10 @@ Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority
   DeliverReport report;
   for (detail::Arrival& arrival : mailbox_->take_all()) {
     Result<bool> accepted = accept(arrival.ticket, std::move(arrival.texels));
-    if (!accepted) report.failed.emplace_back(arrival.ticket.key, accepted.error());
+    if (!accepted) {
+      report_failure(accepted.error());
+      report.failed.emplace_back(arrival.ticket.key, accepted.error());
+    }
     if (accepted && !*accepted) ++report.stale;
   }
   std::vector<TileKey> arrived;
@@ -454,6 +466,7 @@ Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority
   for (const TileKey& key : nearest_first(std::move(arrived))) {
     Result<Completion> done = place_arrived(requests_.find(key), upload, priority);
     if (!done) {
+      report_failure(done.error());
       report.failed.emplace_back(key, done.error());
       continue;
     }

@@ -20,8 +20,15 @@
   X(core, Application, "an error made by the application (make_error without an id), carried through warden") \
   X(core, ResultMovedFrom, "a failed Result whose error was moved to another Result was read")
 
-#define WARDEN_MESSAGES_GPU(X)
-#define WARDEN_MESSAGES_DEVICE(X)
+#define WARDEN_MESSAGES_GPU(X) \
+  X(gpu, DawnLog, "a line of the WebGPU implementation's own log (a backend it could not load, a warning)")
+#define WARDEN_MESSAGES_DEVICE(X) \
+  X(device, DeviceStarting, "a new device generation started: the controller asks for an adapter and a device") \
+  X(device, DeviceReady, "a device generation is ready: its resources are prepared and it is shown") \
+  X(device, DeviceLost, "the device of the current generation was lost (the API's words follow) or hung") \
+  X(device, DeviceFailed, "a device generation failed: no device could be made or prepared, or the rebuild policy gave up") \
+  X(device, DeviceStopped, "the controller was stopped or shut down; no device is shown until a retry") \
+  X(device, DeviceRetired, "a generation's device was retired: destroyed, released (it presented), or kept for the next engine")
 #define WARDEN_MESSAGES_RESOURCES(X)
 #define WARDEN_MESSAGES_SHADERS(X)
 #define WARDEN_MESSAGES_PIPELINES(X)

@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warden/core/diagnostics.h"
 #include "warden/core/result.h"
 #include "warden/device/device_stash.h"
 #include "warden/device/provider.h"
@@ -94,6 +95,9 @@ struct ControllerHooks {
   std::function<void(DeviceState, std::string_view message)> on_state;
 };
 
+/// The Diagnostics category the controller reports under.
+inline constexpr std::string_view kDiagnosticsCategory = "gfx.device";
+
 /// What a DeviceController is built with besides its provider and hooks.
 struct ControllerOptions {
   /// The label every requested device gets.
@@ -101,6 +105,9 @@ struct ControllerOptions {
   RetirementPolicy* retirement = nullptr;  ///< null: RetirementPolicy::process()
   RebuildPolicy* rebuild = nullptr;        ///< null: no limit here; the owner keeps its own
   DeviceStash* stash = nullptr;            ///< null: no hand-off; keep_device is refused
+  /// Where every state change (gfx.device: starting, ready, lost, failed, stopped) and every
+  /// retirement is reported, with its message id; null: nowhere. Must outlive the controller.
+  Diagnostics* diagnostics = nullptr;
 };
 
 /// One retirement as it happened.

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warden/core/diagnostics.h"
 #include "warden/core/result.h"
 #include "warden/core/submission_clock.h"
 #include "warden/device/controller.h"
@@ -144,6 +145,14 @@ class Engine {
   /// the first device, one more for each device after it.
   uint64_t generation() const { return generation_; }
 
+  /// Where every layer under the engine reports, each message with its id (docs/messages.md):
+  /// the instance's log (gfx.gpu), the device's states and retirements (gfx.device), the
+  /// registry (gfx.resources), shaders and pipelines, and its tile layers (gfx.tiles).
+  ///@{
+  Diagnostics& diagnostics() { return diagnostics_; }
+  const Diagnostics& diagnostics() const { return diagnostics_; }
+  ///@}
+
   /// The registry every GPU object of the application lives in; valid for the engine's life,
   /// through every loss.
   resources::Registry& registry() { return *registry_; }
@@ -225,6 +234,7 @@ class Engine {
   Error no_device_error(std::string_view call) const;
   bool has_device() const;
 
+  Diagnostics diagnostics_;  // first in, last out: every member below reports into it
   std::unique_ptr<gpu::Context> context_;
   EngineOptions options_;
   EngineCallbacks callbacks_;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warden/core/diagnostics.h"
 #include "warden/core/result.h"
 #include "warden/gpu/library.h"
 #include "warden/gpu/ref.h"
@@ -203,12 +204,22 @@ class Context {
   Result<std::vector<uint8_t>> read_mapped(Buffer buffer, uint64_t size,
                                            std::chrono::milliseconds timeout) const;
 
+  /// Where the instance's log goes (gfx.gpu, gpu.DawnLog: Dawn's warnings, such as a backend
+  /// that could not be loaded); null, the default: standard error, as Dawn would print it.
+  /// `diagnostics` must outlive the context, or be unset first.
+  void set_diagnostics(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
+
  private:
   Context() = default;
   Result<Ref<Adapter>> request_adapter(BackendType backend, FeatureLevel level,
                                        std::string* why) const;
   std::shared_ptr<const Library> library_;
   Instance instance_ = nullptr;
+  Diagnostics* diagnostics_ = nullptr;
+  // The instance's logging callback (userdata1: the Context), and where a line goes (see
+  // set_diagnostics); `context` may be null.
+  static void on_instance_log(LoggingType type, StringView message, void* context, void*);
+  static void log_line(const Context* context, LoggingType type, std::string_view text);
 };
 
 /// What `adapter` says of itself, with its limits and features; `level` is recorded as the feature

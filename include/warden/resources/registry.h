@@ -111,6 +111,9 @@ struct RegistryOptions {
   std::function<void(const ReleaseEvent&)> on_release;
   /// The device generation the registry starts on, named in "device lost" errors.
   uint64_t device_generation = 1;
+  /// Where the registry reports; null: a Diagnostics of its own. An Engine passes its one
+  /// Diagnostics here, so that every layer reports into the same place. Must outlive the registry.
+  Diagnostics* diagnostics = nullptr;
 
   /// Every kind gets `capacity` slots.
   static RegistryOptions uniform(uint32_t capacity);
@@ -764,7 +767,8 @@ class Registry {
   uint32_t first_generation_;
   RegistryOptions options_;
   std::unique_ptr<gpu::QueueClock> queue_clock_;
-  Diagnostics diagnostics_;
+  Diagnostics own_diagnostics_;  // used when RegistryOptions::diagnostics is null
+  Diagnostics& diagnostics_;
   std::tuple<
 #define WARDEN_REGISTRY_STORE(Name, snake) detail::KindStore<Name##Tag>,
       WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_STORE)

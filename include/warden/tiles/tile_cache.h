@@ -36,14 +36,19 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "warden/core/diagnostics.h"
 #include "warden/core/result.h"
 #include "warden/tiles/layer_pool.h"
 
 namespace warden::tiles {
+
+/// The Diagnostics category the tile systems report under.
+inline constexpr std::string_view kDiagnosticsCategory = "gfx.tiles";
 
 /// The deepest zoom level a TileKey may have.
 inline constexpr uint32_t kMaxZoom = 30;
@@ -296,6 +301,11 @@ class TileCache {
   uint64_t stale_completions() const { return stale_completions_; }
   /// Fetches answered with fail() (or dropped unanswered) so far.
   uint64_t failed_fetches() const { return failed_fetches_; }
+
+  /// Where each failed fetch or upload is also reported (gfx.tiles, a warning with the failure's
+  /// own message id and words); null, the default: only the return value says so. Must outlive
+  /// the cache, or be unset first.
+  void set_diagnostics(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
   /// Incremented by clear(): replies from before it are stale.
   uint64_t generation() const { return generation_; }
 
@@ -363,6 +373,8 @@ class TileCache {
   uint32_t fetches_in_flight_ = 0;  // Fetching + Arrived: both hold a slot (and, Arrived, data)
   uint64_t stale_completions_ = 0;
   uint64_t failed_fetches_ = 0;
+  Diagnostics* diagnostics_ = nullptr;
+  void report_failure(const Error& error) const;
   uint64_t generation_ = 0;
 };
 

@@ -20,7 +20,8 @@ Result<gpu::ShaderModule> stage_module(const ObjectSource& source, const resourc
                                        std::string_view stage_name) {
   auto module = source.module(stage.module);
   if (!module) {
-    return make_error(module.error().kind, fmt::format("{} pipeline '{}': {} stage module: {}", pipeline_kind,
+    return make_error(module.error().kind, module.error().id,
+                      fmt::format("{} pipeline '{}': {} stage module: {}", pipeline_kind,
                                                        label, stage_name, module.error().message));
   }
   return *module;
@@ -31,7 +32,7 @@ Result<gpu::PipelineLayout> translate_layout(const ObjectSource& source, Pipelin
   if (handle.is_null()) return gpu::PipelineLayout{nullptr};
   auto layout = source.layout(handle);
   if (!layout) {
-    return make_error(layout.error().kind,
+    return make_error(layout.error().kind, layout.error().id,
                       fmt::format("{} pipeline '{}': layout: {}", pipeline_kind, label, layout.error().message));
   }
   return *layout;
@@ -48,12 +49,17 @@ Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, gpu::Devic
   gpu::PendingScope scope = gpu::pop_scope(procs, device, options.completion);
   if (auto settled = gpu::settle(context, scope.future, scope.outcome->done, options.timeout, options.completion);
       !settled) {
-    return make_error(settled.error().kind, fmt::format("{}: error scope did not pop: {}", what, settled.error().message));
+    return make_error(settled.error().kind, settled.error().id,
+                      fmt::format("{}: error scope did not pop: {}", what, settled.error().message));
   }
   if (scope.outcome->has_error()) {
-    return make_error(ErrorKind::Validation, fmt::format("{}: {}", what, scope.outcome->message));
+    return make_error(ErrorKind::Validation, MessageId::PipelineBuildRejected,
+                      fmt::format("{}: {}", what, scope.outcome->message));
   }
-  if (!object) return make_error(ErrorKind::Internal, fmt::format("{}: the implementation returned null", what));
+  if (!object) {
+    return make_error(ErrorKind::Internal, MessageId::PipelineBuildReturnedNull,
+                      fmt::format("{}: the implementation returned null", what));
+  }
   return object;
 }
 
@@ -126,15 +132,19 @@ struct PendingBuild {
     switch (status) {
       case gpu::CreatePipelineAsyncStatus::Success:
         if (made) return made;
-        return make_error(ErrorKind::Internal, fmt::format("{}: the implementation returned null", what));
+        return make_error(ErrorKind::Internal, MessageId::PipelineBuildReturnedNull,
+                          fmt::format("{}: the implementation returned null", what));
       case gpu::CreatePipelineAsyncStatus::ValidationError:
-        return make_error(ErrorKind::Validation, fmt::format("{}: {}", what, message));
+        return make_error(ErrorKind::Validation, MessageId::PipelineBuildRejected,
+                          fmt::format("{}: {}", what, message));
       case gpu::CreatePipelineAsyncStatus::CallbackCancelled:
-        return make_error(ErrorKind::Refused, fmt::format("{}: cancelled, the instance went away: {}", what, message));
+        return make_error(ErrorKind::Refused, MessageId::PipelineBuildCancelled,
+                          fmt::format("{}: cancelled, the instance went away: {}", what, message));
       case gpu::CreatePipelineAsyncStatus::InternalError:
         break;
     }
-    return make_error(ErrorKind::Internal, fmt::format("{}: internal error (status {}): {}", what,
+    return make_error(ErrorKind::Internal, MessageId::PipelineBuildInternalError,
+                    fmt::format("{}: internal error (status {}): {}", what,
                                                        static_cast<uint32_t>(status), message));
   }
 };

@@ -55,11 +55,12 @@ Result<std::unique_ptr<HotReloader>> HotReloader::create(const gpu::Context& con
                                                          PipelineLibrary& pipelines) {
   gpu::Device device = pipelines.registry().device();
   if (pipelines.registry().device_lost()) {
-    return make_error(ErrorKind::DeviceFailed, "hot reload: the registry's device is lost; create the reloader "
-                                               "for the device that replaces it");
+    return make_error(ErrorKind::DeviceFailed, MessageId::HotReloadDeviceLost,
+                      "hot reload: the registry's device is lost; create the reloader for the device that "
+                      "replaces it");
   }
   if (!context.procs().DeviceHasFeature(device, gpu::kFeatureImplicitDeviceSynchronization)) {
-    return make_error(ErrorKind::Refused,
+    return make_error(ErrorKind::Refused, MessageId::HotReloadNeedsImplicitSync,
                       "hot reload compiles on a worker thread: the device must be requested with "
                       "kFeatureImplicitDeviceSynchronization (DeviceOptions::required_features)");
   }
@@ -93,7 +94,7 @@ HotReloader::~HotReloader() {
 Result<void> HotReloader::watch(ShaderModuleHandle module) {
   const std::filesystem::path* path = shaders_->path_of(module);
   if (path == nullptr) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::HotReloadNotFromFile,
                       fmt::format("shader module (index {}, generation {}) was not loaded from a file; "
                                   "only ShaderManager::load modules can be watched",
                                   module.index(), module.generation()));
@@ -111,7 +112,7 @@ Result<void> HotReloader::reload(ShaderModuleHandle module) {
       return {};
     }
   }
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::HotReloadNotWatched,
                     fmt::format("shader module (index {}, generation {}) is not watched; watch() it first",
                                 module.index(), module.generation()));
 }
@@ -176,7 +177,7 @@ std::vector<ReloadReport> HotReloader::poll() {
 ReloadReport HotReloader::keep_previous(const std::filesystem::path& path, ReloadReport report,
                                         const std::string& why) {
   pipelines_->registry().diagnostics().error(
-      shaders::kDiagnosticsCategory,
+      shaders::kDiagnosticsCategory, MessageId::HotReloadKeptPrevious,
       fmt::format("hot reload of {} kept the previous module and pipelines: {}", path.string(), why));
   return report;
 }
@@ -263,7 +264,8 @@ ReloadReport HotReloader::publish(Building& b) {
   }
   report.applied = true;
   pipelines_->registry().diagnostics().info(
-      shaders::kDiagnosticsCategory, fmt::format("hot reload of {}: module and {} pipeline(s) swapped in",
+      shaders::kDiagnosticsCategory, MessageId::HotReloadApplied,
+      fmt::format("hot reload of {}: module and {} pipeline(s) swapped in",
                                                  b.job.path.string(), report.pipelines_rebuilt));
   return report;
 }

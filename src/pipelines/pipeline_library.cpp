@@ -10,7 +10,7 @@ PipelineLibrary::PipelineLibrary(const gpu::Context& context, resources::Registr
 namespace {
 template <typename Tag>
 Error not_from_library(Handle<Tag> handle) {
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::PipelineNotFromLibrary,
                     fmt::format("{} pipeline (index {}, generation {}) has no description: it was not made by "
                                 "the pipeline library",
                                 to_string(Tag::kind), handle.index(), handle.generation()));
@@ -19,7 +19,7 @@ Error not_from_library(Handle<Tag> handle) {
 
 template <typename E>
 E PipelineLibrary::reported(E error) {
-  registry_->diagnostics().error(kDiagnosticsCategory, error.message);
+  registry_->diagnostics().error(kDiagnosticsCategory, error.id, error.message);
   return error;
 }
 

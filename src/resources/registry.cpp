@@ -199,7 +199,7 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
   for (size_t k = 0; k < kResourceKindCount; ++k) {
     const auto kind = static_cast<ResourceKind>(k + 1);
     if (options.capacity(kind) > options_.capacity(kind)) {
-      diagnostics_.warning(category::kResources,
+      diagnostics_.warning(category::kResources, MessageId::RegistryCapacityClamped,
                            fmt::format("{} capacity {} exceeds what a handle can index; using {}",
                                        to_string(kind), options.capacity(kind), options_.capacity(kind)));
     }
@@ -243,7 +243,8 @@ void Registry::shutdown() {
     leaked += fmt::format("{} {} ({})", labels.size(), to_string(kind), quoted_labels(labels, 16));
   }
   if (!leaked.empty()) {
-    diagnostics_.warning(category::kResources, fmt::format("still alive at shutdown: {}", leaked));
+    diagnostics_.warning(category::kResources, MessageId::ResourcesLeakedAtShutdown,
+                         fmt::format("still alive at shutdown: {}", leaked));
   }
   // Nothing can still run once the application is done with this registry, neither submitted
   // nor being recorded: the caller either waited for the queue or is tearing the device down.
@@ -281,7 +282,9 @@ void Registry::release_all_live() {
 template <typename Tag>
 Error Registry::stale_error(Handle<Tag> handle) const {
   const char* kind = kind_name<Tag>();
-  if (handle.is_null()) return make_error(ErrorKind::StaleHandle, fmt::format("null {} handle", kind));
+  if (handle.is_null()) {
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleNull, fmt::format("null {} handle", kind));
+  }
   const uint32_t index = handle.index();
   const uint32_t generation = handle.generation();
   if (find(handle) != nullptr) {
@@ -289,31 +292,31 @@ Error Registry::stale_error(Handle<Tag> handle) const {
     const detail::Record<Tag>& rec = store<Tag>().records[index];
     const std::string what = fmt::format("{} \"{}\" (index {}, generation {})", kind, rec.label, index, generation);
     if (rec.state == SlotState::Failed) {
-      return make_error(ErrorKind::DeviceFailed,
+      return make_error(ErrorKind::DeviceFailed, MessageId::SlotRebuildFailed,
                         fmt::format("{}: failed to rebuild on device generation {}: {}", what, device_generation_,
                                     rec.failure));
     }
     if (device_lost_) return device_lost_error(what);
-    return make_error(ErrorKind::DeviceFailed,
+    return make_error(ErrorKind::DeviceFailed, MessageId::SlotLostWithoutRecipe,
                       fmt::format("{}: lost with device generation {} and not made again: it is {}, warden keeps no "
                                   "recipe for it; its owner re-supplies it with replace_{}",
                                   what, device_generation_ - 1, to_string(rec.ownership), kind));
   }
   if (handle.kind_in_bits() != Tag::kind) {
-    return make_error(ErrorKind::StaleHandle,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleWrongKind,
                       fmt::format("wrong-kind handle: a {} handle (index {}, generation {}) was "
                                   "given where a {} handle is expected",
                                   to_string(handle.kind_in_bits()), index, generation, kind));
   }
   if (handle.registry() != id_) {
-    return make_error(ErrorKind::StaleHandle,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleForeign,
                       fmt::format("foreign {} handle (index {}, generation {}): it belongs to "
                                   "registry {}, this is registry {}",
                                   kind, index, generation, handle.registry(), id_));
   }
   if (generation != 0 && generation < first_generation_) {
     // Only a registry that held this id before could have issued it.
-    return make_error(ErrorKind::StaleHandle,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleFromEarlierRegistry,
                       fmt::format("stale {} handle (index {}, generation {}): issued by an earlier "
                                   "registry with id {}, which is gone (this registry issues "
                                   "generations from {})",
@@ -322,7 +325,7 @@ Error Registry::stale_error(Handle<Tag> handle) const {
   const auto& s = store<Tag>();
   const auto state = s.pool.state(index);
   if (!state.exists) {
-    return make_error(ErrorKind::StaleHandle,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleNeverIssued,
                       fmt::format("{} handle (index {}, generation {}) was never issued by this "
                                   "registry",
                                   kind, index, generation));
@@ -330,12 +333,12 @@ Error Registry::stale_error(Handle<Tag> handle) const {
   const std::string& slot_label = s.records[index].label;
   if (state.alive) {
     if (generation < state.generation) {
-      return make_error(ErrorKind::StaleHandle,
+      return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed,
                         fmt::format("stale {} handle (index {}, generation {}): destroyed; the slot "
                                     "now holds generation {} (\"{}\")",
                                     kind, index, generation, state.generation, slot_label));
     }
-    return make_error(ErrorKind::StaleHandle,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleNeverIssued,
                       fmt::format("{} handle (index {}, generation {}) was never issued: the slot "
                                   "holds generation {} (\"{}\")",
                                   kind, index, generation, state.generation, slot_label));
@@ -344,12 +347,12 @@ Error Registry::stale_error(Handle<Tag> handle) const {
   // handle is of that occupant, name it.
   const bool last_occupant = generation + 1 == state.generation || generation == state.generation;
   if (last_occupant && generation != 0) {
-    return make_error(ErrorKind::StaleHandle,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed,
                       fmt::format("stale {} handle (index {}, generation {}, label \"{}\"): "
                                   "destroyed",
                                   kind, index, generation, slot_label));
   }
-  return make_error(ErrorKind::StaleHandle,
+  return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed,
                     fmt::format("stale {} handle (index {}, generation {}): destroyed", kind,
                                 index, generation));
 }
@@ -389,7 +392,7 @@ std::optional<SlotState> Registry::state_of(Handle<Tag> handle) const {
 }
 
 Error Registry::device_lost_error(std::string_view what) const {
-  return make_error(ErrorKind::DeviceFailed,
+  return make_error(ErrorKind::DeviceFailed, MessageId::RegistryDeviceLost,
                     fmt::format("{}: device lost (generation {}), rebuilding", what, device_generation_));
 }
 
@@ -428,12 +431,12 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
     return device_lost_error(fmt::format("adopt_{} \"{}\"", kind, label));
   }
   if (object == nullptr) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("adopt_{}: the object is null (label \"{}\")",
-                                                              kind, label));
+    return make_error(ErrorKind::InvalidArgument, MessageId::RegistryNullObject,
+                      fmt::format("adopt_{}: the object is null (label \"{}\")", kind, label));
   }
   if (ownership == Ownership::Imported && !std::is_same_v<Tag, TextureViewTag>) {
     // Only views have an outside owner (the surface) that ends their life for warden.
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ImportNotATextureView,
                       fmt::format("{} \"{}\": only texture views can be imported", kind, label));
   }
   detail::KindData<Tag> data;
@@ -464,7 +467,7 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
   }
   if (broken) {
     if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::AdoptedObjectInvalid,
                       fmt::format("adopt_{} \"{}\": it cannot be a valid {}: {}", kind, label, kind, *broken));
   }
   return insert<Tag>(object, std::move(label), ownership, std::move(data));
@@ -484,7 +487,7 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
                                          clock().retired(), destroyed});
       }
     }
-    return make_error(ErrorKind::PoolFull,
+    return make_error(ErrorKind::PoolFull, MessageId::ResourcePoolFull,
                       fmt::format("{} pool is full ({} of {} slots in use, {} retired); \"{}\" was "
                                   "{}",
                                   kind_name<Tag>(), s.pool.live_count(), s.pool.capacity(),
@@ -526,13 +529,13 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
   auto& rec = store<Tag>().records[handle.index()];
   if (device_lost_) return device_lost_error(fmt::format("replace_{} \"{}\"", kind_name<Tag>(), rec.label));
   if (object == nullptr) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::RegistryNullObject,
                       fmt::format("replace_{} \"{}\": the new object is null", kind_name<Tag>(), rec.label));
   }
   if constexpr (std::is_same_v<Tag, TextureTag>) {
     // The views were made of the old texture; they would keep sampling it (or a destroyed one).
     if (rec.data.live_views > 0) {
-      return make_error(ErrorKind::Refused,
+      return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews,
                         fmt::format("replace_texture \"{}\" (index {}, generation {}): {} view(s) of "
                                     "it are alive; destroy them first",
                                     rec.label, handle.index(), handle.generation(), rec.data.live_views));
@@ -580,14 +583,14 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
     Error error = stale_error(handle);
     if (!ours) return error;  // foreign or wrong kind: a bug in the caller, not a double destroy
     // Double destroy: the postcondition (the handle is dead) already holds.
-    diagnostics_.warning(category::kResources,
+    diagnostics_.warning(category::kResources, MessageId::DoubleDestroyIgnored,
                          fmt::format("destroy_{} ignored (double destroy?): {}", kind_name<Tag>(),
                                      error.message));
     return {};
   }
   if constexpr (std::is_same_v<Tag, TextureViewTag>) {
     if (rec->ownership == Ownership::Imported) {
-      return make_error(ErrorKind::Refused,
+      return make_error(ErrorKind::Refused, MessageId::DestroyImportedView,
                         fmt::format("destroy_texture_view \"{}\" (index {}, generation {}): the view "
                                     "is imported; its owner ends it, use forget_texture_view",
                                     rec->label, handle.index(), handle.generation()));
@@ -600,7 +603,7 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
       vs.pool.for_each_live([&](SlotId id, gpu::TextureView&) {
         if (vs.records[id.index].data.texture == handle) views.push_back(vs.records[id.index].label);
       });
-      return make_error(ErrorKind::Refused,
+      return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews,
                         fmt::format("destroy_texture \"{}\" (index {}, generation {}): {} view(s) of "
                                     "it are alive ({})",
                                     rec->label, handle.index(), handle.generation(), rec->data.live_views,
@@ -619,7 +622,7 @@ Result<void> Registry::forget_texture_view(TextureViewHandle handle) {
   auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
   if (rec->ownership != Ownership::Imported) {
-    return make_error(ErrorKind::Refused,
+    return make_error(ErrorKind::Refused, MessageId::ForgetViewNotImported,
                       fmt::format("forget_texture_view \"{}\" (index {}, generation {}): the view is "
                                   "{}, not imported; use destroy_texture_view",
                                   rec->label, handle.index(), handle.generation(), to_string(rec->ownership)));
@@ -640,7 +643,7 @@ void Registry::end_occupant(Handle<Tag> handle) {
   }
   auto released = s.pool.release(handle.index());
   if (released.slot_retired) {
-    diagnostics_.info(category::kResources,
+    diagnostics_.info(category::kResources, MessageId::SlotRetired,
                       fmt::format("{} slot {} retired: its generation reached the limit {}",
                                   kind_name<Tag>(), handle.index(), handle.generation()));
   }
@@ -697,7 +700,7 @@ template <typename Tag>
 void Registry::touch_impl(Handle<Tag> handle) {
   auto* rec = record(handle);
   if (rec == nullptr) {
-    diagnostics_.warning(category::kResources,
+    diagnostics_.warning(category::kResources, MessageId::TouchIgnored,
                          fmt::format("touch ignored: {}", stale_error(handle).message));
     return;
   }
@@ -718,7 +721,7 @@ void Registry::touch_impl(Handle<Tag> handle) {
 
 Serial Registry::submit(const gpu::CommandBuffer* commands, size_t count) {
   if (device_lost_) {
-    diagnostics_.warning(category::kResources,
+    diagnostics_.warning(category::kResources, MessageId::SubmitDroppedDeviceLost,
                          fmt::format("submit of {} command buffer(s) dropped: device lost (generation {}), rebuilding",
                                      count, device_generation_));
     return Serial{};

@@ -27,7 +27,7 @@ Error in_context(const std::string& what, Error error) {
 }
 
 Error missing_usage(const std::string& object, const std::string& missing, const std::string& had) {
-  return make_error(ErrorKind::MissingUsage,
+  return make_error(ErrorKind::MissingUsage, MessageId::ResourceMissingUsage,
                     fmt::format("{} lacks usage {} (created with {})", object, missing, had));
 }
 
@@ -128,11 +128,11 @@ Result<Registry::Object<Tag>> Registry::create_scoped(const char* call, std::str
   const std::string rejection = pop_creation_scopes();
   if (!rejection.empty()) {
     if (object != nullptr) gpu::release(procs_, object);
-    return make_error(ErrorKind::Validation,
+    return make_error(ErrorKind::Validation, MessageId::CreateRejected,
                       fmt::format("{} \"{}\": the device rejected it: {}", call, label, rejection));
   }
   if (object == nullptr) {
-    return make_error(ErrorKind::Validation,
+    return make_error(ErrorKind::Validation, MessageId::CreateReturnedNull,
                       fmt::format("{} \"{}\": the device returned no {}", call, label, to_string(Tag::kind)));
   }
   return object;
@@ -192,15 +192,16 @@ Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const 
   }
   const std::string what = describe("buffer", rec->label, handle.index(), handle.generation());
   if (size > 0 && data == nullptr) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("write_buffer to {}: data is null", what));
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferNullData,
+                      fmt::format("write_buffer to {}: data is null", what));
   }
   if (offset % 4 != 0 || size % 4 != 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferMisaligned,
                       fmt::format("write_buffer to {}: offset {} and size {} must be multiples of 4",
                                   what, offset, size));
   }
   if (offset > rec->data.size || size > rec->data.size - offset) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferOutOfRange,
                       fmt::format("write_buffer to {}: bytes [{}, {}) lie outside its {} bytes", what,
                                   offset, offset + size, rec->data.size));
   }
@@ -225,12 +226,12 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
   const std::string what = describe("texture", rec->label, handle.index(), handle.generation());
   const auto& t = rec->data;
   if (where.size.width == 0 || where.size.height == 0 || where.size.depthOrArrayLayers == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureEmptyRegion,
                       fmt::format("write_texture to {}: the region {}x{}x{} is empty", what,
                                   where.size.width, where.size.height, where.size.depthOrArrayLayers));
   }
   if (where.mip_level >= t.mip_level_count) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureMipOutOfRange,
                       fmt::format("write_texture to {}: mip level {} does not exist ({} levels)", what,
                                   where.mip_level, t.mip_level_count));
   }
@@ -242,7 +243,7 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
   };
   if (outside(where.origin.x, where.size.width, w) || outside(where.origin.y, where.size.height, h) ||
       outside(where.origin.z, where.size.depthOrArrayLayers, d)) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureOutOfRange,
                       fmt::format("write_texture to {}: region at ({}, {}, {}) of {}x{}x{} lies outside "
                                   "mip {} ({}x{}x{})",
                                   what, where.origin.x, where.origin.y, where.origin.z, where.size.width,
@@ -250,7 +251,8 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
                                   h, d));
   }
   if (data == nullptr || size == 0) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("write_texture to {}: no data", what));
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureNoData,
+                      fmt::format("write_texture to {}: no data", what));
   }
   gpu::TexelCopyTextureInfo dst;
   dst.texture = *texture;
@@ -465,21 +467,22 @@ Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDescripti
 
 Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) {
   if (desc.size == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::BufferZeroSize,
                       fmt::format("create_buffer \"{}\": size is 0", desc.label));
   }
   if (desc.usage == gpu::BufferUsage::None) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage,
                       fmt::format("create_buffer \"{}\": no usage declared", desc.label));
   }
   if (desc.contents == ContentsSource::Callback && !desc.refill) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceRefillMissing,
                       fmt::format("create_buffer \"{}\": contents come from a callback, but refill is empty",
                                   desc.label));
   }
   if (device_lost_) return device_lost_error(fmt::format("create_buffer \"{}\"", desc.label));
   if (auto rule = resources::broken_buffer_rule(desc, limits_)) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("create_buffer \"{}\": {}", desc.label, *rule));
+    return make_error(ErrorKind::InvalidArgument, MessageId::BufferDescriptionInvalid,
+                      fmt::format("create_buffer \"{}\": {}", desc.label, *rule));
   }
   detail::KindData<BufferTag> data;
   data.usage = desc.usage;
@@ -489,28 +492,29 @@ Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) {
 
 Result<TextureHandle> Registry::create_texture(const TextureDescription& desc) {
   if (desc.size.width == 0 || desc.size.height == 0 || desc.size.depthOrArrayLayers == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroSize,
                       fmt::format("create_texture \"{}\": size {}x{}x{} has a zero dimension", desc.label,
                                   desc.size.width, desc.size.height, desc.size.depthOrArrayLayers));
   }
   if (desc.mip_level_count == 0 || desc.sample_count == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroLevelsOrSamples,
                       fmt::format("create_texture \"{}\": mip level count {} and sample count {} must "
                                   "be at least 1",
                                   desc.label, desc.mip_level_count, desc.sample_count));
   }
   if (desc.usage == gpu::TextureUsage::None) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage,
                       fmt::format("create_texture \"{}\": no usage declared", desc.label));
   }
   if (desc.contents == ContentsSource::Callback && !desc.refill) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceRefillMissing,
                       fmt::format("create_texture \"{}\": contents come from a callback, but refill is empty",
                                   desc.label));
   }
   if (device_lost_) return device_lost_error(fmt::format("create_texture \"{}\"", desc.label));
   if (auto rule = resources::broken_texture_rule(desc, limits_)) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("create_texture \"{}\": {}", desc.label, *rule));
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureDescriptionInvalid,
+                      fmt::format("create_texture \"{}\": {}", desc.label, *rule));
   }
   detail::KindData<TextureTag> data;
   data.usage = desc.usage;
@@ -616,11 +620,11 @@ Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePip
 
 Result<QuerySetHandle> Registry::create_query_set(const QuerySetDescription& desc) {
   if (desc.count == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::QuerySetZeroCount,
                       fmt::format("create_query_set \"{}\": count is 0", desc.label));
   }
   if (desc.count > resources::kMaxQueryCount) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::QuerySetTooLarge,
                       fmt::format("create_query_set \"{}\": count {} exceeds WebGPU's limit of {} queries per "
                                   "set",
                                   desc.label, desc.count, resources::kMaxQueryCount));

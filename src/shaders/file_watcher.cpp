@@ -13,7 +13,10 @@ namespace warden::shaders {
 
 Result<FileWatcher> FileWatcher::create() {
   int fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (fd < 0) return make_error(ErrorKind::Io, fmt::format("inotify_init1 failed: {}", std::strerror(errno)));
+  if (fd < 0) {
+    return make_error(ErrorKind::Io, MessageId::WatcherInitFailed,
+                      fmt::format("inotify_init1 failed: {}", std::strerror(errno)));
+  }
   return FileWatcher(fd);
 }
 
@@ -39,11 +42,13 @@ FileWatcher::~FileWatcher() {
 Result<void> FileWatcher::watch(const std::filesystem::path& path) {
   std::error_code ec;
   std::filesystem::path absolute = std::filesystem::absolute(path, ec).lexically_normal();
-  if (ec) return make_error(ErrorKind::Io, fmt::format("{}: {}", path.string(), ec.message()));
+  if (ec) {
+    return make_error(ErrorKind::Io, MessageId::WatchPathInvalid, fmt::format("{}: {}", path.string(), ec.message()));
+  }
   std::filesystem::path directory = absolute.parent_path();
   int wd = ::inotify_add_watch(fd_, directory.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO);
   if (wd < 0) {
-    return make_error(errno == ENOENT ? ErrorKind::NotFound : ErrorKind::Io,
+    return make_error(errno == ENOENT ? ErrorKind::NotFound : ErrorKind::Io, MessageId::WatchDirectoryFailed,
                       fmt::format("{}: cannot watch its directory {}: {}", path.string(), directory.string(),
                                   std::strerror(errno)));
   }

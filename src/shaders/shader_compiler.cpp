@@ -73,6 +73,7 @@ void note_missing_features(const gpu::Procs& procs, gpu::Device device, std::vec
     if (!needed || procs.DeviceHasFeature(device, needed->value) != 0) continue;
     ShaderDiagnostic note = diagnostics[i];
     note.severity = Severity::Info;
+    note.id = MessageId::ShaderNeedsDeviceFeature;
     note.message = fmt::format("'enable {};' needs the device feature '{}', which this device was not created with",
                                needed->extension, needed->feature);
     diagnostics.insert(diagnostics.begin() + static_cast<std::ptrdiff_t>(++i), std::move(note));
@@ -99,7 +100,7 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
   if (options_.source == DiagnosticSource::CompilationInfo && module) {
     PendingCompilationInfo info = request_compilation_info(procs, module.get(), std::string(path), options_.completion);
     if (auto settled = gpu::settle(*context_, info.future, info.outcome->done, options_.timeout, options_.completion); !settled) {
-      return make_error(settled.error().kind,
+      return make_error(settled.error().kind, settled.error().id,
                         fmt::format("{}: no compilation info: {}", path, settled.error().message));
     }
     if (info.outcome->status == gpu::CompilationInfoRequestStatus::Success) {
@@ -108,7 +109,7 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
     }
   }
   if (auto settled = gpu::settle(*context_, scope.future, scope.outcome->done, options_.timeout, options_.completion); !settled) {
-    return make_error(settled.error().kind,
+    return make_error(settled.error().kind, settled.error().id,
                       fmt::format("{}: error scope did not pop: {}", path, settled.error().message));
   }
   // A scope error that compilation info did not explain (compilation info said no error, or
@@ -120,7 +121,8 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
   note_missing_features(procs, device_, compiled.diagnostics);
   if (!module && !has_error(compiled.diagnostics)) {
     compiled.diagnostics.push_back(ShaderDiagnostic{Severity::Error, std::string(path), 0, 0,
-                                                    "the implementation returned no shader module"});
+                                                    "the implementation returned no shader module",
+                                                    MessageId::ShaderModuleMissing});
   }
   if (!has_error(compiled.diagnostics)) compiled.module = std::move(module);
   return compiled;

@@ -22,7 +22,7 @@ Result<ShaderFeature> find_shader_feature(std::string_view feature_name) {
     known += known.empty() ? "" : ", ";
     known += f.feature;
   }
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::ShaderFeatureUnknown,
                     fmt::format("unknown shader feature '{}': expected {}", feature_name, known));
 }
 

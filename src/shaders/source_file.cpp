@@ -36,34 +36,43 @@ size_t without_cut_sequence(std::string_view bytes) {
 }
 
 Error utf8_error(std::string_view name, std::string_view bytes, size_t offset) {
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::SourceNotUtf8,
                     fmt::format("{}: not UTF-8: invalid byte 0x{:02x} at byte offset {}", name,
                                 static_cast<unsigned char>(bytes[offset]), offset));
 }
 
 Error open_error(std::string_view name, int error_number) {
   switch (error_number) {
-    case ENOENT: return make_error(ErrorKind::NotFound, fmt::format("{}: no such file", name));
+    case ENOENT:
+      return make_error(ErrorKind::NotFound, MessageId::SourceFileNotFound, fmt::format("{}: no such file", name));
     case ELOOP:
-      return make_error(ErrorKind::Io, fmt::format("{}: symbolic link loop (too many levels of symbolic links)", name));
-    default: return make_error(ErrorKind::Io, fmt::format("{}: cannot open: {}", name, std::strerror(error_number)));
+      return make_error(ErrorKind::Io, MessageId::SourceSymlinkLoop,
+                        fmt::format("{}: symbolic link loop (too many levels of symbolic links)", name));
+    default:
+      return make_error(ErrorKind::Io, MessageId::SourceCannotOpen,
+                        fmt::format("{}: cannot open: {}", name, std::strerror(error_number)));
   }
 }
 
 Result<void> require_regular_file(std::string_view name, mode_t mode) {
   if (S_ISREG(mode)) return {};
-  if (S_ISDIR(mode)) return make_error(ErrorKind::Io, fmt::format("{}: is a directory, not a shader file", name));
+  if (S_ISDIR(mode)) {
+    return make_error(ErrorKind::Io, MessageId::SourceIsDirectory,
+                      fmt::format("{}: is a directory, not a shader file", name));
+  }
   const char* what = S_ISFIFO(mode)   ? "a FIFO (named pipe)"
                      : S_ISCHR(mode)  ? "a character device"
                      : S_ISBLK(mode)  ? "a block device"
                      : S_ISSOCK(mode) ? "a socket"
                                       : "not a file";
-  return make_error(ErrorKind::Io, fmt::format("{}: is {}, not a regular file (give it as standard input, '-', "
-                                               "to read it)", name, what));
+  return make_error(ErrorKind::Io, MessageId::SourceNotRegularFile,
+                    fmt::format("{}: is {}, not a regular file (give it as standard input, '-', to read it)", name,
+                                what));
 }
 
 Error too_large(std::string_view name, uint64_t max_bytes) {
-  return make_error(ErrorKind::Refused, fmt::format("{}: larger than the limit of {} bytes", name, max_bytes));
+  return make_error(ErrorKind::Refused, MessageId::SourceTooLarge,
+                    fmt::format("{}: larger than the limit of {} bytes", name, max_bytes));
 }
 
 // Waits until a descriptor someone left non-blocking has data (standard input may be one).
@@ -129,7 +138,8 @@ Result<SourceText> read_source_stream(int fd, std::string_view name, uint64_t ma
     ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0) {
       if (errno == EINTR || ((errno == EAGAIN || errno == EWOULDBLOCK) && wait_readable(fd))) continue;
-      return make_error(ErrorKind::Io, fmt::format("{}: read failed: {}", name, std::strerror(errno)));
+      return make_error(ErrorKind::Io, MessageId::SourceReadFailed,
+                        fmt::format("{}: read failed: {}", name, std::strerror(errno)));
     }
     if (n == 0) break;
     if (bytes.size() + static_cast<size_t>(n) > max_bytes) return too_large(name, max_bytes);

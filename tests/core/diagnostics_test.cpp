@@ -7,13 +7,17 @@ namespace {
 
 TEST(Diagnostics, KeepsStructuredEntriesTheApplicationCanRead) {
   Diagnostics d;
-  d.warning(category::kResources, "leak");
-  d.info("gfx.shaders", "compiled");
+  d.warning(category::kResources, MessageId::ResourcesLeakedAtShutdown, "leak");
+  d.info("gfx.shaders", MessageId::ShaderCompilerMessage, "compiled");
   auto entries = d.entries();
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].severity, Severity::Warning);
   EXPECT_EQ(entries[0].category, "gfx.resources");
+  EXPECT_EQ(entries[0].id, MessageId::ResourcesLeakedAtShutdown);
   EXPECT_EQ(entries[0].message, "leak");
+  EXPECT_EQ(entries[1].id, MessageId::ShaderCompilerMessage);
+  EXPECT_EQ(d.count(MessageId::ResourcesLeakedAtShutdown), 1u);
+  EXPECT_EQ(d.count(MessageId::SlotRetired), 0u);
   EXPECT_EQ(d.count("gfx.resources"), 1u);
   EXPECT_EQ(d.count("gfx.shaders", Severity::Warning), 0u);
   EXPECT_EQ(d.take().size(), 2u);
@@ -22,9 +26,9 @@ TEST(Diagnostics, KeepsStructuredEntriesTheApplicationCanRead) {
 
 TEST(Diagnostics, BoundedStoreDropsTheOldestAndCountsThem) {
   Diagnostics d(2);
-  d.info("c", "1");
-  d.info("c", "2");
-  d.info("c", "3");
+  d.info("c", MessageId::Application, "1");
+  d.info("c", MessageId::Application, "2");
+  d.info("c", MessageId::Application, "3");
   auto entries = d.entries();
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].message, "2");
@@ -36,9 +40,9 @@ TEST(Diagnostics, SinkSeesEveryEntryAndMayReportAgain) {
   std::vector<std::string> seen;
   d.set_sink([&](const Diagnostic& e) {
     seen.push_back(e.message);
-    if (e.message == "first") d.info("c", "from sink");
+    if (e.message == "first") d.info("c", MessageId::Application, "from sink");
   });
-  d.error("c", "first");
+  d.error("c", MessageId::Application, "first");
   EXPECT_EQ(seen, (std::vector<std::string>{"first", "from sink"}));
   EXPECT_EQ(d.entries().size(), 2u);
 }

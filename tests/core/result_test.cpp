@@ -44,6 +44,7 @@ TEST(Result, HoldsAValueOrAnError) {
   ASSERT_FALSE(bad.ok());
   EXPECT_FALSE(static_cast<bool>(bad));
   EXPECT_EQ(bad.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_EQ(bad.error().id, MessageId::Application);  // made by the application, without an id
   EXPECT_EQ(bad.error().message, "not a digit: x");
 }
 
@@ -90,6 +91,7 @@ TEST(Result, AFailedResultStaysFailedAfterItsErrorMovedOut) {
   EXPECT_EQ(b.error().message, "disk");
   ASSERT_FALSE(a.ok());  // NOLINT(bugprone-use-after-move): the moved-from state is defined
   EXPECT_EQ(a.error().kind, ErrorKind::Internal);
+  EXPECT_EQ(a.error().id, MessageId::ResultMovedFrom);
   Result<int> c = a;  // copying and assigning a moved-from Result are safe too
   EXPECT_FALSE(c.ok());
   c = std::move(a);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "warden/pipelines/pipeline_library.h"
 #include "warden/shaders/shader_manager.h"
 
@@ -12,6 +13,7 @@ namespace warden::pipelines {
 namespace {
 
 using ::testing::HasSubstr;
+using warden::testing::FailsWith;
 
 constexpr const char* kStorageDoubler = R"(
 @group(0) @binding(0) var<storage, read_write> values : array<u32>;
@@ -88,10 +90,12 @@ TEST_F(PipelineBuildTest, MissingEntryPointIsAValidationErrorNamingTheLabel) {
   auto render = library->create_render_pipeline(d);
   ASSERT_FALSE(render.ok());
   EXPECT_EQ(render.error().kind, ErrorKind::Validation);
+  EXPECT_THAT(render, FailsWith(MessageId::PipelineBuildRejected));
   EXPECT_THAT(render.error().message, HasSubstr("render pipeline 'sky pass'"));
   EXPECT_THAT(render.error().message, HasSubstr("fs_main"));
   EXPECT_EQ(registry->live_counts().of(ResourceKind::RenderPipeline), 0u);
   EXPECT_EQ(registry->diagnostics().count(kDiagnosticsCategory, Severity::Error), 1u);
+  EXPECT_EQ(registry->diagnostics().count(MessageId::PipelineBuildRejected), 1u);  // reported with its id
 }
 
 TEST_F(PipelineBuildTest, BindingTypeThatDisagreesWithTheLayoutIsNamed) {
@@ -108,6 +112,7 @@ TEST_F(PipelineBuildTest, BindingTypeThatDisagreesWithTheLayoutIsNamed) {
   auto compute = library->create_compute_pipeline({"doubler", *layout, {doubler, "main", {}}});
   ASSERT_FALSE(compute.ok());
   EXPECT_EQ(compute.error().kind, ErrorKind::Validation);
+  EXPECT_THAT(compute, FailsWith(MessageId::PipelineBuildRejected));
   EXPECT_THAT(compute.error().message, HasSubstr("compute pipeline 'doubler'"));
   EXPECT_THAT(compute.error().message, HasSubstr("BufferBindingType::Uniform"));
 
@@ -131,6 +136,7 @@ TEST_F(PipelineBuildTest, StaleModuleHandleIsRefusedNamingLabelAndStage) {
   auto render = library->create_render_pipeline(d);
   ASSERT_FALSE(render.ok());
   EXPECT_EQ(render.error().kind, ErrorKind::StaleHandle);
+  EXPECT_THAT(render, FailsWith(MessageId::HandleDestroyed));  // the registry's id, kept under the prefix
   EXPECT_THAT(render.error().message, HasSubstr("render pipeline 'hud': vertex stage module"));
 }
 
@@ -150,7 +156,7 @@ TEST_F(PipelineBuildTest, ReplaceSwapsUnderTheSameHandleAndAFailedReplaceKeepsTh
   auto broken = triangle(tri, "triangle");
   broken.vertex.entry_point = "no_such_vs";
   auto failed = library->replace_render_pipeline(*render, broken);
-  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(failed, FailsWith(MessageId::PipelineBuildRejected));
   EXPECT_THAT(failed.error().message, HasSubstr("no_such_vs"));
   EXPECT_EQ(*registry->resolve(*render), second);
   EXPECT_EQ(library->description(*render)->vertex.entry_point, "vs");
@@ -188,6 +194,7 @@ TEST_F(PipelineBuildTest, ShaderManagerCompileErrorGivesNoHandleAndReportsDiagno
   auto handle = shaders->compile("broken.wgsl", "fn f() {\n  let x = nope;\n}\n");
   ASSERT_FALSE(handle.ok());
   EXPECT_EQ(handle.error().kind, ErrorKind::Compilation);
+  EXPECT_THAT(handle, FailsWith(MessageId::ShaderCompileFailed));
   EXPECT_EQ(handle.error().message,
             "broken.wgsl:2:11: error: unresolved value 'nope'\n  let x = nope;\n          ^");
   ASSERT_EQ(shaders->last_diagnostics().size(), 1u);
@@ -196,6 +203,7 @@ TEST_F(PipelineBuildTest, ShaderManagerCompileErrorGivesNoHandleAndReportsDiagno
   auto entries = registry->diagnostics().entries();
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].category, shaders::kDiagnosticsCategory);
+  EXPECT_EQ(entries[0].id, MessageId::ShaderCompilerMessage);
   EXPECT_EQ(entries[0].message, "broken.wgsl:2:11: unresolved value 'nope'");
 }
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "support/poll_until.h"
 #include "warden/pipelines/hot_reload.h"
 #include "warden/gpu/objects.h"
@@ -21,6 +22,7 @@ namespace warden::pipelines {
 namespace {
 
 using ::testing::HasSubstr;
+using warden::testing::FailsWith;
 using Pixel = std::array<uint8_t, 4>;
 
 constexpr uint32_t kSize = 64;  // 64 * 4 = 256 bytes per row: the copy alignment already
@@ -218,6 +220,7 @@ TEST_F(HotReloadTest, SameHandleDrawsV2AfterReloadAndKeepsV2WhenV3IsBroken) {
   EXPECT_EQ(reports[0].module, module_);
   EXPECT_TRUE(registry->is_alive(pipeline));
   EXPECT_EQ(draw(pipeline), kGreen);
+  EXPECT_EQ(registry->diagnostics().count(MessageId::HotReloadApplied), 1u);
 
   // v3: broken on line 9 (`vec4<f32>(0.0, 0.0, 1.0, 1.0` lacks its `)`), saved in place.
   write_file(shader_path, shader_source("vec4<f32>(0.0, 0.0, 1.0, 1.0"), false);
@@ -231,9 +234,11 @@ TEST_F(HotReloadTest, SameHandleDrawsV2AfterReloadAndKeepsV2WhenV3IsBroken) {
   EXPECT_EQ(d.line, 9u);
   EXPECT_EQ(d.column, 38u);  // at the `;` where the `)` should be
   EXPECT_EQ(d.message, "expected ',' for function call");
+  EXPECT_EQ(d.id, MessageId::ShaderCompilerMessage);
   EXPECT_EQ(shaders->last_diagnostics(), reports[0].diagnostics);
   EXPECT_EQ(draw(pipeline), kGreen);
   EXPECT_GE(registry->diagnostics().count(shaders::kDiagnosticsCategory, Severity::Error), 2u);
+  EXPECT_EQ(registry->diagnostics().count(MessageId::HotReloadKeptPrevious), 1u);
 }
 
 TEST_F(HotReloadTest, AResultOvertakenByANewerSaveIsDroppedUnseen) {
@@ -341,6 +346,7 @@ TEST_F(HotReloadTest, ARebuildThatFailsKeepsTheOldModuleAndPipeline) {
   EXPECT_FALSE(reports[0].applied);
   EXPECT_TRUE(reports[0].diagnostics.empty());
   EXPECT_THAT(reports[0].error, HasSubstr("render pipeline 'tint pass'"));
+  EXPECT_EQ(registry->diagnostics().count(MessageId::HotReloadKeptPrevious), 1u);
   EXPECT_EQ(*registry->resolve(module_), old_module);
   EXPECT_EQ(*registry->resolve(pipeline), old_pipeline);
   EXPECT_EQ(draw(pipeline), kRed);
@@ -354,7 +360,7 @@ TEST_F(HotReloadTest, OnlyFilesLoadedFromDiskCanBeWatched) {
   auto watched = reloader->watch(*inline_module);
   ASSERT_FALSE(watched.ok());
   EXPECT_EQ(watched.error().kind, ErrorKind::InvalidArgument);
-  EXPECT_THAT(watched.error().message, HasSubstr("not loaded from a file"));
+  EXPECT_THAT(watched, FailsWith(MessageId::HotReloadNotFromFile));
 }
 
 class HotReloadWithoutSyncTest : public warden::testing::NullDeviceTest {};
@@ -366,6 +372,7 @@ TEST_F(HotReloadWithoutSyncTest, ADeviceWithoutImplicitSynchronizationIsRefused)
   auto created = HotReloader::create(*dev->context, shaders, pipelines);
   ASSERT_FALSE(created.ok());
   EXPECT_EQ(created.error().kind, ErrorKind::Refused);
+  EXPECT_THAT(created, FailsWith(MessageId::HotReloadNeedsImplicitSync));
   EXPECT_THAT(created.error().message, HasSubstr("kFeatureImplicitDeviceSynchronization"));
 }
 

@@ -13,11 +13,13 @@
 
 #include "resources/registry_test_support.h"
 #include "support/error_scope.h"
+#include "support/messages.h"
 
 namespace warden::resources {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::FailsWith;
 using testing::make_registry;
 using testing::NullDeviceTest;
 
@@ -26,6 +28,7 @@ struct RejectedRequest {
   // Makes the request; returns its error (a test failure when it succeeded).
   std::function<Error(Registry&)> request;
   std::vector<std::string> says;  // the rule and the label, as the message must name them
+  MessageId id;                   // which rejection it is
   ErrorKind kind = ErrorKind::InvalidArgument;
   uint32_t made_first = 0;  // objects the request made on purpose before the rejected one
 };
@@ -50,34 +53,42 @@ std::vector<RejectedRequest> rejected_requests() {
   return {
       {"BufferOfTwoToTheForty",
        [](Registry& r) { return error_of(r.create_buffer({uint64_t{1} << 40, CopyDst, false, "huge"})); },
-       {"create_buffer \"huge\"", "size 1099511627776 exceeds the device's maxBufferSize"}},
+       {"create_buffer \"huge\"", "size 1099511627776 exceeds the device's maxBufferSize"},
+       MessageId::BufferDescriptionInvalid},
       {"BufferOfUint64Max",
        [](Registry& r) {
          return error_of(r.create_buffer({std::numeric_limits<uint64_t>::max(), CopyDst, false, "max"}));
        },
-       {"create_buffer \"max\"", "size 18446744073709551615 exceeds the device's maxBufferSize"}},
+       {"create_buffer \"max\"", "size 18446744073709551615 exceeds the device's maxBufferSize"},
+       MessageId::BufferDescriptionInvalid},
       {"MappedAtCreationWithASizeNotAMultipleOfFour",
        [](Registry& r) { return error_of(r.create_buffer({6, Uniform, true, "odd"})); },
-       {"create_buffer \"odd\"", "mapped_at_creation needs a size that is a multiple of 4 (size 6)"}},
+       {"create_buffer \"odd\"", "mapped_at_creation needs a size that is a multiple of 4 (size 6)"},
+       MessageId::BufferDescriptionInvalid},
       {"MapReadWithMapWrite",
        [](Registry& r) { return error_of(r.create_buffer({16, MapRead | MapWrite, false, "both"})); },
-       {"create_buffer \"both\"", "MapRead may be combined only with CopyDst (usage MapRead|MapWrite)"}},
+       {"create_buffer \"both\"", "MapRead may be combined only with CopyDst (usage MapRead|MapWrite)"},
+       MessageId::BufferDescriptionInvalid},
       {"MapWriteWithUniform",
        [](Registry& r) { return error_of(r.create_buffer({16, MapWrite | Uniform, false, "staging"})); },
-       {"create_buffer \"staging\"", "MapWrite may be combined only with CopySrc"}},
+       {"create_buffer \"staging\"", "MapWrite may be combined only with CopySrc"},
+       MessageId::BufferDescriptionInvalid},
       {"TextureOf65536By65536",
        [](Registry& r) { return error_of(r.create_texture(texture({65536, 65536, 1}, "wide"))); },
-       {"create_texture \"wide\"", "size 65536x65536 exceeds the device's maxTextureDimension2D"}},
+       {"create_texture \"wide\"", "size 65536x65536 exceeds the device's maxTextureDimension2D"},
+       MessageId::TextureDescriptionInvalid},
       {"TextureWithAHundredMipLevels",
        [](Registry& r) {
          TextureDescription d = texture({256, 256, 1}, "deep");
          d.mip_level_count = 100;
          return error_of(r.create_texture(d));
        },
-       {"create_texture \"deep\"", "100 mip levels, but a 256x256x1 texture has at most 9"}},
+       {"create_texture \"deep\"", "100 mip levels, but a 256x256x1 texture has at most 9"},
+       MessageId::TextureDescriptionInvalid},
       {"TextureWithAHundredThousandLayers",
        [](Registry& r) { return error_of(r.create_texture(texture({4, 4, 100000}, "stack"))); },
-       {"create_texture \"stack\"", "100000 array layers exceed the device's maxTextureArrayLayers"}},
+       {"create_texture \"stack\"", "100000 array layers exceed the device's maxTextureArrayLayers"},
+       MessageId::TextureDescriptionInvalid},
       {"TextureWithSampleCountThree",
        [](Registry& r) {
          TextureDescription d = texture({4, 4, 1}, "msaa");
@@ -85,10 +96,12 @@ std::vector<RejectedRequest> rejected_requests() {
          d.sample_count = 3;
          return error_of(r.create_texture(d));
        },
-       {"create_texture \"msaa\"", "sample count 3: WebGPU allows 1 or 4"}},
+       {"create_texture \"msaa\"", "sample count 3: WebGPU allows 1 or 4"},
+       MessageId::TextureDescriptionInvalid},
       {"QuerySetOfABillion",
        [](Registry& r) { return error_of(r.create_query_set({gpu::QueryType::Occlusion, 1000000000, "queries"})); },
-       {"create_query_set \"queries\"", "count 1000000000 exceeds WebGPU's limit of 4096 queries per set"}},
+       {"create_query_set \"queries\"", "count 1000000000 exceeds WebGPU's limit of 4096 queries per set"},
+       MessageId::QuerySetTooLarge},
       // Past the checks above: Dawn's own rule, caught by the creation's error scope, in its words.
       {"MultisampledTextureWithoutRenderAttachmentIsRejectedByDawn",
        [](Registry& r) {
@@ -97,10 +110,12 @@ std::vector<RejectedRequest> rejected_requests() {
          return error_of(r.create_texture(d));
        },
        {"create_texture \"ms sampled\": the device rejected it: ", "ms sampled"},
+       MessageId::CreateRejected,
        ErrorKind::Validation},
       {"ShaderModuleThatDoesNotParseIsRejectedByDawn",
        [](Registry& r) { return error_of(r.create_shader_module("fn main( {", "broken.wgsl")); },
        {"create_shader_module \"broken.wgsl\": the device rejected it: ", "error"},
+       MessageId::CreateRejected,
        ErrorKind::Validation},
       {"ViewOfAMipTheTextureLacksIsRejectedByDawn",
        [](Registry& r) {
@@ -109,6 +124,7 @@ std::vector<RejectedRequest> rejected_requests() {
          return error_of(r.create_texture_view(*t, {.base_mip_level = 5, .label = "mip 5"}));
        },
        {"create_texture_view \"mip 5\": the device rejected it: ", "mip"},
+       MessageId::CreateRejected,
        ErrorKind::Validation,
        1},
   };
@@ -121,6 +137,7 @@ TEST_P(RejectedCreationTest, IsAnErrorNamingTheRuleAndTheLabelAndHandsOutNoHandl
   const LiveCounts before = reg->live_counts();
   Error error = GetParam().request(*reg);
   EXPECT_EQ(error.kind, GetParam().kind) << error.message;
+  EXPECT_THAT(error, FailsWith(GetParam().id));
   for (const std::string& part : GetParam().says) EXPECT_THAT(error.message, HasSubstr(part));
   // Nothing registered (a view's texture was made on purpose), nothing left for the
   // uncaptured-error callback: the rejection was answered, not reported elsewhere.
@@ -135,7 +152,7 @@ TEST_F(NullDeviceTest, CreationScopesSettleInsideTheCallWithoutAWait) {
   auto reg = make_registry(*dev);
   const uint64_t waits_before = gpu::blocking_wait_count();
   EXPECT_TRUE(reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "fine"}).ok());
-  EXPECT_FALSE(reg->create_shader_module("fn main( {", "broken").ok());
+  EXPECT_THAT(reg->create_shader_module("fn main( {", "broken"), FailsWith(MessageId::CreateRejected));
   EXPECT_TRUE(reg->create_sampler({.label = "fine too"}).ok());
   EXPECT_EQ(gpu::blocking_wait_count(), waits_before);
 }
@@ -149,7 +166,8 @@ INSTANTIATE_TEST_SUITE_P(Registry, RejectedCreationTest, ::testing::ValuesIn(rej
 TEST_F(NullDeviceTest, WriteBufferAtTwoToTheFortyMinusFourHasNoBufferToPassTheRangeCheck) {
   auto reg = make_registry(*dev);
   const uint64_t huge = uint64_t{1} << 40;
-  EXPECT_FALSE(reg->create_buffer({huge, gpu::BufferUsage::CopyDst, false, "huge"}).ok());
+  EXPECT_THAT(reg->create_buffer({huge, gpu::BufferUsage::CopyDst, false, "huge"}),
+              FailsWith(MessageId::BufferDescriptionInvalid));
   gpu::BufferDescriptor d;
   d.size = huge;
   d.usage = gpu::BufferUsage::CopyDst;
@@ -161,12 +179,13 @@ TEST_F(NullDeviceTest, WriteBufferAtTwoToTheFortyMinusFourHasNoBufferToPassTheRa
   auto adopted = reg->adopt_buffer(error_object, "error object");
   ASSERT_FALSE(adopted.ok());
   EXPECT_EQ(adopted.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(adopted, FailsWith(MessageId::AdoptedObjectInvalid));
   EXPECT_THAT(adopted.error().message, HasSubstr("adopt_buffer \"error object\": it cannot be a valid buffer: size 1099511627776"));
   auto small = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "small"});
   ASSERT_TRUE(small.ok());
   uint32_t word = 0;
   auto w = reg->write_buffer(*small, huge - 4, &word, 4);
-  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(w, FailsWith(MessageId::WriteBufferOutOfRange));
   EXPECT_THAT(w.error().message, HasSubstr("lie outside its 16 bytes"));
   EXPECT_EQ(reg->live_counts().total(), 1u);
 }

@@ -9,10 +9,12 @@
 #include "resources/registry_test_support.h"
 #include "support/gpu_test.h"
 #include "support/loss_scene.h"
+#include "support/messages.h"
 
 namespace warden::resources {
 namespace {
 
+using testing::FailsWith;
 using testing::LossScene;
 using testing::NullDeviceTest;
 
@@ -143,6 +145,7 @@ TEST_F(NullDeviceTest, CallbackContentsWithoutACallbackAreRefusedNamingTheObject
       {16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "no refill", ContentsSource::Callback});
   ASSERT_FALSE(buffer.ok());
   EXPECT_EQ(buffer.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(buffer, FailsWith(MessageId::ResourceRefillMissing));
   EXPECT_NE(buffer.error().message.find("\"no refill\""), std::string::npos) << buffer.error().message;
 }
 
@@ -160,6 +163,7 @@ TEST_F(NullDeviceTest, BetweenLossAndRebuildHandlesStayValidAndDeviceCallsSayThe
   auto resolved = reg->resolve(kit.buffer);
   ASSERT_FALSE(resolved.ok());
   EXPECT_EQ(resolved.error().kind, ErrorKind::DeviceFailed);
+  EXPECT_THAT(resolved, FailsWith(MessageId::RegistryDeviceLost));
   EXPECT_EQ(resolved.error().message, "buffer \"kit uniforms\" (index 0, generation " +
                                           std::to_string(kit.buffer.generation()) + "): " + lost);
   EXPECT_TRUE(reg->is_alive(kit.render_pipeline));
@@ -168,15 +172,15 @@ TEST_F(NullDeviceTest, BetweenLossAndRebuildHandlesStayValidAndDeviceCallsSayThe
   EXPECT_FALSE(reg->is_alive(*view));  // imported views are dropped: presentation imports again
 
   auto created = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "late"});
-  ASSERT_FALSE(created.ok());
+  EXPECT_THAT(created, FailsWith(MessageId::RegistryDeviceLost));
   EXPECT_EQ(created.error().message, "create_buffer \"late\": " + lost);
   const uint32_t word = 1;
   auto written = reg->write_buffer(kit.buffer, 0, &word, 4);
-  ASSERT_FALSE(written.ok());
-  EXPECT_NE(written.error().message.find(lost), std::string::npos) << written.error().message;
+  EXPECT_THAT(written, FailsWith(MessageId::RegistryDeviceLost));
   auto replaced = reg->replace_sampler(kit.sampler, nullptr);
   ASSERT_FALSE(replaced.ok());
   EXPECT_EQ(replaced.error().kind, ErrorKind::DeviceFailed);
+  EXPECT_THAT(replaced, FailsWith(MessageId::RegistryDeviceLost));
   EXPECT_EQ(reg->submit(nullptr, 0), Serial{});
   reg->touch(kit.bind_group);  // harmless
   reg->poll();
@@ -236,6 +240,7 @@ TEST_F(NullDeviceTest, AnAdoptedObjectAwaitsItsOwnerAfterARebuildAndIsLiveOnceRe
   const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
   ASSERT_EQ(report.awaiting_owner, std::vector<std::string>{"sampler \"app sampler\""});
   auto resolved = reg->resolve(*adopted);
+  EXPECT_THAT(resolved, FailsWith(MessageId::SlotLostWithoutRecipe));
   ASSERT_FALSE(resolved.ok());
   EXPECT_NE(resolved.error().message.find("its owner re-supplies it with replace_sampler"), std::string::npos)
       << resolved.error().message;
@@ -265,10 +270,12 @@ TEST_F(NullDeviceTest, AnObjectTheNewDeviceRejectsIsFailedWithTheDevicesWordsAnd
   auto resolved = reg->resolve(*module);
   ASSERT_FALSE(resolved.ok());
   EXPECT_EQ(resolved.error().kind, ErrorKind::DeviceFailed);
-  EXPECT_NE(resolved.error().message.find("failed to rebuild on device generation 2"), std::string::npos)
+  EXPECT_THAT(resolved, FailsWith(MessageId::SlotRebuildFailed));
+  EXPECT_NE(resolved.error().message.find("device generation 2"), std::string::npos)
       << resolved.error().message;
   EXPECT_NE(resolved.error().message.find("f16"), std::string::npos) << resolved.error().message;  // Dawn's words
   auto user = reg->resolve(*pipeline);
+  EXPECT_THAT(user, FailsWith(MessageId::SlotRebuildFailed));
   ASSERT_FALSE(user.ok());
   EXPECT_NE(user.error().message.find("\"half module\""), std::string::npos) << user.error().message;
   // A Failed slot is tried again by the next rebuild, on a device that can make it.

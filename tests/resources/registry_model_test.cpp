@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "resources/registry_test_support.h"
+#include "support/messages.h"
 
 namespace warden::resources {
 namespace {
 
+using testing::FailsWith;
 using testing::NullDeviceTest;
 
 struct ModelHandle {
@@ -74,12 +76,12 @@ class RegistryModel {
       auto h = reg_->create_texture({.size = {2, 2, 1}, .usage = gpu::TextureUsage::CopyDst});
       ok = h.ok();
       if (ok) { bits = h->bits(); object = *reg_->resolve(*h); }
-      else EXPECT_EQ(h.error().kind, ErrorKind::PoolFull);
+      else EXPECT_THAT(h, FailsWith(MessageId::ResourcePoolFull));
     } else {
       auto h = reg_->create_buffer({4, gpu::BufferUsage::CopyDst, false, ""});
       ok = h.ok();
       if (ok) { bits = h->bits(); object = *reg_->resolve(*h); }
-      else EXPECT_EQ(h.error().kind, ErrorKind::PoolFull);
+      else EXPECT_THAT(h, FailsWith(MessageId::ResourcePoolFull));
     }
     EXPECT_EQ(ok, live < 24u) << "a pool of 24 with " << live << " live";
     if (!ok) ++full_;
@@ -135,6 +137,7 @@ class RegistryModel {
         EXPECT_EQ(static_cast<const void*>(*r), h->object);
       } else {
         EXPECT_EQ(r.error().kind, ErrorKind::StaleHandle);
+        EXPECT_THAT(r, FailsWith(MessageId::HandleDestroyed));
       }
     } else {  // NOLINT
       auto r = reg_->resolve(TextureHandle::from_bits(h->bits));

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "warden/shaders/shader_compiler.h"
 #include "warden/shaders/source_file.h"
 
@@ -14,6 +15,7 @@ namespace warden::shaders {
 namespace {
 
 using ::testing::HasSubstr;
+using warden::testing::FailsWith;
 
 std::string data_path(const std::string& name) { return std::string(WARDEN_TEST_DATA_DIR) + "/shaders/" + name; }
 
@@ -100,12 +102,13 @@ TEST_F(CompileTest, NotUtf8IsRefusedWithTheByteOffsetBeforeDawnSeesIt) {
   auto compiled = compiler.compile_file(data_path("not_utf8.wgsl"));
   ASSERT_FALSE(compiled.ok());
   EXPECT_EQ(compiled.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(compiled, FailsWith(MessageId::SourceNotUtf8));
   EXPECT_THAT(compiled.error().message, HasSubstr("not_utf8.wgsl"));
   EXPECT_THAT(compiled.error().message, HasSubstr("byte offset 33"));
   EXPECT_THAT(compiled.error().message, HasSubstr("0xff"));
   // The same bytes through compile() directly: refused the same way.
   auto direct = compiler.compile("inline.wgsl", std::string("fn f() {}\n\xc3(", 12));
-  ASSERT_FALSE(direct.ok());
+  EXPECT_THAT(direct, FailsWith(MessageId::SourceNotUtf8));
   EXPECT_THAT(direct.error().message, HasSubstr("inline.wgsl: not UTF-8: invalid byte 0xc3 at byte offset 10"));
 }
 
@@ -114,6 +117,7 @@ TEST_F(CompileTest, MissingFileIsNotFoundNamingTheFile) {
   auto compiled = compiler.compile_file(data_path("no_such_file.wgsl"));
   ASSERT_FALSE(compiled.ok());
   EXPECT_EQ(compiled.error().kind, ErrorKind::NotFound);
+  EXPECT_THAT(compiled, FailsWith(MessageId::SourceFileNotFound));
   EXPECT_THAT(compiled.error().message, HasSubstr("no_such_file.wgsl"));
 }
 
@@ -145,6 +149,7 @@ TEST_F(CompileTest, OneMegabyteSourceCompilesAndAnErrorAtItsEndIsPlacedExactly) 
   ASSERT_EQ(broken->diagnostics.size(), 1u);
   EXPECT_EQ(broken->diagnostics[0].line, error_line);
   EXPECT_EQ(broken->diagnostics[0].column, 26u);
+  EXPECT_EQ(broken->diagnostics[0].id, MessageId::ShaderCompilerMessage);
   EXPECT_THAT(broken->diagnostics[0].message, HasSubstr("no_such_value"));
 }
 

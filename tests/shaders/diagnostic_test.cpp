@@ -146,6 +146,7 @@ TEST(Utf8, CheckNamesThePathTheByteAndTheOffset) {
   auto checked = check_utf8("dir/s.wgsl", "ok\xfe");
   ASSERT_FALSE(checked.ok());
   EXPECT_EQ(checked.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_EQ(checked.error().id, MessageId::SourceNotUtf8);
   EXPECT_EQ(checked.error().message, "dir/s.wgsl: not UTF-8: invalid byte 0xfe at byte offset 2");
 }
 
@@ -155,9 +156,10 @@ TEST(Severity, ShaderDiagnosticsSpeakWardensOneSeverity) {
   static_assert(std::is_same_v<decltype(ShaderDiagnostic::severity), warden::Severity>);
   Diagnostics log;
   const ShaderDiagnostic d{Severity::Warning, "s.wgsl", 1, 2, "unused"};
-  log.report(d.severity, "gfx.shaders", format_diagnostic(d, "let x = 1;"));
+  log.report(d.severity, "gfx.shaders", d.id, format_diagnostic(d, "let x = 1;"));
   ASSERT_EQ(log.entries().size(), 1u);
   EXPECT_EQ(log.entries()[0].severity, Severity::Warning);
+  EXPECT_EQ(log.entries()[0].id, MessageId::ShaderCompilerMessage);  // the compiler's own words
   EXPECT_THAT(log.entries()[0].message, HasSubstr(std::string("s.wgsl:1:2: ") + to_string(log.entries()[0].severity)));
 }
 

@@ -87,6 +87,7 @@ TEST_F(FileWatcherTest, MissingDirectoryIsNotFoundNamingThePath) {
   auto watched = watcher->watch(dir / "no_such_dir" / "a.wgsl");
   ASSERT_FALSE(watched.ok());
   EXPECT_EQ(watched.error().kind, ErrorKind::NotFound);
+  EXPECT_EQ(watched.error().id, MessageId::WatchDirectoryFailed);
   EXPECT_THAT(watched.error().message, ::testing::HasSubstr("no_such_dir"));
 }
 

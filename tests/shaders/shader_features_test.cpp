@@ -84,8 +84,10 @@ TEST_F(ShaderFeaturesTest, WithoutTheFeatureTheErrorIsFollowedByANoteNamingIt) {
     const ShaderDiagnostic& error = compiled->diagnostics[0];
     const ShaderDiagnostic& note = compiled->diagnostics[1];
     EXPECT_EQ(error.severity, Severity::Error);
+    EXPECT_EQ(error.id, MessageId::ShaderCompilerMessage);
     EXPECT_EQ(error.message, "extension '" + std::string(f.extension) + "' is not allowed in the current environment");
     EXPECT_EQ(note.severity, Severity::Info);
+    EXPECT_EQ(note.id, MessageId::ShaderNeedsDeviceFeature);
     EXPECT_EQ(note.line, error.line);
     EXPECT_EQ(note.column, error.column);
     EXPECT_EQ(note.message, "'enable " + std::string(f.extension) + ";' needs the device feature '" +
@@ -99,6 +101,7 @@ TEST(ShaderFeatures, NamesAreLookedUpAndUnknownOnesListTheKnown) {
   EXPECT_EQ(f16->extension, "f16");
   auto unknown = find_shader_feature("f16");
   ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().id, MessageId::ShaderFeatureUnknown);
   EXPECT_EQ(unknown.error().message,
             "unknown shader feature 'f16': expected shader-f16, clip-distances, dual-source-blending, subgroups");
   EXPECT_EQ(extension_not_allowed("extension 'f16' is not allowed in the current environment"), "f16");

@@ -38,6 +38,7 @@ TEST_F(SourceFileTest, FifoIsRefusedWithoutOpeningIt) {
   auto read = read_source(dir_ / "pipe");
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error().kind, ErrorKind::Io);
+  EXPECT_EQ(read.error().id, MessageId::SourceNotRegularFile);
   EXPECT_THAT(read.error().message, HasSubstr("pipe: is a FIFO (named pipe), not a regular file"));
 }
 
@@ -45,6 +46,7 @@ TEST_F(SourceFileTest, CharacterDevicesAreRefused) {
   for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/null"}) {
     auto read = read_source(device);
     ASSERT_FALSE(read.ok()) << device;
+    EXPECT_EQ(read.error().id, MessageId::SourceNotRegularFile) << device;
     EXPECT_EQ(read.error().message,
               std::string(device) + ": is a character device, not a regular file (give it as standard input, "
                                     "'-', to read it)");
@@ -57,6 +59,7 @@ TEST_F(SourceFileTest, SymlinkLoopIsNamedAsALoop) {
   auto read = read_source(dir_ / "a");
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error().kind, ErrorKind::Io);
+  EXPECT_EQ(read.error().id, MessageId::SourceSymlinkLoop);
   EXPECT_THAT(read.error().message, HasSubstr("a: symbolic link loop"));
 }
 
@@ -64,6 +67,7 @@ TEST_F(SourceFileTest, MissingFileIsNotFound) {
   auto read = read_source(dir_ / "absent.wgsl");
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error().kind, ErrorKind::NotFound);
+  EXPECT_EQ(read.error().id, MessageId::SourceFileNotFound);
   EXPECT_THAT(read.error().message, HasSubstr("absent.wgsl: no such file"));
 }
 
@@ -73,6 +77,7 @@ TEST_F(SourceFileTest, SizeLimitIsInclusiveAndRefusalIsRefused) {
   auto over = read_source(path, 9);
   ASSERT_FALSE(over.ok());
   EXPECT_EQ(over.error().kind, ErrorKind::Refused);
+  EXPECT_EQ(over.error().id, MessageId::SourceTooLarge);
   EXPECT_THAT(over.error().message, HasSubstr("ten.wgsl: larger than the limit of 9 bytes"));
 }
 
@@ -101,12 +106,14 @@ TEST_F(SourceFileTest, CharactersCutBetweenReadsAreWholeAgainAndBadBytesKeepThei
   auto bad = read_source(write("bad.wgsl", text + "\xFF"));
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_EQ(bad.error().id, MessageId::SourceNotUtf8);
   EXPECT_THAT(bad.error().message, HasSubstr("not UTF-8: invalid byte 0xff at byte offset 65540"));
 }
 
 TEST_F(SourceFileTest, SequenceCutByTheEndOfTheFileIsInvalid) {
   auto read = read_source(write("cut_end.wgsl", "ok \xE2\x82"));
   ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().id, MessageId::SourceNotUtf8);
   EXPECT_THAT(read.error().message, HasSubstr("invalid byte 0xe2 at byte offset 3"));
 }
 
@@ -118,6 +125,7 @@ TEST_F(SourceFileTest, StreamIsNamedAsGivenAndCapped) {
   auto read = read_source_stream(fds[0], "<stdin>", 5);
   ::close(fds[0]);
   ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().id, MessageId::SourceTooLarge);
   EXPECT_EQ(read.error().message, "<stdin>: larger than the limit of 5 bytes");
 }
 

@@ -17,7 +17,7 @@ inline void PrintTo(MessageId id, std::ostream* os) { *os << to_string(id); }
 namespace warden::testing {
 
 /// A failed Result, or an Error, whose message id is `id`; a mismatch prints the id and words
-/// it had. `EXPECT_THAT(registry.resolve(h), FailsWith(MessageId::HandleReleased))`.
+/// it had. `EXPECT_THAT(registry.resolve(h), FailsWith(MessageId::HandleDestroyed))`.
 MATCHER_P(FailsWith, id, std::string(negation ? "does not fail with " : "fails with ") + std::string(to_string(id))) {
   const Error* error = nullptr;
   if constexpr (requires { arg.ok(); }) {

@@ -24,6 +24,8 @@ struct ShaderDiagnostic {
   /// two-byte character before the error counts two (tests/shaders/compile_test.cpp proves it).
   uint32_t column = 0;
   std::string message;  ///< the compiler's message, whole
+  /// Which of warden's messages this is: the compiler's own words, or a note warden adds.
+  MessageId id = MessageId::ShaderCompilerMessage;
 
   /// Equal when every field is.
   friend bool operator==(const ShaderDiagnostic&, const ShaderDiagnostic&) = default;

@@ -171,8 +171,9 @@ Result<SmokeReport> run_smoke(const Context& ctx, Device device) {
   if (!render) return render.error();
   if (!waited) return waited.error();
   if (popped.type != ErrorType::NoError) {
-    return make_error(ErrorKind::Validation, fmt::format("smoke job raised a {} error: {}",
-                                                         static_cast<uint32_t>(popped.type), popped.message));
+    return make_error(
+        ErrorKind::Validation, MessageId::SmokeJobGpuError,
+        fmt::format("smoke job raised a {} error: {}", static_cast<uint32_t>(popped.type), popped.message));
   }
   return report;
 }

@@ -30,7 +30,8 @@ Result<void> parse_size(const std::string& text, uint32_t& width, uint32_t& heig
   unsigned w = 0, h = 0;
   char tail = 0;
   if (std::sscanf(text.c_str(), "%ux%u%c", &w, &h, &tail) != 2) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("--size '{}': expected WIDTHxHEIGHT, e.g. 640x384", text));
+    return make_error(ErrorKind::InvalidArgument, MessageId::SizeOptionMalformed,
+                      fmt::format("--size '{}': expected WIDTHxHEIGHT, e.g. 640x384", text));
   }
   width = w;
   height = h;

@@ -87,9 +87,11 @@ Result<std::vector<gpu::FeatureName>> choose_features(const std::vector<std::str
   for (const std::string& name : names) {
     if (name == "none") continue;
     auto feature = shaders::find_shader_feature(name);
-    if (!feature) return make_error(ErrorKind::InvalidArgument, feature.error().message + " or none");
+    if (!feature) {
+      return make_error(ErrorKind::InvalidArgument, feature.error().id, feature.error().message + " or none");
+    }
     if (std::find(offered.begin(), offered.end(), feature->value) == offered.end()) {
-      return make_error(ErrorKind::InvalidArgument,
+      return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckFeatureNotOffered,
                         fmt::format("the adapter '{}' does not offer feature '{}'", adapter.device, name));
     }
     chosen.push_back(feature->value);
@@ -138,14 +140,18 @@ Result<std::vector<std::string>> files_to_check(const std::vector<std::string>& 
     std::error_code ec;
     bool looks_like_option = argument.size() > 1 && argument[0] == '-';
     if (looks_like_option && !std::filesystem::exists(std::filesystem::symlink_status(argument, ec))) {
-      return make_error(ErrorKind::InvalidArgument,
+      return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckUnknownOption,
                         fmt::format("unknown option '{}' for 'warden shader check' (and no file has that name; "
-                                    "give file names that begin with '-' after '--')", argument));
+                                    "give file names that begin with '-' after '--')",
+                                    argument));
     }
     files.push_back(argument);
   }
   files.insert(files.end(), operands.begin(), operands.end());
-  if (files.empty()) return make_error(ErrorKind::InvalidArgument, "'warden shader check' needs at least one FILE");
+  if (files.empty()) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckNoFiles,
+                      "'warden shader check' needs at least one FILE");
+  }
   return files;
 }
 

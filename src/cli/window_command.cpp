@@ -291,7 +291,7 @@ Result<present::WindowSize> parse_size(const std::string& text) {
     present::WindowSize size{static_cast<uint32_t>(std::stoul(m[1])), static_cast<uint32_t>(std::stoul(m[2]))};
     if (size.has_area()) return size;
   }
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::SizeOptionMalformed,
                     fmt::format("--size must be WIDTHxHEIGHT with both at least 1 (e.g. 640x480), not '{}'", text));
 }
 
@@ -327,7 +327,7 @@ class WindowApp {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     if (controller_->state() != device::DeviceState::Ready) {
-      return make_error(ErrorKind::DeviceFailed, controller_->message());
+      return make_error(ErrorKind::DeviceFailed, MessageId::WindowDeviceNotReady, controller_->message());
     }
     return {};
   }

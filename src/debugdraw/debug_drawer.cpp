@@ -30,7 +30,7 @@ constexpr gpu::Flags kBufferUsage = gpu::BufferUsage::Vertex | gpu::BufferUsage:
 
 Result<std::unique_ptr<DebugDrawer>> DebugDrawer::create(resources::Registry& registry, DebugDrawerOptions options) {
   if (options.initial_capacity_bytes <= kVertexOffset) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::DebugDrawerCapacityTooSmall,
                       fmt::format("debug drawer \"{}\": initial capacity {} bytes leaves no room for vertices "
                                   "after the {}-byte matrix block", options.label, options.initial_capacity_bytes,
                                   kVertexOffset));
@@ -112,7 +112,7 @@ Result<void> DebugDrawer::grow_to(uint64_t needed) {
   desc.usage = kBufferUsage;
   gpu::Buffer grown = registry_.procs().DeviceCreateBuffer(registry_.device(), &desc);
   if (grown == nullptr) {
-    return make_error(ErrorKind::Validation,
+    return make_error(ErrorKind::Validation, MessageId::DebugDrawerBufferNotCreated,
                       fmt::format("debug drawer \"{}\": the device made no {}-byte buffer", options_.label, capacity));
   }
   // Same handle; the smaller buffer is let go once the last frame that drew from it retired.

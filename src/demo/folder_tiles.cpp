@@ -10,10 +10,13 @@ Result<std::unique_ptr<FolderTiles>> FolderTiles::open(const std::filesystem::pa
                                                        uint32_t tile_size) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    return make_error(ErrorKind::NotFound, fmt::format("--tiles {}: no such folder (expected DIR/{{z}}/{{x}}/{{y}}.png or .jpg)",
-                                                       dir.string()));
+    return make_error(
+        ErrorKind::NotFound, MessageId::TileFolderMissing,
+        fmt::format("--tiles {}: no such folder (expected DIR/{{z}}/{{x}}/{{y}}.png or .jpg)", dir.string()));
   }
-  if (tile_size == 0) return make_error(ErrorKind::InvalidArgument, "FolderTiles: tile size is 0");
+  if (tile_size == 0) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileSourceSizeZero, "FolderTiles: tile size is 0");
+  }
   return std::unique_ptr<FolderTiles>(new FolderTiles(dir, log, tile_size));
 }
 
@@ -27,17 +30,18 @@ Result<RgbaImage> FolderTiles::read_tile(const tiles::TileKey& key) const {
     if (!std::filesystem::is_regular_file(file, ec)) continue;
     auto image = read_image(file);
     if (!image) {
-      return make_error(image.error().kind, fmt::format("tile {}/{}/{}: {}", key.z, key.x, key.y, image.error().message));
+      return make_error(image.error().kind, image.error().id,
+                        fmt::format("tile {}/{}/{}: {}", key.z, key.x, key.y, image.error().message));
     }
     if (image->width != tile_size_ || image->height != tile_size_) {
-      return make_error(ErrorKind::InvalidArgument,
+      return make_error(ErrorKind::InvalidArgument, MessageId::FolderTileWrongSize,
                         fmt::format("tile {}/{}/{}: {} is {}x{}, expected {}x{}", key.z, key.x, key.y, file.string(),
                                     image->width, image->height, tile_size_, tile_size_));
     }
     return image;
   }
-  return make_error(ErrorKind::NotFound, fmt::format("tile {}/{}/{}: no file {}.png, .jpg or .jpeg", key.z, key.x,
-                                                     key.y, stem.string()));
+  return make_error(ErrorKind::NotFound, MessageId::FolderTileMissing,
+                    fmt::format("tile {}/{}/{}: no file {}.png, .jpg or .jpeg", key.z, key.x, key.y, stem.string()));
 }
 
 void FolderTiles::count_failure(const tiles::TileKey& key, const Error& error) {
@@ -47,7 +51,7 @@ void FolderTiles::count_failure(const tiles::TileKey& key, const Error& error) {
     ++failures_;
     first = failed_.insert(key).second;
   }
-  if (first) log_->warning(category::kDemoTiles, error.message);
+  if (first) log_->warning(category::kDemoTiles, error.id, error.message);
 }
 
 Result<RgbaImage> FolderTiles::produce(const tiles::TileKey& key) {

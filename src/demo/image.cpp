@@ -37,7 +37,7 @@ Result<RgbaImage> read_image(const std::filesystem::path& path) {
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   if (ext == ".png") return read_png(path);
   if (ext == ".jpg" || ext == ".jpeg") return read_jpeg(path);
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::ImageFormatUnknown,
                     fmt::format("{}: not an image warden reads (expected .png, .jpg or .jpeg)", path.string()));
 }
 

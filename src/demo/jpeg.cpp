@@ -65,15 +65,19 @@ bool decode(const std::vector<uint8_t>& bytes, RgbaImage& out, JpegErrorManager&
 Result<RgbaImage> read_jpeg(const std::filesystem::path& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
-    return make_error(std::filesystem::exists(path) ? ErrorKind::Io : ErrorKind::NotFound,
+    return make_error(std::filesystem::exists(path) ? ErrorKind::Io : ErrorKind::NotFound, MessageId::JpegUnopenable,
                       fmt::format("{}: cannot open JPEG file", path.string()));
   }
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (bytes.empty()) return make_error(ErrorKind::InvalidArgument, fmt::format("{}: empty file, not a JPEG", path.string()));
+  if (bytes.empty()) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::JpegEmpty,
+                      fmt::format("{}: empty file, not a JPEG", path.string()));
+  }
   RgbaImage image;
   JpegErrorManager errors{};
   if (!decode(bytes, image, errors)) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("{}: not a readable JPEG: {}", path.string(), errors.message));
+    return make_error(ErrorKind::InvalidArgument, MessageId::JpegUnreadable,
+                      fmt::format("{}: not a readable JPEG: {}", path.string(), errors.message));
   }
   return image;
 }

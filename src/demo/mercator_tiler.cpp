@@ -13,12 +13,13 @@ namespace warden::demo {
 
 Result<void> check_tile_key(const tiles::TileKey& key) {
   if (key.z > kMaxZoom) {
-    return make_error(ErrorKind::InvalidArgument,
-                      fmt::format("tile {}/{}/{}: zoom {} is beyond the deepest zoom {}", key.z, key.x, key.y, key.z, kMaxZoom));
+    return make_error(
+        ErrorKind::InvalidArgument, MessageId::TileSourceZoomTooDeep,
+        fmt::format("tile {}/{}/{}: zoom {} is beyond the deepest zoom {}", key.z, key.x, key.y, key.z, kMaxZoom));
   }
   const uint64_t side = uint64_t{1} << key.z;
   if (key.x >= side || key.y >= side) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileSourceKeyOutside,
                       fmt::format("tile {}/{}/{} does not exist: x and y must be below {} at zoom {}", key.z, key.x,
                                   key.y, side, key.z));
   }
@@ -26,9 +27,12 @@ Result<void> check_tile_key(const tiles::TileKey& key) {
 }
 
 Result<MercatorTiler> MercatorTiler::create(RgbaImage equirectangular, uint32_t tile_size) {
-  if (tile_size == 0) return make_error(ErrorKind::InvalidArgument, "MercatorTiler: tile size is 0");
+  if (tile_size == 0) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileSourceSizeZero, "MercatorTiler: tile size is 0");
+  }
   if (equirectangular.width == 0 || equirectangular.height == 0) {
-    return make_error(ErrorKind::InvalidArgument, "MercatorTiler: the source image is empty");
+    return make_error(ErrorKind::InvalidArgument, MessageId::MercatorSourceEmpty,
+                      "MercatorTiler: the source image is empty");
   }
   return MercatorTiler(std::move(equirectangular), tile_size);
 }

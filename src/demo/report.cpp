@@ -100,7 +100,10 @@ Result<void> write_report_json(const DemoReport& report, const std::filesystem::
   std::ofstream out(path);
   out << report_json(report) << '\n';
   out.close();
-  if (!out) return make_error(ErrorKind::Io, fmt::format("{}: cannot write the report", path.string()));
+  if (!out) {
+    return make_error(ErrorKind::Io, MessageId::DemoReportUnwritable,
+                      fmt::format("{}: cannot write the report", path.string()));
+  }
   return {};
 }
 

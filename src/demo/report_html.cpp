@@ -15,7 +15,7 @@ Result<std::string> read_text(const std::filesystem::path& path, const char* wha
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return make_error(std::filesystem::exists(path) ? ErrorKind::Io : ErrorKind::NotFound,
-                      fmt::format("{}: cannot read {}", path.string(), what));
+                      MessageId::ReportInputUnreadable, fmt::format("{}: cannot read {}", path.string(), what));
   }
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
@@ -165,7 +165,10 @@ Result<void> write_report_html(const DemoReport& report, const UplotAssets& uplo
   std::ofstream out(path, std::ios::binary);
   out << *page;
   out.close();
-  if (!out) return make_error(ErrorKind::Io, fmt::format("{}: cannot write the report", path.string()));
+  if (!out) {
+    return make_error(ErrorKind::Io, MessageId::DemoReportUnwritable,
+                      fmt::format("{}: cannot write the report", path.string()));
+  }
   return {};
 }
 

@@ -36,10 +36,10 @@ void fill_clipped(RgbaImage& image, uint64_t x0, uint64_t y0, uint64_t w, uint64
 std::string stamp_text(const tiles::TileKey& key) { return fmt::format("{}/{}/{}", key.z, key.x, key.y); }
 
 Result<void> draw_stamp(RgbaImage& image, std::string_view text, uint32_t x, uint32_t y, uint32_t scale) {
-  if (scale == 0) return make_error(ErrorKind::InvalidArgument, "draw_stamp: scale is 0");
+  if (scale == 0) return make_error(ErrorKind::InvalidArgument, MessageId::StampScaleZero, "draw_stamp: scale is 0");
   for (char c : text) {
     if (!glyph_of(c)) {
-      return make_error(ErrorKind::InvalidArgument,
+      return make_error(ErrorKind::InvalidArgument, MessageId::StampGlyphMissing,
                         fmt::format("draw_stamp: '{}' in \"{}\" has no glyph (digits and '/' only)", c, text));
     }
   }

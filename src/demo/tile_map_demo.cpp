@@ -103,7 +103,8 @@ class ServerFetcher final : public tiles::TileFetcher {
     const TileKey key = reply.ticket().key;
     if (fail_next_ > 0) {
       --fail_next_;
-      reply.fail(make_error(ErrorKind::Io, fmt::format("tile {}: failed on purpose (a fault burst)", tiles::to_string(key))));
+      reply.fail(make_error(ErrorKind::Io, MessageId::TileFetchFaultBurst,
+                            fmt::format("tile {}: failed on purpose (a fault burst)", tiles::to_string(key))));
       return;
     }
     server_->request(key);  // already pending: the reply waits for that fetch
@@ -331,10 +332,11 @@ Result<std::optional<present::Frame>> TileMapDemo::show_in_window(gpu::CommandEn
   if (!*acquired) return std::optional<present::Frame>();  // no area (minimised)
   const present::Frame& shown = **acquired;
   if (shown.format != gpu::TextureFormat::RGBA8Unorm || shown.width != options_.width || shown.height != options_.height) {
-    return make_error(ErrorKind::Refused,
-                      fmt::format("--window: the window's surface is {} {}x{}; the demo copies its {}x{} rgba8unorm "
-                                  "frames into it and needs the same",
-                                  gpu::to_string(shown.format), shown.width, shown.height, options_.width, options_.height));
+    return make_error(
+        ErrorKind::Refused, MessageId::DemoWindowSurfaceMismatch,
+        fmt::format("--window: the window's surface is {} {}x{}; the demo copies its {}x{} rgba8unorm "
+                    "frames into it and needs the same",
+                    gpu::to_string(shown.format), shown.width, shown.height, options_.width, options_.height));
   }
   auto target = engine_->registry().resolve(target_);
   if (!target) return target.error();
@@ -376,7 +378,8 @@ Result<void> TileMapDemo::create_scene() {
     auto made = engine::TileLayer::create(*engine_, layer);
     if (!made) {
       if (made.error().kind == ErrorKind::InvalidArgument) {
-        return make_error(ErrorKind::InvalidArgument, fmt::format("--budget-mb {}: {}", options_.budget_mb, made.error().message));
+        return make_error(ErrorKind::InvalidArgument, made.error().id,
+                          fmt::format("--budget-mb {}: {}", options_.budget_mb, made.error().message));
       }
       return made.error();
     }
@@ -401,11 +404,17 @@ Result<void> TileMapDemo::write_shader(const std::string& wgsl) {
   {
     std::ofstream out(part, std::ios::trunc);
     out << wgsl;
-    if (!out) return make_error(ErrorKind::Io, fmt::format("{}: cannot write the tile shader", part));
+    if (!out) {
+      return make_error(ErrorKind::Io, MessageId::DemoShaderUnwritable,
+                        fmt::format("{}: cannot write the tile shader", part));
+    }
   }
   std::error_code ec;
   std::filesystem::rename(part, shader_path_, ec);
-  if (ec) return make_error(ErrorKind::Io, fmt::format("{}: {}", shader_path_.string(), ec.message()));
+  if (ec) {
+    return make_error(ErrorKind::Io, MessageId::DemoShaderUnwritable,
+                      fmt::format("{}: {}", shader_path_.string(), ec.message()));
+  }
   return {};
 }
 
@@ -635,7 +644,8 @@ void TileMapDemo::collect_snapshots() {
       captured_.push_back({it->frame, RgbaImage{options_.width, options_.height, std::vector<uint8_t>(data, data + size)}});
       p.BufferUnmap(it->buffer.get());
     } else {
-      log_.error(category::kDemoTiles, fmt::format("snapshot of frame {}: the readback could not be mapped", it->frame));
+      log_.error(category::kDemoTiles, MessageId::DemoSnapshotUnmapped,
+                 fmt::format("snapshot of frame {}: the readback could not be mapped", it->frame));
     }
     it = snapshots_.erase(it);
   }
@@ -652,7 +662,8 @@ Result<void> TileMapDemo::drain_snapshots() {
     collect_snapshots();
   }
   if (!snapshots_.empty()) {
-    return make_error(ErrorKind::Timeout, fmt::format("{} snapshot readbacks did not finish", snapshots_.size()));
+    return make_error(ErrorKind::Timeout, MessageId::DemoSnapshotsUnfinished,
+                      fmt::format("{} snapshot readbacks did not finish", snapshots_.size()));
   }
   // PNG encoding and file writes stay off the frame path: all of them after the last frame.
   std::sort(captured_.begin(), captured_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -695,7 +706,10 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
   if (auto valid = check_options(options_); !valid) return valid.error();
   std::error_code ec;
   std::filesystem::create_directories(options_.out, ec);
-  if (ec) return make_error(ErrorKind::Io, fmt::format("--out {}: cannot create it: {}", options_.out.string(), ec.message()));
+  if (ec) {
+    return make_error(ErrorKind::Io, MessageId::DemoOutFolderUncreatable,
+                      fmt::format("--out {}: cannot create it: {}", options_.out.string(), ec.message()));
+  }
   faults_ = options_.faults;
   std::stable_sort(faults_.begin(), faults_.end(), [](const auto& a, const auto& b) { return a.frame < b.frame; });
   if (auto opened = open_sources(); !opened) return opened.error();
@@ -781,29 +795,45 @@ const char* to_string(FaultKind kind) {
 }
 
 Result<void> check_options(const DemoOptions& o) {
-  auto bad = [](std::string message) { return make_error(ErrorKind::InvalidArgument, std::move(message)); };
-  if (o.frames == 0) return bad("--frames must be at least 1");
+  auto bad = [](MessageId id, std::string message) {
+    return make_error(ErrorKind::InvalidArgument, id, std::move(message));
+  };
+  if (o.frames == 0) return bad(MessageId::DemoFramesZero, "--frames must be at least 1");
   if (o.width == 0 || o.height == 0 || o.width > 4096 || o.height > 4096) {
-    return bad(fmt::format("--size {}x{}: width and height must be in 1..4096", o.width, o.height));
+    return bad(MessageId::DemoSizeOutOfRange,
+               fmt::format("--size {}x{}: width and height must be in 1..4096", o.width, o.height));
   }
   if (o.width % 64 != 0) {
-    return bad(fmt::format("--size {}x{}: the width must be a multiple of 64 (snapshot rows are read back in "
-                           "256-byte steps)", o.width, o.height));
+    return bad(MessageId::DemoWidthNotMultipleOf64,
+               fmt::format("--size {}x{}: the width must be a multiple of 64 (snapshot rows are read back in "
+                           "256-byte steps)",
+                           o.width, o.height));
   }
-  if (o.budget_mb == 0) return bad("--budget-mb must be at least 1");
-  if (o.frame_interval.count() < 0) return bad(fmt::format("--frame-interval-ms {} is negative", o.frame_interval.count()));
-  if (o.max_zoom > kMaxZoom) return bad(fmt::format("--max-zoom {} is beyond {}", o.max_zoom, kMaxZoom));
+  if (o.budget_mb == 0) return bad(MessageId::DemoBudgetZero, "--budget-mb must be at least 1");
+  if (o.frame_interval.count() < 0) {
+    return bad(MessageId::DemoFrameIntervalNegative,
+               fmt::format("--frame-interval-ms {} is negative", o.frame_interval.count()));
+  }
+  if (o.max_zoom > kMaxZoom) {
+    return bad(MessageId::DemoZoomTooDeep, fmt::format("--max-zoom {} is beyond {}", o.max_zoom, kMaxZoom));
+  }
   if (!(o.fetch_failure_rate >= 0.0 && o.fetch_failure_rate <= 1.0)) {
-    return bad(fmt::format("--failure-rate {} is outside [0, 1]", o.fetch_failure_rate));
+    return bad(MessageId::TileFetchFailureRateOutOfRange,
+               fmt::format("--failure-rate {} is outside [0, 1]", o.fetch_failure_rate));
   }
-  if (o.fetch_latency.count() < 0) return bad(fmt::format("--fetch-latency-ms {} is negative", o.fetch_latency.count()));
+  if (o.fetch_latency.count() < 0) {
+    return bad(MessageId::TileFetchLatencyNegative,
+               fmt::format("--fetch-latency-ms {} is negative", o.fetch_latency.count()));
+  }
   if (o.backend == gpu::BackendChoice::Null) {
-    return bad("--backend null: the demo draws and reads pixels back; the null backend only validates "
+    return bad(MessageId::DemoNullBackend,
+               "--backend null: the demo draws and reads pixels back; the null backend only validates "
                "(choose auto, vulkan, gl or gles)");
   }
   for (const PlannedFault& f : o.faults) {
     if (f.frame >= o.frames) {
-      return bad(fmt::format("a {} at frame {} is beyond the run's {} frames", to_string(f.kind), f.frame, o.frames));
+      return bad(MessageId::DemoFaultBeyondRun,
+                 fmt::format("a {} at frame {} is beyond the run's {} frames", to_string(f.kind), f.frame, o.frames));
     }
   }
   return {};

@@ -20,11 +20,11 @@ uint64_t mix(uint64_t v) {
 
 Result<std::unique_ptr<TileServer>> TileServer::start(TileProvider& provider, FetchOptions options) {
   if (!(options.failure_rate >= 0.0 && options.failure_rate <= 1.0)) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileFetchFailureRateOutOfRange,
                       fmt::format("tile fetch failure rate {} is outside [0, 1]", options.failure_rate));
   }
   if (options.latency.count() < 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileFetchLatencyNegative,
                       fmt::format("tile fetch latency {} ms is negative", options.latency.count()));
   }
   std::unique_ptr<TileServer> server(new TileServer(provider, options));
@@ -97,13 +97,13 @@ void TileServer::run() {
     // The latency wait ends early on stop; the request is then abandoned (stop() counted it).
     if (wake_.wait_for(lock, options_.latency, [&] { return stopping_; })) return;
     lock.unlock();
-    Result<RgbaImage> image = request.inject_failure
-                                  ? Result<RgbaImage>(make_error(
-                                        ErrorKind::Io, fmt::format("tile {}/{}/{}: fetch failed on purpose (failure rate "
-                                                                   "{}, seed {})",
-                                                                   request.key.z, request.key.x, request.key.y,
-                                                                   options_.failure_rate, options_.seed)))
-                                  : provider_->produce(request.key);
+    Result<RgbaImage> image =
+        request.inject_failure
+            ? Result<RgbaImage>(make_error(
+                  ErrorKind::Io, MessageId::TileFetchInjectedFailure,
+                  fmt::format("tile {}/{}/{}: fetch failed on purpose (failure rate {}, seed {})",
+                              request.key.z, request.key.x, request.key.y, options_.failure_rate, options_.seed)))
+            : provider_->produce(request.key);
     lock.lock();
     if (stopping_) return;
     if (request.inject_failure) ++injected_failures_;

@@ -339,7 +339,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
 
   Result<void> finish_preparation(Generation token, Result<void> outcome) {
     if (!is_current(token) || !active || !active->preparing) {
-      return make_error(ErrorKind::Refused,
+      return make_error(ErrorKind::Refused, MessageId::PreparationFinishedLate,
                         fmt::format("preparation of generation {} finished after the generation ended "
                                     "(current: {}); release what it made",
                                     token.value, generation.value));
@@ -398,11 +398,11 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (options.rebuild != nullptr && options.rebuild->gave_up()) {
       const std::string explanation = options.rebuild->explanation();
       // A device that is up (initialize() does not ask the policy) stays as it is.
-      if (active && active->attached) return make_error(ErrorKind::Refused, explanation);
+      if (active && active->attached) return make_error(ErrorKind::Refused, MessageId::RebuildGaveUp, explanation);
       // Anything else ends here, a start still pending included: it must not reach Ready
       // after the fallback said the policy gave up.
       tell(end_generation(DeviceState::Failed, explanation), Fallback::Show);
-      return make_error(ErrorKind::Refused, explanation);
+      return make_error(ErrorKind::Refused, MessageId::RebuildGaveUp, explanation);
     }
     initialize();
     return {};
@@ -412,13 +412,13 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     const bool can_keep = teardown.keep_device && options.stash != nullptr;
     const Generation token = end_generation(DeviceState::Stopped, std::string(kShutDownMessage), can_keep);
     if (!tell(token, Fallback::None)) {
-      return make_error(ErrorKind::Refused,
+      return make_error(ErrorKind::Refused, MessageId::ShutdownOvertaken,
                         fmt::format("shutdown overtaken: a hook started generation {} while the device was "
                                     "retired; that generation is current, not shut down",
                                     generation.value));
     }
     if (teardown.keep_device && !can_keep) {
-      return make_error(ErrorKind::InvalidArgument,
+      return make_error(ErrorKind::InvalidArgument, MessageId::KeepDeviceNeedsStash,
                         "shutdown with keep_device needs ControllerOptions::stash; the device was let go instead");
     }
     return {};
@@ -426,9 +426,9 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
 
   Result<void> mark_presented() {
     if (!active || !active->attached) {
-      return make_error(ErrorKind::Refused,
-                        fmt::format("mark_presented: no device is shown (state {}, generation {})",
-                                    to_string(state), generation.value));
+      return make_error(ErrorKind::Refused, MessageId::MarkPresentedNoDevice,
+                        fmt::format("mark_presented: no device is shown (state {}, generation {})", to_string(state),
+                                    generation.value));
     }
     active->presented = true;
     return {};

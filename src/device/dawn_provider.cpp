@@ -48,7 +48,8 @@ void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::Str
 void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider::Shared& shared) {
   if (ticket->next == ticket->plan.size()) {
     if (ticket->tried.empty()) return ticket->done(std::optional<ProvidedAdapter>());
-    return ticket->done(make_error(ErrorKind::NoAdapter, "no adapter satisfies the request. Tried:" + ticket->tried));
+    return ticket->done(make_error(ErrorKind::NoAdapter, MessageId::AdapterNoneSuitable,
+                                   "no adapter satisfies the request. Tried:" + ticket->tried));
   }
   const gpu::AdapterCandidate& candidate = ticket->plan[ticket->next++];
   if (candidate.backend == gpu::BackendType::OpenGL || candidate.backend == gpu::BackendType::OpenGLES) {
@@ -121,7 +122,7 @@ void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::Str
     if (status == gpu::RequestAdapterStatus::Unavailable || status == gpu::RequestAdapterStatus::Success) {
       return ticket->done(std::optional<ProvidedAdapter>());
     }
-    return ticket->done(make_error(ErrorKind::NoAdapter, passed_over));
+    return ticket->done(make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, passed_over));
   }
   ticket->tried += fmt::format("\n  {} ({}): {}", gpu::to_string(candidate.backend),
                                gpu::to_string(candidate.feature_level), passed_over);
@@ -141,8 +142,8 @@ void on_device(gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringV
   if (!success) {
     if (device != nullptr) shared->procs().DeviceRelease(device);
     return ticket->done(make_error(
-        ErrorKind::DeviceFailed, fmt::format("device request failed (status {}): {}", static_cast<uint32_t>(status),
-                                             message.view())));
+        ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
+        fmt::format("device request failed (status {}): {}", static_cast<uint32_t>(status), message.view())));
   }
   const DeviceId id{shared->next_id++};
   shared->devices.emplace(id.value, device);
@@ -190,7 +191,9 @@ DawnProvider::~DawnProvider() {
 }
 
 Result<void> DawnProvider::check_api() {
-  if (context_ == nullptr) return make_error(ErrorKind::LibraryMissing, options_.unavailable_reason);
+  if (context_ == nullptr) {
+    return make_error(ErrorKind::LibraryMissing, MessageId::ProviderApiUnavailable, options_.unavailable_reason);
+  }
   return {};
 }
 

@@ -46,7 +46,7 @@ void RetirementPolicy::note_ended(DeviceEnd end, bool presented) {
 
 Result<void> RetirementPolicy::admit_new_device() const {
   if (destroyed_after_presenting_ == 0 || options_.gate_override) return {};
-  return make_error(ErrorKind::Refused,
+  return make_error(ErrorKind::Refused, MessageId::NewDeviceRefused,
                     fmt::format("a new device is refused: {} device(s) that presented were destroyed in "
                                 "this process (set {}=ignore to build one anyway)",
                                 destroyed_after_presenting_, kGateOverrideEnvVar));

@@ -13,7 +13,7 @@ std::string device_name(DeviceId device) { return fmt::format("d{}", device.valu
 // ---- DeviceProvider ---------------------------------------------------------------------------
 
 Result<void> TestProvider::check_api() {
-  if (api_missing_) return make_error(ErrorKind::LibraryMissing, *api_missing_);
+  if (api_missing_) return make_error(ErrorKind::LibraryMissing, MessageId::ProviderApiUnavailable, *api_missing_);
   return {};
 }
 
@@ -61,7 +61,7 @@ bool TestProvider::device_request_pending(size_t request) const {
 
 Result<AdapterContinuation> TestProvider::take_adapter_request(size_t request) {
   if (!adapter_request_pending(request)) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TestRequestNotPending,
                       fmt::format("adapter request #{} is not pending ({} made)", request, adapter_requests_.size()));
   }
   return std::exchange(adapter_requests_[request - 1], std::nullopt)->done;
@@ -69,7 +69,7 @@ Result<AdapterContinuation> TestProvider::take_adapter_request(size_t request) {
 
 Result<TestProvider::PendingDevice> TestProvider::take_device_request(size_t request) {
   if (!device_request_pending(request)) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TestRequestNotPending,
                       fmt::format("device request #{} is not pending ({} made)", request, device_requests_.size()));
   }
   return std::move(std::exchange(device_requests_[request - 1], std::nullopt).value());
@@ -97,7 +97,7 @@ Result<void> TestProvider::reject_adapter(size_t request, std::string why) {
   auto done = take_adapter_request(request);
   if (!done) return done.error();
   note(fmt::format("adapter request #{} rejected", request));
-  done.value()(make_error(ErrorKind::NoAdapter, std::move(why)));
+  done.value()(make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, std::move(why)));
   return {};
 }
 
@@ -116,16 +116,16 @@ Result<void> TestProvider::reject_device(size_t request, std::string why) {
   auto pending = take_device_request(request);
   if (!pending) return pending.error();
   note(fmt::format("device request #{} rejected", request));
-  pending->done(make_error(ErrorKind::DeviceFailed, std::move(why)));
+  pending->done(make_error(ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed, std::move(why)));
   return {};
 }
 
 Result<void> TestProvider::lose(DeviceId device, gpu::DeviceLostReason reason, std::string message) {
   auto it = lost_promises_.find(device.value);
   if (it == lost_promises_.end()) {
-    return make_error(ErrorKind::InvalidArgument,
-                      fmt::format("device {} has no unsettled lost promise (never built, or already lost)",
-                                  device_name(device)));
+    return make_error(
+        ErrorKind::InvalidArgument, MessageId::TestDeviceNotLosable,
+        fmt::format("device {} has no unsettled lost promise (never built, or already lost)", device_name(device)));
   }
   LostContinuation lost = std::move(it->second);
   lost_promises_.erase(it);

@@ -83,7 +83,8 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
                                 ++counters_.uncaptured_errors;
                                 if (registry_) {
                                   registry_->diagnostics().error(
-                                      "gfx.device", fmt::format("uncaptured {} error: {}", gpu::to_string(type), message));
+                                      "gfx.device", MessageId::EngineUncapturedError,
+                                      fmt::format("uncaptured {} error: {}", gpu::to_string(type), message));
                                 }
                               }});
   provider_ = std::make_unique<LossRecorder>(*dawn_);
@@ -254,9 +255,10 @@ Result<ShaderModuleHandle> Engine::load_shader(const std::filesystem::path& path
 
 Error Engine::no_device_error(std::string_view call) const {
   if (state_ == EngineState::Failed) {
-    return make_error(ErrorKind::DeviceFailed, fmt::format("{}: the engine gave up rebuilding: {}", call, message()));
+    return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp,
+                      fmt::format("{}: the engine gave up rebuilding: {}", call, message()));
   }
-  return make_error(ErrorKind::DeviceFailed,
+  return make_error(ErrorKind::DeviceFailed, MessageId::EngineDeviceLost,
                     fmt::format("{}: device lost (generation {}), rebuilding", call, generation_));
 }
 
@@ -271,7 +273,7 @@ Result<Frame> Engine::begin_frame() {
 
 Result<Serial> Engine::submit(Frame frame) {
   if (frame.generation_ != generation_ || !has_device()) {
-    return make_error(ErrorKind::DeviceFailed,
+    return make_error(ErrorKind::DeviceFailed, MessageId::EngineFrameFromLostDevice,
                       fmt::format("submit: the frame was recorded on generation {}, whose device was lost; "
                                   "nothing was submitted",
                                   frame.generation_));
@@ -303,9 +305,9 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
   for (;;) {
     poll();
     if (state_ == EngineState::Ready) return {};
-    if (state_ == EngineState::Failed) return make_error(ErrorKind::DeviceFailed, message());
+    if (state_ == EngineState::Failed) return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp, message());
     if (std::chrono::steady_clock::now() >= deadline) {
-      return make_error(ErrorKind::Timeout,
+      return make_error(ErrorKind::Timeout, MessageId::EngineReadyTimeout,
                         fmt::format("no device was ready within {} ms: {}", timeout.count(), message()));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -9,7 +9,7 @@ namespace warden::engine {
 Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOptions options) {
   const std::string& name = options.label;
   if (engine.device() == nullptr) {
-    return make_error(ErrorKind::DeviceFailed,
+    return make_error(ErrorKind::DeviceFailed, MessageId::EngineDeviceLost,
                       fmt::format("tile layer '{}': device lost (generation {}), rebuilding", name, engine.generation()));
   }
   const uint32_t mip_levels = tiles::full_mip_count(options.tile_size, options.tile_size);
@@ -17,7 +17,7 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   if (!layer_bytes) return layer_bytes.error();
   const uint64_t budget_layers = options.budget_bytes / *layer_bytes;
   if (budget_layers == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerBudgetBelowLayer,
                       fmt::format("tile layer '{}': a budget of {} bytes is below one tile layer ({} bytes)", name,
                                   options.budget_bytes, *layer_bytes));
   }
@@ -25,7 +25,7 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   engine.procs().DeviceGetLimits(engine.device(), &limits);
   const uint64_t layer_count = budget_layers + options.in_flight_headroom;
   if (layer_count > limits.maxTextureArrayLayers) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerTooManyLayers,
                       fmt::format("tile layer '{}': {} tile layers of {} bytes plus {} in flight exceed this device's "
                                   "{} array layers; a budget of at most {} bytes fits",
                                   name, budget_layers, *layer_bytes, options.in_flight_headroom,

@@ -82,7 +82,7 @@ Result<BackendChoice> parse_backend_choice(std::string_view text) {
   if (text == "gl" || text == "opengl") return BackendChoice::GL;
   if (text == "gles" || text == "opengles") return BackendChoice::GLES;
   if (text == "null") return BackendChoice::Null;
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::BackendUnknown,
                     fmt::format("unknown backend '{}': expected auto, vulkan, gl, gles or null", text));
 }
 
@@ -147,7 +147,7 @@ Result<std::unique_ptr<Context>> Context::create(std::shared_ptr<const Library> 
   desc.capabilities.timedWaitAnyMaxCount = 1;
   ctx->instance_ = ctx->procs().CreateInstance(&desc);
   if (ctx->instance_ == nullptr) {
-    return make_error(ErrorKind::Internal,
+    return make_error(ErrorKind::Internal, MessageId::InstanceCreationFailed,
                       fmt::format("wgpuCreateInstance returned null ({})", ctx->library_->path()));
   }
   return ctx;
@@ -166,9 +166,10 @@ Result<void> Context::wait(Future future, std::chrono::milliseconds timeout) con
   WaitStatus status = procs().InstanceWaitAny(instance_, 1, &info, ns);
   if (status == WaitStatus::Success && info.completed) return {};
   if (status == WaitStatus::TimedOut) {
-    return make_error(ErrorKind::Timeout, fmt::format("wait timed out after {} ms", timeout.count()));
+    return make_error(ErrorKind::Timeout, MessageId::FutureWaitTimedOut,
+                      fmt::format("wait timed out after {} ms", timeout.count()));
   }
-  return make_error(ErrorKind::Internal,
+  return make_error(ErrorKind::Internal, MessageId::FutureWaitFailed,
                     fmt::format("wgpuInstanceWaitAny failed (status {})", static_cast<uint32_t>(status)));
 }
 
@@ -204,7 +205,7 @@ Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel 
     // Dawn's words, both of them: the request's answer and what its log said on the way.
     *why = outcome.message.empty() ? "no adapter returned" : outcome.message;
     if (std::string said = summarise_log(log); !said.empty()) *why += " (" + said + ")";
-    return make_error(ErrorKind::NoAdapter, *why);
+    return make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, *why);
   }
   for (const std::string& message : log) log_line(this, LoggingType::Warning, message);
   return Ref<Adapter>(&procs(), outcome.adapter);
@@ -258,7 +259,7 @@ Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, c
     }
   }
   if (!missing.empty()) {
-    return make_error(ErrorKind::DeviceFailed,
+    return make_error(ErrorKind::DeviceFailed, MessageId::DeviceFeatureMissing,
                       fmt::format("device \"{}\": the adapter lacks required feature(s) {}", options.label,
                                   fmt::join(missing, ", ")));
   }
@@ -307,7 +308,7 @@ Result<SelectedAdapter> Context::select_adapter(BackendChoice choice) const {
   for (const auto& a : selected.attempts) {
     tried += fmt::format("\n  {} ({}): {}", to_string(a.backend), to_string(a.feature_level), a.outcome);
   }
-  return make_error(ErrorKind::NoAdapter,
+  return make_error(ErrorKind::NoAdapter, MessageId::AdapterNoneSuitable,
                     fmt::format("no adapter satisfies backend '{}'. Tried:{}", to_string(choice), tried));
 }
 
@@ -347,8 +348,9 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
   if (outcome.status != RequestDeviceStatus::Success || outcome.device == nullptr) {
     // A failed request still reports its lost callback (FailedCreation), which frees `events`.
     process_events();
-    return make_error(ErrorKind::DeviceFailed,
-                      fmt::format("device request failed: {}", outcome.message.empty() ? "no device" : outcome.message));
+    return make_error(
+        ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
+        fmt::format("device request failed: {}", outcome.message.empty() ? "no device" : outcome.message));
   }
   return Ref<Device>(&procs(), outcome.device);
 }
@@ -372,7 +374,7 @@ Result<void> Context::wait_queue_idle(Queue queue, std::chrono::milliseconds tim
   Future f = procs().QueueOnSubmittedWorkDone(queue, cb);
   if (auto waited = wait(f, timeout); !waited) return waited;
   if (status != QueueWorkDoneStatus::Success) {
-    return make_error(ErrorKind::DeviceFailed,
+    return make_error(ErrorKind::DeviceFailed, MessageId::QueueIdleWaitFailed,
                       fmt::format("queue work did not complete (status {})", static_cast<uint32_t>(status)));
   }
   return {};
@@ -395,12 +397,13 @@ Result<std::vector<uint8_t>> Context::read_mapped(Buffer buffer, uint64_t size,
   Future f = procs().BufferMapAsync(buffer, MapMode::Read, 0, size, cb);
   if (auto waited = wait(f, timeout); !waited) return waited.error();
   if (outcome.status != MapAsyncStatus::Success) {
-    return make_error(ErrorKind::Validation, fmt::format("buffer map failed: {}", outcome.message));
+    return make_error(ErrorKind::Validation, MessageId::ReadMappedMapFailed,
+                      fmt::format("buffer map failed: {}", outcome.message));
   }
   const void* data = procs().BufferGetConstMappedRange(buffer, 0, size);
   if (data == nullptr) {
     procs().BufferUnmap(buffer);
-    return make_error(ErrorKind::Internal, "mapped range is null");
+    return make_error(ErrorKind::Internal, MessageId::ReadMappedRangeNull, "mapped range is null");
   }
   std::vector<uint8_t> bytes(size);
   std::memcpy(bytes.data(), data, size);

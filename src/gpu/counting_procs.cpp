@@ -142,7 +142,7 @@ Result<Procs> counting_procs(const Procs& raw_procs, std::string_view path) {
       library.path = std::string(path);
       library.installed = true;
     } else if (!same_entries(library.raw, raw_procs)) {
-      return make_error(ErrorKind::Refused,
+      return make_error(ErrorKind::Refused, MessageId::LedgerSecondLibrary,
                         fmt::format("the reference ledger already counts the WebGPU library {} in "
                                     "this process; {} is a different library. The ledger counts "
                                     "one library per process: load the second with the ledger "

@@ -70,7 +70,7 @@ std::vector<std::string> resolve_procs(void* handle, Procs& procs) {
 Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& options) {
   std::string ledger_problem;
   std::optional<bool> count = ledger_enabled(options.ledger, &ledger_problem);
-  if (!count) return make_error(ErrorKind::InvalidArgument, ledger_problem);
+  if (!count) return make_error(ErrorKind::InvalidArgument, MessageId::LedgerSettingInvalid, ledger_problem);
   std::vector<std::string> tried;
   for (const std::string& path : candidate_paths(options)) {
     ::dlerror();
@@ -87,7 +87,7 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
       ::dlclose(handle);
       std::string names;
       for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
-      return make_error(ErrorKind::SymbolMissing,
+      return make_error(ErrorKind::SymbolMissing, MessageId::LibrarySymbolsMissing,
                         fmt::format("the WebGPU library {} lacks {} entry point(s) warden needs: {}. "
                                     "It is not a webgpu.h implementation with the ABI warden "
                                     "declares (see docs/adr/0001).",
@@ -109,7 +109,7 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
   }
   std::string list;
   for (const auto& t : tried) list += t + "\n";
-  return make_error(ErrorKind::LibraryMissing,
+  return make_error(ErrorKind::LibraryMissing, MessageId::LibraryNotLoaded,
                     fmt::format("no WebGPU library could be loaded. Looked in:\n{}"
                                 "Fix: run `make demo` (or scripts/fetch-dawn.sh) to fetch Dawn into "
                                 "build/dawn/, or set {}=/path/to/libwebgpu.so to use another "

@@ -29,12 +29,13 @@ Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Q
   const gpu::TextureFormat format = procs.TextureGetFormat(texture);
   const bool bgra = format == gpu::TextureFormat::BGRA8Unorm;
   if (!bgra && format != gpu::TextureFormat::RGBA8Unorm && format != gpu::TextureFormat::RGBA8UnormSrgb) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ReadImageFormatUnreadable,
                       fmt::format("read_image: format {} is not readable as an 8-bit RGBA image (rgba8unorm, "
                                   "rgba8unorm-srgb and bgra8unorm are)", gpu::to_string(format)));
   }
   if ((procs.TextureGetUsage(texture) & gpu::TextureUsage::CopySrc) == 0) {
-    return make_error(ErrorKind::MissingUsage, "read_image: the texture was not created with CopySrc");
+    return make_error(ErrorKind::MissingUsage, MessageId::ReadImageMissingCopySrc,
+                      "read_image: the texture was not created with CopySrc");
   }
   Image image;
   image.width = procs.TextureGetWidth(texture);
@@ -76,7 +77,7 @@ Result<Image> read_image(const gpu::Context& context, resources::Registry& regis
 
 Result<void> write_png(const Image& image, const std::string& path) {
   if (image.width == 0 || image.height == 0 || image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::PngImageSizeMismatch,
                       fmt::format("write_png {}: the image is {}x{} with {} bytes, not width*height*4", path,
                                   image.width, image.height, image.rgba.size()));
   }
@@ -87,7 +88,7 @@ Result<void> write_png(const Image& image, const std::string& path) {
   png.height = image.height;
   png.format = PNG_FORMAT_RGBA;
   if (png_image_write_to_file(&png, path.c_str(), 0, image.rgba.data(), 0, nullptr) == 0) {
-    return make_error(ErrorKind::Io, fmt::format("write_png {}: {}", path, png.message));
+    return make_error(ErrorKind::Io, MessageId::PngWriteFailed, fmt::format("write_png {}: {}", path, png.message));
   }
   return {};
 }
@@ -97,7 +98,7 @@ Result<Image> read_png(const std::string& path) {
   std::memset(&png, 0, sizeof png);
   png.version = PNG_IMAGE_VERSION;
   if (png_image_begin_read_from_file(&png, path.c_str()) == 0) {
-    return make_error(ErrorKind::Io, fmt::format("read_png {}: {}", path, png.message));
+    return make_error(ErrorKind::Io, MessageId::PngReadFailed, fmt::format("read_png {}: {}", path, png.message));
   }
   png.format = PNG_FORMAT_RGBA;
   Image image;
@@ -105,7 +106,7 @@ Result<Image> read_png(const std::string& path) {
   image.height = png.height;
   image.rgba.resize(PNG_IMAGE_SIZE(png));
   if (png_image_finish_read(&png, nullptr, image.rgba.data(), 0, nullptr) == 0) {
-    return make_error(ErrorKind::Io, fmt::format("read_png {}: {}", path, png.message));
+    return make_error(ErrorKind::Io, MessageId::PngReadFailed, fmt::format("read_png {}: {}", path, png.message));
   }
   return image;
 }

@@ -7,7 +7,7 @@ namespace {
 
 Result<void> require_area(const RenderTargetDescription& desc, uint32_t width, uint32_t height) {
   if (width == 0 || height == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::RenderTargetZeroSize,
                       fmt::format("render target \"{}\": size {}x{} has no area", desc.label, width, height));
   }
   return {};
@@ -38,7 +38,8 @@ Result<RenderTarget> RenderTarget::create(resources::Registry& registry, const R
   RawPair raw = make_raw(registry, desc);
   if (raw.texture == nullptr || raw.view == nullptr) {
     if (raw.texture) registry.procs().TextureRelease(raw.texture);
-    return make_error(ErrorKind::Validation, fmt::format("render target \"{}\": the device made no texture", desc.label));
+    return make_error(ErrorKind::Validation, MessageId::RenderTargetNoTexture,
+                      fmt::format("render target \"{}\": the device made no texture", desc.label));
   }
   // The view is adopted rather than made with create_texture_view: the target replaces texture
   // and view together, which the registry's live-view guard on replace_texture would refuse.
@@ -66,7 +67,7 @@ Result<void> RenderTarget::resize(uint32_t width, uint32_t height) {
   RawPair raw = make_raw(*registry_, next);
   if (raw.texture == nullptr || raw.view == nullptr) {
     if (raw.texture) registry_->procs().TextureRelease(raw.texture);
-    return make_error(ErrorKind::Validation,
+    return make_error(ErrorKind::Validation, MessageId::RenderTargetNoTexture,
                       fmt::format("render target \"{}\": the device made no {}x{} texture", desc_.label, width, height));
   }
   // View first: while it still shows the old texture, nothing refers to the new one yet.

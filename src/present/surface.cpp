@@ -16,7 +16,8 @@ gpu::Surface DawnSurfaceDriver::create(gpu::Instance instance, const X11WindowSo
 Result<SurfaceCaps> DawnSurfaceDriver::capabilities(gpu::Surface surface, gpu::Adapter adapter) {
   gpu::SurfaceCapabilities raw;
   if (procs_.SurfaceGetCapabilities(surface, adapter, &raw) != gpu::Status::Success) {
-    return make_error(ErrorKind::Validation, "the surface's capabilities could not be read for this adapter");
+    return make_error(ErrorKind::Validation, MessageId::SurfaceCapabilitiesUnreadable,
+                      "the surface's capabilities could not be read for this adapter");
   }
   SurfaceCaps caps;
   caps.formats.assign(raw.formats, raw.formats + raw.formatCount);

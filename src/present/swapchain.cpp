@@ -38,13 +38,13 @@ Swapchain::~Swapchain() { detach(); }
 
 Result<void> Swapchain::attach(SwapchainDevice target) {
   if (target.device == nullptr || target.registry == nullptr) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::SwapchainAttachWithoutDevice,
                       fmt::format("swapchain \"{}\": attach needs a device and a registry", options_.label));
   }
   detach();
   gpu::Surface surface = driver_.create(context_.instance(), window_, options_.label);
   if (surface == nullptr) {
-    return make_error(ErrorKind::Validation,
+    return make_error(ErrorKind::Validation, MessageId::SwapchainNoSurface,
                       fmt::format("swapchain \"{}\": the library made no surface for X11 window 0x{:x}",
                                   options_.label, window_.window));
   }
@@ -52,7 +52,7 @@ Result<void> Swapchain::attach(SwapchainDevice target) {
   auto caps = driver_.capabilities(surface, adapter.get());
   if (!caps || caps->formats.empty()) {
     driver_.release(surface);
-    return make_error(ErrorKind::Validation,
+    return make_error(ErrorKind::Validation, caps ? MessageId::SwapchainNoSurfaceFormat : caps.error().id,
                       fmt::format("swapchain \"{}\": {}", options_.label,
                                   caps ? "the surface offers no format for this adapter" : caps.error().message));
   }
@@ -111,10 +111,11 @@ void Swapchain::configure() {
 
 Result<std::optional<Frame>> Swapchain::acquire() {
   if (surface_ == nullptr) {
-    return make_error(ErrorKind::Refused, fmt::format("swapchain \"{}\": acquire with no device attached", options_.label));
+    return make_error(ErrorKind::Refused, MessageId::SwapchainAcquireDetached,
+                      fmt::format("swapchain \"{}\": acquire with no device attached", options_.label));
   }
   if (in_flight_) {
-    return make_error(ErrorKind::Refused,
+    return make_error(ErrorKind::Refused, MessageId::SwapchainAcquireInFlight,
                       fmt::format("swapchain \"{}\": acquire before the previous frame was presented", options_.label));
   }
   if (width_ == 0 || height_ == 0) {
@@ -158,12 +159,13 @@ Result<std::optional<Frame>> Swapchain::surface_failure(std::string detail) {
   const std::string what = fmt::format("swapchain \"{}\": the surface gave no frame at {}x{} {} ({})", options_.label,
                                        width_, height_, gpu::to_string(format_), detail);
   if (options_.rebuild != nullptr) (void)options_.rebuild->record_fault(device::FaultKind::Surface, what);
-  return make_error(ErrorKind::Validation, what);
+  return make_error(ErrorKind::Validation, MessageId::SwapchainSurfaceNoFrame, what);
 }
 
 Result<void> Swapchain::present() {
   if (!in_flight_) {
-    return make_error(ErrorKind::Refused, fmt::format("swapchain \"{}\": present without an acquired frame", options_.label));
+    return make_error(ErrorKind::Refused, MessageId::SwapchainPresentWithoutFrame,
+                      fmt::format("swapchain \"{}\": present without an acquired frame", options_.label));
   }
   driver_.present(surface_);
   ++counters_.frames_presented;

@@ -25,7 +25,8 @@ Result<void> acquire_glfw() {
   if (g_open_windows > 0) return {};
   glfwSetErrorCallback(record_glfw_error);
   if (glfwInit() != GLFW_TRUE) {
-    return make_error(ErrorKind::NotFound, fmt::format("cannot start GLFW on X11: {}", g_last_glfw_error));
+    return make_error(ErrorKind::NotFound, MessageId::GlfwInitFailed,
+                      fmt::format("cannot start GLFW on X11: {}", g_last_glfw_error));
   }
   return {};
 }
@@ -39,13 +40,13 @@ void release_glfw() {
 Result<void> check_display() {
   const char* display = std::getenv("DISPLAY");
   if (display == nullptr || *display == '\0') {
-    return make_error(ErrorKind::NotFound,
+    return make_error(ErrorKind::NotFound, MessageId::DisplayNotSet,
                       "no display: DISPLAY is not set. A window needs an X server; on a machine without "
                       "one run under Xvfb (Debian package xvfb), e.g. `xvfb-run -a build/warden window`");
   }
   Display* connection = XOpenDisplay(display);
   if (connection == nullptr) {
-    return make_error(ErrorKind::NotFound,
+    return make_error(ErrorKind::NotFound, MessageId::DisplayNotAnswering,
                       fmt::format("no display: the X server at DISPLAY={} does not answer. Start one "
                                   "(e.g. `Xvfb {} &`) or unset DISPLAY and use `xvfb-run -a`",
                                   display, display));
@@ -56,7 +57,7 @@ Result<void> check_display() {
 
 Result<std::unique_ptr<Window>> Window::open(const WindowOptions& options) {
   if (options.width == 0 || options.height == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WindowZeroSize,
                       fmt::format("window \"{}\": size {}x{} has no area", options.title, options.width, options.height));
   }
   if (auto display = check_display(); !display) return display.error();
@@ -66,7 +67,8 @@ Result<std::unique_ptr<Window>> Window::open(const WindowOptions& options) {
                                      options.title.c_str(), nullptr, nullptr);
   if (raw == nullptr) {
     release_glfw();
-    return make_error(ErrorKind::Internal, fmt::format("window \"{}\": {}", options.title, g_last_glfw_error));
+    return make_error(ErrorKind::Internal, MessageId::WindowNotCreated,
+                      fmt::format("window \"{}\": {}", options.title, g_last_glfw_error));
   }
   ++g_open_windows;
   auto window = std::unique_ptr<Window>(new Window(raw));
@@ -97,7 +99,7 @@ WindowSize Window::framebuffer_size() const {
 
 Result<void> Window::set_size(uint32_t width, uint32_t height) {
   if (width == 0 || height == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WindowZeroSize,
                       fmt::format("window: size {}x{} has no area; minimise() the window instead", width, height));
   }
   glfwSetWindowSize(window_, static_cast<int>(width), static_cast<int>(height));

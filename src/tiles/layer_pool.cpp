@@ -85,11 +85,11 @@ bool LayerPool::can_acquire_after_releasing(LayerIndex layer, Priority priority)
 
 Result<void> LayerPool::check_allocated(LayerIndex layer, const char* operation) const {
   if (layer >= layer_count_) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::LayerPoolLayerOutOfRange,
                       fmt::format("{} of layer {}: the pool has {} layers", operation, layer, layer_count_));
   }
   if (state_[layer] != State::Allocated) {
-    return make_error(ErrorKind::Refused,
+    return make_error(ErrorKind::Refused, MessageId::LayerPoolLayerNotAllocated,
                       fmt::format("{} of layer {}: the layer is {}, not allocated (only a layer handed "
                                   "out by acquire and not yet released may be {})",
                                   operation, layer,
@@ -147,7 +147,8 @@ void LayerPool::debug_check_counts() const {
 
 Result<void> LayerPool::check_invariants() const {
   auto fail = [](std::string message) {
-    return make_error(ErrorKind::Internal, "LayerPool invariant broken: " + std::move(message));
+    return make_error(ErrorKind::Internal, MessageId::LayerPoolInvariantBroken,
+                      "LayerPool invariant broken: " + std::move(message));
   };
   if (free_.size + in_flight_count_ + allocated_count_ != layer_count_) {
     return fail(fmt::format("free {} + in flight {} + allocated {} != {} layers", free_.size,

@@ -9,7 +9,8 @@ namespace warden::tiles {
 
 Result<PoolSizing> size_layer_pool(const PoolSizingInput& in) {
   auto zero = [](const char* field) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("size_layer_pool: {} is 0", field));
+    return make_error(ErrorKind::InvalidArgument, MessageId::LayerPoolSizingZero,
+                      fmt::format("size_layer_pool: {} is 0", field));
   };
   if (in.viewport_width == 0) return zero("viewport_width");
   if (in.viewport_height == 0) return zero("viewport_height");
@@ -43,7 +44,7 @@ Result<uint32_t> bytes_per_texel(gpu::TextureFormat format) {
     case F::RGBA32Float: return 16u;
     default: break;
   }
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::TexelSizeUnknown,
                     fmt::format("no byte accounting for texture format {}", static_cast<uint32_t>(format)));
 }
 
@@ -56,18 +57,18 @@ Result<uint64_t> texture_bytes(gpu::TextureFormat format, uint32_t width, uint32
   auto texel = bytes_per_texel(format);
   if (!texel) return texel.error();
   if (width == 0 || height == 0 || array_layers == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureBytesEmpty,
                       fmt::format("texture_bytes: empty texture {}x{} with {} layers", width, height, array_layers));
   }
   if (mip_levels == 0 || mip_levels > full_mip_count(width, height)) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureBytesMipLevelsOutOfRange,
                       fmt::format("texture_bytes: {} mip levels for {}x{} (1..{})", mip_levels, width,
                                   height, full_mip_count(width, height)));
   }
   // Every product and sum is checked: a size whose bytes do not fit in 64 bits is refused, not
   // wrapped into a small number a budget would accept.
   auto overflow = [&] {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureBytesOverflow,
                       fmt::format("texture_bytes: {}x{} with {} levels and {} layers overflows a 64-bit byte count",
                                   width, height, mip_levels, array_layers));
   };

@@ -34,7 +34,8 @@ std::vector<detail::Arrival> detail::Mailbox::take_all() {
 
 TileReply& TileReply::operator=(TileReply&& other) noexcept {
   if (this != &other) {
-    if (mailbox_) post(make_error(ErrorKind::Io, fmt::format("the reply for {} was replaced unanswered", to_string(ticket_.key))));
+    if (mailbox_) post(make_error(ErrorKind::Io, MessageId::TileReplyReplaced,
+                                  fmt::format("the reply for {} was replaced unanswered", to_string(ticket_.key))));
     mailbox_ = std::move(other.mailbox_);
     ticket_ = other.ticket_;
   }
@@ -42,7 +43,8 @@ TileReply& TileReply::operator=(TileReply&& other) noexcept {
 }
 
 TileReply::~TileReply() {
-  if (mailbox_) post(make_error(ErrorKind::Io, fmt::format("the fetch of {} ended without an answer", to_string(ticket_.key))));
+  if (mailbox_) post(make_error(ErrorKind::Io, MessageId::TileReplyUnanswered,
+                                fmt::format("the fetch of {} ended without an answer", to_string(ticket_.key))));
 }
 
 void TileReply::deliver(std::vector<uint8_t> texels) {
@@ -64,7 +66,7 @@ namespace {
 
 Result<void> check_key(const TileKey& key, const char* call) {
   if (key.in_pyramid()) return {};
-  return make_error(ErrorKind::InvalidArgument,
+  return make_error(ErrorKind::InvalidArgument, MessageId::TileKeyOutsidePyramid,
                     fmt::format("{}: {} is outside the pyramid (x and y must be below 2^z, z <= {})", call,
                                 to_string(key), kMaxZoom));
 }
@@ -88,27 +90,29 @@ TileCache::TileCache(LayerPool& pool, uint64_t budget_tiles, uint64_t layer_byte
 
 Result<TileCache> TileCache::create(LayerPool& pool, uint64_t budget_bytes, uint64_t layer_bytes,
                                     uint32_t max_fetches_in_flight) {
-  if (layer_bytes == 0) return make_error(ErrorKind::InvalidArgument, "TileCache: layer_bytes is 0");
+  if (layer_bytes == 0) return make_error(ErrorKind::InvalidArgument, MessageId::TileCacheLayerBytesZero,
+                                          "TileCache: layer_bytes is 0");
   if (budget_bytes < layer_bytes) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileCacheBudgetBelowLayer,
                       fmt::format("TileCache: budget of {} bytes holds no layer of {} bytes", budget_bytes, layer_bytes));
   }
   // Resident bytes are at most min(budget tiles, pool layers) x layer_bytes. Counting the
   // budget in tiles keeps the first factor in range; the pool's product is checked here.
   if (pool.layer_count() > std::numeric_limits<uint64_t>::max() / layer_bytes) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileCacheByteCountOverflow,
                       fmt::format("TileCache: {} layers of {} bytes overflow a 64-bit byte count", pool.layer_count(),
                                   layer_bytes));
   }
   if (max_fetches_in_flight == 0) {
-    return make_error(ErrorKind::InvalidArgument, "TileCache: max_fetches_in_flight is 0 (no fetch could start)");
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileCacheNoFetches,
+                      "TileCache: max_fetches_in_flight is 0 (no fetch could start)");
   }
   return TileCache(pool, budget_bytes / layer_bytes, layer_bytes, max_fetches_in_flight);
 }
 
 Result<void> TileCache::refuse_inside_callback(const char* call) const {
   if (inside_ == nullptr) return {};
-  return make_error(ErrorKind::Refused,
+  return make_error(ErrorKind::Refused, MessageId::TileCacheCalledInsideCallback,
                     fmt::format("TileCache::{} called from inside {}: a fill, upload or fetch may read the "
                                 "cache but not change it; call it before or after",
                                 call, inside_));
@@ -213,7 +217,8 @@ Result<LoadStatus> TileCache::place_tile(const TileKey& key, const Fill& fill, P
   }
   // The fill could not change the cache (refused above), so the room made is still there.
   if (entries_.size() >= budget_tiles_ || entries_.contains(key)) {
-    return make_error(ErrorKind::Internal, fmt::format("load: the cache changed during the fill of {}", to_string(key)));
+    return make_error(ErrorKind::Internal, MessageId::TileCacheChangedDuringFill,
+                      fmt::format("load: the cache changed during the fill of {}", to_string(key)));
   }
   guard.keep = true;
   insert(key, *room.layer);
@@ -278,7 +283,8 @@ Result<void> TileCache::pin(const TileKey& key, bool pinned) {
   if (auto ok = check_key(key, "pin"); !ok) return ok;
   auto it = entries_.find(key);
   if (it == entries_.end()) {
-    return make_error(ErrorKind::NotFound, fmt::format("pin: {} is not resident", to_string(key)));
+    return make_error(ErrorKind::NotFound, MessageId::TilePinNotResident,
+                      fmt::format("pin: {} is not resident", to_string(key)));
   }
   Entry& entry = it->second;
   if (pinned && entry.place != Place::Pinned) {
@@ -300,11 +306,13 @@ Result<void> TileCache::evict(const TileKey& key) {
   if (auto ok = check_key(key, "evict"); !ok) return ok;
   auto it = entries_.find(key);
   if (it != entries_.end() && it->second.place == Place::Pinned) {
-    return make_error(ErrorKind::Refused, fmt::format("evict: {} is pinned; unpin it first", to_string(key)));
+    return make_error(ErrorKind::Refused, MessageId::TileEvictPinned,
+                      fmt::format("evict: {} is pinned; unpin it first", to_string(key)));
   }
   auto request = requests_.find(key);
   if (it == entries_.end() && request == requests_.end()) {
-    return make_error(ErrorKind::NotFound, fmt::format("evict: {} is neither resident nor requested", to_string(key)));
+    return make_error(ErrorKind::NotFound, MessageId::TileEvictUnknown,
+                      fmt::format("evict: {} is neither resident nor requested", to_string(key)));
   }
   if (request != requests_.end()) drop_request(request);
   if (it != entries_.end()) remove(it);
@@ -402,7 +410,8 @@ Result<bool> TileCache::accept(const FetchTicket& ticket, Result<std::vector<uin
     ++failed_fetches_;
     requests_.erase(it);
     const Error& error = texels.error();
-    return make_error(error.kind, fmt::format("fetch of {} failed: {}", to_string(ticket.key), error.message));
+    return make_error(error.kind, error.id,
+                      fmt::format("fetch of {} failed: {}", to_string(ticket.key), error.message));
   }
   it->second.state = Request::State::Arrived;
   it->second.texels = std::move(*texels);

@@ -177,8 +177,9 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
   auto texel = bytes_per_texel(format);
   if (!texel) return texel.error();
   if (registry.device_lost()) {
-    return make_error(ErrorKind::DeviceFailed, fmt::format("tile mip generator: device lost (generation {}), rebuilding",
-                                                           registry.device_generation()));
+    return make_error(ErrorKind::DeviceFailed, MessageId::TileDeviceLost,
+                      fmt::format("tile mip generator: device lost (generation {}), rebuilding",
+                                  registry.device_generation()));
   }
   const Procs& p = registry.procs();
   Limits limits;
@@ -204,7 +205,7 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
     auto pipeline = make_pipeline(g.held_, mip_wgsl(t), g.layout_, std::move(layer_buffers), t, format,
                                   fmt::format("tile mip chain x{}", t));
     if (!pipeline) {
-      return make_error(ErrorKind::Validation,
+      return make_error(ErrorKind::Validation, MessageId::TileMipPipelineNotCreated,
                         fmt::format("tile mip pipeline for {} layers was not created: {}", t, pipeline.error().message));
     }
     g.pipelines_.push_back(*pipeline);
@@ -238,25 +239,27 @@ const char* to_string(MipPath path) { return path == MipPath::Scratch ? "scratch
 Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDescription& d) {
   resources::Registry& registry = mips.registry();
   if (registry.device_lost()) {
-    return make_error(ErrorKind::DeviceFailed, fmt::format("tile array '{}': device lost (generation {}), rebuilding",
-                                                           d.label, registry.device_generation()));
+    return make_error(ErrorKind::DeviceFailed, MessageId::TileDeviceLost,
+                      fmt::format("tile array '{}': device lost (generation {}), rebuilding",
+                                  d.label, registry.device_generation()));
   }
   Limits limits;
   registry.procs().DeviceGetLimits(registry.device(), &limits);
   if (d.tile_size == 0 || d.tile_size > limits.maxTextureDimension2D) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayTileSizeOutOfRange,
                       fmt::format("tile array '{}': tile size {} (1..{})", d.label, d.tile_size, limits.maxTextureDimension2D));
   }
   if (d.layers == 0 || d.layers > limits.maxTextureArrayLayers) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayLayerCountOutOfRange,
                       fmt::format("tile array '{}': {} layers (1..{} on this device)", d.label, d.layers, limits.maxTextureArrayLayers));
   }
   const uint32_t levels = d.mip_levels == 0 ? full_mip_count(d.tile_size, d.tile_size) : d.mip_levels;
   auto bytes = texture_bytes(mips.format(), d.tile_size, d.tile_size, levels, d.layers);
-  if (!bytes) return make_error(ErrorKind::InvalidArgument, fmt::format("tile array '{}': {}", d.label, bytes.error().message));
+  if (!bytes) return make_error(ErrorKind::InvalidArgument, bytes.error().id,
+                                fmt::format("tile array '{}': {}", d.label, bytes.error().message));
   // Whatever fails below, `a` goes out of scope and its objects are destroyed in the registry.
   auto in_array = [&](std::string what, const Error& error) {
-    return make_error(error.kind, fmt::format("tile array '{}': {}: {}", d.label, what, error.message));
+    return make_error(error.kind, error.id, fmt::format("tile array '{}': {}: {}", d.label, what, error.message));
   };
 
   TileArray a;
@@ -343,14 +346,15 @@ Result<void> TileArray::upload(CommandEncoder encoder, LayerIndex layer, std::sp
 }
 
 Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> texels) const {
-  if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("upload into '{}': the array was destroyed", label_));
+  if (destroyed_) return make_error(ErrorKind::StaleHandle, MessageId::TileArrayDestroyed,
+                                    fmt::format("upload into '{}': the array was destroyed", label_));
   if (layer >= layers_) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayLayerOutOfRange,
                       fmt::format("upload into '{}': layer {} of {}", label_, layer, layers_));
   }
   const uint64_t row = uint64_t{tile_size_} * texel_bytes_;
   if (texels.size() != row * tile_size_) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileTexelsSizeMismatch,
                       fmt::format("upload into '{}' layer {}: {} bytes, expected {} ({}x{} texels of {} bytes)",
                                   label_, layer, texels.size(), row * tile_size_, tile_size_, tile_size_, texel_bytes_));
   }
@@ -361,8 +365,8 @@ Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> 
   where.rows_per_image = tile_size_;
   // The registry's write: a texture whose device is lost is an error, not a dropped write.
   auto written = held_.registry().write_texture(texture_, where, texels.data(), texels.size());
-  if (!written) return make_error(written.error().kind, fmt::format("upload into '{}' layer {}: {}", label_, layer,
-                                                                    written.error().message));
+  if (!written) return make_error(written.error().kind, written.error().id,
+                                  fmt::format("upload into '{}' layer {}: {}", label_, layer, written.error().message));
   return {};
 }
 
@@ -372,27 +376,30 @@ Result<void> TileArray::record_mip_level(CommandEncoder encoder, LayerIndex laye
 }
 
 Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const {
-  if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("mip chain of '{}': the array was destroyed", label_));
+  if (destroyed_) return make_error(ErrorKind::StaleHandle, MessageId::TileArrayDestroyed,
+                                    fmt::format("mip chain of '{}': the array was destroyed", label_));
   if (scratch_) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileMipPassInScratchArray,
                       fmt::format("mip pass into '{}': its chains are rendered in its scratch array (MipPath::Scratch); "
                                   "use regenerate_mips",
                                   label_));
   }
   if (layers.empty() || layers.size() > mip_pipelines_.size()) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("mip chain of '{}': {} layers in one pass (1..{})", label_,
-                                                              layers.size(), mip_pipelines_.size()));
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileMipPassWidthOutOfRange,
+                      fmt::format("mip chain of '{}': {} layers in one pass (1..{})", label_,
+                                  layers.size(), mip_pipelines_.size()));
   }
   for (size_t i = 0; i < layers.size(); ++i) {
     const LayerIndex layer = layers[i];
     if (layer >= layers_ || level == 0 || level >= mip_levels_) {
       return make_error(ErrorKind::InvalidArgument,
+                        layer >= layers_ ? MessageId::TileArrayLayerOutOfRange : MessageId::TileMipLevelOutOfRange,
                         fmt::format("mip chain of '{}': layer {} of {}, level {} (1..{})", label_, layer, layers_,
                                     level, mip_levels_ - 1));
     }
     for (size_t j = 0; j < i; ++j) {
       if (layers[j] == layer) {
-        return make_error(ErrorKind::InvalidArgument,
+        return make_error(ErrorKind::InvalidArgument, MessageId::TileMipLayerTwice,
                           fmt::format("mip chain of '{}': layer {} twice in one pass", label_, layer));
       }
     }
@@ -400,7 +407,8 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
   // Resolve everything before recording: an error (a lost device) leaves the encoder untouched.
   const resources::Registry& registry = held_.registry();
   auto failed = [&](const Error& error) {
-    return make_error(error.kind, fmt::format("mip chain of '{}' level {}: {}", label_, level, error.message));
+    return make_error(error.kind, error.id,
+                      fmt::format("mip chain of '{}' level {}: {}", label_, level, error.message));
   };
   const uint32_t targets = static_cast<uint32_t>(layers.size());
   auto pipeline = registry.resolve(mip_pipelines_[targets - 1]);
@@ -467,17 +475,18 @@ void copy_level(const Procs& p, CommandEncoder encoder, Texture from, LayerIndex
 }  // namespace
 
 Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
-  if (destroyed_) return make_error(ErrorKind::StaleHandle, fmt::format("mip chain of '{}': the array was destroyed", label_));
+  if (destroyed_) return make_error(ErrorKind::StaleHandle, MessageId::TileArrayDestroyed,
+                                    fmt::format("mip chain of '{}': the array was destroyed", label_));
   const size_t width = scratch_->layers();
   for (size_t i = 0; i < layers.size(); ++i) {
     if (layers[i] >= layers_) {
-      return make_error(ErrorKind::InvalidArgument,
+      return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayLayerOutOfRange,
                         fmt::format("mip chain of '{}': layer {} of {}", label_, layers[i], layers_));
     }
     // A layer twice in one group would be copied from two scratch layers.
     for (size_t j = i - i % width; j < i; ++j) {
       if (layers[j] == layers[i]) {
-        return make_error(ErrorKind::InvalidArgument,
+        return make_error(ErrorKind::InvalidArgument, MessageId::TileMipLayerTwice,
                           fmt::format("mip chain of '{}': layer {} twice in one pass", label_, layers[i]));
       }
     }
@@ -485,9 +494,11 @@ Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::
   // Resolve before recording: an error (a lost device) leaves the encoder untouched.
   const resources::Registry& registry = held_.registry();
   auto texture = registry.resolve(texture_);
-  if (!texture) return make_error(texture.error().kind, fmt::format("mip chain of '{}': {}", label_, texture.error().message));
+  if (!texture) return make_error(texture.error().kind, texture.error().id,
+                                  fmt::format("mip chain of '{}': {}", label_, texture.error().message));
   auto scratch = registry.resolve(scratch_->texture());
-  if (!scratch) return make_error(scratch.error().kind, fmt::format("mip chain of '{}': {}", label_, scratch.error().message));
+  if (!scratch) return make_error(scratch.error().kind, scratch.error().id,
+                                  fmt::format("mip chain of '{}': {}", label_, scratch.error().message));
   const Procs& p = registry.procs();
   std::vector<LayerIndex> slots(width);
   for (size_t t = 0; t < width; ++t) slots[t] = static_cast<LayerIndex>(t);
@@ -509,11 +520,11 @@ Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::
 Result<void> TileArray::destroy_retired(const LayerPool& pool, const SubmissionClock& clock) {
   if (destroyed_) return {};
   if (pool.allocated_count() != 0) {
-    return make_error(ErrorKind::Refused, fmt::format("destroy '{}': {} layers are still allocated", label_,
-                                                      pool.allocated_count()));
+    return make_error(ErrorKind::Refused, MessageId::TileArrayLayersStillAllocated,
+                      fmt::format("destroy '{}': {} layers are still allocated", label_, pool.allocated_count()));
   }
   if (!clock.is_retired(pool.last_use_of_any())) {
-    return make_error(ErrorKind::Refused,
+    return make_error(ErrorKind::Refused, MessageId::TileArrayStillInUse,
                       fmt::format("destroy '{}': submission {} still reads it (retired through {})", label_,
                                   pool.last_use_of_any().value, clock.retired().value));
   }
@@ -535,9 +546,10 @@ Result<TileRenderer> TileRenderer::create(resources::Registry& registry, Texture
 
 Result<TileRenderer> TileRenderer::create(resources::Registry& registry, TextureFormat target_format, uint32_t max_instances,
                                           const TileDrawShader& shader) {
-  if (max_instances == 0) return make_error(ErrorKind::InvalidArgument, "TileRenderer: max_instances is 0");
+  if (max_instances == 0) return make_error(ErrorKind::InvalidArgument, MessageId::TileRendererZeroInstances,
+                                            "TileRenderer: max_instances is 0");
   if (shader.module.is_null() == (shader.library != nullptr)) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileDrawShaderIncomplete,
                       "TileRenderer: an application's draw shader needs both its module and the pipeline library");
   }
   TileRenderer r;
@@ -557,7 +569,8 @@ Result<TileRenderer> TileRenderer::create(resources::Registry& registry, Texture
                       : make_library_pipeline(r.held_, *shader.library, shader.module, r.layout_, {instances},
                                               target_format, "tile draw");
   if (!pipeline) {
-    return make_error(ErrorKind::Validation, fmt::format("tile draw pipeline was not created: {}", pipeline.error().message));
+    return make_error(ErrorKind::Validation, MessageId::TileDrawPipelineNotCreated,
+                      fmt::format("tile draw pipeline was not created: {}", pipeline.error().message));
   }
   r.pipeline_ = *pipeline;
   auto sampler = make_linear_sampler(r.held_, MipmapFilterMode::Linear, "tile draw");
@@ -587,8 +600,8 @@ Result<TileBindGroup> TileRenderer::make_bind_group(const TileArray& array) cons
 
 Result<void> TileRenderer::write_instances(std::span<const TileInstance> instances) const {
   if (instances.size() > max_instances_) {
-    return make_error(ErrorKind::InvalidArgument, fmt::format("TileRenderer: {} instances, room for {}",
-                                                              instances.size(), max_instances_));
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileRendererTooManyInstances,
+                      fmt::format("TileRenderer: {} instances, room for {}", instances.size(), max_instances_));
   }
   if (instances.empty()) return {};
   // writeBuffer wants a multiple of 4 bytes; 36-byte instances always are.

@@ -50,7 +50,7 @@ struct MapRequest {
 
 Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device device, const UploadRingDescription& d) {
   if (d.tile_size == 0 || d.texel_bytes == 0 || d.buffers == 0 || d.tiles_per_buffer == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::UploadRingZeroSize,
                       fmt::format("upload ring '{}': tile size {}, texel bytes {}, {} buffers of {} tiles: none may be 0",
                                   d.label, d.tile_size, d.texel_bytes, d.buffers, d.tiles_per_buffer));
   }
@@ -73,7 +73,7 @@ Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device de
     b->size = desc.size;
     if (b->buffer) b->mapped = static_cast<uint8_t*>(p.BufferGetMappedRange(b->buffer.get(), 0, desc.size));
     if (b->mapped == nullptr) {
-      return make_error(ErrorKind::Validation,
+      return make_error(ErrorKind::Validation, MessageId::UploadRingStagingNotMapped,
                         fmt::format("upload ring '{}': staging buffer {} of {} bytes was not created mapped", d.label,
                                     i, desc.size));
     }
@@ -105,7 +105,7 @@ UploadRing::Buffer* UploadRing::current() {
 Result<bool> UploadRing::stage(Texture texture, LayerIndex layer, std::span<const uint8_t> texels) {
   const uint64_t row = uint64_t{tile_size_} * texel_bytes_;
   if (texels.size() != row * tile_size_) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileTexelsSizeMismatch,
                       fmt::format("upload ring: tile for layer {} has {} bytes, expected {} ({}x{} texels of {} bytes)",
                                   layer, texels.size(), row * tile_size_, tile_size_, tile_size_, texel_bytes_));
   }
@@ -180,7 +180,7 @@ Result<UploadMeasurement> measure_upload_paths(const Context& context, Device de
                                                uint32_t tiles, uint32_t rounds) {
   const Procs& p = context.procs();
   if (tile_size == 0 || tiles == 0 || rounds == 0) {
-    return make_error(ErrorKind::InvalidArgument,
+    return make_error(ErrorKind::InvalidArgument, MessageId::UploadMeasurementZero,
                       fmt::format("upload measurement: tile size {}, {} tiles, {} rounds: none may be 0", tile_size,
                                   tiles, rounds));
   }
@@ -226,7 +226,8 @@ Result<UploadMeasurement> measure_upload_paths(const Context& context, Device de
     for (uint32_t layer = 0; layer < tiles; ++layer) {
       auto staged = (*ring)->stage(texture.get(), layer, texels);
       if (!staged) return staged.error();
-      if (!*staged) return make_error(ErrorKind::Internal, "upload measurement: the ring had no mapped buffer");
+      if (!*staged) return make_error(ErrorKind::Internal, MessageId::UploadMeasurementNoMappedBuffer,
+                                      "upload measurement: the ring had no mapped buffer");
     }
     Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
     (*ring)->record(encoder.get(), clock.clock().recording());

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "support/messages.h"
 #include "warden/demo/tile_server.h"
 
 namespace warden::demo {
@@ -11,6 +12,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using tiles::TileKey;
+using warden::testing::FailsWith;
 
 // A slippy folder with one good tile (0/0/0.png), a corrupt one (1/0/0.jpg: not a JPEG), a
 // truncated PNG (1/1/0.png) and a missing one (1/0/1).
@@ -52,18 +54,18 @@ TEST_F(TileFolder, GoodTileDecodesToItsTexels) {
 
 TEST_F(TileFolder, MissingAndCorruptTilesAreErrorsOnThatTileOnly) {
   auto missing = tiles->produce({1, 0, 1});
-  ASSERT_FALSE(missing);
+  ASSERT_THAT(missing, FailsWith(MessageId::FolderTileMissing));
   EXPECT_EQ(missing.error().kind, ErrorKind::NotFound);
   EXPECT_NE(missing.error().message.find("tile 1/0/1"), std::string::npos) << missing.error().message;
   EXPECT_NE(missing.error().message.find((dir / "1/0/1").string()), std::string::npos) << missing.error().message;
 
   auto not_jpeg = tiles->produce({1, 0, 0});
-  ASSERT_FALSE(not_jpeg);
+  ASSERT_THAT(not_jpeg, FailsWith(MessageId::JpegUnreadable)) << "the decoder's id, with the tile named";
   EXPECT_EQ(not_jpeg.error().kind, ErrorKind::InvalidArgument);
   EXPECT_NE(not_jpeg.error().message.find("1/0/0.jpg: not a readable JPEG"), std::string::npos) << not_jpeg.error().message;
 
   auto truncated = tiles->produce({1, 1, 0});
-  ASSERT_FALSE(truncated);
+  ASSERT_THAT(truncated, FailsWith(MessageId::PngUnreadable));
   EXPECT_NE(truncated.error().message.find("1/1/0.png: not a readable PNG"), std::string::npos) << truncated.error().message;
 
   EXPECT_TRUE(tiles->produce({0, 0, 0})) << "the good tile still loads";
@@ -81,6 +83,8 @@ TEST_F(TileFolder, AFailingTileIsCountedEveryTimeAndNamedInTheLogOnce) {
   auto entries = log.entries();
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].severity, Severity::Warning);
+  EXPECT_EQ(entries[0].id, MessageId::FolderTileMissing) << "the entry carries the tile's error id";
+  EXPECT_EQ(entries[1].id, MessageId::JpegUnreadable);
   EXPECT_NE(entries[0].message.find("tile 1/0/1"), std::string::npos) << entries[0].message;
   EXPECT_NE(entries[1].message.find("tile 1/0/0"), std::string::npos) << entries[1].message;
 }
@@ -88,7 +92,7 @@ TEST_F(TileFolder, AFailingTileIsCountedEveryTimeAndNamedInTheLogOnce) {
 TEST_F(TileFolder, ATileOfAnotherSizeIsAnErrorNamingBothSizes) {
   ASSERT_TRUE(write_png(RgbaImage::filled(300, 200, Rgba{}), dir / "1/1/1.png"));
   auto tile = tiles->produce({1, 1, 1});
-  ASSERT_FALSE(tile);
+  ASSERT_THAT(tile, FailsWith(MessageId::FolderTileWrongSize));
   EXPECT_NE(tile.error().message.find("is 300x200, expected 256x256"), std::string::npos) << tile.error().message;
 }
 
@@ -99,30 +103,30 @@ TEST_F(TileFolder, ThroughTheFetcherTheRunGoesOnPastBadTiles) {
   ASSERT_TRUE((*fetcher)->wait_for_completed(4, 30s));
   auto done = (*fetcher)->take_completed();
   ASSERT_EQ(done.size(), 4u);
-  EXPECT_FALSE(done[0].image);
-  EXPECT_FALSE(done[1].image);
+  EXPECT_THAT(done[0].image, FailsWith(MessageId::JpegUnreadable));
+  EXPECT_THAT(done[1].image, FailsWith(MessageId::FolderTileMissing));
   EXPECT_TRUE(done[2].image);
-  EXPECT_FALSE(done[3].image);
+  EXPECT_THAT(done[3].image, FailsWith(MessageId::PngUnreadable));
   EXPECT_EQ(tiles->failures(), 3u);
 }
 
 TEST(FolderTilesOpen, AFolderThatDoesNotExistIsAnErrorNamingIt) {
   Diagnostics log;
   auto opened = FolderTiles::open("/nonexistent/tiles", log);
-  ASSERT_FALSE(opened);
+  ASSERT_THAT(opened, FailsWith(MessageId::TileFolderMissing));
   EXPECT_EQ(opened.error().kind, ErrorKind::NotFound);
   EXPECT_NE(opened.error().message.find("/nonexistent/tiles"), std::string::npos);
 }
 
 TEST(ImageFiles, UnknownExtensionAndMissingFilesAreNamed) {
   auto gif = read_image("/tmp/a.gif");
-  ASSERT_FALSE(gif);
+  ASSERT_THAT(gif, FailsWith(MessageId::ImageFormatUnknown));
   EXPECT_NE(gif.error().message.find("a.gif: not an image"), std::string::npos);
   auto jpeg = read_jpeg("/nonexistent/x.jpg");
-  ASSERT_FALSE(jpeg);
+  ASSERT_THAT(jpeg, FailsWith(MessageId::JpegUnopenable));
   EXPECT_EQ(jpeg.error().kind, ErrorKind::NotFound);
   auto png = read_png("/nonexistent/x.png");
-  ASSERT_FALSE(png);
+  ASSERT_THAT(png, FailsWith(MessageId::PngMissing));
   EXPECT_EQ(png.error().kind, ErrorKind::NotFound);
 }
 

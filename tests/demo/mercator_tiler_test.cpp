@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "support/messages.h"
 #include "warden/demo/mercator.h"
 #include "warden/demo/stamp.h"
 
@@ -12,6 +13,7 @@ namespace warden::demo {
 namespace {
 
 using tiles::TileKey;
+using warden::testing::FailsWith;
 
 // The mean colour of the 9x9 texels around a place, in the tile of `zoom` that holds it.
 struct Mean {
@@ -80,15 +82,15 @@ TEST_F(BlueMarbleTiles, TheNightLayerIsDarkWhereTheDayLayerIsBright) {
 
 TEST_F(BlueMarbleTiles, TileOutsideThePyramidIsAnErrorNamingIt) {
   auto tile = earth->day.produce({2, 4, 0});
-  ASSERT_FALSE(tile);
+  ASSERT_THAT(tile, FailsWith(MessageId::TileSourceKeyOutside));
   EXPECT_EQ(tile.error().kind, ErrorKind::InvalidArgument);
   EXPECT_NE(tile.error().message.find("tile 2/4/0"), std::string::npos) << tile.error().message;
-  EXPECT_FALSE(earth->day.produce({kMaxZoom + 1, 0, 0}));
+  EXPECT_THAT(earth->day.produce({kMaxZoom + 1, 0, 0}), FailsWith(MessageId::TileSourceZoomTooDeep));
 }
 
 TEST(BlueMarbleLoad, MissingImagesNameTheFileAndThePackage) {
   auto loaded = BlueMarble::load("/nonexistent/xplanet");
-  ASSERT_FALSE(loaded);
+  ASSERT_THAT(loaded, FailsWith(MessageId::JpegUnopenable));
   EXPECT_EQ(loaded.error().kind, ErrorKind::NotFound);
   EXPECT_NE(loaded.error().message.find("/nonexistent/xplanet/earth.jpg"), std::string::npos) << loaded.error().message;
   EXPECT_NE(loaded.error().message.find("xplanet-images"), std::string::npos);
@@ -126,7 +128,7 @@ TEST(Stamp, DrawsDigitsAndRefusesOtherCharacters) {
   EXPECT_EQ(image.at(1, 1), (Rgba{0, 0, 0, 255}));
   EXPECT_EQ(image.at(20, 10), (Rgba{1, 2, 3, 255}));
   auto bad = draw_stamp(image, "3/x/1", 0, 0);
-  ASSERT_FALSE(bad);
+  ASSERT_THAT(bad, FailsWith(MessageId::StampGlyphMissing));
   EXPECT_NE(bad.error().message.find("'x'"), std::string::npos) << bad.error().message;
   // Clipped at the edges, not written past them.
   RgbaImage small = RgbaImage::filled(5, 5, Rgba{});
@@ -154,10 +156,8 @@ TEST(MercatorTilerUpsampling, DeeperThanTheSourceBlendsNeighbouringTexels) {
 }
 
 TEST(MercatorTilerCreate, EmptySourceOrZeroTileSizeIsAnError) {
-  EXPECT_FALSE(MercatorTiler::create(RgbaImage{}));
-  auto zero = MercatorTiler::create(RgbaImage::filled(2, 1, Rgba{}), 0);
-  ASSERT_FALSE(zero);
-  EXPECT_NE(zero.error().message.find("tile size is 0"), std::string::npos);
+  EXPECT_THAT(MercatorTiler::create(RgbaImage{}), FailsWith(MessageId::MercatorSourceEmpty));
+  EXPECT_THAT(MercatorTiler::create(RgbaImage::filled(2, 1, Rgba{}), 0), FailsWith(MessageId::TileSourceSizeZero));
 }
 
 }  // namespace

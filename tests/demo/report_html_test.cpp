@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/messages.h"
 #include "warden/demo/image.h"
 
 namespace warden::demo {
@@ -145,7 +146,7 @@ TEST_F(ReportInChromium, ChartsRenderWithMarkersAndSnapshotsDecode) {
 
 TEST(ReportHtml, MissingUplotNamesTheFileAndTheFix) {
   auto uplot = UplotAssets::load("/nonexistent/uplot");
-  ASSERT_FALSE(uplot);
+  ASSERT_THAT(uplot, warden::testing::FailsWith(MessageId::ReportInputUnreadable));
   EXPECT_EQ(uplot.error().kind, ErrorKind::NotFound);
   EXPECT_NE(uplot.error().message.find("/nonexistent/uplot/uPlot.iife.min.js"), std::string::npos);
   EXPECT_NE(uplot.error().message.find("scripts/fetch-uplot.sh"), std::string::npos);
@@ -155,7 +156,7 @@ TEST(ReportHtml, AMissingSnapshotIsAnErrorNamingIt) {
   DemoReport report;
   report.snapshots = {{3, "/nonexistent/frame-0003.png"}};
   auto page = report_html(report, UplotAssets{});
-  ASSERT_FALSE(page);
+  ASSERT_THAT(page, warden::testing::FailsWith(MessageId::ReportInputUnreadable));
   EXPECT_NE(page.error().message.find("/nonexistent/frame-0003.png"), std::string::npos);
 }
 

@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "support/messages.h"
+
 namespace warden::demo {
 namespace {
 
@@ -70,7 +72,7 @@ TEST(DemoReportJson, WritesTheFileOrNamesWhyNot) {
   EXPECT_EQ(nlohmann::json::parse(in)["hot_reloads"], 1);
   std::filesystem::remove(path);
   auto bad = write_report_json(three_frame_report(), "/nonexistent/dir/report.json");
-  ASSERT_FALSE(bad);
+  ASSERT_THAT(bad, warden::testing::FailsWith(MessageId::DemoReportUnwritable));
   EXPECT_EQ(bad.error().kind, ErrorKind::Io);
   EXPECT_NE(bad.error().message.find("/nonexistent/dir/report.json"), std::string::npos);
 }

@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "warden/demo/image.h"
 #include "warden/demo/soak.h"
 
@@ -18,6 +19,7 @@ namespace warden::demo {
 namespace {
 
 using namespace std::chrono_literals;
+using warden::testing::FailsWith;
 
 std::vector<uint8_t> read_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -108,6 +110,7 @@ TEST_F(TileMapDemoTest, AFolderWithAMissingAndACorruptTileCompletesAndCountsBoth
     return n;
   };
   EXPECT_EQ(named("tile 1/0/0: "), 1u);
+  EXPECT_EQ(log.count(MessageId::JpegUnreadable), 1u) << "the corrupt tile, by its id";
   EXPECT_EQ(named("tile 1/1/0: "), 1u);
   // Every position still draws: from the root, the only good tile.
   auto last = read_png(report->snapshots.back().png);
@@ -119,8 +122,8 @@ TEST_F(TileMapDemoTest, BadOptionsAreErrorsNamingTheOption) {
   DemoOptions options = small_run();
   options.width = 250;
   auto narrow = run_tile_map_demo(options, nullptr, log);
-  ASSERT_FALSE(narrow);
-  EXPECT_NE(narrow.error().message.find("multiple of 64"), std::string::npos) << narrow.error().message;
+  ASSERT_THAT(narrow, FailsWith(MessageId::DemoWidthNotMultipleOf64));
+  EXPECT_NE(narrow.error().message.find("--size 250x"), std::string::npos) << narrow.error().message;
   options = small_run();
   options.budget_mb = 4096;
   auto huge = run_tile_map_demo(options, nullptr, log);
@@ -129,7 +132,7 @@ TEST_F(TileMapDemoTest, BadOptionsAreErrorsNamingTheOption) {
   options = small_run();
   options.tiles_dir = dir / "no-such-folder";
   auto folder = run_tile_map_demo(options, nullptr, log);
-  ASSERT_FALSE(folder);
+  ASSERT_THAT(folder, FailsWith(MessageId::TileFolderMissing));
   EXPECT_EQ(folder.error().kind, ErrorKind::NotFound);
 }
 

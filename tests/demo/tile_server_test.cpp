@@ -6,6 +6,7 @@
 #include <thread>
 #include <tuple>
 
+#include "support/messages.h"
 #include "warden/demo/mercator_tiler.h"
 
 namespace warden::demo {
@@ -13,6 +14,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using tiles::TileKey;
+using warden::testing::FailsWith;
 
 // Real tiles, 16 pixels a side, from a small uniform source: cheap enough for a thousand.
 MercatorTiler small_tiler() { return std::move(*MercatorTiler::create(RgbaImage::filled(64, 32, Rgba{0, 0, 200, 255}), 16)); }
@@ -28,7 +30,7 @@ std::set<std::tuple<uint32_t, uint32_t, uint32_t>> failed_keys_of_zoom5(Mercator
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> failed;
   for (FetchedTile& tile : (*server)->take_completed()) {
     if (!tile.image) {
-      EXPECT_NE(tile.image.error().message.find("fetch failed on purpose"), std::string::npos);
+      EXPECT_THAT(tile.image, FailsWith(MessageId::TileFetchInjectedFailure));
       failed.insert({tile.key.z, tile.key.x, tile.key.y});
     } else {
       EXPECT_EQ(tile.image->width, 16u);
@@ -114,10 +116,10 @@ TEST(TileServer, DestroyedWithRequestsInFlightShutsDownCleanly) {
 TEST(TileServer, BadOptionsAreErrorsNamingTheValue) {
   MercatorTiler tiler = small_tiler();
   auto rate = TileServer::start(tiler, {0ms, 1.5, 1});
-  ASSERT_FALSE(rate);
+  ASSERT_THAT(rate, FailsWith(MessageId::TileFetchFailureRateOutOfRange));
   EXPECT_NE(rate.error().message.find("1.5"), std::string::npos) << rate.error().message;
   auto latency = TileServer::start(tiler, {-5ms, 0.0, 1});
-  ASSERT_FALSE(latency);
+  ASSERT_THAT(latency, FailsWith(MessageId::TileFetchLatencyNegative));
   EXPECT_NE(latency.error().message.find("-5 ms"), std::string::npos) << latency.error().message;
 }
 
@@ -129,7 +131,7 @@ TEST(TileServer, ProviderErrorsAreDeliveredAsThatTilesError) {
   ASSERT_TRUE((*server)->wait_for_completed(1, 10s));
   auto done = (*server)->take_completed();
   ASSERT_EQ(done.size(), 1u);
-  ASSERT_FALSE(done[0].image);
+  ASSERT_THAT(done[0].image, FailsWith(MessageId::TileSourceKeyOutside)) << "the provider's own error";
   EXPECT_NE(done[0].image.error().message.find("tile 1/5/0"), std::string::npos);
   EXPECT_EQ((*server)->injected_failures(), 0u);
 }

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/messages.h"
 #include "warden/device/controller.h"
 #include "warden/device/test_provider.h"
 
@@ -150,9 +151,8 @@ TEST(ControllerReentrancy, RetirementHookRetryingDuringShutdownLeavesTheNewGener
   armed = true;
   auto shut = w.controller->shutdown();
 
-  ASSERT_FALSE(shut) << "a shutdown overtaken by a new generation says so";
+  ASSERT_THAT(shut, warden::testing::FailsWith(MessageId::ShutdownOvertaken)) << "a shutdown overtaken by a new generation says so";
   EXPECT_EQ(shut.error().kind, ErrorKind::Refused);
-  EXPECT_NE(shut.error().message.find("generation"), std::string::npos) << shut.error().message;
   EXPECT_EQ(w.controller->state(), DeviceState::Starting);
   ASSERT_TRUE(w.provider.resolve_adapter(2));
   auto b = w.provider.resolve_device(2);
@@ -226,7 +226,8 @@ TEST(ControllerReentrancy, RetryFromADisposeHookIsJudgedWithTheLossAlreadyScored
   ASSERT_TRUE(w.provider.lose(a));  // the third loss inside the window: the policy gives up
 
   ASSERT_TRUE(retried.has_value());
-  EXPECT_FALSE(*retried) << "the third loss already counts when the hook asks to retry";
+  EXPECT_THAT(*retried, warden::testing::FailsWith(MessageId::RebuildGaveUp))
+      << "the third loss already counts when the hook asks to retry";
   EXPECT_EQ(w.rebuild.strikes(FaultKind::Lost), 3u) << "scored once, not twice";
   EXPECT_EQ(w.provider.adapter_requests(), 1u);
   EXPECT_EQ(w.controller->state(), DeviceState::Failed);
@@ -239,7 +240,7 @@ TEST(ControllerReentrancy, RefusedRetryWhileAStartIsPendingEndsThatStart) {
   w.make();
   w.give_up();
   w.controller->initialize();  // a user action: not gated; adapter request #1 pending
-  ASSERT_FALSE(w.controller->retry());
+  ASSERT_THAT(w.controller->retry(), warden::testing::FailsWith(MessageId::RebuildGaveUp));
   ASSERT_EQ(w.controller->state(), DeviceState::Failed);
 
   ASSERT_TRUE(w.provider.resolve_adapter(1));
@@ -260,11 +261,11 @@ TEST(ControllerReentrancy, RefusedRetryWhileADeviceIsPreparedRetiresIt) {
   ASSERT_TRUE(a);
   const Generation preparing = w.renderer.preparations().at(0).generation;
 
-  ASSERT_FALSE(w.controller->retry());
+  ASSERT_THAT(w.controller->retry(), warden::testing::FailsWith(MessageId::RebuildGaveUp));
   EXPECT_EQ(w.controller->state(), DeviceState::Failed);
   EXPECT_EQ(w.provider.live_devices(), 0u);
   EXPECT_EQ(w.renderer.disposals(a.value()), 1u);
-  EXPECT_FALSE(w.controller->finish_preparation(preparing, {}));
+  EXPECT_THAT(w.controller->finish_preparation(preparing, {}), warden::testing::FailsWith(MessageId::PreparationFinishedLate));
   EXPECT_EQ(w.controller->state(), DeviceState::Failed);
   EXPECT_EQ(w.renderer.attachments(), 0u);
 }

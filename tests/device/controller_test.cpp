@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "support/messages.h"
 #include "warden/device/test_provider.h"
 
 namespace warden::device {
@@ -288,7 +289,7 @@ TEST_F(ControllerTest, RetryLimitExhaustedKeepsTheFallbackAndRefusesToRequest) {
   EXPECT_EQ(controller->message(), rebuild.explanation()) << "the final state explains itself";
 
   auto refused = controller->retry();
-  ASSERT_FALSE(refused);
+  ASSERT_THAT(refused, warden::testing::FailsWith(MessageId::RebuildGaveUp));
   EXPECT_EQ(refused.error().kind, ErrorKind::Refused);
   EXPECT_EQ(controller->state(), DeviceState::Failed);
   EXPECT_EQ(provider.adapter_requests(), 3u);
@@ -301,7 +302,7 @@ TEST_F(ControllerTest, RefusedRetryLeavesADeviceThatIsUpAlone) {
   ASSERT_TRUE(rebuild.gave_up());
   const DeviceId a = start_ready(1, 1);  // initialize() is a new user action: not gated
 
-  EXPECT_FALSE(controller->retry());
+  EXPECT_THAT(controller->retry(), warden::testing::FailsWith(MessageId::RebuildGaveUp));
   EXPECT_EQ(controller->state(), DeviceState::Ready);
   EXPECT_EQ(renderer.attached(), a);
   EXPECT_EQ(provider.live_devices(), 1u);
@@ -363,9 +364,8 @@ TEST_F(ControllerTest, DeviceThatNeverPresentedIsDestroyed) {
 TEST_F(ControllerTest, MarkPresentedWithoutAShownDeviceIsRefused) {
   make();
   auto refused = controller->mark_presented();
-  ASSERT_FALSE(refused);
+  ASSERT_THAT(refused, warden::testing::FailsWith(MessageId::MarkPresentedNoDevice));
   EXPECT_EQ(refused.error().kind, ErrorKind::Refused);
-  EXPECT_NE(refused.error().message.find("no device is shown"), std::string::npos);
 }
 
 TEST_F(ControllerTest, DestroyOverrideDestroysAPresentingDeviceAndTheGateThenRefuses) {
@@ -442,7 +442,7 @@ TEST_F(ControllerTest, PreparationFinishingAfterANewGenerationIsRefusedAndNeverS
   EXPECT_EQ(renderer.disposals(a.value()), 1u);
 
   auto stale = controller->finish_preparation(old, {});
-  ASSERT_FALSE(stale);
+  ASSERT_THAT(stale, warden::testing::FailsWith(MessageId::PreparationFinishedLate));
   EXPECT_EQ(stale.error().kind, ErrorKind::Refused);
   EXPECT_EQ(renderer.attachments(), 0u) << "the old result never flashes on screen";
 }
@@ -523,7 +523,7 @@ TEST_F(ControllerTest, KeepDeviceWithoutAStashLetsTheDeviceGoAndSaysSo) {
   make();
   const DeviceId a = start_ready(1, 1);
   auto result = controller->shutdown(Teardown{.keep_device = true});
-  ASSERT_FALSE(result);
+  ASSERT_THAT(result, warden::testing::FailsWith(MessageId::KeepDeviceNeedsStash));
   EXPECT_EQ(result.error().kind, ErrorKind::InvalidArgument);
   EXPECT_EQ(provider.live_devices(), 0u);
   EXPECT_TRUE(provider.destroyed(a));
@@ -568,7 +568,7 @@ TEST_F(ControllerTest, DestroyingTheControllerEndsItsDeviceWithoutCallingHooks) 
 TEST_F(ControllerTest, CompletingARequestThatIsNotPendingIsAnErrorNamingIt) {
   make();
   auto result = provider.resolve_adapter(3);
-  ASSERT_FALSE(result);
+  ASSERT_THAT(result, warden::testing::FailsWith(MessageId::TestRequestNotPending));
   EXPECT_EQ(result.error().message, "adapter request #3 is not pending (0 made)");
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "support/poll_until.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
@@ -192,6 +193,7 @@ TEST_F(DawnControllerTest, TwentyRebuildsEndWithOneLiveDeviceAndNothingLeaked) {
 
 TEST(DawnProvider, WithoutALibraryTheControllerFailsWithTheReason) {
   DawnProvider provider(nullptr, DawnProviderOptions{.unavailable_reason = "libwebgpu_wrapper.so not found"});
+  EXPECT_THAT(provider.check_api(), warden::testing::FailsWith(MessageId::ProviderApiUnavailable));
   RetirementPolicy retirement(RetirementOptions{});
   std::vector<std::string> fallbacks;
   ControllerHooks hooks;

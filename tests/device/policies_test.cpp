@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "support/messages.h"
 #include "warden/device/device_stash.h"
 #include "warden/device/rebuild_policy.h"
 #include "warden/device/retirement_policy.h"
@@ -52,7 +53,7 @@ TEST(RetirementPolicy, GateRefusesOnlyAfterAPresentingDeviceWasDestroyed) {
   EXPECT_TRUE(policy.admit_new_device()) << "many builds alone never close the gate";
   policy.note_ended(DeviceEnd::Destroy, true);
   auto refused = policy.admit_new_device();
-  ASSERT_FALSE(refused);
+  ASSERT_THAT(refused, warden::testing::FailsWith(MessageId::NewDeviceRefused));
   EXPECT_EQ(refused.error().kind, ErrorKind::Refused);
   EXPECT_NE(refused.error().message.find("1 device(s) that presented were destroyed"), std::string::npos);
   EXPECT_NE(refused.error().message.find("WARDEN_GPU_GATE=ignore"), std::string::npos);

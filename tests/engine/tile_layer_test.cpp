@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "support/tile_pictures.h"
 #include "support/poll_until.h"
 #include "warden/present/readback.h"
@@ -25,6 +26,7 @@
 namespace warden::engine {
 namespace {
 
+using testing::FailsWith;
 using testing::Rgba;
 using testing::near;
 using tiles::TileKey;
@@ -257,7 +259,7 @@ TEST_F(TileLayerScene, ABudgetBelowOneLayerIsAnErrorNamingBoth) {
   tiny.budget_bytes = 100;
   tiny.label = "tiny";
   auto made = TileLayer::create(*engine, tiny);
-  ASSERT_FALSE(made);
+  ASSERT_THAT(made, FailsWith(MessageId::TileLayerBudgetBelowLayer));
   EXPECT_EQ(made.error().kind, ErrorKind::InvalidArgument);
   EXPECT_NE(made.error().message.find("tile layer 'tiny': a budget of 100 bytes is below one tile layer"),
             std::string::npos)

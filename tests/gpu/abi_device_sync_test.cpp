@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 
 namespace warden::gpu {
 namespace {
@@ -47,6 +48,7 @@ TEST(AbiDeviceSync, RequiringAFeatureTheAdapterLacksFailsTheRequest) {
   ASSERT_FALSE(ctx->procs().AdapterHasFeature(adapter->adapter.get(), kNotOnGl));
   auto device = request_with(*ctx, adapter->adapter.get(), {kNotOnGl});
   ASSERT_FALSE(device.ok());
+  EXPECT_THAT(device, warden::testing::FailsWith(MessageId::DeviceFeatureMissing));
   EXPECT_EQ(device.error().kind, ErrorKind::DeviceFailed);
   ctx->process_events();
 }

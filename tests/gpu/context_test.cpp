@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "warden/gpu/context.h"
 #include "warden/gpu/names.h"
 
@@ -32,6 +33,7 @@ TEST(OpenDevice, ARequiredFeatureTheAdapterLacksIsNamed) {
   options.required_features = {0x50001};  // offered by Null, not by GL (abi_device_sync_test)
   auto opened = ctx->open_device(BackendChoice::GL, std::move(options));
   ASSERT_FALSE(opened.ok());
+  EXPECT_THAT(opened, warden::testing::FailsWith(MessageId::DeviceFeatureMissing));
   EXPECT_EQ(opened.error().kind, ErrorKind::DeviceFailed);
   EXPECT_EQ(opened.error().message,
             "device \"needs much\": the adapter lacks required feature(s) " + feature_name(FeatureName{0x50001}));

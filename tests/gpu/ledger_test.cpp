@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/messages.h"
 #include "support/reference_watch.h"
 #include "warden/gpu/context.h"
 #include "warden/gpu/ledger.h"
@@ -160,7 +161,7 @@ TEST(Ledger, ARejectedDeviceRequestDeliversNothingToCount) {
   DeviceOptions options;
   options.required_features = {static_cast<FeatureName>(0x7fff0000)};  // no adapter has it
   auto device = (*ctx)->request_device(adapter->adapter.get(), std::move(options));
-  ASSERT_FALSE(device.ok());
+  ASSERT_THAT(device, warden::testing::FailsWith(MessageId::DeviceFeatureMissing));
   EXPECT_TRUE(since(before).balanced()) << to_string(since(before));
 }
 
@@ -200,6 +201,7 @@ TEST(Ledger, AnEnvironmentValueOtherThan0Or1IsAnErrorNamingIt) {
   auto lib = Library::load({});
   if (saved) ::setenv(kLedgerEnvVar, restore.c_str(), 1); else ::unsetenv(kLedgerEnvVar);
   ASSERT_FALSE(lib.ok());
+  EXPECT_THAT(lib, warden::testing::FailsWith(MessageId::LedgerSettingInvalid));
   EXPECT_EQ(lib.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(lib.error().message, HasSubstr("WARDEN_LEDGER='yes'"));
 }

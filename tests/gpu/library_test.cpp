@@ -4,16 +4,20 @@
 
 #include <gmock/gmock.h>
 
+#include "support/messages.h"
+
 #include <cstdlib>
 
 namespace warden::gpu {
 namespace {
 
 using ::testing::HasSubstr;
+using warden::testing::FailsWith;
 
 TEST(Library, MissingFileIsAnErrorNamingThePathAndTheFix) {
   auto lib = Library::load({.path = "/nonexistent/dir/libwebgpu.so"});
   ASSERT_FALSE(lib.ok());
+  EXPECT_THAT(lib, FailsWith(MessageId::LibraryNotLoaded));
   EXPECT_EQ(lib.error().kind, ErrorKind::LibraryMissing);
   EXPECT_THAT(lib.error().message, HasSubstr("/nonexistent/dir/libwebgpu.so"));
   EXPECT_THAT(lib.error().message, HasSubstr("WARDEN_WEBGPU_LIB"));
@@ -22,6 +26,7 @@ TEST(Library, MissingFileIsAnErrorNamingThePathAndTheFix) {
 TEST(Library, ALibraryWithoutTheApiIsRefusedByName) {
   auto lib = Library::load({.path = "libz.so.1"});
   ASSERT_FALSE(lib.ok());
+  EXPECT_THAT(lib, FailsWith(MessageId::LibrarySymbolsMissing));
   EXPECT_EQ(lib.error().kind, ErrorKind::SymbolMissing);
   EXPECT_THAT(lib.error().message, HasSubstr("wgpuCreateInstance"));
   EXPECT_THAT(lib.error().message, HasSubstr(std::to_string(proc_count()) + " entry point(s)"));
@@ -57,7 +62,9 @@ TEST(BackendChoice, ParsesEveryNameAndRefusesOthers) {
   EXPECT_EQ(*parse_backend_choice("null"), BackendChoice::Null);
   auto bad = parse_backend_choice("d3d12");
   ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad, FailsWith(MessageId::BackendUnknown));
   EXPECT_EQ(bad.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(bad.error().message, HasSubstr("'d3d12'"));
 }
 
 }  // namespace

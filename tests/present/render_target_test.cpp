@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
 #include "warden/gpu/objects.h"
@@ -17,6 +18,7 @@ namespace warden::present {
 namespace {
 
 using ::testing::Each;
+using warden::testing::FailsWith;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using Rgba = std::array<uint8_t, 4>;
@@ -101,19 +103,19 @@ TEST_F(RenderTargetTest, BgraTargetsReadBackAsRgbaAndUnreadableFormatsAreNamed) 
   ASSERT_TRUE(hdr->resize(20, 4));
   EXPECT_EQ(hdr->format(), gpu::TextureFormat::RGBA16Float);
   auto refused = read_image(*dev->context, *registry, hdr->texture());
-  ASSERT_FALSE(refused);
+  ASSERT_THAT(refused, FailsWith(MessageId::ReadImageFormatUnreadable));
   EXPECT_THAT(refused.error().message, HasSubstr("format rgba16float is not readable"));
   EXPECT_THAT(dev->take_errors(), IsEmpty());
 }
 
 TEST_F(RenderTargetTest, ZeroAreaIsRefused) {
   auto none = RenderTarget::create(*registry, {.width = 0, .height = 8, .label = "flat"});
-  ASSERT_FALSE(none);
+  ASSERT_THAT(none, FailsWith(MessageId::RenderTargetZeroSize));
   EXPECT_THAT(none.error().message, HasSubstr("render target \"flat\": size 0x8 has no area"));
   auto target = RenderTarget::create(*registry, {.width = 4, .height = 4, .label = "flat"});
   ASSERT_TRUE(target);
   auto resized = target->resize(4, 0);
-  ASSERT_FALSE(resized);
+  ASSERT_THAT(resized, FailsWith(MessageId::RenderTargetZeroSize));
   EXPECT_THAT(resized.error().message, HasSubstr("size 4x0 has no area"));
   EXPECT_EQ(target->width(), 4u);
 }
@@ -134,8 +136,11 @@ TEST_F(RenderTargetTest, PngRoundTripsTheReadbackAndBadPathsAreNamed) {
   EXPECT_EQ(back->rgba, image->rgba);
 
   auto bad = write_png(*image, "/nonexistent-dir/x.png");
-  ASSERT_FALSE(bad);
+  ASSERT_THAT(bad, FailsWith(MessageId::PngWriteFailed));
   EXPECT_THAT(bad.error().message, HasSubstr("write_png /nonexistent-dir/x.png"));
+  auto missing = read_png("/nonexistent-dir/x.png");
+  ASSERT_THAT(missing, FailsWith(MessageId::PngReadFailed));
+  EXPECT_THAT(missing.error().message, HasSubstr("read_png /nonexistent-dir/x.png"));
 }
 
 }  // namespace

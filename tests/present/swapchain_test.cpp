@@ -8,6 +8,7 @@
 #include <random>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "warden/present/swapchain.h"
 #include "warden/present/window.h"
 #include "warden/gpu/objects.h"
@@ -16,6 +17,7 @@ namespace warden::present {
 namespace {
 
 using ::testing::HasSubstr;
+using warden::testing::FailsWith;
 using ::testing::IsEmpty;
 using Status = gpu::SurfaceGetCurrentTextureStatus;
 
@@ -158,7 +160,7 @@ TEST_F(SwapchainTest, OutdatedOnAcquireReconfiguresOnceRetriesOnceAndSucceeds) {
 TEST_F(SwapchainTest, LostTwiceIsAClearErrorAfterOneRetryScoredAsASurfaceFaultNotADeviceLoss) {
   driver->injected = {Status::Lost, Status::Lost};
   auto frame = swapchain->acquire();
-  ASSERT_FALSE(frame);
+  ASSERT_THAT(frame, FailsWith(MessageId::SwapchainSurfaceNoFrame));
   EXPECT_THAT(frame.error().message, HasSubstr("swapchain \"swapchain\": the surface gave no frame at 64x48"));
   EXPECT_THAT(frame.error().message, HasSubstr("lost, then lost after reconfiguring once"));
   EXPECT_EQ(driver->current_texture_calls, 2) << "exactly one retry";
@@ -177,7 +179,7 @@ TEST_F(SwapchainTest, LostTwiceIsAClearErrorAfterOneRetryScoredAsASurfaceFaultNo
 TEST_F(SwapchainTest, TimeoutThenOutdatedIsAnErrorNamingBoth) {
   driver->injected = {Status::Timeout, Status::Outdated};
   auto frame = swapchain->acquire();
-  ASSERT_FALSE(frame);
+  ASSERT_THAT(frame, FailsWith(MessageId::SwapchainSurfaceNoFrame));
   EXPECT_THAT(frame.error().message, HasSubstr("timeout, then outdated after reconfiguring once"));
   EXPECT_EQ(driver->current_texture_calls, 2);
 }
@@ -185,7 +187,7 @@ TEST_F(SwapchainTest, TimeoutThenOutdatedIsAnErrorNamingBoth) {
 TEST_F(SwapchainTest, StatusErrorIsNotRetried) {
   driver->injected = {Status::Error};
   auto frame = swapchain->acquire();
-  ASSERT_FALSE(frame);
+  ASSERT_THAT(frame, FailsWith(MessageId::SwapchainSurfaceNoFrame));
   EXPECT_THAT(frame.error().message, HasSubstr("(error)"));
   EXPECT_EQ(driver->current_texture_calls, 1);
   EXPECT_EQ(swapchain->counters().retries, 0u);
@@ -206,23 +208,20 @@ TEST_F(SwapchainTest, TheFrameViewIsImportedIntoTheRegistryUntilPresent) {
 
 TEST_F(SwapchainTest, MisuseIsRefusedWithTheReason) {
   auto no_frame = swapchain->present();
-  ASSERT_FALSE(no_frame);
-  EXPECT_THAT(no_frame.error().message, HasSubstr("present without an acquired frame"));
+  EXPECT_THAT(no_frame, FailsWith(MessageId::SwapchainPresentWithoutFrame));
   auto frame = swapchain->acquire();
   ASSERT_TRUE(frame && frame->has_value());
   auto again = swapchain->acquire();
-  ASSERT_FALSE(again);
-  EXPECT_THAT(again.error().message, HasSubstr("acquire before the previous frame was presented"));
+  EXPECT_THAT(again, FailsWith(MessageId::SwapchainAcquireInFlight));
   swapchain->detach();
   EXPECT_FALSE(registry->is_alive((*frame)->view)) << "detach drops the frame in flight";
   auto detached = swapchain->acquire();
-  ASSERT_FALSE(detached);
-  EXPECT_THAT(detached.error().message, HasSubstr("acquire with no device attached"));
+  EXPECT_THAT(detached, FailsWith(MessageId::SwapchainAcquireDetached));
 }
 
 TEST(Window, ZeroSizeIsRefusedAndMinimiseTakesTheAreaAway) {
   auto zero = Window::open({.title = "zero", .width = 0, .height = 10});
-  ASSERT_FALSE(zero);
+  ASSERT_THAT(zero, FailsWith(MessageId::WindowZeroSize));
   EXPECT_THAT(zero.error().message, HasSubstr("size 0x10 has no area"));
 
   auto opened = Window::open({.title = "window test", .width = 50, .height = 40});
@@ -234,7 +233,7 @@ TEST(Window, ZeroSizeIsRefusedAndMinimiseTakesTheAreaAway) {
   window.poll_events();
   EXPECT_EQ(window.framebuffer_size().width, 90u);
   EXPECT_EQ(window.framebuffer_size().height, 30u);
-  EXPECT_FALSE(window.set_size(0, 30));
+  EXPECT_THAT(window.set_size(0, 30), FailsWith(MessageId::WindowZeroSize));
   window.minimise();
   EXPECT_FALSE(window.framebuffer_size().has_area());
   window.restore();
@@ -249,8 +248,7 @@ TEST(Window, WithoutADisplayOpeningSaysSo) {
   ::unsetenv("DISPLAY");
   auto opened = Window::open();
   ::setenv("DISPLAY", saved.c_str(), 1);
-  ASSERT_FALSE(opened);
-  EXPECT_THAT(opened.error().message, HasSubstr("no display: DISPLAY is not set"));
+  EXPECT_THAT(opened, FailsWith(MessageId::DisplayNotSet));
 }
 
 }  // namespace

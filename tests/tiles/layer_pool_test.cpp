@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "harness/reference_layer_pool.h"
+#include "support/messages.h"
 
 namespace warden::tiles {
 namespace {
+
+using warden::testing::FailsWith;
 
 TEST(LayerPool, HandsOutEveryLayerOnceThenNone) {
   SubmissionClock clock;
@@ -59,6 +62,7 @@ TEST(LayerPool, MisuseIsAnErrorNamingTheLayer) {
   auto touched = pool.touch(2);
   ASSERT_FALSE(touched);
   EXPECT_EQ(touched.error().kind, ErrorKind::Refused);
+  EXPECT_THAT(touched, FailsWith(MessageId::LayerPoolLayerNotAllocated));
   EXPECT_NE(touched.error().message.find("layer 2"), std::string::npos) << touched.error().message;
   EXPECT_NE(touched.error().message.find("free"), std::string::npos) << touched.error().message;
 
@@ -68,12 +72,14 @@ TEST(LayerPool, MisuseIsAnErrorNamingTheLayer) {
   auto twice = pool.release(layer);
   ASSERT_FALSE(twice);
   EXPECT_EQ(twice.error().kind, ErrorKind::Refused);
+  EXPECT_THAT(twice, FailsWith(MessageId::LayerPoolLayerNotAllocated));
   EXPECT_NE(twice.error().message.find("in flight"), std::string::npos) << twice.error().message;
   EXPECT_FALSE(pool.touch(layer)) << "a released layer must not be read by new work";
 
   auto outside = pool.release(9);
   ASSERT_FALSE(outside);
   EXPECT_EQ(outside.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(outside, FailsWith(MessageId::LayerPoolLayerOutOfRange));
   EXPECT_NE(outside.error().message.find("layer 9"), std::string::npos);
   EXPECT_TRUE(pool.check_invariants()) << "errors change nothing";
 }

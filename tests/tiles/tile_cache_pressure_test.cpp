@@ -9,9 +9,12 @@
 
 #include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
+#include "support/messages.h"
 
 namespace warden::tiles {
 namespace {
+
+using warden::testing::FailsWith;
 
 constexpr uint64_t kLayer = 1000;  // bytes of one layer; the cache only divides by it
 
@@ -69,6 +72,7 @@ TEST(TileCachePressure, FillThatLoadsAnotherTileIsRefusedAndTheBudgetHolds) {
   ASSERT_TRUE(inner.has_value());
   ASSERT_FALSE(*inner) << "a load from inside a fill must be refused";
   EXPECT_EQ(inner->error().kind, ErrorKind::Refused);
+  EXPECT_THAT(*inner, FailsWith(MessageId::TileCacheCalledInsideCallback));
   EXPECT_NE(inner->error().message.find("inside a fill"), std::string::npos) << inner->error().message;
   ASSERT_TRUE(outer);
   EXPECT_EQ(*outer, LoadStatus::Loaded);
@@ -96,7 +100,10 @@ TEST(TileCachePressure, FillThatLoadsOrEvictsItsOwnKeyLeaksNothing) {
   ASSERT_TRUE(status);
   EXPECT_EQ(*status, LoadStatus::Loaded);
   ASSERT_EQ(refused.size(), 2u);
-  for (const Error& e : refused) EXPECT_EQ(e.kind, ErrorKind::Refused) << e.message;
+  for (const Error& e : refused) {
+    EXPECT_EQ(e.kind, ErrorKind::Refused) << e.message;
+    EXPECT_THAT(e, FailsWith(MessageId::TileCacheCalledInsideCallback));
+  }
   EXPECT_EQ(c.resident_count(), 1u);
   EXPECT_EQ(pool.allocated_count(), 1u) << "a layer leaked";
   // Later evictions walk only live entries.
@@ -113,7 +120,7 @@ TEST(TileCachePressure, SizesWhoseByteProductsOverflowAreRefused) {
   auto cache = TileCache::create(pool, std::numeric_limits<uint64_t>::max(), huge_layer);
   ASSERT_FALSE(cache) << "4 layers of 2^63 bytes cannot be counted in 64 bits";
   EXPECT_EQ(cache.error().kind, ErrorKind::InvalidArgument);
-  EXPECT_NE(cache.error().message.find("overflow"), std::string::npos) << cache.error().message;
+  EXPECT_THAT(cache, FailsWith(MessageId::TileCacheByteCountOverflow));
 
   // At the largest size that can be counted, the count is exact and never wraps.
   LayerPool one(1, clock, 0);
@@ -128,9 +135,10 @@ TEST(TileCachePressure, TextureBytesThatOverflowAreRefused) {
   auto huge = texture_bytes(gpu::TextureFormat::RGBA32Float, 1u << 31, 1u << 31, 1, 1);
   ASSERT_FALSE(huge) << "2^31 x 2^31 x 16 bytes is 2^66";
   EXPECT_EQ(huge.error().kind, ErrorKind::InvalidArgument);
-  EXPECT_NE(huge.error().message.find("overflow"), std::string::npos) << huge.error().message;
+  EXPECT_THAT(huge, FailsWith(MessageId::TextureBytesOverflow));
   auto layers = texture_bytes(gpu::TextureFormat::RGBA8Unorm, 1u << 16, 1u << 16, 1, 1u << 31);
   ASSERT_FALSE(layers) << "2^34 bytes a layer x 2^31 layers";
+  EXPECT_THAT(layers, FailsWith(MessageId::TextureBytesOverflow));
   EXPECT_EQ(*texture_bytes(gpu::TextureFormat::RGBA8Unorm, 1u << 16, 1u << 16, 1, 1), uint64_t{1} << 34);
 }
 
@@ -167,7 +175,7 @@ TEST(TileCachePressure, PinnedTileSurvivesEvictUntilUnpinned) {
   auto refused = cache->evict({0, 0, 0});
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().kind, ErrorKind::Refused);
-  EXPECT_NE(refused.error().message.find("pinned"), std::string::npos) << refused.error().message;
+  EXPECT_THAT(refused, FailsWith(MessageId::TileEvictPinned));
   EXPECT_TRUE(cache->is_resident({0, 0, 0}));
   ASSERT_TRUE(cache->draw_source({5, 17, 3}));
 
@@ -188,7 +196,7 @@ TEST(TileCachePressure, DeepZoomsFollowOneRuleForLoadAndDraw) {
   for (uint32_t z : {31u, 32u, 40u}) {
     auto loaded = cache->load({z, 0, 0}, fill_ok());
     ASSERT_FALSE(loaded) << "z" << z;
-    EXPECT_NE(loaded.error().message.find("outside the pyramid"), std::string::npos);
+    EXPECT_THAT(loaded, FailsWith(MessageId::TileKeyOutsidePyramid)) << "z" << z;
     EXPECT_FALSE(cache->draw_source({z, 0, 0})) << "z" << z << " must not draw when load refuses it";
   }
   EXPECT_FALSE(cache->draw_source({2, 4, 0})) << "x >= 2^z";

@@ -6,12 +6,14 @@
 #include <stdexcept>
 #include <vector>
 
+#include "support/messages.h"
 #include "warden/tiles/sizing.h"
 
 namespace warden::tiles {
 namespace {
 
 using gpu::TextureFormat;
+using warden::testing::FailsWith;
 
 // ---- byte accounting and sizing ---------------------------------------------------------------
 
@@ -29,11 +31,13 @@ TEST(TileBytes, FullMipChainOfEveryLayerIsCounted) {
 TEST(TileBytes, BadTexturesAreErrorsNamingTheProblem) {
   auto mips = texture_bytes(TextureFormat::RGBA8Unorm, 256, 256, 10, 1);
   ASSERT_FALSE(mips);
+  EXPECT_THAT(mips, FailsWith(MessageId::TextureBytesMipLevelsOutOfRange));
   EXPECT_NE(mips.error().message.find("10 mip levels"), std::string::npos) << mips.error().message;
-  EXPECT_FALSE(texture_bytes(TextureFormat::RGBA8Unorm, 0, 256, 1, 1));
+  EXPECT_THAT(texture_bytes(TextureFormat::RGBA8Unorm, 0, 256, 1, 1), FailsWith(MessageId::TextureBytesEmpty));
   auto format = texture_bytes(TextureFormat::Depth24Plus, 4, 4, 1, 1);
   ASSERT_FALSE(format);
   EXPECT_EQ(format.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(format, FailsWith(MessageId::TexelSizeUnknown));
 }
 
 // The seed's worked example: a 1440-wide window at 512-pixel tiles.
@@ -55,7 +59,8 @@ TEST(PoolSizing, SeedWorkedExampleRoundsUpToSixtyFour) {
 TEST(PoolSizing, ZeroSizesAreErrorsNamingTheField) {
   auto s = size_layer_pool({.viewport_width = 800, .viewport_height = 600, .tile_size = 0});
   ASSERT_FALSE(s);
-  EXPECT_NE(s.error().message.find("tile_size"), std::string::npos);
+  EXPECT_THAT(s, FailsWith(MessageId::LayerPoolSizingZero));
+  EXPECT_NE(s.error().message.find("tile_size"), std::string::npos) << s.error().message;
 }
 
 // ---- the cache --------------------------------------------------------------------------------
@@ -79,6 +84,7 @@ TEST(TileCache, FailedFetchReleasesItsLayer) {
   });
   ASSERT_FALSE(failed);
   EXPECT_EQ(failed.error().message, "tile server said 503");
+  EXPECT_THAT(failed, FailsWith(MessageId::Application)) << "the fill's own error, as it was made";
   EXPECT_FALSE(cache->is_resident({1, 0, 0}));
   EXPECT_EQ(pool.counts().allocated, 0u);
   EXPECT_EQ(pool.counts().free, 4u);

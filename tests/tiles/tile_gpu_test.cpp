@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "support/tile_pictures.h"
 #include "support/poll_until.h"
 #include "warden/tiles/tile_cache.h"
@@ -21,6 +22,7 @@ namespace warden::tiles {
 namespace {
 
 using namespace gpu;
+using testing::FailsWith;
 using testing::GlDeviceTest;
 using testing::near;
 using testing::Rgba;
@@ -345,11 +347,13 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
 
   auto held = array->destroy_retired(pool, clock->clock());
   ASSERT_FALSE(held);
+  EXPECT_THAT(held, FailsWith(MessageId::TileArrayLayersStillAllocated));
   EXPECT_NE(held.error().message.find("1 layers are still allocated"), std::string::npos) << held.error().message;
   ASSERT_TRUE(pool.release(layer));
   auto recording = array->destroy_retired(pool, clock->clock());
   ASSERT_FALSE(recording) << "the recorded frame still reads it";
   EXPECT_EQ(recording.error().kind, ErrorKind::Refused);
+  EXPECT_THAT(recording, FailsWith(MessageId::TileArrayStillInUse));
   Serial s = submit(enc.get());
   EXPECT_FALSE(array->destroy_retired(pool, clock->clock()));
   poll_until_retired(s);
@@ -367,7 +371,7 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
   EXPECT_TRUE(is_texture_destroyed());
   auto image = read(readback.get());
   EXPECT_PRED2(near, pixel(image, 32, 32), kBlue);
-  EXPECT_FALSE(array->upload(encoder().get(), 0, solid(kRed)));
+  EXPECT_THAT(array->upload(encoder().get(), 0, solid(kRed)), FailsWith(MessageId::TileArrayDestroyed));
 }
 
 // Bad input is an error naming the array and the value, never a Dawn error object.
@@ -375,23 +379,24 @@ TEST_F(TileGpuTest, BadArraysAndUploadsAreErrorsNamingTheProblem) {
   auto none = TileArray::create(*mips, {kTile, 0, 0, "band z3"});
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(none, FailsWith(MessageId::TileArrayLayerCountOutOfRange));
   EXPECT_NE(none.error().message.find("'band z3': 0 layers"), std::string::npos) << none.error().message;
   auto huge = TileArray::create(*mips, {kTile, 1u << 20, 0, "band z4"});
-  ASSERT_FALSE(huge);
+  ASSERT_THAT(huge, FailsWith(MessageId::TileArrayLayerCountOutOfRange));
   EXPECT_NE(huge.error().message.find("on this device"), std::string::npos) << huge.error().message;
 
   auto array = make_array(2);
   ASSERT_TRUE(array);
   auto enc = encoder();
   auto outside = array->upload(enc.get(), 2, solid(kRed));
-  ASSERT_FALSE(outside);
+  ASSERT_THAT(outside, FailsWith(MessageId::TileArrayLayerOutOfRange));
   EXPECT_NE(outside.error().message.find("layer 2 of 2"), std::string::npos) << outside.error().message;
   std::vector<uint8_t> short_tile(100);
   auto truncated = array->upload(enc.get(), 0, short_tile);
-  ASSERT_FALSE(truncated);
+  ASSERT_THAT(truncated, FailsWith(MessageId::TileTexelsSizeMismatch));
   EXPECT_NE(truncated.error().message.find("100 bytes"), std::string::npos) << truncated.error().message;
   std::vector<TileInstance> too_many(renderer->max_instances() + 1);
-  EXPECT_FALSE(renderer->write_instances(too_many));
+  EXPECT_THAT(renderer->write_instances(too_many), FailsWith(MessageId::TileRendererTooManyInstances));
 }
 
 // Six layers recycled in one frame: their chains are regenerated a level at a time, up to
@@ -456,16 +461,14 @@ TEST_F(TileGpuTest, ScratchArrayRefusesDirectMipPassesAndBadLayers) {
   auto enc = encoder();
   const LayerIndex one[] = {1};
   auto direct = array->record_mip_pass(enc.get(), one, 1);
-  ASSERT_FALSE(direct);
-  EXPECT_NE(direct.error().message.find("scratch array (MipPath::Scratch)"), std::string::npos)
-      << direct.error().message;
+  ASSERT_THAT(direct, FailsWith(MessageId::TileMipPassInScratchArray));
   const LayerIndex outside[] = {2, 8};
   auto out = array->regenerate_mips(enc.get(), outside);
-  ASSERT_FALSE(out);
+  ASSERT_THAT(out, FailsWith(MessageId::TileArrayLayerOutOfRange));
   EXPECT_NE(out.error().message.find("layer 8 of 8"), std::string::npos) << out.error().message;
   const LayerIndex twice[] = {3, 5, 3};
   auto dup = array->regenerate_mips(enc.get(), twice);
-  ASSERT_FALSE(dup);
+  ASSERT_THAT(dup, FailsWith(MessageId::TileMipLayerTwice));
   EXPECT_NE(dup.error().message.find("layer 3 twice"), std::string::npos) << dup.error().message;
   // Nothing invalid was recorded: the encoder still finishes and submits cleanly.
   submit(enc.get());
@@ -479,19 +482,18 @@ TEST_F(TileGpuTest, BadMipPassesAreErrorsNamingTheProblem) {
   auto enc = encoder();
   const LayerIndex twice[] = {3, 5, 3};
   auto dup = array->record_mip_pass(enc.get(), twice, 1);
-  ASSERT_FALSE(dup);
+  ASSERT_THAT(dup, FailsWith(MessageId::TileMipLayerTwice));
   EXPECT_NE(dup.error().message.find("layer 3 twice"), std::string::npos) << dup.error().message;
   std::vector<LayerIndex> wide;
   for (LayerIndex l = 0; l <= mips->max_targets(); ++l) wide.push_back(l);
   auto too_wide = array->record_mip_pass(enc.get(), wide, 1);
-  ASSERT_FALSE(too_wide);
-  EXPECT_NE(too_wide.error().message.find("layers in one pass"), std::string::npos) << too_wide.error().message;
+  ASSERT_THAT(too_wide, FailsWith(MessageId::TileMipPassWidthOutOfRange));
   const LayerIndex one[] = {1};
   auto level0 = array->record_mip_pass(enc.get(), one, 0);
-  ASSERT_FALSE(level0);
+  ASSERT_THAT(level0, FailsWith(MessageId::TileMipLevelOutOfRange));
   EXPECT_NE(level0.error().message.find("level 0 (1..6)"), std::string::npos) << level0.error().message;
   const LayerIndex outside[] = {8};
-  EXPECT_FALSE(array->record_mip_pass(enc.get(), outside, 1));
+  EXPECT_THAT(array->record_mip_pass(enc.get(), outside, 1), FailsWith(MessageId::TileArrayLayerOutOfRange));
   // Nothing invalid was recorded: the encoder still finishes and submits cleanly.
   submit(enc.get());
 }

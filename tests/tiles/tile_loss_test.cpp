@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "support/tile_pictures.h"
 #include "support/poll_until.h"
 #include "warden/resources/registry.h"
@@ -29,6 +30,7 @@
 namespace warden::tiles {
 namespace {
 
+using testing::FailsWith;
 using testing::near;
 using testing::Rgba;
 using testing::show;
@@ -495,7 +497,7 @@ TEST_F(TilesAcrossLossNull, TileCallsBetweenLossAndRebuildAreDeviceLostErrors) {
   const TileInstance one[1] = {};
   expect_lost(renderer->write_instances(one), "write_instances");
   auto again = TileArray::create(*mips, {kTile, 4, 0, "band z3"});
-  ASSERT_FALSE(again);
+  ASSERT_THAT(again, FailsWith(MessageId::TileDeviceLost));
   EXPECT_EQ(again.error().kind, ErrorKind::DeviceFailed);
   EXPECT_NE(again.error().message.find("'band z3': device lost (generation 1), rebuilding"), std::string::npos)
       << again.error().message;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/messages.h"
 #include "support/poll_until.h"
 #include "warden/gpu/queue_clock.h"
 #include "warden/tiles/upload_ring.h"
@@ -18,6 +19,7 @@ namespace warden::tiles {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::FailsWith;
 using testing::GlDeviceTest;
 using State = UploadRing::BufferState;
 
@@ -247,7 +249,7 @@ TEST_F(UploadRingTest, AfterALossTheRingIsMadeAgainOnTheNewDevice) {
 
 TEST_F(UploadRingTest, BadInputIsRefusedWithTheNumbers) {
   auto empty = UploadRing::create(dev->procs(), dev->device.get(), {64, 4, 0, 2, "no buffers"});
-  ASSERT_FALSE(empty.ok());
+  ASSERT_THAT(empty, FailsWith(MessageId::UploadRingZeroSize));
   EXPECT_EQ(empty.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(empty.error().message, HasSubstr("'no buffers'"));
   auto ring = UploadRing::create(dev->procs(), dev->device.get(), {64, 4, 1, 1, "sized"});
@@ -255,7 +257,7 @@ TEST_F(UploadRingTest, BadInputIsRefusedWithTheNumbers) {
   auto array = make_array(64, 1);
   std::vector<uint8_t> short_tile(100);
   auto staged = (*ring)->stage(array.get(), 0, short_tile);
-  ASSERT_FALSE(staged.ok());
+  ASSERT_THAT(staged, FailsWith(MessageId::TileTexelsSizeMismatch));
   EXPECT_EQ(staged.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(staged.error().message, HasSubstr("100 bytes, expected 16384"));
 }

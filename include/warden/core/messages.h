@@ -21,14 +21,40 @@
   X(core, ResultMovedFrom, "a failed Result whose error was moved to another Result was read")
 
 #define WARDEN_MESSAGES_GPU(X) \
-  X(gpu, DawnLog, "a line of the WebGPU implementation's own log (a backend it could not load, a warning)")
+  X(gpu, DawnLog, "a line of the WebGPU implementation's own log (a backend it could not load, a warning)") \
+  X(gpu, LedgerSettingInvalid, "WARDEN_LEDGER is set to something other than 0 or 1") \
+  X(gpu, LibraryNotLoaded, "no WebGPU library could be loaded from any of the places warden looks") \
+  X(gpu, LibrarySymbolsMissing, "the WebGPU library that was loaded lacks entry points warden needs") \
+  X(gpu, LedgerSecondLibrary, "the reference ledger already counts another WebGPU library in this process") \
+  X(gpu, BackendUnknown, "a backend name is not one of auto, vulkan, gl, gles or null") \
+  X(gpu, InstanceCreationFailed, "wgpuCreateInstance returned no instance") \
+  X(gpu, FutureWaitTimedOut, "a bounded wait for a WebGPU future ran out") \
+  X(gpu, FutureWaitFailed, "wgpuInstanceWaitAny failed") \
+  X(gpu, AdapterRequestFailed, "an adapter request for one backend gave no adapter") \
+  X(gpu, AdapterNoneSuitable, "no adapter of the backend choice satisfied the request") \
+  X(gpu, DeviceFeatureMissing, "the adapter lacks a feature the device requires") \
+  X(gpu, DeviceRequestFailed, "the WebGPU implementation rejected a device request") \
+  X(gpu, QueueIdleWaitFailed, "the queue's submitted work did not complete") \
+  X(gpu, ReadMappedMapFailed, "mapping a buffer for reading failed") \
+  X(gpu, ReadMappedRangeNull, "a buffer mapped for reading gave no mapped range")
+
 #define WARDEN_MESSAGES_DEVICE(X) \
   X(device, DeviceStarting, "a new device generation started: the controller asks for an adapter and a device") \
   X(device, DeviceReady, "a device generation is ready: its resources are prepared and it is shown") \
   X(device, DeviceLost, "the device of the current generation was lost (the API's words follow) or hung") \
   X(device, DeviceFailed, "a device generation failed: no device could be made or prepared, or the rebuild policy gave up") \
   X(device, DeviceStopped, "the controller was stopped or shut down; no device is shown until a retry") \
-  X(device, DeviceRetired, "a generation's device was retired: destroyed, released (it presented), or kept for the next engine")
+  X(device, DeviceRetired, "a generation's device was retired: destroyed, released (it presented), or kept for the next engine") \
+  X(device, ProviderApiUnavailable, "the device provider has no WebGPU library to ask for adapters and devices") \
+  X(device, NewDeviceRefused, "a new device is refused because devices that presented were destroyed in this process") \
+  X(device, PreparationFinishedLate, "a resource preparation finished after its device generation ended") \
+  X(device, RebuildGaveUp, "the rebuild policy gave up on the device, so a retry is refused") \
+  X(device, ShutdownOvertaken, "a hook started a new device generation while shutdown retired the device") \
+  X(device, KeepDeviceNeedsStash, "a shutdown asked to keep the device, with no device stash to keep it in") \
+  X(device, MarkPresentedNoDevice, "mark_presented was called while no device is shown") \
+  X(device, TestRequestNotPending, "a TestProvider request number names no pending request") \
+  X(device, TestDeviceNotLosable, "a TestProvider device has no unsettled lost promise to settle")
+
 #define WARDEN_MESSAGES_RESOURCES(X) \
   X(resources, RegistryCapacityClamped, "a requested pool capacity exceeds what a handle can index; the registry uses the largest it can") \
   X(resources, ResourcesLeakedAtShutdown, "objects were still alive when the registry shut down; the message names each kind and label") \
@@ -71,6 +97,7 @@
   X(resources, TextureDescriptionInvalid, "a texture description breaks a WebGPU rule or a device limit (dimensions, layers, mip levels, samples)") \
   X(resources, QuerySetZeroCount, "create_query_set was asked for 0 queries") \
   X(resources, QuerySetTooLarge, "create_query_set was asked for more queries than WebGPU allows in one set")
+
 #define WARDEN_MESSAGES_SHADERS(X) \
   X(shaders, SourceNotUtf8, "a shader source is not valid UTF-8; the message names the byte and its offset") \
   X(shaders, SourceFileNotFound, "a shader file does not exist") \
@@ -88,6 +115,7 @@
   X(shaders, WatcherInitFailed, "the file watcher could not be created (inotify)") \
   X(shaders, WatchPathInvalid, "a path to watch could not be made absolute") \
   X(shaders, WatchDirectoryFailed, "the directory of a file to watch could not be watched")
+
 #define WARDEN_MESSAGES_PIPELINES(X) \
   X(pipelines, PipelineBuildRejected, "the device rejected a bind group layout or pipeline the pipeline library built; Dawn's words follow") \
   X(pipelines, PipelineBuildReturnedNull, "the implementation returned no object for a pipeline build") \
@@ -100,13 +128,132 @@
   X(pipelines, HotReloadNotWatched, "reload was asked for a shader module that is not watched") \
   X(pipelines, HotReloadKeptPrevious, "a hot reload failed; the previous module and pipelines stay in use") \
   X(pipelines, HotReloadApplied, "a hot reload swapped in a new module and its pipelines")
-#define WARDEN_MESSAGES_PRESENT(X)
-#define WARDEN_MESSAGES_TILES(X)
-#define WARDEN_MESSAGES_DEBUGDRAW(X)
-#define WARDEN_MESSAGES_ENGINE(X)
-#define WARDEN_MESSAGES_DEMO(X)
-#define WARDEN_MESSAGES_APP(X)
-#define WARDEN_MESSAGES_CLI(X)
+
+#define WARDEN_MESSAGES_PRESENT(X) \
+  X(present, ReadImageFormatUnreadable, "read_image was given a texture whose format is not readable as an 8-bit RGBA image") \
+  X(present, ReadImageMissingCopySrc, "read_image was given a texture created without CopySrc usage, so it cannot be copied out") \
+  X(present, PngImageSizeMismatch, "write_png was given an image whose byte count is not width*height*4") \
+  X(present, PngWriteFailed, "libpng could not write the PNG file") \
+  X(present, PngReadFailed, "libpng could not read the file as a PNG (missing, unreadable or not a PNG)") \
+  X(present, SurfaceCapabilitiesUnreadable, "the surface's capabilities could not be read for the device's adapter") \
+  X(present, SwapchainAttachWithoutDevice, "Swapchain::attach was given no device or no registry") \
+  X(present, SwapchainNoSurface, "the WebGPU library made no surface for the window") \
+  X(present, SwapchainNoSurfaceFormat, "the surface offers no texture format for the device's adapter") \
+  X(present, SwapchainAcquireDetached, "Swapchain::acquire was called with no device attached") \
+  X(present, SwapchainAcquireInFlight, "Swapchain::acquire was called before the previous frame was presented") \
+  X(present, SwapchainSurfaceNoFrame, "the surface gave no frame to render into, even after reconfiguring once where its status allowed") \
+  X(present, SwapchainPresentWithoutFrame, "Swapchain::present was called without an acquired frame") \
+  X(present, GlfwInitFailed, "GLFW could not be started on X11") \
+  X(present, DisplayNotSet, "DISPLAY is not set, so no window can be opened") \
+  X(present, DisplayNotAnswering, "the X server that DISPLAY names does not answer") \
+  X(present, WindowZeroSize, "a window was asked for a size with no area") \
+  X(present, WindowNotCreated, "GLFW could not create the window") \
+  X(present, RenderTargetZeroSize, "a render target was given a size with no area") \
+  X(present, RenderTargetNoTexture, "the device made no texture for a render target")
+
+#define WARDEN_MESSAGES_TILES(X) \
+  X(tiles, TileDeviceLost, "tile objects cannot be made while the device is lost; they are made again on the next device") \
+  X(tiles, TileMipPipelineNotCreated, "a pipeline that renders tile mip levels was not created") \
+  X(tiles, TileArrayTileSizeOutOfRange, "a tile array's tile size is 0 or above the device's largest 2D texture") \
+  X(tiles, TileArrayLayerCountOutOfRange, "a tile array's layer count is 0 or above the device's array layer limit") \
+  X(tiles, TileArrayDestroyed, "a tile array was used after it was destroyed") \
+  X(tiles, TileArrayLayerOutOfRange, "a call named a layer beyond the tile array's layers") \
+  X(tiles, TileMipLevelOutOfRange, "a mip pass named level 0 (written by uploads) or a level the tile array does not have") \
+  X(tiles, TileTexelsSizeMismatch, "the texels given for one tile are not tile size x tile size texels of the format") \
+  X(tiles, TileMipPassInScratchArray, "a mip pass was recorded into a tile array whose chains are rendered in its scratch array") \
+  X(tiles, TileMipPassWidthOutOfRange, "a mip pass was given no layers, or more than one pass renders") \
+  X(tiles, TileMipLayerTwice, "a mip pass named the same layer twice") \
+  X(tiles, TileArrayLayersStillAllocated, "a tile array was to be destroyed while its pool still has layers allocated") \
+  X(tiles, TileArrayStillInUse, "a tile array was to be destroyed while a submission that reads it has not retired") \
+  X(tiles, TileRendererZeroInstances, "a TileRenderer was asked for room for 0 instances") \
+  X(tiles, TileDrawShaderIncomplete, "an application's tile draw shader was given without its module or without the pipeline library") \
+  X(tiles, TileDrawPipelineNotCreated, "the pipeline that draws tiles was not created") \
+  X(tiles, TileRendererTooManyInstances, "more tile instances were written than the TileRenderer has room for") \
+  X(tiles, TileReplyReplaced, "a TileReply was overwritten before it answered; its fetch fails") \
+  X(tiles, TileReplyUnanswered, "a TileReply was destroyed without delivering texels or an error; its fetch fails") \
+  X(tiles, TileKeyOutsidePyramid, "a tile key lies outside the pyramid (x or y not below 2^z, or z beyond the deepest zoom)") \
+  X(tiles, TileCacheLayerBytesZero, "a TileCache was given a layer size of 0 bytes") \
+  X(tiles, TileCacheBudgetBelowLayer, "a TileCache's byte budget holds no tile layer") \
+  X(tiles, TileCacheByteCountOverflow, "a TileCache's pool layers times the layer size overflow a 64-bit byte count") \
+  X(tiles, TileCacheNoFetches, "a TileCache was allowed 0 fetches in flight, so no fetch could start") \
+  X(tiles, TileCacheCalledInsideCallback, "a call that changes a TileCache was made from inside one of its fill, upload or fetch callbacks") \
+  X(tiles, TileCacheChangedDuringFill, "the tile cache changed while a fill ran (a bug in warden)") \
+  X(tiles, TilePinNotResident, "pin named a tile that is not resident") \
+  X(tiles, TileEvictPinned, "evict named a pinned tile") \
+  X(tiles, TileEvictUnknown, "evict named a tile that is neither resident nor requested") \
+  X(tiles, LayerPoolLayerOutOfRange, "a layer index beyond the layer pool's layers") \
+  X(tiles, LayerPoolLayerNotAllocated, "a layer was touched or released that the pool had not handed out (free, or already released)") \
+  X(tiles, LayerPoolInvariantBroken, "the layer pool's bookkeeping contradicts itself (a bug in warden)") \
+  X(tiles, UploadRingZeroSize, "an upload ring's tile size, texel bytes, buffer count or tiles per buffer is 0") \
+  X(tiles, UploadRingStagingNotMapped, "a staging buffer of an upload ring was not created mapped") \
+  X(tiles, UploadMeasurementZero, "the upload measurement was given 0 for the tile size, the tile count or the rounds") \
+  X(tiles, UploadMeasurementNoMappedBuffer, "the upload measurement's ring had no mapped buffer (a bug in warden)") \
+  X(tiles, LayerPoolSizingZero, "size_layer_pool was given 0 for the viewport width or height or the tile size") \
+  X(tiles, TexelSizeUnknown, "warden has no byte size for the texture format") \
+  X(tiles, TextureBytesEmpty, "texture_bytes was given a texture with no width, height or layers") \
+  X(tiles, TextureBytesMipLevelsOutOfRange, "texture_bytes was given 0 mip levels or more than the size has") \
+  X(tiles, TextureBytesOverflow, "a texture's byte count overflows 64 bits")
+
+#define WARDEN_MESSAGES_DEBUGDRAW(X) \
+  X(debugdraw, DebugDrawerCapacityTooSmall, "a debug drawer's initial capacity leaves no room for vertices after its matrix block") \
+  X(debugdraw, DebugDrawerBufferNotCreated, "the device made no larger vertex buffer for a debug drawer")
+
+#define WARDEN_MESSAGES_ENGINE(X) \
+  X(engine, EngineUncapturedError, "the WebGPU implementation reported an error that no error scope caught") \
+  X(engine, EngineDeviceLost, "the call needs a device, and the engine's device is lost and being rebuilt") \
+  X(engine, EngineGaveUp, "the engine gave up rebuilding its device, so calls that need one fail") \
+  X(engine, EngineFrameFromLostDevice, "a frame recorded on a device that was since lost was submitted; nothing was submitted") \
+  X(engine, EngineReadyTimeout, "no device was ready within the time wait_until_ready was given") \
+  X(engine, TileLayerBudgetBelowLayer, "a tile layer's byte budget is below one tile layer") \
+  X(engine, TileLayerTooManyLayers, "a tile layer's budget plus its in-flight headroom needs more array layers than the device has")
+
+#define WARDEN_MESSAGES_DEMO(X) \
+  X(demo, StampScaleZero, "draw_stamp was asked to draw at scale 0") \
+  X(demo, StampGlyphMissing, "the stamp text holds a character the stamp font has no glyph for") \
+  X(demo, TileFetchFailureRateOutOfRange, "a tile fetch failure rate is outside [0, 1]") \
+  X(demo, TileFetchLatencyNegative, "a tile fetch latency is negative") \
+  X(demo, TileFetchInjectedFailure, "a tile fetch failed on purpose, drawn from the fetch failure rate") \
+  X(demo, TileFetchFaultBurst, "a tile fetch failed on purpose, in a planned burst of failures") \
+  X(demo, DemoFramesZero, "the demo was asked for no frames") \
+  X(demo, DemoSizeOutOfRange, "the demo's frame width or height is outside 1..4096") \
+  X(demo, DemoWidthNotMultipleOf64, "the demo's frame width is not a multiple of 64") \
+  X(demo, DemoBudgetZero, "the demo's VRAM budget is 0") \
+  X(demo, DemoFrameIntervalNegative, "the demo's frame interval is negative") \
+  X(demo, DemoZoomTooDeep, "the demo's deepest zoom is beyond the deepest its tile sources draw") \
+  X(demo, DemoNullBackend, "the demo was asked to run on the null backend, which draws nothing") \
+  X(demo, DemoFaultBeyondRun, "a planned fault is at a frame beyond the run") \
+  X(demo, DemoOutFolderUncreatable, "the demo's output folder cannot be created") \
+  X(demo, DemoShaderUnwritable, "the demo's tile shader file cannot be written") \
+  X(demo, DemoWindowSurfaceMismatch, "the window's surface differs in format or size from the demo's frames") \
+  X(demo, DemoSnapshotUnmapped, "a snapshot readback could not be mapped, so that snapshot is missing") \
+  X(demo, DemoSnapshotsUnfinished, "snapshot readbacks did not finish after the last frame") \
+  X(demo, DemoReportUnwritable, "a demo report file cannot be written") \
+  X(demo, ReportInputUnreadable, "a file the HTML report embeds (uPlot or a snapshot) cannot be read") \
+  X(demo, TileFolderMissing, "the --tiles folder does not exist") \
+  X(demo, FolderTileMissing, "a tile of the --tiles folder has no .png, .jpg or .jpeg file") \
+  X(demo, FolderTileWrongSize, "a tile image of the --tiles folder is not the tile size") \
+  X(demo, TileSourceSizeZero, "a demo tile source was given a tile size of 0") \
+  X(demo, TileSourceZoomTooDeep, "a tile key's zoom is beyond the deepest zoom the demo's tile sources draw") \
+  X(demo, TileSourceKeyOutside, "a tile key's x or y does not exist at its zoom") \
+  X(demo, MercatorSourceEmpty, "the MercatorTiler's source image is empty") \
+  X(demo, ImageFormatUnknown, "a file's extension names no image format warden reads") \
+  X(demo, JpegUnopenable, "a JPEG file cannot be opened") \
+  X(demo, JpegEmpty, "a JPEG file is empty") \
+  X(demo, JpegUnreadable, "a file is not a readable JPEG") \
+  X(demo, PngMissing, "a PNG file to read does not exist") \
+  X(demo, PngUnreadable, "a file is not a readable PNG") \
+  X(demo, PngImageInvalid, "an image to write as PNG has no area, or not 4 bytes per texel") \
+  X(demo, PngUnwritable, "a PNG file cannot be written")
+
+#define WARDEN_MESSAGES_APP(X) \
+  X(app, SmokeJobGpuError, "the smoke job's error scope caught a WebGPU error")
+
+#define WARDEN_MESSAGES_CLI(X) \
+  X(cli, SizeOptionMalformed, "a --size value is not WIDTHxHEIGHT with both at least 1") \
+  X(cli, ShaderCheckFeatureNotOffered, "a feature named to shader check is not offered by the adapter") \
+  X(cli, ShaderCheckUnknownOption, "an argument to shader check looks like an option, is none, and names no file") \
+  X(cli, ShaderCheckNoFiles, "shader check was given no file to check") \
+  X(cli, WindowDeviceNotReady, "the window command's device did not become ready")
 // clang-format on
 
 /// Every message, layer by layer, bottom up.

@@ -462,7 +462,10 @@ void TileMapDemo::misuse_handles() {
     report_.unclean_misuse += buffer.error().kind != ErrorKind::DeviceFailed;  // no device: a clean error
     return;
   }
-  auto stale = [&](const Error& e) { return e.kind == ErrorKind::StaleHandle && e.message.find("careless") != std::string::npos; };
+  // The right error, and its words name the object by its label.
+  auto stale = [&](const Error& e) {
+    return e.id == MessageId::HandleDestroyed && e.message.find("careless") != std::string::npos;
+  };
   report_.unclean_misuse += !registry.destroy_buffer(*buffer).ok();
   // Kept entries plus those the full store dropped: every report counts, however long the run.
   auto reported = [&] { return registry.diagnostics().entries().size() + registry.diagnostics().dropped(); };
@@ -470,7 +473,7 @@ void TileMapDemo::misuse_handles() {
   const bool again = registry.destroy_buffer(*buffer).ok();
   const std::vector<Diagnostic> entries = registry.diagnostics().entries();
   report_.unclean_misuse += !again || reported() != before + 1 ||
-                            entries.back().message.find("double destroy") == std::string::npos;
+                            entries.back().id != MessageId::DoubleDestroyIgnored;
   const uint32_t word = 7;
   auto written = registry.write_buffer(*buffer, 0, &word, sizeof word);
   report_.unclean_misuse += written.ok() || !stale(written.error());

@@ -127,7 +127,7 @@ TEST_F(TileMapDemoTest, BadOptionsAreErrorsNamingTheOption) {
   options = small_run();
   options.budget_mb = 4096;
   auto huge = run_tile_map_demo(options, nullptr, log);
-  ASSERT_FALSE(huge);
+  ASSERT_THAT(huge, FailsWith(MessageId::TileLayerTooManyLayers));
   EXPECT_NE(huge.error().message.find("--budget-mb 4096"), std::string::npos) << huge.error().message;
   options = small_run();
   options.tiles_dir = dir / "no-such-folder";

@@ -163,7 +163,7 @@ TEST(EngineLoss, EveryCallBetweenTheLossAndReadyGivesItsDocumentedResult) {
   ASSERT_THAT(loaded, FailsWith(MessageId::EngineDeviceLost));
   EXPECT_THAT(loaded.error().message, HasSubstr(lost));
   auto resolved = engine->registry().resolve(*buffer);
-  ASSERT_FALSE(resolved.ok());
+  ASSERT_THAT(resolved, FailsWith(MessageId::RegistryDeviceLost));
   EXPECT_THAT(resolved.error().message, HasSubstr(lost));
   EXPECT_TRUE(engine->registry().is_alive(*buffer));
 
@@ -250,6 +250,27 @@ TEST(EngineDiagnostics, AnUncapturedErrorIsReportedByItsId) {
   EXPECT_EQ(reported->category, "gfx.device");
   EXPECT_THAT(reported->message, HasSubstr("uncaptured validation error"));
   EXPECT_THAT(reported->message, HasSubstr("rejected")) << "the library's words name the object";
+}
+
+// Every layer under the engine reports into the engine's one Diagnostics: the registry's reports
+// land there, and a loss and its recovery are told by the device controller, in order, by id.
+TEST(EngineDiagnostics, ALossAndItsRecoveryAreReportedInOrderIntoTheEnginesOneDiagnostics) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(&engine->registry().diagnostics(), &engine->diagnostics()) << "one Diagnostics, shared";
+  (void)engine->diagnostics().take();
+  ASSERT_TRUE(engine->force_device_loss("diagnostics test").ok());
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  std::vector<MessageId> device_reports;
+  for (const Diagnostic& d : engine->diagnostics().entries()) {
+    if (d.category == device::kDiagnosticsCategory) device_reports.push_back(d.id);
+    if (d.id == MessageId::DeviceLost) {
+      EXPECT_EQ(d.severity, Severity::Warning);
+      EXPECT_THAT(d.message, HasSubstr("diagnostics test")) << "the loss's own words";
+    }
+  }
+  EXPECT_THAT(device_reports, ElementsAre(MessageId::DeviceLost, MessageId::DeviceRetired, MessageId::DeviceStarting,
+                                          MessageId::DeviceReady));
 }
 
 TEST(EngineLoss, AnAdoptedObjectIsReportedAsAwaitingItsOwnerAndIsLiveOnceReplaced) {

@@ -293,6 +293,8 @@ TEST(TileCacheFrame, FailedFetchIsReportedByKeyAndFreesItsSlot) {
   LayerPool pool(4, clock, 0);
   auto cache = TileCache::create(pool, 4 * kLayer, kLayer, 1);
   ASSERT_TRUE(cache);
+  Diagnostics diagnostics;
+  cache->set_diagnostics(&diagnostics);
   HeldFetcher fetcher;
   Uploads uploads;
   ASSERT_TRUE(cache->request({2, 2, 2}));
@@ -309,6 +311,8 @@ TEST(TileCacheFrame, FailedFetchIsReportedByKeyAndFreesItsSlot) {
   EXPECT_EQ(report->failed[0].second.message, "fetch of tile z2/1/1 failed: read_png z2/1/1.png: not a PNG");
   EXPECT_EQ(cache->failed_fetches(), 1u);
   EXPECT_EQ(*cache->dispatch(fetcher), 1u) << "the failed fetch gave its slot back";
+  EXPECT_EQ(diagnostics.count(MessageId::PngReadFailed), 1u) << "reported too, under the failure's own id";
+  EXPECT_EQ(diagnostics.count(kDiagnosticsCategory, Severity::Warning), 1u);
 
   // A reply dropped without an answer is a failed fetch too, never a slot held forever.
   fetcher.replies.clear();
@@ -316,6 +320,7 @@ TEST(TileCacheFrame, FailedFetchIsReportedByKeyAndFreesItsSlot) {
   ASSERT_TRUE(report);
   ASSERT_EQ(report->failed.size(), 1u);
   EXPECT_THAT(report->failed[0].second, FailsWith(MessageId::TileReplyUnanswered));
+  EXPECT_EQ(diagnostics.count(MessageId::TileReplyUnanswered), 1u);
   EXPECT_EQ(cache->fetches_in_flight(), 0u);
   EXPECT_EQ(pool.allocated_count(), 0u);
 }

@@ -467,6 +467,7 @@ TEST_F(TilesAcrossLossNull, AnArrayTheRegistryHasNoRoomForIsAnErrorNamingTheView
   auto array = TileArray::create(*mips, {kTile, 8, 0, "band z7"});
   ASSERT_FALSE(array);
   EXPECT_EQ(array.error().kind, ErrorKind::PoolFull) << array.error().message;
+  EXPECT_THAT(array, FailsWith(MessageId::ResourcePoolFull));
   EXPECT_EQ(TileArray::view_count(8, 6), 46u);
   EXPECT_NE(array.error().message.find("tile array 'band z7'"), std::string::npos) << array.error().message;
   EXPECT_NE(array.error().message.find("46 views"), std::string::npos) << array.error().message;
@@ -488,6 +489,7 @@ TEST_F(TilesAcrossLossNull, TileCallsBetweenLossAndRebuildAreDeviceLostErrors) {
   auto expect_lost = [](const Result<void>& r, const char* what) {
     ASSERT_FALSE(r) << what;
     EXPECT_EQ(r.error().kind, ErrorKind::DeviceFailed) << what << ": " << r.error().message;
+    EXPECT_THAT(r, FailsWith(MessageId::RegistryDeviceLost)) << what << ": the registry's error, passed on";
     EXPECT_NE(r.error().message.find("device lost (generation 1), rebuilding"), std::string::npos)
         << what << ": " << r.error().message;
   };

@@ -75,15 +75,6 @@ class Diagnostics {
   size_t count(std::string_view category) const;
   /// Kept entries of a category and severity.
   size_t count(std::string_view category, Severity severity) const;
-  // TRANSITIONAL (removed when every report has an id): the form without an id.
-  void report(Severity severity, std::string_view category, std::string message) {
-    report(severity, category, MessageId::Application, std::move(message));
-  }
-  void info(std::string_view category, std::string message) { report(Severity::Info, category, std::move(message)); }
-  void warning(std::string_view category, std::string message) {
-    report(Severity::Warning, category, std::move(message));
-  }
-  void error(std::string_view category, std::string message) { report(Severity::Error, category, std::move(message)); }
   /// Kept entries with message `id`.
   size_t count(MessageId id) const;
   /// Entries dropped because the store was full (the oldest go first).

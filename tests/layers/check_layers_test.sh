@@ -5,31 +5,8 @@
 set -euo pipefail
 
 check="$1" case_name="$2"
-tree=$(mktemp -d)
-trap 'rm -rf "$tree"' EXIT
-
-put() {  # put PATH LINE...: writes a file of the fixture tree
-  mkdir -p "$tree/$(dirname "$1")"
-  local path="$1"; shift
-  printf '%s\n' "$@" > "$tree/$path"
-}
-
-# Runs the check; asserts its exit code and that its output holds every expected piece.
-expect() {  # expect CODE PIECE...
-  local want="$1"; shift
-  local out code=0
-  out=$("$check" "$tree" 2>&1) || code=$?
-  if [[ "$code" != "$want" ]]; then
-    printf 'FAIL %s: exit %s, expected %s. Output:\n%s\n' "$case_name" "$code" "$want" "$out"; exit 1
-  fi
-  local piece
-  for piece in "$@"; do
-    if [[ "$out" != *"$piece"* ]]; then
-      printf 'FAIL %s: output lacks "%s". Output:\n%s\n' "$case_name" "$piece" "$out"; exit 1
-    fi
-  done
-  printf 'ok %s\n%s\n' "$case_name" "$out"
-}
+source "$(dirname "$0")/../support/fixture_tree.sh"
+run_check() { "$check" "$tree"; }
 
 put CMakeLists.txt 'set(WARDEN_LAYERS core gpu resources)'
 put include/warden/core/result.h '#pragma once' 'namespace warden {' '}  // namespace warden'

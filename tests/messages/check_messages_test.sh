@@ -6,14 +6,8 @@
 set -euo pipefail
 
 check="$1" case_name="$2"
-tree=$(mktemp -d)
-trap 'rm -rf "$tree"' EXIT
-
-put() {  # put PATH LINE...: writes a file of the fixture tree
-  mkdir -p "$tree/$(dirname "$1")"
-  local path="$1"; shift
-  printf '%s\n' "$@" > "$tree/$path"
-}
+source "$(dirname "$0")/../support/fixture_tree.sh"
+run_check() { "$check" "$tree" "$tree/fake-warden"; }
 
 # The stand-in CLI lists core.Application, resources.HandleReleased and tiles.TileZeroSize.
 put fake-warden '#!/usr/bin/env bash' \
@@ -24,22 +18,6 @@ chmod +x "$tree/fake-warden"
 put docs/messages.md '# Messages' '' '| resources.HandleReleased | the handle was released |'
 put src/resources/registry.cpp 'return make_error(ErrorKind::StaleHandle, MessageId::HandleReleased, "released");'
 put include/warden/tiles/tile.h 'inline Error zero() { return make_error(ErrorKind::InvalidArgument, MessageId::TileZeroSize, "zero"); }'
-
-expect() {  # expect CODE PIECE...
-  local want="$1"; shift
-  local out code=0
-  out=$("$check" "$tree" "$tree/fake-warden" 2>&1) || code=$?
-  if [[ "$code" != "$want" ]]; then
-    printf 'FAIL %s: exit %s, expected %s. Output:\n%s\n' "$case_name" "$code" "$want" "$out"; exit 1
-  fi
-  local piece
-  for piece in "$@"; do
-    if [[ "$out" != *"$piece"* ]]; then
-      printf 'FAIL %s: output lacks "%s". Output:\n%s\n' "$case_name" "$piece" "$out"; exit 1
-    fi
-  done
-  printf 'ok %s\n%s\n' "$case_name" "$out"
-}
 
 case "$case_name" in
   CurrentListPasses)

@@ -39,6 +39,7 @@ struct CheckedFile {
   std::string source;
   std::vector<shaders::ShaderDiagnostic> diagnostics;
   std::string io_error;
+  MessageId io_error_id = MessageId::Application;
 };
 
 // Prints each file as soon as it is checked, so a slow or interrupted run keeps what is done.
@@ -66,12 +67,16 @@ class Report {
     nlohmann::ordered_json diagnostics = nlohmann::ordered_json::array();
     for (const auto& d : file.diagnostics) {
       diagnostics.push_back({{"severity", to_string(d.severity)},
+                             {"id", to_string(d.id)},
                              {"line", d.line},
                              {"column", d.column},
                              {"message", d.message}});
     }
     nlohmann::ordered_json entry = {{"path", file.path}, {"diagnostics", diagnostics}};
-    if (!file.io_error.empty()) entry["error"] = file.io_error;
+    if (!file.io_error.empty()) {
+      entry["error"] = file.io_error;
+      entry["error_id"] = to_string(file.io_error_id);
+    }
     return entry;
   }
   bool json_;
@@ -113,6 +118,7 @@ CheckedFile check_file(const shaders::ShaderCompiler& compiler, const std::strin
   auto source = read_input(path, max_bytes);
   if (!source) {
     file.io_error = source.error().message;
+    file.io_error_id = source.error().id;
     if (source.error().kind == ErrorKind::Refused) file.io_error += " (--max-bytes raises it)";
     return file;
   }
@@ -120,13 +126,15 @@ CheckedFile check_file(const shaders::ShaderCompiler& compiler, const std::strin
   auto compiled = compiler.compile(file.path, file.source);
   if (!compiled) {
     file.io_error = compiled.error().message;
+    file.io_error_id = compiled.error().id;
     return file;
   }
   file.diagnostics = std::move(compiled->diagnostics);
   if (source->byte_order_mark_removed) {
     file.diagnostics.insert(file.diagnostics.begin(),
                             shaders::ShaderDiagnostic{Severity::Info, file.path, 0, 0,
-                                                      "a UTF-8 byte order mark was removed before compiling"});
+                                                      "a UTF-8 byte order mark was removed before compiling",
+                                                      MessageId::ShaderCheckByteOrderMarkRemoved});
   }
   return file;
 }

@@ -59,7 +59,8 @@ TEST(ShaderCheck, JsonOutputIsOneObjectWithEveryFile) {
   CliRun run = warden("shader check --format json type_mismatch.wgsl valid.wgsl");
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.out,
-            "{\"files\":[{\"path\":\"type_mismatch.wgsl\",\"diagnostics\":[{\"severity\":\"error\",\"line\":2,"
+            "{\"files\":[{\"path\":\"type_mismatch.wgsl\",\"diagnostics\":[{\"severity\":\"error\","
+            "\"id\":\"shaders.ShaderCompilerMessage\",\"line\":2,"
             "\"column\":7,\"message\":\"cannot initialize 'let' of type 'f32' with value of type 'i32'\"}]},"
             "{\"path\":\"valid.wgsl\",\"diagnostics\":[]}]}\n");
   auto parsed = nlohmann::json::parse(run.out);
@@ -70,6 +71,16 @@ TEST(ShaderCheck, JsonCleanExitsZero) {
   CliRun run = warden("shader check --format json valid.wgsl");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.out, "{\"files\":[{\"path\":\"valid.wgsl\",\"diagnostics\":[]}]}\n");
+}
+
+// A file that could not be read is named with the id of the problem, for tools that filter.
+TEST(ShaderCheck, JsonNamesAnUnreadableFilesErrorById) {
+  CliRun run = warden("shader check --format json does_not_exist.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  auto parsed = nlohmann::json::parse(run.out);
+  ASSERT_EQ(parsed["files"].size(), 1u) << run.out;
+  EXPECT_EQ(parsed["files"][0]["error_id"], "shaders.SourceFileNotFound");
+  EXPECT_THAT(parsed["files"][0]["error"].get<std::string>(), HasSubstr("does_not_exist.wgsl"));
 }
 
 TEST(ShaderCheck, MissingFileExitsTwoNamingIt) {

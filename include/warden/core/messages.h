@@ -253,7 +253,8 @@
   X(cli, ShaderCheckFeatureNotOffered, "a feature named to shader check is not offered by the adapter") \
   X(cli, ShaderCheckUnknownOption, "an argument to shader check looks like an option, is none, and names no file") \
   X(cli, ShaderCheckNoFiles, "shader check was given no file to check") \
-  X(cli, WindowDeviceNotReady, "the window command's device did not become ready")
+  X(cli, WindowDeviceNotReady, "the window command's device did not become ready") \
+  X(cli, ShaderCheckByteOrderMarkRemoved, "shader check removed a UTF-8 byte order mark from a file before compiling it")
 // clang-format on
 
 /// Every message, layer by layer, bottom up.

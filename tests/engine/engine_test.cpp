@@ -16,6 +16,7 @@
 #include "support/gpu_test.h"
 #include "support/loss_scene.h"
 #include "support/messages.h"
+#include "warden/gpu/names.h"
 #include "support/poll_until.h"
 
 namespace warden::engine {
@@ -271,6 +272,30 @@ TEST(EngineDiagnostics, ALossAndItsRecoveryAreReportedInOrderIntoTheEnginesOneDi
   }
   EXPECT_THAT(device_reports, ElementsAre(MessageId::DeviceLost, MessageId::DeviceRetired, MessageId::DeviceStarting,
                                           MessageId::DeviceReady));
+}
+
+// The WebGPU implementation's own log reaches the application as diagnostics, not stderr. Auto
+// tries Vulkan first; where Dawn cannot load it (this machine, CI's), Dawn says so in its log.
+TEST(EngineDiagnostics, DawnsOwnLogIsADiagnosticNotALineOnStandardError) {
+  ::testing::internal::CaptureStderr();
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Auto));
+  const std::string printed = ::testing::internal::GetCapturedStderr();
+  ASSERT_NE(engine, nullptr);
+  EXPECT_THAT(printed, ::testing::Not(HasSubstr("Couldn't load Vulkan")));
+  for (const Diagnostic& d : engine->diagnostics().entries()) {
+    if (d.id == MessageId::DawnLog) EXPECT_EQ(d.category, "gfx.gpu");
+  }
+  if (engine->backend() == gpu::BackendType::Vulkan) {
+    RecordProperty("vulkan_loaded", 1);  // nothing for Dawn to complain about here
+    return;
+  }
+  const std::vector<Diagnostic> entries = engine->diagnostics().entries();
+  auto said = std::find_if(entries.begin(), entries.end(), [](const Diagnostic& d) {
+    return d.id == MessageId::DawnLog && d.message.find("Vulkan") != std::string::npos;
+  });
+  ASSERT_NE(said, entries.end()) << "Auto chose " << gpu::to_string(engine->backend())
+                                 << " without Dawn saying why Vulkan was not used";
+  EXPECT_EQ(said->severity, Severity::Warning);
 }
 
 TEST(EngineLoss, AnAdoptedObjectIsReportedAsAwaitingItsOwnerAndIsLiveOnceReplaced) {

@@ -24,7 +24,13 @@ static_assert(indexed_by_id());
 
 std::span<const MessageInfo> all_messages() { return kMessages; }
 
-const MessageInfo& describe(MessageId id) { return kMessages.at(static_cast<size_t>(id)); }
+const MessageInfo& describe(MessageId id) {
+  const auto index = static_cast<size_t>(id);
+  if (index < kMessages.size()) return kMessages[index];
+  // A value cast from a number this build does not list (a newer peer's log, a corrupt field).
+  static const MessageInfo unknown{id, "", "unknown", "not a message id of this warden build"};
+  return unknown;
+}
 
 std::string_view to_string(MessageId id) { return describe(id).name; }
 

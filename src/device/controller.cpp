@@ -120,11 +120,12 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   void flip(DeviceState next, std::string text) {
     state = next;
     message = std::move(text);
-    report_state();
   }
 
   // Every state change goes to the diagnostics with the id of its state: an application that
-  // logs them sees each loss, failure and recovery once, in order, with the generation.
+  // logs them sees each loss, failure and recovery once, in order, with the generation. The
+  // sink is application code: it runs only where a hook could, so it may call back in (a sink
+  // that starts or stops a generation is handled as a hook that does).
   void report_state() {
     if (options.diagnostics == nullptr) return;
     struct Entry {
@@ -168,6 +169,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     const Generation token = begin_generation();
     std::unique_ptr<Incarnation> old = take_active();
     flip(next, std::move(text));
+    report_state();  // where a retirement hook may run too: the old device is out of view
     retire(old.get(), keep_device);
     return token;
   }
@@ -360,6 +362,10 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     active->attached = true;
     flip(DeviceState::Ready, std::string(kReadyMessage));
     call("show graphics", hooks.show_graphics, view(*active));
+    // Reported once the device is shown, so a sink that ends the generation retires a device
+    // whose show_graphics ran, as an on_state hook would.
+    if (!is_current(token)) return;
+    report_state();
     if (!tell(token, Fallback::None)) return;
     call("announce", hooks.announce, std::string(message));
     if (!is_current(token)) return;

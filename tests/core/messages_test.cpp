@@ -31,6 +31,13 @@ TEST(Messages, EveryIdHasOneUniqueNameItsLayerAndAText) {
   EXPECT_GT(names.size(), 1u);
 }
 
+TEST(Messages, AValueOutsideTheListIsNamedUnknownNotACrash) {
+  const auto beyond = static_cast<MessageId>(all_messages().size() + 7);
+  EXPECT_EQ(to_string(beyond), "unknown");
+  EXPECT_EQ(describe(beyond).id, beyond);
+  EXPECT_FALSE(describe(beyond).text.empty());
+}
+
 TEST(Messages, AnApplicationsErrorCarriesTheApplicationId) {
   Result<int> failed = make_error(ErrorKind::NotFound, "tile 3/1/2 is not on the server");
   EXPECT_THAT(failed, FailsWith(MessageId::Application));

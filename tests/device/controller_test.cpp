@@ -574,3 +574,31 @@ TEST_F(ControllerTest, CompletingARequestThatIsNotPendingIsAnErrorNamingIt) {
 
 }  // namespace
 }  // namespace warden::device
+
+namespace warden::device {
+namespace {
+
+// The diagnostics sink is one more place application code runs inside a transition. A sink that
+// stops the controller when it hears "ready" must leave it Stopped with nothing shown, and every
+// state change reported in the order it happened.
+TEST_F(ControllerTest, ADiagnosticsSinkThatStopsTheControllerOnReadyLeavesItStoppedAndReportsInOrder) {
+  Diagnostics diagnostics;
+  std::vector<MessageId> heard;
+  diagnostics.set_sink([&](const Diagnostic& d) {
+    heard.push_back(d.id);
+    if (d.id == MessageId::DeviceReady) controller->stop();
+  });
+  make(ControllerOptions{.diagnostics = &diagnostics});
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_adapter(1));
+  ASSERT_TRUE(provider.resolve_device(1));
+  EXPECT_EQ(controller->state(), DeviceState::Stopped);
+  EXPECT_FALSE(controller->active_device().has_value());
+  EXPECT_EQ(heard, (std::vector<MessageId>{MessageId::DeviceStarting, MessageId::DeviceReady, MessageId::DeviceStopped,
+                                           MessageId::DeviceRetired}));
+  ASSERT_EQ(controller->retirements().size(), 1u);
+  EXPECT_TRUE(controller->hook_failures().empty());
+}
+
+}  // namespace
+}  // namespace warden::device

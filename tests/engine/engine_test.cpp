@@ -298,6 +298,34 @@ TEST(EngineDiagnostics, DawnsOwnLogIsADiagnosticNotALineOnStandardError) {
   EXPECT_EQ(said->severity, Severity::Warning);
 }
 
+// A diagnostics sink is application code running inside the engine's transitions: one that forces
+// another loss the moment it hears a device is ready, and polls on every report, leaves an engine
+// that recovers once more and ends Ready, with every loss reported.
+TEST(EngineDiagnostics, ASinkThatForcesALossWhenItHearsReadyIsRecoveredFrom) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  Engine* e = engine.get();
+  int forced_from_sink = 0;
+  size_t lost_reports = 0;
+  engine->diagnostics().set_sink([&](const Diagnostic& d) {
+    if (d.id == MessageId::DeviceLost) ++lost_reports;
+    if (d.id == MessageId::DeviceReady && forced_from_sink == 0) {
+      ++forced_from_sink;
+      EXPECT_TRUE(e->force_device_loss("forced by a diagnostics sink").ok());
+    }
+    e->poll();
+  });
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  for (int i = 0; i < 3; ++i) engine->poll();
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  EXPECT_EQ(forced_from_sink, 1);
+  EXPECT_EQ(lost_reports, 2u);
+  EXPECT_EQ(engine->state(), EngineState::Ready);
+  EXPECT_EQ(engine->generation(), 3u);
+  engine->diagnostics().set_sink(nullptr);
+}
+
 TEST(EngineLoss, AnAdoptedObjectIsReportedAsAwaitingItsOwnerAndIsLiveOnceReplaced) {
   Heard heard;
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null), heard.callbacks());

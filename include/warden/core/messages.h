@@ -287,7 +287,8 @@ struct MessageInfo {
 
 /// The whole list, in declaration order (layer by layer, bottom up).
 std::span<const MessageInfo> all_messages();
-/// The entry of `id`.
+/// The entry of `id`; for a value outside the list (cast from a number), an entry named
+/// "unknown".
 const MessageInfo& describe(MessageId id);
 /// The stable name of `id` ("<layer>.<Id>").
 std::string_view to_string(MessageId id);

@@ -80,7 +80,9 @@ class Diagnostics {
   /// Entries dropped because the store was full (the oldest go first).
   uint64_t dropped() const;
 
-  /// Called with every entry, on the reporting thread, outside the store's lock.
+  /// Called with every entry, on the reporting thread, outside the store's lock. Inside an
+  /// Engine a sink runs where a hook could, so it may call the engine back (stop, force a loss,
+  /// poll); it must not destroy the engine.
   void set_sink(Sink sink);
 
  private:

@@ -642,11 +642,6 @@ void Registry::end_occupant(Handle<Tag> handle) {
     }
   }
   auto released = s.pool.release(handle.index());
-  if (released.slot_retired) {
-    diagnostics_.info(category::kResources, MessageId::SlotRetired,
-                      fmt::format("{} slot {} retired: its generation reached the limit {}",
-                                  kind_name<Tag>(), handle.index(), handle.generation()));
-  }
   let_go<Tag>(released.value, rec, handle.index(), handle.generation());
   if constexpr (std::is_same_v<Tag, BindGroupTag>) {
     rec.data = {};
@@ -654,6 +649,13 @@ void Registry::end_occupant(Handle<Tag> handle) {
     rec.data.kept = {};  // kept contents go with the object (move-assigned: the memory is freed)
   }
   rec.recipe.reset();
+  // Last, when the slot is settled: the report reaches the application's sink, which may call
+  // the registry again.
+  if (released.slot_retired) {
+    diagnostics_.info(category::kResources, MessageId::SlotRetired,
+                      fmt::format("{} slot {} retired: its generation reached the limit {}",
+                                  kind_name<Tag>(), handle.index(), handle.generation()));
+  }
 }
 
 template <typename Tag>
@@ -712,10 +714,20 @@ void Registry::touch_impl(Handle<Tag> handle) {
     for (BufferHandle b : rec->data.buffers) {
       if (auto* r = record(b)) r->last_used = rec->last_used;
     }
-    for (TextureViewHandle v : rec->data.views) touch_impl(v);
+    // A stale view is reported once the loops are done: the report reaches the application's
+    // sink, which may change the registry (destroy this group) under a loop still running.
+    std::optional<TextureViewHandle> stale_view;
+    for (TextureViewHandle v : rec->data.views) {
+      if (record(v) == nullptr) {
+        if (!stale_view) stale_view = v;
+        continue;
+      }
+      touch_impl(v);
+    }
     for (SamplerHandle sampler : rec->data.samplers) {
       if (auto* r = record(sampler)) r->last_used = rec->last_used;
     }
+    if (stale_view) touch_impl(*stale_view);
   }
 }
 

@@ -113,8 +113,9 @@ Result<TileCache> TileCache::create(LayerPool& pool, uint64_t budget_bytes, uint
 Result<void> TileCache::refuse_inside_callback(const char* call) const {
   if (inside_ == nullptr) return {};
   return make_error(ErrorKind::Refused, MessageId::TileCacheCalledInsideCallback,
-                    fmt::format("TileCache::{} called from inside {}: a fill, upload or fetch may read the "
-                                "cache but not change it; call it before or after",
+                    fmt::format("TileCache::{} called from inside {}: code the cache calls (a fill, an upload, "
+                                "a fetch, a diagnostics sink) may read the cache but not change it; call it "
+                                "before or after",
                                 call, inside_));
 }
 
@@ -439,8 +440,12 @@ Result<Completion> TileCache::place_arrived(Requests::iterator it, const Upload&
   return Completion::Loaded;
 }
 
-void TileCache::report_failure(const Error& error) const {
-  if (diagnostics_ != nullptr) diagnostics_->warning(kDiagnosticsCategory, error.id, error.message);
+void TileCache::report_failure(const Error& error) {
+  if (diagnostics_ == nullptr) return;
+  // The sink is the application's code, called in the middle of deliver(): like a fill, it may
+  // read the cache but not change it (the loop it interrupts holds iterators into it).
+  InsideCallback inside(inside_, "a diagnostics sink");
+  diagnostics_->warning(kDiagnosticsCategory, error.id, error.message);
 }
 
 Result<Completion> TileCache::complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,

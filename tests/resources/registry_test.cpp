@@ -229,6 +229,41 @@ TEST_F(NullDeviceTest, TouchOfADeadHandleIsALoggedNoOp) {
   EXPECT_EQ(reg->diagnostics().count(MessageId::TouchIgnored), 1u);
 }
 
+// The diagnostics sink is application code: one that destroys a bind group when it hears that a
+// view the group binds is stale, while that group is being touched, leaves a registry whose
+// counts add up (the report comes after the loops over the group's bindings).
+TEST_F(NullDeviceTest, ASinkThatDestroysTheGroupBeingTouchedLeavesTheRegistryConsistent) {
+  auto reg = make_registry(*dev);
+  TextureDescription td;
+  td.size = {4, 4, 1};
+  td.usage = gpu::TextureUsage::TextureBinding;
+  td.label = "t";
+  auto texture = reg->create_texture(td);
+  auto view = reg->create_texture_view(*texture, {.label = "v"});
+  auto second_view = reg->create_texture_view(*texture, {.label = "v2"});
+  auto buffer = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "u"});
+  auto sampler = reg->create_sampler({.label = "s"});
+  auto entries = testing::kit_layout_entries();
+  entries.push_back(entries[1]);  // a second texture: the loop over views has one to go after the stale one
+  entries.back().binding = 3;
+  auto layout = reg->create_bind_group_layout(entries, "layout");
+  auto group = reg->create_bind_group(
+      {*layout, {{0, BufferBinding{*buffer}}, {1, *view}, {2, *sampler}, {3, *second_view}}, "group"});
+  ASSERT_TRUE(group.ok()) << group.error().message;
+  ASSERT_TRUE(reg->destroy_texture_view(*view).ok());
+  std::vector<Result<void>> destroyed;
+  reg->diagnostics().set_sink([&](const Diagnostic& d) {
+    if (d.id == MessageId::TouchIgnored && destroyed.empty()) destroyed.push_back(reg->destroy_bind_group(*group));
+  });
+  reg->touch(*group);
+  reg->diagnostics().set_sink(nullptr);
+  ASSERT_EQ(destroyed.size(), 1u);
+  EXPECT_TRUE(destroyed[0].ok());
+  EXPECT_FALSE(reg->is_alive(*group));
+  EXPECT_EQ(reg->live_counts().of(ResourceKind::BindGroup), 0u);
+  EXPECT_EQ(reg->diagnostics().count(MessageId::TouchIgnored), 1u);
+}
+
 // ---- capacity ---------------------------------------------------------------------------------
 
 TEST_F(NullDeviceTest, FullPoolRefusesAndReleasesTheObjectJustMade) {

@@ -288,6 +288,43 @@ TEST(TileCacheFrame, ArrivalWithoutALayerWaitsAndLandsLater) {
   EXPECT_EQ(cache->fetches_in_flight(), 0u);
 }
 
+// The diagnostics sink runs in the middle of deliver(): a sink that tries to change the cache
+// (clear it, deliver again) is refused by id, and the delivery it interrupted finishes intact.
+TEST(TileCacheFrame, ADiagnosticsSinkThatChangesTheCacheIsRefusedAndTheDeliveryFinishes) {
+  SubmissionClock clock;
+  LayerPool pool(4, clock, 0);
+  auto cache = TileCache::create(pool, 4 * kLayer, kLayer, 2);
+  ASSERT_TRUE(cache);
+  Uploads uploads;
+  std::vector<Result<void>> cleared;
+  std::vector<Result<DeliverReport>> delivered;
+  Diagnostics diagnostics;
+  diagnostics.set_sink([&](const Diagnostic&) {
+    cleared.push_back(cache->clear());
+    delivered.push_back(cache->deliver(uploads.upload()));
+    EXPECT_EQ(cache->resident_count(), 0u) << "reading is fine";
+  });
+  cache->set_diagnostics(&diagnostics);
+  HeldFetcher fetcher;
+  ASSERT_TRUE(cache->begin_frame({}));
+  ASSERT_TRUE(cache->request({2, 0, 0}));
+  ASSERT_TRUE(cache->request({2, 1, 0}));
+  ASSERT_EQ(*cache->dispatch(fetcher), 2u);
+  fetcher.replies[0].fail(make_error(ErrorKind::NotFound, "no such tile on the server"));
+  fetcher.replies[1].deliver(texels_of(fetcher.replies[1].ticket().key));
+  auto report = cache->deliver(uploads.upload());
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(report->failed.size(), 1u);
+  EXPECT_EQ(report->loaded, 1u) << "the delivery the sink interrupted went on";
+  ASSERT_EQ(cleared.size(), 1u);
+  EXPECT_THAT(cleared[0], FailsWith(MessageId::TileCacheCalledInsideCallback));
+  EXPECT_NE(cleared[0].error().message.find("a diagnostics sink"), std::string::npos) << cleared[0].error().message;
+  EXPECT_THAT(delivered[0], FailsWith(MessageId::TileCacheCalledInsideCallback));
+  EXPECT_EQ(cache->resident_count(), 1u);
+  EXPECT_EQ(diagnostics.count(MessageId::Application), 1u) << "the fetcher's own error, reported under its id";
+  cache->set_diagnostics(nullptr);
+}
+
 TEST(TileCacheFrame, FailedFetchIsReportedByKeyAndFreesItsSlot) {
   SubmissionClock clock;
   LayerPool pool(4, clock, 0);

@@ -374,7 +374,7 @@ class TileCache {
   uint64_t stale_completions_ = 0;
   uint64_t failed_fetches_ = 0;
   Diagnostics* diagnostics_ = nullptr;
-  void report_failure(const Error& error) const;
+  void report_failure(const Error& error);
   uint64_t generation_ = 0;
 };
 

@@ -130,6 +130,14 @@ void HotReloader::start_job(const std::filesystem::path& path, ShaderModuleHandl
 }
 
 std::vector<ReloadReport> HotReloader::poll() {
+  // poll() reports to the registry's diagnostics in the middle of its loops; a sink that polls
+  // again would publish or erase what the outer loop holds.
+  if (polling_) return {};
+  polling_ = true;
+  struct Done {
+    bool& flag;
+    ~Done() { flag = false; }
+  } done{polling_};
   // Builds that finished since the last boundary deliver their pipelines now (non-blocking).
   context_->process_events();
   // Results are taken before new changes are handed out, so a job never completes in the poll

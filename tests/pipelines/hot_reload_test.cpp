@@ -241,6 +241,26 @@ TEST_F(HotReloadTest, SameHandleDrawsV2AfterReloadAndKeepsV2WhenV3IsBroken) {
   EXPECT_EQ(registry->diagnostics().count(MessageId::HotReloadKeptPrevious), 1u);
 }
 
+// A diagnostics sink that polls the reloader when it hears a reload reported runs in the middle
+// of the poll that reports it: the nested poll does nothing, and the reload is published once.
+TEST_F(HotReloadTest, ASinkThatPollsFromInsideAReportPublishesTheReloadOnce) {
+  write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
+  RenderPipelineHandle pipeline = load_pipeline();
+  std::vector<size_t> nested_reports;
+  registry->diagnostics().set_sink([&](const Diagnostic& d) {
+    if (d.id == MessageId::HotReloadApplied) nested_reports.push_back(reloader->poll().size());
+  });
+  write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), true);
+  auto reports = frames_until_reload();
+  registry->diagnostics().set_sink(nullptr);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_TRUE(reports[0].applied) << reports[0].error;
+  EXPECT_EQ(nested_reports, std::vector<size_t>{0u});
+  EXPECT_EQ(registry->diagnostics().count(MessageId::HotReloadApplied), 1u);
+  EXPECT_EQ(reloader->in_flight(), 0u);
+  EXPECT_EQ(draw(pipeline), kGreen);
+}
+
 TEST_F(HotReloadTest, AResultOvertakenByANewerSaveIsDroppedUnseen) {
   write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
   RenderPipelineHandle pipeline = load_pipeline();

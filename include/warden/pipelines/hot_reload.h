@@ -72,7 +72,8 @@ class HotReloader {
   /// every module the worker finished. A reload overtaken by a newer change of the same file --
   /// still compiling, or with its pipelines half built -- is dropped unseen, its pipelines
   /// released (its generation is older than the file's). A swap is therefore never published in
-  /// the poll that asked for its pipelines.
+  /// the poll that asked for its pipelines. A poll called from inside one (a diagnostics sink
+  /// that hears a reload reported) does nothing and returns no report: the outer one goes on.
   std::vector<ReloadReport> poll();
 
   /// Reloads handed to the worker and not yet swapped in, reported or dropped.
@@ -110,6 +111,7 @@ class HotReloader {
   size_t in_flight_ = 0;
   std::vector<std::unique_ptr<Building>> building_;  // frame thread only
   uint64_t superseded_builds_ = 0;
+  bool polling_ = false;  // poll() is running: a nested call returns at once
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -598,6 +598,7 @@ TEST_F(ControllerTest, ADiagnosticsSinkThatStopsTheControllerOnReadyLeavesItStop
                                            MessageId::DeviceRetired}));
   ASSERT_EQ(controller->retirements().size(), 1u);
   EXPECT_TRUE(controller->hook_failures().empty());
+  controller.reset();  // it reports to `diagnostics` until it is gone (ControllerOptions::diagnostics)
 }
 
 }  // namespace

@@ -407,12 +407,9 @@ Result<bool> TileCache::accept(const FetchTicket& ticket, Result<std::vector<uin
     return false;
   }
   if (!texels) {
-    --fetches_in_flight_;
-    ++failed_fetches_;
-    requests_.erase(it);
     const Error& error = texels.error();
-    return make_error(error.kind, error.id,
-                      fmt::format("fetch of {} failed: {}", to_string(ticket.key), error.message));
+    return fail_request(it, make_error(error.kind, error.id,
+                                       fmt::format("fetch of {} failed: {}", to_string(ticket.key), error.message)));
   }
   it->second.state = Request::State::Arrived;
   it->second.texels = std::move(*texels);
@@ -428,38 +425,33 @@ Result<Completion> TileCache::place_arrived(Requests::iterator it, const Upload&
   const std::vector<uint8_t>& texels = it->second.texels;
   Result<LoadStatus> placed = place_tile(
       key, [&](const TileKey& k, LayerIndex layer) { return upload(k, layer, texels); }, priority);
-  if (!placed) {
-    --fetches_in_flight_;
-    ++failed_fetches_;
-    requests_.erase(it);
-    return placed.error();
-  }
+  if (!placed) return fail_request(it, placed.error());
   if (*placed != LoadStatus::Loaded) return Completion::Waiting;
   --fetches_in_flight_;
   requests_.erase(it);
   return Completion::Loaded;
 }
 
-void TileCache::report_failure(const Error& error) {
-  if (diagnostics_ == nullptr) return;
-  // The sink is the application's code, called in the middle of deliver(): like a fill, it may
-  // read the cache but not change it (the loop it interrupts holds iterators into it).
-  InsideCallback inside(inside_, "a diagnostics sink");
-  diagnostics_->warning(kDiagnosticsCategory, error.id, error.message);
+Error TileCache::fail_request(Requests::iterator it, Error error) {
+  --fetches_in_flight_;
+  ++failed_fetches_;
+  requests_.erase(it);
+  if (diagnostics_ != nullptr) {
+    // The sink is the application's code, called in the middle of deliver(): like a fill, it
+    // may read the cache but not change it (the loop it interrupts holds iterators into it).
+    InsideCallback inside(inside_, "a diagnostics sink");
+    diagnostics_->warning(kDiagnosticsCategory, error.id, error.message);
+  }
+  return error;
 }
 
 Result<Completion> TileCache::complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
                                        const Upload& upload, Priority priority) {
   if (auto ok = refuse_inside_callback("complete"); !ok) return ok.error();
   Result<bool> accepted = accept(ticket, std::move(texels));
-  if (!accepted) {
-    report_failure(accepted.error());
-    return accepted.error();
-  }
+  if (!accepted) return accepted.error();
   if (!*accepted) return Completion::Stale;
-  Result<Completion> done = place_arrived(requests_.find(ticket.key), upload, priority);
-  if (!done) report_failure(done.error());
-  return done;
+  return place_arrived(requests_.find(ticket.key), upload, priority);
 }
 
 Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority) {
@@ -467,10 +459,7 @@ Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority
   DeliverReport report;
   for (detail::Arrival& arrival : mailbox_->take_all()) {
     Result<bool> accepted = accept(arrival.ticket, std::move(arrival.texels));
-    if (!accepted) {
-      report_failure(accepted.error());
-      report.failed.emplace_back(arrival.ticket.key, accepted.error());
-    }
+    if (!accepted) report.failed.emplace_back(arrival.ticket.key, accepted.error());
     if (accepted && !*accepted) ++report.stale;
   }
   std::vector<TileKey> arrived;
@@ -480,7 +469,6 @@ Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority
   for (const TileKey& key : nearest_first(std::move(arrived))) {
     Result<Completion> done = place_arrived(requests_.find(key), upload, priority);
     if (!done) {
-      report_failure(done.error());
       report.failed.emplace_back(key, done.error());
       continue;
     }

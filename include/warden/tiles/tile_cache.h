@@ -348,6 +348,8 @@ class TileCache {
   // A reply's first stop: true when its texels now wait in the request, false when stale.
   Result<bool> accept(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels);
   Result<Completion> place_arrived(Requests::iterator it, const Upload& upload, Priority priority);
+  // A fetch that ended in failure: its slot and request go, and it is counted and reported.
+  Error fail_request(Requests::iterator it, Error error);
   // Forgets a request; a fetch still running keeps its slot until its reply comes back.
   void drop_request(Requests::iterator it);
 
@@ -374,7 +376,6 @@ class TileCache {
   uint64_t stale_completions_ = 0;
   uint64_t failed_fetches_ = 0;
   Diagnostics* diagnostics_ = nullptr;
-  void report_failure(const Error& error);
   uint64_t generation_ = 0;
 };
 

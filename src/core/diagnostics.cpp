@@ -44,23 +44,22 @@ std::vector<Diagnostic> Diagnostics::take() {
   return std::exchange(entries_, {});
 }
 
-size_t Diagnostics::count(std::string_view category) const {
+template <typename Match>
+size_t Diagnostics::count_where(Match match) const {
   std::lock_guard lock(mutex_);
-  return static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(),
-                                           [&](const Diagnostic& d) { return d.category == category; }));
+  return static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(), match));
+}
+
+size_t Diagnostics::count(std::string_view category) const {
+  return count_where([&](const Diagnostic& d) { return d.category == category; });
 }
 
 size_t Diagnostics::count(std::string_view category, Severity severity) const {
-  std::lock_guard lock(mutex_);
-  return static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(), [&](const Diagnostic& d) {
-    return d.category == category && d.severity == severity;
-  }));
+  return count_where([&](const Diagnostic& d) { return d.category == category && d.severity == severity; });
 }
 
 size_t Diagnostics::count(MessageId id) const {
-  std::lock_guard lock(mutex_);
-  return static_cast<size_t>(
-      std::count_if(entries_.begin(), entries_.end(), [&](const Diagnostic& d) { return d.id == id; }));
+  return count_where([&](const Diagnostic& d) { return d.id == id; });
 }
 
 uint64_t Diagnostics::dropped() const {

@@ -86,6 +86,8 @@ class Diagnostics {
   void set_sink(Sink sink);
 
  private:
+  template <typename Match>
+  size_t count_where(Match match) const;  // kept entries for which match(entry) holds
   mutable std::mutex mutex_;
   std::vector<Diagnostic> entries_;
   size_t capacity_;

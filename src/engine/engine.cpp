@@ -81,11 +81,9 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
                           .on_uncaptured_error =
                               [this](device::DeviceId, gpu::ErrorType type, std::string_view message) {
                                 ++counters_.uncaptured_errors;
-                                if (registry_) {
-                                  registry_->diagnostics().error(
-                                      "gfx.device", MessageId::EngineUncapturedError,
-                                      fmt::format("uncaptured {} error: {}", gpu::to_string(type), message));
-                                }
+                                diagnostics_.error(
+                                    device::kDiagnosticsCategory, MessageId::EngineUncapturedError,
+                                    fmt::format("uncaptured {} error: {}", gpu::to_string(type), message));
                               }});
   provider_ = std::make_unique<LossRecorder>(*dawn_);
   controller_ = std::make_unique<device::DeviceController>(

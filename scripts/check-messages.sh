@@ -41,7 +41,7 @@ while IFS=. read -r layer id; do
     fi
     problems=$((problems + 1))
   fi
-done < <("$cli" messages --json | grep -o '"name": "[^"]*"' | sed 's/"name": "\(.*\)"/\1/')
+done < <("$cli" messages | awk '{ print $1 }')  # the plain listing: one "<layer>.<Id>  text" a line
 
 if [[ $problems -gt 0 ]]; then
   echo "check-messages: $problems problem(s) in $count messages"

@@ -11,9 +11,8 @@ run_check() { "$check" "$tree" "$tree/fake-warden"; }
 
 # The stand-in CLI lists core.Application, resources.HandleReleased and tiles.TileZeroSize.
 put fake-warden '#!/usr/bin/env bash' \
-  'if [[ "$2" == --json ]]; then' \
-  '  printf "[\n  {\"name\": \"core.Application\"},\n  {\"name\": \"resources.HandleReleased\"},\n  {\"name\": \"tiles.TileZeroSize\"}\n]\n"' \
-  'else printf "# Messages\n\n| resources.HandleReleased | the handle was released |\n"; fi'
+  'if [[ "$2" == --markdown ]]; then printf "# Messages\n\n| resources.HandleReleased | the handle was released |\n"' \
+  'else printf "core.Application  an application error\nresources.HandleReleased  the handle was released\ntiles.TileZeroSize  a tile of size 0\n"; fi'
 chmod +x "$tree/fake-warden"
 put docs/messages.md '# Messages' '' '| resources.HandleReleased | the handle was released |'
 put src/resources/registry.cpp 'return make_error(ErrorKind::StaleHandle, MessageId::HandleReleased, "released");'

@@ -283,7 +283,9 @@ TEST(EngineDiagnostics, DawnsOwnLogIsADiagnosticNotALineOnStandardError) {
   ASSERT_NE(engine, nullptr);
   EXPECT_THAT(printed, ::testing::Not(HasSubstr("Couldn't load Vulkan")));
   for (const Diagnostic& d : engine->diagnostics().entries()) {
-    if (d.id == MessageId::DawnLog) EXPECT_EQ(d.category, "gfx.gpu");
+    if (d.id == MessageId::DawnLog) {
+      EXPECT_EQ(d.category, "gfx.gpu");
+    }
   }
   if (engine->backend() == gpu::BackendType::Vulkan) {
     RecordProperty("vulkan_loaded", 1);  // nothing for Dawn to complain about here

@@ -1,6 +1,7 @@
 #include "warden/engine/engine.h"
 
 #include <algorithm>
+#include <deque>
 #include <thread>
 
 #include <fmt/format.h>
@@ -19,29 +20,101 @@ const char* to_string(EngineState state) {
   return "unknown";
 }
 
-// The provider the controller talks to: the DawnProvider, with every device's loss report kept
-// on its way to the controller, so the application hears the API's own reason and words.
-class Engine::LossRecorder final : public device::DeviceProvider {
+// What Dawn reports to the provider (adapters, devices, losses) waits here until poll(), so the
+// controller, and through it every EngineCallback, hears of it only there. Dawn may run these
+// continuations wherever the library processes events, and after the engine is gone (a device
+// request in flight at its destruction): they hold the inbox, never the engine.
+struct Engine::ProviderInbox {
+  uint32_t delivering = 0;  // poll() calls in progress: what arrives meanwhile is heard at once
+  bool closed = false;      // the engine is being destroyed: what arrives is dropped
+  std::deque<std::function<void()>> waiting;
+  device::LossReport last_loss;  // the API's words for the loss heard last
+
+  void post(std::function<void()> event) {
+    if (closed) return;  // a device or adapter it brings stays the DawnProvider's, which releases it
+    if (delivering > 0) return event();
+    waiting.push_back(std::move(event));
+  }
+  void deliver_waiting() {
+    while (!waiting.empty() && !closed) {
+      std::function<void()> event = std::move(waiting.front());
+      waiting.pop_front();
+      event();
+    }
+  }
+};
+
+// The provider the controller talks to: the DawnProvider, with every answer routed through the
+// inbox and each loss's words kept for on_lost.
+class Engine::QueuedProvider final : public device::DeviceProvider {
  public:
-  explicit LossRecorder(device::DawnProvider& dawn) : dawn_(dawn) {}
+  QueuedProvider(device::DawnProvider& dawn, std::shared_ptr<ProviderInbox> inbox)
+      : dawn_(dawn), inbox_(std::move(inbox)) {}
   Result<void> check_api() override { return dawn_.check_api(); }
-  void request_adapter(device::AdapterContinuation done) override { dawn_.request_adapter(std::move(done)); }
+  void request_adapter(device::AdapterContinuation done) override {
+    dawn_.request_adapter([inbox = inbox_, done = std::move(done)](device::AdapterReply reply) mutable {
+      inbox->post([done = std::move(done), reply = std::move(reply)]() mutable { done(std::move(reply)); });
+    });
+  }
   void request_device(const device::ProvidedAdapter& adapter, const std::string& label,
                       device::DeviceContinuation done, device::LostContinuation lost) override {
-    dawn_.request_device(adapter, label, std::move(done), [this, lost = std::move(lost)](device::LossReport report) {
-      last_loss = report;
-      lost(std::move(report));
-    });
+    auto answered = [inbox = inbox_, done = std::move(done)](device::DeviceReply reply) mutable {
+      inbox->post([done = std::move(done), reply = std::move(reply)]() mutable { done(std::move(reply)); });
+    };
+    auto heard_lost = [inbox = inbox_, lost = std::move(lost)](device::LossReport report) mutable {
+      inbox->post([inbox, lost, report = std::move(report)]() mutable {
+        inbox->last_loss = report;
+        lost(std::move(report));
+      });
+    };
+    dawn_.request_device(adapter, label, std::move(answered), std::move(heard_lost));
   }
   void release_adapter(device::AdapterId adapter) override { dawn_.release_adapter(adapter); }
   void destroy_device(device::DeviceId device) override { dawn_.destroy_device(device); }
   void release_device(device::DeviceId device) override { dawn_.release_device(device); }
 
-  device::LossReport last_loss;
-
  private:
   device::DawnProvider& dawn_;
+  std::shared_ptr<ProviderInbox> inbox_;
 };
+
+// Marks the application's code running: a callback, or an observer's call.
+struct Engine::InCallback {
+  InCallback(Engine& engine, const char* name) : engine_(engine), outer_(engine.innermost_callback_) {
+    ++engine_.callbacks_running_;
+    engine_.innermost_callback_ = name;
+  }
+  ~InCallback() {
+    --engine_.callbacks_running_;
+    engine_.innermost_callback_ = outer_;
+  }
+  InCallback(const InCallback&) = delete;
+  InCallback& operator=(const InCallback&) = delete;
+
+ private:
+  Engine& engine_;
+  const char* outer_;
+};
+
+Frame& Frame::operator=(Frame&& other) noexcept {
+  if (this != &other) {
+    close();
+    slot_ = std::move(other.slot_);
+    encoder_ = std::move(other.encoder_);
+    id_ = other.id_;
+    generation_ = other.generation_;
+  }
+  return *this;
+}
+
+void Frame::close() {
+  encoder_.reset();
+  if (slot_ && slot_->open_id == id_) {
+    slot_->open_id = 0;
+    slot_->open_generation = 0;
+  }
+  slot_.reset();
+}
 
 namespace {
 
@@ -85,7 +158,10 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
                                     device::kDiagnosticsCategory, MessageId::EngineUncapturedError,
                                     fmt::format("uncaptured {} error: {}", gpu::to_string(type), message));
                               }});
-  provider_ = std::make_unique<LossRecorder>(*dawn_);
+  inbox_ = std::make_shared<ProviderInbox>();
+  provider_ = std::make_unique<QueuedProvider>(*dawn_, inbox_);
+  frames_ = std::make_shared<detail::FrameSlot>();
+  frames_->library = context_->library_ptr();
   controller_ = std::make_unique<device::DeviceController>(
       *provider_, hooks(),
       device::ControllerOptions{.device_label = options_.device.label,
@@ -95,13 +171,25 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
 }
 
 Engine::~Engine() {
+  // Flipped first: a diagnostics sink called from here on finds every engine call refused.
+  destroying_ = true;
+  callbacks_ = {};
+  // What Dawn reports from now on (a request in flight, the instance's last callbacks) is dropped.
+  inbox_->closed = true;
+  inbox_->waiting.clear();
+  if (!observers_.empty()) {
+    diagnostics_.info(kDiagnosticsCategory, MessageId::EngineObserversOutlived,
+                      fmt::format("the engine ends with {} observer(s) still added; each lets go of what it made",
+                                  observers_.size()));
+    const std::vector<Observing> ending = std::move(observers_);
+    observers_.clear();
+    for (const Observing& o : ending) o.observer->engine_ending();
+  }
   reloader_.reset();
+  retired_reloaders_.clear();
   if (registry_) registry_->shutdown();  // reports what the application left alive
   pipelines_.reset();
   shaders_.reset();
-  // Callbacks are not told about the teardown: the application is going away.
-  callbacks_ = {};
-  observers_.clear();
   (void)controller_->shutdown();
   registry_.reset();
   queue_.reset();
@@ -113,11 +201,37 @@ Engine::~Engine() {
 
 const std::string& Engine::message() const { return controller_->message(); }
 
-// Ready and not let go of yet: a forced loss lets go of the device before the controller hears.
-bool Engine::has_device() const { return state_ == EngineState::Ready && !registry_->device_lost(); }
+// Ready (or being prepared, after the rebuild: on_rebuilt and on_contents_lost may record) and not
+// let go of yet: a forced loss lets go of the device before the controller hears.
+bool Engine::has_device() const {
+  return !destroying_ && registry_ && !registry_->device_lost() && (state_ == EngineState::Ready || preparing_);
+}
 
-gpu::Device Engine::device() const { return state_ == EngineState::Ready ? registry_->device() : nullptr; }
-gpu::Queue Engine::queue() const { return state_ == EngineState::Ready ? queue_.get() : nullptr; }
+gpu::Device Engine::device() const { return has_device() ? registry_->device() : nullptr; }
+gpu::Queue Engine::queue() const { return has_device() ? queue_.get() : nullptr; }
+
+template <typename Tell>
+void Engine::tell_observers(Tell&& tell) {
+  const std::vector<Observing> told = observers_;
+  for (const Observing& o : told) {
+    // One removed (and perhaps destroyed) by an earlier observer is not called.
+    const bool still_added = std::any_of(observers_.begin(), observers_.end(), [&](const Observing& current) {
+      return current.observer == o.observer && current.added == o.added;
+    });
+    if (still_added) tell(*o.observer);
+  }
+}
+
+// The reloader's work belongs to one device. Inside its own poll() (a sink that heard a reload
+// lost the device) it is told to publish nothing more and destroyed once that poll returns.
+void Engine::drop_reloader() {
+  if (!reloader_) return;
+  if (reloader_polls_ > 0) {
+    reloader_->abandon();
+    retired_reloaders_.push_back(std::move(reloader_));
+  }
+  reloader_.reset();
+}
 
 device::ControllerHooks Engine::hooks() {
   device::ControllerHooks hooks;
@@ -145,6 +259,13 @@ void Engine::prepare(const device::DeviceView& view) {
     backend_ = info.backendType;
     procs.AdapterInfoFreeMembers(info);
   }
+  // Lost again while rebuilding or inside a callback (a refill forced it, or the driver), or
+  // already replaced by a newer generation prepared from inside one: this generation ends
+  // through the loss path, and the next one starts over.
+  const auto superseded = [&] {
+    return registry_->device_lost() || generation_ != generation || !controller_->is_current(view.generation);
+  };
+  resources::RebuildReport report{.generation = generation};
   if (!registry_) {
     resources::RegistryOptions registry_options = options_.registry;
     registry_options.device_generation = generation;
@@ -152,23 +273,32 @@ void Engine::prepare(const device::DeviceView& view) {
     registry_ = std::make_unique<resources::Registry>(*context_, view.device, queue_.get(), std::move(registry_options));
     shaders_ = std::make_unique<shaders::ShaderManager>(*context_, *registry_);
     pipelines_ = std::make_unique<pipelines::PipelineLibrary>(*context_, *registry_);
-    last_rebuild_ = resources::RebuildReport{.generation = generation};
   } else {
-    last_rebuild_ = registry_->rebuild(view.device, queue_.get(), generation);
-    counters_.objects_rebuilt += last_rebuild_.rebuilt;
-    counters_.rebuild_failures += last_rebuild_.failed.size();
+    report = registry_->rebuild(view.device, queue_.get(), generation);
+    counters_.objects_rebuilt += report.rebuilt;
+    counters_.rebuild_failures += report.failed.size();
   }
-  // Lost again while rebuilding or inside a callback (a refill forced it, or the driver): this
-  // generation ends through the loss path, and the next one starts over.
-  const auto superseded = [&] { return registry_->device_lost() || !controller_->is_current(view.generation); };
   if (superseded()) return;
+  last_rebuild_ = report;
   start_hot_reload();
-  if (generation > 1 && callbacks_.on_rebuilt) callbacks_.on_rebuilt(last_rebuild_);
-  if (superseded()) return;
-  if (!last_rebuild_.contents_lost.empty() && callbacks_.on_contents_lost) {
-    callbacks_.on_contents_lost(last_rebuild_.contents_lost);
+  preparing_ = true;
+  struct Prepared {
+    bool& flag;
+    ~Prepared() { flag = false; }
+  } prepared{preparing_};
+  // The callbacks get the engine's own copy: one that starts a nested recovery replaces
+  // last_rebuild_, never what they are reading.
+  if (generation > 1 && callbacks_.on_rebuilt) {
+    InCallback in(*this, "on_rebuilt");
+    callbacks_.on_rebuilt(report);
   }
   if (superseded()) return;
+  if (!report.contents_lost.empty() && callbacks_.on_contents_lost) {
+    InCallback in(*this, "on_contents_lost");
+    callbacks_.on_contents_lost(report.contents_lost);
+  }
+  if (superseded()) return;
+  preparing_ = false;
   (void)controller_->finish_preparation(view.generation, {});
 }
 
@@ -177,20 +307,31 @@ void Engine::ready() {
   failure_told_ = false;
   shown_generation_ = generation_;
   if (lost_generation_ != 0) ++counters_.recoveries;
-  for (GenerationObserver* observer : std::vector<GenerationObserver*>(observers_)) observer->device_ready(generation_);
-  if (callbacks_.on_ready) callbacks_.on_ready(generation_);
+  const uint64_t generation = generation_;
+  tell_observers([&](GenerationObserver& observer) {
+    InCallback in(*this, "GenerationObserver::device_ready");
+    observer.device_ready(generation);
+  });
+  if (callbacks_.on_ready) {
+    InCallback in(*this, "on_ready");
+    callbacks_.on_ready(generation);
+  }
 }
 
 void Engine::lose() {
   const uint64_t generation = generation_;
   if (!registry_ || lost_generation_ >= generation) return;
   lost_generation_ = generation;
+  preparing_ = false;
   if (shown_generation_ == generation) ++counters_.device_losses;
   // Work of the lost device (compiles, pipeline builds) is released, never published.
-  reloader_.reset();
+  drop_reloader();
   registry_->on_device_lost();
   queue_.reset();
-  for (GenerationObserver* observer : std::vector<GenerationObserver*>(observers_)) observer->device_lost(generation);
+  tell_observers([&](GenerationObserver& observer) {
+    InCallback in(*this, "GenerationObserver::device_lost");
+    observer.device_lost(generation);
+  });
 }
 
 void Engine::on_state(device::DeviceState state) {
@@ -201,8 +342,11 @@ void Engine::on_state(device::DeviceState state) {
       // (a forced loss was already let go of; this is when the API reports it).
       if (shown_generation_ == generation_ && told_lost_ < generation_) {
         told_lost_ = generation_;
-        const device::LossReport& loss = provider_->last_loss;
-        if (callbacks_.on_lost) callbacks_.on_lost(generation_, loss.reason, loss.message);
+        const device::LossReport loss = inbox_->last_loss;
+        if (callbacks_.on_lost) {
+          InCallback in(*this, "on_lost");
+          callbacks_.on_lost(told_lost_, loss.reason, loss.message);
+        }
       }
       retry_pending_ = true;
       break;
@@ -220,13 +364,16 @@ void Engine::on_state(device::DeviceState state) {
     state_ = EngineState::Failed;
     if (!failure_told_) {
       failure_told_ = true;
-      if (callbacks_.on_failed) callbacks_.on_failed(policy_.explanation());
+      if (callbacks_.on_failed) {
+        InCallback in(*this, "on_failed");
+        callbacks_.on_failed(policy_.explanation());
+      }
     }
   }
 }
 
 void Engine::start_hot_reload() {
-  reloader_.reset();
+  drop_reloader();
   if (!options_.hot_reload) return;
   auto created = pipelines::HotReloader::create(*context_, *shaders_, *pipelines_);
   if (!created) return;  // the device lacks the feature: hot_reload_available() says so
@@ -243,12 +390,18 @@ void Engine::start_hot_reload() {
 }
 
 Result<ShaderModuleHandle> Engine::load_shader(const std::filesystem::path& path) {
+  if (destroying_) return destroying_error("load_shader");
   if (!has_device()) return no_device_error(fmt::format("load_shader \"{}\"", path.string()));
   auto module = shaders_->load(path);
   if (!module) return module;
   watched_.push_back(*module);
   if (reloader_) (void)reloader_->watch(*module);
   return module;
+}
+
+Error Engine::destroying_error(std::string_view call) const {
+  return make_error(ErrorKind::Refused, MessageId::EngineDestroying,
+                    fmt::format("{}: the engine is being destroyed", call));
 }
 
 Error Engine::no_device_error(std::string_view call) const {
@@ -261,15 +414,31 @@ Error Engine::no_device_error(std::string_view call) const {
 }
 
 Result<Frame> Engine::begin_frame() {
+  if (destroying_) return destroying_error("begin_frame");
   if (!has_device()) return no_device_error("begin_frame");
+  // Deferral keys on the one submission being recorded: a second open frame's submit would
+  // retire what the first frame still records.
+  if (frames_->open_id != 0 && frames_->open_generation == generation_) {
+    return make_error(ErrorKind::Refused, MessageId::EngineFrameAlreadyOpen,
+                      fmt::format("begin_frame: a frame of generation {} is open; submit it or drop it first",
+                                  generation_));
+  }
   const gpu::Procs& procs = context_->procs();
   gpu::CommandEncoderDescriptor desc;
   desc.label = "warden frame";
   gpu::Ref<gpu::CommandEncoder> encoder(&procs, procs.DeviceCreateCommandEncoder(registry_->device(), &desc));
-  return Frame(std::move(encoder), generation_);
+  const uint64_t id = frames_->next_id++;
+  frames_->open_id = id;
+  frames_->open_generation = generation_;
+  return Frame(frames_, std::move(encoder), id, generation_);
 }
 
 Result<Serial> Engine::submit(Frame frame) {
+  if (destroying_) return destroying_error("submit");
+  if (!frame.encoder_) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
+                      "submit: the frame holds no encoder (moved from, or already submitted); nothing was submitted");
+  }
   if (frame.generation_ != generation_ || !has_device()) {
     return make_error(ErrorKind::DeviceFailed, MessageId::EngineFrameFromLostDevice,
                       fmt::format("submit: the frame was recorded on generation {}, whose device was lost; "
@@ -282,13 +451,29 @@ Result<Serial> Engine::submit(Frame frame) {
 }
 
 void Engine::poll() {
+  if (destroying_) return;
+  ++inbox_->delivering;
+  struct Delivering {
+    ProviderInbox& inbox;
+    ~Delivering() { --inbox.delivering; }
+  } delivering{*inbox_};
+  // What arrived outside poll() first, in the order it came; then what Dawn has ready now.
+  inbox_->deliver_waiting();
   dawn_->process_events();
   if (registry_ && !registry_->device_lost()) registry_->poll();
   if (reloader_) {
-    for (const pipelines::ReloadReport& report : reloader_->poll()) {
+    ++reloader_polls_;
+    const pipelines::HotReloader* polled = reloader_.get();
+    std::vector<pipelines::ReloadReport> reports = reloader_->poll();
+    --reloader_polls_;
+    if (reloader_polls_ == 0) retired_reloaders_.clear();
+    for (const pipelines::ReloadReport& report : reports) {
+      if (reloader_.get() != polled) break;  // lost meanwhile: the rest were for the lost device
       if (report.applied) ++counters_.hot_reloads;
-      if (callbacks_.on_reload) callbacks_.on_reload(report);
-      if (!reloader_) break;  // a callback lost the device
+      if (callbacks_.on_reload) {
+        InCallback in(*this, "on_reload");
+        callbacks_.on_reload(report);
+      }
     }
   }
   if (retry_pending_) {
@@ -298,6 +483,13 @@ void Engine::poll() {
 }
 
 Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
+  if (destroying_) return destroying_error("wait_until_ready");
+  if (callbacks_running_ > 0 && state_ != EngineState::Ready) {
+    return make_error(ErrorKind::Refused, MessageId::EngineWaitInsideCallback,
+                      fmt::format("wait_until_ready: called from inside {}, while generation {} has no device; the "
+                                  "next device is asked for only after the callback returns: return, then poll()",
+                                  innermost_callback_, generation_));
+  }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   gpu::count_blocking_wait();
   for (;;) {
@@ -313,6 +505,7 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
 }
 
 Result<void> Engine::force_device_loss(std::string_view why) {
+  if (destroying_) return destroying_error("force_device_loss");
   // Allowed while a device is being prepared too (a loss in the middle of a rebuild).
   if (registry_->device_lost() || state_ == EngineState::Failed) return no_device_error("force_device_loss");
   context_->procs().DeviceForceLoss(registry_->device(), gpu::DeviceLostReason::Unknown, gpu::StringView(why));
@@ -323,12 +516,15 @@ Result<void> Engine::force_device_loss(std::string_view why) {
 }
 
 Result<void> Engine::mark_presented() {
+  if (destroying_) return destroying_error("mark_presented");
   if (state_ != EngineState::Ready) return no_device_error("mark_presented");
   return controller_->mark_presented();
 }
 
-void Engine::add_observer(GenerationObserver& observer) { observers_.push_back(&observer); }
+void Engine::add_observer(GenerationObserver& observer) { observers_.push_back({&observer, ++observers_added_}); }
 
-void Engine::remove_observer(GenerationObserver& observer) { std::erase(observers_, &observer); }
+void Engine::remove_observer(GenerationObserver& observer) {
+  std::erase_if(observers_, [&](const Observing& o) { return o.observer == &observer; });
+}
 
 }  // namespace warden::engine

@@ -71,6 +71,24 @@ const char* to_string(TextureFormat format) {
   return "unknown";
 }
 
+std::optional<uint32_t> copy_texel_bytes(TextureFormat format) {
+  switch (format) {
+    case TextureFormat::R8Unorm: return 1u;
+    case TextureFormat::R32Float:
+    case TextureFormat::R32Uint:
+    case TextureFormat::RGBA8Unorm:
+    case TextureFormat::RGBA8UnormSrgb:
+    case TextureFormat::RGBA8Sint:
+    case TextureFormat::BGRA8Unorm:
+    case TextureFormat::Depth32Float: return 4u;
+    case TextureFormat::RGBA16Float: return 8u;
+    case TextureFormat::RGBA32Float: return 16u;
+    case TextureFormat::Undefined:
+    case TextureFormat::Depth24Plus: break;  // its texels have no defined byte layout
+  }
+  return std::nullopt;
+}
+
 std::string feature_name(FeatureName feature) {
   // The standard features of this ABI (numbers from the library's own tables, docs/adr/0001).
   static constexpr const char* kStandard[] = {

@@ -132,7 +132,7 @@ void HotReloader::start_job(const std::filesystem::path& path, ShaderModuleHandl
 std::vector<ReloadReport> HotReloader::poll() {
   // poll() reports to the registry's diagnostics in the middle of its loops; a sink that polls
   // again would publish or erase what the outer loop holds.
-  if (polling_) return {};
+  if (polling_ || abandoned_) return {};
   polling_ = true;
   struct Done {
     bool& flag;
@@ -163,12 +163,14 @@ std::vector<ReloadReport> HotReloader::poll() {
     if (superseded) {
       ++superseded_builds_;  // dropping it releases what was built; late callbacks release theirs
     } else {
-      reports.push_back(publish(b));
+      reports.push_back(publish(b));  // reports: a sink may abandon this reloader from here
     }
     --in_flight_;
     it = building_.erase(it);
+    if (abandoned_) return reports;
   }
   for (Finished& f : finished) {
+    if (abandoned_) return reports;
     // A newer change of the same file is on its way: this result is already out of date.
     if (f.job.generation != latest_generation_[f.job.path]) {
       --in_flight_;
@@ -264,6 +266,7 @@ ReloadReport HotReloader::publish(Building& b) {
     report.error = installed.error().message;
     return keep_previous(b.job.path, report, report.error);
   }
+  if (abandoned_) return report;  // the install's reports reached a sink that lost the device
   for (auto& [handle, pipeline] : built.render) {
     if (pipelines_->install(handle, std::move(pipeline))) ++report.pipelines_rebuilt;
   }

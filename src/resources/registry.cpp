@@ -416,7 +416,7 @@ LiveCounts Registry::live_counts() const {
   const auto& textures = store<TextureTag>();
   for (uint32_t i = 0; i < textures.records.size(); ++i) {
     if (!textures.pool.state(i).alive) continue;
-    for (const auto& write : textures.records[i].data.kept) counts.kept_content_bytes += write.bytes.size();
+    for (const auto& kept : textures.records[i].data.kept) counts.kept_content_bytes += kept.texels.size();
   }
   return counts;
 }

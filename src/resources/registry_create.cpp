@@ -46,25 +46,6 @@ struct Overloaded : Fs... {
 template <typename... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
-// A later write of the same region makes the earlier one moot: only the last is kept.
-void keep_texture_write(std::vector<detail::KeptTextureWrite>& kept, const TextureWrite& where, const void* data,
-                        size_t size) {
-  auto same_region = [&](const detail::KeptTextureWrite& k) {
-    const TextureWrite& w = k.where;
-    return w.mip_level == where.mip_level && w.aspect == where.aspect && w.origin.x == where.origin.x &&
-           w.origin.y == where.origin.y && w.origin.z == where.origin.z && w.size.width == where.size.width &&
-           w.size.height == where.size.height && w.size.depthOrArrayLayers == where.size.depthOrArrayLayers;
-  };
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  auto existing = std::find_if(kept.begin(), kept.end(), same_region);
-  if (existing != kept.end()) {
-    existing->where = where;
-    existing->bytes.assign(bytes, bytes + size);
-    return;
-  }
-  kept.push_back({where, std::vector<uint8_t>(bytes, bytes + size)});
-}
-
 }  // namespace
 
 // ---- usage contracts --------------------------------------------------------------------------
@@ -214,6 +195,90 @@ Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const 
   return {};
 }
 
+namespace {
+
+// The bytes a write's data must hold, as WebGPU lays a buffer-to-texture copy out: every row
+// but the last at bytes_per_row, every image but the last at rows_per_image rows.
+struct TextureWriteLayout {
+  uint32_t texel_bytes = 0;
+  uint32_t row_bytes = 0;   // one row of the region, packed
+  uint32_t row_pitch = 0;   // bytes_per_row, or row_bytes when the caller left it 0 or undefined
+  uint32_t image_rows = 0;  // rows_per_image, or the region's height when undefined
+  uint64_t required = 0;
+};
+
+// Layers (or depth slices) a mip level has: a 3D texture's depth shrinks with its mips.
+uint32_t level_layers(const detail::KindData<TextureTag>& t, gpu::TextureDimension dimension, uint32_t mip) {
+  return dimension == gpu::TextureDimension::e3D ? mip_extent(t.size.depthOrArrayLayers, mip)
+                                                 : t.size.depthOrArrayLayers;
+}
+
+Result<TextureWriteLayout> texture_write_layout(const std::string& what, gpu::TextureFormat format,
+                                                const TextureWrite& where, size_t size) {
+  const std::optional<uint32_t> texel = gpu::copy_texel_bytes(format);
+  if (!texel) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureFormatNotCopyable,
+                      fmt::format("write_texture to {}: its format {} cannot be written from memory", what,
+                                  gpu::to_string(format)));
+  }
+  TextureWriteLayout layout;
+  layout.texel_bytes = *texel;
+  layout.row_bytes = where.size.width * *texel;
+  const bool packed = where.bytes_per_row == 0 || where.bytes_per_row == gpu::kCopyStrideUndefined;
+  layout.row_pitch = packed ? layout.row_bytes : where.bytes_per_row;
+  if (layout.row_pitch < layout.row_bytes) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureRowTooShort,
+                      fmt::format("write_texture to {}: bytes_per_row {} is shorter than a row of the region ({} "
+                                  "texels of {} bytes: {} bytes)",
+                                  what, where.bytes_per_row, where.size.width, *texel, layout.row_bytes));
+  }
+  layout.image_rows = where.rows_per_image == gpu::kCopyStrideUndefined ? where.size.height : where.rows_per_image;
+  if (layout.image_rows < where.size.height) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureRowsPerImageTooShort,
+                      fmt::format("write_texture to {}: rows_per_image {} is below the region's height {}", what,
+                                  where.rows_per_image, where.size.height));
+  }
+  const uint64_t image_bytes = uint64_t{layout.row_pitch} * layout.image_rows;
+  layout.required = image_bytes * (where.size.depthOrArrayLayers - 1) +
+                    uint64_t{layout.row_pitch} * (where.size.height - 1) + layout.row_bytes;
+  if (size < layout.required) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureDataTooSmall,
+                      fmt::format("write_texture to {}: {} bytes given, the {}x{}x{} region needs {} ({} bytes a "
+                                  "row, {} rows an image)",
+                                  what, size, where.size.width, where.size.height, where.size.depthOrArrayLayers,
+                                  layout.required, layout.row_pitch, layout.image_rows));
+  }
+  return layout;
+}
+
+// Copies a checked write into the kept subresources it covers, each made zeroed on its first
+// write (a new texture is zeroed too, so texels never written come back as they were).
+void keep_texture_write(detail::KindData<TextureTag>& t, const TextureWrite& where, const TextureWriteLayout& layout,
+                        const uint8_t* data) {
+  const uint32_t level_width = mip_extent(t.size.width, where.mip_level);
+  const uint32_t level_height = mip_extent(t.size.height, where.mip_level);
+  for (uint32_t z = 0; z < where.size.depthOrArrayLayers; ++z) {
+    const uint32_t layer = where.origin.z + z;
+    auto kept = std::find_if(t.kept.begin(), t.kept.end(), [&](const detail::KeptSubresource& k) {
+      return k.aspect == where.aspect && k.mip_level == where.mip_level && k.layer == layer;
+    });
+    if (kept == t.kept.end()) {
+      detail::KeptSubresource made{where.aspect, where.mip_level, layer, level_width, level_height,
+                                   level_width * layout.texel_bytes, {}};
+      made.texels.resize(size_t{made.row_bytes} * made.rows);
+      kept = t.kept.insert(t.kept.end(), std::move(made));
+    }
+    const uint8_t* image = data + uint64_t{layout.row_pitch} * layout.image_rows * z;
+    for (uint32_t y = 0; y < where.size.height; ++y) {
+      uint8_t* row = kept->texels.data() + size_t{kept->row_bytes} * (where.origin.y + y) +
+                     size_t{where.origin.x} * layout.texel_bytes;
+      std::memcpy(row, image + uint64_t{layout.row_pitch} * y, layout.row_bytes);
+    }
+  }
+}
+
+}  // namespace
+
 Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                                      size_t size) {
   auto* rec = record(handle);
@@ -235,9 +300,10 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
                       fmt::format("write_texture to {}: mip level {} does not exist ({} levels)", what,
                                   where.mip_level, t.mip_level_count));
   }
+  const gpu::TextureDimension dimension = rec->recipe ? rec->recipe->dimension : gpu::TextureDimension::e2D;
   const uint32_t w = mip_extent(t.size.width, where.mip_level);
   const uint32_t h = mip_extent(t.size.height, where.mip_level);
-  const uint32_t d = t.size.depthOrArrayLayers;
+  const uint32_t d = level_layers(t, dimension, where.mip_level);
   auto outside = [](uint32_t origin, uint32_t extent, uint32_t limit) {
     return origin > limit || extent > limit - origin;
   };
@@ -254,16 +320,29 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
     return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureNoData,
                       fmt::format("write_texture to {}: no data", what));
   }
+  auto layout = texture_write_layout(what, t.format, where, size);
+  if (!layout) return layout.error();
+
   gpu::TexelCopyTextureInfo dst;
   dst.texture = *texture;
   dst.mipLevel = where.mip_level;
   dst.origin = where.origin;
   dst.aspect = where.aspect;
-  gpu::TexelCopyBufferLayout layout;
-  layout.bytesPerRow = where.bytes_per_row;
-  layout.rowsPerImage = where.rows_per_image;
-  procs_.QueueWriteTexture(queue_, &dst, data, size, &layout, &where.size);
-  if (rec->recipe && rec->recipe->contents == ContentsSource::Kept) keep_texture_write(rec->data.kept, where, data, size);
+  gpu::TexelCopyBufferLayout copy;
+  copy.bytesPerRow = layout->row_pitch;
+  copy.rowsPerImage = layout->image_rows;
+  // Scoped like a creation, so a write Dawn refuses for a reason the checks above do not know
+  // (a format the aspect cannot take) is an error here and never replaces the kept contents.
+  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
+  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
+  procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size);
+  if (const std::string rejection = pop_creation_scopes(); !rejection.empty()) {
+    return make_error(ErrorKind::Validation, MessageId::WriteTextureRejected,
+                      fmt::format("write_texture to {}: the device rejected it: {}", what, rejection));
+  }
+  if (rec->recipe && rec->recipe->contents == ContentsSource::Kept) {
+    keep_texture_write(rec->data, where, *layout, static_cast<const uint8_t*>(data));
+  }
   return {};
 }
 

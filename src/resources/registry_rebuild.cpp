@@ -88,7 +88,9 @@ RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t g
   std::vector<std::function<void()>> refills = std::move(refills_);
   refills_.clear();
   for (const auto& refill : refills) {
-    if (device_lost_) break;  // lost again meanwhile: the next rebuild starts over
+    // Lost again meanwhile, or already rebuilt for a newer device from inside a refill (which
+    // ran that device's own refills): the rest belong to a device that is gone.
+    if (device_lost_ || device_generation_ != generation) break;
     refill();
   }
   return report;
@@ -155,16 +157,17 @@ void Registry::restore_contents(TextureHandle handle, detail::Record<TextureTag>
     case ContentsSource::None: report.contents_lost.textures.push_back(handle); return;
     case ContentsSource::Kept: break;
   }
-  for (const detail::KeptTextureWrite& write : rec.data.kept) {
+  for (const detail::KeptSubresource& kept : rec.data.kept) {
     gpu::TexelCopyTextureInfo dst;
     dst.texture = *find(handle);
-    dst.mipLevel = write.where.mip_level;
-    dst.origin = write.where.origin;
-    dst.aspect = write.where.aspect;
+    dst.mipLevel = kept.mip_level;
+    dst.origin = {0, 0, kept.layer};
+    dst.aspect = kept.aspect;
     gpu::TexelCopyBufferLayout layout;
-    layout.bytesPerRow = write.where.bytes_per_row;
-    layout.rowsPerImage = write.where.rows_per_image;
-    procs_.QueueWriteTexture(queue_, &dst, write.bytes.data(), write.bytes.size(), &layout, &write.where.size);
+    layout.bytesPerRow = kept.row_bytes;
+    layout.rowsPerImage = kept.rows;
+    const gpu::Extent3D size{kept.width, kept.rows, 1};
+    procs_.QueueWriteTexture(queue_, &dst, kept.texels.data(), kept.texels.size(), &layout, &size);
   }
   if ((desc.usage & kGpuWrittenTexture) != 0) report.contents_lost.textures.push_back(handle);
 }

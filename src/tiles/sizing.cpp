@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "warden/gpu/names.h"
+
 namespace warden::tiles {
 
 Result<PoolSizing> size_layer_pool(const PoolSizingInput& in) {
@@ -30,20 +32,7 @@ Result<PoolSizing> size_layer_pool(const PoolSizingInput& in) {
 }
 
 Result<uint32_t> bytes_per_texel(gpu::TextureFormat format) {
-  using F = gpu::TextureFormat;
-  switch (format) {
-    case F::R8Unorm: return 1u;
-    case F::R32Float:
-    case F::R32Uint:
-    case F::RGBA8Unorm:
-    case F::RGBA8UnormSrgb:
-    case F::RGBA8Sint:
-    case F::BGRA8Unorm:
-    case F::Depth32Float: return 4u;
-    case F::RGBA16Float: return 8u;
-    case F::RGBA32Float: return 16u;
-    default: break;
-  }
+  if (auto bytes = gpu::copy_texel_bytes(format)) return *bytes;
   return make_error(ErrorKind::InvalidArgument, MessageId::TexelSizeUnknown,
                     fmt::format("no byte accounting for texture format {}", static_cast<uint32_t>(format)));
 }

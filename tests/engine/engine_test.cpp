@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "support/engine_fixture.h"
 #include "support/gpu_test.h"
 #include "support/loss_scene.h"
 #include "support/messages.h"
@@ -25,54 +26,12 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::FailsWith;
+using testing::Heard;
 using testing::LossScene;
+using testing::engine_options;
+using testing::make_engine;
 
 constexpr auto kTimeout = warden::testing::kSafetyNet;
-
-// What the application saw through the callbacks.
-struct Heard {
-  std::vector<uint64_t> ready;
-  std::vector<std::pair<uint64_t, gpu::DeviceLostReason>> lost;
-  std::vector<std::string> lost_messages;
-  std::vector<resources::ContentsLost> contents_lost;
-  std::vector<resources::RebuildReport> rebuilt;
-  std::vector<std::string> order;  // "ready N", "reload applied", ...
-  std::vector<std::string> failed;
-  std::vector<pipelines::ReloadReport> reloads;
-
-  EngineCallbacks callbacks() {
-    EngineCallbacks c;
-    c.on_ready = [this](uint64_t g) {
-      ready.push_back(g);
-      order.push_back("ready " + std::to_string(g));
-    };
-    c.on_rebuilt = [this](const resources::RebuildReport& r) { rebuilt.push_back(r); };
-    c.on_lost = [this](uint64_t g, gpu::DeviceLostReason r, std::string_view m) {
-      lost.emplace_back(g, r);
-      lost_messages.emplace_back(m);
-    };
-    c.on_contents_lost = [this](const resources::ContentsLost& l) { contents_lost.push_back(l); };
-    c.on_failed = [this](std::string_view m) { failed.emplace_back(m); };
-    c.on_reload = [this](const pipelines::ReloadReport& r) {
-      reloads.push_back(r);
-      order.push_back(r.applied ? "reload applied" : "reload refused");
-    };
-    return c;
-  }
-};
-
-EngineOptions engine_options(gpu::BackendChoice backend, unsigned losses_allowed = 100) {
-  EngineOptions options;
-  options.device.backend = backend;
-  options.rebuild.faults_to_give_up = losses_allowed;
-  return options;
-}
-
-std::unique_ptr<Engine> make_engine(EngineOptions options, EngineCallbacks callbacks = {}) {
-  auto engine = Engine::create(std::move(options), std::move(callbacks));
-  EXPECT_TRUE(engine.ok()) << engine.error().message;
-  return engine.ok() ? std::move(engine.value()) : nullptr;
-}
 
 class EngineScene : public ::testing::TestWithParam<resources::ContentsSource> {};
 

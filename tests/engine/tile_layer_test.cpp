@@ -15,6 +15,8 @@
 #include <tuple>
 #include <vector>
 
+#include <gmock/gmock.h>
+
 #include "support/gpu_test.h"
 #include "support/messages.h"
 #include "support/tile_pictures.h"
@@ -264,6 +266,82 @@ TEST_F(TileLayerScene, ABudgetBelowOneLayerIsAnErrorNamingBoth) {
   EXPECT_NE(made.error().message.find("tile layer 'tiny': a budget of 100 bytes is below one tile layer"),
             std::string::npos)
       << made.error().message;
+}
+
+// A driver reset the engine hears of only when a diagnostics sink polls it from inside deliver
+// (a failed fetch is reported there): the cache cannot clear inside its own call, so the layer
+// clears as deliver returns, and nothing of the lost device stays resident or is drawn.
+class FailingFetcher : public tiles::TileFetcher {
+ public:
+  void fetch(tiles::TileReply reply) override {
+    reply.fail(make_error(ErrorKind::NotFound, MessageId::Application, "no such tile"));
+  }
+};
+
+TEST_F(TileLayerScene, ALossHeardInsideDeliverLeavesNoTileOfTheLostDeviceResident) {
+  ASSERT_NE(layer, nullptr);
+  for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
+  ASSERT_GT(layer->cache().resident_count(), 0u);
+  engine->procs().DeviceForceLoss(engine->device(), gpu::DeviceLostReason::Unknown, gpu::StringView("driver reset"));
+  bool polled_inside = false;
+  Engine* e = engine.get();
+  engine->diagnostics().set_sink([&](const Diagnostic& d) {
+    if (d.category != tiles::kDiagnosticsCategory || polled_inside) return;
+    polled_inside = true;
+    e->poll();  // the reset is heard here, inside deliver
+  });
+  auto f = engine->begin_frame();
+  ASSERT_TRUE(f.ok());
+  const std::vector<TileKey> deeper = testing::tiles_of_level(kZoom + 1);
+  ASSERT_TRUE(layer->begin_frame({deeper, 0.5, 0.5}));
+  ASSERT_TRUE(layer->request(deeper[0]));
+  FailingFetcher failing;
+  ASSERT_TRUE(layer->dispatch(failing));
+  auto report = layer->deliver(*f);
+  engine->diagnostics().set_sink({});
+  ASSERT_TRUE(polled_inside) << "no tile diagnostic was reported inside deliver";
+  EXPECT_EQ(engine->state(), EngineState::Recovering);
+  EXPECT_EQ(layer->cache().resident_count(), 0u) << "tiles of the lost device stayed resident";
+  EXPECT_EQ(layer->counters().clears, 1u);
+  for (const TileKey& key : visible_keys()) EXPECT_FALSE(layer->draw_source(key).has_value()) << tiles::to_string(key);
+  ASSERT_TRUE(testing::poll_until([&] { return engine->state() == EngineState::Ready; }, [&] { engine->poll(); }));
+  EXPECT_TRUE(layer->pool().check_invariants());
+}
+
+TEST_F(TileLayerScene, AHeadroomAboveTheDevicesLayerCountIsNamedWithoutAnUnderflowedBudget) {
+  ASSERT_NE(layer, nullptr);
+  gpu::Limits limits;
+  engine->procs().DeviceGetLimits(engine->device(), &limits);
+  TileLayerOptions greedy;
+  greedy.tile_size = kTile;
+  greedy.budget_bytes = 4 * layer_bytes();
+  greedy.in_flight_headroom = limits.maxTextureArrayLayers + 5;
+  greedy.label = "greedy";
+  auto made = TileLayer::create(*engine, greedy);
+  ASSERT_THAT(made, FailsWith(MessageId::TileLayerHeadroomTooLarge));
+  EXPECT_THAT(made.error().message, ::testing::HasSubstr("must be below " + std::to_string(limits.maxTextureArrayLayers)));
+  // Just too many layers: the budget it suggests fits the device.
+  greedy.in_flight_headroom = limits.maxTextureArrayLayers - 2;
+  made = TileLayer::create(*engine, greedy);
+  ASSERT_THAT(made, FailsWith(MessageId::TileLayerTooManyLayers));
+  EXPECT_THAT(made.error().message, ::testing::HasSubstr("at most " + std::to_string(2 * layer_bytes()) + " bytes fits"));
+}
+
+TEST_F(TileLayerScene, ALayerThatOutlivesItsEngineLetsGoWithItAndRefusesCalls) {
+  ASSERT_NE(layer, nullptr);
+  for (uint32_t i = 0; i < 3; ++i) ASSERT_TRUE(frame().recorded);
+  std::vector<std::string> leaks;
+  engine->diagnostics().set_sink([&](const Diagnostic& d) {
+    if (d.id == MessageId::ResourcesLeakedAtShutdown) leaks.push_back(d.message);
+  });
+  (void)engine->registry().destroy_texture_view(target_view);
+  (void)engine->registry().destroy_texture(target);
+  engine.reset();  // the layer is still alive
+  EXPECT_THAT(leaks, ::testing::IsEmpty()) << "the layer's objects went with the engine";
+  EXPECT_THAT(layer->begin_frame({visible_keys(), 0.5, 0.5}), FailsWith(MessageId::TileLayerEngineGone));
+  EXPECT_THAT(layer->request(visible_keys()[0]), FailsWith(MessageId::TileLayerEngineGone));
+  EXPECT_FALSE(layer->draw_source(visible_keys()[0]).has_value());
+  layer.reset();  // after its engine: nothing of the engine is touched
 }
 
 }  // namespace

@@ -88,6 +88,11 @@
   X(resources, WriteTextureMipOutOfRange, "write_texture names a mip level the texture does not have") \
   X(resources, WriteTextureOutOfRange, "write_texture's region lies outside the mip level") \
   X(resources, WriteTextureNoData, "write_texture was given no data") \
+  X(resources, WriteTextureFormatNotCopyable, "write_texture names a texture whose format has no byte layout for copies (depth24plus)") \
+  X(resources, WriteTextureRowTooShort, "write_texture's bytes_per_row is shorter than one row of the region") \
+  X(resources, WriteTextureRowsPerImageTooShort, "write_texture's rows_per_image is below the region's height") \
+  X(resources, WriteTextureDataTooSmall, "write_texture was given fewer bytes than its region and layout need") \
+  X(resources, WriteTextureRejected, "the device rejected a write_texture that warden's checks let through; nothing was written or kept") \
   X(resources, BufferZeroSize, "create_buffer was asked for a buffer of size 0") \
   X(resources, TextureZeroSize, "create_texture was asked for a texture with a zero dimension") \
   X(resources, TextureZeroLevelsOrSamples, "create_texture was asked for 0 mip levels or 0 samples") \
@@ -204,6 +209,13 @@
   X(engine, EngineGaveUp, "the engine gave up rebuilding its device, so calls that need one fail") \
   X(engine, EngineFrameFromLostDevice, "a frame recorded on a device that was since lost was submitted; nothing was submitted") \
   X(engine, EngineReadyTimeout, "no device was ready within the time wait_until_ready was given") \
+  X(engine, EngineFrameEmpty, "submit was given a frame that holds no encoder (moved from, or already submitted)") \
+  X(engine, EngineFrameAlreadyOpen, "begin_frame was called while another frame of the same device is open") \
+  X(engine, EngineDestroying, "the engine was called while it is being destroyed (from a diagnostics sink)") \
+  X(engine, EngineWaitInsideCallback, "wait_until_ready was called from inside a callback of a loss, where no device can become ready") \
+  X(engine, EngineObserversOutlived, "the engine was destroyed while observers were still added; they were told the engine ended") \
+  X(engine, TileLayerEngineGone, "the tile layer's engine was destroyed; the layer holds nothing and refuses calls") \
+  X(engine, TileLayerHeadroomTooLarge, "a tile layer's in-flight headroom alone needs as many array layers as the device has") \
   X(engine, TileLayerBudgetBelowLayer, "a tile layer's byte budget is below one tile layer") \
   X(engine, TileLayerTooManyLayers, "a tile layer's budget plus its in-flight headroom needs more array layers than the device has")
 

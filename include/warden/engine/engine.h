@@ -8,6 +8,14 @@
 // (docs/device-lifecycle.md, "The Engine").
 //
 // Single-threaded: create it, call it and poll() it from one thread (the frame thread).
+//
+// Where the application's code runs. EngineCallbacks run inside poll() (and create(), for the
+// first on_ready): whatever the library reports meanwhile (a device ready, a device lost, a
+// request answered) waits for the next poll(), also when Dawn hears of it inside another call
+// (a shader compiled in load_shader() settles its error scope). GenerationObserver::device_lost
+// also runs inside force_device_loss(), which lets go of the device's objects at once. A
+// diagnostics sink runs wherever something is reported. Any of them may call the engine back
+// (poll() included) except its destructor; from inside a loss, wait_until_ready() is refused.
 #pragma once
 
 #include <chrono>
@@ -33,6 +41,9 @@
 #include "warden/gpu/context.h"
 
 namespace warden::engine {
+
+/// The category of the engine's own reports.
+inline constexpr std::string_view kDiagnosticsCategory = "gfx.engine";
 
 enum class EngineState {
   Ready,       ///< a device is shown: frames may be recorded
@@ -68,7 +79,8 @@ struct EngineCallbacks {
   /// The device of `generation` is gone: the API's reason and message, as given.
   std::function<void(uint64_t generation, gpu::DeviceLostReason reason, std::string_view message)> on_lost;
   /// After a rebuild, before on_ready: the buffers and textures that came back zeroed
-  /// (ContentsSource::None, contents the GPU produced). Produce them again.
+  /// (ContentsSource::None, contents the GPU produced). Produce them again: inside it (and
+  /// inside on_rebuilt) device(), queue(), begin_frame() and submit() work on the new device.
   std::function<void(const resources::ContentsLost& lost)> on_contents_lost;
   /// After every rebuild, before on_contents_lost: the whole report, including the objects the
   /// new device refused (now Failed) and the adopted or borrowed ones that await their owner's
@@ -89,23 +101,52 @@ class GenerationObserver {
   virtual void device_lost(uint64_t generation) = 0;
   /// `generation` is ready: every registry object was made again under its handle.
   virtual void device_ready(uint64_t generation) = 0;
+  /// The engine is being destroyed while this observer is still added: let go of everything
+  /// made through the engine now; the engine is gone once this returns.
+  virtual void engine_ending() {}
 };
 
+namespace detail {
+// What an engine's frames share with it: the library their encoders are released through (kept
+// loaded while a frame lives, so a frame may outlive its engine) and which frame is open.
+struct FrameSlot {
+  std::shared_ptr<const gpu::Library> library;
+  uint64_t next_id = 1;
+  uint64_t open_id = 0;          // the open frame; 0: none
+  uint64_t open_generation = 0;  // the device generation it records for
+};
+}  // namespace detail
+
 /// One frame's commands: an encoder on the device of one generation. Submit it through the
-/// engine; dropped unsubmitted, it is released.
+/// engine; dropped unsubmitted, it is released. One frame of a device is open at a time (the
+/// objects it touches are kept for the one submission being recorded). A frame may outlive its
+/// engine: it then only releases its encoder.
 class Frame {
  public:
+  /// Moves the frame; `other` is left empty (its submit is refused: EngineFrameEmpty).
+  ///@{
+  Frame(Frame&& other) noexcept = default;
+  Frame& operator=(Frame&& other) noexcept;
+  ///@}
+  /// Releases the encoder of a frame not submitted; the next frame may begin.
+  ~Frame() { close(); }
+
   /// The frame's encoder; the frame keeps its reference. Record passes into it before
-  /// Engine::submit.
+  /// Engine::submit. Null once moved from or submitted.
   gpu::CommandEncoder encoder() const { return encoder_.get(); }
   /// The device generation the encoder belongs to; submit refuses the frame once it was lost.
   uint64_t generation() const { return generation_; }
 
  private:
   friend class Engine;
-  Frame(gpu::Ref<gpu::CommandEncoder> encoder, uint64_t generation)
-      : encoder_(std::move(encoder)), generation_(generation) {}
+  Frame(std::shared_ptr<detail::FrameSlot> slot, gpu::Ref<gpu::CommandEncoder> encoder, uint64_t id,
+        uint64_t generation)
+      : slot_(std::move(slot)), encoder_(std::move(encoder)), id_(id), generation_(generation) {}
+  // Releases the encoder and, if this is the open frame, lets the next one begin.
+  void close();
+  std::shared_ptr<detail::FrameSlot> slot_;  // declared first: the library outlives the encoder
   gpu::Ref<gpu::CommandEncoder> encoder_;
+  uint64_t id_ = 0;
   uint64_t generation_ = 0;
 };
 
@@ -131,8 +172,10 @@ class Engine {
   /// is ready. Errors: LibraryMissing, NoAdapter / DeviceFailed with the device layer's message,
   /// Timeout.
   static Result<std::unique_ptr<Engine>> create(EngineOptions options = {}, EngineCallbacks callbacks = {});
-  /// Reports what the registry still holds (one gfx.resources warning, by label), then lets go
-  /// of the device. No callbacks run.
+  /// Tells observers still added that the engine ends (GenerationObserver::engine_ending),
+  /// reports what the registry still holds (one gfx.resources warning, by label), then lets go
+  /// of the device. No EngineCallbacks run; a diagnostics sink may, and every engine call it
+  /// makes from here on is refused (EngineDestroying).
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -184,15 +227,19 @@ class Engine {
   // ---- the frame -----------------------------------------------------------------------------
   /// An encoder on the current device. DeviceFailed ("device lost (generation N), rebuilding",
   /// or the policy's words once it gave up) while there is no device: skip the frame and poll.
+  /// Refused while another frame of this device is open (EngineFrameAlreadyOpen).
   Result<Frame> begin_frame();
   /// Finishes and submits the frame; its serial. DeviceFailed when the frame's generation was
-  /// lost since begin_frame (nothing is submitted: its commands name objects of a dead device).
+  /// lost since begin_frame (nothing is submitted: its commands name objects of a dead device);
+  /// InvalidArgument for a frame moved from (EngineFrameEmpty).
   Result<Serial> submit(Frame frame);
   /// The frame boundary, never blocking: runs ready callbacks (device requests, losses, finished
   /// work), lets go of what retired, publishes finished hot reloads, and moves a recovery on.
   void poll();
   /// poll() until the state is Ready (or Failed), at most `timeout`. Blocking, counted: tests,
-  /// tools and start-up only. Error: the policy's message when Failed, Timeout otherwise.
+  /// tools and start-up only. Error: the policy's message when Failed, Timeout otherwise;
+  /// EngineWaitInsideCallback from inside a callback while no device is ready (the next device
+  /// is asked for only once the callback returns).
   Result<void> wait_until_ready(std::chrono::milliseconds timeout);
 
   // ---- faults --------------------------------------------------------------------------------
@@ -206,7 +253,8 @@ class Engine {
   Result<void> force_device_loss(std::string_view why = "forced by the application");
 
   /// Observers are told, in the order added, after the registry on a loss and after the
-  /// rebuild on ready. An observer must be removed before it is destroyed.
+  /// rebuild on ready. An observer must be removed before it is destroyed; one removed by
+  /// another observer's call is not called after its removal.
   void add_observer(GenerationObserver& observer);
   /// Stops telling `observer`; one not added is ignored.
   void remove_observer(GenerationObserver& observer);
@@ -220,9 +268,19 @@ class Engine {
   /// The rebuild report of the latest generation (empty for the first).
   const resources::RebuildReport& last_rebuild() const { return last_rebuild_; }
 
-  class LossRecorder;  ///< the provider seam that keeps the API's words of each loss
+  class QueuedProvider;  ///< the provider seam that holds what Dawn reports until poll()
 
  private:
+  struct ProviderInbox;
+  struct Observing {
+    GenerationObserver* observer;
+    uint64_t added;  // tells apart an observer removed and another added at the same address
+  };
+  // The application's code runs in a Callback scope: wait_until_ready() knows it is inside one.
+  struct InCallback;
+  template <typename Tell>
+  void tell_observers(Tell&& tell);
+  void drop_reloader();
   Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, EngineCallbacks callbacks);
   device::ControllerHooks hooks();
   void prepare(const device::DeviceView& view);
@@ -232,6 +290,7 @@ class Engine {
   void on_state(device::DeviceState state);
   void start_hot_reload();
   Error no_device_error(std::string_view call) const;
+  Error destroying_error(std::string_view call) const;
   bool has_device() const;
 
   Diagnostics diagnostics_;  // first in, last out: every member below reports into it
@@ -239,7 +298,8 @@ class Engine {
   EngineOptions options_;
   EngineCallbacks callbacks_;
   std::unique_ptr<device::DawnProvider> dawn_;
-  std::unique_ptr<LossRecorder> provider_;
+  std::shared_ptr<ProviderInbox> inbox_;  // shared with Dawn's continuations, which may outlive the engine
+  std::unique_ptr<QueuedProvider> provider_;
   device::RebuildPolicy policy_;
   device::RetirementPolicy retirement_;
   std::unique_ptr<device::DeviceController> controller_;
@@ -247,8 +307,17 @@ class Engine {
   std::unique_ptr<shaders::ShaderManager> shaders_;
   std::unique_ptr<pipelines::PipelineLibrary> pipelines_;
   std::unique_ptr<pipelines::HotReloader> reloader_;
+  // Reloaders let go of inside their own poll(): destroyed once it has returned.
+  std::vector<std::unique_ptr<pipelines::HotReloader>> retired_reloaders_;
+  uint32_t reloader_polls_ = 0;  // HotReloader::poll() calls in progress
   std::vector<ShaderModuleHandle> watched_;  // loaded from files: watched on every generation
-  std::vector<GenerationObserver*> observers_;
+  std::vector<Observing> observers_;
+  uint64_t observers_added_ = 0;
+  std::shared_ptr<detail::FrameSlot> frames_;
+  uint32_t callbacks_running_ = 0;  // application callbacks in progress
+  const char* innermost_callback_ = nullptr;
+  bool preparing_ = false;   // inside prepare(), after the registry was made or rebuilt
+  bool destroying_ = false;  // the destructor has started
   gpu::Ref<gpu::Queue> queue_;
   EngineState state_ = EngineState::Recovering;
   uint64_t generation_ = 0;        // devices prepared so far: the registry's device generation

@@ -15,6 +15,14 @@
 // which keeps no device-derived state of its own beside the registry's objects, so nothing else
 // has to be re-made (on llvmpipe it is also the faster path, ENVIRONMENT.md).
 //
+// A loss heard while the cache is inside one of its own calls (a diagnostics sink that polls
+// the engine during deliver) cannot clear it there: the clear happens as that call returns, and
+// nothing of the lost device is drawn meanwhile.
+//
+// A layer may outlive its engine: the engine's end lets go of everything the layer made
+// (engine_ending), and the layer's calls then fail with TileLayerEngineGone. Its parts (cache(),
+// pool(), array(), renderer()) exist only while the engine does.
+//
 // Single-threaded like the Engine; the fetcher may answer from any thread (TileReply).
 #pragma once
 
@@ -83,7 +91,8 @@ class TileLayer final : public GenerationObserver {
   /// counted and listed in the report; the caller may request the tile again.
   Result<tiles::DeliverReport> deliver(const Frame& frame, tiles::Priority priority = tiles::Priority::Normal);
   /// The tile or the nearest resident ancestor to draw in its place (TileCache::draw_source).
-  std::optional<tiles::TileSource> draw_source(const tiles::TileKey& key) { return cache_->draw_source(key); }
+  /// Nothing while a clear is pending or the engine is gone.
+  std::optional<tiles::TileSource> draw_source(const tiles::TileKey& key);
   /// An instance for a tile position in target pixels, showing `source`.
   static tiles::TileInstance place(const tiles::TileSource& source, float x, float y, float size, uint32_t target_width,
                                    uint32_t target_height);
@@ -95,6 +104,8 @@ class TileLayer final : public GenerationObserver {
   void device_lost(uint64_t generation) override;
   /// The next device is ready: the registry made the layer's objects again; nothing to do here.
   void device_ready(uint64_t generation) override;
+  /// The engine ends first: the layer lets go of its objects now and refuses later calls.
+  void engine_ending() override;
 
   /// The parts, for what the frame API does not cover (pinning, counters, invariants).
   ///@{
@@ -107,10 +118,13 @@ class TileLayer final : public GenerationObserver {
   /// What the layer has seen across device generations.
   const TileLayerCounters& counters() const { return counters_; }
   /// resident bytes <= budget: what the cache guarantees, checked where the application asks.
-  bool within_budget() const { return cache_->resident_bytes() <= cache_->budget_bytes(); }
+  bool within_budget() const { return !cache_ || cache_->resident_bytes() <= cache_->budget_bytes(); }
 
  private:
   explicit TileLayer(Engine& engine) : engine_(engine) {}
+  // Clears the cache a loss could not clear from inside the cache's own call.
+  void settle_pending_clear();
+  Result<void> usable(std::string_view call) const;
 
   Engine& engine_;
   // Made in this order, destroyed the other way round: users before what they use.
@@ -122,6 +136,8 @@ class TileLayer final : public GenerationObserver {
   std::optional<tiles::TileCache> cache_;
   TileLayerCounters counters_;
   bool observing_ = false;
+  bool clear_pending_ = false;  // a loss came while the cache was inside a call of its own
+  bool engine_gone_ = false;
 };
 
 }  // namespace warden::engine

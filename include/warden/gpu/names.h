@@ -1,6 +1,8 @@
 // Names for enum values, as warden prints them (lower case, the WebGPU spec's spelling).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "warden/gpu/abi.h"
@@ -16,6 +18,9 @@ const char* to_string(ErrorType type);
 const char* to_string(DeviceLostReason reason);
 const char* to_string(TextureFormat format);
 ///@}
+/// Bytes of one texel of `format` as a buffer-to-texture copy lays it out; nullopt for a format
+/// whose texels cannot be copied into (depth24plus) or that abi.h does not declare.
+std::optional<uint32_t> copy_texel_bytes(TextureFormat format);
 /// Known feature names; unknown numbers print as "feature-0xNNNN".
 std::string feature_name(FeatureName feature);
 /// "CopyDst|TextureBinding" style lists of flag names.

@@ -75,6 +75,10 @@ class HotReloader {
   /// the poll that asked for its pipelines. A poll called from inside one (a diagnostics sink
   /// that hears a reload reported) does nothing and returns no report: the outer one goes on.
   std::vector<ReloadReport> poll();
+  /// Its device is gone (lost from inside poll(): a sink that heard a reload forced the loss).
+  /// The poll in progress publishes nothing more and returns what it reported so far; later
+  /// polls do nothing. The owner destroys the reloader once that poll has returned.
+  void abandon() { abandoned_ = true; }
 
   /// Reloads handed to the worker and not yet swapped in, reported or dropped.
   size_t in_flight() const;
@@ -112,6 +116,7 @@ class HotReloader {
   std::vector<std::unique_ptr<Building>> building_;  // frame thread only
   uint64_t superseded_builds_ = 0;
   bool polling_ = false;  // poll() is running: a nested call returns at once
+  bool abandoned_ = false;  // abandon() was called: nothing more is published
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -294,10 +294,11 @@ struct TextureWrite {
   gpu::Origin3D origin;
   /// How many texels are written on each axis.
   gpu::Extent3D size;
-  /// Bytes from one row of the data to the next.
+  /// Bytes from one row of the data to the next; 0 (or gpu::kCopyStrideUndefined): rows are
+  /// packed, `size.width` texels each. Shorter than a row of the region is refused.
   uint32_t bytes_per_row = 0;
   /// Rows from one image (depth slice or layer) of the data to the next; gpu::kCopyStrideUndefined:
-  /// `size`'s height.
+  /// `size`'s height. Fewer than `size`'s height is refused.
   uint32_t rows_per_image = gpu::kCopyStrideUndefined;
   /// The aspect written.
   gpu::TextureAspect aspect = gpu::TextureAspect::All;
@@ -315,10 +316,18 @@ struct KindData<BufferTag> {
   // ContentsSource::Kept: the buffer's bytes as written through warden (sized on first write).
   std::vector<uint8_t> kept;
 };
-// One write_texture kept for a rebuild; a later write of the same region replaces it.
-struct KeptTextureWrite {
-  TextureWrite where;
-  std::vector<uint8_t> bytes;
+// ContentsSource::Kept: one subresource of a texture (an aspect of one mip level of one array
+// layer or depth slice) as written through warden, packed row after row. Writes land in it
+// where they land in the texture, so the latest write of every texel wins whatever the order of
+// overlapping regions, and it never grows past the subresource's size.
+struct KeptSubresource {
+  gpu::TextureAspect aspect = gpu::TextureAspect::All;
+  uint32_t mip_level = 0;
+  uint32_t layer = 0;       // array layer, or depth slice of a 3D texture
+  uint32_t width = 0;       // texels in a row of the level
+  uint32_t rows = 0;        // rows of the level
+  uint32_t row_bytes = 0;   // one packed row of the level
+  std::vector<uint8_t> texels;
 };
 template <>
 struct KindData<TextureTag> {
@@ -327,7 +336,7 @@ struct KindData<TextureTag> {
   gpu::TextureFormat format = gpu::TextureFormat::Undefined;
   uint32_t mip_level_count = 1;
   uint32_t live_views = 0;  // views made through create_texture_view and not yet destroyed
-  std::vector<KeptTextureWrite> kept;
+  std::vector<KeptSubresource> kept;  // made on each subresource's first write
 };
 template <>
 struct KindData<TextureViewTag> {

@@ -334,4 +334,38 @@ TEST(ShaderCheck, AnErrorWithItsInfoNotesIsPrintedWhole) {
             "      ^\n");
 }
 
+// ---- the excerpt: a window around the caret, control characters escaped -------------------------
+
+TEST(ShaderCheck, ErrorOnAMegabyteLineShowsAWindowAroundTheCaret) {
+  // Was ~2 MB of excerpt and caret for one error.
+  ScratchDir dir;
+  dir.write("long.wgsl", "const a = 1.0;" + std::string(1'000'000, ' ') + "fn f() -> f32 { return missing; }\n");
+  CliRun run = dir.warden("shader check long.wgsl");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_LT(run.out.size(), 1000u);
+  const std::string header = "long.wgsl:1:1000038: error: unresolved value 'missing'\n";
+  ASSERT_THAT(run.out, ::testing::StartsWith(header));
+  const std::string rest = run.out.substr(header.size());
+  const std::string line = rest.substr(0, rest.find('\n'));
+  const std::string caret = rest.substr(line.size() + 1);
+  EXPECT_THAT(line, ::testing::StartsWith("..."));
+  EXPECT_THAT(line, ::testing::EndsWith("return missing; }"));
+  EXPECT_EQ(caret.find('^'), line.find("missing")) << line << "\n" << caret;
+}
+
+TEST(ShaderCheck, ControlCharactersOfTheSourceReachTheTerminalEscaped) {
+  // An ESC sequence in a comment set the terminal's title; a NUL went out raw.
+  using namespace std::string_literals;
+  ScratchDir dir;
+  dir.write("escape.wgsl", "fn f() -> f32 { /* \x1b]0;owned\x07 \0 */ return missing; }\n"s);
+  CliRun run = dir.warden("shader check escape.wgsl");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(run.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(run.out.find('\0'), std::string::npos);
+  // Dawn stops at the NUL (byte 31); the caret counts the escapes before it at their width.
+  const std::string line = "fn f() -> f32 { /* \\x1b]0;owned\\x07 \\x00 */ return missing; }\n";
+  EXPECT_EQ(run.out, "escape.wgsl:1:31: error: null character found\n" + line +
+                         std::string(line.find("\\x00"), ' ') + "^\n");
+}
+
 }  // namespace

@@ -151,7 +151,7 @@ TEST(ShaderCheck, FeatureOptionNarrowsAndTheNoteNamesTheMissingFeature) {
             "enable_f16.wgsl:1:8: error: extension 'f16' is not allowed in the current environment\n"
             "enable f16;\n"
             "       ^\n"
-            "enable_f16.wgsl:1:8: info: 'enable f16;' needs the device feature 'shader-f16', which this device "
+            "enable_f16.wgsl:1:8: info: extension 'f16' needs the device feature 'shader-f16', which this device "
             "was not created with\n"
             "enable f16;\n"
             "       ^\n");
@@ -366,6 +366,19 @@ TEST(ShaderCheck, ControlCharactersOfTheSourceReachTheTerminalEscaped) {
   const std::string line = "fn f() -> f32 { /* \\x1b]0;owned\\x07 \\x00 */ return missing; }\n";
   EXPECT_EQ(run.out, "escape.wgsl:1:31: error: null character found\n" + line +
                          std::string(line.find("\\x00"), ' ') + "^\n");
+}
+
+// ---- the note names the extension, not a directive ----------------------------------------------
+
+TEST(ShaderCheck, NoteForADirectiveOfSeveralExtensionsQuotesNoDirective) {
+  // Was "'enable f16;' needs ...", a directive the file does not have.
+  ScratchDir dir;
+  dir.write("two.wgsl", "enable f16, subgroups;\n");
+  CliRun run = dir.warden("shader check --feature none two.wgsl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.out, HasSubstr("info: extension 'f16' needs the device feature 'shader-f16'"));
+  EXPECT_THAT(run.out, HasSubstr("enable f16, subgroups;\n"));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("'enable f16;'")));
 }
 
 }  // namespace

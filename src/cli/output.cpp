@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
@@ -26,6 +27,8 @@ void hold_standard_descriptors() {
     ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
     if (fd == STDOUT_FILENO) lose_out("standard output is closed");
   }
+  // A closed pipe is then one more failed write, reported and ending with exit code 2 (README).
+  std::signal(SIGPIPE, SIG_IGN);
 }
 
 void write_out(std::string_view text) {
@@ -41,6 +44,8 @@ void write_err(std::string_view text) {
 void flush_out() {
   if (std::fflush(stdout) != 0) lose_out(std::strerror(errno));
 }
+
+bool output_lost() { return g_out_lost.has_value(); }
 
 std::optional<std::string> finish_out() {
   flush_out();

@@ -191,6 +191,8 @@ int run_check(const CheckOptions& options) {
     }
     any_error = any_error || shaders::has_error(file.diagnostics);
     report.add(file);
+    // Nobody reads the rest (a closed pipe, a full disk): main says so and exits 2.
+    if (output_lost()) break;
   }
   report.finish();
   // Release the device before its context, and deliver its final callback.

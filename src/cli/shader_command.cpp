@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,30 @@ struct CheckedFile {
   MessageId io_error_id = MessageId::Application;
 };
 
+// `text` as a JSON string can hold it. JSON text is UTF-8 and a file name need not be: in a text
+// that is not UTF-8, each byte that is not part of a UTF-8 character is written \xHH and each
+// backslash \\, so the bytes can be told back exactly (docs/shader-check.md). `escaped` says it was.
+struct JsonText {
+  std::string text;
+  bool escaped = false;
+};
+
+JsonText json_text(std::string_view text) {
+  if (!shaders::first_invalid_utf8(text)) return {std::string(text), false};
+  JsonText json{{}, true};
+  while (!text.empty()) {
+    const std::optional<size_t> bad = shaders::first_invalid_utf8(text);
+    for (char c : text.substr(0, bad.value_or(text.size()))) {
+      if (c == '\\') json.text += c;  // doubled, so that a backslash of the name starts no escape
+      json.text += c;
+    }
+    if (!bad) break;
+    json.text += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[*bad]));
+    text.remove_prefix(*bad + 1);
+  }
+  return json;
+}
+
 // Prints each file as soon as it is checked, so a slow or interrupted run keeps what is done.
 // JSON stays one object: its opening is written before the first file, its end after the last.
 class Report {
@@ -51,7 +76,11 @@ class Report {
   }
   void add(const CheckedFile& file) {
     if (json_) {
-      write_out(fmt::format("{}{}", first_ ? "" : ",", to_json(file).dump()));
+      // Every name and error text is valid UTF-8 by now (json_text); the compiler's words are
+      // too, as the source was. Should anything slip through, it is replaced (U+FFFD), never
+      // thrown: a throw here would leave the object unterminated and the later files unchecked.
+      write_out(fmt::format("{}{}", first_ ? "" : ",",
+                            to_json(file).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     } else {
       for (const auto& d : file.diagnostics) write_out(shaders::format_diagnostic(d, file.source));
     }
@@ -72,9 +101,12 @@ class Report {
                              {"column", d.column},
                              {"message", d.message}});
     }
-    nlohmann::ordered_json entry = {{"path", file.path}, {"diagnostics", diagnostics}};
+    const JsonText path = json_text(file.path);
+    nlohmann::ordered_json entry = {{"path", path.text}};
+    if (path.escaped) entry["path_not_utf8"] = true;
+    entry["diagnostics"] = std::move(diagnostics);
     if (!file.io_error.empty()) {
-      entry["error"] = file.io_error;
+      entry["error"] = json_text(file.io_error).text;
       entry["error_id"] = to_string(file.io_error_id);
     }
     return entry;

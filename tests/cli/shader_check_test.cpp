@@ -381,4 +381,28 @@ TEST(ShaderCheck, NoteForADirectiveOfSeveralExtensionsQuotesNoDirective) {
   EXPECT_THAT(run.out, ::testing::Not(HasSubstr("'enable f16;'")));
 }
 
+TEST(ShaderCheck, JsonStaysValidForNamesThatAreNotUtf8AndLaterFilesAreStillChecked) {
+  // Was: "[json.exception.type_error.316]", the object left open, exit 2, later files skipped.
+  ScratchDir dir;
+  dir.write("bad\xff.wgsl", "fn f() -> f32 { return 1.0; }\n");
+  dir.write("a\\b\xfe.wgsl", "fn f() -> f32 { return 1.0; }\n");
+  dir.write("broken.wgsl", "fn f() -> f32 { return missing; }\n");
+  CliRun run = dir.warden("shader check --format json 'bad\xff.wgsl' 'a\\b\xfe.wgsl' 'gone\xfd.wgsl' broken.wgsl");
+  EXPECT_EQ(run.exit_code, 2) << run.err;  // the missing file; the others were checked
+  nlohmann::json parsed;
+  ASSERT_NO_THROW(parsed = nlohmann::json::parse(run.out)) << run.out;
+  ASSERT_EQ(parsed["files"].size(), 4u) << run.out;
+  // Each byte that is not UTF-8 as \xHH, a backslash of the name doubled, and a mark.
+  EXPECT_EQ(parsed["files"][0]["path"], "bad\\xFF.wgsl");
+  EXPECT_EQ(parsed["files"][0]["path_not_utf8"], true);
+  EXPECT_EQ(parsed["files"][0]["diagnostics"].size(), 0u);
+  EXPECT_EQ(parsed["files"][1]["path"], "a\\\\b\\xFE.wgsl");
+  EXPECT_EQ(parsed["files"][2]["error_id"], "shaders.SourceFileNotFound");
+  EXPECT_THAT(parsed["files"][2]["error"].get<std::string>(), HasSubstr("gone\\xFD.wgsl: no such file"));
+  EXPECT_FALSE(parsed["files"][3].contains("path_not_utf8"));
+  EXPECT_EQ(parsed["files"][3]["diagnostics"][0]["message"], "unresolved value 'missing'");
+  CliRun clean = dir.warden("shader check --format json 'bad\xff.wgsl'");
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+}
+
 }  // namespace

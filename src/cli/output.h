@@ -20,6 +20,10 @@ namespace warden::cli {
 // killing the program with SIGPIPE.
 void hold_standard_descriptors();
 
+// True when standard input was closed at start: what reads from it now is /dev/null, which is
+// not what the user gave.
+bool standard_input_was_closed();
+
 void write_out(std::string_view text);
 void write_err(std::string_view text);
 

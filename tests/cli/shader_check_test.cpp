@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_run.h"
+#include "warden/core/messages.h"
 
 namespace {
 
@@ -381,6 +382,8 @@ TEST(ShaderCheck, NoteForADirectiveOfSeveralExtensionsQuotesNoDirective) {
   EXPECT_THAT(run.out, ::testing::Not(HasSubstr("'enable f16;'")));
 }
 
+// ---- names that are not UTF-8, standard input read once, option values read by warden -----------
+
 TEST(ShaderCheck, JsonStaysValidForNamesThatAreNotUtf8AndLaterFilesAreStillChecked) {
   // Was: "[json.exception.type_error.316]", the object left open, exit 2, later files skipped.
   ScratchDir dir;
@@ -403,6 +406,48 @@ TEST(ShaderCheck, JsonStaysValidForNamesThatAreNotUtf8AndLaterFilesAreStillCheck
   EXPECT_EQ(parsed["files"][3]["diagnostics"][0]["message"], "unresolved value 'missing'");
   CliRun clean = dir.warden("shader check --format json 'bad\xff.wgsl'");
   EXPECT_EQ(clean.exit_code, 0) << clean.err;
+}
+
+TEST(ShaderCheck, ClosedStandardInputIsRefusedNotReadAsAnEmptyShader) {
+  CliRun run = warden("shader check - <&-");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("warden: <stdin>: standard input is closed"));
+  CliRun json = warden("shader check --format json valid.wgsl - <&-");
+  EXPECT_EQ(json.exit_code, 2);
+  auto parsed = nlohmann::json::parse(json.out);
+  ASSERT_EQ(parsed["files"].size(), 2u) << json.out;
+  EXPECT_EQ(parsed["files"][1]["error_id"], to_string(warden::MessageId::ShaderCheckStandardInputClosed));
+}
+
+TEST(ShaderCheck, StandardInputGivenTwiceIsAUsageError) {
+  // The second read would find standard input at its end: an empty, valid shader.
+  CliRun run = warden("shader check - - <valid.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("warden: '-' (standard input) is given 2 times; it can be read only once"));
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(warden("shader check - -- - <valid.wgsl").exit_code, 2);
+}
+
+TEST(ShaderCheck, BadMaxBytesIsNamedWithTheRangeItTakes) {
+  // Was "Value 0 not in range 0.000000 to 1797693..." without "warden:"; 2^64 was taken.
+  for (const char* value : {"0", "abc", "-1", "1.5", "18446744073709551616", "99999999999999999999999"}) {
+    CliRun run = warden(std::string("shader check --max-bytes ") + value + " valid.wgsl");
+    EXPECT_EQ(run.exit_code, 2) << value;
+    EXPECT_THAT(run.err, HasSubstr(std::string("warden: --max-bytes '") + value +
+                                   "': expected a whole number of bytes from 1 to 18446744073709551615"))
+        << value;
+    EXPECT_THAT(run.err, ::testing::Not(HasSubstr("not in range"))) << value;
+  }
+  EXPECT_EQ(warden("shader check --max-bytes 18446744073709551615 valid.wgsl").exit_code, 0);
+}
+
+TEST(ShaderCheck, FeatureWithItsNameLeftOutNamesTheUnknownFeature) {
+  // `--feature` takes valid.wgsl for its name; that is what was wrong, not the missing FILE.
+  CliRun run = warden("shader check --feature valid.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("unknown shader feature 'valid.wgsl': expected shader-f16"));
+  EXPECT_THAT(run.err, HasSubstr("'valid.wgsl' is a file"));
+  EXPECT_THAT(run.err, ::testing::Not(HasSubstr("needs at least one FILE")));
 }
 
 }  // namespace

@@ -4,8 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +33,10 @@ constexpr std::string_view kStandardInputName = "<stdin>";
 struct CheckOptions {
   std::vector<std::string> files;
   std::string format = "text";
-  std::vector<std::string> features;  // empty: every shader feature the adapter offers
+  std::vector<std::string> feature_names;  // as given; empty: every shader feature the adapter offers
+  std::string max_bytes_text = std::to_string(shaders::kDefaultMaxSourceBytes);  // as given
+  // Read from the two above once the command line is parsed.
+  std::optional<std::vector<shaders::ShaderFeature>> features;  // nullopt: every one offered
   uint64_t max_bytes = shaders::kDefaultMaxSourceBytes;
 };
 
@@ -42,6 +49,30 @@ struct CheckedFile {
   MessageId io_error_id = MessageId::Application;
 };
 
+// `text` as a JSON string can hold it. JSON text is UTF-8 and a file name need not be: in a text
+// that is not UTF-8, each byte that is not part of a UTF-8 character is written \xHH and each
+// backslash \\, so the bytes can be told back exactly (docs/shader-check.md). `escaped` says it was.
+struct JsonText {
+  std::string text;
+  bool escaped = false;
+};
+
+JsonText json_text(std::string_view text) {
+  if (!shaders::first_invalid_utf8(text)) return {std::string(text), false};
+  JsonText json{{}, true};
+  while (!text.empty()) {
+    const std::optional<size_t> bad = shaders::first_invalid_utf8(text);
+    for (char c : text.substr(0, bad.value_or(text.size()))) {
+      if (c == '\\') json.text += c;  // doubled, so that a backslash of the name starts no escape
+      json.text += c;
+    }
+    if (!bad) break;
+    json.text += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[*bad]));
+    text.remove_prefix(*bad + 1);
+  }
+  return json;
+}
+
 // Prints each file as soon as it is checked, so a slow or interrupted run keeps what is done.
 // JSON stays one object: its opening is written before the first file, its end after the last.
 class Report {
@@ -51,7 +82,11 @@ class Report {
   }
   void add(const CheckedFile& file) {
     if (json_) {
-      write_out(fmt::format("{}{}", first_ ? "" : ",", to_json(file).dump()));
+      // Every name and error text is valid UTF-8 by now (json_text); the compiler's words are
+      // too, as the source was. Should anything slip through, it is replaced (U+FFFD), never
+      // thrown: a throw here would leave the object unterminated and the later files unchecked.
+      write_out(fmt::format("{}{}", first_ ? "" : ",",
+                            to_json(file).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     } else {
       for (const auto& d : file.diagnostics) write_out(shaders::format_diagnostic(d, file.source));
     }
@@ -72,9 +107,12 @@ class Report {
                              {"column", d.column},
                              {"message", d.message}});
     }
-    nlohmann::ordered_json entry = {{"path", file.path}, {"diagnostics", diagnostics}};
+    const JsonText path = json_text(file.path);
+    nlohmann::ordered_json entry = {{"path", path.text}};
+    if (path.escaped) entry["path_not_utf8"] = true;
+    entry["diagnostics"] = std::move(diagnostics);
     if (!file.io_error.empty()) {
-      entry["error"] = file.io_error;
+      entry["error"] = json_text(file.io_error).text;
       entry["error_id"] = to_string(file.io_error_id);
     }
     return entry;
@@ -83,30 +121,67 @@ class Report {
   bool first_ = true;
 };
 
-// The device features to ask for: every shader feature the adapter offers, or the ones named.
-Result<std::vector<gpu::FeatureName>> choose_features(const std::vector<std::string>& names,
-                                                      const gpu::AdapterDescription& adapter) {
-  const std::vector<gpu::FeatureName> offered = shaders::shader_features_among(adapter.features);
-  if (names.empty()) return offered;
-  std::vector<gpu::FeatureName> chosen;
+// The features --feature names, read before anything runs: `--feature x.wgsl` (the name left
+// out) takes the file for the name, and the unknown name is the mistake to report, not the
+// missing files.
+Result<std::vector<shaders::ShaderFeature>> read_feature_names(const std::vector<std::string>& names) {
+  std::vector<shaders::ShaderFeature> features;
   for (const std::string& name : names) {
     if (name == "none") continue;
     auto feature = shaders::find_shader_feature(name);
     if (!feature) {
-      return make_error(ErrorKind::InvalidArgument, feature.error().id, feature.error().message + " or none");
+      std::string message = feature.error().message + " or none";
+      std::error_code ec;
+      if (std::filesystem::exists(name, ec)) {
+        message += fmt::format(" ('{}' is a file: --feature takes a feature name, the files come after it)", name);
+      }
+      return make_error(ErrorKind::InvalidArgument, feature.error().id, std::move(message));
     }
-    if (std::find(offered.begin(), offered.end(), feature->value) == offered.end()) {
+    features.push_back(*feature);
+  }
+  return features;
+}
+
+// CLI11 words a bad number "Value 0 not in range 0.000000 to 1797693..." (all 309 digits of the
+// largest double) and takes 2^64 and above without a word; the number is read here instead.
+Result<uint64_t> read_max_bytes(const std::string& text) {
+  uint64_t value = 0;
+  const char* const end = text.data() + text.size();
+  const auto [stop, failure] = std::from_chars(text.data(), end, value);
+  if (failure != std::errc() || stop != end || value == 0) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckMaxBytesInvalid,
+                      fmt::format("--max-bytes '{}': expected a whole number of bytes from 1 to {}", text,
+                                  std::numeric_limits<uint64_t>::max()));
+  }
+  return value;
+}
+
+// The device features to ask for: every shader feature the adapter offers, or the ones named.
+Result<std::vector<gpu::FeatureName>> choose_features(const std::optional<std::vector<shaders::ShaderFeature>>& named,
+                                                      const gpu::AdapterDescription& adapter) {
+  const std::vector<gpu::FeatureName> offered = shaders::shader_features_among(adapter.features);
+  if (!named) return offered;
+  std::vector<gpu::FeatureName> chosen;
+  for (const shaders::ShaderFeature& feature : *named) {
+    if (std::find(offered.begin(), offered.end(), feature.value) == offered.end()) {
       return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckFeatureNotOffered,
-                        fmt::format("the adapter '{}' does not offer feature '{}'", adapter.device, name));
+                        fmt::format("the adapter '{}' does not offer feature '{}'", adapter.device, feature.feature));
     }
-    chosen.push_back(feature->value);
+    chosen.push_back(feature.value);
   }
   return chosen;
 }
 
 Result<shaders::SourceText> read_input(const std::string& path, uint64_t max_bytes) {
-  if (path == kStandardInput) return shaders::read_source_stream(STDIN_FILENO, kStandardInputName, max_bytes);
-  return shaders::read_source(path, max_bytes);
+  if (path != kStandardInput) return shaders::read_source(path, max_bytes);
+  // What reads as standard input now is the /dev/null that holds its place: an empty module,
+  // which would pass for a valid shader the user never gave.
+  if (standard_input_was_closed()) {
+    return make_error(ErrorKind::Io, MessageId::ShaderCheckStandardInputClosed,
+                      fmt::format("{}: standard input is closed (give a file, or a pipe or file as standard input)",
+                                  kStandardInputName));
+  }
+  return shaders::read_source_stream(STDIN_FILENO, kStandardInputName, max_bytes);
 }
 
 std::string display_name(const std::string& path) {
@@ -160,7 +235,30 @@ Result<std::vector<std::string>> files_to_check(const std::vector<std::string>& 
     return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckNoFiles,
                       "'warden shader check' needs at least one FILE");
   }
+  // A second read of standard input finds it at its end, which would pass for an empty valid
+  // shader.
+  if (const auto reads = std::count(files.begin(), files.end(), kStandardInput); reads > 1) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckStandardInputTwice,
+                      fmt::format("'-' (standard input) is given {} times; it can be read only once", reads));
+  }
   return files;
+}
+
+// The command line as run_check takes it: every value read and checked, or the first mistake.
+Result<void> read_command_line(CheckOptions& options, const std::vector<std::string>& arguments,
+                               const std::vector<std::string>& operands) {
+  auto max_bytes = read_max_bytes(options.max_bytes_text);
+  if (!max_bytes) return max_bytes.error();
+  options.max_bytes = *max_bytes;
+  if (!options.feature_names.empty()) {
+    auto features = read_feature_names(options.feature_names);
+    if (!features) return features.error();
+    options.features = std::move(features.value());
+  }
+  auto files = files_to_check(arguments, operands);
+  if (!files) return files.error();
+  options.files = std::move(files.value());
+  return {};
 }
 
 int run_check(const CheckOptions& options) {
@@ -191,6 +289,8 @@ int run_check(const CheckOptions& options) {
     }
     any_error = any_error || shaders::has_error(file.diagnostics);
     report.add(file);
+    // Nobody reads the rest (a closed pipe, a full disk): main says so and exits 2.
+    if (output_lost()) break;
   }
   report.finish();
   // Release the device before its context, and deliver its final callback.
@@ -217,26 +317,23 @@ const CLI::App* add_shader_command(CLI::App& app, const std::vector<std::string>
     feature_names += feature_names.empty() ? "" : ", ";
     feature_names += f.feature;
   }
-  check->add_option("--feature", options->features,
+  check->add_option("--feature", options->feature_names,
                     "Ask the device only for these shader features (repeat it; 'none' for none): " + feature_names +
                         ". Default: every one the adapter offers")
       ->allow_extra_args(false);  // one name per --feature: the files that follow stay files
-  check->add_option("--max-bytes", options->max_bytes, "Refuse files larger than this")
-      ->check(CLI::PositiveNumber)
+  check->add_option("--max-bytes", options->max_bytes_text, "Refuse files larger than this many bytes (1 or more)")
       ->capture_default_str();
   // The files are what CLI11 leaves over, so that their order is kept and a file named like an
   // option can still be checked (files_to_check decides).
   check->allow_extras();
   check->callback([&run, check, options, &operands] {
-    auto files = files_to_check(check->remaining(), operands);
-    if (!files) {
-      run = [message = files.error().message] {
+    if (auto read = read_command_line(*options, check->remaining(), operands); !read) {
+      run = [message = read.error().message] {
         print_err("warden: {} (see warden shader check --help)\n", message);
         return kExitUsage;
       };
       return;
     }
-    options->files = std::move(files.value());
     run = [options] { return run_check(*options); };
   });
   return check;

@@ -270,8 +270,11 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       return;
     }
     if (!reply) {
-      return fail(token, fmt::format("the adapter request was rejected ({})", reply.error().message),
-                  FaultKind::FailedCreation);
+      // NoAdapter: the request worked and found none, and the API said why (provider.h).
+      const std::string why = reply.error().kind == ErrorKind::NoAdapter
+                                  ? fmt::format("no adapter was returned: {}", reply.error().message)
+                                  : fmt::format("the adapter request was rejected ({})", reply.error().message);
+      return fail(token, why, FaultKind::FailedCreation);
     }
     if (!reply.value()) return fail(token, "no adapter was returned", FaultKind::FailedCreation);
 

@@ -12,6 +12,7 @@ struct DawnProvider::Shared {
   // Kept by every ticket: a callback that finds the provider gone still has the procs to let
   // go of what it brings.
   std::shared_ptr<const gpu::Library> library;
+  const gpu::Context* context = nullptr;  // for its log; alive while the provider is
   gpu::Instance instance = nullptr;
   std::function<void(DeviceId, gpu::ErrorType, std::string_view)> on_uncaptured_error;
   uint64_t next_id = 1;
@@ -21,6 +22,9 @@ struct DawnProvider::Shared {
   uint64_t destroyed = 0;
   uint64_t released = 0;
   uint64_t outstanding_callbacks = 0;  // registered with Dawn, not yet called
+  // What the log last said when a backend gave no adapter. Dawn warns once per message and
+  // instance, so the same failure again comes with an empty log.
+  std::map<gpu::BackendType, std::string> said_before;
 
   const gpu::Procs& procs() const { return library->procs(); }
 };
@@ -39,6 +43,7 @@ struct AdapterTicket {
   std::vector<gpu::AdapterCandidate> plan;
   size_t next = 0;      // the candidate the request in flight asked for is plan[next - 1]
   std::string tried;    // why earlier candidates were passed over
+  std::vector<std::string> log;  // what the instance logged while the request was made
 };
 
 void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::StringView message, void* userdata1,
@@ -61,9 +66,25 @@ void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider:
   gpu::RequestAdapterCallbackInfo cb;
   cb.mode = gpu::CallbackMode::AllowProcessEvents;
   cb.callback = on_adapter;
+  AdapterTicket* const in_flight = ticket.get();
   cb.userdata1 = ticket.release();
   ++shared.outstanding_callbacks;
-  shared.procs().InstanceRequestAdapter(shared.instance, &request, cb);
+  // Dawn looks for adapters inside the call, and says why it found none only in its log. The
+  // ticket is still alive afterwards: AllowProcessEvents runs the callback from process_events.
+  in_flight->log = shared.context->collect_log(
+      [&] { shared.procs().InstanceRequestAdapter(shared.instance, &request, cb); });
+}
+
+// Why `backend` gave no adapter: Dawn's answer, then what its log said (or said before).
+std::string no_adapter_reason(DawnProvider::Shared& shared, gpu::BackendType backend, std::string answer,
+                              const std::vector<std::string>& log) {
+  std::string said = gpu::summarise_log(log);
+  if (!said.empty()) {
+    shared.said_before[backend] = said;
+  } else if (auto before = shared.said_before.find(backend); before != shared.said_before.end()) {
+    said = "earlier: " + before->second;
+  }
+  return said.empty() ? answer : fmt::format("{} ({})", answer, said);
 }
 
 // A device's loss state, shared by its request ticket and its lost ticket: the two callbacks
@@ -98,6 +119,7 @@ void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::Str
     return;
   }
   --shared->outstanding_callbacks;
+  shared->context->report_log(ticket->log);  // reported as before, and kept in the reason below
   const gpu::AdapterCandidate& candidate = ticket->plan[ticket->next - 1];
   std::string passed_over;
   if (status == gpu::RequestAdapterStatus::Success && adapter != nullptr) {
@@ -112,16 +134,22 @@ void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::Str
     passed_over = "a CPU adapter, not a GPU";
   } else if (status == gpu::RequestAdapterStatus::Unavailable || status == gpu::RequestAdapterStatus::Success) {
     // "Unavailable" is WebGPU's null adapter: the request worked, nothing fits.
-    passed_over = message.view().empty() ? "no adapter returned" : std::string(message.view());
+    const bool said_nothing = message.view().empty() && gpu::summarise_log(ticket->log).empty() &&
+                              !shared->said_before.contains(candidate.backend);
+    // The last candidate answers as it was answered: a null adapter stays a null adapter,
+    // unless Dawn said why, which goes with it.
+    if (said_nothing && ticket->plan.size() == 1) return ticket->done(std::optional<ProvidedAdapter>());
+    passed_over = no_adapter_reason(*shared, candidate.backend,
+                                    message.view().empty() ? "no adapter returned" : std::string(message.view()),
+                                    ticket->log);
   } else {
-    passed_over = fmt::format("adapter request failed (status {}): {}", static_cast<uint32_t>(status), message.view());
+    passed_over = no_adapter_reason(
+        *shared, candidate.backend,
+        fmt::format("adapter request failed (status {}): {}", static_cast<uint32_t>(status), message.view()),
+        ticket->log);
   }
   if (adapter != nullptr) shared->procs().AdapterRelease(adapter);
-  // The last candidate answers as it was answered: a null adapter stays a null adapter.
   if (ticket->next == ticket->plan.size() && ticket->plan.size() == 1) {
-    if (status == gpu::RequestAdapterStatus::Unavailable || status == gpu::RequestAdapterStatus::Success) {
-      return ticket->done(std::optional<ProvidedAdapter>());
-    }
     return ticket->done(make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, passed_over));
   }
   ticket->tried += fmt::format("\n  {} ({}): {}", gpu::to_string(candidate.backend),
@@ -177,6 +205,7 @@ DawnProvider::DawnProvider(gpu::Context* context, DawnProviderOptions options)
     : context_(context), options_(std::move(options)), shared_(std::make_shared<Shared>()) {
   if (context_ != nullptr) {
     shared_->library = context_->library_ptr();
+    shared_->context = context_;
     shared_->instance = context_->instance();
   }
   shared_->on_uncaptured_error = options_.on_uncaptured_error;

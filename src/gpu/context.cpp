@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -54,8 +55,8 @@ const char* to_string(LoggingType type) {
   return "Log";
 }
 
+}  // namespace
 
-// The first line of each message (the rest is Dawn's call-site trail), joined.
 std::string summarise_log(const std::vector<std::string>& log) {
   std::string out;
   for (const std::string& message : log) {
@@ -67,7 +68,18 @@ std::string summarise_log(const std::vector<std::string>& log) {
   return out;
 }
 
-}  // namespace
+std::vector<std::string> Context::collect_log(const std::function<void()>& request) const {
+  std::vector<std::string> log;
+  // Restored afterwards, so that a collection inside another keeps the outer one going.
+  std::vector<std::string>* const outer = std::exchange(t_adapter_request_log, &log);
+  request();
+  t_adapter_request_log = outer;
+  return log;
+}
+
+void Context::report_log(const std::vector<std::string>& log) const {
+  for (const std::string& message : log) log_line(this, LoggingType::Warning, message);
+}
 
 uint64_t blocking_wait_count() { return g_blocking_waits.load(std::memory_order_relaxed); }
 uint64_t blocking_wait_count_this_thread() { return g_blocking_waits_this_thread; }
@@ -192,11 +204,11 @@ Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel 
     o->adapter = adapter;
     o->message = copy_view(message);
   };
-  std::vector<std::string> log;
-  t_adapter_request_log = &log;
-  Future f = procs().InstanceRequestAdapter(instance_, &options, cb);
-  auto waited = wait(f, kStartupTimeout);
-  t_adapter_request_log = nullptr;
+  Result<void> waited;
+  const std::vector<std::string> log = collect_log([&] {
+    Future f = procs().InstanceRequestAdapter(instance_, &options, cb);
+    waited = wait(f, kStartupTimeout);
+  });
   if (!waited) {
     *why = waited.error().message;
     return waited.error();
@@ -207,7 +219,7 @@ Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel 
     if (std::string said = summarise_log(log); !said.empty()) *why += " (" + said + ")";
     return make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, *why);
   }
-  for (const std::string& message : log) log_line(this, LoggingType::Warning, message);
+  report_log(log);
   return Ref<Adapter>(&procs(), outcome.adapter);
 }
 

@@ -74,7 +74,8 @@ void note_missing_features(const gpu::Procs& procs, gpu::Device device, std::vec
     ShaderDiagnostic note = diagnostics[i];
     note.severity = Severity::Info;
     note.id = MessageId::ShaderNeedsDeviceFeature;
-    note.message = fmt::format("'enable {};' needs the device feature '{}', which this device was not created with",
+    // Named by the extension alone: one directive may enable several (`enable f16, subgroups;`).
+    note.message = fmt::format("extension '{}' needs the device feature '{}', which this device was not created with",
                                needed->extension, needed->feature);
     diagnostics.insert(diagnostics.begin() + static_cast<std::ptrdiff_t>(++i), std::move(note));
   }

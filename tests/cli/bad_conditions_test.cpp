@@ -40,6 +40,21 @@ TEST(BadConditions, ManyDiagnosticsIntoAFullDeviceEndWithExitTwo) {
   EXPECT_THAT(run.err, HasSubstr("warden: output was lost: No space left on device"));
 }
 
+TEST(BadConditions, ClosedPipeEndsWithExitTwoNotSigpipe) {
+  // `warden ... | head`: the reader is gone after its first bytes; warden went on writing and
+  // died of SIGPIPE (exit 141 in the shell). pipefail makes the pipeline's status warden's.
+  // (JSON is one line until its end, so the reader stops at a byte count.)
+  std::string files;
+  for (int i = 0; i < 300; ++i) files += " " WARDEN_TEST_DATA_DIR "/shaders/missing_semicolon.wgsl";
+  const std::string into_head = "bash -o pipefail -c '\"$0\" \"$@\" | head -c 64'";
+  for (const std::string format : {"text", "json"}) {
+    auto run = run_cli("shader check --format " + format + files, into_head);
+    EXPECT_EQ(run.exit_code, 2) << format << ": " << run.err;
+    EXPECT_THAT(run.err, HasSubstr("warden: output was lost: Broken pipe")) << format;
+    EXPECT_EQ(run.out.size(), 64u) << format;
+  }
+}
+
 TEST(BadConditions, UnknownCommandIsNamedWithTheChoices) {
   auto run = run_cli("frobnicate");
   EXPECT_EQ(run.exit_code, 2);

@@ -98,6 +98,21 @@ TEST(SoakCommand, AShortSoakPrintsEveryCheckAsJsonAndExitsZero) {
   std::filesystem::remove_all(out);
 }
 
+TEST(SoakCommand, GivingUpForWantOfAnAdapterKeepsDawnsReason) {
+  // EGL cannot start, so every adapter request fails as when Mesa can make no more devices; Dawn
+  // answers "No supported adapters" and says why only in its log. The policy gives up after
+  // three failed creations; its message ended "(the last: no adapter was returned)".
+  char pattern[] = "/tmp/warden-soak-cli-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::filesystem::path out = pattern;
+  auto run = run_cli("soak --frames 10 --backend gl --out " + out.string(), "EGL_PLATFORM=bogus");
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_THAT(run.err, HasSubstr("warden: soak: Graphics are off: 3 failed device creations"));
+  EXPECT_THAT(run.err, HasSubstr("(the last: no adapter was returned: No supported adapters ("));
+  EXPECT_THAT(run.err, HasSubstr("eglInitialize failed with EGL_NOT_INITIALIZED"));
+  std::filesystem::remove_all(out);
+}
+
 TEST(DemoCommand, BadOptionsAreUsageErrorsNamingTheOption) {
   auto narrow = run_cli("demo --size 100x64");
   EXPECT_EQ(narrow.exit_code, 2);

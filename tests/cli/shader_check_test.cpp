@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_run.h"
+#include "warden/core/messages.h"
 
 namespace {
 
@@ -151,7 +152,7 @@ TEST(ShaderCheck, FeatureOptionNarrowsAndTheNoteNamesTheMissingFeature) {
             "enable_f16.wgsl:1:8: error: extension 'f16' is not allowed in the current environment\n"
             "enable f16;\n"
             "       ^\n"
-            "enable_f16.wgsl:1:8: info: 'enable f16;' needs the device feature 'shader-f16', which this device "
+            "enable_f16.wgsl:1:8: info: extension 'f16' needs the device feature 'shader-f16', which this device "
             "was not created with\n"
             "enable f16;\n"
             "       ^\n");
@@ -332,6 +333,121 @@ TEST(ShaderCheck, AnErrorWithItsInfoNotesIsPrintedWhole) {
             "non_uniform_sample.wgsl:4:7: info: user-defined input 'uv' of 'main' may be non-uniform\n"
             "  if (uv.x > 0.5) {\n"
             "      ^\n");
+}
+
+// ---- the excerpt: a window around the caret, control characters escaped -------------------------
+
+TEST(ShaderCheck, ErrorOnAMegabyteLineShowsAWindowAroundTheCaret) {
+  // Was ~2 MB of excerpt and caret for one error.
+  ScratchDir dir;
+  dir.write("long.wgsl", "const a = 1.0;" + std::string(1'000'000, ' ') + "fn f() -> f32 { return missing; }\n");
+  CliRun run = dir.warden("shader check long.wgsl");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_LT(run.out.size(), 1000u);
+  const std::string header = "long.wgsl:1:1000038: error: unresolved value 'missing'\n";
+  ASSERT_THAT(run.out, ::testing::StartsWith(header));
+  const std::string rest = run.out.substr(header.size());
+  const std::string line = rest.substr(0, rest.find('\n'));
+  const std::string caret = rest.substr(line.size() + 1);
+  EXPECT_THAT(line, ::testing::StartsWith("..."));
+  EXPECT_THAT(line, ::testing::EndsWith("return missing; }"));
+  EXPECT_EQ(caret.find('^'), line.find("missing")) << line << "\n" << caret;
+}
+
+TEST(ShaderCheck, ControlCharactersOfTheSourceReachTheTerminalEscaped) {
+  // An ESC sequence in a comment set the terminal's title; a NUL went out raw.
+  using namespace std::string_literals;
+  ScratchDir dir;
+  dir.write("escape.wgsl", "fn f() -> f32 { /* \x1b]0;owned\x07 \0 */ return missing; }\n"s);
+  CliRun run = dir.warden("shader check escape.wgsl");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(run.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(run.out.find('\0'), std::string::npos);
+  // Dawn stops at the NUL (byte 31); the caret counts the escapes before it at their width.
+  const std::string line = "fn f() -> f32 { /* \\x1b]0;owned\\x07 \\x00 */ return missing; }\n";
+  EXPECT_EQ(run.out, "escape.wgsl:1:31: error: null character found\n" + line +
+                         std::string(line.find("\\x00"), ' ') + "^\n");
+}
+
+// ---- the note names the extension, not a directive ----------------------------------------------
+
+TEST(ShaderCheck, NoteForADirectiveOfSeveralExtensionsQuotesNoDirective) {
+  // Was "'enable f16;' needs ...", a directive the file does not have.
+  ScratchDir dir;
+  dir.write("two.wgsl", "enable f16, subgroups;\n");
+  CliRun run = dir.warden("shader check --feature none two.wgsl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.out, HasSubstr("info: extension 'f16' needs the device feature 'shader-f16'"));
+  EXPECT_THAT(run.out, HasSubstr("enable f16, subgroups;\n"));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("'enable f16;'")));
+}
+
+// ---- names that are not UTF-8, standard input read once, option values read by warden -----------
+
+TEST(ShaderCheck, JsonStaysValidForNamesThatAreNotUtf8AndLaterFilesAreStillChecked) {
+  // Was: "[json.exception.type_error.316]", the object left open, exit 2, later files skipped.
+  ScratchDir dir;
+  dir.write("bad\xff.wgsl", "fn f() -> f32 { return 1.0; }\n");
+  dir.write("a\\b\xfe.wgsl", "fn f() -> f32 { return 1.0; }\n");
+  dir.write("broken.wgsl", "fn f() -> f32 { return missing; }\n");
+  CliRun run = dir.warden("shader check --format json 'bad\xff.wgsl' 'a\\b\xfe.wgsl' 'gone\xfd.wgsl' broken.wgsl");
+  EXPECT_EQ(run.exit_code, 2) << run.err;  // the missing file; the others were checked
+  nlohmann::json parsed;
+  ASSERT_NO_THROW(parsed = nlohmann::json::parse(run.out)) << run.out;
+  ASSERT_EQ(parsed["files"].size(), 4u) << run.out;
+  // Each byte that is not UTF-8 as \xHH, a backslash of the name doubled, and a mark.
+  EXPECT_EQ(parsed["files"][0]["path"], "bad\\xFF.wgsl");
+  EXPECT_EQ(parsed["files"][0]["path_not_utf8"], true);
+  EXPECT_EQ(parsed["files"][0]["diagnostics"].size(), 0u);
+  EXPECT_EQ(parsed["files"][1]["path"], "a\\\\b\\xFE.wgsl");
+  EXPECT_EQ(parsed["files"][2]["error_id"], "shaders.SourceFileNotFound");
+  EXPECT_THAT(parsed["files"][2]["error"].get<std::string>(), HasSubstr("gone\\xFD.wgsl: no such file"));
+  EXPECT_FALSE(parsed["files"][3].contains("path_not_utf8"));
+  EXPECT_EQ(parsed["files"][3]["diagnostics"][0]["message"], "unresolved value 'missing'");
+  CliRun clean = dir.warden("shader check --format json 'bad\xff.wgsl'");
+  EXPECT_EQ(clean.exit_code, 0) << clean.err;
+}
+
+TEST(ShaderCheck, ClosedStandardInputIsRefusedNotReadAsAnEmptyShader) {
+  CliRun run = warden("shader check - <&-");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("warden: <stdin>: standard input is closed"));
+  CliRun json = warden("shader check --format json valid.wgsl - <&-");
+  EXPECT_EQ(json.exit_code, 2);
+  auto parsed = nlohmann::json::parse(json.out);
+  ASSERT_EQ(parsed["files"].size(), 2u) << json.out;
+  EXPECT_EQ(parsed["files"][1]["error_id"], to_string(warden::MessageId::ShaderCheckStandardInputClosed));
+}
+
+TEST(ShaderCheck, StandardInputGivenTwiceIsAUsageError) {
+  // The second read would find standard input at its end: an empty, valid shader.
+  CliRun run = warden("shader check - - <valid.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("warden: '-' (standard input) is given 2 times; it can be read only once"));
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(warden("shader check - -- - <valid.wgsl").exit_code, 2);
+}
+
+TEST(ShaderCheck, BadMaxBytesIsNamedWithTheRangeItTakes) {
+  // Was "Value 0 not in range 0.000000 to 1797693..." without "warden:"; 2^64 was taken.
+  for (const char* value : {"0", "abc", "-1", "1.5", "18446744073709551616", "99999999999999999999999"}) {
+    CliRun run = warden(std::string("shader check --max-bytes ") + value + " valid.wgsl");
+    EXPECT_EQ(run.exit_code, 2) << value;
+    EXPECT_THAT(run.err, HasSubstr(std::string("warden: --max-bytes '") + value +
+                                   "': expected a whole number of bytes from 1 to 18446744073709551615"))
+        << value;
+    EXPECT_THAT(run.err, ::testing::Not(HasSubstr("not in range"))) << value;
+  }
+  EXPECT_EQ(warden("shader check --max-bytes 18446744073709551615 valid.wgsl").exit_code, 0);
+}
+
+TEST(ShaderCheck, FeatureWithItsNameLeftOutNamesTheUnknownFeature) {
+  // `--feature` takes valid.wgsl for its name; that is what was wrong, not the missing FILE.
+  CliRun run = warden("shader check --feature valid.wgsl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("unknown shader feature 'valid.wgsl': expected shader-f16"));
+  EXPECT_THAT(run.err, HasSubstr("'valid.wgsl' is a file"));
+  EXPECT_THAT(run.err, ::testing::Not(HasSubstr("needs at least one FILE")));
 }
 
 }  // namespace

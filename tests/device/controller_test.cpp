@@ -296,6 +296,23 @@ TEST_F(ControllerTest, RetryLimitExhaustedKeepsTheFallbackAndRefusesToRequest) {
   EXPECT_EQ(renderer.fallbacks().back(), rebuild.explanation());
 }
 
+TEST_F(ControllerTest, NoAdapterWithTheApisReasonKeepsItInThePolicysExplanation) {
+  // The DawnProvider answers a request that found no adapter with Dawn's words (NoAdapter).
+  make(ControllerOptions{.rebuild = &rebuild});
+  const std::string why = "No supported adapters (Couldn't create the default EGL display.)";
+  controller->initialize();
+  for (size_t round = 1; round <= 3; ++round) {
+    if (round > 1) {
+      ASSERT_TRUE(controller->retry());
+    }
+    ASSERT_TRUE(provider.reject_adapter(round, why));
+  }
+  ASSERT_TRUE(rebuild.gave_up());
+  EXPECT_NE(controller->message().find("3 failed device creations"), std::string::npos) << controller->message();
+  EXPECT_NE(controller->message().find("(the last: no adapter was returned: " + why + ")"), std::string::npos)
+      << controller->message();
+}
+
 TEST_F(ControllerTest, RefusedRetryLeavesADeviceThatIsUpAlone) {
   make(ControllerOptions{.rebuild = &rebuild});
   for (int i = 0; i < 3; ++i) rebuild.record_fault(FaultKind::Lost, "");

@@ -91,6 +91,51 @@ TEST(FormatDiagnostic, NoPlaceMeansNoSourceLine) {
   EXPECT_EQ(format_diagnostic(beyond, "fn f() {}\n"), "s.wgsl:9:1: warning: late\n");
 }
 
+TEST(Excerpt, ShortLineIsShownWhole) {
+  const std::string line(kExcerptWidth, 'x');
+  EXPECT_EQ(excerpt(line, 7).line, line);
+  EXPECT_EQ(excerpt(line, 7).caret, "      ^");
+}
+
+TEST(Excerpt, LongLineIsCutToAWindowAroundTheColumn) {
+  // One character too many for the whole line: cut, and the caret still under the column.
+  std::string line(kExcerptWidth + 1, 'x');
+  line[kExcerptWidth / 2 + 10] = 'E';
+  const Excerpt middle = excerpt(line, kExcerptWidth / 2 + 11);
+  EXPECT_THAT(middle.line, ::testing::StartsWith("..."));
+  EXPECT_THAT(middle.line, ::testing::EndsWith("x"));  // the window reaches the end: no mark there
+  EXPECT_EQ(middle.caret.find('^'), middle.line.find('E'));
+
+  const std::string long_line = std::string(500, 'a') + "E" + std::string(500, 'b');
+  const Excerpt inside = excerpt(long_line, 501);
+  EXPECT_EQ(inside.line, "..." + std::string(kExcerptWidth / 2, 'a') + "E" + std::string(kExcerptWidth / 2 - 1, 'b') + "...");
+  EXPECT_EQ(inside.caret, std::string(3 + kExcerptWidth / 2, ' ') + "^");
+  // Near an end, the whole width from that end.
+  EXPECT_EQ(excerpt(long_line, 2).line, std::string(kExcerptWidth, 'a') + "...");
+  EXPECT_EQ(excerpt(long_line, 2).caret, " ^");
+  const Excerpt past_end = excerpt(long_line, 5000);
+  EXPECT_EQ(past_end.line, "..." + std::string(kExcerptWidth, 'b'));
+  EXPECT_EQ(past_end.caret, std::string(3 + kExcerptWidth, ' ') + "^");
+}
+
+TEST(Excerpt, WindowCountsCharactersNotBytesAndCutsNoneInTwo) {
+  std::string line;
+  for (int i = 0; i < 300; ++i) line += "\xc3\xa9";  // é, two bytes
+  line += "E";
+  const Excerpt shown = excerpt(line, 601);
+  EXPECT_EQ(shown.line, "..." + [] { std::string s; for (size_t i = 0; i + 1 < kExcerptWidth; ++i) s += "\xc3\xa9"; return s; }() + "E");
+  EXPECT_EQ(shown.caret, std::string(3 + kExcerptWidth - 1, ' ') + "^");
+}
+
+TEST(Excerpt, ControlCharactersAreEscapedAndTheCaretCountsTheEscape) {
+  using namespace std::string_literals;
+  // NUL, ESC, DEL and C1's CSI (U+009B) would reach the terminal raw; a tab stays a tab.
+  const Excerpt shown = excerpt("\0\x1b[2J\x7f\xc2\x9b\tE"s, 10);
+  EXPECT_EQ(shown.line, "\\x00\\x1b[2J\\x7f\\u009b\tE");
+  EXPECT_EQ(shown.caret, std::string(4 + 4 + 3 + 4 + 6, ' ') + "\t^");
+  EXPECT_EQ(caret_line("\x1b"s + "x", 2), "    ^");
+}
+
 TEST(SourceLine, HandlesCrLfAndTheLastLineWithoutNewline) {
   EXPECT_EQ(source_line("a\r\nb\r\nc", 2), "b");
   EXPECT_EQ(source_line("a\nb\nc", 3), "c");

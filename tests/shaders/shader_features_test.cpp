@@ -90,7 +90,7 @@ TEST_F(ShaderFeaturesTest, WithoutTheFeatureTheErrorIsFollowedByANoteNamingIt) {
     EXPECT_EQ(note.id, MessageId::ShaderNeedsDeviceFeature);
     EXPECT_EQ(note.line, error.line);
     EXPECT_EQ(note.column, error.column);
-    EXPECT_EQ(note.message, "'enable " + std::string(f.extension) + ";' needs the device feature '" +
+    EXPECT_EQ(note.message, "extension '" + std::string(f.extension) + "' needs the device feature '" +
                                 std::string(f.feature) + "', which this device was not created with");
   }
 }

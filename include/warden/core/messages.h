@@ -266,7 +266,10 @@
   X(cli, ShaderCheckUnknownOption, "an argument to shader check looks like an option, is none, and names no file") \
   X(cli, ShaderCheckNoFiles, "shader check was given no file to check") \
   X(cli, WindowDeviceNotReady, "the window command's device did not become ready") \
-  X(cli, ShaderCheckByteOrderMarkRemoved, "shader check removed a UTF-8 byte order mark from a file before compiling it")
+  X(cli, ShaderCheckByteOrderMarkRemoved, "shader check removed a UTF-8 byte order mark from a file before compiling it") \
+  X(cli, ShaderCheckStandardInputClosed, "shader check was to read '-' while standard input is closed") \
+  X(cli, ShaderCheckStandardInputTwice, "shader check was given '-' more than once; standard input can be read only once") \
+  X(cli, ShaderCheckMaxBytesInvalid, "a --max-bytes value is not a whole number from 1 to 18446744073709551615")
 // clang-format on
 
 /// Every message, layer by layer, bottom up.

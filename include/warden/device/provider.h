@@ -55,8 +55,9 @@ struct LossReport {
   std::string message;
 };
 
-/// An Error: the request was rejected. An empty optional: the request succeeded but no adapter
-/// was returned (WebGPU's null adapter).
+/// An Error: the request was rejected, or it found no adapter and the API said why
+/// (ErrorKind::NoAdapter, the API's words in the message). An empty optional: the request
+/// succeeded but no adapter was returned and nothing was said (WebGPU's null adapter).
 using AdapterReply = Result<std::optional<ProvidedAdapter>>;
 /// A device, or an Error: the request was rejected.
 using DeviceReply = Result<ProvidedDevice>;

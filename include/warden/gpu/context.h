@@ -209,6 +209,16 @@ class Context {
   /// `diagnostics` must outlive the context, or be unset first.
   void set_diagnostics(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
 
+  /// Calls `request` and returns what the instance logged on this thread meanwhile, one message
+  /// a string, instead of reporting it: Dawn says why it found no adapter only in its log
+  /// ("Couldn't create the default EGL display."), while the request's answer says "No
+  /// supported adapters". For an adapter request (blocking or not: Dawn looks for adapters
+  /// inside the call).
+  std::vector<std::string> collect_log(const std::function<void()>& request) const;
+  /// Reports `log` (collect_log's) where the instance's log goes otherwise, as warnings: what
+  /// was said on the way to an adapter that was found.
+  void report_log(const std::vector<std::string>& log) const;
+
  private:
   Context() = default;
   Result<Ref<Adapter>> request_adapter(BackendType backend, FeatureLevel level,
@@ -221,6 +231,10 @@ class Context {
   static void on_instance_log(LoggingType type, StringView message, void* context, void*);
   static void log_line(const Context* context, LoggingType type, std::string_view text);
 };
+
+/// The first line of each message of `log` (collect_log's; the rest is Dawn's call-site trail),
+/// joined with "; ": empty when nothing was said.
+std::string summarise_log(const std::vector<std::string>& log);
 
 /// What `adapter` says of itself, with its limits and features; `level` is recorded as the feature
 /// level it was requested at.

@@ -30,7 +30,7 @@ for target in "${targets[@]}"; do
   runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$')
   if [[ $rc -ne 0 ]]; then
     echo "fuzz: $target FAILED after $(( $(date +%s) - start )) s (exit $rc) — see $log"
-    grep -E "warden fuzz:|ERROR: |SUMMARY: |Test unit written" "$log" | head -10
+    grep -a -E "warden fuzz:|ERROR: |SUMMARY: |Test unit written" "$log" | head -10
     exit 1
   fi
   echo "fuzz: $target clean: ${runs:-?} inputs in $(( $(date +%s) - start )) s"

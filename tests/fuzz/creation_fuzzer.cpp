@@ -116,14 +116,21 @@ class Creations {
     return from[in_.below(static_cast<uint32_t>(from.size()))];
   }
 
+  // Where the contents come from after a loss (now and then Callback without the refill it
+  // needs), and the label.
+  template <typename Description>
+  void contents_and_label(Description& d) {
+    d.contents = kSources[in_.below(3)];
+    if (d.contents == ContentsSource::Callback && in_.coin()) d.refill = [](Registry&, auto) {};
+    d.label = in_.text(24);
+  }
+
   void buffer() {
     BufferDescription d;
     d.size = buffer_size(in_);
     d.usage = in_.below(0x400);
     d.mapped_at_creation = in_.below(4) == 0;
-    d.contents = kSources[in_.below(3)];
-    if (d.contents == ContentsSource::Callback && in_.coin()) d.refill = [](Registry&, BufferHandle) {};
-    d.label = in_.text(24);
+    contents_and_label(d);
     check("create_buffer", registry_->create_buffer(d), d.label, buffers_);
   }
 
@@ -136,9 +143,7 @@ class Creations {
     d.mip_level_count = in_.coin() ? 1 : extent(in_);
     d.sample_count = in_.coin() ? 1 : extent(in_);
     d.binding_view_dimension = in_.coin() ? gpu::TextureViewDimension::Undefined : one_of(in_, kViewDimensions);
-    d.contents = kSources[in_.below(3)];
-    if (d.contents == ContentsSource::Callback && in_.coin()) d.refill = [](Registry&, TextureHandle) {};
-    d.label = in_.text(24);
+    contents_and_label(d);
     check("create_texture", registry_->create_texture(d), d.label, textures_);
   }
 

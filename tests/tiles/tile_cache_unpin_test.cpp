@@ -3,6 +3,8 @@
 // front of the list (tile_cache.h, docs/adr/0008).
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "warden/tiles/tile_cache.h"
 
 namespace warden::tiles {
@@ -16,15 +18,30 @@ TileCache::Fill fill_ok() {
 
 constexpr TileKey kA{1, 0, 0}, kB{1, 1, 0}, kC{1, 0, 1}, kD{1, 1, 1};
 
+class TileCacheUnpin : public ::testing::Test {
+ protected:
+  // A pool of `layers` layers without a reserve, and a cache with a budget of `budget` tiles.
+  void make(uint32_t layers, uint64_t budget) {
+    pool.emplace(layers, clock, 0);
+    auto made = TileCache::create(*pool, budget * kLayer, kLayer);
+    ASSERT_TRUE(made);
+    cache.emplace(std::move(*made));
+  }
+  // A budget of 2 with layers to spare; A loaded, then B: A is the least recently used.
+  void a_then_b() {
+    make(4, 2);
+    ASSERT_EQ(*cache->load(kA, fill_ok()), LoadStatus::Loaded);
+    ASSERT_EQ(*cache->load(kB, fill_ok()), LoadStatus::Loaded);
+  }
+  SubmissionClock clock;
+  std::optional<LayerPool> pool;
+  std::optional<TileCache> cache;  // after the pool: destroyed first
+};
+
 // The minimal case, without begin_frame (plain LRU): budget of 2; load A, load B, pin A,
 // unpin A, load C. A is the least recently used and goes; B stays.
-TEST(TileCacheUnpin, UnpinnedTileKeepsItsPlaceInTheLruOrder) {
-  SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 2 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
-  ASSERT_EQ(*cache->load(kA, fill_ok()), LoadStatus::Loaded);
-  ASSERT_EQ(*cache->load(kB, fill_ok()), LoadStatus::Loaded);
+TEST_F(TileCacheUnpin, UnpinnedTileKeepsItsPlaceInTheLruOrder) {
+  ASSERT_NO_FATAL_FAILURE(a_then_b());
   ASSERT_TRUE(cache->pin(kA));
   ASSERT_TRUE(cache->pin(kA, false));
   ASSERT_EQ(*cache->load(kC, fill_ok()), LoadStatus::Loaded);
@@ -35,11 +52,8 @@ TEST(TileCacheUnpin, UnpinnedTileKeepsItsPlaceInTheLruOrder) {
 
 // What that cost: the victim after the unpin was B, whose layer a frame in flight still reads,
 // so the load was Deferred; A's layer had retired, and evicting A loads the tile now.
-TEST(TileCacheUnpin, UnpinDoesNotTurnALoadableTileIntoADeferredOne) {
-  SubmissionClock clock;
-  LayerPool pool(2, clock, 0);  // no spare layer: a load reuses its victim's layer or waits
-  auto cache = TileCache::create(pool, 2 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
+TEST_F(TileCacheUnpin, UnpinDoesNotTurnALoadableTileIntoADeferredOne) {
+  ASSERT_NO_FATAL_FAILURE(make(2, 2));  // no spare layer: a load reuses its victim's layer or waits
   ASSERT_EQ(*cache->load(kA, fill_ok()), LoadStatus::Loaded);
   ASSERT_TRUE(cache->draw_source(kA));
   clock.on_submitted();
@@ -59,13 +73,8 @@ TEST(TileCacheUnpin, UnpinDoesNotTurnALoadableTileIntoADeferredOne) {
 }
 
 // A use while pinned counts: the tile comes back as recently used as that use makes it.
-TEST(TileCacheUnpin, UseWhilePinnedCountsWhenUnpinned) {
-  SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 2 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
-  ASSERT_EQ(*cache->load(kA, fill_ok()), LoadStatus::Loaded);
-  ASSERT_EQ(*cache->load(kB, fill_ok()), LoadStatus::Loaded);
+TEST_F(TileCacheUnpin, UseWhilePinnedCountsWhenUnpinned) {
+  ASSERT_NO_FATAL_FAILURE(a_then_b());
   ASSERT_TRUE(cache->pin(kA));
   ASSERT_TRUE(cache->draw_source(kA));
   ASSERT_TRUE(cache->pin(kA, false));
@@ -76,11 +85,8 @@ TEST(TileCacheUnpin, UseWhilePinnedCountsWhenUnpinned) {
 
 // The same holds among a frame's protected tiles: they become evictable at the next
 // begin_frame in the order of their last use, and a pin and unpin in between does not move one.
-TEST(TileCacheUnpin, UnpinnedVisibleTileKeepsItsPlaceAmongTheProtected) {
-  SubmissionClock clock;
-  LayerPool pool(8, clock, 0);
-  auto cache = TileCache::create(pool, 3 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
+TEST_F(TileCacheUnpin, UnpinnedVisibleTileKeepsItsPlaceAmongTheProtected) {
+  ASSERT_NO_FATAL_FAILURE(make(8, 3));
   const TileKey visible[] = {kA, kB};
   ASSERT_TRUE(cache->begin_frame({visible}));
   ASSERT_EQ(*cache->load(kA, fill_ok()), LoadStatus::Loaded);

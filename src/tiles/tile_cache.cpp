@@ -122,7 +122,7 @@ Result<void> TileCache::refuse_inside_callback(const char* call) const {
 // ---- where a resident tile lives ---------------------------------------------------------------
 
 void TileCache::move_to(UseOrder& from, UseOrder& to, Entry& entry) {
-  // The node moves, nothing is allocated; a move to the end (a fresh use) is O(1) by the hint.
+  // The node moves, nothing is allocated: O(1) to the end (a fresh use), O(log n) elsewhere.
   auto node = from.extract(entry.position);
   node.key() = entry.last_use;
   entry.position = to.insert(to.end(), std::move(node));

@@ -238,8 +238,9 @@ class TileCache {
 
   // ---- the frame ----------------------------------------------------------------------------
   /// Starts a frame: the previous frame's protected tiles become evictable, more recently used
-  /// than every other evictable tile and in the order of their own last uses, and each visible position's tile, or the resident ancestor it draws from, is
-  /// protected until the next begin_frame. Requests not renewed since the last begin_frame stop
+  /// than every other evictable tile and in the order of their own last uses, and each visible
+  /// position's tile, or the resident ancestor it draws from, is protected until the next
+  /// begin_frame. Requests not renewed since the last begin_frame stop
   /// being wanted. An error (a key outside the pyramid) changes nothing.
   Result<void> begin_frame(const FrameView& view);
 
@@ -319,7 +320,7 @@ class TileCache {
 
   enum class Place : uint8_t { Evictable, Protected, Pinned };
   // Tiles by last use, oldest first. A map, not a list, so an unpinned tile can go back to the
-  // place its last use gives it; every other move is to the end, which a hint makes O(1).
+  // place its last use gives it (O(log n), no scan); a fresh use goes to the end, O(1) by a hint.
   using UseOrder = std::map<uint64_t, TileKey>;
   struct Entry {
     LayerIndex layer;

@@ -2,11 +2,12 @@
 # Dawn from npm), build, and run. A second run with everything present spends seconds on set-up.
 BUILD_DIR    ?= build
 SAN_DIR      ?= build-sanitize
+FUZZ_DIR     ?= build-fuzz
 BUILD_TYPE   ?= RelWithDebInfo
 JOBS         ?= $(shell nproc)
 CTEST_JOBS   ?= $(JOBS)
 
-.PHONY: all setup build demo smoke test test-sanitize bench memcheck clean
+.PHONY: all setup build demo smoke test test-sanitize fuzz bench memcheck clean
 
 all: build
 
@@ -53,6 +54,20 @@ test-sanitize: setup $(SAN_DIR)/CMakeCache.txt
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --test-dir $(SAN_DIR) --output-on-failure -j $(CTEST_JOBS)
+
+# The libFuzzer targets (tests/fuzz/, docs/fuzzing.md), built with clang in their own folder and
+# run one after another for FUZZ_SECONDS each, from their seed corpora. A failure stops the run
+# and leaves the input in $(FUZZ_DIR)/artifacts/. CI runs `make fuzz FUZZ_SECONDS=20`; a longer
+# run is the same command with a larger number.
+FUZZ_SECONDS ?= 60
+$(FUZZ_DIR)/CMakeCache.txt:
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	  -DWARDEN_FUZZ=ON -DWARDEN_BUILD_TESTS=OFF -DWARDEN_BUILD_BENCH=OFF -DWARDEN_BUILD_CLI=OFF -DWARDEN_INSTALL=OFF \
+	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
+
+fuzz: setup $(FUZZ_DIR)/CMakeCache.txt
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzzers
+	scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 bench: build
 	scripts/bench.sh $(BUILD_DIR)

@@ -21,6 +21,8 @@ packages=(
   gnuplot-nox
   # The API reference and its check in `make test` (docs/api/Doxyfile).
   doxygen
+  # `make fuzz`: clang with libFuzzer's runtime (docs/fuzzing.md).
+  clang libclang-rt-14-dev
 )
 
 missing=()

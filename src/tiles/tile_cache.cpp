@@ -121,33 +121,36 @@ Result<void> TileCache::refuse_inside_callback(const char* call) const {
 
 // ---- where a resident tile lives ---------------------------------------------------------------
 
+void TileCache::move_to(UseOrder& from, UseOrder& to, Entry& entry) {
+  // The node moves, nothing is allocated: O(1) to the end (a fresh use), O(log n) elsewhere.
+  auto node = from.extract(entry.position);
+  node.key() = entry.last_use;
+  entry.position = to.insert(to.end(), std::move(node));
+}
+
 void TileCache::mark_used(Entry& entry) {
-  if (entry.place == Place::Evictable) lru_.splice(lru_.begin(), lru_, entry.position);
-  if (entry.place == Place::Protected) frame_list_.splice(frame_list_.begin(), frame_list_, entry.position);
+  entry.last_use = ++uses_;
+  // A pinned tile keeps only the number, for where unpinning puts it back.
+  if (entry.place != Place::Pinned) move_to(order_of(entry.place), order_of(entry.place), entry);
 }
 
 void TileCache::protect(Entry& entry) {
   if (entry.place != Place::Evictable) return;
-  frame_list_.splice(frame_list_.begin(), lru_, entry.position);
+  move_to(lru_, frame_list_, entry);
   entry.place = Place::Protected;
 }
 
 void TileCache::insert(const TileKey& key, LayerIndex layer) {
-  Entry entry{layer, Place::Evictable, {}};
-  if (visible_.contains(key)) {
-    entry.place = Place::Protected;
-    entry.position = frame_list_.insert(frame_list_.begin(), key);
-  } else {
-    entry.position = lru_.insert(lru_.begin(), key);
-  }
+  Entry entry{layer, visible_.contains(key) ? Place::Protected : Place::Evictable, ++uses_, {}};
+  UseOrder& order = order_of(entry.place);
+  entry.position = order.emplace_hint(order.end(), entry.last_use, key);
   entries_.emplace(key, entry);
 }
 
 void TileCache::remove(std::unordered_map<TileKey, Entry, TileKeyHash>::iterator it) {
   Entry& entry = it->second;
-  if (entry.place == Place::Evictable) lru_.erase(entry.position);
-  if (entry.place == Place::Protected) frame_list_.erase(entry.position);
   if (entry.place == Place::Pinned) --pinned_count_;
+  else order_of(entry.place).erase(entry.position);
   // A resident tile's layer is allocated, so release cannot fail.
   (void)pool_->release(entry.layer);
   entries_.erase(it);
@@ -161,9 +164,14 @@ Result<void> TileCache::begin_frame(const FrameView& view) {
   for (const TileKey& key : view.visible) {
     if (auto ok = check_key(key, "begin_frame"); !ok) return ok;
   }
-  // Last frame's protected tiles were used last frame: most recently used of the evictable.
-  for (const TileKey& key : frame_list_) entries_.at(key).place = Place::Evictable;
-  lru_.splice(lru_.begin(), frame_list_);
+  // Last frame's protected tiles were in use until it ended: after every evictable tile, in
+  // the order of their own last uses.
+  while (!frame_list_.empty()) {
+    Entry& entry = entries_.at(frame_list_.begin()->second);
+    entry.place = Place::Evictable;
+    entry.last_use = ++uses_;
+    move_to(frame_list_, lru_, entry);
+  }
   ++frame_;
   centre_x_ = view.centre_x;
   centre_y_ = view.centre_y;
@@ -178,7 +186,7 @@ Result<void> TileCache::begin_frame(const FrameView& view) {
 
 TileCache::Room TileCache::make_room(Priority priority) {
   const bool budget_full = entries_.size() >= budget_tiles_;
-  auto victim = lru_.empty() ? entries_.end() : entries_.find(lru_.back());
+  auto victim = lru_.empty() ? entries_.end() : entries_.find(lru_.begin()->second);
   const bool has_victim = victim != entries_.end();
   if (budget_full && !has_victim) return {std::nullopt, LoadStatus::Held};
   if (pool_->can_acquire(priority)) {
@@ -289,14 +297,14 @@ Result<void> TileCache::pin(const TileKey& key, bool pinned) {
   }
   Entry& entry = it->second;
   if (pinned && entry.place != Place::Pinned) {
-    if (entry.place == Place::Evictable) lru_.erase(entry.position);
-    if (entry.place == Place::Protected) frame_list_.erase(entry.position);
+    order_of(entry.place).erase(entry.position);
     entry.place = Place::Pinned;
     ++pinned_count_;
   } else if (!pinned && entry.place == Place::Pinned) {
     --pinned_count_;
+    // Back where its last use puts it (O(log n)): a pin is no use, so it moves nothing ahead.
     entry.place = Place::Evictable;
-    entry.position = lru_.insert(lru_.begin(), key);
+    entry.position = lru_.emplace_hint(lru_.end(), entry.last_use, key);
     if (visible_.contains(key)) protect(entry);
   }
   return {};

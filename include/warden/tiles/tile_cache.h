@@ -10,8 +10,12 @@
 //   pinned     never evicted, by the budget or by evict(), until unpinned;
 //   protected  visible this frame, or the resident ancestor a visible position draws from:
 //              never evicted by a load (begin_frame sets the frame's visible set);
-//   evictable  in the LRU list; the only tiles a load may evict, least recently used first.
-// So the eviction victim is always the back of one list: O(1), however many tiles are pinned.
+//   evictable  in the LRU order; the only tiles a load may evict, least recently used first.
+// So the eviction victim is always the first of one ordered set: O(1), however many tiles are
+// pinned. A use is a load (or a load that finds the tile resident) and a draw_source that draws
+// from it, pinned or not; a frame a tile is protected in counts as a use when the next frame
+// begins. Pinning takes a tile out of the order and unpinning puts it back where its last use
+// puts it, so a pin and an unpin with nothing between change no eviction.
 //
 // A load evicts only what the budget requires or what frees a layer usable now; when neither
 // helps it evicts nothing and says why (LoadStatus::Deferred or LoadStatus::Held).
@@ -30,7 +34,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -228,14 +232,15 @@ class TileCache {
   /// See the move constructor.
   TileCache& operator=(TileCache&&) noexcept = default;
   /// A copy would share the layers (both would release them) and its LRU positions would point
-  /// into the original's list.
+  /// into the original's order.
   TileCache(const TileCache&) = delete;
   TileCache& operator=(const TileCache&) = delete;
 
   // ---- the frame ----------------------------------------------------------------------------
-  /// Starts a frame: the previous frame's protected tiles become evictable (most recently used
-  /// first), and each visible position's tile, or the resident ancestor it draws from, is
-  /// protected until the next begin_frame. Requests not renewed since the last begin_frame stop
+  /// Starts a frame: the previous frame's protected tiles become evictable, more recently used
+  /// than every other evictable tile and in the order of their own last uses, and each visible
+  /// position's tile, or the resident ancestor it draws from, is protected until the next
+  /// begin_frame. Requests not renewed since the last begin_frame stop
   /// being wanted. An error (a key outside the pyramid) changes nothing.
   Result<void> begin_frame(const FrameView& view);
 
@@ -268,7 +273,8 @@ class TileCache {
   bool is_resident(const TileKey& key) const { return entries_.contains(key); }
   /// The layer `key` holds, if resident.
   std::optional<LayerIndex> layer_of(const TileKey& key) const;
-  /// A pinned tile is never evicted, by the budget or by evict(); unpin to let it go.
+  /// A pinned tile is never evicted, by the budget or by evict(); unpin to let it go. An
+  /// unpinned tile is as recently used as its last use (while pinned or before) makes it.
   Result<void> pin(const TileKey& key, bool pinned = true);
   /// Drops a tile now and releases its layer, and cancels any request for it. Refused for a
   /// pinned tile; NotFound when the key is neither resident nor requested.
@@ -313,10 +319,14 @@ class TileCache {
   TileCache(LayerPool& pool, uint64_t budget_tiles, uint64_t layer_bytes, uint32_t max_fetches);
 
   enum class Place : uint8_t { Evictable, Protected, Pinned };
+  // Tiles by last use, oldest first. A map, not a list, so an unpinned tile can go back to the
+  // place its last use gives it (O(log n), no scan); a fresh use goes to the end, O(1) by a hint.
+  using UseOrder = std::map<uint64_t, TileKey>;
   struct Entry {
     LayerIndex layer;
     Place place = Place::Evictable;
-    std::list<TileKey>::iterator position;  // in lru_ or frame_list_; unused when pinned
+    uint64_t last_use = 0;       // kept while pinned: where unpinning puts the tile back
+    UseOrder::iterator position;  // in lru_ or frame_list_; unused when pinned
   };
   struct Request {
     enum class State : uint8_t { Queued, Fetching, Arrived };
@@ -338,6 +348,9 @@ class TileCache {
   void remove(std::unordered_map<TileKey, Entry, TileKeyHash>::iterator it);
   void protect(Entry& entry);
   void mark_used(Entry& entry);
+  // Moves a tile's node from one order to `to`, at the place `last_use` gives it.
+  void move_to(UseOrder& from, UseOrder& to, Entry& entry);
+  UseOrder& order_of(Place place) { return place == Place::Protected ? frame_list_ : lru_; }
   // The tile or its nearest resident ancestor, and how many levels up it is.
   std::optional<std::pair<TileKey, uint32_t>> nearest_resident(const TileKey& key) const;
   double distance_to_centre(const TileKey& key) const;
@@ -357,8 +370,9 @@ class TileCache {
   uint64_t budget_tiles_;
   uint64_t layer_bytes_;
   uint32_t max_fetches_;
-  std::list<TileKey> lru_;         // evictable tiles; front: most recently used
-  std::list<TileKey> frame_list_;  // protected tiles of this frame
+  UseOrder lru_;         // evictable tiles; first: least recently used
+  UseOrder frame_list_;  // protected tiles of this frame
+  uint64_t uses_ = 0;    // the last use's number: every use takes the next one
   std::unordered_map<TileKey, Entry, TileKeyHash> entries_;
   std::unordered_set<TileKey, TileKeyHash> visible_;
   size_t pinned_count_ = 0;

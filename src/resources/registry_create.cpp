@@ -96,6 +96,13 @@ std::string Registry::pop_creation_scopes() {
   return {};
 }
 
+std::string Registry::scoped_queue_write(const std::function<void()>& write) {
+  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
+  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
+  write();
+  return pop_creation_scopes();
+}
+
 // Runs `make` (one device create call) under validation and out-of-memory error scopes. Dawn
 // reports a rejected creation only to error scopes (it returns an error object that looks like
 // any other), so a rejection is caught here and returned as a Validation error naming the call,
@@ -186,7 +193,11 @@ Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const 
                       fmt::format("write_buffer to {}: bytes [{}, {}) lie outside its {} bytes", what,
                                   offset, offset + size, rec->data.size));
   }
-  procs_.QueueWriteBuffer(queue_, *buffer, offset, data, size);
+  if (const std::string rejection = scoped_queue_write([&] { procs_.QueueWriteBuffer(queue_, *buffer, offset, data, size); });
+      !rejection.empty()) {
+    return make_error(ErrorKind::Validation, MessageId::WriteBufferRejected,
+                      fmt::format("write_buffer to {}: the device rejected it: {}", what, rejection));
+  }
   if (rec->recipe && rec->recipe->contents == ContentsSource::Kept && size > 0) {
     std::vector<uint8_t>& kept = rec->data.kept;
     if (kept.empty()) kept.resize(rec->data.size);
@@ -331,12 +342,11 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
   gpu::TexelCopyBufferLayout copy;
   copy.bytesPerRow = layout->row_pitch;
   copy.rowsPerImage = layout->image_rows;
-  // Scoped like a creation, so a write Dawn refuses for a reason the checks above do not know
-  // (a format the aspect cannot take) is an error here and never replaces the kept contents.
-  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
-  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
-  procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size);
-  if (const std::string rejection = pop_creation_scopes(); !rejection.empty()) {
+  // A write Dawn refuses for a reason the checks above do not know (an aspect the format
+  // lacks) is an error here and never replaces the kept contents.
+  if (const std::string rejection =
+          scoped_queue_write([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
+      !rejection.empty()) {
     return make_error(ErrorKind::Validation, MessageId::WriteTextureRejected,
                       fmt::format("write_texture to {}: the device rejected it: {}", what, rejection));
   }

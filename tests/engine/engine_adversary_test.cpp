@@ -157,6 +157,36 @@ TEST(WriteTexture, PackedRowsNeedNoPitchAndADepthFormatWithoutBytesIsNamed) {
   EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
 }
 
+// Found by tests/fuzz/creation_fuzzer.cpp: writes Dawn refuses reached its uncaptured-error
+// callback instead of the caller.
+TEST(WriteRegression, FuzzerFindingsAreNamedErrorsNotUncapturedOnes) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  resources::Registry& reg = engine->registry();
+  auto mapped = reg.create_buffer({.size = 16, .usage = gpu::BufferUsage::CopyDst | gpu::BufferUsage::Uniform,
+                                   .mapped_at_creation = true, .label = "mapped"});
+  ASSERT_TRUE(mapped.ok()) << mapped.error().message;
+  const uint32_t word = 7;
+  EXPECT_THAT(reg.write_buffer(*mapped, 0, &word, 4), FailsWith(MessageId::WriteBufferRejected));
+  EXPECT_THAT(reg.write_buffer(*mapped, 0, &word, 0), FailsWith(MessageId::WriteBufferRejected));
+  auto srgb = reg.create_texture({.size = {kSide, kSide, 2},
+                                  .format = gpu::TextureFormat::RGBA8UnormSrgb,
+                                  .usage = gpu::TextureUsage::CopyDst | gpu::TextureUsage::TextureBinding,
+                                  .label = "srgb"});
+  ASSERT_TRUE(srgb.ok()) << srgb.error().message;
+  const std::vector<uint8_t> two_layers = filled(kSide, kSide * 2, 3);
+  auto stencil = reg.write_texture(
+      *srgb, {.size = {kSide, kSide, 1}, .bytes_per_row = kSide * 4, .aspect = gpu::TextureAspect::StencilOnly},
+      two_layers.data(), two_layers.size());
+  EXPECT_THAT(stencil, FailsWith(MessageId::WriteTextureRejected));
+  // Two images with rows_per_image left undefined: the region's height, as documented.
+  auto both = reg.write_texture(*srgb, {.size = {kSide, kSide, 2}, .bytes_per_row = kSide * 4}, two_layers.data(),
+                                two_layers.size());
+  EXPECT_TRUE(both.ok()) << both.error().message;
+  engine->poll();
+  EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
+}
+
 // ---- teardown ----------------------------------------------------------------------------------
 
 TEST(EngineTeardown, DestroyedWhileTheNextDeviceIsRequestedRunsNothingOfIt) {

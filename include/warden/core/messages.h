@@ -84,6 +84,7 @@
   X(resources, WriteBufferNullData, "write_buffer was given a non-zero size and no data") \
   X(resources, WriteBufferMisaligned, "write_buffer's offset or size is not a multiple of 4") \
   X(resources, WriteBufferOutOfRange, "write_buffer's bytes lie outside the buffer") \
+  X(resources, WriteBufferRejected, "the device rejected a write_buffer that warden's checks let through (a buffer still mapped); nothing was written or kept") \
   X(resources, WriteTextureEmptyRegion, "write_texture's region has a zero dimension") \
   X(resources, WriteTextureMipOutOfRange, "write_texture names a mip level the texture does not have") \
   X(resources, WriteTextureOutOfRange, "write_texture's region lies outside the mip level") \

@@ -694,6 +694,9 @@ class Registry {
                              detail::KindData<Tag> data);
   // Pops the two scopes create_owned pushed; Dawn's message, empty when it accepted the call.
   std::string pop_creation_scopes();
+  // Runs one queue write under the same two scopes: Dawn's words when it refused the write, which
+  // then reaches neither the kept contents nor the uncaptured-error callback.
+  std::string scoped_queue_write(const std::function<void()>& write);
   template <typename Tag>
   Result<void> replace(Handle<Tag> handle, Object<Tag> object);
   template <typename Tag>

@@ -7,9 +7,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 supp="$root/tests/sanitizer/valgrind.supp"
 # Too slow under valgrind to be worth it here; each is covered by the sanitizer run instead.
 skip='*OneMegabyte*:*1MB*:*Megabyte*:*FiftyOnGl*'
-failed=0
-for t in "$build"/tests/test_*; do
-  [[ -x "$t" && -f "$t" ]] || continue
+jobs="${MEMCHECK_JOBS:-$(nproc)}"
+# One program per core at once: valgrind runs each program's threads one at a time, so two
+# programs on two cores take about half the wall time. Results are printed in name order.
+check() {
+  local t="$1" name log start rc secs
   name=$(basename "$t")
   log="$build/memcheck-$name.log"
   start=$(date +%s)
@@ -18,15 +20,32 @@ for t in "$build"/tests/test_*; do
     "$t" --gtest_filter="-$skip" --gtest_brief=1 > "$log" 2>&1
   rc=$?
   secs=$(( $(date +%s) - start ))
-  if [[ $rc -eq 0 ]]; then
-    echo "memcheck: $name clean (${secs}s)"
-  else
-    echo "memcheck: $name FAILED (exit $rc, ${secs}s) — see $log"
-    grep -E "^==[0-9]+== (Invalid|Conditional|Mismatched|Syscall|.*definitely lost)" "$log" | head -5
-    # A test that failed under valgrind (exit 1) is named too, with what it said, so a CI log
-    # that keeps only its tail still shows why.
-    grep -E -B12 "^\[  FAILED  \]" "$log" | head -60
-    failed=1
-  fi
+  {
+    if [[ $rc -eq 0 ]]; then
+      echo "memcheck: $name clean (${secs}s)"
+    else
+      echo "memcheck: $name FAILED (exit $rc, ${secs}s) — see $log"
+      grep -E "^==[0-9]+== (Invalid|Conditional|Mismatched|Syscall|.*definitely lost)" "$log" | head -5
+      # A test that failed under valgrind (exit 1) is named too, with what it said, so a CI log
+      # that keeps only its tail still shows why.
+      grep -E -B12 "^\[  FAILED  \]" "$log" | head -60
+    fi
+  } > "$log.result"
+  return $rc
+}
+programs=()
+for t in "$build"/tests/test_*; do
+  [[ -x "$t" && -f "$t" ]] && programs+=("$t")
+done
+for t in "${programs[@]}"; do
+  while (( $(jobs -rp | wc -l) >= jobs )); do wait -n; done
+  check "$t" &
+done
+wait
+failed=0
+for t in "${programs[@]}"; do
+  result="$build/memcheck-$(basename "$t").log.result"
+  cat "$result"
+  grep -q "^memcheck: .* clean" "$result" || failed=1
 done
 exit $failed

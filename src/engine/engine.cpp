@@ -81,13 +81,9 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
 // Marks the application's code running: a callback, or an observer's call.
 struct Engine::InCallback {
   InCallback(Engine& engine, const char* name) : engine_(engine), outer_(engine.innermost_callback_) {
-    ++engine_.callbacks_running_;
     engine_.innermost_callback_ = name;
   }
-  ~InCallback() {
-    --engine_.callbacks_running_;
-    engine_.innermost_callback_ = outer_;
-  }
+  ~InCallback() { engine_.innermost_callback_ = outer_; }
   InCallback(const InCallback&) = delete;
   InCallback& operator=(const InCallback&) = delete;
 
@@ -226,6 +222,7 @@ void Engine::tell_observers(Tell&& tell) {
 // lost the device) it is told to publish nothing more and destroyed once that poll returns.
 void Engine::drop_reloader() {
   if (!reloader_) return;
+  ++reloaders_dropped_;
   if (reloader_polls_ > 0) {
     reloader_->abandon();
     retired_reloaders_.push_back(std::move(reloader_));
@@ -298,7 +295,6 @@ void Engine::prepare(const device::DeviceView& view) {
     callbacks_.on_contents_lost(report.contents_lost);
   }
   if (superseded()) return;
-  preparing_ = false;
   (void)controller_->finish_preparation(view.generation, {});
 }
 
@@ -390,7 +386,6 @@ void Engine::start_hot_reload() {
 }
 
 Result<ShaderModuleHandle> Engine::load_shader(const std::filesystem::path& path) {
-  if (destroying_) return destroying_error("load_shader");
   if (!has_device()) return no_device_error(fmt::format("load_shader \"{}\"", path.string()));
   auto module = shaders_->load(path);
   if (!module) return module;
@@ -399,12 +394,11 @@ Result<ShaderModuleHandle> Engine::load_shader(const std::filesystem::path& path
   return module;
 }
 
-Error Engine::destroying_error(std::string_view call) const {
-  return make_error(ErrorKind::Refused, MessageId::EngineDestroying,
-                    fmt::format("{}: the engine is being destroyed", call));
-}
-
 Error Engine::no_device_error(std::string_view call) const {
+  if (destroying_) {
+    return make_error(ErrorKind::Refused, MessageId::EngineDestroying,
+                      fmt::format("{}: the engine is being destroyed", call));
+  }
   if (state_ == EngineState::Failed) {
     return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp,
                       fmt::format("{}: the engine gave up rebuilding: {}", call, message()));
@@ -414,7 +408,6 @@ Error Engine::no_device_error(std::string_view call) const {
 }
 
 Result<Frame> Engine::begin_frame() {
-  if (destroying_) return destroying_error("begin_frame");
   if (!has_device()) return no_device_error("begin_frame");
   // Deferral keys on the one submission being recorded: a second open frame's submit would
   // retire what the first frame still records.
@@ -434,7 +427,7 @@ Result<Frame> Engine::begin_frame() {
 }
 
 Result<Serial> Engine::submit(Frame frame) {
-  if (destroying_) return destroying_error("submit");
+  if (destroying_) return no_device_error("submit");
   if (!frame.encoder_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
                       "submit: the frame holds no encoder (moved from, or already submitted); nothing was submitted");
@@ -463,12 +456,13 @@ void Engine::poll() {
   if (registry_ && !registry_->device_lost()) registry_->poll();
   if (reloader_) {
     ++reloader_polls_;
-    const pipelines::HotReloader* polled = reloader_.get();
+    const uint64_t polled = reloaders_dropped_;
     std::vector<pipelines::ReloadReport> reports = reloader_->poll();
     --reloader_polls_;
     if (reloader_polls_ == 0) retired_reloaders_.clear();
     for (const pipelines::ReloadReport& report : reports) {
-      if (reloader_.get() != polled) break;  // lost meanwhile: the rest were for the lost device
+      // Lost meanwhile (a sink, or an earlier on_reload): the rest were for the lost device.
+      if (reloaders_dropped_ != polled) break;
       if (report.applied) ++counters_.hot_reloads;
       if (callbacks_.on_reload) {
         InCallback in(*this, "on_reload");
@@ -483,8 +477,8 @@ void Engine::poll() {
 }
 
 Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
-  if (destroying_) return destroying_error("wait_until_ready");
-  if (callbacks_running_ > 0 && state_ != EngineState::Ready) {
+  if (destroying_) return no_device_error("wait_until_ready");
+  if (innermost_callback_ != nullptr && state_ != EngineState::Ready) {
     return make_error(ErrorKind::Refused, MessageId::EngineWaitInsideCallback,
                       fmt::format("wait_until_ready: called from inside {}, while generation {} has no device; the "
                                   "next device is asked for only after the callback returns: return, then poll()",
@@ -505,9 +499,10 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
 }
 
 Result<void> Engine::force_device_loss(std::string_view why) {
-  if (destroying_) return destroying_error("force_device_loss");
   // Allowed while a device is being prepared too (a loss in the middle of a rebuild).
-  if (registry_->device_lost() || state_ == EngineState::Failed) return no_device_error("force_device_loss");
+  if (destroying_ || registry_->device_lost() || state_ == EngineState::Failed) {
+    return no_device_error("force_device_loss");
+  }
   context_->procs().DeviceForceLoss(registry_->device(), gpu::DeviceLostReason::Unknown, gpu::StringView(why));
   // The device is gone now; the controller hears of it at the next poll().
   lose();
@@ -516,8 +511,7 @@ Result<void> Engine::force_device_loss(std::string_view why) {
 }
 
 Result<void> Engine::mark_presented() {
-  if (destroying_) return destroying_error("mark_presented");
-  if (state_ != EngineState::Ready) return no_device_error("mark_presented");
+  if (destroying_ || state_ != EngineState::Ready) return no_device_error("mark_presented");
   return controller_->mark_presented();
 }
 

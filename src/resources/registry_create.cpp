@@ -55,7 +55,7 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 namespace {
 
 // What a popped error scope said. Shared with the callback, which may in principle outlive the
-// pop call (see pop_creation_scopes).
+// pop call (see run_scoped).
 struct ScopeOutcome {
   bool done = false;
   bool error = false;
@@ -65,8 +65,9 @@ struct ScopeOutcome {
 gpu::Future pop_scope_into(const gpu::Procs& procs, gpu::Device device,
                            const std::shared_ptr<ScopeOutcome>& outcome) {
   gpu::PopErrorScopeCallbackInfo cb;
-  // Dawn knows a creation's errors when the create call returns, so the scope settles inside
-  // the pop: no ProcessEvents (which would run unrelated callbacks inside create_*), no wait.
+  // Dawn knows a creation's (or a queue write's) errors when the call returns, so the scope
+  // settles inside the pop: no ProcessEvents (which would run unrelated callbacks inside
+  // create_*), no wait.
   cb.mode = gpu::CallbackMode::AllowSpontaneous;
   cb.userdata1 = new std::shared_ptr<ScopeOutcome>(outcome);
   cb.callback = [](gpu::PopErrorScopeStatus status, gpu::ErrorType type, gpu::StringView message,
@@ -82,7 +83,10 @@ gpu::Future pop_scope_into(const gpu::Procs& procs, gpu::Device device,
 
 }  // namespace
 
-std::string Registry::pop_creation_scopes() {
+std::string Registry::run_scoped(const std::function<void()>& call) {
+  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
+  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
+  call();
   auto validation = std::make_shared<ScopeOutcome>();
   auto out_of_memory = std::make_shared<ScopeOutcome>();
   const gpu::Future validation_future = pop_scope_into(procs_, device_, validation);
@@ -96,13 +100,6 @@ std::string Registry::pop_creation_scopes() {
   return {};
 }
 
-std::string Registry::scoped_queue_write(const std::function<void()>& write) {
-  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
-  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
-  write();
-  return pop_creation_scopes();
-}
-
 // Runs `make` (one device create call) under validation and out-of-memory error scopes. Dawn
 // reports a rejected creation only to error scopes (it returns an error object that looks like
 // any other), so a rejection is caught here and returned as a Validation error naming the call,
@@ -110,10 +107,8 @@ std::string Registry::scoped_queue_write(const std::function<void()>& write) {
 template <typename Tag, typename Make>
 Result<Registry::Object<Tag>> Registry::create_scoped(const char* call, std::string_view label, Make&& make) {
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, label));
-  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
-  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
-  Object<Tag> object = make();
-  const std::string rejection = pop_creation_scopes();
+  Object<Tag> object = nullptr;
+  const std::string rejection = run_scoped([&] { object = make(); });
   if (!rejection.empty()) {
     if (object != nullptr) gpu::release(procs_, object);
     return make_error(ErrorKind::Validation, MessageId::CreateRejected,
@@ -193,7 +188,7 @@ Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const 
                       fmt::format("write_buffer to {}: bytes [{}, {}) lie outside its {} bytes", what,
                                   offset, offset + size, rec->data.size));
   }
-  if (const std::string rejection = scoped_queue_write([&] { procs_.QueueWriteBuffer(queue_, *buffer, offset, data, size); });
+  if (const std::string rejection = run_scoped([&] { procs_.QueueWriteBuffer(queue_, *buffer, offset, data, size); });
       !rejection.empty()) {
     return make_error(ErrorKind::Validation, MessageId::WriteBufferRejected,
                       fmt::format("write_buffer to {}: the device rejected it: {}", what, rejection));
@@ -215,7 +210,6 @@ struct TextureWriteLayout {
   uint32_t row_bytes = 0;   // one row of the region, packed
   uint32_t row_pitch = 0;   // bytes_per_row, or row_bytes when the caller left it 0 or undefined
   uint32_t image_rows = 0;  // rows_per_image, or the region's height when undefined
-  uint64_t required = 0;
 };
 
 // Layers (or depth slices) a mip level has: a 3D texture's depth shrinks with its mips.
@@ -250,14 +244,14 @@ Result<TextureWriteLayout> texture_write_layout(const std::string& what, gpu::Te
                                   where.rows_per_image, where.size.height));
   }
   const uint64_t image_bytes = uint64_t{layout.row_pitch} * layout.image_rows;
-  layout.required = image_bytes * (where.size.depthOrArrayLayers - 1) +
-                    uint64_t{layout.row_pitch} * (where.size.height - 1) + layout.row_bytes;
-  if (size < layout.required) {
+  const uint64_t required = image_bytes * (where.size.depthOrArrayLayers - 1) +
+                            uint64_t{layout.row_pitch} * (where.size.height - 1) + layout.row_bytes;
+  if (size < required) {
     return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureDataTooSmall,
                       fmt::format("write_texture to {}: {} bytes given, the {}x{}x{} region needs {} ({} bytes a "
                                   "row, {} rows an image)",
                                   what, size, where.size.width, where.size.height, where.size.depthOrArrayLayers,
-                                  layout.required, layout.row_pitch, layout.image_rows));
+                                  required, layout.row_pitch, layout.image_rows));
   }
   return layout;
 }
@@ -345,7 +339,7 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
   // A write Dawn refuses for a reason the checks above do not know (an aspect the format
   // lacks) is an error here and never replaces the kept contents.
   if (const std::string rejection =
-          scoped_queue_write([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
+          run_scoped([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
       !rejection.empty()) {
     return make_error(ErrorKind::Validation, MessageId::WriteTextureRejected,
                       fmt::format("write_texture to {}: the device rejected it: {}", what, rejection));

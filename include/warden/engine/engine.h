@@ -276,7 +276,7 @@ class Engine {
     GenerationObserver* observer;
     uint64_t added;  // tells apart an observer removed and another added at the same address
   };
-  // The application's code runs in a Callback scope: wait_until_ready() knows it is inside one.
+  // The application's code runs in an InCallback scope: wait_until_ready() knows it is inside one.
   struct InCallback;
   template <typename Tell>
   void tell_observers(Tell&& tell);
@@ -290,7 +290,6 @@ class Engine {
   void on_state(device::DeviceState state);
   void start_hot_reload();
   Error no_device_error(std::string_view call) const;
-  Error destroying_error(std::string_view call) const;
   bool has_device() const;
 
   Diagnostics diagnostics_;  // first in, last out: every member below reports into it
@@ -310,12 +309,14 @@ class Engine {
   // Reloaders let go of inside their own poll(): destroyed once it has returned.
   std::vector<std::unique_ptr<pipelines::HotReloader>> retired_reloaders_;
   uint32_t reloader_polls_ = 0;  // HotReloader::poll() calls in progress
+  // Counts reloaders let go of: a poll's reports are delivered only while it has not changed
+  // (a pointer compare could meet a new reloader at the old one's address).
+  uint64_t reloaders_dropped_ = 0;
   std::vector<ShaderModuleHandle> watched_;  // loaded from files: watched on every generation
   std::vector<Observing> observers_;
   uint64_t observers_added_ = 0;
   std::shared_ptr<detail::FrameSlot> frames_;
-  uint32_t callbacks_running_ = 0;  // application callbacks in progress
-  const char* innermost_callback_ = nullptr;
+  const char* innermost_callback_ = nullptr;  // the application callback running, if any
   bool preparing_ = false;   // inside prepare(), after the registry was made or rebuilt
   bool destroying_ = false;  // the destructor has started
   gpu::Ref<gpu::Queue> queue_;

@@ -692,11 +692,10 @@ class Registry {
   template <typename Tag>
   Result<Handle<Tag>> insert(Object<Tag> object, std::string label, Ownership ownership,
                              detail::KindData<Tag> data);
-  // Pops the two scopes create_owned pushed; Dawn's message, empty when it accepted the call.
-  std::string pop_creation_scopes();
-  // Runs one queue write under the same two scopes: Dawn's words when it refused the write, which
-  // then reaches neither the kept contents nor the uncaptured-error callback.
-  std::string scoped_queue_write(const std::function<void()>& write);
+  // Runs one device call (a creation, a queue write) under validation and out-of-memory
+  // scopes: Dawn's words when it refused the call, which then reaches neither the caller's
+  // records nor the uncaptured-error callback.
+  std::string run_scoped(const std::function<void()>& call);
   template <typename Tag>
   Result<void> replace(Handle<Tag> handle, Object<Tag> object);
   template <typename Tag>

@@ -1,4 +1,4 @@
-// Scenario: why reverse-Z exists, measured (seeds' ADR-0009 decision 6). Two parallel planes
+// Scenario: why reverse-Z exists, measured (docs/design.md, presenting rule P4). Two parallel planes
 // 1e-4 apart (the far one a copy of the near one moved 1e-4 further away), tilted so that their
 // depth varies over the 256x256 target, at distances from 1 to 1e5, rendered into a Depth32Float
 // target with the standard mapping (near 0.1, far 2e5, LessEqual, clear 1) and with reverse-Z

@@ -1,6 +1,6 @@
 // Scenario: the cost of a device loss and rebuild through the DeviceController, against the
 // same churn done with raw blocking calls, in the same run (absolute numbers depend on the
-// backend; ENVIRONMENT.md: device creation is 21-23 ms on GL/llvmpipe, 61-80 ms on the H200).
+// backend; docs/design.md, 'Measured': device creation is 21-23 ms on GL/llvmpipe, 61-80 ms on the H200).
 // One cycle: request an adapter and a device, force a loss, see the lost callback, let go.
 // Prints: device_rebuild_controller_ms, device_rebuild_raw_ms (medians per cycle),
 // device_rebuild_ratio (controller / raw) and device_rebuild_controller_blocking_waits (the

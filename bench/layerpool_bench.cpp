@@ -1,7 +1,7 @@
-// LayerPool against a faithful port of the seed's reference (scan the free list from the back,
-// splice), same operations, same run. One operation = acquire + touch + release of a layer,
+// LayerPool against the reference pool of tests/harness/ (scan the free list from the back,
+// splice: docs/design.md, tiles rule T5), same operations, same run. One operation = acquire + touch + release of a layer,
 // then one submission; retirement lags `layers / 2` submissions behind, so half of the pool is
-// released-but-in-flight at every acquire (the case the seed's scan walks through).
+// released-but-in-flight at every acquire (the case the reference's scan walks through).
 // Keys: layerpool_ns_<layers>, layerpool_reference_ns_<layers> (ns per operation), layers =
 // 64, 256, 1024, 4096, 16384, 65536.
 #include <benchmark/benchmark.h>

@@ -5,7 +5,7 @@
 //            frame's new layers get their chains in one pass per level for up to 4 layers,
 //            rendered in the array itself or in a scratch array and copied in (tiles::MipPath);
 //   destroy: a texture per tile created on load and destroyed on evict, a bind group and a
-//            draw per tile (the design the seed argues against). Each texture's chain is drawn
+//            draw per tile (the design docs/adr/0005 argues against). Each texture's chain is drawn
 //            by the same pipeline, one pass per (texture, level): separate textures cannot share
 //            a pass's one source binding (docs/adr/0005, "Frame cost").
 // 256x256 tiles with full mip chains, 64 visible (8 x 8), 4 new tiles and 4 evictions a frame,

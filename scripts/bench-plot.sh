@@ -41,5 +41,5 @@ GNUPLOT
 
 plot resolve "Handle resolve against a raw pointer" "ns per lookup" "none (CPU only)" "Registry::resolve" "raw pointer"
 plot churn "Create + destroy of a buffer" "ns per create+destroy" "null" "through the Registry" "raw Dawn calls"
-plot layerpool "LayerPool acquire+touch+release" "ns per operation" "none (CPU only)" "LayerPool" "seed's reference pool"
+plot layerpool "LayerPool acquire+touch+release" "ns per operation" "none (CPU only)" "LayerPool" "reference pool (scan and splice)"
 plot tile_frame "Tile frame (CPU + driver work per frame)" "ms per frame" "${tile_backend:-?}" "recycled layers" "texture per tile"

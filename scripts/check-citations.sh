@@ -40,7 +40,7 @@ finding() { echo "$1"; findings=$((findings + 1)); }
 # Each entry: grep flags, an extended regex, and the words of the finding ('::' between them).
 citations=(
   '-E::DESIGN\.md|STYLE\.md|ENVIRONMENT\.md|\b(DESIGN|STYLE) (invariant|point)\b::cites a design, style or environment notes file that is not in the repository'
-  "-Ei::\\bthe seeds?\\b|\\bseeds'|\\bseed's ADR|\\bseed ADR|\\(seeds?[:;)]|\\bseeds/::cites a source document that is not in the repository"
+  "-Ei::\\bthe seeds?\\b|\\bseeds'|\\bseed's ADR|\\bseed ADR|\\(seeds?:|\\bseeds/::cites a source document that is not in the repository"
   "-Ei::\\b(source|Russian|the) article\\b|\\barticle's\\b::cites an article that is not in the repository"
   '-E::\.\./shared\b::points above the repository (../shared)'
 )

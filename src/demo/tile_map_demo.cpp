@@ -360,7 +360,7 @@ Result<void> TileMapDemo::create_scene() {
   // At zoom scale >= 1 a tile covers at least 256 pixels: this many positions at most.
   const uint32_t max_instances = (options_.width / kTileSize + 2) * (options_.height / kTileSize + 2);
   for (size_t i = 0; i < providers_.size(); ++i) {
-    // Each map draws its own failures from the seed: day and night differ, runs repeat.
+    // Each map draws its own failures from the run's seed: day and night differ, runs repeat.
     auto server = TileServer::start(*providers_[i], {options_.fetch_latency, options_.fetch_failure_rate, options_.seed * 2 + i});
     if (!server) return server.error();
     // The root first, before any frame asks: no position stays blank for long (its reply

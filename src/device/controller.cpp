@@ -11,7 +11,7 @@
 namespace warden::device {
 namespace {
 
-// The fallback messages, as the seed words them: say what is still available, never guess why.
+// The fallback messages say what is still available, never guess why (docs/design.md, rule D1).
 constexpr std::string_view kIdleMessage = "Graphics have not been started.";
 constexpr std::string_view kStartingMessage = "Starting the graphics feature...";
 constexpr std::string_view kReadyMessage = "Graphics are ready.";
@@ -86,7 +86,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   Generation generation{};
   DeviceState state = DeviceState::Idle;
   std::string message{kIdleMessage};
-  std::unique_ptr<Incarnation> active;  // the seed's activeDevice
+  std::unique_ptr<Incarnation> active;  // the device shown, if any
   std::vector<RetirementRecord> retirements;
   std::vector<std::string> hook_failures;
 
@@ -184,9 +184,9 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     return options.rebuild->gave_up() ? options.rebuild->explanation() : text;
   }
 
-  // ---- retirement (the seed's retireDevice) -----------------------------------------------
+  // ---- retirement (docs/design.md, device rule D3) ----------------------------------------
   // Stop the render loop, detach the view, dispose of the generation's resources, end the
-  // device: each step runs even if the one before it throws (the seed's nested finally).
+  // device: each step runs even if the one before it throws (a chain of finally blocks).
   // Idempotent: the flag is flipped before any step, so a second call, or a call re-entered
   // from a hook, does nothing. It only ever touches `inc`, never the replacement, and always
   // runs to its end: a hook that starts a generation meanwhile does not save `inc`.
@@ -240,9 +240,9 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   }
 
   // ---- the transitions --------------------------------------------------------------------
-  // The seed's initialize(): a new generation; the old device is retired before anything is
+  // initialize() (device rule D2): a new generation; the old device is retired before anything is
   // asked of the provider.
-  // (The seed shows the fallback before retiring; here it follows, so no hook runs while the
+  // ("Starting..." is shown after retiring, not before, so no hook runs while the
   // old device is still out.)
   void initialize() {
     const Generation token = end_generation(DeviceState::Starting, std::string(kStartingMessage));
@@ -299,7 +299,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   void on_device(Generation token, DeviceReply reply, std::shared_ptr<LostRoute> route) {
     if (reply) retirement.note_built();
     if (!is_current(token)) {
-      // The seed: "if (!isCurrent(token)) { retireDevice(device); return; }" -- retired, never
+      // Device rule D2: a device for a generation that is no longer current is retired, never
       // attached, and its late loss goes nowhere.
       if (reply) {
         Incarnation stale{token, *reply, route};
@@ -358,7 +358,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     return {};
   }
 
-  // The seed: activeDevice = device; showGraphics(device); announce('Graphics are ready.')
+  // The device becomes the shown one, the graphics are shown, "Graphics are ready." is told.
   // Attached and Ready flip together, before show_graphics, so whatever a hook does from
   // here on meets a device that is shown.
   void publish(Generation token) {
@@ -375,7 +375,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (options.rebuild != nullptr) options.rebuild->replacement_ready();
   }
 
-  // The seed's device.lost.then(...): a late loss of a replaced device changes nothing.
+  // The lost report (device rule D2): a late loss of a replaced device changes nothing.
   void on_lost(Generation token, LossReport report) {
     if (!is_current(token)) return;
     std::string text = score(FaultKind::Lost, report.message, lost_message(report));
@@ -390,7 +390,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     tell(end_generation(DeviceState::Lost, std::move(text)), Fallback::Show);
   }
 
-  // The seed's catch: only the current generation may change what is shown. The generation
+  // A failed start: only the current generation may change what is shown. The generation
   // ends here too, so the late loss of a device it made is stale.
   void fail(Generation token, std::string why, std::optional<FaultKind> fault) {
     if (!is_current(token)) return;
@@ -399,7 +399,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     tell(end_generation(DeviceState::Failed, std::move(text)), Fallback::Show);
   }
 
-  // The seed's stopGraphics(): the generation first, then retirement, then the stable
+  // stop() (device rule D5): the generation first, then retirement, then the stable
   // fallback. No new request: only an explicit retry starts a generation.
   void stop() { tell(end_generation(DeviceState::Stopped, std::string(kStoppedMessage)), Fallback::Show); }
 

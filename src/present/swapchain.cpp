@@ -12,7 +12,7 @@ namespace {
 using Status = gpu::SurfaceGetCurrentTextureStatus;
 
 bool is_success(Status status) { return status == Status::SuccessOptimal || status == Status::SuccessSuboptimal; }
-// The statuses decision 4 answers with one reconfigure and one retry.
+// The statuses answered with one reconfigure and one retry (docs/design.md, presenting rule P1).
 bool is_retryable(Status status) {
   return status == Status::Outdated || status == Status::Lost || status == Status::Timeout;
 }
@@ -77,7 +77,7 @@ void Swapchain::detach() {
   if (surface_ == nullptr) return;
   drop_frame();
   // Unconfigure before the surface goes: skipping it left the next device unable to present
-  // ("OpenGL SwapChain cannot switch between contexts", ENVIRONMENT.md).
+  // ("OpenGL SwapChain cannot switch between contexts"; docs/adr/0012).
   if (configured_) driver_.unconfigure(surface_);
   driver_.release(std::exchange(surface_, nullptr));
   configured_ = false;

@@ -221,7 +221,7 @@ uint32_t Registry::highest_generation_issued() const {
 }
 
 void Registry::shutdown() {
-  // One warning listing what the application left alive (DESIGN invariant 7).
+  // One warning listing what the application left alive (docs/design.md, invariant 7).
   std::string leaked;
   for (ResourceKind kind : kTeardownOrder) {
     std::vector<std::string> labels;

@@ -210,7 +210,7 @@ Result<LoadStatus> TileCache::place_tile(const TileKey& key, const Fill& fill, P
   if (!room.layer) return room.otherwise;
 
   // The finally: whatever way the fill ends short of success, the layer goes back to the pool
-  // (the seed's "layers leak until nothing is free").
+  // (docs/design.md, tiles rule T5: "layers leak until nothing is free").
   struct ReleaseUnlessKept {
     LayerPool* pool;
     LayerIndex layer;

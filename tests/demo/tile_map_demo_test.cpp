@@ -62,7 +62,7 @@ TEST_F(TileMapDemoTest, RunsWritesSnapshotsAndTheReportWithoutWaitingOnTheFrameP
   EXPECT_EQ(report->frames, 40u);
   ASSERT_EQ(report->samples.size(), 40u);
   EXPECT_GT(report->tiles_uploaded, 0u);
-  EXPECT_EQ(report->blocking_waits, 0u) << "DESIGN invariant 1";
+  EXPECT_EQ(report->blocking_waits, 0u) << "docs/design.md, invariant 1";
   EXPECT_LE(vram_peak_bytes(report->samples), report->vram_budget_bytes);
   ASSERT_EQ(report->snapshots.size(), 2u);
   EXPECT_EQ(report->snapshots[1].frame, 39u);
@@ -168,7 +168,7 @@ TEST_F(TileMapDemoTest, ALossAndAReloadRecoverWithNothingLeakedAndTheSettledFram
   EXPECT_EQ(report->device_losses, 1u);
   EXPECT_EQ(report->recoveries, report->device_losses);
   EXPECT_EQ(report->leaked_objects, 0u);
-  EXPECT_EQ(report->blocking_waits, 0u) << "DESIGN invariant 1";
+  EXPECT_EQ(report->blocking_waits, 0u) << "docs/design.md, invariant 1";
   EXPECT_EQ(report->budget_exceeded_frames, 0u);
   EXPECT_TRUE(report->app_state_preserved);
   ASSERT_EQ(report->recovery_ms.size(), 1u);

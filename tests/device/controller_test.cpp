@@ -1,4 +1,4 @@
-// The controller's transitions and races (seeds/device-loss-recovery-generation-tokens), driven
+// The controller's transitions and races (docs/design.md, device rules D1-D8), driven
 // through the test provider: every async boundary completes exactly when the test says.
 #include "warden/device/controller.h"
 

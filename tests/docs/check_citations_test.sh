@@ -15,7 +15,7 @@ put README.md '# fixture' 'Start with [the design](docs/design.md) and [ADR 0001
 put docs/design.md '# Design' 'The rule, with its reason ([ADR 0002](adr/0002-second.md)).' '```' '[not a link](nowhere.md)' '```'
 put docs/adr/0001-first.md '# 0001 — First' '' 'Status: accepted (2026-11-30); amended by 0002 (the clock).' '' '## Decision'
 put docs/adr/0002-second.md '# 0002 — Second' '' 'Status: accepted (2026-12-01).' '' 'Amends 0001.'
-put src/core/pool.cpp '// Slots recycled under the submission clock (docs/design.md, "Tiles").' 'uint64_t seed = 1;  // a random seed'
+put src/core/pool.cpp '// Slots recycled under the submission clock (docs/design.md, "Tiles").' 'uint64_t seed = 1;  // a random seed' 'std::mt19937_64 random(seed);' 'for (uint64_t seed : {1u, 2u}) SCOPED_TRACE(seed);'
 put tests/fuzz/CMakeLists.txt '# each target runs on its seed corpus'
 
 case "$case_name" in

@@ -1,4 +1,4 @@
-// The seed's reference layer-pool algorithm, ported faithfully for comparison with
+// The reference layer-pool algorithm (docs/design.md, tiles rule T5), kept for comparison with
 // tiles::LayerPool: a free list scanned from the back and spliced on every acquire, a map of
 // last uses. No reserve, no checks. The benchmark (layerpool_reference_ns) and the model test
 // use it; it is not part of the installed library.

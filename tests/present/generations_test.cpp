@@ -144,7 +144,7 @@ TEST_F(PresentGenerationsTest, FourDeviceGenerationsInARowOnOneWindowEachPresent
 
 // The same through explicit restarts (stop, then initialize): the device is released while
 // healthy, the case where re-using the old surface was measured to fail on every second
-// generation (ENVIRONMENT.md).
+// generation (docs/adr/0012).
 TEST_F(PresentGenerationsTest, FourRestartedGenerationsOnOneWindowEachPresentFrames) {
   PresentingApp app(*context, *window, RetirementOptions{});
   std::vector<int> presented;

@@ -9,7 +9,7 @@ namespace {
 
 using testing::GlDeviceTest;
 
-// DESIGN invariant 1: 1,000 frames that create and destroy objects every frame, on a device
+// docs/design.md, invariant 1: 1,000 frames that create and destroy objects every frame, on a device
 // that executes the work, make no blocking wait; releases follow retirement without one.
 TEST_F(GlDeviceTest, ThousandFramesOfCreateAndDestroyMakeZeroBlockingWaits) {
   size_t released = 0;

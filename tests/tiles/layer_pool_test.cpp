@@ -98,7 +98,7 @@ TEST(LayerPool, DeviceLossRetiresEverything) {
   EXPECT_EQ(pool.counts().free, 2u);
 }
 
-// ---- randomized comparison with a reference model of the seed's semantics --------------------
+// ---- randomized comparison with the reference pool (docs/design.md, tiles rule T5) ----------
 
 // The model: every layer's state and last reader, checked by brute force. A layer may be handed
 // out iff it is not allocated and its last reader retired; Normal acquires keep `reserve` such
@@ -134,7 +134,7 @@ TEST(LayerPoolModel, RandomSequencesMatchTheReferenceModel) {
     const uint32_t reserve = rng() % 5;
     SubmissionClock clock;
     LayerPool pool(count, clock, reserve);
-    // The seed's own algorithm, driven through the same operations: its layer numbers differ
+    // The reference pool, driven through the same operations: its layer numbers differ
     // from ours, so `to_ref` maps each of our allocated layers to the one it handed out.
     ReferenceLayerPool reference(count, clock);
     std::unordered_map<LayerIndex, LayerIndex> to_ref;
@@ -155,7 +155,7 @@ TEST(LayerPoolModel, RandomSequencesMatchTheReferenceModel) {
             << "seq " << seq << " step " << step << " reusable " << reusable << " keep " << keep;
         if (!layer) {
           ++refusals;
-          // The seed's pool has no reserve: it finds none exactly when nothing is reusable.
+          // The reference pool has no reserve: it finds none exactly when nothing is reusable.
           if (priority == Priority::Urgent) {
             ASSERT_FALSE(reference.acquire().has_value());
           }
@@ -166,7 +166,7 @@ TEST(LayerPoolModel, RandomSequencesMatchTheReferenceModel) {
         ASSERT_TRUE(clock.is_retired(model.last_use[*layer])) << "last reader has not retired";
         model.state[*layer] = Model::State::Allocated;
         auto ref = reference.acquire();
-        ASSERT_TRUE(ref.has_value()) << "the seed's pool would have found none";
+        ASSERT_TRUE(ref.has_value()) << "the reference pool would have found none";
         to_ref[*layer] = *ref;
       } else if (op < 55 && !allocated.empty()) {
         LayerIndex l = allocated[rng() % allocated.size()];

@@ -40,7 +40,7 @@ TEST(TileBytes, BadTexturesAreErrorsNamingTheProblem) {
   EXPECT_THAT(format, FailsWith(MessageId::TexelSizeUnknown));
 }
 
-// The seed's worked example: a 1440-wide window at 512-pixel tiles.
+// The worked example of docs/design.md, tiles rule T4: a 1440-wide window at 512-pixel tiles.
 TEST(PoolSizing, SeedWorkedExampleRoundsUpToSixtyFour) {
   auto s = size_layer_pool({.viewport_width = 1440, .viewport_height = 900, .tile_size = 512});
   ASSERT_TRUE(s);
@@ -50,7 +50,7 @@ TEST(PoolSizing, SeedWorkedExampleRoundsUpToSixtyFour) {
   EXPECT_EQ(s->reserve, 4u);
   EXPECT_EQ(s->needed, 42u);
   EXPECT_EQ(s->recommended, 64u);
-  // The seed's "honest sixteen" is a 4 x 4 grid: a window tall enough for four rows.
+  // Sixteen visible is a 4 x 4 grid: a window tall enough for four rows.
   auto tall = size_layer_pool({.viewport_width = 1440, .viewport_height = 1080, .tile_size = 512});
   EXPECT_EQ(tall->visible, 16u);
   EXPECT_EQ(tall->recommended, 64u);

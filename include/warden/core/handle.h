@@ -21,7 +21,7 @@
 namespace warden {
 
 /// Every object kind warden keeps, in one list: X(PascalName, snake_name). Per-kind code is
-/// generated from it (STYLE point 8). The order is the kind number, not the teardown order.
+/// generated from it (docs/design.md, rule C8). The order is the kind number, not the teardown order.
 #define WARDEN_RESOURCE_KINDS(X)                                                               \
   X(Buffer, buffer)                                                                            \
   X(Texture, texture)                                                                          \
@@ -91,7 +91,7 @@ struct HandleLayout {
   static constexpr uint32_t kMaxRegistryId = static_cast<uint32_t>(kRegistryMask);
 
   static_assert(kIndexBits + kKindBits + kRegistryBits + kGenerationBits == 64);
-  static_assert(kGenerationBits >= 32, "STYLE point 1: 32 generation bits in a 64-bit handle");
+  static_assert(kGenerationBits >= 32, "docs/design.md rule C1: 32 generation bits in a 64-bit handle");
   static_assert(kResourceKindCount < (uint64_t{1} << kKindBits), "kinds must fit the kind bits");
 
   /// The kind and registry part of a handle: one compare checks both on resolve.

@@ -1,4 +1,4 @@
-// DebugDrawer: the GPU side of debug drawing (seeds' ADR-0009 decision 5). One line-list
+// DebugDrawer: the GPU side of debug drawing (docs/design.md, presenting rule P3). One line-list
 // pipeline; one buffer holding the frame's matrix and its vertices, written with ONE upload a
 // frame; the buffer doubles (replace_buffer, same handle) when the lines outgrow it and is
 // reused otherwise, so `grows()` stays flat in steady state. Every object lives in the Registry.

@@ -1,4 +1,4 @@
-// LineList: the CPU side of debug drawing (seeds' ADR-0009 decision 5). Calls append vertices to
+// LineList: the CPU side of debug drawing (docs/design.md, presenting rule P3). Calls append vertices to
 // one vector; clear() keeps its capacity, so a steady set of lines allocates nothing per frame.
 #pragma once
 

@@ -68,7 +68,7 @@ struct DemoReport {
   ///@{
   uint64_t tiles_uploaded = 0, tile_fetch_failures = 0, acquire_misses = 0;
   ///@}
-  uint64_t blocking_waits = 0;  ///< waits the frame thread made during the frame loop (DESIGN invariant 1)
+  uint64_t blocking_waits = 0;  ///< waits the frame thread made during the frame loop (docs/design.md, invariant 1)
   /// What the registry still held after the run destroyed what it made (its live counts).
   std::optional<uint64_t> leaked_objects;
   std::vector<double> recovery_ms;  ///< one per loss, in order: from the loss to the first frame drawn after it

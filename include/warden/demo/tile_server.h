@@ -1,7 +1,7 @@
 // TileServer: a stand-in for a slow, sometimes failing tile server. Requests queue on the frame
 // thread and return at once; one worker thread waits the configured latency, then produces the tile from a TileProvider,
 // or fails it on purpose at the configured rate. The frame thread collects finished tiles with
-// take_completed(), which never blocks (DESIGN.md invariant 1).
+// take_completed(), which never blocks (docs/design.md, invariant 1).
 //
 // Injected failures are deterministic for a seed: whether the n-th request of a tile fails is
 // a hash of (seed, z, x, y, n), decided on the requesting thread, so the same run fails the

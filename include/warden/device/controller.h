@@ -1,5 +1,5 @@
 // DeviceController: owns the current device generation and walks it through the transitions of
-// seeds/device-loss-recovery-generation-tokens (docs/device-lifecycle.md has the diagram).
+// the device rules D1-D8 of docs/design.md (docs/device-lifecycle.md has the diagram).
 //
 // Every initialisation is a new generation. Every async continuation (adapter request, device
 // request, lost report, resource preparation) carries the generation it started in and checks
@@ -66,8 +66,8 @@ struct DeviceView {
   gpu::Device device = nullptr;  ///< null from providers without real devices
 };
 
-/// The application says what these mean (the seed's showFallback, showGraphics, announce,
-/// stopRenderLoop, detachGraphics, disposeDeviceResources); warden calls them at the right
+/// The application says what these mean (show the fallback, show the graphics, announce,
+/// stop the render loop, detach the view, dispose of the device's resources); warden calls them at the right
 /// transitions. Any may be empty, and any may call back into the controller (see above). A hook
 /// that throws is caught and recorded (hook_failures(), RetirementRecord::step_failures); the
 /// transition carries on, except prepare_resources: one that throws fails its generation.

@@ -13,7 +13,7 @@
 // ready the same frame loop asks for the visible tiles again, nearest first, the root's
 // ancestors standing in meanwhile. Uploads go through queue.writeTexture (TileArray::upload),
 // which keeps no device-derived state of its own beside the registry's objects, so nothing else
-// has to be re-made (on llvmpipe it is also the faster path, ENVIRONMENT.md).
+// has to be re-made (on llvmpipe it is also the faster path: docs/design.md, 'Measured').
 //
 // A loss heard while the cache is inside one of its own calls (a diagnostics sink that polls
 // the engine during deliver) cannot clear it there: the clear happens as that call returns, and

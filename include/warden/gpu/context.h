@@ -146,7 +146,7 @@ struct OpenedDevice {
 /// platform; returns true when it set it.
 bool prepare_gl_environment();
 
-/// Counts every blocking wait warden makes (DESIGN invariant 1: none on the frame path).
+/// Counts every blocking wait warden makes (docs/design.md, invariant 1: none on the frame path).
 uint64_t blocking_wait_count();
 /// The same, of the calling thread only: a frame loop's own waits, not a worker's (hot reload
 /// compiles on a worker thread, which may wait).

@@ -1,4 +1,4 @@
-// The depth convention, baked in (seeds' ADR-0009 decision 6; docs/presentation.md):
+// The depth convention, baked in (docs/design.md, presenting rule P4; docs/presentation.md):
 //   format    Depth32Float: reverse-Z pays off only with a float depth buffer, whose precision
 //             is densest near 0, where reverse-Z puts the far distances;
 //   clear     0.0 (the far end, at infinity);

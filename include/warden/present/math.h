@@ -60,7 +60,7 @@ Mat4 rotation_y(float radians);
 /// The view matrix of a camera at `eye` looking at `target` (right-handed, looking down -z).
 Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up);
 
-/// Reverse-Z with the far plane at infinity (seeds' ADR-0009 decision 6): depth = near / distance,
+/// Reverse-Z with the far plane at infinity (docs/design.md, presenting rule P4): depth = near / distance,
 /// 1 at the near plane, falling towards 0 with distance. Float depth keeps about the same relative
 /// precision at every distance this way; compare with GreaterEqual and clear to 0 (depth.h).
 Mat4 perspective_reverse_z_infinite(float fovy_radians, float aspect, float near);

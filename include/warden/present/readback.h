@@ -1,5 +1,5 @@
 // Reading a colour texture back to the CPU, and writing it as PNG (libpng). Blocking: for tools,
-// tests, screenshots and the headless demo, never a frame loop (DESIGN invariant 1).
+// tests, screenshots and the headless demo, never a frame loop (docs/design.md, invariant 1).
 #pragma once
 
 #include <array>

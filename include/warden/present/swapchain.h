@@ -1,4 +1,4 @@
-// Swapchain: one window's frames across device generations (seeds' ADR-0009 decision 4).
+// Swapchain: one window's frames across device generations (docs/design.md, presenting rules P1, P2).
 //
 // - resize() only records the size; acquire() reconfigures when the size differs from the one
 //   configured. While the window has no area (minimised) acquire() returns "no frame": not an
@@ -7,7 +7,7 @@
 //   the error. That is surface trouble, not device loss: it is scored as FaultKind::Surface
 //   on the rebuild policy, which decides when repeated trouble is enough.
 // - Each device generation gets a new WGPUSurface for the same window (attach()). Reusing the
-//   old one was measured to fail with status Error on every second generation (ENVIRONMENT.md).
+//   old one was measured to fail with status Error on every second generation (docs/adr/0012).
 // - The frame's view is imported into that generation's Registry (tracked, never released by
 //   it) and forgotten at present(). The first present of a generation calls on_first_present:
 //   the owner marks the device as having presented, so retiring it releases and never destroys

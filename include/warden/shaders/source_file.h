@@ -16,7 +16,7 @@ namespace warden::shaders {
 
 /// Large enough for any hand-written or generated shader seen in practice (the largest of 1,014
 /// public files is far below it); small enough that Tint's cost stays bounded: a 2.8 MB shader
-/// takes seconds and over a gigabyte inside the compiler (ENVIRONMENT.md). Callers may raise it.
+/// takes seconds and over a gigabyte inside the compiler (docs/design.md, 'Measured'). Callers may raise it.
 inline constexpr uint64_t kDefaultMaxSourceBytes = uint64_t{4} << 20;
 
 /// The UTF-8 byte order mark. WGSL has no place for it (Dawn reports it as an error at 1:1 and

@@ -4,7 +4,7 @@
 //   allocated  handed out by acquire(), owned by its caller until release();
 //   in flight  released, but the last submission that read it has not retired;
 //   free       released and retired: the only layers acquire() may hand out.
-// The pool is the only allocator of layers (seeds/evicting-tile-textures-without-stalling):
+// The pool is the only allocator of layers (docs/design.md, tiles rule T2):
 // a layer can never be handed out twice, and nothing is ever destroyed here.
 //
 // touch(layer) records the submission being *recorded* (clock.recording()), not the last one
@@ -45,7 +45,7 @@ struct LayerPoolCounts {
 /// description above): a layer is handed out only once its last reader retired. Not thread-safe.
 class LayerPool {
  public:
-  static constexpr uint32_t kDefaultReserve = 4;  ///< the seed's default
+  static constexpr uint32_t kDefaultReserve = 4;  ///< docs/design.md, tiles rule T3
 
   /// `clock` must outlive the pool; it is the only source of retirement.
   LayerPool(uint32_t layer_count, const SubmissionClock& clock, uint32_t reserve = kDefaultReserve);

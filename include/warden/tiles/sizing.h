@@ -31,7 +31,7 @@ struct PoolSizing {
   uint32_t recommended = 0;  ///< `needed` rounded up to a power of two: headroom for a larger window
 };
 
-/// The seed's three numbers: visible set + pan ring + in-flight band (+ the reserve), rounded
+/// The three numbers of docs/design.md, tiles rule T4: visible set + pan ring + in-flight band (+ the reserve), rounded
 /// up. Zero sizes are an InvalidArgument error naming the field.
 Result<PoolSizing> size_layer_pool(const PoolSizingInput& input);
 

@@ -10,7 +10,7 @@
 // A buffer is mapped again only after the submission that read it retired, and nothing waits:
 // when no buffer is mapped, stage() says so and the caller writes that tile with writeTexture.
 //
-// Which path is faster depends on the backend (ENVIRONMENT.md: on llvmpipe writeTexture, on the
+// Which path is faster depends on the backend (docs/design.md, 'Measured': on llvmpipe writeTexture, on the
 // H200's Vulkan the ring, ~3x): measure_upload_paths() measures both on the device at hand.
 #pragma once
 

@@ -5,6 +5,8 @@
 # OUT_DIR defaults to build/docs (the HTML is OUT_DIR/api/index.html), DOXYFILE to
 # docs/api/Doxyfile. Paths in the Doxyfile are relative to the repository root, where this runs.
 # DOXYGEN names the program (CMake passes the one it found); default: doxygen from PATH.
+# What the pages must show (front page, file comments, no demo/ or app/) is checked after this
+# by scripts/check-api-reference.sh OUT_DIR/api.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$root/build/docs}" && cd "${1:-$root/build/docs}" && pwd)

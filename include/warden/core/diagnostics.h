@@ -1,10 +1,11 @@
-// Diagnostics: structured messages the application can read, not only stderr.
-//
-// What warden reports without failing a call (a leak, a rebuild, a compiler warning, a tile
-// that could not be loaded) goes through one of these: a severity, a dotted category such as
-// "gfx.resources", the message's stable id (core/messages.h) and its words. Entries are kept in memory up to a bound, so a long-running
-// application that never reads them does not grow without limit; an optional sink sees every
-// entry as it is reported.
+/// @file
+/// Diagnostics: structured messages the application can read, not only stderr.
+///
+/// What warden reports without failing a call (a leak, a rebuild, a compiler warning, a tile
+/// that could not be loaded) goes through one of these: a severity, a dotted category such as
+/// "gfx.resources", the message's stable id (core/messages.h) and its words. Entries are kept in memory up to a bound, so a long-running
+/// application that never reads them does not grow without limit; an optional sink sees every
+/// entry as it is reported.
 #pragma once
 
 #include <cstddef>

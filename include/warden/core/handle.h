@@ -1,17 +1,18 @@
-// Handle<Tag>: a generational, typed reference to an object kept in a warden pool.
-//
-// Layout (64 bits, docs/adr/0002-handle-layout-and-generation-overflow.md):
-//
-//   bits  0..19  slot index        (up to 1,048,576 slots per kind)
-//   bits 20..23  kind              (ResourceKind; 0 only in the null handle)
-//   bits 24..31  registry id       (1..255; reused ids start above the generations their earlier
-//                                  holders issued, so a gone registry's handle never matches)
-//   bits 32..63  generation        (1..2^32-1; 0 only in the null handle)
-//
-// All bits zero is the null handle. A live handle always has a non-zero generation, so no live
-// handle equals null. Kind and registry travel in the bits so that a handle which reached the
-// wrong place at run time (a foreign registry, a reinterpreted value) is named as such instead
-// of resolving to whatever object sits in that slot.
+/// @file
+/// Handle<Tag>: a generational, typed reference to an object kept in a warden pool.
+///
+/// Layout (64 bits, docs/adr/0002-handle-layout-and-generation-overflow.md):
+///
+///   bits  0..19  slot index        (up to 1,048,576 slots per kind)
+///   bits 20..23  kind              (ResourceKind; 0 only in the null handle)
+///   bits 24..31  registry id       (1..255; reused ids start above the generations their earlier
+///                                  holders issued, so a gone registry's handle never matches)
+///   bits 32..63  generation        (1..2^32-1; 0 only in the null handle)
+///
+/// All bits zero is the null handle. A live handle always has a non-zero generation, so no live
+/// handle equals null. Kind and registry travel in the bits so that a handle which reached the
+/// wrong place at run time (a foreign registry, a reinterpreted value) is named as such instead
+/// of resolving to whatever object sits in that slot.
 #pragma once
 
 #include <cstddef>

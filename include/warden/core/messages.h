@@ -1,14 +1,15 @@
-// Every message warden emits, by a stable id, in one list.
-//
-// An Error and a Diagnostic carry a MessageId beside their text. The text says what happened
-// to this object, with its label and values, and may be reworded in any release; the id is
-// the contract: code and tests match ids, logs can be filtered on them. The list below is the
-// only place an id is declared; docs/messages.md is printed from it (`warden messages`), and a
-// test fails when the two differ.
-//
-// One X-macro per layer, so that each layer's messages stay together. Each entry is
-// X(layer, Id, "what the message means"). Ids are never renumbered in meaning: a message that
-// goes away leaves its id unused rather than giving it to another message.
+/// @file
+/// Every message warden emits, by a stable id, in one list.
+///
+/// An Error and a Diagnostic carry a MessageId beside their text. The text says what happened
+/// to this object, with its label and values, and may be reworded in any release; the id is
+/// the contract: code and tests match ids, logs can be filtered on them. The list below is the
+/// only place an id is declared; docs/messages.md is printed from it (`warden messages`), and a
+/// test fails when the two differ.
+///
+/// One X-macro per layer, so that each layer's messages stay together. Each entry is
+/// X(layer, Id, "what the message means"). Ids are never renumbered in meaning: a message that
+/// goes away leaves its id unused rather than giving it to another message.
 #pragma once
 
 #include <cstdint>

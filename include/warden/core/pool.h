@@ -1,16 +1,17 @@
-// Pool<T>: generational slots with a capacity fixed at creation.
-//
-// A slot is live or free; its generation says which occupant a handle refers to. Releasing
-// an occupant bumps the generation at once, so every handle to it goes stale even if the slot
-// is reused in the next call. A slot whose generation would pass the limit is retired for good
-// instead of wrapping (docs/adr/0002): a wrapped generation would make a handle from four
-// billion occupants ago valid again.
-//
-// Each slot stores the exact 64-bit handle that names its live occupant (kind, registry,
-// index, generation). A free slot stores its next generation with the index field inverted:
-// a lookup reaches slot i only with index field i, so no value at all, forged or not, equals
-// a free slot's key. The whole check of a resolve (right kind, right registry, alive, right
-// generation) is one bounds check and one 64-bit compare.
+/// @file
+/// Pool<T>: generational slots with a capacity fixed at creation.
+///
+/// A slot is live or free; its generation says which occupant a handle refers to. Releasing
+/// an occupant bumps the generation at once, so every handle to it goes stale even if the slot
+/// is reused in the next call. A slot whose generation would pass the limit is retired for good
+/// instead of wrapping (docs/adr/0002): a wrapped generation would make a handle from four
+/// billion occupants ago valid again.
+///
+/// Each slot stores the exact 64-bit handle that names its live occupant (kind, registry,
+/// index, generation). A free slot stores its next generation with the index field inverted:
+/// a lookup reaches slot i only with index field i, so no value at all, forged or not, equals
+/// a free slot's key. The whole check of a resolve (right kind, right registry, alive, right
+/// generation) is one bounds check and one 64-bit compare.
 #pragma once
 
 #include <cassert>

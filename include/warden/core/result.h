@@ -1,5 +1,6 @@
-// Result<T>: a value or an Error that names the problem. warden's calls that can fail on bad
-// input return one of these instead of throwing or crashing (docs/failure-policy.md).
+/// @file
+/// Result<T>: a value or an Error that names the problem. warden's calls that can fail on bad
+/// input return one of these instead of throwing or crashing (docs/failure-policy.md).
 #pragma once
 
 #include <cassert>

@@ -1,9 +1,10 @@
-// SubmissionClock: a serial per queue submit, retired when the queue reports the work done.
-//
-// The clock is the only source of truth for "may the GPU still be reading this?": an object
-// records the serial of the last submission that used it, and it is safe to reuse or destroy
-// once that serial has retired. Nothing here blocks (docs/design.md, invariant 1). Pure bookkeeping: the
-// Dawn side that submits and learns retirement is gpu::QueueClock (warden/gpu/queue_clock.h).
+/// @file
+/// SubmissionClock: a serial per queue submit, retired when the queue reports the work done.
+///
+/// The clock is the only source of truth for "may the GPU still be reading this?": an object
+/// records the serial of the last submission that used it, and it is safe to reuse or destroy
+/// once that serial has retired. Nothing here blocks (docs/design.md, invariant 1). Pure bookkeeping: the
+/// Dawn side that submits and learns retirement is gpu::QueueClock (warden/gpu/queue_clock.h).
 #pragma once
 
 #include <compare>

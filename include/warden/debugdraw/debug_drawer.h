@@ -1,7 +1,8 @@
-// DebugDrawer: the GPU side of debug drawing (docs/design.md, presenting rule P3). One line-list
-// pipeline; one buffer holding the frame's matrix and its vertices, written with ONE upload a
-// frame; the buffer doubles (replace_buffer, same handle) when the lines outgrow it and is
-// reused otherwise, so `grows()` stays flat in steady state. Every object lives in the Registry.
+/// @file
+/// DebugDrawer: the GPU side of debug drawing (docs/design.md, presenting rule P3). One line-list
+/// pipeline; one buffer holding the frame's matrix and its vertices, written with ONE upload a
+/// frame; the buffer doubles (replace_buffer, same handle) when the lines outgrow it and is
+/// reused otherwise, so `grows()` stays flat in steady state. Every object lives in the Registry.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// LineList: the CPU side of debug drawing (docs/design.md, presenting rule P3). Calls append vertices to
-// one vector; clear() keeps its capacity, so a steady set of lines allocates nothing per frame.
+/// @file
+/// LineList: the CPU side of debug drawing (docs/design.md, presenting rule P3). Calls append vertices to
+/// one vector; clear() keeps its capacity, so a steady set of lines allocates nothing per frame.
 #pragma once
 
 #include <cstdint>

@@ -1,30 +1,31 @@
-// DeviceController: owns the current device generation and walks it through the transitions of
-// the device rules D1-D8 of docs/design.md (docs/device-lifecycle.md has the diagram).
-//
-// Every initialisation is a new generation. Every async continuation (adapter request, device
-// request, lost report, resource preparation) carries the generation it started in and checks
-// it before it changes anything visible; a device from a superseded request is retired, never
-// attached. The controller starts nothing on its own: initialize() and retry() are explicit
-// calls, and the limit on retries lives outside it (RebuildPolicy).
-//
-// Single-threaded: call it, and drive the provider's events, from one thread.
-//
-// States flip before hooks run (Dawn: "flip the state before cleanup"). A transition that
-// ends a generation (initialize, stop, loss, report_hang, a failure, a refused retry, shutdown)
-// first takes the device out of view and sets the state it leads to, and only then runs the
-// retirement hooks: while stop_render_loop, detach_graphics and dispose_resources run,
-// state() already says Starting, Stopped, Lost or Failed and active_device() is empty. Ready
-// and the shown device are set together before show_graphics. So at every moment, inside
-// hooks too, state() is Ready exactly when active_device() names a device.
-//
-// Re-entrancy. Any hook may call initialize(), retry(), stop(), shutdown(), report_hang(),
-// finish_preparation() and mark_presented() (not the destructor). A call that starts or ends
-// a generation supersedes the transition whose hook made it: that transition re-checks its
-// generation after each hook and abandons what is left of it (its on_state, fallback,
-// announce, request); the newer generation wins. A device whose retirement began is still
-// retired to the end (its remaining steps run, then it is ended). A fault is scored with the
-// RebuildPolicy once, before the transition's first hook, so a retry() from a hook is judged
-// with it counted. shutdown() overtaken this way returns Refused.
+/// @file
+/// DeviceController: owns the current device generation and walks it through the transitions of
+/// the device rules D1-D8 of docs/design.md (docs/device-lifecycle.md has the diagram).
+///
+/// Every initialisation is a new generation. Every async continuation (adapter request, device
+/// request, lost report, resource preparation) carries the generation it started in and checks
+/// it before it changes anything visible; a device from a superseded request is retired, never
+/// attached. The controller starts nothing on its own: initialize() and retry() are explicit
+/// calls, and the limit on retries lives outside it (RebuildPolicy).
+///
+/// Single-threaded: call it, and drive the provider's events, from one thread.
+///
+/// States flip before hooks run (Dawn: "flip the state before cleanup"). A transition that
+/// ends a generation (initialize, stop, loss, report_hang, a failure, a refused retry, shutdown)
+/// first takes the device out of view and sets the state it leads to, and only then runs the
+/// retirement hooks: while stop_render_loop, detach_graphics and dispose_resources run,
+/// state() already says Starting, Stopped, Lost or Failed and active_device() is empty. Ready
+/// and the shown device are set together before show_graphics. So at every moment, inside
+/// hooks too, state() is Ready exactly when active_device() names a device.
+///
+/// Re-entrancy. Any hook may call initialize(), retry(), stop(), shutdown(), report_hang(),
+/// finish_preparation() and mark_presented() (not the destructor). A call that starts or ends
+/// a generation supersedes the transition whose hook made it: that transition re-checks its
+/// generation after each hook and abandons what is left of it (its on_state, fallback,
+/// announce, request); the newer generation wins. A device whose retirement began is still
+/// retired to the end (its remaining steps run, then it is ended). A fault is scored with the
+/// RebuildPolicy once, before the transition's first hook, so a retry() from a hook is judged
+/// with it counted. shutdown() overtaken this way returns Refused.
 #pragma once
 
 #include <cstdint>

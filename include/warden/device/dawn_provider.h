@@ -1,6 +1,7 @@
-// DawnProvider: the provider seam over the real library. Requests are asynchronous
-// (CallbackMode::AllowProcessEvents): their continuations run from process_events(), which the
-// application's frame loop calls. Nothing here blocks.
+/// @file
+/// DawnProvider: the provider seam over the real library. Requests are asynchronous
+/// (CallbackMode::AllowProcessEvents): their continuations run from process_events(), which the
+/// application's frame loop calls. Nothing here blocks.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,8 @@
-// DeviceStash: the hot-restart path. An engine torn down with keep_device hands its healthy
-// device here instead of letting it go; the next engine built in the same process on the same
-// provider takes it instead of requesting a new one (docs/design.md, device rule D6: a device
-// outlives the engine on top of it).
+/// @file
+/// DeviceStash: the hot-restart path. An engine torn down with keep_device hands its healthy
+/// device here instead of letting it go; the next engine built in the same process on the same
+/// provider takes it instead of requesting a new one (docs/design.md, device rule D6: a device
+/// outlives the engine on top of it).
 #pragma once
 
 #include <cstdint>

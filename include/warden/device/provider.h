@@ -1,6 +1,7 @@
-// The provider seam: the few asynchronous things the device layer asks of a WebGPU
-// implementation. DawnProvider (dawn_provider.h) is the real one; TestProvider
-// (test_provider.h) hands every async boundary to the test that drives it.
+/// @file
+/// The provider seam: the few asynchronous things the device layer asks of a WebGPU
+/// implementation. DawnProvider (dawn_provider.h) is the real one; TestProvider
+/// (test_provider.h) hands every async boundary to the test that drives it.
 #pragma once
 
 #include <compare>

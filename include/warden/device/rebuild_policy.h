@@ -1,10 +1,11 @@
-// RebuildPolicy: how many faults the owner of a device forgives before it stops rebuilding,
-// and HangWatch, which turns "submitted work did not retire in time" into a fault.
-//
-// The controller never retries by itself (docs/design.md, device rule D4); the owner
-// asks this policy before an explicit retry. Three faults of one kind within a minute give up,
-// with an explanation a fallback can show; a replacement that held for a while forgives the
-// past, so a device lost now and then (a GPU suspended under a hidden window) is never punished.
+/// @file
+/// RebuildPolicy: how many faults the owner of a device forgives before it stops rebuilding,
+/// and HangWatch, which turns "submitted work did not retire in time" into a fault.
+///
+/// The controller never retries by itself (docs/design.md, device rule D4); the owner
+/// asks this policy before an explicit retry. Three faults of one kind within a minute give up,
+/// with an explanation a fallback can show; a replacement that held for a while forgives the
+/// past, so a device lost now and then (a GPU suspended under a hidden window) is never punished.
 #pragma once
 
 #include <array>

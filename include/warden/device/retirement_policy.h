@@ -1,10 +1,11 @@
-// RetirementPolicy: how a device's life ends, and whether a new one may be built
-// (docs/adr/0003-retirement-policy.md; docs/design.md, device rule D6: never destroy a presenting device).
-//
-// A device that has presented to a surface is let go (released), never destroy()ed; one that
-// never presented may be destroyed, which returns its memory at once. An explicit override
-// restores destroy for A/B measurements. The counts are per process: a device dies with the
-// process that made it.
+/// @file
+/// RetirementPolicy: how a device's life ends, and whether a new one may be built
+/// (docs/adr/0003-retirement-policy.md; docs/design.md, device rule D6: never destroy a presenting device).
+///
+/// A device that has presented to a surface is let go (released), never destroy()ed; one that
+/// never presented may be destroyed, which returns its memory at once. An explicit override
+/// restores destroy for A/B measurements. The counts are per process: a device dies with the
+/// process that made it.
 #pragma once
 
 #include <cstdint>

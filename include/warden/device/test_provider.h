@@ -1,8 +1,9 @@
-// TestProvider and TestRenderer: a provider and application hooks for tests of the device
-// layer, and of an application's own integration with it. Every async boundary the real API
-// has is here, and the test decides when each one completes: adapter and device requests stay
-// pending until resolved or rejected, each device has its own lost "promise" the test fires,
-// and every destroy, release and attachment is counted and written to one journal in order.
+/// @file
+/// TestProvider and TestRenderer: a provider and application hooks for tests of the device
+/// layer, and of an application's own integration with it. Every async boundary the real API
+/// has is here, and the test decides when each one completes: adapter and device requests stay
+/// pending until resolved or rejected, each device has its own lost "promise" the test fires,
+/// and every destroy, release and attachment is counted and written to one journal in order.
 #pragma once
 
 #include <cstdint>

@@ -1,21 +1,22 @@
-// Engine: the composition root. One object owns what an application's GPU work needs across
-// device generations: the instance, the DeviceController and its DawnProvider, one Registry that
-// outlives every device, the submission clock, the shader manager, the pipeline library and hot
-// reload. It wires the controller's hooks itself: a lost device is retired, the next one
-// requested (within the rebuild policy), every object the registry holds made again under the
-// same handle, and the application told through a few plain callbacks. The application holds
-// handles and never sees a device change except through those callbacks
-// (docs/device-lifecycle.md, "The Engine").
-//
-// Single-threaded: create it, call it and poll() it from one thread (the frame thread).
-//
-// Where the application's code runs. EngineCallbacks run inside poll() (and create(), for the
-// first on_ready): whatever the library reports meanwhile (a device ready, a device lost, a
-// request answered) waits for the next poll(), also when Dawn hears of it inside another call
-// (a shader compiled in load_shader() settles its error scope). GenerationObserver::device_lost
-// also runs inside force_device_loss(), which lets go of the device's objects at once. A
-// diagnostics sink runs wherever something is reported. Any of them may call the engine back
-// (poll() included) except its destructor; from inside a loss, wait_until_ready() is refused.
+/// @file
+/// Engine: the composition root. One object owns what an application's GPU work needs across
+/// device generations: the instance, the DeviceController and its DawnProvider, one Registry that
+/// outlives every device, the submission clock, the shader manager, the pipeline library and hot
+/// reload. It wires the controller's hooks itself: a lost device is retired, the next one
+/// requested (within the rebuild policy), every object the registry holds made again under the
+/// same handle, and the application told through a few plain callbacks. The application holds
+/// handles and never sees a device change except through those callbacks
+/// (docs/device-lifecycle.md, "The Engine").
+///
+/// Single-threaded: create it, call it and poll() it from one thread (the frame thread).
+///
+/// Where the application's code runs. EngineCallbacks run inside poll() (and create(), for the
+/// first on_ready): whatever the library reports meanwhile (a device ready, a device lost, a
+/// request answered) waits for the next poll(), also when Dawn hears of it inside another call
+/// (a shader compiled in load_shader() settles its error scope). GenerationObserver::device_lost
+/// also runs inside force_device_loss(), which lets go of the device's objects at once. A
+/// diagnostics sink runs wherever something is reported. Any of them may call the engine back
+/// (poll() included) except its destructor; from inside a loss, wait_until_ready() is refused.
 #pragma once
 
 #include <chrono>
@@ -45,11 +46,13 @@ namespace warden::engine {
 /// The category of the engine's own reports.
 inline constexpr std::string_view kDiagnosticsCategory = "gfx.engine";
 
+/// Where the Engine is: showing a device, recovering from a loss, or given up.
 enum class EngineState {
   Ready,       ///< a device is shown: frames may be recorded
   Recovering,  ///< the device was lost; the next one is being requested and the registry rebuilt
   Failed,      ///< the rebuild policy gave up: message() says why; handles stay valid
 };
+/// The state's name, as messages print it.
 const char* to_string(EngineState state);
 
 /// What Engine::create sets up: the device to ask for, the library, the registry's sizes, the

@@ -1,29 +1,30 @@
-// TileLayer: what an application adds to an Engine to show a slippy-map pyramid. It owns the
-// tile systems of one layer — MipGenerator, TileArray, TileRenderer and its bind group (all in
-// the engine's registry, so a rebuild brings them back under their handles), a LayerPool on the
-// registry's clock (which outlives every device) and a TileCache over a byte budget — and a
-// small frame API over them:
-//
-//   layer.begin_frame(view); for each wanted key: layer.request(key); layer.dispatch(fetcher);
-//   layer.deliver(frame);    // uploads what arrived into the frame's encoder
-//   for each visible key: layer.draw_source(key) -> instances; layer.draw(pass, instances);
-//
-// It is a GenerationObserver: when the device goes, every resident tile went with it, so the
-// cache is cleared (replies to earlier requests are stale from then on); when the next device is
-// ready the same frame loop asks for the visible tiles again, nearest first, the root's
-// ancestors standing in meanwhile. Uploads go through queue.writeTexture (TileArray::upload),
-// which keeps no device-derived state of its own beside the registry's objects, so nothing else
-// has to be re-made (on llvmpipe it is also the faster path: docs/design.md, 'Measured').
-//
-// A loss heard while the cache is inside one of its own calls (a diagnostics sink that polls
-// the engine during deliver) cannot clear it there: the clear happens as that call returns, and
-// nothing of the lost device is drawn meanwhile.
-//
-// A layer may outlive its engine: the engine's end lets go of everything the layer made
-// (engine_ending), and the layer's calls then fail with TileLayerEngineGone. Its parts (cache(),
-// pool(), array(), renderer()) exist only while the engine does.
-//
-// Single-threaded like the Engine; the fetcher may answer from any thread (TileReply).
+/// @file
+/// TileLayer: what an application adds to an Engine to show a slippy-map pyramid. It owns the
+/// tile systems of one layer — MipGenerator, TileArray, TileRenderer and its bind group (all in
+/// the engine's registry, so a rebuild brings them back under their handles), a LayerPool on the
+/// registry's clock (which outlives every device) and a TileCache over a byte budget — and a
+/// small frame API over them:
+///
+///   layer.begin_frame(view); for each wanted key: layer.request(key); layer.dispatch(fetcher);
+///   layer.deliver(frame);    // uploads what arrived into the frame's encoder
+///   for each visible key: layer.draw_source(key) -> instances; layer.draw(pass, instances);
+///
+/// It is a GenerationObserver: when the device goes, every resident tile went with it, so the
+/// cache is cleared (replies to earlier requests are stale from then on); when the next device is
+/// ready the same frame loop asks for the visible tiles again, nearest first, the root's
+/// ancestors standing in meanwhile. Uploads go through queue.writeTexture (TileArray::upload),
+/// which keeps no device-derived state of its own beside the registry's objects, so nothing else
+/// has to be re-made (on llvmpipe it is also the faster path: docs/design.md, 'Measured').
+///
+/// A loss heard while the cache is inside one of its own calls (a diagnostics sink that polls
+/// the engine during deliver) cannot clear it there: the clear happens as that call returns, and
+/// nothing of the lost device is drawn meanwhile.
+///
+/// A layer may outlive its engine: the engine's end lets go of everything the layer made
+/// (engine_ending), and the layer's calls then fail with TileLayerEngineGone. Its parts (cache(),
+/// pool(), array(), renderer()) exist only while the engine does.
+///
+/// Single-threaded like the Engine; the fetcher may answer from any thread (TileReply).
 #pragma once
 
 #include <cstdint>

@@ -1,13 +1,14 @@
-// The part of the webgpu.h C API that warden uses, declared in warden's own form.
-//
-// These declarations follow the ABI of the Dawn build warden is tested against
-// (bun-webgpu-linux-x64@0.1.7), which is NOT the newest webgpu-headers ABI: enum values,
-// struct field order and some sTypes differ (docs/adr/0001). Every enum value and struct
-// declared here is proven against the real library by tests/gpu/abi_test.cpp; a value added
-// here without a test there is a guess.
-//
-// Types live in warden::gpu so that an application may include the real webgpu.h beside
-// warden without clashes. Handles are opaque pointers with distinct types.
+/// @file
+/// The part of the webgpu.h C API that warden uses, declared in warden's own form.
+///
+/// These declarations follow the ABI of the Dawn build warden is tested against
+/// (bun-webgpu-linux-x64@0.1.7), which is NOT the newest webgpu-headers ABI: enum values,
+/// struct field order and some sTypes differ (docs/adr/0001). Every enum value and struct
+/// declared here is proven against the real library by tests/gpu/abi_test.cpp; a value added
+/// here without a test there is a guess.
+///
+/// Types live in warden::gpu so that an application may include the real webgpu.h beside
+/// warden without clashes. Handles are opaque pointers with distinct types.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,6 @@
-// The bottom of warden: a loaded library, one instance, adapter selection by backend, device
-// requests. Blocking waits here are for start-up, tools, tests and teardown, never a frame.
+/// @file
+/// The bottom of warden: a loaded library, one instance, adapter selection by backend, device
+/// requests. Blocking waits here are for start-up, tools, tests and teardown, never a frame.
 #pragma once
 
 #include <chrono>

@@ -1,9 +1,10 @@
-// A validation error scope whose result arrives by callback. On the thread that drives the
-// instance the callback is AllowProcessEvents (collected by the next ProcessEvents); on a worker
-// thread it is WaitAnyOnly, so it runs inside that worker's own wait and never on the frame
-// thread. Error scopes are per thread in this Dawn build (seen: a scope pushed on one thread did
-// not catch a validation error raised on another), so a worker's compile and the frame
-// thread's own scopes do not catch each other's errors.
+/// @file
+/// A validation error scope whose result arrives by callback. On the thread that drives the
+/// instance the callback is AllowProcessEvents (collected by the next ProcessEvents); on a worker
+/// thread it is WaitAnyOnly, so it runs inside that worker's own wait and never on the frame
+/// thread. Error scopes are per thread in this Dawn build (seen: a scope pushed on one thread did
+/// not catch a validation error raised on another), so a worker's compile and the frame
+/// thread's own scopes do not catch each other's errors.
 #pragma once
 
 #include <chrono>

@@ -1,8 +1,9 @@
-// The reference ledger: how many references to Dawn objects warden holds, per object type,
-// counted where they are taken and given back — in the proc table (docs/adr/0011).
-//
-// Leak checkers cannot see a forgotten wgpu*Release: the object lives in Dawn's heap, which the
-// sanitizer and valgrind suppressions hide. The ledger sees it from warden's side of the call.
+/// @file
+/// The reference ledger: how many references to Dawn objects warden holds, per object type,
+/// counted where they are taken and given back — in the proc table (docs/adr/0011).
+///
+/// Leak checkers cannot see a forgotten wgpu*Release: the object lives in Dawn's heap, which the
+/// sanitizer and valgrind suppressions hide. The ledger sees it from warden's side of the call.
 #pragma once
 
 #include <array>

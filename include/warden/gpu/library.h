@@ -1,4 +1,5 @@
-// Loading a webgpu.h implementation at run time (dlopen) and filling the proc table.
+/// @file
+/// Loading a webgpu.h implementation at run time (dlopen) and filling the proc table.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,5 @@
-// Names for enum values, as warden prints them (lower case, the WebGPU spec's spelling).
+/// @file
+/// Names for enum values, as warden prints them (lower case, the WebGPU spec's spelling).
 #pragma once
 
 #include <cstdint>

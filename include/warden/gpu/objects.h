@@ -1,4 +1,5 @@
-// Small constructors for raw objects and commands that several layers make the same way.
+/// @file
+/// Small constructors for raw objects and commands that several layers make the same way.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// The proc table: every webgpu.h entry point warden calls, resolved once with dlsym.
-// Nothing above the gpu layer calls dlsym; everything calls through a Procs.
+/// @file
+/// The proc table: every webgpu.h entry point warden calls, resolved once with dlsym.
+/// Nothing above the gpu layer calls dlsym; everything calls through a Procs.
 #pragma once
 
 #include <string>

@@ -1,4 +1,5 @@
-// QueueClock: a SubmissionClock (core/submission_clock.h) driven by a Dawn queue.
+/// @file
+/// QueueClock: a SubmissionClock (core/submission_clock.h) driven by a Dawn queue.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
-// Ref<T>: owns one reference to a raw WebGPU object and releases it through the proc table.
+/// @file
+/// Ref<T>: owns one reference to a raw WebGPU object and releases it through the proc table.
 #pragma once
 
 #include <utility>

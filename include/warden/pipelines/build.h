@@ -1,9 +1,10 @@
-// Translation of warden's descriptions into the C descriptors, and creation of the objects.
-//
-// build_* translates and creates, and returns the object without registering it; the Registry
-// (or PipelineLibrary) registers it. Keeping the two apart is what lets hot reload build a
-// replacement and swap it under the same handle. Every pointee of a C descriptor lives in a
-// local of build_* until the create call returned.
+/// @file
+/// Translation of warden's descriptions into the C descriptors, and creation of the objects.
+///
+/// build_* translates and creates, and returns the object without registering it; the Registry
+/// (or PipelineLibrary) registers it. Keeping the two apart is what lets hot reload build a
+/// replacement and swap it under the same handle. Every pointee of a C descriptor lives in a
+/// local of build_* until the create call returned.
 #pragma once
 
 #include <functional>

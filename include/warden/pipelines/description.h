@@ -1,6 +1,7 @@
-// What the pipelines layer asks of a pipeline description. The descriptions themselves are
-// resources::RenderPipelineDescription and friends (resources/descriptions.h): the Registry takes
-// and replays them, and pipelines/ speaks the same vocabulary under the same names.
+/// @file
+/// What the pipelines layer asks of a pipeline description. The descriptions themselves are
+/// resources::RenderPipelineDescription and friends (resources/descriptions.h): the Registry takes
+/// and replays them, and pipelines/ speaks the same vocabulary under the same names.
 #pragma once
 
 #include "warden/resources/descriptions.h"

@@ -1,11 +1,12 @@
-// HotReloader: shader files rewritten on disk are read and compiled on a worker thread (off the
-// frame path); at the next frame boundary (poll) every pipeline that uses the module is asked
-// for from its description with the new module through the asynchronous pipeline-creation
-// calls, and at the first frame boundary that finds all of them built, module and pipelines are
-// swapped in under the same handles, all or nothing. A failed recompile or rebuild changes
-// nothing: the previous module and pipelines keep running, and the failure is reported.
-// Where the backend builds on the calling thread anyway (GL), that cost still lands on the
-// frame that asks (docs/adr/0004-shader-diagnostics-and-hot-reload.md, with numbers).
+/// @file
+/// HotReloader: shader files rewritten on disk are read and compiled on a worker thread (off the
+/// frame path); at the next frame boundary (poll) every pipeline that uses the module is asked
+/// for from its description with the new module through the asynchronous pipeline-creation
+/// calls, and at the first frame boundary that finds all of them built, module and pipelines are
+/// swapped in under the same handles, all or nothing. A failed recompile or rebuild changes
+/// nothing: the previous module and pipelines keep running, and the failure is reported.
+/// Where the backend builds on the calling thread anyway (GL), that cost still lands on the
+/// frame that asks (docs/adr/0004-shader-diagnostics-and-hot-reload.md, with numbers).
 #pragma once
 
 #include <condition_variable>

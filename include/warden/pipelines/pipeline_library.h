@@ -1,7 +1,8 @@
-// PipelineLibrary: pipelines registered under handles with the descriptions they were built
-// from as their registry recipes, so they can be rebuilt (a changed description, hot reload of a
-// shader, a new device after a loss) and swapped under the same handle. Builds go to the
-// registry's current device.
+/// @file
+/// PipelineLibrary: pipelines registered under handles with the descriptions they were built
+/// from as their registry recipes, so they can be rebuilt (a changed description, hot reload of a
+/// shader, a new device after a loss) and swapped under the same handle. Builds go to the
+/// registry's current device.
 #pragma once
 
 #include <unordered_set>

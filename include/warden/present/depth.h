@@ -1,11 +1,12 @@
-// The depth convention, baked in (docs/design.md, presenting rule P4; docs/presentation.md):
-//   format    Depth32Float: reverse-Z pays off only with a float depth buffer, whose precision
-//             is densest near 0, where reverse-Z puts the far distances;
-//   clear     0.0 (the far end, at infinity);
-//   compare   GreaterEqual (nearer is larger);
-//   project   perspective_reverse_z_infinite() (math.h).
-// Using Less or a clear of 1.0 with this projection draws nothing or the wrong surface in
-// front: the three travel together, so take them from here.
+/// @file
+/// The depth convention, baked in (docs/design.md, presenting rule P4; docs/presentation.md):
+///   format    Depth32Float: reverse-Z pays off only with a float depth buffer, whose precision
+///             is densest near 0, where reverse-Z puts the far distances;
+///   clear     0.0 (the far end, at infinity);
+///   compare   GreaterEqual (nearer is larger);
+///   project   perspective_reverse_z_infinite() (math.h).
+/// Using Less or a clear of 1.0 with this projection draws nothing or the wrong surface in
+/// front: the three travel together, so take them from here.
 #pragma once
 
 #include "warden/resources/descriptions.h"

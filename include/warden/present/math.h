@@ -1,6 +1,7 @@
-// The little linear algebra presentation needs: vectors, column-major 4x4 matrices (the layout
-// WGSL's mat4x4<f32> reads from a buffer), and projections. Right-handed view space looking down
-// -z; clip depth in [0, 1] as WebGPU defines it.
+/// @file
+/// The little linear algebra presentation needs: vectors, column-major 4x4 matrices (the layout
+/// WGSL's mat4x4<f32> reads from a buffer), and projections. Right-handed view space looking down
+/// -z; clip depth in [0, 1] as WebGPU defines it.
 #pragma once
 
 #include <array>

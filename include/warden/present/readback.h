@@ -1,5 +1,6 @@
-// Reading a colour texture back to the CPU, and writing it as PNG (libpng). Blocking: for tools,
-// tests, screenshots and the headless demo, never a frame loop (docs/design.md, invariant 1).
+/// @file
+/// Reading a colour texture back to the CPU, and writing it as PNG (libpng). Blocking: for tools,
+/// tests, screenshots and the headless demo, never a frame loop (docs/design.md, invariant 1).
 #pragma once
 
 #include <array>

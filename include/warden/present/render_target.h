@@ -1,7 +1,8 @@
-// RenderTarget: an offscreen colour target of any size and format, kept under one texture handle
-// and one view handle for its whole life. resize() makes a new texture and view and swaps them
-// in with replace_* (the old ones go once their last submission retired), so whatever holds the
-// handles (bind groups aside) keeps working.
+/// @file
+/// RenderTarget: an offscreen colour target of any size and format, kept under one texture handle
+/// and one view handle for its whole life. resize() makes a new texture and view and swaps them
+/// in with replace_* (the old ones go once their last submission retired), so whatever holds the
+/// handles (bind groups aside) keeps working.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// Surfaces: where a window's pixels come from, and the few surface calls a Swapchain makes.
+/// @file
+/// Surfaces: where a window's pixels come from, and the few surface calls a Swapchain makes.
 #pragma once
 
 #include <cstdint>

@@ -1,19 +1,20 @@
-// Swapchain: one window's frames across device generations (docs/design.md, presenting rules P1, P2).
-//
-// - resize() only records the size; acquire() reconfigures when the size differs from the one
-//   configured. While the window has no area (minimised) acquire() returns "no frame": not an
-//   error, the frame is skipped and counted.
-// - Outdated, Lost or Timeout from the surface: reconfigure and retry exactly once, then report
-//   the error. That is surface trouble, not device loss: it is scored as FaultKind::Surface
-//   on the rebuild policy, which decides when repeated trouble is enough.
-// - Each device generation gets a new WGPUSurface for the same window (attach()). Reusing the
-//   old one was measured to fail with status Error on every second generation (docs/adr/0012).
-// - The frame's view is imported into that generation's Registry (tracked, never released by
-//   it) and forgotten at present(). The first present of a generation calls on_first_present:
-//   the owner marks the device as having presented, so retiring it releases and never destroys
-//   it (docs/adr/0003).
-//
-// Single-threaded, like the Registry it imports into. Nothing here waits on the GPU.
+/// @file
+/// Swapchain: one window's frames across device generations (docs/design.md, presenting rules P1, P2).
+///
+/// - resize() only records the size; acquire() reconfigures when the size differs from the one
+///   configured. While the window has no area (minimised) acquire() returns "no frame": not an
+///   error, the frame is skipped and counted.
+/// - Outdated, Lost or Timeout from the surface: reconfigure and retry exactly once, then report
+///   the error. That is surface trouble, not device loss: it is scored as FaultKind::Surface
+///   on the rebuild policy, which decides when repeated trouble is enough.
+/// - Each device generation gets a new WGPUSurface for the same window (attach()). Reusing the
+///   old one was measured to fail with status Error on every second generation (docs/adr/0012).
+/// - The frame's view is imported into that generation's Registry (tracked, never released by
+///   it) and forgotten at present(). The first present of a generation calls on_first_present:
+///   the owner marks the device as having presented, so retiring it releases and never destroys
+///   it (docs/adr/0003).
+///
+/// Single-threaded, like the Registry it imports into. Nothing here waits on the GPU.
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,12 @@
-// Window: a GLFW window on X11 for a Swapchain to present into (no GL context: WebGPU draws).
-//
-// Minimising is the application's fact, not only the window manager's: under a bare X server
-// (Xvfb, no window manager) an iconify request changes nothing visible, so minimise() records
-// it and framebuffer_size() reports no area until restore(). A window manager's own iconify
-// events set the same state.
-//
-// Not thread-safe: GLFW wants the main thread.
+/// @file
+/// Window: a GLFW window on X11 for a Swapchain to present into (no GL context: WebGPU draws).
+///
+/// Minimising is the application's fact, not only the window manager's: under a bare X server
+/// (Xvfb, no window manager) an iconify request changes nothing visible, so minimise() records
+/// it and framebuffer_size() reports no area until restore(). A window manager's own iconify
+/// events set the same state.
+///
+/// Not thread-safe: GLFW wants the main thread.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,8 @@
-// warden's descriptions of shader stages, bind group layouts and pipelines: the one vocabulary
-// that Registry::create_* takes and that a rebuild after a device loss replays (docs/adr/0013).
-// They name shader modules and layouts by handle, so the same description can be built again
-// after its module was replaced (hot reload) or on a new device, and carry no pointers.
+/// @file
+/// warden's descriptions of shader stages, bind group layouts and pipelines: the one vocabulary
+/// that Registry::create_* takes and that a rebuild after a device loss replays (docs/adr/0013).
+/// They name shader modules and layouts by handle, so the same description can be built again
+/// after its module was replaced (hot reload) or on a new device, and carry no pointers.
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,9 @@
-// A pipeline description (descriptions.h) in webgpu's C form, for every caller that makes a
-// pipeline from one: the Registry (create and rebuild) and pipelines/ (hot reload's builds,
-// synchronous or asynchronous). The caller resolves the handles by its own rules (the live
-// registry, or a substitute module) and reports failures in its own words; what is left cannot
-// fail, so it lives here once.
+/// @file
+/// A pipeline description (descriptions.h) in webgpu's C form, for every caller that makes a
+/// pipeline from one: the Registry (create and rebuild) and pipelines/ (hot reload's builds,
+/// synchronous or asynchronous). The caller resolves the handles by its own rules (the live
+/// registry, or a substitute module) and reports failures in its own words; what is left cannot
+/// fail, so it lives here once.
 #pragma once
 
 #include <memory>

@@ -1,21 +1,22 @@
-// Registry: custody of every GPU object of an application, behind generational typed handles,
-// across device generations.
-//
-// One pool per kind (capacity fixed at creation). Each object has an owner (Ownership), a label,
-// the usages it was created with, and the serial of the last submission that used it. Destroying
-// or replacing an object kills its handle (or swaps it) at once; the GPU object itself is
-// released when that serial has retired, learned from onSubmittedWorkDone through a
-// non-blocking poll(). An owned object waits at least for the submission being recorded, touched
-// or not (docs/lifecycle-in-detail.md). Nothing here waits on the GPU. docs/lifecycle-in-detail.md walks an
-// object from create to release; docs/failure-policy.md says what each call does on bad input.
-//
-// Device loss (docs/adr/0013, 0014). Every object made through create_* keeps its recipe: the
-// description it was made from. on_device_lost() lets go of every GPU object of the lost device
-// and marks its slot Lost; handles stay valid. rebuild() makes every object again on a new
-// device under the same handle, in dependency order (kTeardownOrder backwards), and restores
-// buffer and texture contents from where their description says they come from.
-//
-// Not thread-safe: one thread, the one that drives the instance's events, calls a Registry.
+/// @file
+/// Registry: custody of every GPU object of an application, behind generational typed handles,
+/// across device generations.
+///
+/// One pool per kind (capacity fixed at creation). Each object has an owner (Ownership), a label,
+/// the usages it was created with, and the serial of the last submission that used it. Destroying
+/// or replacing an object kills its handle (or swaps it) at once; the GPU object itself is
+/// released when that serial has retired, learned from onSubmittedWorkDone through a
+/// non-blocking poll(). An owned object waits at least for the submission being recorded, touched
+/// or not (docs/lifecycle-in-detail.md). Nothing here waits on the GPU. docs/lifecycle-in-detail.md walks an
+/// object from create to release; docs/failure-policy.md says what each call does on bad input.
+///
+/// Device loss (docs/adr/0013, 0014). Every object made through create_* keeps its recipe: the
+/// description it was made from. on_device_lost() lets go of every GPU object of the lost device
+/// and marks its slot Lost; handles stay valid. rebuild() makes every object again on a new
+/// device under the same handle, in dependency order (kTeardownOrder backwards), and restores
+/// buffer and texture contents from where their description says they come from.
+///
+/// Not thread-safe: one thread, the one that drives the instance's events, calls a Registry.
 #pragma once
 
 #include <array>

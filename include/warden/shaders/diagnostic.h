@@ -1,4 +1,5 @@
-// What a shader compiler said about one place in one file, kept exactly as it said it.
+/// @file
+/// What a shader compiler said about one place in one file, kept exactly as it said it.
 #pragma once
 
 #include <cstddef>

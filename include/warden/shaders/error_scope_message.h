@@ -1,5 +1,6 @@
-// Diagnostics read out of a validation error-scope message, for implementations that do not
-// offer compilation info (wgpu-native 29 aborts in wgpuShaderModuleGetCompilationInfo).
+/// @file
+/// Diagnostics read out of a validation error-scope message, for implementations that do not
+/// offer compilation info (wgpu-native 29 aborts in wgpuShaderModuleGetCompilationInfo).
 #pragma once
 
 #include <string_view>

@@ -1,10 +1,11 @@
-// FileWatcher: which of the watched files were rewritten since the last poll (Linux inotify).
-//
-// It watches the directories that hold the files, not the files: editors save by writing a
-// new file and renaming it over the old one, which ends a watch on the file itself. A file is
-// reported when it was closed after writing (IN_CLOSE_WRITE) or renamed into place
-// (IN_MOVED_TO). IN_CREATE is not watched: a file just created is still empty, and its
-// IN_CLOSE_WRITE follows once the writer is done.
+/// @file
+/// FileWatcher: which of the watched files were rewritten since the last poll (Linux inotify).
+///
+/// It watches the directories that hold the files, not the files: editors save by writing a
+/// new file and renaming it over the old one, which ends a watch on the file itself. A file is
+/// reported when it was closed after writing (IN_CLOSE_WRITE) or renamed into place
+/// (IN_MOVED_TO). IN_CREATE is not watched: a file just created is still empty, and its
+/// IN_CLOSE_WRITE follows once the writer is done.
 #pragma once
 
 #include <filesystem>

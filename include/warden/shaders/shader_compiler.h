@@ -1,4 +1,5 @@
-// Compiling WGSL into a shader module, with every diagnostic the compiler reports.
+/// @file
+/// Compiling WGSL into a shader module, with every diagnostic the compiler reports.
 #pragma once
 
 #include <chrono>

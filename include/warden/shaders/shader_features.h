@@ -1,6 +1,7 @@
-// The WGSL `enable` extensions that need a device feature. Without the feature on the device,
-// Dawn rejects `enable f16;` as "not allowed in the current environment" without saying why;
-// a device for checking shaders asks for these, and the compiler names the one that is missing.
+/// @file
+/// The WGSL `enable` extensions that need a device feature. Without the feature on the device,
+/// Dawn rejects `enable f16;` as "not allowed in the current environment" without saying why;
+/// a device for checking shaders asks for these, and the compiler names the one that is missing.
 #pragma once
 
 #include <array>

@@ -1,8 +1,9 @@
-// ShaderManager: shader modules compiled from files (or text) and kept in the Registry under
-// handles, with the diagnostics of their last compile. Every module is registered with its
-// recipe (WGSL text, label, file), so a rebuild after a device loss compiles it again on the
-// new device; hot reload swaps a recompiled module in under the same handle (install).
-// Compiles go to the registry's current device.
+/// @file
+/// ShaderManager: shader modules compiled from files (or text) and kept in the Registry under
+/// handles, with the diagnostics of their last compile. Every module is registered with its
+/// recipe (WGSL text, label, file), so a rebuild after a device loss compiles it again on the
+/// new device; hot reload swaps a recompiled module in under the same handle (install).
+/// Compiles go to the registry's current device.
 #pragma once
 
 #include <filesystem>

@@ -1,6 +1,7 @@
-// Reading shader source: only regular files (or a stream the caller opened, such as standard
-// input), never more than a set number of bytes, and bytes that are not UTF-8 never reach the
-// compiler.
+/// @file
+/// Reading shader source: only regular files (or a stream the caller opened, such as standard
+/// input), never more than a set number of bytes, and bytes that are not UTF-8 never reach the
+/// compiler.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,8 @@
-// HeldObjects: the registry objects one tile object made, destroyed in the registry when their
-// holder goes. The tile objects (MipGenerator, TileArray, TileRenderer, TileBindGroup) keep
-// their GPU objects here, so the Registry is their one custodian: it rebuilds them after a
-// device loss under the same handles, and it alone calls Destroy (docs/adr/0005, "Custody").
+/// @file
+/// HeldObjects: the registry objects one tile object made, destroyed in the registry when their
+/// holder goes. The tile objects (MipGenerator, TileArray, TileRenderer, TileBindGroup) keep
+/// their GPU objects here, so the Registry is their one custodian: it rebuilds them after a
+/// device loss under the same handles, and it alone calls Destroy (docs/adr/0005, "Custody").
 #pragma once
 
 #include <variant>

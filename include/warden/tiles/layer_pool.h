@@ -1,19 +1,20 @@
-// LayerPool: the layers of one texture_2d_array, recycled under the submission clock.
-//
-// A layer is in exactly one of three states:
-//   allocated  handed out by acquire(), owned by its caller until release();
-//   in flight  released, but the last submission that read it has not retired;
-//   free       released and retired: the only layers acquire() may hand out.
-// The pool is the only allocator of layers (docs/design.md, tiles rule T2):
-// a layer can never be handed out twice, and nothing is ever destroyed here.
-//
-// touch(layer) records the submission being *recorded* (clock.recording()), not the last one
-// submitted: a command buffer recorded but not yet submitted already reads the layer
-// (DESIGN "What the hazard really is").
-//
-// acquire() and release() are O(1) amortised at any layer count: released layers wait in
-// buckets keyed by their last-use serial and move, a whole bucket at a time, onto the free
-// list once that serial retires (docs/adr/0005).
+/// @file
+/// LayerPool: the layers of one texture_2d_array, recycled under the submission clock.
+///
+/// A layer is in exactly one of three states:
+///   allocated  handed out by acquire(), owned by its caller until release();
+///   in flight  released, but the last submission that read it has not retired;
+///   free       released and retired: the only layers acquire() may hand out.
+/// The pool is the only allocator of layers (docs/design.md, tiles rule T2):
+/// a layer can never be handed out twice, and nothing is ever destroyed here.
+///
+/// touch(layer) records the submission being *recorded* (clock.recording()), not the last one
+/// submitted: a command buffer recorded but not yet submitted already reads the layer
+/// (DESIGN "What the hazard really is").
+///
+/// acquire() and release() are O(1) amortised at any layer count: released layers wait in
+/// buckets keyed by their last-use serial and move, a whole bucket at a time, onto the free
+/// list once that serial retires (docs/adr/0005).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// Sizing a tile layer pool, and the exact VRAM cost of tile textures.
-// docs/tiles-sizing-and-failure-modes.md walks through the numbers.
+/// @file
+/// Sizing a tile layer pool, and the exact VRAM cost of tile textures.
+/// docs/tiles-sizing-and-failure-modes.md walks through the numbers.
 #pragma once
 
 #include <cstdint>

@@ -1,35 +1,36 @@
-// TileCache: which tiles of a pyramid hold a layer of the array, under a VRAM byte budget.
-//
-// Tiles are keyed by (z, x, y), 0 <= z <= 30 and x, y < 2^z; a key outside that pyramid is an
-// error for every call that takes one and has no tile and no ancestor for draw_source/peek.
-// Every resident tile costs exactly one layer's bytes; the budget is counted in tiles
-// (budget_bytes / layer_bytes), so no byte count can wrap. Layers come only from the LayerPool;
-// eviction releases the layer back to it, which makes eviction pure bookkeeping.
-//
-// A resident tile is in one of three places (docs/adr/0008):
-//   pinned     never evicted, by the budget or by evict(), until unpinned;
-//   protected  visible this frame, or the resident ancestor a visible position draws from:
-//              never evicted by a load (begin_frame sets the frame's visible set);
-//   evictable  in the LRU order; the only tiles a load may evict, least recently used first.
-// So the eviction victim is always the first of one ordered set: O(1), however many tiles are
-// pinned. A use is a load (or a load that finds the tile resident) and a draw_source that draws
-// from it, pinned or not; a frame a tile is protected in counts as a use when the next frame
-// begins. Pinning takes a tile out of the order and unpinning puts it back where its last use
-// puts it, so a pin and an unpin with nothing between change no eviction.
-//
-// A load evicts only what the budget requires or what frees a layer usable now; when neither
-// helps it evicts nothing and says why (LoadStatus::Deferred or LoadStatus::Held).
-//
-// Fills and fetches run while the cache is in the middle of a change: from inside one, every
-// call that changes the cache (load, complete, deliver, request, dispatch, evict, pin,
-// begin_frame, clear) is refused with a Refused error naming the rule. Reads (is_resident,
-// layer_of, peek, the counters) are allowed.
-//
-// Asynchronous tiles: request(key) queues a fetch; dispatch(fetcher) starts the nearest-to-centre
-// queued fetches, at most max_fetches_in_flight at once; the fetcher answers through a
-// TileReply from any thread; deliver(upload) on the frame thread uploads what arrived. A reply
-// for a tile no longer wanted this frame, evicted or cancelled, or from before clear(), is
-// dropped and counted (stale_completions()). Everything but TileReply is frame-thread only.
+/// @file
+/// TileCache: which tiles of a pyramid hold a layer of the array, under a VRAM byte budget.
+///
+/// Tiles are keyed by (z, x, y), 0 <= z <= 30 and x, y < 2^z; a key outside that pyramid is an
+/// error for every call that takes one and has no tile and no ancestor for draw_source/peek.
+/// Every resident tile costs exactly one layer's bytes; the budget is counted in tiles
+/// (budget_bytes / layer_bytes), so no byte count can wrap. Layers come only from the LayerPool;
+/// eviction releases the layer back to it, which makes eviction pure bookkeeping.
+///
+/// A resident tile is in one of three places (docs/adr/0008):
+///   pinned     never evicted, by the budget or by evict(), until unpinned;
+///   protected  visible this frame, or the resident ancestor a visible position draws from:
+///              never evicted by a load (begin_frame sets the frame's visible set);
+///   evictable  in the LRU order; the only tiles a load may evict, least recently used first.
+/// So the eviction victim is always the first of one ordered set: O(1), however many tiles are
+/// pinned. A use is a load (or a load that finds the tile resident) and a draw_source that draws
+/// from it, pinned or not; a frame a tile is protected in counts as a use when the next frame
+/// begins. Pinning takes a tile out of the order and unpinning puts it back where its last use
+/// puts it, so a pin and an unpin with nothing between change no eviction.
+///
+/// A load evicts only what the budget requires or what frees a layer usable now; when neither
+/// helps it evicts nothing and says why (LoadStatus::Deferred or LoadStatus::Held).
+///
+/// Fills and fetches run while the cache is in the middle of a change: from inside one, every
+/// call that changes the cache (load, complete, deliver, request, dispatch, evict, pin,
+/// begin_frame, clear) is refused with a Refused error naming the rule. Reads (is_resident,
+/// layer_of, peek, the counters) are allowed.
+///
+/// Asynchronous tiles: request(key) queues a fetch; dispatch(fetcher) starts the nearest-to-centre
+/// queued fetches, at most max_fetches_in_flight at once; the fetcher answers through a
+/// TileReply from any thread; deliver(upload) on the frame thread uploads what arrived. A reply
+/// for a tile no longer wanted this frame, evicted or cancelled, or from before clear(), is
+/// dropped and counted (stale_completions()). Everything but TileReply is frame-thread only.
 #pragma once
 
 #include <cstdint>

@@ -1,19 +1,20 @@
-// The GPU side of tiles: a texture_2d_array of tile layers with full mip chains, the pass that
-// regenerates a layer's mip chain on the GPU, and the instanced draw of a whole viewport.
-//
-// Compatibility mode (the GL backend) fixes the dimension a texture is bound with at creation,
-// so the array is created with TextureBindingViewDimensionDescriptor (2DArray) chained on.
-//
-// Everything a frame needs is made once, when the array is created: a render-target view per
-// (layer, level >= 1), the bind groups that sample each level, the layer-index buffer. A frame that
-// hands out layers records passes and nothing else (docs/adr/0005, "Frame cost"); it resolves the
-// handles it records (a few ns each).
-//
-// Every GPU object here is made through a Registry and held by handle (held_objects.h): after
-// registry.on_device_lost() and registry.rebuild(...) each exists again under the same handle,
-// with no tile code involved. Only the registry destroys them. The registry releases an owned
-// object no earlier than the submission being recorded when it was destroyed, so the frame path
-// need not touch them; submissions go through the registry's clock (Registry::submit).
+/// @file
+/// The GPU side of tiles: a texture_2d_array of tile layers with full mip chains, the pass that
+/// regenerates a layer's mip chain on the GPU, and the instanced draw of a whole viewport.
+///
+/// Compatibility mode (the GL backend) fixes the dimension a texture is bound with at creation,
+/// so the array is created with TextureBindingViewDimensionDescriptor (2DArray) chained on.
+///
+/// Everything a frame needs is made once, when the array is created: a render-target view per
+/// (layer, level >= 1), the bind groups that sample each level, the layer-index buffer. A frame that
+/// hands out layers records passes and nothing else (docs/adr/0005, "Frame cost"); it resolves the
+/// handles it records (a few ns each).
+///
+/// Every GPU object here is made through a Registry and held by handle (held_objects.h): after
+/// registry.on_device_lost() and registry.rebuild(...) each exists again under the same handle,
+/// with no tile code involved. Only the registry destroys them. The registry releases an owned
+/// object no earlier than the submission being recorded when it was destroyed, so the frame path
+/// need not touch them; submissions go through the registry's clock (Registry::submit).
 #pragma once
 
 #include <cstdint>

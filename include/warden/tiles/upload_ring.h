@@ -1,17 +1,18 @@
-// UploadRing: tile uploads through a ring of mapped staging buffers, recycled under the
-// submission clock, then copyBufferToTexture into the tile's layer.
-//
-// Each buffer holds `tiles_per_buffer` tiles at a row pitch rounded up to 256 bytes (the copy's
-// bytesPerRow alignment). A buffer is, in turn:
-//   Mapped    mapped for writing: stage() copies tiles into it;
-//   InFlight  unmapped, its copies recorded into submission `serial`;
-//   Mapping   that submission retired; MapAsync(Write) asked, its callback (ProcessEvents, which
-//             the caller drives anyway) makes it Mapped again.
-// A buffer is mapped again only after the submission that read it retired, and nothing waits:
-// when no buffer is mapped, stage() says so and the caller writes that tile with writeTexture.
-//
-// Which path is faster depends on the backend (docs/design.md, 'Measured': on llvmpipe writeTexture, on the
-// H200's Vulkan the ring, ~3x): measure_upload_paths() measures both on the device at hand.
+/// @file
+/// UploadRing: tile uploads through a ring of mapped staging buffers, recycled under the
+/// submission clock, then copyBufferToTexture into the tile's layer.
+///
+/// Each buffer holds `tiles_per_buffer` tiles at a row pitch rounded up to 256 bytes (the copy's
+/// bytesPerRow alignment). A buffer is, in turn:
+///   Mapped    mapped for writing: stage() copies tiles into it;
+///   InFlight  unmapped, its copies recorded into submission `serial`;
+///   Mapping   that submission retired; MapAsync(Write) asked, its callback (ProcessEvents, which
+///             the caller drives anyway) makes it Mapped again.
+/// A buffer is mapped again only after the submission that read it retired, and nothing waits:
+/// when no buffer is mapped, stage() says so and the caller writes that tile with writeTexture.
+///
+/// Which path is faster depends on the backend (docs/design.md, 'Measured': on llvmpipe writeTexture, on the
+/// H200's Vulkan the ring, ~3x): measure_upload_paths() measures both on the device at hand.
 #pragma once
 
 #include <cstdint>

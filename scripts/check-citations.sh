@@ -4,8 +4,8 @@
 #
 #   scripts/check-citations.sh [WARDEN_ROOT]   # exit 0: clean; 1: findings, each file:line; 2: usage
 #
-# What is checked, over src/ include/ docs/ tests/ bench/ scripts/ examples/ README.md CHANGELOG.md
-# (text files only):
+# What is checked, over src/ include/ docs/ tests/ bench/ scripts/ examples/ cmake/ .ci/ README.md
+# CHANGELOG.md CMakeLists.txt Makefile (text files only):
 #  - no citation of a document that is not in the tree: a design, style or environment notes
 #    file (DESIGN.md, STYLE.md, ENVIRONMENT.md, "DESIGN invariant N", "STYLE point N"), source
 #    documents the project was started from ("the seed", "seeds' ADR-...", "seed ADR", "seeds/",
@@ -27,7 +27,7 @@ root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$root"
 
 scanned=()
-for place in src include docs tests bench scripts examples README.md CHANGELOG.md; do
+for place in src include docs tests bench scripts examples cmake .ci README.md CHANGELOG.md CMakeLists.txt Makefile; do
   [[ -e "$place" ]] && scanned+=("$place")
 done
 (( ${#scanned[@]} )) || { echo "check-citations: nothing to check in '$root' (no src/, docs/, README.md, ...)" >&2; exit 2; }

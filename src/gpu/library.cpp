@@ -48,7 +48,7 @@ std::string loaded_file(void* handle, const std::string& fallback) {
       object->l_name[0] == '\0') {
     return fallback;
   }
-  return object->l_name;
+  return std::filesystem::path(object->l_name).lexically_normal().string();  // a run path's "lib/../"
 }
 
 }  // namespace

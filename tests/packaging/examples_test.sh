@@ -61,6 +61,7 @@ loaded_dawn() {  # <program> [args...]
 expect_dawn_from_moved_prefix() {  # <program> [args...]
   local loaded
   loaded=$(loaded_dawn "$@")
+  [[ -z "$loaded" ]] || loaded=$(realpath -s -m "$loaded")  # a run path's "lib/pkgconfig/../../"
   [[ "$loaded" == "$moved/lib/warden/dawn/libwebgpu_wrapper.so" ]] ||
     fail "$(basename "$1") loaded Dawn from '$loaded', not from the moved prefix's lib/warden/dawn/"
   echo "$(basename "$1") loaded $loaded"
@@ -72,6 +73,7 @@ expect_headless() {  # <program> <its link command line>
   if grep -Eio '[^ ]*(glfw|x11)[^ ]*' <<< "$link_line"; then
     fail "$(basename "$program") is linked with the GLFW or X11 libraries above"
   fi
+  echo "link line of $(basename "$program"): $link_line"
   libs=$(ldd "$program")
   if grep -Ei 'libglfw|libX11' <<< "$libs"; then
     fail "$(basename "$program") loads GLFW or X11 (ldd above)"
@@ -173,6 +175,7 @@ case "$mode" in
     for wanted in libwarden_window.a libglfw libX11; do
       grep -q "$wanted" <<< "$link_line" || fail "window_consumer's link line lacks $wanted: $link_line"
     done
+    echo "link line of window_consumer: $link_line"
     said=$(env -u DISPLAY "$moved/window/window_consumer")
     [[ "$said" == "display: present.DisplayNotSet: "* ]] || fail "window_consumer said '$said'"
     echo "window_consumer (no DISPLAY): $said"

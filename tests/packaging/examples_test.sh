@@ -186,7 +186,7 @@ case "$mode" in
       fail "COMPONENTS window configured without glfw3"
     fi
     grep -q "links glfw3" "$moved/no-glfw.log" || { cat "$moved/no-glfw.log"; fail "the failure does not name glfw3"; }
-    grep -A2 "Reason given by package" "$moved/no-glfw.log"
+    grep -A4 "Reason given by package" "$moved/no-glfw.log"
     ;;
   shared)
     # A source-tree build: the consumer says where Dawn is.

@@ -1,6 +1,7 @@
 #include "warden/gpu/library.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <climits>
@@ -15,6 +16,9 @@ namespace warden::gpu {
 namespace {
 
 constexpr const char* kDawnFileName = "libwebgpu_wrapper.so";
+// Where an install puts Dawn, relative to the folder of the installed library
+// (<prefix>/lib/warden/dawn/; CMakeLists.txt, WARDEN_DAWN_INSTALL_DIR).
+constexpr const char* kInstalledDawnFolder = "warden/dawn";
 
 std::string executable_dir() {
   char buf[PATH_MAX];
@@ -22,6 +26,29 @@ std::string executable_dir() {
   if (n <= 0) return {};
   buf[n] = '\0';
   return std::filesystem::path(buf).parent_path().string();
+}
+
+// The folder of the shared libwarden this code is in; empty for a static warden, which is part
+// of the executable (whose entry in the loader's list has an empty name).
+std::string shared_library_dir() {
+  Dl_info info;
+  link_map* object = nullptr;
+  if (::dladdr1(reinterpret_cast<void*>(&proc_count), &info, reinterpret_cast<void**>(&object),
+                RTLD_DL_LINKMAP) == 0 ||
+      object == nullptr || object->l_name == nullptr || object->l_name[0] == '\0') {
+    return {};
+  }
+  return std::filesystem::path(object->l_name).lexically_normal().parent_path().string();
+}
+
+// The file the loader opened for a handle: a bare name resolved to where it was found.
+std::string loaded_file(void* handle, const std::string& fallback) {
+  link_map* object = nullptr;
+  if (::dlinfo(handle, RTLD_DI_LINKMAP, &object) != 0 || object == nullptr || object->l_name == nullptr ||
+      object->l_name[0] == '\0') {
+    return fallback;
+  }
+  return std::filesystem::path(object->l_name).lexically_normal().string();  // a run path's "lib/../"
 }
 
 }  // namespace
@@ -41,11 +68,13 @@ std::vector<std::string> Library::candidate_paths(const LibraryOptions& options)
   if (auto dir = executable_dir(); !dir.empty()) {
     paths.push_back(dir + "/dawn/" + kDawnFileName);
   }
-#ifdef WARDEN_DEFAULT_DAWN_DIR
-  std::string build_copy = std::string(WARDEN_DEFAULT_DAWN_DIR) + "/" + kDawnFileName;
-  if (paths.empty() || paths.back() != build_copy) paths.push_back(build_copy);
-#endif
-  paths.emplace_back(kDawnFileName);  // bare name: LD_LIBRARY_PATH and the system search
+  if (auto dir = shared_library_dir(); !dir.empty()) {
+    paths.push_back(dir + "/" + kInstalledDawnFolder + "/" + kDawnFileName);
+  }
+  // Bare name: LD_LIBRARY_PATH, the run path of the program (or of a shared libwarden), the
+  // system's folders. A static warden finds an installed Dawn this way: find_package(warden) and
+  // warden.pc give the program a run path to <prefix>/lib/warden/dawn.
+  paths.emplace_back(kDawnFileName);
   return paths;
 }
 
@@ -77,7 +106,10 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
       const char* why = ::dlerror();
-      tried.push_back(fmt::format("  {}: {}", path, why ? why : "not loadable"));
+      bool bare = path.find('/') == std::string::npos;
+      tried.push_back(fmt::format("  {}{}: {}", path,
+                                  bare ? " (LD_LIBRARY_PATH, the program's run path, the system's folders)" : "",
+                                  why ? why : "not loadable"));
       continue;
     }
     auto lib = std::shared_ptr<Library>(new Library());
@@ -93,9 +125,8 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
                                     "declares (see docs/adr/0001).",
                                     path, missing.size(), names));
     }
-    // Report where it came from for `warden info`; dlinfo would give the resolved path but a
-    // bare name is clear enough once the search order is documented.
-    lib->path_ = path;
+    // Where it came from, for `warden info`: a bare name as the file the loader found.
+    lib->path_ = loaded_file(handle, path);
     if (*count) {
       auto counting = counting_procs(lib->procs_, path);
       if (!counting) {
@@ -111,10 +142,15 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
   for (const auto& t : tried) list += t + "\n";
   return make_error(ErrorKind::LibraryMissing, MessageId::LibraryNotLoaded,
                     fmt::format("no WebGPU library could be loaded. Looked in:\n{}"
-                                "Fix: run `make demo` (or scripts/fetch-dawn.sh) to fetch Dawn into "
-                                "build/dawn/, or set {}=/path/to/libwebgpu.so to use another "
-                                "webgpu.h implementation.",
-                                list, kLibraryEnvVar));
+                                "Fix: an installed warden keeps Dawn in <prefix>/lib/{}/, where a "
+                                "shared libwarden looks by itself and a program linking a static one "
+                                "finds it through the run path find_package(warden) or `pkg-config "
+                                "--libs warden` gives it; check that folder is there. A program can "
+                                "also ship {} in a dawn/ folder beside its executable, or set "
+                                "{}=/path/to/{} (or to another webgpu.h implementation). In "
+                                "warden's source tree, scripts/fetch-dawn.sh (run by `make build`) "
+                                "fetches Dawn into build/dawn/.",
+                                list, kInstalledDawnFolder, kDawnFileName, kLibraryEnvVar, kDawnFileName));
 }
 
 }  // namespace warden::gpu

@@ -63,7 +63,8 @@ TEST(InfoCommand, MissingLibrarySaysWhereItLookedAndHowToFixItWithExitTwo) {
   EXPECT_EQ(run.out, "");
   EXPECT_THAT(run.err, HasSubstr("no WebGPU library could be loaded"));
   EXPECT_THAT(run.err, HasSubstr("/nonexistent/libwebgpu.so"));
-  EXPECT_THAT(run.err, HasSubstr("make demo"));
+  EXPECT_THAT(run.err, HasSubstr("lib/warden/dawn/"));
+  EXPECT_THAT(run.err, HasSubstr("scripts/fetch-dawn.sh"));
   EXPECT_THAT(run.err, HasSubstr("WARDEN_WEBGPU_LIB"));
 }
 

@@ -7,11 +7,14 @@
 #include "support/messages.h"
 
 #include <cstdlib>
+#include <filesystem>
 
 namespace warden::gpu {
 namespace {
 
+using ::testing::EndsWith;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using warden::testing::FailsWith;
 
 TEST(Library, MissingFileIsAnErrorNamingThePathAndTheFix) {
@@ -21,6 +24,31 @@ TEST(Library, MissingFileIsAnErrorNamingThePathAndTheFix) {
   EXPECT_EQ(lib.error().kind, ErrorKind::LibraryMissing);
   EXPECT_THAT(lib.error().message, HasSubstr("/nonexistent/dir/libwebgpu.so"));
   EXPECT_THAT(lib.error().message, HasSubstr("WARDEN_WEBGPU_LIB"));
+}
+
+TEST(Library, MissingLibraryFixSpeaksToAPackageUserAndToTheSourceTree) {
+  auto lib = Library::load({.path = "/nonexistent/dir/libwebgpu.so"});
+  ASSERT_FALSE(lib.ok());
+  const std::string& message = lib.error().message;
+  EXPECT_THAT(message, HasSubstr("<prefix>/lib/warden/dawn/"));          // where the package put it
+  EXPECT_THAT(message, HasSubstr("a dawn/ folder beside its executable"));  // shipping it
+  EXPECT_THAT(message, HasSubstr("WARDEN_WEBGPU_LIB=/path/to/libwebgpu_wrapper.so"));
+  EXPECT_THAT(message, HasSubstr("scripts/fetch-dawn.sh"));               // the source tree
+  EXPECT_THAT(message, Not(HasSubstr("make demo")));  // a target of warden's source tree only
+}
+
+TEST(Library, SearchIsBesideTheProgramThenBesideASharedLibwardenThenByName) {
+  auto searched = Library::candidate_paths({.ignore_environment = true});
+  ASSERT_GE(searched.size(), 2u);
+  std::string program_dir = std::filesystem::read_symlink("/proc/self/exe").parent_path().string();
+  EXPECT_EQ(searched.front(), program_dir + "/dawn/libwebgpu_wrapper.so");
+  EXPECT_EQ(searched.back(), "libwebgpu_wrapper.so");
+  // Between them only the install's folder beside a shared libwarden: no path of warden's build
+  // is compiled into the library.
+  for (size_t i = 1; i + 1 < searched.size(); ++i) {
+    EXPECT_THAT(searched[i], EndsWith("/warden/dawn/libwebgpu_wrapper.so")) << "candidate " << i;
+  }
+  EXPECT_LE(searched.size(), 3u);
 }
 
 TEST(Library, ALibraryWithoutTheApiIsRefusedByName) {

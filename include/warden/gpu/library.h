@@ -31,8 +31,11 @@ struct LibraryOptions {
 class Library {
  public:
   /// Tries, in order: options.path, $WARDEN_WEBGPU_LIB, `<dir of this executable>/dawn/`,
-  /// the build's dawn folder, then the dynamic linker's own search. The error names every
-  /// place tried and what each one said, and how to fix it.
+  /// `<dir of a shared libwarden>/warden/dawn/` (where an install puts Dawn), then the bare
+  /// file name: the dynamic linker's own search, which a program linking a static warden's
+  /// package answers with its run path to `<prefix>/lib/warden/dawn/`. No path of warden's
+  /// build is compiled in. The error names every place tried, what each one said, and how to
+  /// fix it.
   static Result<std::shared_ptr<const Library>> load(const LibraryOptions& options = {});
 
   /// The candidate paths load() would try, in order (for messages and tests).
@@ -40,7 +43,7 @@ class Library {
 
   /// The entry points, resolved (counting ones when counts_references()).
   const Procs& procs() const { return procs_; }
-  /// The file that was loaded.
+  /// The file that was loaded (a bare name as the file the dynamic linker found).
   const std::string& path() const { return path_; }
   /// True when procs() counts references in Ledger::process().
   bool counts_references() const { return counts_references_; }

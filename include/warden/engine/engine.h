@@ -205,15 +205,22 @@ template <typename... Tags>
 Result<std::tuple<resources::Registry::Object<Tags>...>> Frame::use(Handle<Tags>... handles) {
   if (!recording()) [[unlikely]] return refuse_use();
   resources::Registry& registry = *slot_->registry;
-  std::tuple<Result<resources::Registry::Object<Tags>>...> resolved{registry.resolve(handles)...};
-  const Error* first = nullptr;
-  const auto note = [&first](const auto& each) {
-    if (first == nullptr && !each) first = &each.error();
+  std::tuple<resources::Registry::Object<Tags>...> objects{};
+  Error failure;
+  // Resolves one handle into its place in `objects`; false (and why, in `failure`) if it cannot.
+  const auto take = [&](auto handle, auto& object) {
+    auto resolved = registry.resolve(handle);
+    if (!resolved) [[unlikely]] {
+      failure = resolved.error();
+      return false;
+    }
+    object = *resolved;
+    return true;
   };
-  std::apply([&](const auto&... each) { (note(each), ...); }, resolved);
-  if (first != nullptr) [[unlikely]] return keep_failure(*first);
+  const bool all = std::apply([&](auto&... object) { return (take(handles, object) && ...); }, objects);
+  if (!all) [[unlikely]] return keep_failure(failure);
   (registry.touch(handles), ...);
-  return std::apply([](auto&... each) { return std::tuple(*each...); }, resolved);
+  return objects;
 }
 
 /// What the engine has lived through since create(): losses, recoveries, rebuilt and refused

@@ -1,5 +1,5 @@
-// A compute job whose input buffer is destroyed right after the work that reads it is
-// submitted. The handle dies at once; the GPU buffer is released only once the GPU is done with
+// A compute job, recorded in an Engine frame, whose input buffer is destroyed right after the
+// work that reads it is submitted. The handle dies at once; the GPU buffer is released only once the GPU is done with
 // it (deferred release), which the registry's pending and released counts show. The shader
 // doubles 4096 numbers; the program reads them back and exits 1 on any mismatch.
 #include <chrono>

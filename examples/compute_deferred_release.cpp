@@ -1,5 +1,5 @@
-// A compute job whose input buffer is destroyed right after the work that reads it is
-// submitted. The handle dies at once; the GPU buffer is released only once the GPU is done with
+// A compute job, recorded in an Engine frame, whose input buffer is destroyed right after the
+// work that reads it is submitted. The handle dies at once; the GPU buffer is released only once the GPU is done with
 // it (deferred release), which the registry's pending and released counts show. The shader
 // doubles 4096 numbers; the program reads them back and exits 1 on any mismatch.
 #include <chrono>
@@ -8,8 +8,7 @@
 #include <cstring>
 #include <vector>
 
-#include "warden/resources/registry.h"
-#include "warden/gpu/context.h"
+#include "warden/engine/engine.h"
 
 using namespace warden;
 
@@ -35,17 +34,14 @@ int fail(const char* step, const Error& error) {
 }  // namespace
 
 int main() {
-  auto context = gpu::Context::create();
-  if (!context) return fail("load webgpu", context.error());
-  const gpu::Context& ctx = **context;
-  auto opened = ctx.open_device(gpu::BackendChoice::Auto);
-  if (!opened) return fail("open device", opened.error());
-  std::printf("device: %s\n", opened->adapter.description.device.c_str());
-
   uint32_t released = 0;
-  resources::RegistryOptions options;
-  options.on_release = [&released](const resources::ReleaseEvent&) { ++released; };
-  resources::Registry registry(ctx, opened->device.get(), opened->queue.get(), options);
+  engine::EngineOptions options;
+  options.registry.on_release = [&released](const resources::ReleaseEvent&) { ++released; };
+  auto created = engine::Engine::create(std::move(options));  // Vulkan on a GPU, else OpenGL
+  if (!created) return fail("open a device", created.error());
+  engine::Engine& engine = **created;
+  resources::Registry& registry = engine.registry();
+  std::printf("device: %s\n", engine.adapter_name().c_str());
 
   // The pipeline: one storage buffer at binding 0, visible to the compute stage.
   gpu::BindGroupLayoutEntry entry{};
@@ -65,9 +61,10 @@ int main() {
   std::vector<uint32_t> input(kCount);
   for (uint32_t i = 0; i < kCount; ++i) input[i] = i * 7 + 1;
   namespace usage = gpu::BufferUsage;
-  auto values = registry.create_buffer({kBytes, usage::Storage | usage::CopySrc | usage::CopyDst, false, "values"});
+  auto values = registry.create_buffer(
+      {.size = kBytes, .usage = usage::Storage | usage::CopySrc | usage::CopyDst, .label = "values"});
   if (!values) return fail("values buffer", values.error());
-  auto readback = registry.create_buffer({kBytes, usage::MapRead | usage::CopyDst, false, "readback"});
+  auto readback = registry.create_buffer({.size = kBytes, .usage = usage::MapRead | usage::CopyDst, .label = "readback"});
   if (!readback) return fail("readback buffer", readback.error());
   if (auto written = registry.write_buffer(*values, 0, input.data(), kBytes); !written) {
     return fail("write values", written.error());
@@ -75,25 +72,23 @@ int main() {
   auto group = registry.create_bind_group({*group_layout, {{0, resources::BufferBinding{*values}}}, "values group"});
   if (!group) return fail("bind group", group.error());
 
-  // Record: double in place, then copy to the readback buffer. touch() marks each object as
-  // used by the submission being recorded (the group stands for the buffer it binds).
-  const gpu::Procs& p = ctx.procs();
-  gpu::CommandEncoder encoder = p.DeviceCreateCommandEncoder(registry.device(), nullptr);
-  gpu::ComputePassEncoder pass = p.CommandEncoderBeginComputePass(encoder, nullptr);
-  p.ComputePassEncoderSetPipeline(pass, *registry.resolve(*pipeline));
-  p.ComputePassEncoderSetBindGroup(pass, 0, *registry.resolve(*group), 0, nullptr);
+  // Record: double in place, then copy to the readback buffer. frame->use() gives the objects
+  // and marks each as used by the frame's submission (the group stands for the buffer it binds).
+  auto frame = engine.begin_frame();
+  if (!frame) return fail("begin frame", frame.error());
+  auto objects = frame->use(*pipeline, *group, *values, *readback);
+  if (!objects) return fail("use", objects.error());
+  auto [doubling, bindings, values_buffer, readback_buffer] = *objects;
+  const gpu::Procs& p = engine.procs();
+  gpu::ComputePassEncoder pass = p.CommandEncoderBeginComputePass(frame->encoder(), nullptr);
+  p.ComputePassEncoderSetPipeline(pass, doubling);
+  p.ComputePassEncoderSetBindGroup(pass, 0, bindings, 0, nullptr);
   p.ComputePassEncoderDispatchWorkgroups(pass, kCount / 64, 1, 1);
   p.ComputePassEncoderEnd(pass);
   p.ComputePassEncoderRelease(pass);
-  p.CommandEncoderCopyBufferToBuffer(encoder, *registry.resolve(*values), 0, *registry.resolve(*readback), 0, kBytes);
-  registry.touch(*values);
-  registry.touch(*readback);
-  registry.touch(*pipeline);
-  registry.touch(*group);
-  gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
-  const Serial submitted = registry.submit(commands);
-  p.CommandBufferRelease(commands);
-  p.CommandEncoderRelease(encoder);
+  p.CommandEncoderCopyBufferToBuffer(frame->encoder(), values_buffer, 0, readback_buffer, 0, kBytes);
+  auto submitted = engine.submit(std::move(*frame));
+  if (!submitted) return fail("submit", submitted.error());
 
   // Destroyed while the GPU may still be running the work: the handles are dead now...
   if (auto destroyed = registry.destroy_bind_group(*group); !destroyed) return fail("destroy group", destroyed.error());
@@ -107,18 +102,24 @@ int main() {
   const size_t pending_after_destroy = registry.pending_release_count();
   const uint32_t released_after_destroy = released;
   std::printf("submitted #%llu, destroyed 'values' and its group: pending %zu, released %u (until #%llu retires)\n",
-              static_cast<unsigned long long>(submitted.value), pending_after_destroy, released_after_destroy,
+              static_cast<unsigned long long>(submitted->value), pending_after_destroy, released_after_destroy,
               static_cast<unsigned long long>(registry.clock().recording().value));
 
-  // The next frame's submission (empty here). A frame loop calls registry.poll() once a frame
+  // The next frame's submission (empty here). A frame loop calls engine.poll() once a frame
   // and never waits; a tool like this one may block until the queue is idle.
-  const Serial next_frame = registry.submit(nullptr, 0);
-  if (auto idle = ctx.wait_queue_idle(registry.queue(), kTimeout); !idle) return fail("wait", idle.error());
-  registry.poll();
+  auto next = engine.begin_frame();
+  if (!next) return fail("begin frame", next.error());
+  auto next_frame = engine.submit(std::move(*next));
+  if (!next_frame) return fail("submit", next_frame.error());
+  if (auto idle = engine.context().wait_queue_idle(engine.queue(), kTimeout); !idle) return fail("wait", idle.error());
+  engine.poll();
   std::printf("after submission #%llu retired: pending %zu, released %u\n",
-              static_cast<unsigned long long>(next_frame.value), registry.pending_release_count(), released);
+              static_cast<unsigned long long>(next_frame->value), registry.pending_release_count(), released);
 
-  auto bytes = ctx.read_mapped(*registry.resolve(*readback), kBytes, kTimeout);
+  // Outside a frame, the object behind a handle comes from resolve(), checked like any Result.
+  auto mappable = registry.resolve(*readback);
+  if (!mappable) return fail("read back", mappable.error());
+  auto bytes = engine.context().read_mapped(*mappable, kBytes, kTimeout);
   if (!bytes) return fail("read back", bytes.error());
   std::vector<uint32_t> output(kCount);
   std::memcpy(output.data(), bytes->data(), kBytes);

@@ -1,7 +1,8 @@
 // Draws a textured, lit triangle through the warden Engine, loses the device on purpose, keeps
 // drawing, and writes the frame before and after the loss:
 //   survive_device_loss before.png after.png
-// The two files are identical: every object came back under the handle the program holds.
+// The two files are identical: every object came back under the handle the program holds. An
+// object that does not come back ends the program with its name and why, exit status 1.
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -52,12 +53,14 @@ int main(int argc, char** argv) {
   const float vertices[] = {-0.8f, -0.8f, 0, 1, 0, 0, 1,   // x y, u v, normal
                             0.8f,  -0.8f, 1, 1, 1, 0, 1,
                             0.0f,  0.8f,  0.5f, 0, -1, 0, 1};
-  auto vertex_buffer = must(reg.create_buffer({sizeof vertices, gpu::BufferUsage::Vertex | gpu::BufferUsage::CopyDst,
-                                               false, "triangle"}));
+  auto vertex_buffer = must(reg.create_buffer({.size = sizeof vertices,
+                                               .usage = gpu::BufferUsage::Vertex | gpu::BufferUsage::CopyDst,
+                                               .label = "triangle"}));
   must(reg.write_buffer(vertex_buffer, 0, vertices, sizeof vertices));
   const float light[] = {0.3f, 0.5f, 1.0f, 0.0f};
-  auto light_buffer = must(reg.create_buffer({sizeof light, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
-                                              false, "light"}));
+  auto light_buffer = must(reg.create_buffer({.size = sizeof light,
+                                              .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
+                                              .label = "light"}));
   must(reg.write_buffer(light_buffer, 0, light, sizeof light));
   std::vector<uint8_t> checker(8 * 8 * 4);
   for (uint32_t i = 0; i < 64; ++i) {
@@ -96,30 +99,39 @@ int main(int argc, char** argv) {
   draw.targets = {resources::ColorTarget{}};
   auto pipeline = must(reg.create_render_pipeline(draw));
 
-  // One frame; false while there is no device (the engine is recovering).
-  auto render = [&]() -> bool {
+  // One frame: its submission, or why there was none (no device while the engine recovers; an
+  // object that could not be used, named with its label and reason).
+  auto render = [&]() -> Result<Serial> {
     auto frame = engine->begin_frame();
-    if (!frame) return false;
-    const gpu::Procs& p = engine->procs();
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *reg.resolve(target_view));
-    p.RenderPassEncoderSetPipeline(pass, *reg.resolve(pipeline));
-    p.RenderPassEncoderSetBindGroup(pass, 0, *reg.resolve(group), 0, nullptr);
-    p.RenderPassEncoderSetVertexBuffer(pass, 0, *reg.resolve(vertex_buffer), 0, gpu::kWholeSize);
-    p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
-    p.RenderPassEncoderEnd(pass);
-    p.RenderPassEncoderRelease(pass);
-    reg.touch(group);
-    return engine->submit(std::move(*frame)).ok();
+    if (!frame) return frame.error();
+    if (auto objects = frame->use(target_view, pipeline, group, vertex_buffer)) {
+      auto [view, lit, bindings, triangle] = *objects;
+      const gpu::Procs& p = engine->procs();
+      gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), view);
+      p.RenderPassEncoderSetPipeline(pass, lit);
+      p.RenderPassEncoderSetBindGroup(pass, 0, bindings, 0, nullptr);
+      p.RenderPassEncoderSetVertexBuffer(pass, 0, triangle, 0, gpu::kWholeSize);
+      p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+      p.RenderPassEncoderEnd(pass);
+      p.RenderPassEncoderRelease(pass);
+    }
+    return engine->submit(std::move(*frame));  // dropped, with the reason, when use() failed
   };
   auto snapshot = [&](const char* path) {
     must(present::write_png(must(present::read_image(engine->context(), reg, target)), path));
   };
 
-  if (!render()) return 1;
+  must(render());
   snapshot(argv[1]);
   must(engine->force_device_loss("the example pulls the plug"));
+  // The frame loop goes on, skipping frames while poll() moves the recovery along; bounded: an
+  // engine that gave up, or an object still not back after ten seconds, ends it with the reason.
   int skipped = 0;
-  while (!render()) {  // the frame loop goes on; poll() moves the recovery along
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (auto drawn = render(); !drawn; drawn = render()) {
+    if (engine->state() == engine::EngineState::Failed || std::chrono::steady_clock::now() > deadline) {
+      fail(drawn.error());
+    }
     ++skipped;
     engine->poll();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -2,7 +2,8 @@
 // generated tiles, fetched by a fetcher that answers at once, drawn with one instanced draw; the
 // device is lost on purpose and the viewer keeps going:
 //   tile_viewer before.png after.png
-// Both files show the settled view (every tile drawn as itself) and are identical.
+// Both files show the settled view (every tile drawn as itself) and are identical. A view that
+// does not settle within ten seconds ends the program with the last reason, exit status 1.
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -79,12 +80,12 @@ int main(int argc, char** argv) {
     }
   }
 
-  // One frame; returns whether every visible tile was drawn as itself (false: no device, or an
-  // ancestor still stands in somewhere).
-  auto frame = [&]() -> bool {
+  // One frame: whether every visible tile was drawn as itself (false: an ancestor still stands
+  // in somewhere), or why no frame was submitted (recovering; an object that could not be used).
+  auto frame = [&]() -> Result<bool> {
     engine->poll();
     auto f = engine->begin_frame();
-    if (!f) return false;  // recovering: skip the frame
+    if (!f) return f.error();  // recovering: skip the frame
     must(layer->begin_frame({visible, 0.5, 0.5}));
     for (const TileKey& key : wanted) must(layer->request(key));
     must(layer->dispatch(fetcher));
@@ -100,16 +101,27 @@ int main(int argc, char** argv) {
       settled = settled && source->levels_up == 0;
       instances.push_back(engine::TileLayer::place(*source, float(key.x * kTile), float(key.y * kTile), kTile, kSize, kSize));
     }
-    const gpu::Procs& p = engine->procs();
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *reg.resolve(target_view));
-    must(layer->draw(pass, instances));
-    p.RenderPassEncoderEnd(pass);
-    p.RenderPassEncoderRelease(pass);
-    return engine->submit(std::move(*f)).ok() && settled;
+    if (auto view = f->use(target_view)) {
+      const gpu::Procs& p = engine->procs();
+      gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *view);
+      must(layer->draw(pass, instances));
+      p.RenderPassEncoderEnd(pass);
+      p.RenderPassEncoderRelease(pass);
+    }
+    if (auto submitted = engine->submit(std::move(*f)); !submitted) return submitted.error();
+    return settled;
   };
+  // Frames until the view settles; bounded, so that an object that stays lost (or an engine that
+  // gave up) ends the program with the reason instead of a loop that never ends.
   auto run_until_settled = [&](const char* png) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     int frames = 1;
-    for (; !frame(); ++frames) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (auto settled = frame(); !settled || !*settled; settled = frame(), ++frames) {
+      if (engine->state() == engine::EngineState::Failed || std::chrono::steady_clock::now() > deadline) {
+        fail(settled ? make_error(ErrorKind::Timeout, "the view did not settle within ten seconds") : settled.error());
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     must(present::write_png(must(present::read_image(engine->context(), reg, target)), png));
     return frames;
   };

@@ -1,5 +1,8 @@
 #include "warden/core/result.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace warden {
 
 const char* to_string(ErrorKind kind) {
@@ -41,6 +44,20 @@ Error* copy_error(const Error* error) {
 
 void delete_error(Error* error) noexcept {
   if (error != moved_from_error()) delete error;
+}
+
+void abort_value_of_failure(const Error& error) noexcept {
+  const std::string_view id = to_string(error.id);
+  std::fprintf(stderr, "warden: the value of a failed Result was read: %s (%.*s): %s\n", to_string(error.kind),
+               static_cast<int>(id.size()), id.data(), error.message.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+void abort_error_of_success() noexcept {
+  std::fputs("warden: the error of a successful Result was read: it holds no error\n", stderr);
+  std::fflush(stderr);
+  std::abort();
 }
 
 }  // namespace detail

@@ -99,8 +99,29 @@ Frame& Frame::operator=(Frame&& other) noexcept {
     encoder_ = std::move(other.encoder_);
     id_ = other.id_;
     generation_ = other.generation_;
+    failure_ = std::move(other.failure_);
   }
   return *this;
+}
+
+Error Frame::refuse_use() {
+  if (!encoder_) {
+    return keep_failure(make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
+                                   "use: the frame holds no encoder (moved from, or already submitted)"));
+  }
+  if (slot_->registry == nullptr) {
+    return keep_failure(make_error(ErrorKind::Refused, MessageId::EngineFrameEngineGone,
+                                   "use: the frame's engine was destroyed; the frame can only be dropped"));
+  }
+  return keep_failure(make_error(ErrorKind::DeviceFailed, MessageId::EngineFrameFromLostDevice,
+                                 fmt::format("use: the frame was begun on generation {}, whose device was lost "
+                                             "(the registry is on generation {}); begin a new frame",
+                                             generation_, slot_->registry->device_generation())));
+}
+
+Error Frame::keep_failure(const Error& error) {
+  if (!failure_) failure_ = std::make_unique<Error>(error);
+  return error;
 }
 
 void Frame::close() {
@@ -169,6 +190,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
 Engine::~Engine() {
   // Flipped first: a diagnostics sink called from here on finds every engine call refused.
   destroying_ = true;
+  frames_->registry = nullptr;  // a frame that outlives the engine refuses use()
   callbacks_ = {};
   // What Dawn reports from now on (a request in flight, the instance's last callbacks) is dropped.
   inbox_->closed = true;
@@ -421,6 +443,7 @@ Result<Frame> Engine::begin_frame() {
   desc.label = "warden frame";
   gpu::Ref<gpu::CommandEncoder> encoder(&procs, procs.DeviceCreateCommandEncoder(registry_->device(), &desc));
   const uint64_t id = frames_->next_id++;
+  frames_->registry = registry_.get();
   frames_->open_id = id;
   frames_->open_generation = generation_;
   return Frame(frames_, std::move(encoder), id, generation_);
@@ -437,6 +460,12 @@ Result<Serial> Engine::submit(Frame frame) {
                       fmt::format("submit: the frame was recorded on generation {}, whose device was lost; "
                                   "nothing was submitted",
                                   frame.generation_));
+  }
+  if (frame.failure_) {
+    // Its commands may lack what the failed use() would have recorded: submit none of them.
+    ++counters_.frames_dropped;
+    return make_error(frame.failure_->kind, MessageId::EngineFrameDropped,
+                      fmt::format("submit: frame dropped, nothing was submitted: {}", frame.failure_->message));
   }
   const gpu::Procs& procs = context_->procs();
   gpu::Ref<gpu::CommandBuffer> commands(&procs, procs.CommandEncoderFinish(frame.encoder_.get(), nullptr));

@@ -154,5 +154,31 @@ TEST(Result, VoidResultIsOkOrAnError) {
   EXPECT_TRUE(copy.ok());
 }
 
+// Reading what a Result does not hold stops the program with words, in every build type (the
+// gtest binaries are built with NDEBUG by `make test`, without it by `make test-sanitize`).
+TEST(ResultDeathTest, TheValueOfAFailureStopsTheProgramWithTheErrorsKindIdAndMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const Result<std::string> bad = make_error(ErrorKind::PoolFull, "no free buffer slot for \"tiles\"");
+  const char* words =
+      "warden: the value of a failed Result was read: pool full \\(core\\.Application\\): no free buffer slot "
+      "for \"tiles\"";
+  EXPECT_DEATH((void)bad.value(), words);
+  EXPECT_DEATH((void)*bad, words);
+  EXPECT_DEATH((void)bad->size(), words);
+  EXPECT_DEATH((void)Result<std::string>(bad).value(), words);  // the rvalue form
+  Result<std::string> moved_from = bad;
+  Result<std::string> taker = std::move(moved_from);
+  ASSERT_FALSE(taker.ok());
+  EXPECT_DEATH((void)*moved_from, "internal error \\(core\\.ResultMovedFrom\\)");  // NOLINT(bugprone-use-after-move)
+}
+
+TEST(ResultDeathTest, TheErrorOfASuccessStopsTheProgramWithWords) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const Result<int> good = 3;
+  EXPECT_DEATH((void)good.error(), "warden: the error of a successful Result was read: it holds no error");
+  const Result<void> done;
+  EXPECT_DEATH((void)done.error(), "warden: the error of a successful Result was read");
+}
+
 }  // namespace
 }  // namespace warden

@@ -209,7 +209,9 @@
   X(engine, EngineUncapturedError, "the WebGPU implementation reported an error that no error scope caught") \
   X(engine, EngineDeviceLost, "the call needs a device, and the engine's device is lost and being rebuilt") \
   X(engine, EngineGaveUp, "the engine gave up rebuilding its device, so calls that need one fail") \
-  X(engine, EngineFrameFromLostDevice, "a frame recorded on a device that was since lost was submitted; nothing was submitted") \
+  X(engine, EngineFrameFromLostDevice, "a frame recorded on a device that was since lost was used or submitted; nothing was submitted") \
+  X(engine, EngineFrameDropped, "submit dropped a frame because an object it uses could not be used (Frame::use failed); nothing was submitted") \
+  X(engine, EngineFrameEngineGone, "Frame::use was called on a frame whose engine was destroyed") \
   X(engine, EngineReadyTimeout, "no device was ready within the time wait_until_ready was given") \
   X(engine, EngineFrameEmpty, "submit was given a frame that holds no encoder (moved from, or already submitted)") \
   X(engine, EngineFrameAlreadyOpen, "begin_frame was called while another frame of the same device is open") \

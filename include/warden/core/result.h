@@ -3,7 +3,6 @@
 /// input return one of these instead of throwing or crashing (docs/failure-policy.md).
 #pragma once
 
-#include <cassert>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -50,13 +49,19 @@ struct Error {
 namespace detail {
 // A failed Result keeps its Error on the heap, behind one pointer, so that a Result<T> is T and
 // a pointer: the success path (every resolve) never builds, moves or destroys an Error. These
-// stay out of line so that the error branch inlined into callers is one call.
-Error* new_error(Error&& error);
-Error* copy_error(const Error* error);
+// stay out of line so that the error branch inlined into callers is one call. Never null: the
+// compiler then knows a failed Result has no value to read.
+[[gnu::returns_nonnull]] Error* new_error(Error&& error);
+[[gnu::returns_nonnull]] Error* copy_error(const Error* error);
 void delete_error(Error* error) noexcept;
 // What a Result that failed holds after its Error was moved elsewhere: still not ok(), with an
 // Internal error that says so (never freed).
-Error* moved_from_error() noexcept;
+[[gnu::returns_nonnull]] Error* moved_from_error() noexcept;
+// Reading the value of a failed Result, or the error of a successful one, is a bug in the
+// caller. These print the error's kind, id and message (or that there was none) to stderr and
+// abort, in every build type: never undefined behaviour, never a garbage object handed on.
+[[noreturn, gnu::cold]] void abort_value_of_failure(const Error& error) noexcept;
+[[noreturn, gnu::cold]] void abort_error_of_success() noexcept;
 }  // namespace detail
 
 template <typename T>
@@ -119,21 +124,29 @@ class [[nodiscard]] Result {
   /// The same as ok().
   explicit operator bool() const { return ok(); }
 
-  /// The value; only when ok().
+  /// The value. On a failure the program stops: the error's kind, id and message go to stderr,
+  /// then std::abort() (in every build type). Check ok() first.
   ///@{
-  T& value() & { assert(ok()); return value_; }
-  const T& value() const& { assert(ok()); return value_; }
-  T&& value() && { assert(ok()); return std::move(value_); }
+  T& value() & { require_value(); return value_; }
+  const T& value() const& { require_value(); return value_; }
+  T&& value() && { require_value(); return std::move(value_); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   ///@}
 
-  /// The error; only when !ok().
-  const Error& error() const { assert(!ok()); return *error_; }
+  /// The error. On a success the program stops (stderr, then std::abort()).
+  const Error& error() const {
+    if (error_ == nullptr) [[unlikely]] detail::abort_error_of_success();
+    return *error_;
+  }
 
  private:
+  // One predictable branch on the hot path; the failure is out of line.
+  void require_value() const {
+    if (error_ != nullptr) [[unlikely]] detail::abort_value_of_failure(*error_);
+  }
   // Leaves neither a value nor an error behind; the caller sets error_ next.
   void reset() noexcept {
     if (error_ == nullptr) [[likely]] {
@@ -184,8 +197,11 @@ class [[nodiscard]] Result<void> {
   bool ok() const { return error_ == nullptr; }
   /// The same as ok().
   explicit operator bool() const { return ok(); }
-  /// The error; only when !ok().
-  const Error& error() const { assert(!ok()); return *error_; }
+  /// The error. On a success the program stops (stderr, then std::abort()).
+  const Error& error() const {
+    if (error_ == nullptr) [[unlikely]] detail::abort_error_of_success();
+    return *error_;
+  }
 
  private:
   Error* error_ = nullptr;  // owned; null on success

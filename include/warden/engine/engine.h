@@ -26,6 +26,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "warden/core/diagnostics.h"
@@ -111,9 +112,11 @@ class GenerationObserver {
 
 namespace detail {
 // What an engine's frames share with it: the library their encoders are released through (kept
-// loaded while a frame lives, so a frame may outlive its engine) and which frame is open.
+// loaded while a frame lives, so a frame may outlive its engine), the registry Frame::use reads
+// (null once the engine is being destroyed) and which frame is open.
 struct FrameSlot {
   std::shared_ptr<const gpu::Library> library;
+  resources::Registry* registry = nullptr;
   uint64_t next_id = 1;
   uint64_t open_id = 0;          // the open frame; 0: none
   uint64_t open_generation = 0;  // the device generation it records for
@@ -124,6 +127,18 @@ struct FrameSlot {
 /// engine; dropped unsubmitted, it is released. One frame of a device is open at a time (the
 /// objects it touches are kept for the one submission being recorded). A frame may outlive its
 /// engine: it then only releases its encoder.
+///
+/// The objects a pass records come from use(), never from Registry::resolve alone: use() also
+/// keeps them for this frame's submission, and an object that cannot be used (its slot Lost or
+/// Failed, a stale handle) makes the frame one to skip. The application checks once:
+///
+///     auto frame = engine->begin_frame();
+///     if (!frame) return frame.error();             // no device now: skip, poll()
+///     if (auto objects = frame->use(view, pipeline, group, vertices)) {
+///       auto [v, p, g, b] = *objects;               // every one a live object of this device
+///       ... record the pass with them ...
+///     }                                             // else: record nothing with them
+///     return engine->submit(std::move(*frame));     // EngineFrameDropped says which and why
 class Frame {
  public:
   /// Moves the frame; `other` is left empty (its submit is refused: EngineFrameEmpty).
@@ -140,6 +155,22 @@ class Frame {
   /// The device generation the encoder belongs to; submit refuses the frame once it was lost.
   uint64_t generation() const { return generation_; }
 
+  /// The live object behind `handle`, marked used by this frame's submission (Registry::touch),
+  /// or an error, never a null object: the handle's (Registry::resolve: a stale handle, or a
+  /// Lost or Failed slot, with its kind, label and why) or the frame's (moved from or submitted:
+  /// EngineFrameEmpty; begun on a device since lost: EngineFrameFromLostDevice; its engine
+  /// destroyed: EngineFrameEngineGone). The frame keeps its first error: Engine::submit then
+  /// submits nothing and returns it (EngineFrameDropped).
+  template <typename Tag>
+  Result<resources::Registry::Object<Tag>> use(Handle<Tag> handle);
+  /// Several objects at once, in the order of their handles, each as use(handle) gives it; the
+  /// first error among them when any cannot be used (then none is marked used).
+  template <typename... Tags>
+    requires(sizeof...(Tags) > 1)
+  Result<std::tuple<resources::Registry::Object<Tags>...>> use(Handle<Tags>... handles);
+  /// The first error use() returned on this frame; null while every use succeeded.
+  const Error* failure() const { return failure_.get(); }
+
  private:
   friend class Engine;
   Frame(std::shared_ptr<detail::FrameSlot> slot, gpu::Ref<gpu::CommandEncoder> encoder, uint64_t id,
@@ -147,11 +178,53 @@ class Frame {
       : slot_(std::move(slot)), encoder_(std::move(encoder)), id_(id), generation_(generation) {}
   // Releases the encoder and, if this is the open frame, lets the next one begin.
   void close();
+  // use()'s precondition, checked on every call: an encoder, an engine, the same device.
+  bool recording() const {
+    return encoder_ && slot_->registry != nullptr && slot_->registry->device_generation() == generation_;
+  }
+  // Why the frame cannot record (kept as its failure), out of line.
+  Error refuse_use();
+  // Keeps `error` as the frame's failure if it is the first, and gives it back.
+  Error keep_failure(const Error& error);
   std::shared_ptr<detail::FrameSlot> slot_;  // declared first: the library outlives the encoder
   gpu::Ref<gpu::CommandEncoder> encoder_;
   uint64_t id_ = 0;
   uint64_t generation_ = 0;
+  std::unique_ptr<Error> failure_;  // the first use() that failed; submit drops the frame
 };
+
+template <typename Tag>
+Result<resources::Registry::Object<Tag>> Frame::use(Handle<Tag> handle) {
+  if (!recording()) [[unlikely]] return refuse_use();
+  resources::Registry& registry = *slot_->registry;
+  auto object = registry.resolve(handle);
+  if (!object) [[unlikely]] return keep_failure(object.error());
+  registry.touch(handle);
+  return object;
+}
+
+template <typename... Tags>
+  requires(sizeof...(Tags) > 1)
+Result<std::tuple<resources::Registry::Object<Tags>...>> Frame::use(Handle<Tags>... handles) {
+  if (!recording()) [[unlikely]] return refuse_use();
+  resources::Registry& registry = *slot_->registry;
+  std::tuple<resources::Registry::Object<Tags>...> objects{};
+  Error failure;
+  // Resolves one handle into its place in `objects`; false (and why, in `failure`) if it cannot.
+  const auto take = [&](auto handle, auto& object) {
+    auto resolved = registry.resolve(handle);
+    if (!resolved) [[unlikely]] {
+      failure = resolved.error();
+      return false;
+    }
+    object = *resolved;
+    return true;
+  };
+  const bool all = std::apply([&](auto&... object) { return (take(handles, object) && ...); }, objects);
+  if (!all) [[unlikely]] return keep_failure(failure);
+  (registry.touch(handles), ...);
+  return objects;
+}
 
 /// What the engine has lived through since create(): losses, recoveries, rebuilt and refused
 /// objects, hot reloads, uncaught errors.
@@ -164,6 +237,8 @@ struct EngineCounters {
   uint64_t hot_reloads = 0;       ///< reloads applied
   /// Errors no error scope caught, on any device (each also reported as a gfx.device error).
   uint64_t uncaptured_errors = 0;
+  /// Frames submit() dropped because an object they use could not be used (Frame::use).
+  uint64_t frames_dropped = 0;
 };
 
 /// One object that owns a device through its losses: the loaded library, the device controller and
@@ -234,7 +309,10 @@ class Engine {
   Result<Frame> begin_frame();
   /// Finishes and submits the frame; its serial. DeviceFailed when the frame's generation was
   /// lost since begin_frame (nothing is submitted: its commands name objects of a dead device);
-  /// InvalidArgument for a frame moved from (EngineFrameEmpty).
+  /// InvalidArgument for a frame moved from (EngineFrameEmpty). A frame whose Frame::use failed
+  /// is dropped: nothing is submitted, its encoder is released, counters().frames_dropped grows,
+  /// and the error is EngineFrameDropped, of the failure's kind, with its words (which handle,
+  /// its label, why). Skip that frame; the next one may use the object again once it is back.
   Result<Serial> submit(Frame frame);
   /// The frame boundary, never blocking: runs ready callbacks (device requests, losses, finished
   /// work), lets go of what retired, publishes finished hot reloads, and moves a recovery on.

@@ -13,10 +13,13 @@
 #include "support/gpu_test.h"
 #include "support/messages.h"
 #include "support/poll_until.h"
+#include "support/xvfb.h"
 #include "warden/debugdraw/debug_drawer.h"
 #include "warden/engine/tile_layer.h"
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
+#include "warden/present/swapchain.h"
+#include "warden/present/window.h"
 
 namespace warden::engine {
 namespace {
@@ -278,6 +281,78 @@ TEST_F(KindsAcrossLoss, NothingTheHelpersMadeAwaitsItsOwnerAfterALoss) {
   drawer->reset();
   target->destroy();
   depth->destroy();
+}
+
+// ---- a window's swapchain -----------------------------------------------------------------------
+
+// The swapchain's owner attaches it to every device generation (a new surface each, ADR 0012) and
+// detaches it at a loss; its frame views are imported and die with their device.
+struct AttachEveryGeneration : GenerationObserver {
+  Engine* engine = nullptr;
+  present::Swapchain* swapchain = nullptr;
+  void attach() {
+    auto attached = swapchain->attach({.device = engine->device(),
+                                       .registry = &engine->registry(),
+                                       .on_first_present = [e = engine] { (void)e->mark_presented(); }});
+    ASSERT_TRUE(attached) << attached.error().message;
+  }
+  void device_lost(uint64_t) override { swapchain->detach(); }
+  void device_ready(uint64_t) override { attach(); }
+};
+
+class SwapchainAcrossLoss : public ::testing::Test {
+ protected:
+  // A window needs an X server: this suite's program gets a private Xvfb before its first adapter.
+  static void SetUpTestSuite() { testing::use_xvfb_display(); }
+};
+
+TEST_F(SwapchainAcrossLoss, FramesArePresentedAndReadBackOnTheDeviceAfterALoss) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::GL));
+  ASSERT_NE(engine, nullptr);
+  auto window = present::Window::open({.title = "recovery kinds", .width = 64, .height = 48});
+  ASSERT_TRUE(window) << window.error().message;
+  present::Swapchain swapchain(engine->context(), (*window)->surface_source(), 64, 48);
+  AttachEveryGeneration owner;
+  owner.engine = engine.get();
+  owner.swapchain = &swapchain;
+  owner.attach();
+  engine->add_observer(owner);
+
+  // Acquires a frame, clears it through the engine, reads it back and presents it.
+  auto present_cleared = [&](gpu::Color clear) -> present::Image {
+    auto acquired = swapchain.acquire();
+    EXPECT_TRUE(acquired) << acquired.error().message;
+    if (!acquired || !acquired->has_value()) return {};
+    const present::Frame frame = **acquired;
+    auto begun = engine->begin_frame();
+    EXPECT_TRUE(begun) << begun.error().message;
+    if (!begun) return {};
+    auto view = engine->registry().resolve(frame.view);
+    EXPECT_TRUE(view) << view.error().message;
+    if (!view) return {};
+    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(engine->procs(), begun->encoder(), *view, clear);
+    engine->procs().RenderPassEncoderEnd(pass);
+    engine->procs().RenderPassEncoderRelease(pass);
+    engine->registry().touch(frame.view);
+    EXPECT_TRUE(engine->submit(std::move(*begun)));
+    auto image = present::read_image(engine->context(), engine->device(), engine->queue(), frame.texture);
+    EXPECT_TRUE(image) << image.error().message;
+    EXPECT_TRUE(swapchain.present());
+    return image ? std::move(*image) : present::Image{};
+  };
+
+  const present::Image red = present_cleared({1, 0, 0, 1});
+  ASSERT_EQ(red.width, 64u);
+  EXPECT_THAT(pixels(red), Each(kRed));
+  lose_and_poll_until_ready(*engine);
+  EXPECT_EQ(swapchain.counters().surfaces_created, 2u) << "a new surface for the new device";
+  EXPECT_EQ(engine->diagnostics().count(MessageId::SlotAwaitsOwner), 0u) << "its frame view died with its device";
+  const present::Image green = present_cleared({0, 1, 0, 1});
+  ASSERT_EQ(green.width, 64u);
+  EXPECT_THAT(pixels(green), Each(kGreen));
+  EXPECT_EQ(swapchain.counters().frames_presented, 2u);
+  engine->remove_observer(owner);
+  swapchain.detach();
 }
 
 // ---- what still awaits its owner -----------------------------------------------------------------

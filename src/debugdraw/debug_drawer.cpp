@@ -28,6 +28,20 @@ constexpr gpu::Flags kBufferUsage = gpu::BufferUsage::Vertex | gpu::BufferUsage:
 
 }  // namespace
 
+resources::BufferDescription DebugDrawer::buffer_description(uint64_t size) {
+  // After a device loss the buffer is written again from staging_, which holds the last upload
+  // already: no copy kept in the registry, written every frame. The drawer owns the buffer, so
+  // the recipe (and `this` in it) goes with the drawer.
+  return {.size = size,
+          .usage = kBufferUsage,
+          .label = options_.label + " lines",
+          .contents = resources::ContentsSource::Callback,
+          .refill = [this](resources::Registry& registry, BufferHandle buffer) {
+            if (staging_.empty()) return;
+            (void)registry.write_buffer(buffer, 0, staging_.data(), staging_.size());
+          }};
+}
+
 Result<std::unique_ptr<DebugDrawer>> DebugDrawer::create(resources::Registry& registry, DebugDrawerOptions options) {
   if (options.initial_capacity_bytes <= kVertexOffset) {
     return make_error(ErrorKind::InvalidArgument, MessageId::DebugDrawerCapacityTooSmall,
@@ -75,12 +89,15 @@ Result<void> DebugDrawer::build() {
   if (!pipeline) return pipeline.error();
   pipeline_ = *pipeline;
 
-  auto buffer = registry_.create_buffer({.size = options_.initial_capacity_bytes, .usage = kBufferUsage,
-                                         .label = label + " lines"});
+  auto buffer = registry_.create_buffer(buffer_description(options_.initial_capacity_bytes));
   if (!buffer) return buffer.error();
   buffer_ = *buffer;
   capacity_ = options_.initial_capacity_bytes;
-  return rebind();
+  auto group = registry_.create_bind_group(
+      {.layout = group_layout_, .entries = {{0, resources::BufferBinding{buffer_, 0, kMatrixBytes}}}, .label = label});
+  if (!group) return group.error();
+  bind_group_ = *group;
+  return {};
 }
 
 DebugDrawer::~DebugDrawer() {
@@ -92,37 +109,22 @@ DebugDrawer::~DebugDrawer() {
   (void)registry_.destroy_buffer(buffer_);
 }
 
-// The bind group names the buffer object itself, so a grown buffer needs a new group.
-Result<void> DebugDrawer::rebind() {
-  auto group = registry_.create_bind_group(
-      {.layout = group_layout_, .entries = {{0, resources::BufferBinding{buffer_, 0, kMatrixBytes}}}, .label = options_.label});
-  if (!group) return group.error();
-  if (!bind_group_.is_null()) (void)registry_.destroy_bind_group(bind_group_);
-  bind_group_ = *group;
-  return {};
-}
-
 Result<void> DebugDrawer::grow_to(uint64_t needed) {
   uint64_t capacity = capacity_;
   while (capacity < needed) capacity *= 2;
-  gpu::BufferDescriptor desc;
-  const std::string label = options_.label + " lines";
-  desc.label = label;
-  desc.size = capacity;
-  desc.usage = kBufferUsage;
-  gpu::Buffer grown = registry_.procs().DeviceCreateBuffer(registry_.device(), &desc);
-  if (grown == nullptr) {
+  // Same handle, and a recipe of the new size, so a rebuild after a device loss makes this
+  // buffer; the registry makes the bind group again too (it names the buffer object itself).
+  // The smaller buffer is let go once the last frame that drew from it retired.
+  if (auto grown = registry_.recreate_buffer(buffer_, buffer_description(capacity)); !grown) {
+    const Error& error = grown.error();
+    if (error.kind != ErrorKind::Validation) return grown;  // the registry's own (limits, device lost): its id
     return make_error(ErrorKind::Validation, MessageId::DebugDrawerBufferNotCreated,
-                      fmt::format("debug drawer \"{}\": the device made no {}-byte buffer", options_.label, capacity));
-  }
-  // Same handle; the smaller buffer is let go once the last frame that drew from it retired.
-  if (auto replaced = registry_.replace_buffer(buffer_, grown); !replaced) {
-    registry_.procs().BufferRelease(grown);
-    return replaced;
+                      fmt::format("debug drawer \"{}\": the device made no {}-byte buffer: {}", options_.label,
+                                  capacity, error.message));
   }
   capacity_ = capacity;
   ++grows_;
-  return rebind();
+  return {};
 }
 
 Result<void> DebugDrawer::upload(const LineList& lines, const present::Mat4& clip_from_world) {
@@ -143,11 +145,15 @@ Result<void> DebugDrawer::upload(const LineList& lines, const present::Mat4& cli
 
 void DebugDrawer::draw(gpu::RenderPassEncoder pass) {
   if (vertex_count_ == 0) return;
+  auto pipeline = registry_.resolve(pipeline_);
+  auto group = registry_.resolve(bind_group_);
+  auto buffer = registry_.resolve(buffer_);
+  // A slot a new device refused is Failed, and the rebuild's report named it: nothing to draw with.
+  if (!pipeline || !group || !buffer) return;
   const gpu::Procs& procs = registry_.procs();
-  procs.RenderPassEncoderSetPipeline(pass, *registry_.resolve(pipeline_));
-  procs.RenderPassEncoderSetBindGroup(pass, 0, *registry_.resolve(bind_group_), 0, nullptr);
-  procs.RenderPassEncoderSetVertexBuffer(pass, 0, *registry_.resolve(buffer_), kVertexOffset,
-                                         uint64_t{vertex_count_} * sizeof(LineVertex));
+  procs.RenderPassEncoderSetPipeline(pass, *pipeline);
+  procs.RenderPassEncoderSetBindGroup(pass, 0, *group, 0, nullptr);
+  procs.RenderPassEncoderSetVertexBuffer(pass, 0, *buffer, kVertexOffset, uint64_t{vertex_count_} * sizeof(LineVertex));
   procs.RenderPassEncoderDraw(pass, vertex_count_, 1, 0, 0);
   registry_.touch(pipeline_);
   registry_.touch(bind_group_);

@@ -330,6 +330,12 @@ void Engine::ready() {
     InCallback in(*this, "GenerationObserver::device_ready");
     observer.device_ready(generation);
   });
+  // Every owner has had its say (on_rebuilt, on_contents_lost, the observers): what is still
+  // Lost now fails the first frame that uses it, so it is named before the application hears
+  // that the device is ready. Not when an observer lost this device again meanwhile.
+  if (generation > 1 && !registry_->device_lost() && generation_ == generation) {
+    (void)registry_->report_awaiting_owner();
+  }
   if (callbacks_.on_ready) {
     InCallback in(*this, "on_ready");
     callbacks_.on_ready(generation);

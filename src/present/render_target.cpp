@@ -13,42 +13,44 @@ Result<void> require_area(const RenderTargetDescription& desc, uint32_t width, u
   return {};
 }
 
-struct RawPair {
-  gpu::Texture texture = nullptr;
-  gpu::TextureView view = nullptr;
-};
+// The texture's recipe: the registry makes it from this on create, resize and every rebuild.
+resources::TextureDescription texture_description(const RenderTargetDescription& desc) {
+  resources::TextureDescription texture;
+  texture.label = desc.label;
+  texture.usage = desc.usage;
+  texture.size = {desc.width, desc.height, 1};
+  texture.format = desc.format;
+  // What passes draw into it: after a loss it comes back cleared, and the rebuild lists it in
+  // contents_lost for the application to draw again.
+  texture.contents = resources::ContentsSource::None;
+  return texture;
+}
 
-RawPair make_raw(const resources::Registry& registry, const RenderTargetDescription& desc) {
-  gpu::TextureDescriptor td;
-  td.label = desc.label;
-  td.usage = desc.usage;
-  td.size = {desc.width, desc.height, 1};
-  td.format = desc.format;
-  RawPair pair;
-  pair.texture = registry.procs().DeviceCreateTexture(registry.device(), &td);
-  if (pair.texture != nullptr) pair.view = registry.procs().TextureCreateView(pair.texture, nullptr);
-  return pair;
+// The device's refusal is this layer's to name; the registry's own errors (limits, a full pool,
+// a lost device) keep their ids.
+Error no_texture(const RenderTargetDescription& desc, uint32_t width, uint32_t height, Error error) {
+  if (error.kind != ErrorKind::Validation) return error;
+  return make_error(ErrorKind::Validation, MessageId::RenderTargetNoTexture,
+                    fmt::format("render target \"{}\": the device made no {}x{} texture: {}", desc.label, width,
+                                height, error.message));
 }
 
 }  // namespace
 
+RenderTargetDescription depth_target(uint32_t width, uint32_t height, std::string label) {
+  return {.width = width,
+          .height = height,
+          .format = kDepthFormat,
+          .usage = gpu::TextureUsage::RenderAttachment,
+          .label = std::move(label)};
+}
+
 Result<RenderTarget> RenderTarget::create(resources::Registry& registry, const RenderTargetDescription& desc) {
   if (auto area = require_area(desc, desc.width, desc.height); !area) return area.error();
   RenderTarget target(registry, desc);
-  RawPair raw = make_raw(registry, desc);
-  if (raw.texture == nullptr || raw.view == nullptr) {
-    if (raw.texture) registry.procs().TextureRelease(raw.texture);
-    return make_error(ErrorKind::Validation, MessageId::RenderTargetNoTexture,
-                      fmt::format("render target \"{}\": the device made no texture", desc.label));
-  }
-  // The view is adopted rather than made with create_texture_view: the target replaces texture
-  // and view together, which the registry's live-view guard on replace_texture would refuse.
-  auto texture = registry.adopt_texture(raw.texture, desc.label);
-  if (!texture) {
-    registry.procs().TextureViewRelease(raw.view);
-    return texture.error();
-  }
-  auto view = registry.adopt_texture_view(raw.view, desc.label + " view");
+  auto texture = registry.create_texture(texture_description(desc));
+  if (!texture) return no_texture(desc, desc.width, desc.height, texture.error());
+  auto view = registry.create_texture_view(*texture, {.label = desc.label + " view"});
   if (!view) {
     (void)registry.destroy_texture(*texture);
     return view.error();
@@ -64,24 +66,15 @@ Result<void> RenderTarget::resize(uint32_t width, uint32_t height) {
   RenderTargetDescription next = desc_;
   next.width = width;
   next.height = height;
-  RawPair raw = make_raw(*registry_, next);
-  if (raw.texture == nullptr || raw.view == nullptr) {
-    if (raw.texture) registry_->procs().TextureRelease(raw.texture);
-    return make_error(ErrorKind::Validation, MessageId::RenderTargetNoTexture,
-                      fmt::format("render target \"{}\": the device made no {}x{} texture", desc_.label, width, height));
-  }
-  // View first: while it still shows the old texture, nothing refers to the new one yet.
-  if (auto swapped = registry_->replace_texture_view(view_, raw.view); !swapped) {
-    registry_->procs().TextureViewRelease(raw.view);
-    registry_->procs().TextureRelease(raw.texture);
-    return swapped;
-  }
-  if (auto swapped = registry_->replace_texture(texture_, raw.texture); !swapped) {
-    registry_->procs().TextureRelease(raw.texture);
-    return swapped;
+  // The view's recipe names the texture's handle: the registry makes it again from the new
+  // texture, under the same handle, with the bind groups that bind it.
+  auto remade = registry_->recreate_texture(texture_, texture_description(next));
+  // Any error but a refused view or bind group comes before the new texture: the target keeps its size.
+  if (!remade && remade.error().id != MessageId::RecreateDependentFailed) {
+    return no_texture(desc_, width, height, remade.error());
   }
   desc_ = std::move(next);
-  return {};
+  return remade;
 }
 
 void RenderTarget::destroy() {

@@ -148,6 +148,12 @@ const char* kind_name() {
   return to_string(Tag::kind);
 }
 
+// "replace_texture_view", "adopt_bind_group": the call as the API spells it.
+template <typename Tag>
+std::string call_name(const char* verb) {
+  return fmt::format("{}_{}", verb, call_suffix(Tag::kind));
+}
+
 template <typename Tag>
 constexpr bool kHasDestroy = std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag> ||
                              std::is_same_v<Tag, QuerySetTag>;
@@ -299,8 +305,8 @@ Error Registry::stale_error(Handle<Tag> handle) const {
     if (device_lost_) return device_lost_error(what);
     return make_error(ErrorKind::DeviceFailed, MessageId::SlotLostWithoutRecipe,
                       fmt::format("{}: lost with device generation {} and not made again: it is {}, warden keeps no "
-                                  "recipe for it; its owner re-supplies it with replace_{}",
-                                  what, device_generation_ - 1, to_string(rec.ownership), kind));
+                                  "recipe for it; its owner re-supplies it with {}",
+                                  what, device_generation_ - 1, to_string(rec.ownership), call_name<Tag>("replace")));
   }
   if (handle.kind_in_bits() != Tag::kind) {
     return make_error(ErrorKind::StaleHandle, MessageId::HandleWrongKind,
@@ -428,11 +434,11 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
   const char* kind = kind_name<Tag>();
   if (device_lost_ && object != nullptr) {
     if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
-    return device_lost_error(fmt::format("adopt_{} \"{}\"", kind, label));
+    return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("adopt"), label));
   }
   if (object == nullptr) {
     return make_error(ErrorKind::InvalidArgument, MessageId::RegistryNullObject,
-                      fmt::format("adopt_{}: the object is null (label \"{}\")", kind, label));
+                      fmt::format("{}: the object is null (label \"{}\")", call_name<Tag>("adopt"), label));
   }
   if (ownership == Ownership::Imported && !std::is_same_v<Tag, TextureViewTag>) {
     // Only views have an outside owner (the surface) that ends their life for warden.
@@ -468,7 +474,8 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
   if (broken) {
     if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
     return make_error(ErrorKind::InvalidArgument, MessageId::AdoptedObjectInvalid,
-                      fmt::format("adopt_{} \"{}\": it cannot be a valid {}: {}", kind, label, kind, *broken));
+                      fmt::format("{} \"{}\": it cannot be a valid {}: {}", call_name<Tag>("adopt"), label, kind,
+                                  *broken));
   }
   return insert<Tag>(object, std::move(label), ownership, std::move(data));
 }
@@ -527,17 +534,18 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
   Object<Tag>* slot = store<Tag>().pool.find(handle.bits());
   if (slot == nullptr) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
-  if (device_lost_) return device_lost_error(fmt::format("replace_{} \"{}\"", kind_name<Tag>(), rec.label));
+  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("replace"), rec.label));
   if (object == nullptr) {
     return make_error(ErrorKind::InvalidArgument, MessageId::RegistryNullObject,
-                      fmt::format("replace_{} \"{}\": the new object is null", kind_name<Tag>(), rec.label));
+                      fmt::format("{} \"{}\": the new object is null", call_name<Tag>("replace"), rec.label));
   }
   if constexpr (std::is_same_v<Tag, TextureTag>) {
     // The views were made of the old texture; they would keep sampling it (or a destroyed one).
     if (rec.data.live_views > 0) {
       return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews,
                         fmt::format("replace_texture \"{}\" (index {}, generation {}): {} view(s) of "
-                                    "it are alive; destroy them first",
+                                    "it are alive; destroy them first, or make the new texture with "
+                                    "recreate_texture, which makes its views again",
                                     rec.label, handle.index(), handle.generation(), rec.data.live_views));
     }
   }
@@ -584,7 +592,7 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
     if (!ours) return error;  // foreign or wrong kind: a bug in the caller, not a double destroy
     // Double destroy: the postcondition (the handle is dead) already holds.
     diagnostics_.warning(category::kResources, MessageId::DoubleDestroyIgnored,
-                         fmt::format("destroy_{} ignored (double destroy?): {}", kind_name<Tag>(),
+                         fmt::format("{} ignored (double destroy?): {}", call_name<Tag>("destroy"),
                                      error.message));
     return {};
   }
@@ -803,6 +811,7 @@ void Registry::release_pending(const PendingRelease& pending) {
   template detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle);                \
   template bool Registry::release_now<Name##Tag>(gpu::Name, Ownership);                         \
   template void Registry::end_occupant<Name##Tag>(Name##Handle);                                \
+  template void Registry::let_go<Name##Tag>(gpu::Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t); \
   template const detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE

@@ -548,57 +548,67 @@ Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDescripti
 
 // ---- create: checks, then make_object, then the slot with its recipe ---------------------------
 
-Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) {
+Result<void> Registry::check_buffer_description(const char* call, const BufferDescription& desc) const {
   if (desc.size == 0) {
     return make_error(ErrorKind::InvalidArgument, MessageId::BufferZeroSize,
-                      fmt::format("create_buffer \"{}\": size is 0", desc.label));
+                      fmt::format("{} \"{}\": size is 0", call, desc.label));
   }
   if (desc.usage == gpu::BufferUsage::None) {
     return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage,
-                      fmt::format("create_buffer \"{}\": no usage declared", desc.label));
+                      fmt::format("{} \"{}\": no usage declared", call, desc.label));
   }
   if (desc.contents == ContentsSource::Callback && !desc.refill) {
     return make_error(ErrorKind::InvalidArgument, MessageId::ResourceRefillMissing,
-                      fmt::format("create_buffer \"{}\": contents come from a callback, but refill is empty",
+                      fmt::format("{} \"{}\": contents come from a callback, but refill is empty", call,
                                   desc.label));
   }
-  if (device_lost_) return device_lost_error(fmt::format("create_buffer \"{}\"", desc.label));
+  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, desc.label));
   if (auto rule = resources::broken_buffer_rule(desc, limits_)) {
     return make_error(ErrorKind::InvalidArgument, MessageId::BufferDescriptionInvalid,
-                      fmt::format("create_buffer \"{}\": {}", desc.label, *rule));
+                      fmt::format("{} \"{}\": {}", call, desc.label, *rule));
   }
+  return {};
+}
+
+Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) {
+  if (auto checked = check_buffer_description("create_buffer", desc); !checked) return checked.error();
   detail::KindData<BufferTag> data;
   data.usage = desc.usage;
   data.size = desc.size;
   return create_from_recipe<BufferTag>("create_buffer", desc, std::move(data));
 }
 
-Result<TextureHandle> Registry::create_texture(const TextureDescription& desc) {
+Result<void> Registry::check_texture_description(const char* call, const TextureDescription& desc) const {
   if (desc.size.width == 0 || desc.size.height == 0 || desc.size.depthOrArrayLayers == 0) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroSize,
-                      fmt::format("create_texture \"{}\": size {}x{}x{} has a zero dimension", desc.label,
+                      fmt::format("{} \"{}\": size {}x{}x{} has a zero dimension", call, desc.label,
                                   desc.size.width, desc.size.height, desc.size.depthOrArrayLayers));
   }
   if (desc.mip_level_count == 0 || desc.sample_count == 0) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroLevelsOrSamples,
-                      fmt::format("create_texture \"{}\": mip level count {} and sample count {} must "
+                      fmt::format("{} \"{}\": mip level count {} and sample count {} must "
                                   "be at least 1",
-                                  desc.label, desc.mip_level_count, desc.sample_count));
+                                  call, desc.label, desc.mip_level_count, desc.sample_count));
   }
   if (desc.usage == gpu::TextureUsage::None) {
     return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage,
-                      fmt::format("create_texture \"{}\": no usage declared", desc.label));
+                      fmt::format("{} \"{}\": no usage declared", call, desc.label));
   }
   if (desc.contents == ContentsSource::Callback && !desc.refill) {
     return make_error(ErrorKind::InvalidArgument, MessageId::ResourceRefillMissing,
-                      fmt::format("create_texture \"{}\": contents come from a callback, but refill is empty",
+                      fmt::format("{} \"{}\": contents come from a callback, but refill is empty", call,
                                   desc.label));
   }
-  if (device_lost_) return device_lost_error(fmt::format("create_texture \"{}\"", desc.label));
+  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, desc.label));
   if (auto rule = resources::broken_texture_rule(desc, limits_)) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TextureDescriptionInvalid,
-                      fmt::format("create_texture \"{}\": {}", desc.label, *rule));
+                      fmt::format("{} \"{}\": {}", call, desc.label, *rule));
   }
+  return {};
+}
+
+Result<TextureHandle> Registry::create_texture(const TextureDescription& desc) {
+  if (auto checked = check_texture_description("create_texture", desc); !checked) return checked.error();
   detail::KindData<TextureTag> data;
   data.usage = desc.usage;
   data.size = desc.size;

@@ -75,4 +75,15 @@ std::optional<std::string> broken_texture_rule(const TextureDescription& desc, c
   return std::nullopt;
 }
 
+const char* call_suffix(ResourceKind kind) {
+  switch (kind) {
+#define WARDEN_CALL_SUFFIX(Name, snake) \
+  case ResourceKind::Name: return #snake;
+    WARDEN_RESOURCE_KINDS(WARDEN_CALL_SUFFIX)
+#undef WARDEN_CALL_SUFFIX
+    case ResourceKind::None: break;
+  }
+  return "none";
+}
+
 }  // namespace warden::resources

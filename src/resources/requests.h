@@ -14,6 +14,10 @@ namespace warden::resources {
 // WebGPU: a query set holds at most 4,096 queries.
 inline constexpr uint32_t kMaxQueryCount = 4096;
 
+// The kind as the registry's call names spell it (replace_texture_view, destroy_bind_group);
+// to_string(kind) is the words messages use ("texture view").
+const char* call_suffix(ResourceKind kind);
+
 // The first rule the request breaks, in words, or nullopt.
 std::optional<std::string> broken_buffer_rule(const BufferDescription& desc, const gpu::Limits& limits);
 std::optional<std::string> broken_texture_rule(const TextureDescription& desc, const gpu::Limits& limits);

@@ -103,7 +103,10 @@
   X(resources, BufferDescriptionInvalid, "a buffer description breaks a WebGPU rule or a device limit (size, mapping, usage combination)") \
   X(resources, TextureDescriptionInvalid, "a texture description breaks a WebGPU rule or a device limit (dimensions, layers, mip levels, samples)") \
   X(resources, QuerySetZeroCount, "create_query_set was asked for 0 queries") \
-  X(resources, QuerySetTooLarge, "create_query_set was asked for more queries than WebGPU allows in one set")
+  X(resources, QuerySetTooLarge, "create_query_set was asked for more queries than WebGPU allows in one set") \
+  X(resources, RecreateNotOwned, "recreate_texture or recreate_buffer was given a borrowed object; warden makes again only objects it owns") \
+  X(resources, RecreateDependentFailed, "recreate_texture or recreate_buffer made the new object, but the device refused a view or bind group made again from it; that one is Failed") \
+  X(resources, SlotAwaitsOwner, "after a rebuild, an object with no recipe (adopted, borrowed or replaced by the caller's own) is still Lost until its owner re-supplies it with replace_*")
 
 #define WARDEN_MESSAGES_SHADERS(X) \
   X(shaders, SourceNotUtf8, "a shader source is not valid UTF-8; the message names the byte and its offset") \

@@ -1,8 +1,9 @@
 /// @file
 /// DebugDrawer: the GPU side of debug drawing (docs/design.md, presenting rule P3). One line-list
 /// pipeline; one buffer holding the frame's matrix and its vertices, written with ONE upload a
-/// frame; the buffer doubles (replace_buffer, same handle) when the lines outgrow it and is
-/// reused otherwise, so `grows()` stays flat in steady state. Every object lives in the Registry.
+/// frame; the buffer doubles (Registry::recreate_buffer, same handle) when the lines outgrow it
+/// and is reused otherwise, so `grows()` stays flat in steady state. Every object lives in the
+/// Registry with its recipe, so a device loss gives every one back under its handle.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +40,8 @@ class DebugDrawer {
   /// The frame's one upload: `clip_from_world` and the lines, in one write_buffer. Grows the
   /// buffer first when they do not fit.
   Result<void> upload(const LineList& lines, const present::Mat4& clip_from_world);
-  /// Records the uploaded lines into an open pass whose formats match the options.
+  /// Records the uploaded lines into an open pass whose formats match the options; nothing
+  /// while one of its objects has no GPU object (a device refused to make it again).
   void draw(gpu::RenderPassEncoder pass);
 
   /// Times the buffer was replaced by a larger one.
@@ -58,7 +60,7 @@ class DebugDrawer {
   DebugDrawer(resources::Registry& registry, DebugDrawerOptions options) : registry_(registry), options_(std::move(options)) {}
   Result<void> build();
   Result<void> grow_to(uint64_t needed);
-  Result<void> rebind();
+  resources::BufferDescription buffer_description(uint64_t size);
 
   resources::Registry& registry_;
   DebugDrawerOptions options_;

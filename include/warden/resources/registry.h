@@ -431,7 +431,7 @@ struct RebuildReport {
   /// "<kind> \"<label>\": <the device's words>", one per slot that is now Failed.
   std::vector<std::string> failed;
   /// Adopted and borrowed objects still Lost: warden has no recipe; their owner re-supplies them
-  /// with replace_*. By label.
+  /// with replace_*. By label; report_awaiting_owner() names those still Lost later.
   std::vector<std::string> awaiting_owner;
 };
 
@@ -533,6 +533,30 @@ class Registry {
   /// Makes an owned query set; InvalidArgument when `count` is 0 or over WebGPU's limit of queries
   /// per set.
   Result<QuerySetHandle> create_query_set(const QuerySetDescription& desc);
+
+  // ---- a new object from a new recipe, under the same handle ------------------------------
+  /// Makes a new owned texture from `desc` under `handle` (a render target's resize), then makes
+  /// again from their recipes every view made of it with create_texture_view and every bind
+  /// group that binds one of those views, each under its own handle: whoever holds any of them
+  /// sees the new objects. The old objects are let go as replace_* lets them go. `desc` becomes
+  /// the slot's recipe, so a rebuild after a device loss makes the new texture (docs/adr/0024).
+  /// The new texture starts zeroed (bytes kept for the old one are dropped); the handle's label
+  /// stays. A Lost or Failed slot is made live this way too. Errors: a stale handle; Refused
+  /// (RecreateNotOwned) for a borrowed texture; create_texture's for `desc`, and then nothing
+  /// changed; DeviceFailed (RecreateDependentFailed) when the texture was made but the device
+  /// refused a view or group made again: that one is Failed with the device's words, as after a
+  /// rebuild.
+  Result<void> recreate_texture(TextureHandle handle, const TextureDescription& desc);
+  /// The same for a buffer (a buffer that grows): a new owned buffer from `desc` under `handle`,
+  /// and again every bind group that binds it. Errors as recreate_texture's, create_buffer's for
+  /// `desc`.
+  Result<void> recreate_buffer(BufferHandle handle, const BufferDescription& desc);
+  /// Reports each object that is Lost and has no recipe (adopted, borrowed, or replaced by the
+  /// caller's own object) as one gfx.resources warning (SlotAwaitsOwner) naming its kind, label,
+  /// handle and the replace_* call that re-supplies it; returns how many. After a rebuild such an
+  /// object resolves to an error until its owner re-supplies it, so a frame that uses it fails.
+  /// The Engine calls it once a rebuild's owners had their say, before on_ready.
+  size_t report_awaiting_owner();
 
   // ---- objects made elsewhere from a recipe ------------------------------------------------
   /// For the layers that make an object themselves (the shader manager compiles with its
@@ -705,6 +729,22 @@ class Registry {
   Result<void> replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe);
   template <typename Tag>
   Result<void> destroy(Handle<Tag> handle);
+  // recreate_texture / recreate_buffer after their own checks: the new object under `handle`,
+  // then every view and bind group made of it again.
+  template <typename Tag>
+  Result<void> recreate(const char* call, Handle<Tag> handle, detail::Recipe<Tag> recipe);
+  // Puts `made` in slot `id` (Live, unused); the object it held is let go as a replaced one.
+  template <typename Tag>
+  void swap_in(SlotId id, Object<Tag> made);
+  // Makes slot `id` again from its recipe; a refusal leaves it Failed and is added to `failed`.
+  template <typename Tag>
+  void remake_from_recipe(SlotId id, std::vector<std::string>& failed);
+  // The checks create_texture and recreate_texture run before the device sees `desc`.
+  Result<void> check_texture_description(const char* call, const TextureDescription& desc) const;
+  Result<void> check_buffer_description(const char* call, const BufferDescription& desc) const;
+  template <typename Tag>
+  void report_awaiting_owner_of(size_t& count);
+
   template <typename Tag>
   const std::string* label_of(Handle<Tag> handle) const;
   template <typename Tag>

@@ -11,8 +11,13 @@
 /// A buffer is mapped again only after the submission that read it retired, and nothing waits:
 /// when no buffer is mapped, stage() says so and the caller writes that tile with writeTexture.
 ///
-/// Which path is faster depends on the backend (docs/design.md, 'Measured': on llvmpipe writeTexture, on the
-/// H200's Vulkan the ring, ~3x): measure_upload_paths() measures both on the device at hand.
+/// The buffers live on the device given to create(), outside any Registry (a rebuild cannot make
+/// a buffer mapped again): after a device loss the owner drops the ring and creates one on the new
+/// device (docs/adr/0018). The Engine's TileLayer holds none: it writes tiles with write_texture.
+///
+/// Which path is faster depends on the backend (docs/design.md, 'Measured': on llvmpipe
+/// writeTexture, on the H200's Vulkan the ring, ~3x): measure_upload_paths() measures both on the
+/// device at hand.
 #pragma once
 
 #include <cstdint>

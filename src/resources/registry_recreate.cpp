@@ -1,0 +1,174 @@
+// Registry: a new object from a new recipe under the same handle (recreate_texture,
+// recreate_buffer), and what still waits for its owner after a rebuild (docs/adr/0024).
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "resources/requests.h"
+#include "warden/resources/registry.h"
+
+namespace warden::resources {
+
+namespace {
+
+std::string describe(ResourceKind kind, std::string_view label, uint32_t index, uint32_t generation) {
+  return fmt::format("{} \"{}\" (index {}, generation {})", to_string(kind), label, index, generation);
+}
+
+template <typename Handles, typename H>
+bool contains(const Handles& handles, H handle) {
+  return std::find(handles.begin(), handles.end(), handle) != handles.end();
+}
+
+}  // namespace
+
+Result<void> Registry::recreate_texture(TextureHandle handle, const TextureDescription& desc) {
+  return recreate<TextureTag>("recreate_texture", handle, desc);
+}
+
+Result<void> Registry::recreate_buffer(BufferHandle handle, const BufferDescription& desc) {
+  return recreate<BufferTag>("recreate_buffer", handle, desc);
+}
+
+template <typename Tag>
+Result<void> Registry::recreate(const char* call, Handle<Tag> handle, detail::Recipe<Tag> recipe) {
+  auto* rec = record(handle);
+  if (rec == nullptr) {
+    Error error = stale_error(handle);
+    error.message = fmt::format("{}: {}", call, error.message);
+    return error;
+  }
+  const std::string what = describe(Tag::kind, rec->label, handle.index(), handle.generation());
+  if (rec->ownership != Ownership::Owned) {
+    // The object is the caller's: warden may not end it, nor put one of its own in its place.
+    return make_error(ErrorKind::Refused, MessageId::RecreateNotOwned,
+                      fmt::format("{} {}: it is {}; warden makes again only objects it owns (its owner swaps "
+                                  "in a new one with replace_{})",
+                                  call, what, to_string(rec->ownership), call_suffix(Tag::kind)));
+  }
+  Result<void> checked = [&] {
+    if constexpr (std::is_same_v<Tag, TextureTag>) return check_texture_description(call, recipe);
+    else return check_buffer_description(call, recipe);
+  }();
+  if (!checked) return checked;
+  auto made = make_object<Tag>(recipe);
+  if (!made) return made.error();  // nothing changed: the old object stays under the handle
+
+  const SlotId id{handle.index(), handle.generation(), handle.bits()};
+  swap_in<Tag>(id, *made);
+  // What the registry knows of the object comes from the new recipe; views and bind groups are
+  // counted on the handle, which stays.
+  if constexpr (std::is_same_v<Tag, TextureTag>) {
+    rec->data.usage = recipe.usage;
+    rec->data.size = recipe.size;
+    rec->data.format = recipe.format;
+    rec->data.mip_level_count = recipe.mip_level_count;
+  } else {
+    rec->data.usage = recipe.usage;
+    rec->data.size = recipe.size;
+  }
+  rec->data.kept = {};  // bytes of the old object: they would be restored into (or overrun) the new one
+  rec->recipe = std::move(recipe);
+
+  // Users next, in dependency order: views made of the texture, then the bind groups that bind
+  // those views or the buffer. Their recipes name handles, so make_object finds the new objects.
+  std::vector<std::string> failed;
+  std::vector<TextureViewHandle> views;
+  if constexpr (std::is_same_v<Tag, TextureTag>) {
+    auto& vs = store<TextureViewTag>();
+    std::vector<SlotId> made_of_it;
+    vs.pool.for_each_live([&](SlotId view, gpu::TextureView&) {
+      const auto& view_rec = vs.records[view.index];
+      if (view_rec.data.texture == handle && view_rec.recipe) made_of_it.push_back(view);
+    });
+    for (SlotId view : made_of_it) {
+      remake_from_recipe<TextureViewTag>(view, failed);
+      views.push_back(TextureViewHandle::from_bits(view.bits));
+    }
+  }
+  auto& gs = store<BindGroupTag>();
+  std::vector<SlotId> groups;
+  gs.pool.for_each_live([&](SlotId group, gpu::BindGroup&) {
+    const auto& group_rec = gs.records[group.index];
+    if (!group_rec.recipe) return;
+    bool uses = false;
+    if constexpr (std::is_same_v<Tag, BufferTag>) uses = contains(group_rec.data.buffers, handle);
+    for (TextureViewHandle view : views) uses = uses || contains(group_rec.data.views, view);
+    if (uses) groups.push_back(group);
+  });
+  for (SlotId group : groups) remake_from_recipe<BindGroupTag>(group, failed);
+
+  if (!failed.empty()) {
+    return make_error(ErrorKind::DeviceFailed, MessageId::RecreateDependentFailed,
+                      fmt::format("{} {}: made, but the device refused {} of what uses it, now failed: {}", call,
+                                  what, failed.size(), fmt::join(failed, "; ")));
+  }
+  return {};
+}
+
+template <typename Tag>
+void Registry::swap_in(SlotId id, Object<Tag> made) {
+  auto& s = store<Tag>();
+  detail::Record<Tag>& rec = s.records[id.index];
+  Object<Tag> old = std::exchange(*s.pool.find(id.bits), made);
+  let_go<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
+  rec.last_used = Serial{};  // no submission has used the new object
+  rec.state = SlotState::Live;
+  rec.failure.clear();
+}
+
+template <typename Tag>
+void Registry::remake_from_recipe(SlotId id, std::vector<std::string>& failed) {
+  auto& s = store<Tag>();
+  detail::Record<Tag>& rec = s.records[id.index];
+  auto made = make_object<Tag>(*rec.recipe);
+  if (made) {
+    swap_in<Tag>(id, *made);
+    return;
+  }
+  // As after a rebuild: the slot keeps the device's words, and what uses it fails naming it. The
+  // old object is not kept: it shows the texture or buffer that was replaced.
+  Object<Tag> old = std::exchange(*s.pool.find(id.bits), nullptr);
+  let_go<Tag>(old, rec, id.index, id.generation);
+  rec.state = SlotState::Failed;
+  rec.failure = made.error().message;
+  failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
+}
+
+// ---- what waits for its owner -------------------------------------------------------------------
+
+size_t Registry::report_awaiting_owner() {
+  size_t count = 0;
+  for (auto kind = kTeardownOrder.rbegin(); kind != kTeardownOrder.rend(); ++kind) {
+    switch (*kind) {
+#define WARDEN_REPORT_AWAITING(Name, snake) \
+  case ResourceKind::Name: report_awaiting_owner_of<Name##Tag>(count); break;
+      WARDEN_RESOURCE_KINDS(WARDEN_REPORT_AWAITING)
+#undef WARDEN_REPORT_AWAITING
+      case ResourceKind::None: break;
+    }
+  }
+  return count;
+}
+
+template <typename Tag>
+void Registry::report_awaiting_owner_of(size_t& count) {
+  auto& s = store<Tag>();
+  std::vector<std::string> messages;
+  s.pool.for_each_live([&](SlotId id, Object<Tag>&) {
+    const detail::Record<Tag>& rec = s.records[id.index];
+    if (rec.state != SlotState::Lost || rec.recipe) return;
+    messages.push_back(fmt::format(
+        "{} is {} and was lost with its device; warden keeps no recipe for it, so it stays lost until its owner "
+        "re-supplies it with replace_{} (a frame that uses it fails meanwhile)",
+        describe(Tag::kind, rec.label, id.index, id.generation), to_string(rec.ownership), call_suffix(Tag::kind)));
+  });
+  // Reported once the walk is done: a sink may call the registry.
+  for (const std::string& message : messages) {
+    diagnostics_.warning(category::kResources, MessageId::SlotAwaitsOwner, message);
+  }
+  count += messages.size();
+}
+
+}  // namespace warden::resources

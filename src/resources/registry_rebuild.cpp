@@ -56,7 +56,7 @@ void Registry::lose_all() {
     }
     rec.state = SlotState::Lost;
     rec.failure.clear();
-    rec.last_used = Serial{};  // serials count per device; the next device starts at 0
+    rec.last_used = Serial{};  // a use on the lost device holds nothing back on the next one
   });
   // Imported views belong to a presentation of the lost device: their handles die, and the
   // presentation imports the new device's views again.

@@ -284,7 +284,7 @@ struct Future {
 struct FutureWaitInfo {
   /// A field of webgpu.h's WGPUFutureWaitInfo: the WebGPU specification says what it means.
   ///@{
-  Future future;
+  Future future{};
   Bool completed = 0;
   ///@}
 };
@@ -393,7 +393,7 @@ struct InstanceDescriptor {
   /// A field of webgpu.h's WGPUInstanceDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  InstanceCapabilities capabilities;
+  InstanceCapabilities capabilities{};
   ///@}
 };
 
@@ -428,7 +428,7 @@ struct DawnInstanceDescriptor {
   void* platform = nullptr;
   uint32_t backendValidationLevel = 2;  ///< Disabled
   bool beginCaptureOnStartup = false;
-  LoggingCallbackInfo loggingCallbackInfo;
+  LoggingCallbackInfo loggingCallbackInfo{};
   ///@}
 };
 static_assert(offsetof(DawnInstanceDescriptor, backendValidationLevel) == 32);
@@ -453,10 +453,10 @@ struct AdapterInfo {
   /// A field of webgpu.h's WGPUAdapterInfo: the WebGPU specification says what it means.
   ///@{
   ChainedStructOut* nextInChain = nullptr;
-  StringView vendor;
-  StringView architecture;
-  StringView device;
-  StringView description;
+  StringView vendor{};
+  StringView architecture{};
+  StringView device{};
+  StringView description{};
   BackendType backendType{};
   AdapterType adapterType{};
   uint32_t vendorID = 0;
@@ -522,7 +522,7 @@ struct QueueDescriptor {
   /// A field of webgpu.h's WGPUQueueDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 
@@ -531,13 +531,13 @@ struct DeviceDescriptor {
   /// A field of webgpu.h's WGPUDeviceDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   size_t requiredFeatureCount = 0;
   const FeatureName* requiredFeatures = nullptr;
   const Limits* requiredLimits = nullptr;
-  QueueDescriptor defaultQueue;
-  DeviceLostCallbackInfo deviceLostCallbackInfo;
-  UncapturedErrorCallbackInfo uncapturedErrorCallbackInfo;
+  QueueDescriptor defaultQueue{};
+  DeviceLostCallbackInfo deviceLostCallbackInfo{};
+  UncapturedErrorCallbackInfo uncapturedErrorCallbackInfo{};
   ///@}
 };
 
@@ -547,7 +547,7 @@ struct BufferDescriptor {
   /// A field of webgpu.h's WGPUBufferDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   Flags usage = BufferUsage::None;
   uint64_t size = 0;
   Bool mappedAtCreation = 0;
@@ -559,10 +559,10 @@ struct TextureDescriptor {
   /// A field of webgpu.h's WGPUTextureDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   Flags usage = TextureUsage::None;
   TextureDimension dimension = TextureDimension::e2D;
-  Extent3D size;
+  Extent3D size{};
   TextureFormat format = TextureFormat::Undefined;
   uint32_t mipLevelCount = 1;
   uint32_t sampleCount = 1;
@@ -585,7 +585,7 @@ struct TextureViewDescriptor {
   /// A field of webgpu.h's WGPUTextureViewDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   TextureFormat format = TextureFormat::Undefined;
   TextureViewDimension dimension = TextureViewDimension::Undefined;
   uint32_t baseMipLevel = 0;
@@ -602,7 +602,7 @@ struct SamplerDescriptor {
   /// A field of webgpu.h's WGPUSamplerDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   AddressMode addressModeU = AddressMode::ClampToEdge;
   AddressMode addressModeV = AddressMode::ClampToEdge;
   AddressMode addressModeW = AddressMode::ClampToEdge;
@@ -621,7 +621,7 @@ struct QuerySetDescriptor {
   /// A field of webgpu.h's WGPUQuerySetDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   QueryType type = QueryType::Occlusion;
   uint32_t count = 0;
   ///@}
@@ -633,7 +633,7 @@ struct ShaderSourceWGSL {
   /// A field of webgpu.h's WGPUShaderSourceWGSL: the WebGPU specification says what it means.
   ///@{
   ChainedStruct chain{nullptr, SType::ShaderSourceWGSL};
-  StringView code;
+  StringView code{};
   ///@}
 };
 /// webgpu.h's WGPUShaderModuleDescriptor, in this build's layout.
@@ -641,7 +641,7 @@ struct ShaderModuleDescriptor {
   /// A field of webgpu.h's WGPUShaderModuleDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 /// webgpu.h's WGPUCompilationMessage, in this build's layout.
@@ -649,7 +649,7 @@ struct CompilationMessage {
   /// A field of webgpu.h's WGPUCompilationMessage: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView message;
+  StringView message{};
   CompilationMessageType type{};
   uint64_t lineNum = 0;  ///< 1-based
   uint64_t linePos = 0;  ///< 1-based, in UTF-8 code units
@@ -714,10 +714,10 @@ struct BindGroupLayoutEntry {
   uint32_t binding = 0;
   Flags visibility = ShaderStage::None;
   uint32_t bindingArraySize = 0;  ///< 0: not an array
-  BufferBindingLayout buffer;
-  SamplerBindingLayout sampler;
-  TextureBindingLayout texture;
-  StorageTextureBindingLayout storageTexture;
+  BufferBindingLayout buffer{};
+  SamplerBindingLayout sampler{};
+  TextureBindingLayout texture{};
+  StorageTextureBindingLayout storageTexture{};
   ///@}
 };
 /// webgpu.h's WGPUBindGroupLayoutDescriptor, in this build's layout.
@@ -725,7 +725,7 @@ struct BindGroupLayoutDescriptor {
   /// A field of webgpu.h's WGPUBindGroupLayoutDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   size_t entryCount = 0;
   const BindGroupLayoutEntry* entries = nullptr;
   ///@}
@@ -748,7 +748,7 @@ struct BindGroupDescriptor {
   /// A field of webgpu.h's WGPUBindGroupDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   BindGroupLayout layout = nullptr;
   size_t entryCount = 0;
   const BindGroupEntry* entries = nullptr;
@@ -759,7 +759,7 @@ struct PipelineLayoutDescriptor {
   /// A field of webgpu.h's WGPUPipelineLayoutDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   size_t bindGroupLayoutCount = 0;
   const BindGroupLayout* bindGroupLayouts = nullptr;
   uint32_t immediateSize = 0;
@@ -772,7 +772,7 @@ struct ConstantEntry {
   /// A field of webgpu.h's WGPUConstantEntry: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView key;
+  StringView key{};
   double value = 0;
   ///@}
 };
@@ -803,7 +803,7 @@ struct VertexState {
   ///@{
   const ChainedStruct* nextInChain = nullptr;
   ShaderModule module = nullptr;
-  StringView entryPoint;
+  StringView entryPoint{};
   size_t constantCount = 0;
   const ConstantEntry* constants = nullptr;
   size_t bufferCount = 0;
@@ -840,8 +840,8 @@ struct DepthStencilState {
   TextureFormat format = TextureFormat::Undefined;
   OptionalBool depthWriteEnabled = OptionalBool::Undefined;
   CompareFunction depthCompare = CompareFunction::Undefined;
-  StencilFaceState stencilFront;
-  StencilFaceState stencilBack;
+  StencilFaceState stencilFront{};
+  StencilFaceState stencilBack{};
   uint32_t stencilReadMask = 0xFFFFFFFF;
   uint32_t stencilWriteMask = 0xFFFFFFFF;
   int32_t depthBias = 0;
@@ -872,8 +872,8 @@ struct BlendComponent {
 struct BlendState {
   /// A field of webgpu.h's WGPUBlendState: the WebGPU specification says what it means.
   ///@{
-  BlendComponent color;
-  BlendComponent alpha;
+  BlendComponent color{};
+  BlendComponent alpha{};
   ///@}
 };
 /// webgpu.h's WGPUColorTargetState, in this build's layout.
@@ -892,7 +892,7 @@ struct FragmentState {
   ///@{
   const ChainedStruct* nextInChain = nullptr;
   ShaderModule module = nullptr;
-  StringView entryPoint;
+  StringView entryPoint{};
   size_t constantCount = 0;
   const ConstantEntry* constants = nullptr;
   size_t targetCount = 0;
@@ -904,12 +904,12 @@ struct RenderPipelineDescriptor {
   /// A field of webgpu.h's WGPURenderPipelineDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   PipelineLayout layout = nullptr;  ///< null: layout derived from the shaders ("auto")
-  VertexState vertex;
-  PrimitiveState primitive;
+  VertexState vertex{};
+  PrimitiveState primitive{};
   const DepthStencilState* depthStencil = nullptr;
-  MultisampleState multisample;
+  MultisampleState multisample{};
   const FragmentState* fragment = nullptr;
   ///@}
 };
@@ -919,7 +919,7 @@ struct ComputeState {
   ///@{
   const ChainedStruct* nextInChain = nullptr;
   ShaderModule module = nullptr;
-  StringView entryPoint;
+  StringView entryPoint{};
   size_t constantCount = 0;
   const ConstantEntry* constants = nullptr;
   ///@}
@@ -929,9 +929,9 @@ struct ComputePipelineDescriptor {
   /// A field of webgpu.h's WGPUComputePipelineDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   PipelineLayout layout = nullptr;
-  ComputeState compute;
+  ComputeState compute{};
   ///@}
 };
 
@@ -941,7 +941,7 @@ struct CommandEncoderDescriptor {
   /// A field of webgpu.h's WGPUCommandEncoderDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 /// webgpu.h's WGPUCommandBufferDescriptor, in this build's layout.
@@ -949,7 +949,7 @@ struct CommandBufferDescriptor {
   /// A field of webgpu.h's WGPUCommandBufferDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 /// webgpu.h's WGPURenderPassColorAttachment, in this build's layout.
@@ -962,7 +962,7 @@ struct RenderPassColorAttachment {
   TextureView resolveTarget = nullptr;
   LoadOp loadOp = LoadOp::Undefined;
   StoreOp storeOp = StoreOp::Undefined;
-  Color clearValue;
+  Color clearValue{};
   ///@}
 };
 /// webgpu.h's WGPURenderPassDepthStencilAttachment, in this build's layout.
@@ -996,7 +996,7 @@ struct RenderPassDescriptor {
   /// A field of webgpu.h's WGPURenderPassDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   size_t colorAttachmentCount = 0;
   const RenderPassColorAttachment* colorAttachments = nullptr;
   const RenderPassDepthStencilAttachment* depthStencilAttachment = nullptr;
@@ -1009,7 +1009,7 @@ struct ComputePassDescriptor {
   /// A field of webgpu.h's WGPUComputePassDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   const PassTimestampWrites* timestampWrites = nullptr;
   ///@}
 };
@@ -1026,7 +1026,7 @@ struct TexelCopyBufferLayout {
 struct TexelCopyBufferInfo {
   /// A field of webgpu.h's WGPUTexelCopyBufferInfo: the WebGPU specification says what it means.
   ///@{
-  TexelCopyBufferLayout layout;
+  TexelCopyBufferLayout layout{};
   Buffer buffer = nullptr;
   ///@}
 };
@@ -1036,7 +1036,7 @@ struct TexelCopyTextureInfo {
   ///@{
   Texture texture = nullptr;
   uint32_t mipLevel = 0;
-  Origin3D origin;
+  Origin3D origin{};
   TextureAspect aspect = TextureAspect::All;
   ///@}
 };
@@ -1056,7 +1056,7 @@ struct SurfaceDescriptor {
   /// A field of webgpu.h's WGPUSurfaceDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 /// webgpu.h's WGPUSurfaceCapabilities, in this build's layout.

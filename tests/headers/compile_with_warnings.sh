@@ -16,6 +16,8 @@ if [[ $# -ne 5 ]]; then
   exit 2
 fi
 what=$1 cxx=$2 src=$3 build=$4 work=$5
+command -v "$cxx" > /dev/null || { echo "compile_with_warnings: no compiler '$cxx' on PATH" >&2; exit 1; }
+echo "compile_with_warnings: $("$cxx" --version | head -n 1)"
 flags=(-std=c++20 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I "$src/include" -I "$build/include")
 
 rm -rf "$work"

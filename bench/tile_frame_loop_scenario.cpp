@@ -459,10 +459,10 @@ int main() {
     // The recycle variants and the destroy design, in blocks that alternate, so a change in
     // the machine's load falls on all of them.
     struct Measured {
-      RecycleVariant variant;
-      std::unique_ptr<RecycleLoop> loop;
-      FrameTimes times;
-      FrameParts parts;
+      RecycleVariant variant{};
+      std::unique_ptr<RecycleLoop> loop{};
+      FrameTimes times{};
+      FrameParts parts{};
       uint64_t waits = 0;
     };
     std::vector<Measured> recycles;

@@ -384,11 +384,11 @@ const std::vector<Call>& calls() {
 // A transition, driven the way the world would: steps whose request is no longer pending (a
 // hook changed course) are skipped.
 struct Scenario {
-  const char* name;
+  const char* name = "";
   bool prepared = false;        // the application prepares resources (finish_preparation)
   bool prepare_throws = false;  // ...and its prepare_resources throws
-  std::function<void(World&)> setup;  // hooks not armed
-  std::function<void(World&)> act;    // the armed hook fires here
+  std::function<void(World&)> setup{};  // hooks not armed
+  std::function<void(World&)> act{};    // the armed hook fires here
 };
 
 void finish_first_preparation(World& w, Result<void> outcome) {

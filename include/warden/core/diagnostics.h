@@ -35,11 +35,11 @@ struct Diagnostic {
   /// How much it matters.
   Severity severity = Severity::Info;
   /// A dotted category such as "gfx.resources".
-  std::string category;
+  std::string category{};
   /// Which of warden's messages this is; what filters and tests match.
   MessageId id = MessageId::Application;
   /// The message itself.
-  std::string message;
+  std::string message{};
 };
 
 /// A bounded, thread-safe store of Diagnostic entries, with an optional sink (see the file comment).

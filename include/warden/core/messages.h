@@ -298,13 +298,13 @@ enum class MessageId : uint16_t {
 /// One entry of the list.
 struct MessageInfo {
   /// The id.
-  MessageId id;
+  MessageId id{};
   /// The layer that emits it: "core", "gpu", "resources", ...
-  std::string_view layer;
+  std::string_view layer{};
   /// The stable name logs and filters use: "<layer>.<Id>", e.g. "resources.HandleDestroyed".
-  std::string_view name;
+  std::string_view name{};
   /// What the message means, in one sentence.
-  std::string_view text;
+  std::string_view text{};
 };
 
 /// The whole list, in declaration order (layer by layer, bottom up).

@@ -91,7 +91,7 @@ class Pool {
   /// What release() hands back.
   struct Released {
     /// The occupant, moved out of its slot.
-    T value;
+    T value{};
     bool slot_retired = false;  ///< the generation reached the limit; the slot is never reused
   };
   /// Ends the occupant of a live slot; its handles go stale at once.
@@ -151,8 +151,8 @@ class Pool {
  private:
   // Kept small and dense: resolve touches only this array.
   struct Slot {
-    uint64_t key;  // live_key of the occupant, or free_key when free
-    T value;
+    uint64_t key{};  // live_key of the occupant, or free_key when free
+    T value{};
   };
   static uint32_t generation_of(uint64_t key) {
     return static_cast<uint32_t>(key >> HandleLayout::kGenerationShift & HandleLayout::kGenerationMask);

@@ -43,7 +43,7 @@ struct Error {
   /// words.
   MessageId id = MessageId::Application;
   /// The problem in words: which object, which value, which rule.
-  std::string message;
+  std::string message{};
 };
 
 namespace detail {

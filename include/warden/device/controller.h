@@ -61,9 +61,9 @@ struct Generation {
 /// What the application's hooks are told about a device.
 struct DeviceView {
   /// The generation the device belongs to.
-  Generation generation;
+  Generation generation{};
   /// The device, as its provider names it.
-  DeviceId id;
+  DeviceId id{};
   gpu::Device device = nullptr;  ///< null from providers without real devices
 };
 
@@ -74,26 +74,26 @@ struct DeviceView {
 /// transition carries on, except prepare_resources: one that throws fails its generation.
 struct ControllerHooks {
   /// Show the view without the GPU, with `message` saying why.
-  std::function<void(std::string_view message)> show_fallback;
+  std::function<void(std::string_view message)> show_fallback{};
   /// Show the graphics of this (ready) device.
-  std::function<void(const DeviceView&)> show_graphics;
+  std::function<void(const DeviceView&)> show_graphics{};
   /// Tell the user about a transition (e.g. "graphics restored").
-  std::function<void(std::string_view message)> announce;
+  std::function<void(std::string_view message)> announce{};
   /// Called once for each show_graphics, when that device retires.
-  std::function<void(const DeviceView&)> stop_render_loop;
+  std::function<void(const DeviceView&)> stop_render_loop{};
   /// Take this device's graphics out of view.
-  std::function<void(const DeviceView&)> detach_graphics;
+  std::function<void(const DeviceView&)> detach_graphics{};
   /// Called once for every device the controller received, when it retires.
-  std::function<void(const DeviceView&)> dispose_resources;
+  std::function<void(const DeviceView&)> dispose_resources{};
   /// Optional: build the active mode's resources for a new device from application data. When
   /// set, the device is shown only after finish_preparation(view.generation, ...) succeeds
   /// (it may be called from inside this hook). If it throws, the generation fails (scored as a
   /// failed creation, the device retired, the exception's message in the fallback).
-  std::function<void(const DeviceView&)> prepare_resources;
+  std::function<void(const DeviceView&)> prepare_resources{};
   /// Every state reached, with its fallback message: after the retirement the transition
   /// caused, before show_fallback; for Ready after show_graphics, before announce. A state a
   /// hook superseded before it was told is not reported.
-  std::function<void(DeviceState, std::string_view message)> on_state;
+  std::function<void(DeviceState, std::string_view message)> on_state{};
 };
 
 /// The Diagnostics category the controller reports under.
@@ -114,17 +114,17 @@ struct ControllerOptions {
 /// One retirement as it happened.
 struct RetirementRecord {
   /// The generation that ended.
-  Generation generation;
+  Generation generation{};
   /// Its device.
-  DeviceId device;
+  DeviceId device{};
   /// The device had been shown (show_graphics ran).
   bool was_attached = false;
   /// The device had presented to a surface (mark_presented()).
   bool presented = false;
   /// The device went to the DeviceStash instead of ending.
   bool stashed = false;
-  std::optional<DeviceEnd> ended;  ///< empty when stashed
-  std::vector<std::string> step_failures;  ///< "<step>: <what>"
+  std::optional<DeviceEnd> ended{};  ///< empty when stashed
+  std::vector<std::string> step_failures{};  ///< "<step>: <what>"
 };
 
 /// How shutdown() ends the current device.

@@ -20,11 +20,11 @@ struct DawnProviderOptions {
   /// The backend, features and limits of every device this provider asks for (label and
   /// callbacks are not read: the controller names its devices and losses come through the
   /// provider's continuations).
-  gpu::DeviceOptions device;
+  gpu::DeviceOptions device{};
   /// Why there is no context, when there is none (reported by check_api()).
   std::string unavailable_reason = "no WebGPU implementation was loaded";
   /// Errors no error scope caught, on any device this provider built.
-  std::function<void(DeviceId, gpu::ErrorType, std::string_view message)> on_uncaptured_error;
+  std::function<void(DeviceId, gpu::ErrorType, std::string_view message)> on_uncaptured_error{};
 };
 
 /// The real DeviceProvider: asks Dawn for adapters and devices asynchronously through a

@@ -22,11 +22,11 @@ struct StashedDevice {
   /// The provider that made it; only an engine on the same provider may take it.
   DeviceProvider* provider = nullptr;
   /// The device.
-  ProvidedDevice device;
+  ProvidedDevice device{};
   /// It has presented: it must be released, never destroyed.
   bool presented = false;
   /// Where its lost report goes; the taker re-points it.
-  std::shared_ptr<LostRoute> route;
+  std::shared_ptr<LostRoute> route{};
   RetirementPolicy* retirement = nullptr;  ///< told when the stash lets the device go
 };
 

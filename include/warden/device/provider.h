@@ -36,14 +36,14 @@ struct DeviceId {
 /// release_adapter / release_device / destroy_device.
 struct ProvidedAdapter {
   /// The adapter's id.
-  AdapterId id;
+  AdapterId id{};
   /// The raw adapter, or null.
   gpu::Adapter adapter = nullptr;
 };
 /// A device a provider delivered (see ProvidedAdapter).
 struct ProvidedDevice {
   /// The device's id.
-  DeviceId id;
+  DeviceId id{};
   /// The raw device, or null.
   gpu::Device device = nullptr;
 };
@@ -53,7 +53,7 @@ struct LossReport {
   /// The reason the API gave.
   gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown;
   /// The API's message.
-  std::string message;
+  std::string message{};
 };
 
 /// An Error: the request was rejected, or it found no adapter and the API said why

@@ -86,12 +86,12 @@ class TestProvider final : public DeviceProvider {
 
  private:
   struct PendingAdapter {
-    AdapterContinuation done;
+    AdapterContinuation done{};
   };
   struct PendingDevice {
-    AdapterId adapter;
-    DeviceContinuation done;
-    LostContinuation lost;
+    AdapterId adapter{};
+    DeviceContinuation done{};
+    LostContinuation lost{};
   };
   Result<AdapterContinuation> take_adapter_request(size_t request);
   Result<PendingDevice> take_device_request(size_t request);

@@ -62,11 +62,11 @@ struct EngineOptions {
   /// Backend, features and limits of every device the engine asks for.
   gpu::DeviceOptions device{.label = "warden engine"};
   /// Which WebGPU library to load and how (gpu::Library::load).
-  gpu::LibraryOptions library;
+  gpu::LibraryOptions library{};
   /// The registry's pool sizes and release hook.
-  resources::RegistryOptions registry;
+  resources::RegistryOptions registry{};
   /// How many losses in how long before the engine stops rebuilding.
-  device::RebuildPolicyOptions rebuild;
+  device::RebuildPolicyOptions rebuild{};
   /// Hot reload of shader files loaded with load_shader(). Its feature
   /// (kFeatureImplicitDeviceSynchronization) is asked for when the adapter has it; without it,
   /// hot_reload_available() is false and loaded files are not watched.
@@ -79,21 +79,21 @@ struct EngineOptions {
 /// create() for the first on_ready) and may call the engine, except its destructor.
 struct EngineCallbacks {
   /// A device is ready; generation 1 is the first. Handles made before resolve again.
-  std::function<void(uint64_t generation)> on_ready;
+  std::function<void(uint64_t generation)> on_ready{};
   /// The device of `generation` is gone: the API's reason and message, as given.
-  std::function<void(uint64_t generation, gpu::DeviceLostReason reason, std::string_view message)> on_lost;
+  std::function<void(uint64_t generation, gpu::DeviceLostReason reason, std::string_view message)> on_lost{};
   /// After a rebuild, before on_ready: the buffers and textures that came back zeroed
   /// (ContentsSource::None, contents the GPU produced). Produce them again: inside it (and
   /// inside on_rebuilt) device(), queue(), begin_frame() and submit() work on the new device.
-  std::function<void(const resources::ContentsLost& lost)> on_contents_lost;
+  std::function<void(const resources::ContentsLost& lost)> on_contents_lost{};
   /// After every rebuild, before on_contents_lost: the whole report, including the objects the
   /// new device refused (now Failed) and the adopted or borrowed ones that await their owner's
   /// replace_* (warden has no recipe for them; until then they stay Lost).
-  std::function<void(const resources::RebuildReport& report)> on_rebuilt;
+  std::function<void(const resources::RebuildReport& report)> on_rebuilt{};
   /// The rebuild policy gave up: no more devices are requested. The message says why.
-  std::function<void(std::string_view message)> on_failed;
+  std::function<void(std::string_view message)> on_failed{};
   /// A hot reload finished (applied or not).
-  std::function<void(const pipelines::ReloadReport& report)> on_reload;
+  std::function<void(const pipelines::ReloadReport& report)> on_reload{};
 };
 
 /// A part of the application that keeps GPU-derived state of its own (a tile cache) and must
@@ -115,7 +115,7 @@ namespace detail {
 // loaded while a frame lives, so a frame may outlive its engine), the registry Frame::use reads
 // (null once the engine is being destroyed) and which frame is open.
 struct FrameSlot {
-  std::shared_ptr<const gpu::Library> library;
+  std::shared_ptr<const gpu::Library> library{};
   resources::Registry* registry = nullptr;
   uint64_t next_id = 1;
   uint64_t open_id = 0;          // the open frame; 0: none
@@ -354,8 +354,8 @@ class Engine {
  private:
   struct ProviderInbox;
   struct Observing {
-    GenerationObserver* observer;
-    uint64_t added;  // tells apart an observer removed and another added at the same address
+    GenerationObserver* observer{};
+    uint64_t added{};  // tells apart an observer removed and another added at the same address
   };
   // The application's code runs in an InCallback scope: wait_until_ready() knows it is inside one.
   struct InCallback;

@@ -54,7 +54,7 @@ struct TileLayerOptions {
   gpu::TextureFormat target_format = gpu::TextureFormat::RGBA8Unorm;  ///< the format draw() renders into
   /// The application's draw shader (Engine::load_shader, watched for hot reload): its pipeline is
   /// made through engine.pipelines(). Null: warden's own (TileRenderer::default_wgsl()).
-  ShaderModuleHandle shader;
+  ShaderModuleHandle shader{};
   std::string label = "tile layer";  ///< names the layer's objects in the registry and in errors
 };
 

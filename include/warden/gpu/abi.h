@@ -285,7 +285,7 @@ struct Future {
 struct FutureWaitInfo {
   /// A field of webgpu.h's WGPUFutureWaitInfo: the WebGPU specification says what it means.
   ///@{
-  Future future;
+  Future future{};
   Bool completed = 0;
   ///@}
 };
@@ -394,7 +394,7 @@ struct InstanceDescriptor {
   /// A field of webgpu.h's WGPUInstanceDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  InstanceCapabilities capabilities;
+  InstanceCapabilities capabilities{};
   ///@}
 };
 
@@ -429,7 +429,7 @@ struct DawnInstanceDescriptor {
   void* platform = nullptr;
   uint32_t backendValidationLevel = 2;  ///< Disabled
   bool beginCaptureOnStartup = false;
-  LoggingCallbackInfo loggingCallbackInfo;
+  LoggingCallbackInfo loggingCallbackInfo{};
   ///@}
 };
 static_assert(offsetof(DawnInstanceDescriptor, backendValidationLevel) == 32);
@@ -454,10 +454,10 @@ struct AdapterInfo {
   /// A field of webgpu.h's WGPUAdapterInfo: the WebGPU specification says what it means.
   ///@{
   ChainedStructOut* nextInChain = nullptr;
-  StringView vendor;
-  StringView architecture;
-  StringView device;
-  StringView description;
+  StringView vendor{};
+  StringView architecture{};
+  StringView device{};
+  StringView description{};
   BackendType backendType{};
   AdapterType adapterType{};
   uint32_t vendorID = 0;
@@ -523,7 +523,7 @@ struct QueueDescriptor {
   /// A field of webgpu.h's WGPUQueueDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 
@@ -532,13 +532,13 @@ struct DeviceDescriptor {
   /// A field of webgpu.h's WGPUDeviceDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   size_t requiredFeatureCount = 0;
   const FeatureName* requiredFeatures = nullptr;
   const Limits* requiredLimits = nullptr;
-  QueueDescriptor defaultQueue;
-  DeviceLostCallbackInfo deviceLostCallbackInfo;
-  UncapturedErrorCallbackInfo uncapturedErrorCallbackInfo;
+  QueueDescriptor defaultQueue{};
+  DeviceLostCallbackInfo deviceLostCallbackInfo{};
+  UncapturedErrorCallbackInfo uncapturedErrorCallbackInfo{};
   ///@}
 };
 
@@ -548,7 +548,7 @@ struct BufferDescriptor {
   /// A field of webgpu.h's WGPUBufferDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   Flags usage = BufferUsage::None;
   uint64_t size = 0;
   Bool mappedAtCreation = 0;
@@ -560,10 +560,10 @@ struct TextureDescriptor {
   /// A field of webgpu.h's WGPUTextureDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   Flags usage = TextureUsage::None;
   TextureDimension dimension = TextureDimension::e2D;
-  Extent3D size;
+  Extent3D size{};
   TextureFormat format = TextureFormat::Undefined;
   uint32_t mipLevelCount = 1;
   uint32_t sampleCount = 1;
@@ -586,7 +586,7 @@ struct TextureViewDescriptor {
   /// A field of webgpu.h's WGPUTextureViewDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   TextureFormat format = TextureFormat::Undefined;
   TextureViewDimension dimension = TextureViewDimension::Undefined;
   uint32_t baseMipLevel = 0;
@@ -603,7 +603,7 @@ struct SamplerDescriptor {
   /// A field of webgpu.h's WGPUSamplerDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   AddressMode addressModeU = AddressMode::ClampToEdge;
   AddressMode addressModeV = AddressMode::ClampToEdge;
   AddressMode addressModeW = AddressMode::ClampToEdge;
@@ -622,7 +622,7 @@ struct QuerySetDescriptor {
   /// A field of webgpu.h's WGPUQuerySetDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   QueryType type = QueryType::Occlusion;
   uint32_t count = 0;
   ///@}
@@ -634,7 +634,7 @@ struct ShaderSourceWGSL {
   /// A field of webgpu.h's WGPUShaderSourceWGSL: the WebGPU specification says what it means.
   ///@{
   ChainedStruct chain{nullptr, SType::ShaderSourceWGSL};
-  StringView code;
+  StringView code{};
   ///@}
 };
 /// webgpu.h's WGPUShaderModuleDescriptor, in this build's layout.
@@ -642,7 +642,7 @@ struct ShaderModuleDescriptor {
   /// A field of webgpu.h's WGPUShaderModuleDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 /// webgpu.h's WGPUCompilationMessage, in this build's layout.
@@ -650,7 +650,7 @@ struct CompilationMessage {
   /// A field of webgpu.h's WGPUCompilationMessage: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView message;
+  StringView message{};
   CompilationMessageType type{};
   uint64_t lineNum = 0;  ///< 1-based
   uint64_t linePos = 0;  ///< 1-based, in UTF-8 code units
@@ -715,10 +715,10 @@ struct BindGroupLayoutEntry {
   uint32_t binding = 0;
   Flags visibility = ShaderStage::None;
   uint32_t bindingArraySize = 0;  ///< 0: not an array
-  BufferBindingLayout buffer;
-  SamplerBindingLayout sampler;
-  TextureBindingLayout texture;
-  StorageTextureBindingLayout storageTexture;
+  BufferBindingLayout buffer{};
+  SamplerBindingLayout sampler{};
+  TextureBindingLayout texture{};
+  StorageTextureBindingLayout storageTexture{};
   ///@}
 };
 /// webgpu.h's WGPUBindGroupLayoutDescriptor, in this build's layout.
@@ -726,7 +726,7 @@ struct BindGroupLayoutDescriptor {
   /// A field of webgpu.h's WGPUBindGroupLayoutDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   size_t entryCount = 0;
   const BindGroupLayoutEntry* entries = nullptr;
   ///@}
@@ -749,7 +749,7 @@ struct BindGroupDescriptor {
   /// A field of webgpu.h's WGPUBindGroupDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   BindGroupLayout layout = nullptr;
   size_t entryCount = 0;
   const BindGroupEntry* entries = nullptr;
@@ -760,7 +760,7 @@ struct PipelineLayoutDescriptor {
   /// A field of webgpu.h's WGPUPipelineLayoutDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   size_t bindGroupLayoutCount = 0;
   const BindGroupLayout* bindGroupLayouts = nullptr;
   uint32_t immediateSize = 0;
@@ -773,7 +773,7 @@ struct ConstantEntry {
   /// A field of webgpu.h's WGPUConstantEntry: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView key;
+  StringView key{};
   double value = 0;
   ///@}
 };
@@ -804,7 +804,7 @@ struct VertexState {
   ///@{
   const ChainedStruct* nextInChain = nullptr;
   ShaderModule module = nullptr;
-  StringView entryPoint;
+  StringView entryPoint{};
   size_t constantCount = 0;
   const ConstantEntry* constants = nullptr;
   size_t bufferCount = 0;
@@ -841,8 +841,8 @@ struct DepthStencilState {
   TextureFormat format = TextureFormat::Undefined;
   OptionalBool depthWriteEnabled = OptionalBool::Undefined;
   CompareFunction depthCompare = CompareFunction::Undefined;
-  StencilFaceState stencilFront;
-  StencilFaceState stencilBack;
+  StencilFaceState stencilFront{};
+  StencilFaceState stencilBack{};
   uint32_t stencilReadMask = 0xFFFFFFFF;
   uint32_t stencilWriteMask = 0xFFFFFFFF;
   int32_t depthBias = 0;
@@ -873,8 +873,8 @@ struct BlendComponent {
 struct BlendState {
   /// A field of webgpu.h's WGPUBlendState: the WebGPU specification says what it means.
   ///@{
-  BlendComponent color;
-  BlendComponent alpha;
+  BlendComponent color{};
+  BlendComponent alpha{};
   ///@}
 };
 /// webgpu.h's WGPUColorTargetState, in this build's layout.
@@ -893,7 +893,7 @@ struct FragmentState {
   ///@{
   const ChainedStruct* nextInChain = nullptr;
   ShaderModule module = nullptr;
-  StringView entryPoint;
+  StringView entryPoint{};
   size_t constantCount = 0;
   const ConstantEntry* constants = nullptr;
   size_t targetCount = 0;
@@ -905,12 +905,12 @@ struct RenderPipelineDescriptor {
   /// A field of webgpu.h's WGPURenderPipelineDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   PipelineLayout layout = nullptr;  ///< null: layout derived from the shaders ("auto")
-  VertexState vertex;
-  PrimitiveState primitive;
+  VertexState vertex{};
+  PrimitiveState primitive{};
   const DepthStencilState* depthStencil = nullptr;
-  MultisampleState multisample;
+  MultisampleState multisample{};
   const FragmentState* fragment = nullptr;
   ///@}
 };
@@ -920,7 +920,7 @@ struct ComputeState {
   ///@{
   const ChainedStruct* nextInChain = nullptr;
   ShaderModule module = nullptr;
-  StringView entryPoint;
+  StringView entryPoint{};
   size_t constantCount = 0;
   const ConstantEntry* constants = nullptr;
   ///@}
@@ -930,9 +930,9 @@ struct ComputePipelineDescriptor {
   /// A field of webgpu.h's WGPUComputePipelineDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   PipelineLayout layout = nullptr;
-  ComputeState compute;
+  ComputeState compute{};
   ///@}
 };
 
@@ -942,7 +942,7 @@ struct CommandEncoderDescriptor {
   /// A field of webgpu.h's WGPUCommandEncoderDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 /// webgpu.h's WGPUCommandBufferDescriptor, in this build's layout.
@@ -950,7 +950,7 @@ struct CommandBufferDescriptor {
   /// A field of webgpu.h's WGPUCommandBufferDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 /// webgpu.h's WGPURenderPassColorAttachment, in this build's layout.
@@ -963,7 +963,7 @@ struct RenderPassColorAttachment {
   TextureView resolveTarget = nullptr;
   LoadOp loadOp = LoadOp::Undefined;
   StoreOp storeOp = StoreOp::Undefined;
-  Color clearValue;
+  Color clearValue{};
   ///@}
 };
 /// webgpu.h's WGPURenderPassDepthStencilAttachment, in this build's layout.
@@ -997,7 +997,7 @@ struct RenderPassDescriptor {
   /// A field of webgpu.h's WGPURenderPassDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   size_t colorAttachmentCount = 0;
   const RenderPassColorAttachment* colorAttachments = nullptr;
   const RenderPassDepthStencilAttachment* depthStencilAttachment = nullptr;
@@ -1010,7 +1010,7 @@ struct ComputePassDescriptor {
   /// A field of webgpu.h's WGPUComputePassDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   const PassTimestampWrites* timestampWrites = nullptr;
   ///@}
 };
@@ -1027,7 +1027,7 @@ struct TexelCopyBufferLayout {
 struct TexelCopyBufferInfo {
   /// A field of webgpu.h's WGPUTexelCopyBufferInfo: the WebGPU specification says what it means.
   ///@{
-  TexelCopyBufferLayout layout;
+  TexelCopyBufferLayout layout{};
   Buffer buffer = nullptr;
   ///@}
 };
@@ -1037,7 +1037,7 @@ struct TexelCopyTextureInfo {
   ///@{
   Texture texture = nullptr;
   uint32_t mipLevel = 0;
-  Origin3D origin;
+  Origin3D origin{};
   TextureAspect aspect = TextureAspect::All;
   ///@}
 };
@@ -1057,7 +1057,7 @@ struct SurfaceDescriptor {
   /// A field of webgpu.h's WGPUSurfaceDescriptor: the WebGPU specification says what it means.
   ///@{
   const ChainedStruct* nextInChain = nullptr;
-  StringView label;
+  StringView label{};
   ///@}
 };
 /// webgpu.h's WGPUSurfaceCapabilities, in this build's layout.

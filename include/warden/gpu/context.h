@@ -36,19 +36,19 @@ struct AdapterAttempt {
   BackendType backend = BackendType::Undefined;
   /// The feature level asked for (Core, or Compatibility over GL).
   FeatureLevel feature_level = FeatureLevel::Undefined;
-  std::string outcome;  ///< "chosen", or why it was not
+  std::string outcome{};  ///< "chosen", or why it was not
 };
 
 /// What an adapter says of itself (webgpu.h's WGPUAdapterInfo), with the feature level it was asked
 /// for, its limits and features.
 struct AdapterDescription {
   /// The vendor's name, as the driver gives it.
-  std::string vendor;
+  std::string vendor{};
   /// The GPU architecture, as the driver gives it (may be empty).
-  std::string architecture;
-  std::string device;  ///< the adapter's name
+  std::string architecture{};
+  std::string device{};  ///< the adapter's name
   /// The driver's free-form description (may be empty).
-  std::string description;
+  std::string description{};
   /// The backend the adapter runs on.
   BackendType backend = BackendType::Undefined;
   /// Discrete, integrated, CPU or unknown.
@@ -60,27 +60,27 @@ struct AdapterDescription {
   /// The PCI device id; 0 when the driver has none.
   uint32_t device_id = 0;
   /// The adapter's limits: the most a device on it may ask for.
-  Limits limits;
+  Limits limits{};
   /// The features the adapter supports.
-  std::vector<FeatureName> features;
+  std::vector<FeatureName> features{};
 };
 
 /// The adapter Context::select_adapter chose, what it is, and every request made on the way.
 struct SelectedAdapter {
   /// The adapter; this reference is the caller's.
-  Ref<Adapter> adapter;
+  Ref<Adapter> adapter{};
   /// What it says of itself.
-  AdapterDescription description;
+  AdapterDescription description{};
   /// Every adapter request made, in order, the chosen one last.
-  std::vector<AdapterAttempt> attempts;
+  std::vector<AdapterAttempt> attempts{};
 };
 
 /// Called from ProcessEvents (or WaitAny) on the thread that drives the instance.
 struct DeviceCallbacks {
   /// The device was lost (or destroyed): the API's reason and message. May be empty.
-  std::function<void(DeviceLostReason, std::string_view message)> on_lost;
+  std::function<void(DeviceLostReason, std::string_view message)> on_lost{};
   /// An error no error scope caught. May be empty.
-  std::function<void(ErrorType, std::string_view message)> on_uncaptured_error;
+  std::function<void(ErrorType, std::string_view message)> on_uncaptured_error{};
 };
 
 /// How much of the adapter's limits a device asks for.
@@ -96,11 +96,11 @@ struct DeviceOptions {
   /// The device's label, shown in messages and the GPU debugger.
   std::string label = "warden device";
   /// Context::request_device only: the provider routes these through its own continuations.
-  DeviceCallbacks callbacks;
+  DeviceCallbacks callbacks{};
   /// Features the device must have; the request fails naming each one the adapter lacks.
-  std::vector<FeatureName> required_features;
+  std::vector<FeatureName> required_features{};
   /// Features asked for when the adapter has them (hot reload's kFeatureImplicitDeviceSynchronization).
-  std::vector<FeatureName> optional_features;
+  std::vector<FeatureName> optional_features{};
   /// How much of the adapter's limits the device asks for.
   LimitsChoice limits = LimitsChoice::Default;
   /// Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
@@ -112,8 +112,8 @@ struct DeviceOptions {
 /// naming every one the adapter lacks), the optional ones it has, and the limits.
 struct DeviceRequest {
   /// The features to request: every required one and the optional ones the adapter has.
-  std::vector<FeatureName> features;
-  std::optional<Limits> limits;  ///< empty: the defaults
+  std::vector<FeatureName> features{};
+  std::optional<Limits> limits{};  ///< empty: the defaults
 };
 /// Reads `adapter`'s features and limits and plans the request `options` describe; a DeviceFailed
 /// error names every required feature the adapter lacks.
@@ -136,11 +136,11 @@ std::vector<AdapterCandidate> adapter_plan(BackendChoice choice);
 /// What most programs open first: an adapter, a device on it and the device's queue.
 struct OpenedDevice {
   /// The adapter and what it says of itself.
-  SelectedAdapter adapter;
+  SelectedAdapter adapter{};
   /// The device; this reference is the caller's.
-  Ref<Device> device;
+  Ref<Device> device{};
   /// The device's queue.
-  Ref<Queue> queue;
+  Ref<Queue> queue{};
 };
 
 /// Sets EGL_PLATFORM=surfaceless when no display is present and the user did not choose a

@@ -21,7 +21,7 @@ struct PoppedScope {
   bool done = false;  ///< the callback has run
   PopErrorScopeStatus status = PopErrorScopeStatus::Success;  ///< whether the pop itself succeeded
   ErrorType type = ErrorType::NoError;  ///< the error caught, NoError when none (or the pop failed)
-  std::string message;                  ///< Dawn's message for that error
+  std::string message{};                  ///< Dawn's message for that error
 
   /// The callback ran and the scope caught an error.
   bool has_error() const { return done && type != ErrorType::NoError; }
@@ -30,8 +30,8 @@ struct PoppedScope {
 /// A popped scope not yet reported. The callback owns a reference to the outcome, so dropping a
 /// PendingScope before its callback runs is safe (the callback fills an outcome nobody reads).
 struct PendingScope {
-  Future future;                         ///< the pop's future, for settle()
-  std::shared_ptr<PoppedScope> outcome;  ///< filled when the callback runs
+  Future future{};                         ///< the pop's future, for settle()
+  std::shared_ptr<PoppedScope> outcome{};  ///< filled when the callback runs
 };
 
 /// Which thread collects a callback's result.

@@ -18,7 +18,7 @@ inline constexpr const char* kLibraryEnvVar = "WARDEN_WEBGPU_LIB";
 /// Where Library::load() looks and whether it counts references.
 struct LibraryOptions {
   /// Tried first when set; the search below is skipped.
-  std::string path;
+  std::string path{};
   /// When true, WARDEN_WEBGPU_LIB is ignored (tests that probe the search itself).
   bool ignore_environment = false;
   /// Whether procs() counts references in Ledger::process() (tests and debug builds) or holds

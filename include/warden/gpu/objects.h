@@ -33,11 +33,11 @@ struct VsFsPipelineDescription {
   VsFsPipelineDescription& operator=(const VsFsPipelineDescription&) = delete;
 
   /// The one colour target (format, no blend, all channels).
-  ColorTargetState color;
+  ColorTargetState color{};
   /// The fragment stage: `fs`, one target.
-  FragmentState fragment;
+  FragmentState fragment{};
   /// The descriptor to create the pipeline from; points at `fragment` and `color`.
-  RenderPipelineDescriptor desc;
+  RenderPipelineDescriptor desc{};
 };
 
 /// Begins a render pass with one colour attachment, cleared to `clear` and stored.

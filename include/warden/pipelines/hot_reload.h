@@ -29,15 +29,15 @@ namespace warden::pipelines {
 /// What became of one reload.
 struct ReloadReport {
   /// The file that changed.
-  std::filesystem::path path;
+  std::filesystem::path path{};
   /// The module loaded from it.
-  ShaderModuleHandle module;
+  ShaderModuleHandle module{};
   /// True when the new module and every pipeline using it were swapped in; false leaves the old
   /// ones in place.
   bool applied = false;
   /// The compiler's diagnostics for the new source (the errors, when it did not compile).
-  std::vector<shaders::ShaderDiagnostic> diagnostics;
-  std::string error;  ///< an unreadable file or a pipeline that did not build, named
+  std::vector<shaders::ShaderDiagnostic> diagnostics{};
+  std::string error{};  ///< an unreadable file or a pipeline that did not build, named
   /// How many pipelines were built anew for it.
   size_t pipelines_rebuilt = 0;
   double compile_ms = 0;  ///< read + compile, on the worker thread

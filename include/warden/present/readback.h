@@ -20,7 +20,7 @@ struct Image {
   /// Rows.
   uint32_t height = 0;
   /// width x height x 4 bytes.
-  std::vector<uint8_t> rgba;
+  std::vector<uint8_t> rgba{};
   /// The RGBA of pixel (x, y); (0, 0) is the top left.
   std::array<uint8_t, 4> pixel(uint32_t x, uint32_t y) const;
 };

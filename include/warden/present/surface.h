@@ -20,11 +20,11 @@ struct X11WindowSource {
 /// What a surface supports with an adapter.
 struct SurfaceCaps {
   /// Formats it can be configured with, preferred first.
-  std::vector<gpu::TextureFormat> formats;
+  std::vector<gpu::TextureFormat> formats{};
   /// Present modes it supports.
-  std::vector<gpu::PresentMode> present_modes;
+  std::vector<gpu::PresentMode> present_modes{};
   /// Alpha modes it supports.
-  std::vector<gpu::CompositeAlphaMode> alpha_modes;
+  std::vector<gpu::CompositeAlphaMode> alpha_modes{};
   /// Texture usages its textures may have.
   gpu::Flags usages = gpu::TextureUsage::None;
 };

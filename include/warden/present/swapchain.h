@@ -49,12 +49,12 @@ struct SwapchainDevice {
   gpu::Device device = nullptr;
   resources::Registry* registry = nullptr;  ///< frame views are imported here; must outlive the attachment
   /// Called at this generation's first present (the owner: controller.mark_presented()).
-  std::function<void()> on_first_present;
+  std::function<void()> on_first_present{};
 };
 
 /// One acquired frame: render into `view`, then present().
 struct Frame {
-  TextureViewHandle view;  ///< imported into the generation's Registry; dead after present()
+  TextureViewHandle view{};  ///< imported into the generation's Registry; dead after present()
   gpu::Texture texture = nullptr;  ///< the surface's, valid until present()
   /// Pixels across.
   uint32_t width = 0;
@@ -141,7 +141,7 @@ class Swapchain {
   uint32_t height_ = 0;
 
   struct InFlight {
-    Frame frame;
+    Frame frame{};
     gpu::TextureView view = nullptr;  // ours: the registry only tracks it
   };
   std::optional<InFlight> in_flight_;

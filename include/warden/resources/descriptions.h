@@ -67,7 +67,7 @@ struct LayoutEntry {
 /// One pipeline-overridable constant of a stage (a WGSL `override`).
 struct Constant {
   /// The constant's name or numeric id in the shader.
-  std::string key;
+  std::string key{};
   /// Its value, converted to the constant's type.
   double value = 0;
 };
@@ -75,10 +75,10 @@ struct Constant {
 /// One programmable stage of a pipeline: a registered module, its entry point and its constants.
 struct ShaderStage {
   /// The module; a stale handle makes the create call fail naming it.
-  ShaderModuleHandle module;
-  std::string entry_point;  ///< required: warden never relies on a default entry point
+  ShaderModuleHandle module{};
+  std::string entry_point{};  ///< required: warden never relies on a default entry point
   /// Values for the stage's override constants.
-  std::vector<Constant> constants;
+  std::vector<Constant> constants{};
 };
 
 /// One attribute of a vertex buffer.
@@ -97,7 +97,7 @@ struct VertexLayout {
   /// Per vertex or per instance.
   gpu::VertexStepMode step_mode = gpu::VertexStepMode::Vertex;
   /// The attributes one element holds.
-  std::vector<VertexAttribute> attributes;
+  std::vector<VertexAttribute> attributes{};
 };
 
 /// One color attachment a render pipeline writes.
@@ -105,7 +105,7 @@ struct ColorTarget {
   /// The attachment's format.
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
   /// Blending; none: the fragment's output replaces the texel.
-  std::optional<gpu::BlendState> blend;
+  std::optional<gpu::BlendState> blend{};
   /// gpu::ColorWriteMask bits of the channels written.
   gpu::Flags write_mask = gpu::ColorWriteMask::All;
 };
@@ -124,12 +124,12 @@ struct DepthState {
 /// rebuild can make it again.
 struct RenderPipelineDescription {
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
-  PipelineLayoutHandle layout;  ///< null: derived from the shaders ("auto")
+  std::string label{};
+  PipelineLayoutHandle layout{};  ///< null: derived from the shaders ("auto")
   /// The vertex stage.
-  ShaderStage vertex;
+  ShaderStage vertex{};
   /// One layout per vertex buffer slot, in slot order.
-  std::vector<VertexLayout> vertex_buffers;
+  std::vector<VertexLayout> vertex_buffers{};
   /// How vertices form primitives.
   gpu::PrimitiveTopology topology = gpu::PrimitiveTopology::TriangleList;
   /// Which winding faces the viewer.
@@ -137,21 +137,21 @@ struct RenderPipelineDescription {
   /// Which faces are dropped.
   gpu::CullMode cull_mode = gpu::CullMode::None;
   /// The depth test; none: the pass has no depth attachment.
-  std::optional<DepthState> depth;
+  std::optional<DepthState> depth{};
   /// Samples per pixel of the attachments: 1, or 4.
   uint32_t sample_count = 1;
-  std::optional<ShaderStage> fragment;  ///< its targets are `targets`
+  std::optional<ShaderStage> fragment{};  ///< its targets are `targets`
   /// The color attachments, in attachment order.
-  std::vector<ColorTarget> targets;
+  std::vector<ColorTarget> targets{};
 };
 
 /// What create_compute_pipeline makes a compute pipeline from, kept as its recipe.
 struct ComputePipelineDescription {
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
-  PipelineLayoutHandle layout;  ///< null: derived from the shader ("auto")
+  std::string label{};
+  PipelineLayoutHandle layout{};  ///< null: derived from the shader ("auto")
   /// The compute stage.
-  ShaderStage compute;
+  ShaderStage compute{};
 };
 
 }  // namespace warden::resources

@@ -19,7 +19,7 @@ struct StageParts {
   /// The stage's module.
   gpu::ShaderModule module = nullptr;
   /// The stage's constants, in webgpu.h's form.
-  std::vector<gpu::ConstantEntry> constants;
+  std::vector<gpu::ConstantEntry> constants{};
 };
 
 /// A descriptor and every array it points into, in one allocation that is never moved, so the
@@ -27,30 +27,30 @@ struct StageParts {
 struct RenderPipelineParts {
   /// The vertex and fragment stages' parts.
   ///@{
-  StageParts vertex, fragment_parts;
+  StageParts vertex{}, fragment_parts{};
   ///@}
   /// The attributes of each vertex buffer; `buffers` point into them.
-  std::vector<std::vector<gpu::VertexAttribute>> attributes;
+  std::vector<std::vector<gpu::VertexAttribute>> attributes{};
   /// The vertex buffer layouts `desc` points to.
-  std::vector<gpu::VertexBufferLayout> buffers;
+  std::vector<gpu::VertexBufferLayout> buffers{};
   /// The depth state `desc` points to when the description has one.
-  gpu::DepthStencilState depth;
+  gpu::DepthStencilState depth{};
   /// The blend states the color targets point to.
-  std::vector<gpu::BlendState> blends;
+  std::vector<gpu::BlendState> blends{};
   /// The color targets `fragment` points to.
-  std::vector<gpu::ColorTargetState> targets;
+  std::vector<gpu::ColorTargetState> targets{};
   /// The fragment state `desc` points to when there is a fragment stage.
-  gpu::FragmentState fragment;
+  gpu::FragmentState fragment{};
   /// The descriptor to pass to wgpuDeviceCreateRenderPipeline(Async).
-  gpu::RenderPipelineDescriptor desc;
+  gpu::RenderPipelineDescriptor desc{};
 };
 /// A compute pipeline descriptor and the stage it points into, never moved (see
 /// RenderPipelineParts).
 struct ComputePipelineParts {
   /// The compute stage's parts.
-  StageParts stage;
+  StageParts stage{};
   /// The descriptor to pass to wgpuDeviceCreateComputePipeline(Async).
-  gpu::ComputePipelineDescriptor desc;
+  gpu::ComputePipelineDescriptor desc{};
 };
 
 /// `layout` null: derived from the shaders. `fragment` is read only when the description has a

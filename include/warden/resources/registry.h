@@ -71,11 +71,11 @@ struct ReleaseEvent {
   /// The generation its handle carried; 0 when the pool was full and it never had a handle.
   uint32_t generation = 0;
   const void* object = nullptr;  ///< identity only: the object is already released
-  std::string_view label;  ///< valid during the call only
+  std::string_view label{};  ///< valid during the call only
   /// Who owned it, which says whether warden released and destroyed it.
   Ownership ownership = Ownership::Owned;
-  Serial last_used;     ///< the last submission that used the object
-  Serial retired;       ///< the clock's retired serial when it was let go
+  Serial last_used{};     ///< the last submission that used the object
+  Serial retired{};       ///< the clock's retired serial when it was let go
   bool destroyed = false;  ///< wgpu*Destroy was called (owned buffers, textures, query sets)
 };
 
@@ -109,7 +109,7 @@ struct RegistryOptions {
   uint32_t generation_limit = HandleLayout::kMaxGeneration;
   /// Called for every GPU object the registry lets go of; may be empty. Runs inside the registry's
   /// call (poll, destroy, shutdown) and must not call the registry.
-  std::function<void(const ReleaseEvent&)> on_release;
+  std::function<void(const ReleaseEvent&)> on_release{};
   /// The device generation the registry starts on, named in "device lost" errors.
   uint64_t device_generation = 1;
   /// Where the registry reports; null: a Diagnostics of its own. An Engine passes its one
@@ -147,19 +147,19 @@ struct BufferDescription {
   gpu::Flags usage = gpu::BufferUsage::None;
   bool mapped_at_creation = false;  ///< a rebuild makes it unmapped; what was written so is lost
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
+  std::string label{};
   /// Where the contents come from after a device loss (docs/adr/0013).
   ContentsSource contents = ContentsSource::Kept;
   /// ContentsSource::Callback: called after a rebuild made every object again; writes the
   /// contents through the registry (write_buffer). Required for Callback, ignored otherwise.
-  std::function<void(Registry&, BufferHandle)> refill;
+  std::function<void(Registry&, BufferHandle)> refill{};
 };
 
 /// What create_texture makes a texture from, kept as its recipe for a rebuild after a device loss.
 struct TextureDescription {
   /// Width, height and depth or array layers, in texels; each must be at least 1 and within the
   /// device's limits.
-  gpu::Extent3D size;
+  gpu::Extent3D size{};
   /// The texel format.
   gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
   /// gpu::TextureUsage bits; write_texture needs CopyDst, bind groups check their bindings against
@@ -175,10 +175,10 @@ struct TextureDescription {
   /// Undefined leaves it to the implementation's default.
   gpu::TextureViewDimension binding_view_dimension = gpu::TextureViewDimension::Undefined;
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
+  std::string label{};
   /// Where the contents come from after a device loss (docs/adr/0013).
   ContentsSource contents = ContentsSource::Kept;
-  std::function<void(Registry&, TextureHandle)> refill;  ///< as BufferDescription::refill
+  std::function<void(Registry&, TextureHandle)> refill{};  ///< as BufferDescription::refill
 };
 
 /// How create_texture_view sees its texture; Undefined and the *Undefined counts mean "as the
@@ -199,7 +199,7 @@ struct TextureViewDescription {
   /// Which aspect (color, depth, stencil) the view shows.
   gpu::TextureAspect aspect = gpu::TextureAspect::All;
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
+  std::string label{};
 };
 
 /// What create_sampler makes a sampler from: one address mode for u, v and w; the filters.
@@ -213,13 +213,13 @@ struct SamplerDescription {
   /// Filter between mip levels.
   gpu::MipmapFilterMode mipmap_filter = gpu::MipmapFilterMode::Nearest;
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
+  std::string label{};
 };
 
 /// A range of a registered buffer bound to one bind group entry.
 struct BufferBinding {
   /// The buffer; it must be alive when the group is made, and is touched with the group.
-  BufferHandle buffer;
+  BufferHandle buffer{};
   /// Start of the range in bytes.
   uint64_t offset = 0;
   /// Length of the range in bytes; gpu::kWholeSize: to the end of the buffer.
@@ -231,50 +231,50 @@ struct BindGroupEntryDescription {
   uint32_t binding = 0;
   /// A buffer range, a texture view or a sampler, all registered; the layout's entry says which is
   /// allowed.
-  std::variant<BufferBinding, TextureViewHandle, SamplerHandle> resource;
+  std::variant<BufferBinding, TextureViewHandle, SamplerHandle> resource{};
 };
 /// What create_bind_group makes a group from, by handle, so a rebuild can make it again from the
 /// rebuilt objects.
 struct BindGroupDescription {
   /// The layout the group follows.
-  BindGroupLayoutHandle layout;
+  BindGroupLayoutHandle layout{};
   /// One entry per binding of the layout.
-  std::vector<BindGroupEntryDescription> entries;
+  std::vector<BindGroupEntryDescription> entries{};
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
+  std::string label{};
 };
 
 /// A shader module's recipe: its WGSL source, kept so a rebuild or a hot reload can compile it
 /// again.
 struct ShaderModuleDescription {
   /// The WGSL source.
-  std::string wgsl;
+  std::string wgsl{};
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
-  std::string path;  ///< where the source came from, when it came from a file (hot reload)
+  std::string label{};
+  std::string path{};  ///< where the source came from, when it came from a file (hot reload)
 };
 
 /// A bind group layout's recipe: the entries create_bind_group_layout took.
 struct BindGroupLayoutDescription {
-  std::vector<gpu::BindGroupLayoutEntry> entries;  ///< chains are not kept: nextInChain is cleared
+  std::vector<gpu::BindGroupLayoutEntry> entries{};  ///< chains are not kept: nextInChain is cleared
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
+  std::string label{};
 };
 
 /// A pipeline layout's recipe: its bind group layouts, by handle.
 struct PipelineLayoutDescription {
   /// The bind group layouts, in group order.
-  std::vector<BindGroupLayoutHandle> layouts;
+  std::vector<BindGroupLayoutHandle> layouts{};
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
+  std::string label{};
 };
 
 /// A texture view's recipe: the texture it views and how.
 struct TextureViewRecipe {
   /// The texture the view was made of.
-  TextureHandle texture;
+  TextureHandle texture{};
   /// How it views that texture.
-  TextureViewDescription desc;
+  TextureViewDescription desc{};
 };
 
 /// What create_query_set makes a query set from.
@@ -284,7 +284,7 @@ struct QuerySetDescription {
   /// How many queries the set holds; 0 is refused.
   uint32_t count = 0;
   /// The name messages, reports and the GPU debugger show.
-  std::string label;
+  std::string label{};
 };
 
 /// Where write_texture puts its bytes.
@@ -292,9 +292,9 @@ struct TextureWrite {
   /// The mip level written.
   uint32_t mip_level = 0;
   /// The first texel written, in texels of that level.
-  gpu::Origin3D origin;
+  gpu::Origin3D origin{};
   /// How many texels are written on each axis.
-  gpu::Extent3D size;
+  gpu::Extent3D size{};
   /// Bytes from one row of the data to the next; 0 (or gpu::kCopyStrideUndefined): rows are
   /// packed, `size.width` texels each. Shorter than a row of the region is refused.
   uint32_t bytes_per_row = 0;
@@ -315,7 +315,7 @@ struct KindData<BufferTag> {
   gpu::Flags usage = 0;
   uint64_t size = 0;
   // ContentsSource::Kept: the buffer's bytes as written through warden (sized on first write).
-  std::vector<uint8_t> kept;
+  std::vector<uint8_t> kept{};
 };
 // ContentsSource::Kept: one subresource of a texture (an aspect of one mip level of one array
 // layer or depth slice) as written through warden, packed row after row. Writes land in it
@@ -328,33 +328,33 @@ struct KeptSubresource {
   uint32_t width = 0;       // texels in a row of the level
   uint32_t rows = 0;        // rows of the level
   uint32_t row_bytes = 0;   // one packed row of the level
-  std::vector<uint8_t> texels;
+  std::vector<uint8_t> texels{};
 };
 template <>
 struct KindData<TextureTag> {
   gpu::Flags usage = 0;
-  gpu::Extent3D size;
+  gpu::Extent3D size{};
   gpu::TextureFormat format = gpu::TextureFormat::Undefined;
   uint32_t mip_level_count = 1;
   uint32_t live_views = 0;  // views made through create_texture_view and not yet destroyed
-  std::vector<KeptSubresource> kept;  // made on each subresource's first write
+  std::vector<KeptSubresource> kept{};  // made on each subresource's first write
 };
 template <>
 struct KindData<TextureViewTag> {
-  TextureHandle texture;  // null when adopted or imported without one
+  TextureHandle texture{};  // null when adopted or imported without one
 };
 template <>
 struct KindData<BindGroupLayoutTag> {
   // Known when made by create_bind_group_layout; create_bind_group checks usages against it.
-  std::optional<std::vector<gpu::BindGroupLayoutEntry>> entries;
+  std::optional<std::vector<gpu::BindGroupLayoutEntry>> entries{};
 };
 template <>
 struct KindData<BindGroupTag> {
   // What the group binds: touching the group touches them (they are used by the same
   // submission, and destroying one before that submission retires would be the same hazard).
-  std::vector<BufferHandle> buffers;
-  std::vector<TextureViewHandle> views;
-  std::vector<SamplerHandle> samplers;
+  std::vector<BufferHandle> buffers{};
+  std::vector<TextureViewHandle> views{};
+  std::vector<SamplerHandle> samplers{};
 };
 
 // What each kind is made from: the description create_* took, replayed by rebuild().
@@ -376,14 +376,14 @@ using Recipe = typename RecipeOf<Tag>::type;
 
 template <typename Tag>
 struct Record {
-  std::string label;
+  std::string label{};
   Ownership ownership = Ownership::Owned;
-  Serial last_used;  // the last submission that used the object; 0: never used
+  Serial last_used{};  // the last submission that used the object; 0: never used
   SlotState state = SlotState::Live;
-  std::string failure;  // SlotState::Failed: why the rebuild could not make it
+  std::string failure{};  // SlotState::Failed: why the rebuild could not make it
   // Empty for adopted and imported objects: made elsewhere, warden cannot make them again.
-  std::optional<Recipe<Tag>> recipe;
-  KindData<Tag> data;
+  std::optional<Recipe<Tag>> recipe{};
+  KindData<Tag> data{};
 };
 
 template <typename Tag>
@@ -401,10 +401,10 @@ struct KindStore {
   using Object = typename GpuType<Tag>::type;
   KindStore(uint32_t capacity, uint32_t registry, uint32_t first_generation, uint32_t generation_limit)
       : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit, first_generation) {}
-  Pool<Object> pool;                 // hot: handle + object, what resolve reads
+  Pool<Object> pool{};                 // hot: handle + object, what resolve reads
   // Cold, by slot index; grows with the pool's slots. A deque, so a label pointer handed out
   // stays valid while its object lives.
-  std::deque<Record<Tag>> records;
+  std::deque<Record<Tag>> records{};
 };
 
 }  // namespace detail
@@ -412,9 +412,9 @@ struct KindStore {
 /// What a rebuild could not give back as it was, for the application (docs/adr/0013).
 struct ContentsLost {
   /// Buffers whose contents are gone.
-  std::vector<BufferHandle> buffers;
+  std::vector<BufferHandle> buffers{};
   /// Textures whose contents are gone.
-  std::vector<TextureHandle> textures;
+  std::vector<TextureHandle> textures{};
   /// True when nothing was lost.
   bool empty() const { return buffers.empty() && textures.empty(); }
 };
@@ -427,12 +427,12 @@ struct RebuildReport {
   uint32_t rebuilt = 0;  ///< objects made again on the new device
   /// Buffers and textures that came back zeroed: ContentsSource::None, contents the GPU
   /// produced (render targets, storage, readback buffers), or written while mapped at creation.
-  ContentsLost contents_lost;
+  ContentsLost contents_lost{};
   /// "<kind> \"<label>\": <the device's words>", one per slot that is now Failed.
-  std::vector<std::string> failed;
+  std::vector<std::string> failed{};
   /// Adopted and borrowed objects still Lost: warden has no recipe; their owner re-supplies them
   /// with replace_*. By label; report_awaiting_owner() names those still Lost later.
-  std::vector<std::string> awaiting_owner;
+  std::vector<std::string> awaiting_owner{};
 };
 
 /// Custody of an application's GPU objects behind generational typed handles, across device
@@ -787,14 +787,14 @@ class Registry {
 
   // A GPU object whose handle is gone and whose last submission has not retired yet.
   struct PendingRelease {
-    Serial release_after;  // last_used, or for owned objects at least the serial being recorded
-    Serial last_used;
+    Serial release_after{};  // last_used, or for owned objects at least the serial being recorded
+    Serial last_used{};
     ResourceKind kind = ResourceKind::None;
     void* object = nullptr;
     Ownership ownership = Ownership::Owned;
     uint32_t index = 0;
     uint32_t generation = 0;
-    std::string label;
+    std::string label{};
   };
   struct LaterFirst {
     bool operator()(const PendingRelease& a, const PendingRelease& b) const {

@@ -18,14 +18,14 @@ struct ShaderDiagnostic {
   /// Error (no module), warning or info: warden's one Severity (core/diagnostics.h).
   Severity severity = Severity::Error;
   /// The file (or the name given to compile()) the source came from.
-  std::string path;
+  std::string path{};
   /// 1-based, exactly as the compiler reported them; 0 when the message names no place
   /// (for example a failure the compiler could not pin to a token).
   uint32_t line = 0;
   /// In UTF-8 bytes from the start of the line, as Dawn reports it: a tab is one column and a
   /// two-byte character before the error counts two (tests/shaders/compile_test.cpp proves it).
   uint32_t column = 0;
-  std::string message;  ///< the compiler's message, whole
+  std::string message{};  ///< the compiler's message, whole
   /// Which of warden's messages this is: the compiler's own words, or a note warden adds.
   MessageId id = MessageId::ShaderCompilerMessage;
 
@@ -51,8 +51,8 @@ inline constexpr size_t kExcerptWidth = 120;
 
 /// A source line as a diagnostic shows it, and the caret line under it.
 struct Excerpt {
-  std::string line;   ///< the text shown
-  std::string caret;  ///< the line's tabs kept, a space for every other column shown, then ^
+  std::string line{};   ///< the text shown
+  std::string caret{};  ///< the line's tabs kept, a space for every other column shown, then ^
 };
 
 /// The excerpt of `line_text` for a 1-based byte `column` (0: the first). Control characters

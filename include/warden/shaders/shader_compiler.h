@@ -34,8 +34,8 @@ struct CompilerOptions {
 struct CompiledShader {
   /// Null exactly when `diagnostics` holds an error: a module that failed is released here,
   /// never handed out beside its errors.
-  gpu::Ref<gpu::ShaderModule> module;
-  std::vector<ShaderDiagnostic> diagnostics;  ///< errors, or warnings/info beside a module
+  gpu::Ref<gpu::ShaderModule> module{};
+  std::vector<ShaderDiagnostic> diagnostics{};  ///< errors, or warnings/info beside a module
 
   /// True when there is a module (no error).
   bool ok() const { return static_cast<bool>(module); }

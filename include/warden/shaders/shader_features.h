@@ -17,9 +17,9 @@ namespace warden::shaders {
 
 /// A WGSL `enable` extension and the device feature it needs.
 struct ShaderFeature {
-  std::string_view extension;  ///< as written after `enable` in WGSL
-  std::string_view feature;    ///< the device feature's name (webgpu.h, `warden info`)
-  gpu::FeatureName value;      ///< its number in this ABI
+  std::string_view extension{};  ///< as written after `enable` in WGSL
+  std::string_view feature{};    ///< the device feature's name (webgpu.h, `warden info`)
+  gpu::FeatureName value{};      ///< its number in this ABI
 };
 
 /// Numbers from the library's own tables (docs/adr/0001), each proven against the library by

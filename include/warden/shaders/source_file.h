@@ -26,7 +26,7 @@ inline constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
 /// A source file's text, checked to be UTF-8.
 struct SourceText {
-  std::string text;                  ///< UTF-8, without a byte order mark
+  std::string text{};                  ///< UTF-8, without a byte order mark
   /// True when the file began with a byte order mark, which was dropped.
   bool byte_order_mark_removed = false;
 };

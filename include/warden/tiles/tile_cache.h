@@ -88,7 +88,7 @@ struct TileKeyHash {
 
 /// Where to sample for a tile position: a layer and the sub-rectangle of its texels.
 struct TileSource {
-  TileKey drawn;  ///< the tile itself, or the ancestor standing in for it
+  TileKey drawn{};  ///< the tile itself, or the ancestor standing in for it
   /// The layer holding `drawn`.
   LayerIndex layer = 0;
   /// The sub-rectangle of the layer to sample.
@@ -117,7 +117,7 @@ const char* to_string(LoadStatus status);
 /// fetches are ordered by.
 struct FrameView {
   /// Every tile position the frame draws.
-  std::span<const TileKey> visible;
+  std::span<const TileKey> visible{};
   /// The view's centre, 0..1 across the whole pyramid.
   ///@{
   double centre_x = 0.5, centre_y = 0.5;
@@ -127,13 +127,13 @@ struct FrameView {
 /// One fetch, as handed to a TileFetcher and answered through a TileReply.
 struct FetchTicket {
   /// The tile to fetch.
-  TileKey key;
+  TileKey key{};
   uint64_t id = 0;  ///< unique per request over the cache's life: a later request is another id
 };
 
 namespace detail {
 struct Arrival {
-  FetchTicket ticket;
+  FetchTicket ticket{};
   Result<std::vector<uint8_t>> texels;
 };
 // Where replies wait for the frame thread: the one piece of the cache other threads touch.
@@ -193,7 +193,7 @@ struct DeliverReport {
   uint32_t loaded = 0;   ///< uploaded and resident
   uint32_t waiting = 0;  ///< arrived, no layer yet (Deferred/Held): kept, retried next deliver
   uint32_t stale = 0;    ///< dropped: no longer wanted, evicted, cancelled, or from before clear()
-  std::vector<std::pair<TileKey, Error>> failed;  ///< the fetch or the upload failed
+  std::vector<std::pair<TileKey, Error>> failed{};  ///< the fetch or the upload failed
 };
 
 /// What became of one reply.
@@ -324,21 +324,21 @@ class TileCache {
   // place its last use gives it (O(log n), no scan); a fresh use goes to the end, O(1) by a hint.
   using UseOrder = std::map<uint64_t, TileKey>;
   struct Entry {
-    LayerIndex layer;
+    LayerIndex layer{};
     Place place = Place::Evictable;
     uint64_t last_use = 0;       // kept while pinned: where unpinning puts the tile back
-    UseOrder::iterator position;  // in lru_ or frame_list_; unused when pinned
+    UseOrder::iterator position{};  // in lru_ or frame_list_; unused when pinned
   };
   struct Request {
     enum class State : uint8_t { Queued, Fetching, Arrived };
     uint64_t id = 0;
     State state = State::Queued;
     uint64_t wanted_in_frame = 0;
-    std::vector<uint8_t> texels;  // Arrived: waiting for a layer
+    std::vector<uint8_t> texels{};  // Arrived: waiting for a layer
   };
   // Either a layer to fill or the reason there is none.
   struct Room {
-    std::optional<LayerIndex> layer;
+    std::optional<LayerIndex> layer{};
     LoadStatus otherwise = LoadStatus::Deferred;
   };
 

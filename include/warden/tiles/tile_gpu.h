@@ -223,7 +223,7 @@ static_assert(sizeof(TileInstance) == 36, "the vertex layout in tile_gpu.cpp rea
 /// module must have "vs" and "fs" with the interface of TileRenderer::default_wgsl(). The draw
 /// pipeline is made through `library`, so a hot reload of the module swaps it under its handle.
 struct TileDrawShader {
-  ShaderModuleHandle module;                      ///< the application's module, with "vs" and "fs"
+  ShaderModuleHandle module{};                      ///< the application's module, with "vs" and "fs"
   pipelines::PipelineLibrary* library = nullptr;  ///< makes (and on hot reload swaps) the pipeline
 };
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "resources/kind_order.h"
 #include "resources/requests.h"
 #include "warden/gpu/names.h"
 
@@ -229,25 +230,14 @@ uint32_t Registry::highest_generation_issued() const {
 void Registry::shutdown() {
   // One warning listing what the application left alive (docs/design.md, invariant 7).
   std::string leaked;
-  for (ResourceKind kind : kTeardownOrder) {
+  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
     std::vector<std::string> labels;
-    switch (kind) {
-#define WARDEN_COLLECT_LIVE(Name, snake)                                           \
-  case ResourceKind::Name: {                                                       \
-    auto& s = store<Name##Tag>();                                                  \
-    s.pool.for_each_live([&](SlotId id, gpu::Name&) {                              \
-      labels.push_back(s.records[id.index].label);                                 \
-    });                                                                            \
-    break;                                                                         \
-  }
-      WARDEN_RESOURCE_KINDS(WARDEN_COLLECT_LIVE)
-#undef WARDEN_COLLECT_LIVE
-      case ResourceKind::None: break;
-    }
-    if (labels.empty()) continue;
+    auto& s = store<Tag>();
+    s.pool.for_each_live([&](SlotId id, Object<Tag>&) { labels.push_back(s.records[id.index].label); });
+    if (labels.empty()) return;
     if (!leaked.empty()) leaked += "; ";
-    leaked += fmt::format("{} {} ({})", labels.size(), to_string(kind), quoted_labels(labels, 16));
-  }
+    leaked += fmt::format("{} {} ({})", labels.size(), to_string(Tag::kind), quoted_labels(labels, 16));
+  });
   if (!leaked.empty()) {
     diagnostics_.warning(category::kResources, MessageId::ResourcesLeakedAtShutdown,
                          fmt::format("still alive at shutdown: {}", leaked));
@@ -255,15 +245,7 @@ void Registry::shutdown() {
   // Nothing can still run once the application is done with this registry, neither submitted
   // nor being recorded: the caller either waited for the queue or is tearing the device down.
   assume_all_complete();
-  for (ResourceKind kind : kTeardownOrder) {
-    switch (kind) {
-#define WARDEN_RELEASE_KIND(Name, snake) \
-  case ResourceKind::Name: release_all_live<Name##Tag>(); break;
-      WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_KIND)
-#undef WARDEN_RELEASE_KIND
-      case ResourceKind::None: break;
-    }
-  }
+  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() { release_all_live<Tag>(); });
 }
 
 template <typename Tag>

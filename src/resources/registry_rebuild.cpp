@@ -2,6 +2,7 @@
 // docs/lifecycle-in-detail.md walks one object through both).
 #include <fmt/format.h>
 
+#include "resources/kind_order.h"
 #include "warden/resources/registry.h"
 
 namespace warden::resources {
@@ -22,15 +23,7 @@ void Registry::on_device_lost() {
   device_lost_ = true;
   // Nothing of the lost device can still run: what waits for a submission goes now.
   assume_all_complete();
-  for (ResourceKind kind : kTeardownOrder) {
-    switch (kind) {
-#define WARDEN_LOSE_KIND(Name, snake) \
-  case ResourceKind::Name: lose_all<Name##Tag>(); break;
-      WARDEN_RESOURCE_KINDS(WARDEN_LOSE_KIND)
-#undef WARDEN_LOSE_KIND
-      case ResourceKind::None: break;
-    }
-  }
+  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() { lose_all<Tag>(); });
   refills_.clear();
   device_ = nullptr;
   queue_ = nullptr;
@@ -75,15 +68,7 @@ RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t g
   RebuildReport report;
   report.generation = generation;
   // Dependency order: what an object uses is made before it.
-  for (auto kind = kTeardownOrder.rbegin(); kind != kTeardownOrder.rend(); ++kind) {
-    switch (*kind) {
-#define WARDEN_REBUILD_KIND(Name, snake) \
-  case ResourceKind::Name: rebuild_all<Name##Tag>(report); break;
-      WARDEN_RESOURCE_KINDS(WARDEN_REBUILD_KIND)
-#undef WARDEN_REBUILD_KIND
-      case ResourceKind::None: break;
-    }
-  }
+  detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() { rebuild_all<Tag>(report); });
   // The application writes its contents once every object exists (a refill may use any).
   std::vector<std::function<void()>> refills = std::move(refills_);
   refills_.clear();

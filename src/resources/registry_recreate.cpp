@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "resources/kind_order.h"
 #include "resources/requests.h"
 #include "warden/resources/registry.h"
 
@@ -140,15 +141,7 @@ void Registry::remake_from_recipe(SlotId id, std::vector<std::string>& failed) {
 
 size_t Registry::report_awaiting_owner() {
   size_t count = 0;
-  for (auto kind = kTeardownOrder.rbegin(); kind != kTeardownOrder.rend(); ++kind) {
-    switch (*kind) {
-#define WARDEN_REPORT_AWAITING(Name, snake) \
-  case ResourceKind::Name: report_awaiting_owner_of<Name##Tag>(count); break;
-      WARDEN_RESOURCE_KINDS(WARDEN_REPORT_AWAITING)
-#undef WARDEN_REPORT_AWAITING
-      case ResourceKind::None: break;
-    }
-  }
+  detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() { report_awaiting_owner_of<Tag>(count); });
   return count;
 }
 

@@ -104,6 +104,19 @@ expect_no_build_path() {  # <library>
   echo "$(basename "$library"): no path of the build ($build, $dawn)"
 }
 
+# The examples built against the moved prefix with GLFW and X11 out of reach (the package must
+# not ask for them when the window is not wanted), run with nothing pointing at this build: each
+# loads the moved prefix's Dawn, and none links or loads GLFW or X11.
+build_and_run_headless_examples() {
+  build_project "$examples" "$moved/examples" -DCMAKE_PREFIX_PATH="$moved" \
+    -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON -DCMAKE_DISABLE_FIND_PACKAGE_X11=ON
+  env -u WARDEN_WEBGPU_LIB -u LD_LIBRARY_PATH ctest --test-dir "$moved/examples" --output-on-failure
+  expect_dawn_from_moved_prefix "$moved/examples/compute_deferred_release"
+  for example in "${headless_examples[@]}"; do
+    expect_headless "$moved/examples/$example" "$(link_line_of "$moved/examples" "$example")"
+  done
+}
+
 case "$mode" in
   surface)
     install_prefix
@@ -133,14 +146,7 @@ case "$mode" in
   package)
     install_prefix
     move_prefix
-    # Headless: the package must not ask for GLFW or X11 when the window is not wanted.
-    build_project "$examples" "$moved/examples" -DCMAKE_PREFIX_PATH="$moved" \
-      -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON -DCMAKE_DISABLE_FIND_PACKAGE_X11=ON
-    env -u WARDEN_WEBGPU_LIB -u LD_LIBRARY_PATH ctest --test-dir "$moved/examples" --output-on-failure
-    expect_dawn_from_moved_prefix "$moved/examples/compute_deferred_release"
-    for example in "${headless_examples[@]}"; do
-      expect_headless "$moved/examples/$example" "$(link_line_of "$moved/examples" "$example")"
-    done
+    build_and_run_headless_examples
     # The installed tool, static, finds the moved prefix's Dawn through its run path.
     library=$(env -u WARDEN_WEBGPU_LIB -u LD_LIBRARY_PATH "$moved/bin/warden" info --json --backend null |
       sed -n 's/.*"library":"\([^"]*\)".*/\1/p')
@@ -226,13 +232,7 @@ $(head -20 <<< "$foreign" | c++filt)"
     # itself; the headless programs neither link nor load GLFW or X11.
     cmake --install "$work/examples" --prefix "$work/prefix" > "$work/install.log"
     move_prefix
-    build_project "$examples" "$moved/examples" -DCMAKE_PREFIX_PATH="$moved" \
-      -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON -DCMAKE_DISABLE_FIND_PACKAGE_X11=ON
-    env -u WARDEN_WEBGPU_LIB -u LD_LIBRARY_PATH ctest --test-dir "$moved/examples" --output-on-failure
-    expect_dawn_from_moved_prefix "$moved/examples/compute_deferred_release"
-    for example in "${headless_examples[@]}"; do
-      expect_headless "$moved/examples/$example" "$(link_line_of "$moved/examples" "$example")"
-    done
+    build_and_run_headless_examples
     expect_no_build_path "$(find "$moved/lib" -name 'libwarden.so.*' -type f | head -1)"
     build_project "$here/window_consumer" "$moved/window" -DCMAKE_PREFIX_PATH="$moved"
     ldd "$moved/window/window_consumer" | grep -E 'libwarden_window|libglfw' ||

@@ -5,8 +5,9 @@
 #       Dawn too, and the libraries name no path of the build
 #   examples_test.sh package          <source> <build> <work> <dawn dir>
 #       installs, moves the prefix out of the build and source trees, builds examples/ against
-#       it with find_package(warden) and runs every example: Dawn comes from the moved prefix,
-#       and the programs (headless) neither link nor load GLFW or X11
+#       it with find_package(warden) and runs every example with the build and source trees
+#       out of sight: Dawn comes from the moved prefix, and the programs (headless) neither link
+#       nor load GLFW or X11
 #   examples_test.sh pkg-config       <source> <build> <work> <dawn dir>
 #       the same with the first example built by `pkg-config --cflags --libs warden` alone
 #   examples_test.sh window-component <source> <build> <work> <dawn dir>
@@ -47,6 +48,20 @@ move_prefix() {
   cp -a "$work/prefix/." "$moved/"
   rm -rf "$work/prefix"
   echo "prefix moved to $moved"
+}
+
+# Runs a command as if the build had been moved away: in a private mount namespace, an empty
+# tmpfs over the build and the source trees (root, as ctest runs here). What the command finds,
+# it finds in the moved prefix or the system; that the trees were really out of sight is checked.
+without_build_tree() {  # <command> [args...]
+  # shellcheck disable=SC2016  # the script is for the inner bash, which expands it
+  unshare --mount -- bash -c '
+    for tree in "$1" "$2"; do
+      mount -t tmpfs warden-build-moved-away "$tree" || exit 97
+      [[ -z "$(ls -A "$tree")" ]] || exit 98
+    done
+    shift 2
+    exec "$@"' without_build_tree "$build" "$source" "$@"
 }
 
 # Runs a program with no say of ours in where Dawn is (no WARDEN_WEBGPU_LIB, no
@@ -105,12 +120,20 @@ expect_no_build_path() {  # <library>
 }
 
 # The examples built against the moved prefix with GLFW and X11 out of reach (the package must
-# not ask for them when the window is not wanted), run with nothing pointing at this build: each
-# loads the moved prefix's Dawn, and none links or loads GLFW or X11.
+# not ask for them when the window is not wanted), run with nothing pointing at this build and
+# the build itself out of sight: each loads the moved prefix's Dawn, and none links or loads
+# GLFW or X11.
 build_and_run_headless_examples() {
   build_project "$examples" "$moved/examples" -DCMAKE_PREFIX_PATH="$moved" \
     -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON -DCMAKE_DISABLE_FIND_PACKAGE_X11=ON
-  env -u WARDEN_WEBGPU_LIB -u LD_LIBRARY_PATH ctest --test-dir "$moved/examples" --output-on-failure
+  local status=0
+  without_build_tree env -u WARDEN_WEBGPU_LIB -u LD_LIBRARY_PATH \
+    ctest --test-dir "$moved/examples" --output-on-failure || status=$?
+  case $status in
+    0) echo "the examples ran from $moved with $build and $source out of sight" ;;
+    97 | 98) fail "could not hide the build and source trees (unshare --mount, tmpfs; exit $status)" ;;
+    *) fail "the examples failed with the build and source trees out of sight (exit $status)" ;;
+  esac
   expect_dawn_from_moved_prefix "$moved/examples/compute_deferred_release"
   for example in "${headless_examples[@]}"; do
     expect_headless "$moved/examples/$example" "$(link_line_of "$moved/examples" "$example")"

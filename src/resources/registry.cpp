@@ -512,6 +512,17 @@ Result<void> Registry::replace_with_recipe(Handle<Tag> handle, Object<Tag> objec
 }
 
 template <typename Tag>
+void Registry::swap_in(SlotId id, Object<Tag> made) {
+  auto& s = store<Tag>();
+  detail::Record<Tag>& rec = s.records[id.index];
+  Object<Tag> old = std::exchange(*s.pool.find(id.bits), made);
+  let_go<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
+  rec.last_used = Serial{};  // no submission has used the new object
+  rec.state = SlotState::Live;
+  rec.failure.clear();
+}
+
+template <typename Tag>
 Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
   Object<Tag>* slot = store<Tag>().pool.find(handle.bits());
   if (slot == nullptr) return stale_error(handle);
@@ -539,11 +550,8 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
     return {};
   }
   if (rec.ownership == Ownership::Borrowed) add_ref(procs_, object);
-  Object<Tag> old = std::exchange(*slot, object);
-  let_go<Tag>(old, rec, handle.index(), handle.generation());
-  rec.last_used = Serial{};  // the new object has not been used by any submission
-  rec.state = SlotState::Live;  // a Lost or Failed slot is live again with what its owner supplied
-  rec.failure.clear();
+  // A Lost or Failed slot is live again with what its owner supplied.
+  swap_in<Tag>(SlotId{handle.index(), handle.generation(), handle.bits()}, object);
   // The caller's object is not what the recipe describes (size, format, contents): from now on
   // the slot is the caller's to re-supply after a loss, as an adopted one is, and bytes kept for
   // the old object would be restored into (or overrun) the new one.
@@ -782,6 +790,7 @@ void Registry::release_pending(const PendingRelease& pending) {
   template Result<gpu::Name> Registry::stale_result<Name##Tag>(Name##Handle) const;             \
   template Result<Name##Handle> Registry::adopt<Name##Tag>(gpu::Name, std::string, Ownership);  \
   template Result<void> Registry::replace<Name##Tag>(Name##Handle, gpu::Name);                  \
+  template void Registry::swap_in<Name##Tag>(SlotId, gpu::Name);                                \
   template Result<void> Registry::destroy<Name##Tag>(Name##Handle);                             \
   template const std::string* Registry::label_of<Name##Tag>(Name##Handle) const;                \
   template std::optional<Ownership> Registry::ownership_of<Name##Tag>(Name##Handle) const;      \

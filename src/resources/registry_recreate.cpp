@@ -109,17 +109,6 @@ Result<void> Registry::recreate(const char* call, Handle<Tag> handle, detail::Re
 }
 
 template <typename Tag>
-void Registry::swap_in(SlotId id, Object<Tag> made) {
-  auto& s = store<Tag>();
-  detail::Record<Tag>& rec = s.records[id.index];
-  Object<Tag> old = std::exchange(*s.pool.find(id.bits), made);
-  let_go<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
-  rec.last_used = Serial{};  // no submission has used the new object
-  rec.state = SlotState::Live;
-  rec.failure.clear();
-}
-
-template <typename Tag>
 void Registry::remake_from_recipe(SlotId id, std::vector<std::string>& failed) {
   auto& s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];

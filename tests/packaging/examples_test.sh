@@ -99,8 +99,8 @@ expect_headless() {  # <program> <its link command line>
 }
 link_line_of() { cat "$1/CMakeFiles/$2.dir/link.txt"; }  # <build dir> <target>
 
-# Nothing of the build is named in a library's code or data: the build folder and the Dawn folder
-# it was given. (Debug information records where the sources were compiled; it is left out.) A
+# Nothing of the build is named in a library's code or data: the source tree, the build folder
+# and the Dawn folder it was given. (Debug information records where the sources were compiled; it is left out.) A
 # path the compiler builds in place is stored in 16-byte pieces, so every 16 characters of the
 # paths are looked for, not only the whole.
 path_pieces() {  # <path>...
@@ -114,9 +114,9 @@ expect_no_build_path() {  # <library>
   local library=$1 stripped found
   stripped="$work/$(basename "$1").stripped"
   objcopy --strip-debug "$library" "$stripped"
-  found=$(strings "$stripped" | grep -F -f <(path_pieces "$build" "$dawn") | head -5 || true)
-  [[ -z "$found" ]] || fail "$(basename "$library") names paths of the build ($build, $dawn): $found"
-  echo "$(basename "$library"): no path of the build ($build, $dawn)"
+  found=$(strings "$stripped" | grep -F -f <(path_pieces "$source" "$build" "$dawn") | head -5 || true)
+  [[ -z "$found" ]] || fail "$(basename "$library") names paths of the build ($source, $build, $dawn): $found"
+  echo "$(basename "$library"): no path of the build ($source, $build, $dawn)"
 }
 
 # The examples built against the moved prefix with GLFW and X11 out of reach (the package must

@@ -80,7 +80,8 @@ struct EngineOptions {
   /// A hang ends the device as a loss does (see EngineCallbacks::on_lost). 0 turns the watchdog
   /// off: a submission that never finishes then freezes the picture for as long as the driver
   /// takes. A backend that runs the commands inside QueueSubmit (Dawn's GL) blocks there
-  /// instead, where no watchdog can see it (docs/failure-policy.md, "Hangs").
+  /// instead, where no watchdog can see it (docs/failure-policy.md, "Hangs: what the watchdog
+  /// can and cannot see").
   std::chrono::milliseconds hang_limit{2000};
 };
 

@@ -7,7 +7,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <string>
+#include <vector>
 #include <thread>
 
 #include "support/engine_fixture.h"
@@ -87,11 +90,20 @@ std::vector<uint8_t> draw_green(Engine& engine, TextureHandle target, TextureVie
   return {texels.begin(), texels.begin() + 4};
 }
 
+// What an observer of the engine's generations heard, in order.
+struct Journal final : GenerationObserver {
+  std::vector<std::string> heard;
+  void device_lost(uint64_t generation) override { heard.push_back("lost " + std::to_string(generation)); }
+  void device_ready(uint64_t generation) override { heard.push_back("ready " + std::to_string(generation)); }
+};
+
 TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraws) {
   FakeTime time;
   Heard heard;
   auto engine = make_engine(hang_options(time, kLimit), heard.callbacks());
   ASSERT_NE(engine, nullptr);
+  Journal journal;
+  engine->add_observer(journal);
   // A device that presented is released when it retires, never destroyed.
   ASSERT_TRUE(engine->mark_presented().ok());
   auto target = engine->registry().create_texture(
@@ -125,6 +137,13 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   EXPECT_EQ(retired.ended, device::DeviceEnd::Release);
   // Told once, by its own id and through on_lost, and scored once, as a hang.
   EXPECT_EQ(engine->diagnostics().count(MessageId::EngineHang), 1u);
+  const std::vector<Diagnostic> entries = engine->diagnostics().entries();
+  auto reported = std::find_if(entries.begin(), entries.end(),
+                               [](const Diagnostic& d) { return d.id == MessageId::EngineHang; });
+  ASSERT_NE(reported, entries.end());
+  EXPECT_EQ(reported->severity, Severity::Warning);
+  EXPECT_EQ(reported->category, kDiagnosticsCategory);
+  EXPECT_THAT(reported->message, HasSubstr("did not finish within 100 ms"));
   ASSERT_EQ(heard.lost.size(), 1u);
   EXPECT_EQ(heard.lost[0].first, 1u);
   EXPECT_THAT(heard.lost_messages[0], HasSubstr("hung: submission " + std::to_string(hung.value)));
@@ -135,6 +154,7 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   EXPECT_EQ(engine->generation(), 2u);
   EXPECT_THAT(heard.ready, ElementsAre(1u, 2u));
   EXPECT_EQ(engine->counters().recoveries, 1u);
+  EXPECT_THAT(journal.heard, ElementsAre("lost 1", "ready 2")) << "observers hear a hang as a loss";
   // The new device's queue finishes its work: no second report, however long it runs.
   const std::vector<uint8_t> texel = draw_green(*engine, *target, *view);
   EXPECT_THAT(texel, ElementsAre(0, 255, 0, 255));
@@ -149,6 +169,7 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   EXPECT_EQ(engine->diagnostics().count(MessageId::EngineHang), 1u);
   EXPECT_EQ(heard.lost.size(), 1u);
   EXPECT_EQ(engine->rebuild_policy().strikes(device::FaultKind::Hung), 1u);
+  engine->remove_observer(journal);
 }
 
 // Surface failures (a Swapchain scoring into the engine's policy) gave up while the device is

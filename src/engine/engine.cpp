@@ -522,7 +522,9 @@ void Engine::poll() {
 // and the next device asked for by the retry below, within the policy.
 void Engine::watch_for_hang() {
   if (!hang_watch_ || state_ != EngineState::Ready || !registry_ || registry_->device_lost()) return;
-  if (!hang_watch_->check(registry_->clock())) return;
+  // Only the device the registry's work was submitted to can be called hung.
+  const device::Generation token{prepared_token_};
+  if (!controller_->is_current(token) || !hang_watch_->check(registry_->clock())) return;
   const uint64_t generation = generation_;
   const Serial oldest = registry_->clock().retired().next();
   const std::string detail = fmt::format("submission {} did not finish within {} ms", oldest.value,
@@ -530,7 +532,7 @@ void Engine::watch_for_hang() {
   const uint64_t unscored_before = policy_.unscored_hangs();
   ++counters_.hangs;
   hang_report_ = device::LossReport{gpu::DeviceLostReason::Unknown, "hung: " + detail};
-  controller_->report_hang(device::Generation{prepared_token_}, detail);
+  controller_->report_hang(token, detail);
   hang_report_.reset();
   const bool scored = policy_.unscored_hangs() == unscored_before;
   if (!scored) ++counters_.unscored_hangs;

@@ -204,6 +204,30 @@ TEST(EngineHang, AHangAfterThePolicyGaveUpIsRecordedNotScoredAndNoDeviceIsAskedF
   EXPECT_THAT(engine->begin_frame(), FailsWith(MessageId::EngineGaveUp));
 }
 
+// Hangs are scored like losses: the one that exhausts the policy gives up, scored, once.
+TEST(EngineHang, RepeatedHangsGiveUpLikeLossesAndTheLastIsScored) {
+  FakeTime time;
+  Heard heard;
+  auto engine = make_engine(hang_options(time, kLimit, 2), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  for (int hang = 0; hang < 2; ++hang) {
+    ASSERT_EQ(engine->state(), EngineState::Ready) << "before hang " << hang + 1;
+    submit_hung_frame(*engine);
+    poll_a_while(*engine);
+    time.advance(kLimit + 1ms);
+    poll_a_while(*engine);
+    if (hang == 0) ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  }
+  EXPECT_EQ(engine->counters().hangs, 2u);
+  EXPECT_EQ(engine->counters().unscored_hangs, 0u);
+  EXPECT_EQ(engine->rebuild_policy().strikes(device::FaultKind::Hung), 2u);
+  EXPECT_TRUE(engine->rebuild_policy().gave_up());
+  EXPECT_EQ(engine->state(), EngineState::Failed);
+  ASSERT_EQ(heard.failed.size(), 1u);
+  EXPECT_THAT(heard.failed[0], HasSubstr("2 hangs"));
+  EXPECT_THAT(heard.ready, ElementsAre(1u, 2u));
+}
+
 // A queue that finishes its work late, but always finishes some within the limit, is slow, not
 // hung; the same queue stopping is a hang (the watchdog was watching all along).
 TEST(EngineHang, ASlowQueueThatKeepsFinishingWorkIsNotAHangUntilItStops) {

@@ -185,6 +185,9 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
                                 .retirement = &retirement_,
                                 .rebuild = &policy_,
                                 .diagnostics = &diagnostics_});
+  if (options_.hang_limit.count() > 0) {
+    hang_watch_ = std::make_unique<device::HangWatch>(options_.hang_limit, options_.rebuild.now);
+  }
 }
 
 Engine::~Engine() {
@@ -366,7 +369,7 @@ void Engine::on_state(device::DeviceState state) {
       // (a forced loss was already let go of; this is when the API reports it).
       if (shown_generation_ == generation_ && told_lost_ < generation_) {
         told_lost_ = generation_;
-        const device::LossReport loss = inbox_->last_loss;
+        const device::LossReport loss = hang_report_ ? *hang_report_ : inbox_->last_loss;
         if (callbacks_.on_lost) {
           InCallback in(*this, "on_lost");
           callbacks_.on_lost(told_lost_, loss.reason, loss.message);
@@ -505,10 +508,38 @@ void Engine::poll() {
       }
     }
   }
+  watch_for_hang();
   if (retry_pending_) {
     retry_pending_ = false;
     if (auto retried = controller_->retry(); !retried) on_state(device::DeviceState::Failed);
   }
+}
+
+// Runs after the registry's poll, so what finished by now has retired. A hang goes the loss's
+// way through the controller (report_hang): the device let go as the retirement policy says
+// (never destroyed once it presented, never handed to its replacement), the fault scored as
+// hung (recorded, not scored, once the policy gave up), the application told through on_lost,
+// and the next device asked for by the retry below, within the policy.
+void Engine::watch_for_hang() {
+  if (!hang_watch_ || state_ != EngineState::Ready || !registry_ || registry_->device_lost()) return;
+  // Only the device the registry's work was submitted to can be called hung.
+  const device::Generation token{prepared_token_};
+  if (!controller_->is_current(token) || !hang_watch_->check(registry_->clock())) return;
+  const uint64_t generation = generation_;
+  const Serial oldest = registry_->clock().retired().next();
+  const std::string detail = fmt::format("submission {} did not finish within {} ms", oldest.value,
+                                         options_.hang_limit.count());
+  const uint64_t unscored_before = policy_.unscored_hangs();
+  ++counters_.hangs;
+  hang_report_ = device::LossReport{gpu::DeviceLostReason::Unknown, "hung: " + detail};
+  controller_->report_hang(token, detail);
+  hang_report_.reset();
+  const bool scored = policy_.unscored_hangs() == unscored_before;
+  if (!scored) ++counters_.unscored_hangs;
+  diagnostics_.warning(kDiagnosticsCategory, MessageId::EngineHang,
+                       fmt::format("generation {}: {}: the device was let go as hung; {}", generation, detail,
+                                   scored ? fmt::format("hang strikes now {}", policy_.strikes(device::FaultKind::Hung))
+                                          : std::string("not scored: the rebuild policy has given up")));
 }
 
 Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {

@@ -1,5 +1,7 @@
 #include "warden/gpu/queue_clock.h"
 
+#include <algorithm>
+
 namespace warden::gpu {
 
 struct QueueClock::Shared {
@@ -7,6 +9,18 @@ struct QueueClock::Shared {
   // Bumped by rebind(): a ticket of an earlier queue finds a different epoch and does nothing,
   // so a late report from a lost device never retires the new device's work.
   uint64_t epoch = 0;
+  // The test seam (hold_reports_from): reports of `held_from` and later are kept back, the
+  // newest of them in `held_through`. Serial{0}: nothing is held.
+  Serial held_from{};
+  Serial held_through{};
+
+  void retire_through(Serial serial) {
+    if (held_from != Serial{} && serial >= held_from) {
+      held_through = std::max(held_through, serial);
+      return;
+    }
+    clock.retire_through(serial);
+  }
 };
 
 namespace {
@@ -40,7 +54,7 @@ Serial QueueClock::submit(const CommandBuffer* buffers, size_t count) {
     // Success retires the serial. An error or cancellation means the device is gone: no work
     // of this queue can still run, so everything submitted counts as complete.
     if (status == QueueWorkDoneStatus::Success) {
-      shared->clock.retire_through(ticket->serial);
+      shared->retire_through(ticket->serial);
     } else {
       shared->clock.assume_all_complete();
     }
@@ -52,11 +66,23 @@ Serial QueueClock::submit(const CommandBuffer* buffers, size_t count) {
 void QueueClock::rebind(Queue queue) {
   queue_ = queue;
   ++shared_->epoch;
+  // A new device's queue is not the one that stopped finishing work.
+  shared_->held_from = Serial{};
+  shared_->held_through = Serial{};
   // The submission being recorded on the lost device never happens: its serial is spent, so
   // whatever was touched for it (a LayerPool's layers) counts as retired, not as waiting for
   // the new device's first submission.
   shared_->clock.on_submitted();
   shared_->clock.assume_all_complete();
+}
+
+void QueueClock::hold_reports_from(Serial first) { shared_->held_from = first; }
+
+void QueueClock::release_held_reports(Serial through) {
+  Shared& shared = *shared_;
+  if (shared.held_from == Serial{} || through < shared.held_from) return;
+  shared.clock.retire_through(std::min(through, shared.held_through));
+  shared.held_from = through.next();  // a report through `through` still to come retires as it arrives
 }
 
 Serial QueueClock::poll() {

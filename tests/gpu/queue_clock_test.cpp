@@ -31,5 +31,39 @@ TEST_F(GlDeviceTest, QueueClockRetiresThroughPoll) {
   EXPECT_EQ(blocking_wait_count(), waits_before);
 }
 
+// The test seam: held reports keep their submissions in flight however long the queue is
+// polled; a release retires them through the serial it names; a new queue holds nothing.
+TEST_F(GlDeviceTest, QueueClockHoldsReportsBackUntilReleasedOrRebound) {
+  const auto& p = dev->procs();
+  QueueClock qc(p, dev->context->instance(), dev->queue.get());
+  const auto submit_empty = [&] {
+    CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+    CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+    const Serial s = qc.submit(cmd);
+    p.CommandBufferRelease(cmd);
+    p.CommandEncoderRelease(enc);
+    return s;
+  };
+  const Serial first = submit_empty();
+  qc.hold_reports_from(qc.clock().recording());
+  const Serial second = submit_empty();
+  const Serial third = submit_empty();
+  ASSERT_TRUE(testing::poll_until([&] { return qc.clock().is_retired(first); }, [&] { qc.poll(); }));
+  // The device finished all three long ago; polling a while more retires nothing held.
+  testing::poll_until([] { return false; }, [&] { qc.poll(); }, std::chrono::milliseconds(100));
+  EXPECT_EQ(qc.clock().retired(), first);
+  EXPECT_EQ(qc.clock().in_flight(), 2u);
+
+  qc.release_held_reports(second);
+  testing::poll_until([] { return false; }, [&] { qc.poll(); }, std::chrono::milliseconds(50));
+  EXPECT_EQ(qc.clock().retired(), second);
+  EXPECT_FALSE(qc.clock().is_retired(third)) << "reports after the released serial stay held";
+
+  qc.rebind(dev->queue.get());  // the same queue stands in for a new device's
+  const Serial after = submit_empty();
+  EXPECT_TRUE(testing::poll_until([&] { return qc.clock().is_retired(after); }, [&] { qc.poll(); }))
+      << "a new queue's reports are not held";
+}
+
 }  // namespace
 }  // namespace warden::gpu

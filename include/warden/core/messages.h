@@ -220,6 +220,7 @@
   X(engine, EngineFrameAlreadyOpen, "begin_frame was called while another frame of the same device is open") \
   X(engine, EngineDestroying, "the engine was called while it is being destroyed (from a diagnostics sink)") \
   X(engine, EngineWaitInsideCallback, "wait_until_ready was called from inside a callback of a loss, where no device can become ready") \
+  X(engine, EngineHang, "a submission did not finish within EngineOptions::hang_limit: the device was let go as hung and, within the rebuild policy, the next one requested") \
   X(engine, EngineObserversOutlived, "the engine was destroyed while observers were still added; they were told the engine ended") \
   X(engine, TileLayerEngineGone, "the tile layer's engine was destroyed; the layer holds nothing and refuses calls") \
   X(engine, TileLayerHeadroomTooLarge, "a tile layer's in-flight headroom alone needs as many array layers as the device has") \

@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -73,6 +74,15 @@ struct EngineOptions {
   bool hot_reload = true;
   /// How long create() waits for the first device (start-up may block; frames never do).
   std::chrono::milliseconds startup_timeout{10000};
+  /// The hang watchdog's bound: poll() calls the device hung when the oldest submission that
+  /// has not finished made no progress for longer than this (measured on rebuild.now's clock
+  /// from the first poll() that saw it outstanding, or from the last one that saw work finish).
+  /// A hang ends the device as a loss does (see EngineCallbacks::on_lost). 0 turns the watchdog
+  /// off: a submission that never finishes then freezes the picture for as long as the driver
+  /// takes. A backend that runs the commands inside QueueSubmit (Dawn's GL) blocks there
+  /// instead, where no watchdog can see it (docs/failure-policy.md, "Hangs: what the watchdog
+  /// can and cannot see").
+  std::chrono::milliseconds hang_limit{2000};
 };
 
 /// What the engine tells the application. Any may be empty. They run inside poll() (or
@@ -80,7 +90,9 @@ struct EngineOptions {
 struct EngineCallbacks {
   /// A device is ready; generation 1 is the first. Handles made before resolve again.
   std::function<void(uint64_t generation)> on_ready{};
-  /// The device of `generation` is gone: the API's reason and message, as given.
+  /// The device of `generation` is gone: the API's reason and message, as given. A device the
+  /// hang watchdog let go (EngineOptions::hang_limit) is told here too, with reason Unknown and
+  /// a message that starts "hung: "; recovery then follows as for any loss.
   std::function<void(uint64_t generation, gpu::DeviceLostReason reason, std::string_view message)> on_lost{};
   /// After a rebuild, before on_ready: the buffers and textures that came back zeroed
   /// (ContentsSource::None, contents the GPU produced). Produce them again: inside it (and
@@ -239,6 +251,11 @@ struct EngineCounters {
   uint64_t uncaptured_errors = 0;
   /// Frames submit() dropped because an object they use could not be used (Frame::use).
   uint64_t frames_dropped = 0;
+  /// Devices the hang watchdog let go (EngineOptions::hang_limit); each is also a device loss.
+  uint64_t hangs = 0;
+  /// Of those, the hangs seen after the rebuild policy had given up: recorded by it, not scored
+  /// (RebuildPolicy::unscored_hangs), and no device requested after them.
+  uint64_t unscored_hangs = 0;
 };
 
 /// One object that owns a device through its losses: the loaded library, the device controller and
@@ -344,8 +361,13 @@ class Engine {
   const EngineCounters& counters() const { return counters_; }
   /// The device controller: the current device's state and generation, for tools and tests.
   const device::DeviceController& controller() const { return *controller_; }
-  /// The rebuild policy: how many losses it has counted and whether it gave up.
+  /// The rebuild policy: how many losses it has counted and whether it gave up. The mutable one
+  /// is for a Swapchain on the engine's device, which scores its surface failures there
+  /// (SwapchainOptions::rebuild): once they give up, a hang is recorded, not scored.
+  ///@{
   const device::RebuildPolicy& rebuild_policy() const { return policy_; }
+  device::RebuildPolicy& rebuild_policy() { return policy_; }
+  ///@}
   /// The rebuild report of the latest generation (empty for the first).
   const resources::RebuildReport& last_rebuild() const { return last_rebuild_; }
 
@@ -369,6 +391,8 @@ class Engine {
   // The prepared device is gone: let go of everything made on it (once per generation).
   void lose();
   void on_state(device::DeviceState state);
+  // The watchdog (poll()): lets go of a shown device whose oldest submission did not finish.
+  void watch_for_hang();
   void start_hot_reload();
   Error no_device_error(std::string_view call) const;
   bool has_device() const;
@@ -413,6 +437,9 @@ class Engine {
   gpu::BackendType backend_ = gpu::BackendType::Undefined;
   resources::RebuildReport last_rebuild_;
   EngineCounters counters_;
+  std::unique_ptr<device::HangWatch> hang_watch_;  // null: hang_limit 0, no watchdog
+  // While the watchdog ends a generation: the words on_lost tells instead of the API's.
+  std::optional<device::LossReport> hang_report_;
 };
 
 }  // namespace warden::engine

@@ -34,6 +34,15 @@ class QueueClock {
   /// Drains completed-work callbacks without waiting; returns the retired serial after it.
   Serial poll();
 
+  /// Test seam: a queue that stops finishing work. From submission `first` on, the queue's
+  /// reports of finished work are held back, so those submissions stay in flight (a hung GPU,
+  /// as a watchdog sees it) until released, or until rebind() (a new device's queue).
+  /// hold_reports_from(clock().recording()) holds the next submission and every one after it.
+  void hold_reports_from(Serial first);
+  /// Test seam: a slow queue catching up. The held submissions through `through` retire (now,
+  /// or when their report arrives); those after it stay held.
+  void release_held_reports(Serial through);
+
   /// The bookkeeping behind this clock.
   ///@{
   const SubmissionClock& clock() const;

@@ -36,6 +36,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kTileSize = 256;
 constexpr uint32_t kInFlightHeadroom = 16;
+constexpr uint32_t kMemoryUploadsPerFrame = 8;  // tiles a layer uploads from memory a frame
 constexpr uint32_t kRetryAfterFrames = 10;  // a failed fetch is asked for again this much later
 // A broken shader file is fixed this long after its failed reload was reported (the developer
 // read the error), or after kBrokenShaderLongest frames when no report came (a loss dropped it).
@@ -384,6 +385,7 @@ Result<void> TileMapDemo::create_scene() {
     layer.tile_size = kTileSize;
     layer.budget_bytes = budget / providers_.size();
     layer.cpu_cache_budget_bytes = memory_budget / providers_.size();
+    layer.memory_uploads_per_frame = kMemoryUploadsPerFrame;
     layer.in_flight_headroom = kInFlightHeadroom;
     layer.max_instances = max_instances;
     layer.shader = shader_;
@@ -540,8 +542,8 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   std::vector<TileKey> keys;
   for (const VisibleTile& tile : visible) keys.push_back(tile.key);
   if (first_after_loss) {
-    const uint32_t per_frame = std::max(1u, engine::TileLayerOptions{}.memory_uploads_per_frame);
-    report_.losses.back().settle_bound_frames = static_cast<uint32_t>((visible.size() + per_frame - 1) / per_frame);
+    report_.losses.back().settle_bound_frames =
+        static_cast<uint32_t>((visible.size() + kMemoryUploadsPerFrame - 1) / kMemoryUploadsPerFrame);
   }
   const WorldPixel centre = to_world_pixel(pose.centre, 0, 1);
   if (!layer.within_budget()) ++report_.budget_exceeded_frames;

@@ -24,6 +24,14 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
                       fmt::format("tile layer '{}': a budget of {} bytes is below one tile layer ({} bytes)", name,
                                   options.budget_bytes, *layer_bytes));
   }
+  if (options.cpu_cache_budget_bytes > 0 && options.memory_uploads_per_frame == 0) {
+    // A held tile is never fetched, so with no uploads from memory it would never come back.
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerNoMemoryUploads,
+                      fmt::format("tile layer '{}': memory_uploads_per_frame is 0 while {} bytes of tiles are kept in "
+                                  "memory, so a tile held there would never be uploaded; allow at least 1, or set "
+                                  "cpu_cache_budget_bytes to 0",
+                                  name, options.cpu_cache_budget_bytes));
+  }
   gpu::Limits limits;
   engine.procs().DeviceGetLimits(engine.device(), &limits);
   if (options.in_flight_headroom >= limits.maxTextureArrayLayers) {
@@ -159,6 +167,8 @@ Result<tiles::DeliverReport> TileLayer::deliver(const Frame& frame, tiles::Prior
     }
     auto status = upload_from_memory(encoder, *it, priority);
     if (!status) {
+      // Texels the array refuses are no use kept: the tile's next request fetches it afresh.
+      texels_.erase(*it);
       report->failed.emplace_back(*it, status.error());
       ++counters_.fetch_failures;
       it = from_memory_.erase(it);
@@ -207,7 +217,8 @@ bool TileLayer::restore_view(gpu::CommandEncoder encoder) {
     if (cache_->is_resident(key)) continue;
     auto status = upload_from_memory(encoder, key, tiles::Priority::Urgent);
     if (!status) {
-      ++counters_.fetch_failures;  // the frame loop fetches it again
+      texels_.erase(key);  // the frame loop fetches it afresh
+      ++counters_.fetch_failures;
       continue;
     }
     if (*status != tiles::LoadStatus::Loaded) {

@@ -293,6 +293,59 @@ TEST_F(TileLayerScene, TheFirstFrameAfterALossShowsTheMapWhereItWasFromMemoryWit
   EXPECT_EQ(pixels(*engine, target), before) << "the settled view after the loss is the one before it";
 }
 
+// An observer told before the layer keeps a frame of the new device open, so the layer cannot
+// record its own frame in device_ready: the first deliver uploads the cover into its frame
+// instead, before anything else, and the first frame drawn is still not blank.
+class FrameHolder : public GenerationObserver {
+ public:
+  explicit FrameHolder(Engine& engine) : engine_(engine) {}
+  void device_lost(uint64_t) override {}
+  void device_ready(uint64_t) override {
+    if (auto f = engine_.begin_frame()) held.emplace(std::move(*f));
+  }
+  std::optional<Frame> held;
+
+ private:
+  Engine& engine_;
+};
+
+TEST_F(TileLayerScene, ACoverDeviceReadyCouldNotRecordIsUploadedByTheFirstDeliver) {
+  ASSERT_NE(layer, nullptr);
+  FrameHolder holder(*engine);
+  struct Added {
+    Engine& engine;
+    GenerationObserver& observer;
+    ~Added() { engine.remove_observer(observer); }
+  } added{*engine, holder};
+  layer.reset();
+  engine->add_observer(holder);  // told before the layer, which is added after it
+  TileLayerOptions options;
+  options.tile_size = kTile;
+  options.max_instances = kGrid * kGrid;
+  options.budget_bytes = kBudgetTiles * layer_bytes();
+  options.in_flight_headroom = 8;
+  options.label = "after the holder";
+  auto made = TileLayer::create(*engine, options);
+  ASSERT_TRUE(made) << made.error().message;
+  layer = std::move(*made);
+  for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
+  const std::vector<uint8_t> before = pixels(*engine, target);
+  SilentFetcher silent;
+  source = &silent;
+
+  ASSERT_TRUE(engine->force_device_loss());
+  ASSERT_TRUE(testing::poll_until([&] { return engine->state() == EngineState::Ready; }, [&] { engine->poll(); }));
+  ASSERT_TRUE(holder.held.has_value()) << "the holder's frame is open";
+  EXPECT_EQ(layer->counters().restored_after_loss, 0u) << "device_ready could record nothing";
+  EXPECT_FALSE(layer->cache().is_resident({0, 0, 0}));
+  holder.held.reset();  // dropped unsubmitted: the application's frames may begin
+  const Drawn drawn = frame();
+  ASSERT_TRUE(drawn.recorded);
+  EXPECT_EQ(layer->counters().restored_after_loss, 1u) << "the first deliver uploaded the root";
+  EXPECT_EQ(newly_blank(before, pixels(*engine, target)), 0u);
+  expect_tiles_or_ancestors(drawn, 0);
+}
+
 // Uploads per frame bound a burst: with 3 a frame the 16 visible tiles settle in ceil(16 / 3)
 // frames of the first one after the loss, never more, the root covering the rest meanwhile.
 TEST_F(TileLayerScene, AfterALossTheViewSettlesWithinVisibleOverUploadsPerFrameFrames) {
@@ -404,6 +457,22 @@ TEST_F(TileLayerScene, TheMemoryCacheKeepsItsBudgetLeastRecentlyRequestedOutAndZ
   ASSERT_TRUE(layer->cache().evict(visible_keys()[0]));
   ASSERT_TRUE(layer->begin_frame({visible_keys(), 0.5, 0.5}));
   EXPECT_EQ(*layer->request(visible_keys()[0]), tiles::RequestStatus::Queued);
+}
+
+TEST_F(TileLayerScene, TilesKeptInMemoryWithNoUploadsAFrameAreAnErrorNamingBoth) {
+  ASSERT_NE(layer, nullptr);
+  TileLayerOptions stuck;
+  stuck.tile_size = kTile;
+  stuck.budget_bytes = 4 * layer_bytes();
+  stuck.cpu_cache_budget_bytes = 1 << 20;
+  stuck.memory_uploads_per_frame = 0;
+  stuck.label = "stuck";
+  auto made = TileLayer::create(*engine, stuck);
+  ASSERT_THAT(made, FailsWith(MessageId::TileLayerNoMemoryUploads));
+  EXPECT_EQ(made.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(made.error().message, ::testing::HasSubstr("tile layer 'stuck': memory_uploads_per_frame is 0 while 1048576 bytes"));
+  stuck.cpu_cache_budget_bytes = 0;  // nothing kept in memory: nothing to upload from it
+  EXPECT_TRUE(TileLayer::create(*engine, stuck));
 }
 
 // A budget much smaller than the view: tiles are evicted every frame, and resident bytes never

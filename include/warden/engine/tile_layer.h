@@ -77,6 +77,7 @@ struct TileLayerOptions {
   uint64_t cpu_cache_budget_bytes = 64ull << 20;
   /// Tiles deliver() uploads from memory in one frame (fetched tiles are uploaded as they
   /// arrive). Bounds an upload burst after a loss; the view settles within ceil(visible / this).
+  /// At least 1 while cpu_cache_budget_bytes is not 0.
   uint32_t memory_uploads_per_frame = 8;
 };
 
@@ -96,7 +97,8 @@ class TileLayer final : public GenerationObserver {
  public:
   /// Makes the layer's objects on the engine's current device. Errors: DeviceFailed while the
   /// engine has no device; InvalidArgument for a budget below one layer, more layers than the
-  /// device allows, or no room for the array's views (RegistryOptions::texture_view_capacity).
+  /// device allows, no room for the array's views (RegistryOptions::texture_view_capacity), or
+  /// tiles kept in memory with memory_uploads_per_frame 0.
   static Result<std::unique_ptr<TileLayer>> create(Engine& engine, TileLayerOptions options);
   /// Stops observing, gives the cache's layers back and destroys its objects in the registry.
   ~TileLayer() override;

@@ -87,6 +87,16 @@ int run_demo_command(DemoArgs& args) {
   print_out("demo: {} tiles uploaded, {} fetch failures, {} acquire misses, {} blocking waits, frame p50 {:.2f} ms\n",
              report->tiles_uploaded, report->tile_fetch_failures, report->acquire_misses, report->blocking_waits,
              demo::frame_ms_quantile(report->samples, 0.5));
+  print_out("demo: {} tiles uploaded from memory ({} before a first frame after a loss), memory peak {:.1f} MiB\n",
+            report->memory_uploads, report->restored_after_loss,
+            static_cast<double>(demo::cpu_cache_peak_bytes(report->samples)) / (1 << 20));
+  for (const demo::DemoReport::Loss& loss : report->losses) {
+    const auto to_settle = loss.frames_to_settled();
+    print_out("demo: loss at frame {}: first drawn {}, blank where the map was {}, settled {} (bound {})\n", loss.frame,
+              loss.first_drawn,
+              loss.first_drawn_blank_fraction ? fmt::format("{:.4f}", *loss.first_drawn_blank_fraction) : "not measured",
+              to_settle ? fmt::format("{} frames later", *to_settle) : "never", loss.settle_bound_frames);
+  }
   print_out("demo: report {}\n", (options.out / "report.html").string());
   return kExitOk;
 }
@@ -100,6 +110,9 @@ void add_demo_command(CLI::App& app, CommandRun& run) {
   cmd->add_option("--size", args->size, "Target size WIDTHxHEIGHT (width a multiple of 64)")->capture_default_str();
   cmd->add_option("--seed", args->options.seed, "Seed of the tile fetch failures")->capture_default_str();
   cmd->add_option("--budget-mb", args->options.budget_mb, "VRAM budget of resident tiles, MB")->capture_default_str();
+  cmd->add_option("--cpu-cache-mb", args->options.cpu_cache_mb,
+                  "decoded tiles kept in memory, MB (a tile lost or evicted comes back by upload, not fetch); 0: none")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "Folder for frame-NNNN.png, report.json, report.html")->capture_default_str();
   cmd->add_option("--tiles", args->tiles, "A slippy-map folder DIR/{z}/{x}/{y}.png|jpg instead of Blue Marble");
   cmd->add_option("--backend", args->backend, "auto, vulkan, gl, gles or null")->capture_default_str();

@@ -34,6 +34,31 @@ uint64_t vram_peak_bytes(const std::vector<FrameSample>& samples) {
   return peak;
 }
 
+uint64_t cpu_cache_peak_bytes(const std::vector<FrameSample>& samples) {
+  uint64_t peak = 0;
+  for (const FrameSample& s : samples) peak = std::max(peak, s.cpu_cache_bytes);
+  return peak;
+}
+
+std::optional<double> blank_fraction(const std::vector<uint8_t>& before, const std::vector<uint8_t>& after,
+                                     const std::array<uint8_t, 4>& clear) {
+  if (before.size() != after.size() || before.size() % 4 != 0) return std::nullopt;
+  // Within 1 a channel: the clear colour is given as floats, and drivers round them either way.
+  auto is_clear = [&](const std::vector<uint8_t>& image, size_t at) {
+    for (size_t c = 0; c < 4; ++c) {
+      if (std::abs(int{image[at + c]} - int{clear[c]}) > 1) return false;
+    }
+    return true;
+  };
+  uint64_t map = 0, blank = 0;
+  for (size_t at = 0; at < before.size(); at += 4) {
+    if (is_clear(before, at)) continue;
+    ++map;
+    blank += is_clear(after, at);
+  }
+  return map == 0 ? 0.0 : static_cast<double>(blank) / static_cast<double>(map);
+}
+
 namespace {
 nlohmann::json or_null(const std::optional<uint64_t>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
 }  // namespace
@@ -49,6 +74,10 @@ std::string report_json(const DemoReport& report) {
   json["acquire_misses"] = report.acquire_misses;
   json["vram_budget_bytes"] = report.vram_budget_bytes;
   json["vram_peak_bytes"] = vram_peak_bytes(report.samples);
+  json["cpu_cache_budget_bytes"] = report.cpu_cache_budget_bytes;
+  json["cpu_cache_peak_bytes"] = cpu_cache_peak_bytes(report.samples);
+  json["memory_uploads"] = report.memory_uploads;
+  json["restored_after_loss"] = report.restored_after_loss;
   json["blocking_waits"] = report.blocking_waits;
   json["leaked_objects"] = or_null(report.leaked_objects);
   json["frame_ms_p50"] = frame_ms_quantile(report.samples, 0.50);
@@ -64,7 +93,15 @@ std::string report_json(const DemoReport& report) {
   json["reload_failures"] = report.reload_failures;
   nlohmann::json losses = nlohmann::json::array();
   for (const DemoReport::Loss& l : report.losses) {
-    losses.push_back({{"frame", l.frame}, {"first_drawn", l.first_drawn}, {"settled", l.settled}});
+    const auto to_settle = l.frames_to_settled();
+    losses.push_back({{"frame", l.frame},
+                      {"first_drawn", l.first_drawn},
+                      {"settled", l.settled},
+                      {"compared_frame", l.compared_frame ? nlohmann::json(*l.compared_frame) : nlohmann::json()},
+                      {"first_drawn_blank_fraction",
+                       l.first_drawn_blank_fraction ? nlohmann::json(*l.first_drawn_blank_fraction) : nlohmann::json()},
+                      {"frames_to_settled", to_settle ? nlohmann::json(*to_settle) : nlohmann::json()},
+                      {"settle_bound_frames", l.settle_bound_frames}});
   }
   json["losses"] = std::move(losses);
 
@@ -80,6 +117,7 @@ std::string report_json(const DemoReport& report) {
   column("layers_in_flight", [](const FrameSample& s) { return s.layers_in_flight; });
   column("layers_allocated", [](const FrameSample& s) { return s.layers_allocated; });
   column("vram_bytes", [](const FrameSample& s) { return s.vram_bytes; });
+  column("cpu_cache_bytes", [](const FrameSample& s) { return s.cpu_cache_bytes; });
   column("uploads", [](const FrameSample& s) { return s.uploads; });
   column("misses", [](const FrameSample& s) { return s.misses; });
   json["series"] = std::move(series);

@@ -47,6 +47,8 @@ const report = JSON.parse(document.getElementById('report-data').textContent);
 const s = report.series;
 const mib = s.vram_bytes.map(b => b / 1048576);
 const budget = s.frame.map(() => report.vram_budget_bytes / 1048576);
+const memory = s.cpu_cache_bytes.map(b => b / 1048576);
+const memoryBudget = s.frame.map(() => report.cpu_cache_budget_bytes / 1048576);
 const markerColours = {device_loss: '#d62728', shader_reload: '#9467bd'};
 function drawMarkers(u) {
   const ctx = u.ctx;
@@ -67,8 +69,8 @@ const charts = [
   {id: 'chart-frame-time', title: 'Frame time (ms)', series: [['frame ms', s.frame_ms, '#1f77b4']]},
   {id: 'chart-layers', title: 'Tile layers', series: [['free', s.layers_free, '#1f77b4'],
     ['in flight', s.layers_in_flight, '#ff7f0e'], ['allocated', s.layers_allocated, '#2ca02c']]},
-  {id: 'chart-vram', title: 'VRAM (MiB) against the budget', series: [['resident', mib, '#1f77b4'],
-    ['budget', budget, '#7f7f7f']]},
+  {id: 'chart-vram', title: 'Tiles in VRAM and in memory (MiB) against their budgets', series: [['resident', mib, '#1f77b4'],
+    ['budget', budget, '#7f7f7f'], ['in memory', memory, '#ff7f0e'], ['memory budget', memoryBudget, '#bcbd22']]},
   {id: 'chart-uploads', title: 'Uploads and misses per frame', series: [['uploads', s.uploads, '#1f77b4'],
     ['misses', s.misses, '#e377c2']]},
 ];
@@ -132,6 +134,26 @@ Result<UplotAssets> UplotAssets::load(const std::filesystem::path& dir) {
   return assets;
 }
 
+namespace {
+// A snapshot's caption: its frame, and what it shows of a loss (before, first drawn, settled).
+std::string snapshot_caption(const DemoReport& report, uint32_t frame) {
+  std::string caption = fmt::format("frame {}", frame);
+  for (const DemoReport::Loss& loss : report.losses) {
+    if (loss.compared_frame == frame) caption += fmt::format(" (before the loss at frame {})", loss.frame);
+    if (loss.first_drawn == frame) {
+      caption += fmt::format(" (first drawn after the loss at frame {}, blank where the map was: {})", loss.frame,
+                             loss.first_drawn_blank_fraction ? fmt::format("{:.4f}", *loss.first_drawn_blank_fraction)
+                                                             : std::string("not measured"));
+    }
+    if (loss.settled == frame && loss.frames_to_settled()) {
+      caption += fmt::format(" (settled {} frames after the first drawn, bound {})", *loss.frames_to_settled(),
+                             loss.settle_bound_frames);
+    }
+  }
+  return caption;
+}
+}  // namespace
+
 Result<std::string> report_html(const DemoReport& report, const UplotAssets& uplot) {
   std::string snapshots;
   for (const ReportSnapshot& snapshot : report.snapshots) {
@@ -139,8 +161,8 @@ Result<std::string> report_html(const DemoReport& report, const UplotAssets& upl
     if (!png) return png.error();
     snapshots += fmt::format(
         "<figure><img data-frame=\"{0}\" alt=\"frame {0}\" src=\"data:image/png;base64,{1}\">"
-        "<figcaption>frame {0}</figcaption></figure>\n",
-        snapshot.frame, base64(*png));
+        "<figcaption>{2}</figcaption></figure>\n",
+        snapshot.frame, base64(*png), snapshot_caption(report, snapshot.frame));
   }
   std::string page;
   page += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>warden demo report</title>\n";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <list>
@@ -35,6 +36,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kTileSize = 256;
 constexpr uint32_t kInFlightHeadroom = 16;
+constexpr uint32_t kMemoryUploadsPerFrame = 8;  // tiles a layer uploads from memory a frame
 constexpr uint32_t kRetryAfterFrames = 10;  // a failed fetch is asked for again this much later
 // A broken shader file is fixed this long after its failed reload was reported (the developer
 // read the error), or after kBrokenShaderLongest frames when no report came (a loss dropped it).
@@ -44,6 +46,13 @@ constexpr uint32_t kFetchFailureBurst = 12;      // fetches failed by one FetchF
 constexpr uint32_t kPoolHeldFrames = 8;          // frames a PoolExhaustion fault holds the layers
 constexpr std::chrono::seconds kDrainTimeout{30};
 constexpr TileKey kRoot{0, 0, 0};
+constexpr std::array<double, 4> kClearColour{0.05, 0.05, 0.08, 1};
+// The clear colour as the RGBA8 target holds it.
+std::array<uint8_t, 4> clear_colour_rgba8() {
+  std::array<uint8_t, 4> rgba{};
+  for (size_t c = 0; c < 4; ++c) rgba[c] = static_cast<uint8_t>(std::lround(kClearColour[c] * 255));
+  return rgba;
+}
 
 // The tile shader the demo writes into its out folder and loads through the Engine (watched
 // for hot reload). A reload rewrites it with a tint; a broken one misses a semicolon.
@@ -199,6 +208,8 @@ class TileMapDemo {
   void map_snapshot();
   void collect_snapshots();
   Result<void> drain_snapshots();
+  // Each loss's first_drawn_blank_fraction, from the captured snapshots (sorted by frame).
+  void measure_first_drawn();
   Result<void> write_shader(const std::string& wgsl);
   AppState app_state() const;
   void check_layers();
@@ -357,6 +368,8 @@ Result<void> TileMapDemo::create_scene() {
   shader_ = *module;
   const uint64_t budget = options_.budget_mb << 20;
   report_.vram_budget_bytes = budget;
+  const uint64_t memory_budget = options_.cpu_cache_mb << 20;
+  report_.cpu_cache_budget_bytes = memory_budget / providers_.size() * providers_.size();
   // At zoom scale >= 1 a tile covers at least 256 pixels: this many positions at most.
   const uint32_t max_instances = (options_.width / kTileSize + 2) * (options_.height / kTileSize + 2);
   for (size_t i = 0; i < providers_.size(); ++i) {
@@ -371,6 +384,8 @@ Result<void> TileMapDemo::create_scene() {
     engine::TileLayerOptions layer;
     layer.tile_size = kTileSize;
     layer.budget_bytes = budget / providers_.size();
+    layer.cpu_cache_budget_bytes = memory_budget / providers_.size();
+    layer.memory_uploads_per_frame = kMemoryUploadsPerFrame;
     layer.in_flight_headroom = kInFlightHeadroom;
     layer.max_instances = max_instances;
     layer.shader = shader_;
@@ -497,7 +512,7 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
     loss_due_ = false;
     if (engine_->force_device_loss("forced by the demo")) {
       report_.events.push_back({frame, ReportEventKind::DeviceLoss});
-      report_.losses.push_back({frame, 0, 0});
+      report_.losses.emplace_back().frame = frame;
       lost_at_ = Clock::now();
       state_at_loss_ = app_state();
       state_at_loss_->camera_frame = frame;
@@ -507,6 +522,7 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   if (!f) return false;  // recovering: skip the frame, the camera goes on
 
   const uint32_t camera_frame = options_.camera == CameraMode::Still ? 0 : frame;
+  const bool first_after_loss = lost_at_.has_value();
   if (lost_at_) {
     report_.recovery_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - *lost_at_).count());
     report_.losses.back().first_drawn = frame;
@@ -525,6 +541,10 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   const std::vector<VisibleTile> visible = visible_tiles(pose, options_.max_zoom, options_.width, options_.height);
   std::vector<TileKey> keys;
   for (const VisibleTile& tile : visible) keys.push_back(tile.key);
+  if (first_after_loss) {
+    report_.losses.back().settle_bound_frames =
+        static_cast<uint32_t>((visible.size() + kMemoryUploadsPerFrame - 1) / kMemoryUploadsPerFrame);
+  }
   const WorldPixel centre = to_world_pixel(pose.centre, 0, 1);
   if (!layer.within_budget()) ++report_.budget_exceeded_frames;
   if (auto begun = layer.begin_frame({keys, centre.x, centre.y}); !begun) return begun.error();
@@ -564,7 +584,8 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   const gpu::Procs& p = procs();
   auto view = engine_->registry().resolve(target_view_);
   if (!view) return view.error();
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *view, {0.05, 0.05, 0.08, 1});
+  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(
+      p, f->encoder(), *view, {kClearColour[0], kClearColour[1], kClearColour[2], kClearColour[3]});
   auto drawn = layer.draw(pass, instances);
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
@@ -596,7 +617,10 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   sample.layers_free = counts.free;
   sample.layers_in_flight = counts.in_flight;
   sample.layers_allocated = counts.allocated;
-  for (const MapTiles& each : maps_) sample.vram_bytes += each.layer->cache().resident_bytes();
+  for (const MapTiles& each : maps_) {
+    sample.vram_bytes += each.layer->cache().resident_bytes();
+    sample.cpu_cache_bytes += each.layer->texel_cache().bytes();
+  }
   sample.uploads = delivered->loaded;
   sample.misses = delivered->waiting;
   report_.tiles_uploaded += delivered->loaded;
@@ -670,12 +694,36 @@ Result<void> TileMapDemo::drain_snapshots() {
   }
   // PNG encoding and file writes stay off the frame path: all of them after the last frame.
   std::sort(captured_.begin(), captured_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  measure_first_drawn();
   for (const auto& [frame, image] : captured_) {
     const auto path = options_.out / fmt::format("frame-{:04}.png", frame);
     if (auto written = write_png(image, path); !written) return written.error();
     report_.snapshots.push_back({frame, path});
   }
   return {};
+}
+
+void TileMapDemo::measure_first_drawn() {
+  auto snapshot = [&](uint32_t frame) -> const RgbaImage* {
+    for (const auto& [at, image] : captured_) {
+      if (at == frame) return &image;
+    }
+    return nullptr;
+  };
+  for (DemoReport::Loss& loss : report_.losses) {
+    // The last frame snapshotted before the loss: the planned loss waits for its readback.
+    const RgbaImage* before = nullptr;
+    for (const auto& [at, image] : captured_) {
+      if (at < loss.frame) {
+        before = &image;
+        loss.compared_frame = at;
+      }
+    }
+    const RgbaImage* first = loss.first_drawn != 0 ? snapshot(loss.first_drawn) : nullptr;
+    if (before != nullptr && first != nullptr) {
+      loss.first_drawn_blank_fraction = blank_fraction(before->texels, first->texels, clear_colour_rgba8());
+    }
+  }
 }
 
 // Destroys what the run made, in the registry; what the registry still holds then is a leak.
@@ -687,6 +735,8 @@ void TileMapDemo::teardown() {
   for (tiles::LayerIndex layer : held_layers_) (void)maps_[0].layer->pool().release(layer);
   held_layers_.clear();
   for (MapTiles& map : maps_) {
+    report_.memory_uploads += map.layer->counters().memory_uploads;
+    report_.restored_after_loss += map.layer->counters().restored_after_loss;
     map.layer.reset();
     (void)map.fetcher->server().stop();
   }

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "warden/tiles/sizing.h"
 
 namespace warden::engine {
@@ -20,6 +23,14 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
     return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerBudgetBelowLayer,
                       fmt::format("tile layer '{}': a budget of {} bytes is below one tile layer ({} bytes)", name,
                                   options.budget_bytes, *layer_bytes));
+  }
+  if (options.cpu_cache_budget_bytes > 0 && options.memory_uploads_per_frame == 0) {
+    // A held tile is never fetched, so with no uploads from memory it would never come back.
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerNoMemoryUploads,
+                      fmt::format("tile layer '{}': memory_uploads_per_frame is 0 while {} bytes of tiles are kept in "
+                                  "memory, so a tile held there would never be uploaded; allow at least 1, or set "
+                                  "cpu_cache_budget_bytes to 0",
+                                  name, options.cpu_cache_budget_bytes));
   }
   gpu::Limits limits;
   engine.procs().DeviceGetLimits(engine.device(), &limits);
@@ -40,7 +51,7 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
                                   limits.maxTextureArrayLayers, fitting_layers * *layer_bytes));
   }
 
-  std::unique_ptr<TileLayer> layer(new TileLayer(engine));
+  std::unique_ptr<TileLayer> layer(new TileLayer(engine, options));
   resources::Registry& registry = engine.registry();
   auto mips = tiles::MipGenerator::create(registry, options.target_format);
   if (!mips) return mips.error();
@@ -88,11 +99,21 @@ Result<void> TileLayer::begin_frame(const tiles::FrameView& view) {
   if (!within_budget()) ++counters_.over_budget_frames;
   auto begun = cache_->begin_frame(view);
   settle_pending_clear();
+  if (!begun) return begun;
+  last_view_.assign(view.visible.begin(), view.visible.end());
+  centre_x_ = view.centre_x;
+  centre_y_ = view.centre_y;
+  from_memory_.clear();  // requests are renewed every frame, as the cache's are
   return begun;
 }
 
 Result<tiles::RequestStatus> TileLayer::request(const tiles::TileKey& key) {
   if (auto ok = usable("request"); !ok) return ok.error();
+  // Every request is a use in memory, resident or not: the tiles on screen go out last.
+  if (texels_.touch(key) && !cache_->is_resident(key)) {
+    if (std::find(from_memory_.begin(), from_memory_.end(), key) == from_memory_.end()) from_memory_.push_back(key);
+    return tiles::RequestStatus::FromMemory;
+  }
   auto status = cache_->request(key);
   settle_pending_clear();
   return status;
@@ -108,10 +129,14 @@ Result<uint32_t> TileLayer::dispatch(tiles::TileFetcher& fetcher) {
 Result<tiles::DeliverReport> TileLayer::deliver(const Frame& frame, tiles::Priority priority) {
   if (auto ok = usable("deliver"); !ok) return ok.error();
   gpu::CommandEncoder encoder = frame.encoder();
+  // device_ready could not record the cover: it goes first into this frame, before it draws.
+  if (restore_pending_ && !clear_pending_) restore_pending_ = !restore_view(encoder);
   auto report = cache_->deliver(
-      [&](const tiles::TileKey&, tiles::LayerIndex index, std::span<const uint8_t> texels) -> Result<void> {
+      [&](const tiles::TileKey& key, tiles::LayerIndex index, std::span<const uint8_t> texels) -> Result<void> {
         if (auto written = array_->upload(encoder, index, texels); !written) return written;
-        return pool_->touch(index);  // its mip passes are recorded into this frame
+        if (auto touched = pool_->touch(index); !touched) return touched;  // its mip passes are recorded into this frame
+        texels_.put(key, std::vector<uint8_t>(texels.begin(), texels.end()));
+        return {};
       },
       priority);
   // A loss heard inside deliver (a sink that polled) left the lost device's tiles resident.
@@ -119,7 +144,92 @@ Result<tiles::DeliverReport> TileLayer::deliver(const Frame& frame, tiles::Prior
   if (!report) return report;
   counters_.tiles_uploaded += report->loaded;
   counters_.fetch_failures += report->failed.size();
+  if (clear_pending_) return report;
+
+  // The visible positions' own tiles first (what settles the view), then nearest the centre.
+  auto visible = [&](const tiles::TileKey& key) {
+    return std::find(last_view_.begin(), last_view_.end(), key) != last_view_.end();
+  };
+  auto distance = [&](const tiles::TileKey& key) {
+    const double tiles = static_cast<double>(uint64_t{1} << key.z);
+    const double dx = (key.x + 0.5) / tiles - centre_x_, dy = (key.y + 0.5) / tiles - centre_y_;
+    return dx * dx + dy * dy;
+  };
+  std::sort(from_memory_.begin(), from_memory_.end(), [&](const tiles::TileKey& a, const tiles::TileKey& b) {
+    return std::make_tuple(!visible(a), distance(a), a.z, a.y, a.x) < std::make_tuple(!visible(b), distance(b), b.z, b.y, b.x);
+  });
+  uint32_t uploaded = 0;
+  for (auto it = from_memory_.begin(); it != from_memory_.end() && uploaded < memory_uploads_per_frame_;) {
+    // Gone from memory since its request (evicted by this deliver's puts): the next request fetches it.
+    if (cache_->is_resident(*it) || !texels_.contains(*it)) {
+      it = from_memory_.erase(it);
+      continue;
+    }
+    auto status = upload_from_memory(encoder, *it, priority);
+    if (!status) {
+      // Texels the array refuses are no use kept: the tile's next request fetches it afresh.
+      texels_.erase(*it);
+      report->failed.emplace_back(*it, status.error());
+      ++counters_.fetch_failures;
+      it = from_memory_.erase(it);
+      continue;
+    }
+    if (*status != tiles::LoadStatus::Loaded) {  // Deferred or Held: asked again next frame
+      ++report->waiting;
+      ++it;
+      continue;
+    }
+    ++uploaded;
+    ++report->loaded;
+    ++counters_.tiles_uploaded;
+    ++counters_.memory_uploads;
+    it = from_memory_.erase(it);
+  }
   return report;
+}
+
+Result<tiles::LoadStatus> TileLayer::upload_from_memory(gpu::CommandEncoder encoder, const tiles::TileKey& key,
+                                                        tiles::Priority priority) {
+  // Held: the callers check contains() first, and nothing changes the TexelCache during the load.
+  const std::span<const uint8_t> texels = *texels_.take(key);
+  return cache_->load(
+      key,
+      [&](const tiles::TileKey&, tiles::LayerIndex index) -> Result<void> {
+        if (auto written = array_->upload(encoder, index, texels); !written) return written;
+        return pool_->touch(index);
+      },
+      priority);
+}
+
+bool TileLayer::restore_view(gpu::CommandEncoder encoder) {
+  // The coarsest held ancestor of each position: the fewest uploads that leave no position the
+  // map covered blank (usually the root alone covers the whole view).
+  std::vector<tiles::TileKey> cover;
+  for (const tiles::TileKey& position : last_view_) {
+    std::optional<tiles::TileKey> coarsest;
+    for (std::optional<tiles::TileKey> k = position; k; k = k->parent()) {
+      if (texels_.contains(*k)) coarsest = *k;
+    }
+    if (coarsest && std::find(cover.begin(), cover.end(), *coarsest) == cover.end()) cover.push_back(*coarsest);
+  }
+  bool complete = true;
+  for (const tiles::TileKey& key : cover) {
+    if (cache_->is_resident(key)) continue;
+    auto status = upload_from_memory(encoder, key, tiles::Priority::Urgent);
+    if (!status) {
+      texels_.erase(key);  // the frame loop fetches it afresh
+      ++counters_.fetch_failures;
+      continue;
+    }
+    if (*status != tiles::LoadStatus::Loaded) {
+      complete = false;
+      continue;
+    }
+    ++counters_.tiles_uploaded;
+    ++counters_.memory_uploads;
+    ++counters_.restored_after_loss;
+  }
+  return complete;
 }
 
 std::optional<tiles::TileSource> TileLayer::draw_source(const tiles::TileKey& key) {
@@ -148,9 +258,12 @@ Result<void> TileLayer::draw(gpu::RenderPassEncoder pass, std::span<const tiles:
 
 void TileLayer::device_lost(uint64_t) {
   // Every resident tile was in the lost device's array: none may be drawn again. After the
-  // registry's next poll every layer is free (nothing of the lost device is waited for).
+  // registry's next poll every layer is free (nothing of the lost device is waited for). The
+  // texels in memory stay: they bring the view back on the next device.
   clear_pending_ = true;
   settle_pending_clear();
+  from_memory_.clear();
+  restore_pending_ = true;
 }
 
 void TileLayer::settle_pending_clear() {
@@ -162,7 +275,21 @@ void TileLayer::settle_pending_clear() {
 
 void TileLayer::device_ready(uint64_t) {
   // The registry made the array, views, pipelines and bind groups again under their handles;
-  // the cache is empty and the frame loop's requests fill it, nearest first.
+  // the cache is empty. The Engine lets an observer record and submit here, so the last view's
+  // cover is on the new device before the application's first frame; the frame loop's
+  // requests fill in the rest.
+  settle_pending_clear();
+  if (engine_gone_ || !restore_pending_ || clear_pending_) return;
+  auto frame = engine_.begin_frame();
+  if (!frame) return;  // the first deliver() restores instead
+  const bool restored = restore_view(frame->encoder());
+  if (auto submitted = engine_.submit(std::move(*frame)); !submitted) {
+    // Nothing was uploaded: what the cover made resident holds no texels, so none may be drawn.
+    // (Lost again, the loss has cleared the cache already.)
+    (void)cache_->clear();
+    return;
+  }
+  restore_pending_ = !restored;
 }
 
 void TileLayer::engine_ending() {

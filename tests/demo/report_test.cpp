@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <fstream>
 
 #include "support/messages.h"
@@ -26,6 +27,22 @@ DemoReport three_frame_report() {
   report.samples = {{0, 4.0, 10, 2, 4, 1000, 4, 0}, {1, 9.0, 8, 3, 5, 3000, 1, 2}, {2, 5.0, 9, 1, 6, 2000, 0, 3}};
   report.events = {{1, ReportEventKind::DeviceLoss}, {2, ReportEventKind::ShaderReload}};
   report.snapshots = {{1, "/out/demo/frame-0001.png"}};
+  report.cpu_cache_budget_bytes = 32 << 20;
+  report.samples[0].cpu_cache_bytes = 5000;
+  report.samples[1].cpu_cache_bytes = 7000;
+  report.memory_uploads = 9;
+  report.restored_after_loss = 1;
+  DemoReport::Loss loss;
+  loss.frame = 1;
+  loss.first_drawn = 3;
+  loss.settled = 5;
+  loss.settle_bound_frames = 2;
+  loss.compared_frame = 0;
+  loss.first_drawn_blank_fraction = 0.0;
+  DemoReport::Loss unsettled;  // no snapshots, never settled
+  unsettled.frame = 2;
+  unsettled.first_drawn = 4;
+  report.losses = {loss, unsettled};
   return report;
 }
 
@@ -53,6 +70,35 @@ TEST(DemoReportJson, HasEveryKeyTheIssueLists) {
   EXPECT_EQ(json["events"][0]["kind"], "device_loss");
   EXPECT_EQ(json["events"][1]["kind"], "shader_reload");
   EXPECT_EQ(json["snapshots"][0]["file"], "frame-0001.png");
+}
+
+TEST(DemoReportJson, ShowsTheMemoryCacheBesideVramAndEachLossesBlanknessAndSettling) {
+  auto json = nlohmann::json::parse(report_json(three_frame_report()));
+  EXPECT_EQ(json["cpu_cache_budget_bytes"], 32 << 20);
+  EXPECT_EQ(json["cpu_cache_peak_bytes"], 7000) << "the most memory any frame held";
+  EXPECT_EQ(json["memory_uploads"], 9);
+  EXPECT_EQ(json["restored_after_loss"], 1);
+  EXPECT_EQ(json["series"]["cpu_cache_bytes"], nlohmann::json::array({5000, 7000, 0}));
+  ASSERT_EQ(json["losses"].size(), 2u);
+  EXPECT_EQ(json["losses"][0]["first_drawn_blank_fraction"], 0.0);
+  EXPECT_EQ(json["losses"][0]["frames_to_settled"], 2) << "settled - first_drawn";
+  EXPECT_EQ(json["losses"][0]["settle_bound_frames"], 2);
+  EXPECT_EQ(json["losses"][0]["compared_frame"], 0);
+  EXPECT_TRUE(json["losses"][1]["first_drawn_blank_fraction"].is_null()) << "no snapshots: not measured";
+  EXPECT_TRUE(json["losses"][1]["frames_to_settled"].is_null()) << "never settled";
+}
+
+TEST(DemoReportBlankFraction, CountsClearPixelsOnlyWhereTheFrameBeforeShowedTheMap) {
+  const std::array<uint8_t, 4> clear{13, 13, 20, 255};
+  // Four pixels: map, map, clear, map before; clear (off by one), map, clear, clear after.
+  const std::vector<uint8_t> before{90, 80, 70, 255, 1, 2, 3, 255, 13, 13, 20, 255, 5, 5, 5, 255};
+  const std::vector<uint8_t> after{12, 14, 20, 255, 40, 40, 40, 255, 13, 13, 20, 255, 13, 13, 20, 255};
+  ASSERT_TRUE(blank_fraction(before, after, clear).has_value());
+  EXPECT_DOUBLE_EQ(*blank_fraction(before, after, clear), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(*blank_fraction(before, before, clear), 0.0);
+  const std::vector<uint8_t> all_clear{13, 13, 20, 255};
+  EXPECT_DOUBLE_EQ(*blank_fraction(all_clear, all_clear, clear), 0.0) << "no map before: nothing to lose";
+  EXPECT_FALSE(blank_fraction(before, all_clear, clear).has_value()) << "sizes differ";
 }
 
 TEST(DemoReportJson, FrameTimeQuantilesUseNearestRank) {

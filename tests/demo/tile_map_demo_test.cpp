@@ -177,6 +177,26 @@ TEST_F(TileMapDemoTest, ALossAndAReloadRecoverWithNothingLeakedAndTheSettledFram
   EXPECT_EQ(loss.frame, 40u) << "no readback was in flight: the loss came at its frame";
   ASSERT_GT(loss.settled, loss.frame) << "the visible tiles came back";
   EXPECT_LT(loss.settled, 100u) << "and before the reload";
+  // Issue 25: the tiles kept in memory show the map in the first frame drawn after the loss,
+  // and the view settles within ceil(visible / memory uploads per frame) frames of it.
+  EXPECT_EQ(loss.compared_frame, 39u);
+  ASSERT_TRUE(loss.first_drawn_blank_fraction.has_value()) << "both snapshots were taken";
+  EXPECT_EQ(*loss.first_drawn_blank_fraction, 0.0) << "pixels that showed the map before the loss are blank after it";
+  ASSERT_TRUE(loss.frames_to_settled().has_value());
+  EXPECT_GT(loss.settle_bound_frames, 0u);
+  EXPECT_LE(*loss.frames_to_settled(), loss.settle_bound_frames);
+  EXPECT_GE(report->restored_after_loss, 1u) << "the view's cover was uploaded before the first frame";
+  EXPECT_GT(report->memory_uploads, report->restored_after_loss);
+  EXPECT_EQ(report->cpu_cache_budget_bytes, with_faults.cpu_cache_mb << 20);
+  std::ifstream json_file(dir / "faults" / "report.json");
+  const auto json = nlohmann::json::parse(json_file);
+  ASSERT_EQ(json["losses"].size(), 1u);
+  EXPECT_EQ(json["losses"][0]["first_drawn_blank_fraction"], 0.0);
+  EXPECT_EQ(json["losses"][0]["frames_to_settled"], *loss.frames_to_settled());
+  EXPECT_EQ(json["losses"][0]["settle_bound_frames"], loss.settle_bound_frames);
+  EXPECT_GT(json["cpu_cache_peak_bytes"].get<uint64_t>(), 0u);
+  EXPECT_LE(json["cpu_cache_peak_bytes"].get<uint64_t>(), json["cpu_cache_budget_bytes"].get<uint64_t>());
+  EXPECT_EQ(json["series"]["cpu_cache_bytes"].size(), json["series"]["frame"].size());
   // The reload waits for a worker's compile and the pipeline build: a few frames after 100.
   EXPECT_EQ(report->hot_reloads, 1u);
 

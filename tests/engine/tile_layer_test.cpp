@@ -118,7 +118,7 @@ class TileLayerScene : public ::testing::Test {
     const std::vector<TileKey> visible = visible_keys();
     EXPECT_TRUE(layer->begin_frame({visible, 0.5, 0.5}));
     for (const TileKey& key : wanted_keys()) EXPECT_TRUE(layer->request(key));
-    EXPECT_TRUE(layer->dispatch(fetcher));
+    EXPECT_TRUE(layer->dispatch(*source));
     auto report = layer->deliver(*f);
     EXPECT_TRUE(report) << report.error().message;
     std::vector<tiles::TileInstance> instances;
@@ -181,6 +181,7 @@ class TileLayerScene : public ::testing::Test {
   TextureHandle target;
   TextureViewHandle target_view;
   ImmediateFetcher fetcher;
+  tiles::TileFetcher* source = &fetcher;  // where frame() fetches from
 };
 
 TEST_F(TileLayerScene, TilesComeBackWithinTheBoundAfterAForcedLossAncestorsMeanwhileNeverGarbage) {
@@ -227,6 +228,251 @@ TEST_F(TileLayerScene, TilesComeBackWithinTheBoundAfterAForcedLossAncestorsMeanw
   EXPECT_EQ(layer->counters().over_budget_frames, 0u);
   RecordProperty("frames_to_all_visible_after_loss", static_cast<int>(after));
   RecordProperty("frames_skipped_while_recovering", static_cast<int>(skipped));
+}
+
+// A tile server that has become slow: it counts what it is asked for and answers nothing (the
+// replies fail as the test ends).
+class SilentFetcher : public tiles::TileFetcher {
+ public:
+  void fetch(tiles::TileReply reply) override { held.push_back(std::move(reply)); }
+  std::vector<tiles::TileReply> held;
+};
+
+// The whole target's pixels, RGBA.
+std::vector<uint8_t> pixels(Engine& engine, TextureHandle target) {
+  auto image = present::read_image(engine.context(), engine.registry(), target);
+  EXPECT_TRUE(image) << image.error().message;
+  return image ? image->rgba : std::vector<uint8_t>{};
+}
+
+// Pixels showing the clear colour now among those that showed the map (not the clear colour) before.
+size_t newly_blank(const std::vector<uint8_t>& before, const std::vector<uint8_t>& now) {
+  size_t blank = 0;
+  for (size_t i = 0; i + 4 <= std::min(before.size(), now.size()); i += 4) {
+    const bool was_map = !near(Rgba{before[i], before[i + 1], before[i + 2], before[i + 3]}, kClear);
+    const bool is_clear = near(Rgba{now[i], now[i + 1], now[i + 2], now[i + 3]}, kClear);
+    blank += was_map && is_clear;
+  }
+  return blank;
+}
+
+// The tile server goes silent at the loss: on the next device, the first frame drawn still
+// shows the map everywhere it showed before (the tiles come from memory), and the view settles
+// with nothing fetched.
+TEST_F(TileLayerScene, TheFirstFrameAfterALossShowsTheMapWhereItWasFromMemoryWithNoFetch) {
+  ASSERT_NE(layer, nullptr);
+  for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
+  ASSERT_TRUE(all_as_themselves(frame()));
+  const std::vector<uint8_t> before = pixels(*engine, target);
+  ASSERT_EQ(newly_blank(std::vector<uint8_t>(before.size(), 0), before), 0u);
+  SilentFetcher silent;
+  source = &silent;
+
+  ASSERT_TRUE(engine->force_device_loss("tile layer test"));
+  Drawn drawn = frame();
+  const auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
+  for (; !drawn.recorded && std::chrono::steady_clock::now() < deadline; drawn = frame()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(drawn.recorded) << engine->message();
+  const std::vector<uint8_t> first = pixels(*engine, target);
+  EXPECT_EQ(newly_blank(before, first), 0u) << "pixels of the first frame after the loss show the clear colour";
+  expect_tiles_or_ancestors(drawn, 0);
+
+  // Settles within ceil(16 visible / uploads per frame) frames of the first, nothing fetched.
+  const uint32_t per_frame = TileLayerOptions{}.memory_uploads_per_frame;
+  const uint32_t bound = (kGrid * kGrid + per_frame - 1) / per_frame;
+  uint32_t frames_to_settled = 0;
+  for (; !all_as_themselves(drawn) && frames_to_settled <= bound + 2; ++frames_to_settled) {
+    drawn = frame();
+    ASSERT_TRUE(drawn.recorded);
+    expect_tiles_or_ancestors(drawn, frames_to_settled + 1);
+  }
+  EXPECT_LE(frames_to_settled, bound);
+  EXPECT_EQ(silent.held.size(), 0u) << "tiles held in memory were fetched again";
+  EXPECT_EQ(pixels(*engine, target), before) << "the settled view after the loss is the one before it";
+}
+
+// An observer told before the layer keeps a frame of the new device open, so the layer cannot
+// record its own frame in device_ready: the first deliver uploads the cover into its frame
+// instead, before anything else, and the first frame drawn is still not blank.
+class FrameHolder : public GenerationObserver {
+ public:
+  explicit FrameHolder(Engine& engine) : engine_(engine) {}
+  void device_lost(uint64_t) override {}
+  void device_ready(uint64_t) override {
+    if (auto f = engine_.begin_frame()) held.emplace(std::move(*f));
+  }
+  std::optional<Frame> held;
+
+ private:
+  Engine& engine_;
+};
+
+TEST_F(TileLayerScene, ACoverDeviceReadyCouldNotRecordIsUploadedByTheFirstDeliver) {
+  ASSERT_NE(layer, nullptr);
+  FrameHolder holder(*engine);
+  struct Added {
+    Engine& engine;
+    GenerationObserver& observer;
+    ~Added() { engine.remove_observer(observer); }
+  } added{*engine, holder};
+  layer.reset();
+  engine->add_observer(holder);  // told before the layer, which is added after it
+  TileLayerOptions options;
+  options.tile_size = kTile;
+  options.max_instances = kGrid * kGrid;
+  options.budget_bytes = kBudgetTiles * layer_bytes();
+  options.in_flight_headroom = 8;
+  options.label = "after the holder";
+  auto made = TileLayer::create(*engine, options);
+  ASSERT_TRUE(made) << made.error().message;
+  layer = std::move(*made);
+  for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
+  const std::vector<uint8_t> before = pixels(*engine, target);
+  SilentFetcher silent;
+  source = &silent;
+
+  ASSERT_TRUE(engine->force_device_loss());
+  ASSERT_TRUE(testing::poll_until([&] { return engine->state() == EngineState::Ready; }, [&] { engine->poll(); }));
+  ASSERT_TRUE(holder.held.has_value()) << "the holder's frame is open";
+  EXPECT_EQ(layer->counters().restored_after_loss, 0u) << "device_ready could record nothing";
+  EXPECT_FALSE(layer->cache().is_resident({0, 0, 0}));
+  holder.held.reset();  // dropped unsubmitted: the application's frames may begin
+  const Drawn drawn = frame();
+  ASSERT_TRUE(drawn.recorded);
+  EXPECT_EQ(layer->counters().restored_after_loss, 1u) << "the first deliver uploaded the root";
+  EXPECT_EQ(newly_blank(before, pixels(*engine, target)), 0u);
+  expect_tiles_or_ancestors(drawn, 0);
+}
+
+// Uploads per frame bound a burst: with 3 a frame the 16 visible tiles settle in ceil(16 / 3)
+// frames of the first one after the loss, never more, the root covering the rest meanwhile.
+TEST_F(TileLayerScene, AfterALossTheViewSettlesWithinVisibleOverUploadsPerFrameFrames) {
+  ASSERT_NE(layer, nullptr);
+  TileLayerOptions options;
+  options.tile_size = kTile;
+  options.max_instances = kGrid * kGrid;
+  options.budget_bytes = kBudgetTiles * layer_bytes();
+  options.in_flight_headroom = 8;
+  options.memory_uploads_per_frame = 3;
+  options.label = "three a frame";
+  layer.reset();
+  auto made = TileLayer::create(*engine, options);
+  ASSERT_TRUE(made) << made.error().message;
+  layer = std::move(*made);
+  for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
+  SilentFetcher silent;
+  source = &silent;
+  ASSERT_TRUE(engine->force_device_loss());
+  ASSERT_TRUE(testing::poll_until([&] { return engine->state() == EngineState::Ready; }, [&] { engine->poll(); }));
+  EXPECT_EQ(layer->counters().restored_after_loss, 1u) << "the root alone covers the view";
+  EXPECT_TRUE(layer->cache().is_resident({0, 0, 0})) << "the cover is resident before the first frame";
+  const uint64_t memory_before = layer->counters().memory_uploads;
+  uint32_t frames = 0;
+  for (Drawn drawn = frame(); !all_as_themselves(drawn) && frames < 20; ++frames) {
+    ASSERT_TRUE(drawn.recorded);
+    EXPECT_TRUE(std::all_of(drawn.sources.begin(), drawn.sources.end(), [](const auto& s) { return s.has_value(); }));
+    drawn = frame();
+  }
+  EXPECT_EQ(frames, (kGrid * kGrid + 2) / 3 - 1) << "3 uploads a frame: the 16th visible tile in the 6th frame";
+  EXPECT_LE(frames, (kGrid * kGrid + 2) / 3);
+  // Every frame used its three uploads: the visible tiles first, two ancestors in the last one.
+  EXPECT_EQ(layer->counters().memory_uploads - memory_before, (frames + 1) * 3);
+  EXPECT_TRUE(silent.held.empty());
+}
+
+// A tile evicted from VRAM comes back from memory: its request starts no fetch and the next
+// deliver uploads it.
+TEST_F(TileLayerScene, AVramEvictedTileComesBackFromMemoryWithNoFetch) {
+  ASSERT_NE(layer, nullptr);
+  for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
+  const TileKey evicted{kZoom, 1, 2};
+  ASSERT_TRUE(layer->cache().evict(evicted));
+  ASSERT_FALSE(layer->cache().is_resident(evicted));
+  ASSERT_TRUE(layer->texel_cache().contains(evicted));
+  SilentFetcher silent;
+  source = &silent;
+  const uint64_t memory_before = layer->counters().memory_uploads;
+  const Drawn drawn = frame();
+  EXPECT_TRUE(all_as_themselves(drawn));
+  expect_tiles_or_ancestors(drawn, 0);
+  EXPECT_TRUE(silent.held.empty()) << "the evicted tile was fetched again";
+  EXPECT_EQ(layer->counters().memory_uploads, memory_before + 1);
+  ASSERT_TRUE(layer->cache().evict(evicted));
+  ASSERT_TRUE(layer->begin_frame({visible_keys(), 0.5, 0.5}));
+  EXPECT_EQ(*layer->request(evicted), tiles::RequestStatus::FromMemory);
+}
+
+// The layer's memory budget bounds what it keeps, least recently requested out first; 0 keeps
+// nothing and every tile not resident is fetched, as before.
+TEST_F(TileLayerScene, TheMemoryCacheKeepsItsBudgetLeastRecentlyRequestedOutAndZeroIsOff) {
+  ASSERT_NE(layer, nullptr);
+  const uint64_t tile_bytes = uint64_t{kTile} * kTile * 4;
+  TileLayerOptions options;
+  options.tile_size = kTile;
+  options.max_instances = kGrid * kGrid;
+  options.budget_bytes = kBudgetTiles * layer_bytes();
+  options.in_flight_headroom = 8;
+  options.cpu_cache_budget_bytes = 5 * tile_bytes + tile_bytes / 2;  // room for 5 tiles
+  options.label = "five in memory";
+  layer.reset();
+  auto made = TileLayer::create(*engine, options);
+  ASSERT_TRUE(made) << made.error().message;
+  layer = std::move(*made);
+  for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
+  EXPECT_EQ(layer->texel_cache().count(), 5u);
+  EXPECT_LE(layer->texel_cache().bytes(), options.cpu_cache_budget_bytes);
+  EXPECT_GT(layer->texel_cache().counts().evictions, 0u);
+  // A request is a use: the least recently used tile, asked for, goes to the back; the next
+  // tile put then evicts the one that is now least recently used.
+  const std::vector<TileKey> held = layer->texel_cache().keys_by_use();
+  ASSERT_EQ(held.size(), 5u);
+  auto f = engine->begin_frame();
+  ASSERT_TRUE(f);
+  const TileKey deeper{kZoom + 1, 0, 0};
+  ASSERT_TRUE(layer->begin_frame({visible_keys(), 0.5, 0.5}));
+  ASSERT_TRUE(layer->request(held[0]));
+  std::vector<TileKey> expected(held.begin() + 1, held.end());
+  expected.push_back(held[0]);
+  EXPECT_EQ(layer->texel_cache().keys_by_use(), expected);
+  ASSERT_EQ(*layer->request(deeper), tiles::RequestStatus::Queued);
+  ASSERT_TRUE(layer->dispatch(fetcher));
+  auto delivered = layer->deliver(*f);
+  ASSERT_TRUE(delivered) << delivered.error().message;
+  ASSERT_TRUE(engine->submit(std::move(*f)));
+  expected.erase(expected.begin());
+  expected.push_back(deeper);
+  EXPECT_EQ(layer->texel_cache().keys_by_use(), expected);
+  EXPECT_FALSE(layer->texel_cache().contains(held[1]));
+
+  options.cpu_cache_budget_bytes = 0;
+  options.label = "none in memory";
+  layer.reset();
+  made = TileLayer::create(*engine, options);
+  ASSERT_TRUE(made) << made.error().message;
+  layer = std::move(*made);
+  for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
+  EXPECT_EQ(layer->texel_cache().count(), 0u);
+  ASSERT_TRUE(layer->cache().evict(visible_keys()[0]));
+  ASSERT_TRUE(layer->begin_frame({visible_keys(), 0.5, 0.5}));
+  EXPECT_EQ(*layer->request(visible_keys()[0]), tiles::RequestStatus::Queued);
+}
+
+TEST_F(TileLayerScene, TilesKeptInMemoryWithNoUploadsAFrameAreAnErrorNamingBoth) {
+  ASSERT_NE(layer, nullptr);
+  TileLayerOptions stuck;
+  stuck.tile_size = kTile;
+  stuck.budget_bytes = 4 * layer_bytes();
+  stuck.cpu_cache_budget_bytes = 1 << 20;
+  stuck.memory_uploads_per_frame = 0;
+  stuck.label = "stuck";
+  auto made = TileLayer::create(*engine, stuck);
+  ASSERT_THAT(made, FailsWith(MessageId::TileLayerNoMemoryUploads));
+  EXPECT_EQ(made.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_THAT(made.error().message, ::testing::HasSubstr("tile layer 'stuck': memory_uploads_per_frame is 0 while 1048576 bytes"));
+  stuck.cpu_cache_budget_bytes = 0;  // nothing kept in memory: nothing to upload from it
+  EXPECT_TRUE(TileLayer::create(*engine, stuck));
 }
 
 // A budget much smaller than the view: tiles are evicted every frame, and resident bytes never

@@ -225,6 +225,7 @@
   X(engine, TileLayerEngineGone, "the tile layer's engine was destroyed; the layer holds nothing and refuses calls") \
   X(engine, TileLayerHeadroomTooLarge, "a tile layer's in-flight headroom alone needs as many array layers as the device has") \
   X(engine, TileLayerBudgetBelowLayer, "a tile layer's byte budget is below one tile layer") \
+  X(engine, TileLayerNoMemoryUploads, "a tile layer keeps tiles in memory but may upload none of them a frame (memory_uploads_per_frame 0)") \
   X(engine, TileLayerTooManyLayers, "a tile layer's budget plus its in-flight headroom needs more array layers than the device has")
 
 #define WARDEN_MESSAGES_DEMO(X) \

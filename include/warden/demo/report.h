@@ -3,6 +3,7 @@
 // self-contained page of charts and snapshots, see report_html.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -27,6 +28,7 @@ struct FrameSample {
   uint64_t vram_bytes = 0;  ///< resident tile bytes
   uint32_t uploads = 0;     ///< tiles uploaded this frame
   uint32_t misses = 0;      ///< acquires that found no free layer this frame
+  uint64_t cpu_cache_bytes = 0;  ///< decoded tile bytes kept in memory (the TileLayers' TexelCaches)
 };
 
 /// What happened at a ReportEvent.
@@ -57,6 +59,14 @@ struct DemoReport {
   ///@}
   /// The tile budget.
   uint64_t vram_budget_bytes = 0;
+  /// The budget of decoded tiles kept in memory (TileLayerOptions::cpu_cache_budget_bytes, both
+  /// layers together).
+  uint64_t cpu_cache_budget_bytes = 0;
+  /// Tiles uploaded from memory instead of fetched (also in tiles_uploaded), and of those the
+  /// ancestors uploaded after a rebuild before the first frame on the new device.
+  ///@{
+  uint64_t memory_uploads = 0, restored_after_loss = 0;
+  ///@}
   /// Frames drawn.
   uint64_t frames = 0;
   /// Losses, recoveries and shader reloads applied (the Engine's counters); nullopt: not
@@ -87,6 +97,18 @@ struct DemoReport {
     ///@{
     uint32_t frame = 0, first_drawn = 0, settled = 0;
     ///@}
+    /// The bound on frames_to_settled: ceil(visible tiles of first_drawn / memory uploads per frame).
+    uint32_t settle_bound_frames = 0;
+    /// The last frame before the loss that was snapshotted (the one blankness is measured against).
+    std::optional<uint32_t> compared_frame;
+    /// Of the pixels that showed the map (not the clear colour) in compared_frame, the share
+    /// that show the clear colour in first_drawn; nullopt when either snapshot is missing.
+    std::optional<double> first_drawn_blank_fraction;
+    /// settled - first_drawn; nullopt when it never settled.
+    std::optional<uint32_t> frames_to_settled() const {
+      return settled >= first_drawn && first_drawn != 0 && settled != 0 ? std::optional<uint32_t>(settled - first_drawn)
+                                                                          : std::nullopt;
+    }
   };
   /// One per loss, in order.
   std::vector<Loss> losses;
@@ -119,11 +141,21 @@ struct DemoReport {
 double frame_ms_quantile(const std::vector<FrameSample>& samples, double quantile);
 /// The largest vram_bytes of the samples; 0 when there are none.
 uint64_t vram_peak_bytes(const std::vector<FrameSample>& samples);
+/// The largest cpu_cache_bytes of the samples; 0 when there are none.
+uint64_t cpu_cache_peak_bytes(const std::vector<FrameSample>& samples);
+
+/// Of the pixels of `before` that are not `clear`, the share that are `clear` in `after` (two
+/// RGBA8 images of the same size; a pixel is `clear` within 1 a channel); 0 when `before` shows
+/// nothing but `clear`, nullopt when the sizes differ.
+std::optional<double> blank_fraction(const std::vector<uint8_t>& before, const std::vector<uint8_t>& after,
+                                     const std::array<uint8_t, 4>& clear);
 
 /// The report as JSON: the totals under the keys issue 13 lists (frames, device_losses,
 /// recoveries, hot_reloads, tiles_uploaded, tile_fetch_failures, acquire_misses,
 /// vram_budget_bytes, vram_peak_bytes, blocking_waits, leaked_objects, frame_ms_p50,
-/// frame_ms_p99, recovery_ms, backend, adapter), then "series" (one array per FrameSample field,
+/// frame_ms_p99, recovery_ms, backend, adapter), the memory cache's (cpu_cache_budget_bytes,
+/// cpu_cache_peak_bytes, memory_uploads, restored_after_loss), "losses" (each with
+/// first_drawn_blank_fraction and frames_to_settled, null when not measured), then "series" (one array per FrameSample field,
 /// the columns the charts plot), "events" and "snapshots" (file names).
 std::string report_json(const DemoReport& report);
 /// Writes report_json(report) to `path`; errors name the path.

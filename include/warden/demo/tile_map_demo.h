@@ -58,6 +58,9 @@ struct DemoOptions {
   /// Seeds the fetch latency and failures.
   uint64_t seed = 1;
   uint64_t budget_mb = 32;             ///< resident tile bytes, both layers together
+  /// Decoded tiles kept in memory, both layers together (TileLayerOptions::cpu_cache_budget_bytes);
+  /// 0: none, every tile not resident is fetched again.
+  uint64_t cpu_cache_mb = 64;
   /// Where snapshots, the tile shader and the report go.
   std::filesystem::path out = "out/demo";
   std::filesystem::path tiles_dir;     ///< empty: Blue Marble from xplanet-images

@@ -9,10 +9,23 @@
 ///   layer.deliver(frame);    // uploads what arrived into the frame's encoder
 ///   for each visible key: layer.draw_source(key) -> instances; layer.draw(pass, instances);
 ///
+/// Decoded tiles are also kept in memory (a tiles::TexelCache, LRU under its own byte budget,
+/// TileLayerOptions::cpu_cache_budget_bytes): every tile deliver() uploads is copied there, and
+/// request() of a tile not resident whose texels it holds starts no fetch (RequestStatus::
+/// FromMemory); deliver() uploads such tiles, at most memory_uploads_per_frame a frame, the
+/// frame's visible tiles nearest the centre first. So a tile evicted from VRAM or lost with a
+/// device costs an upload, not a fetch through a slow, failing source.
+///
 /// It is a GenerationObserver: when the device goes, every resident tile went with it, so the
-/// cache is cleared (replies to earlier requests are stale from then on); when the next device is
-/// ready the same frame loop asks for the visible tiles again, nearest first, the root's
-/// ancestors standing in meanwhile. Uploads go through queue.writeTexture (TileArray::upload),
+/// cache is cleared (replies to earlier requests are stale from then on). When the next device
+/// is ready (device_ready), before the application's first frame on it, the layer records a
+/// frame of its own that uploads, from memory, the coarsest held ancestor of every position of
+/// the last view (usually the root alone): the first frame drawn after a recovery shows the map,
+/// coarser where it must, and no position the map covered before is blank. The frame loop then
+/// asks for the visible tiles again; held ones come back memory_uploads_per_frame a frame, so a
+/// view whose tiles are all held settles within ceil(visible / memory_uploads_per_frame) frames.
+/// Should device_ready find no room to record (a layer still in flight), the first deliver()
+/// after it does the same into its frame, before any other upload. Uploads go through queue.writeTexture (TileArray::upload),
 /// which keeps no device-derived state of its own beside the registry's objects, so nothing else
 /// has to be re-made (on llvmpipe it is also the faster path: docs/design.md, 'Measured').
 ///
@@ -32,10 +45,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "warden/core/result.h"
 #include "warden/engine/engine.h"
 #include "warden/tiles/layer_pool.h"
+#include "warden/tiles/texel_cache.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
 
@@ -56,6 +71,14 @@ struct TileLayerOptions {
   /// made through engine.pipelines(). Null: warden's own (TileRenderer::default_wgsl()).
   ShaderModuleHandle shader{};
   std::string label = "tile layer";  ///< names the layer's objects in the registry and in errors
+  /// Bytes of decoded level-0 texels kept in memory (tiles::TexelCache), LRU by request. Sized
+  /// to hold what a view shows plus its ancestors several times over: 64 MiB is 256 tiles of
+  /// 256 x 256 RGBA8. 0: off, every tile not resident is fetched.
+  uint64_t cpu_cache_budget_bytes = 64ull << 20;
+  /// Tiles deliver() uploads from memory in one frame (fetched tiles are uploaded as they
+  /// arrive). Bounds an upload burst after a loss; the view settles within ceil(visible / this).
+  /// At least 1 while cpu_cache_budget_bytes is not 0.
+  uint32_t memory_uploads_per_frame = 8;
 };
 
 /// What the layer has seen across device generations.
@@ -64,6 +87,8 @@ struct TileLayerCounters {
   uint64_t fetch_failures = 0;    ///< failed fetches and failed uploads (DeliverReport::failed)
   uint64_t clears = 0;            ///< device losses that emptied the cache
   uint64_t over_budget_frames = 0;  ///< begin_frame found resident bytes above the budget (never, by design)
+  uint64_t memory_uploads = 0;      ///< tiles uploaded from the TexelCache, no fetch (also in tiles_uploaded)
+  uint64_t restored_after_loss = 0;  ///< ancestors uploaded from memory before the first frame on a new device
 };
 
 /// The tile systems of one slippy-map layer in an Engine, cleared on a device loss and refilled
@@ -72,7 +97,8 @@ class TileLayer final : public GenerationObserver {
  public:
   /// Makes the layer's objects on the engine's current device. Errors: DeviceFailed while the
   /// engine has no device; InvalidArgument for a budget below one layer, more layers than the
-  /// device allows, or no room for the array's views (RegistryOptions::texture_view_capacity).
+  /// device allows, no room for the array's views (RegistryOptions::texture_view_capacity), or
+  /// tiles kept in memory with memory_uploads_per_frame 0.
   static Result<std::unique_ptr<TileLayer>> create(Engine& engine, TileLayerOptions options);
   /// Stops observing, gives the cache's layers back and destroys its objects in the registry.
   ~TileLayer() override;
@@ -83,13 +109,15 @@ class TileLayer final : public GenerationObserver {
   /// Starts a frame: the visible set and the view's centre (TileCache::begin_frame); counts a
   /// frame found over budget.
   Result<void> begin_frame(const tiles::FrameView& view);
-  /// Wants `key` this frame: queues its fetch unless resident or already asked for.
+  /// Wants `key` this frame: queues its fetch unless resident, already asked for, or held in
+  /// memory (FromMemory: the next deliver uploads it). Marks its texels used in memory.
   Result<tiles::RequestStatus> request(const tiles::TileKey& key);
   /// Starts the queued fetches nearest the centre first; how many it started.
   Result<uint32_t> dispatch(tiles::TileFetcher& fetcher);
-  /// Uploads every tile that arrived into a layer: level 0 written now, the mip chain recorded
-  /// into `frame`'s encoder, the layer touched for that frame's submission. A failed fetch is
-  /// counted and listed in the report; the caller may request the tile again.
+  /// Uploads every tile that arrived into a layer (and keeps its texels in memory), then up to
+  /// memory_uploads_per_frame tiles requested FromMemory: level 0 written now, the mip chain
+  /// recorded into `frame`'s encoder, the layer touched for that frame's submission. A failed
+  /// fetch is counted and listed in the report; the caller may request the tile again.
   Result<tiles::DeliverReport> deliver(const Frame& frame, tiles::Priority priority = tiles::Priority::Normal);
   /// The tile or the nearest resident ancestor to draw in its place (TileCache::draw_source).
   /// Nothing while a clear is pending or the engine is gone.
@@ -103,7 +131,8 @@ class TileLayer final : public GenerationObserver {
   // ---- GenerationObserver -----------------------------------------------------------------
   /// The device went: every resident tile went with it, so the cache is cleared.
   void device_lost(uint64_t generation) override;
-  /// The next device is ready: the registry made the layer's objects again; nothing to do here.
+  /// The next device is ready: the registry made the layer's objects again; the coarsest held
+  /// ancestors of the last view are uploaded in a frame of the layer's own (see the top).
   void device_ready(uint64_t generation) override;
   /// The engine ends first: the layer lets go of its objects now and refuses later calls.
   void engine_ending() override;
@@ -116,15 +145,24 @@ class TileLayer final : public GenerationObserver {
   const tiles::TileArray& array() const { return *array_; }
   const tiles::TileRenderer& renderer() const { return *renderer_; }
   ///@}
+  /// The decoded tiles kept in memory (exists while the layer does, engine or not).
+  const tiles::TexelCache& texel_cache() const { return texels_; }
   /// What the layer has seen across device generations.
   const TileLayerCounters& counters() const { return counters_; }
   /// resident bytes <= budget: what the cache guarantees, checked where the application asks.
   bool within_budget() const { return !cache_ || cache_->resident_bytes() <= cache_->budget_bytes(); }
 
  private:
-  explicit TileLayer(Engine& engine) : engine_(engine) {}
+  TileLayer(Engine& engine, const TileLayerOptions& options)
+      : engine_(engine), texels_(options.cpu_cache_budget_bytes), memory_uploads_per_frame_(options.memory_uploads_per_frame) {}
   // Clears the cache a loss could not clear from inside the cache's own call.
   void settle_pending_clear();
+  // Uploads a tile whose texels are held in memory into a layer; the load's status.
+  Result<tiles::LoadStatus> upload_from_memory(gpu::CommandEncoder encoder, const tiles::TileKey& key,
+                                               tiles::Priority priority);
+  // The coarsest held ancestor (or the tile) of each position of the last view, uploaded into
+  // `encoder`; true once every one is resident (or nothing is held to cover the view).
+  bool restore_view(gpu::CommandEncoder encoder);
   Result<void> usable(std::string_view call) const;
 
   Engine& engine_;
@@ -136,6 +174,12 @@ class TileLayer final : public GenerationObserver {
   std::optional<tiles::LayerPool> pool_;
   std::optional<tiles::TileCache> cache_;
   TileLayerCounters counters_;
+  tiles::TexelCache texels_;
+  uint32_t memory_uploads_per_frame_;
+  std::vector<tiles::TileKey> from_memory_;  // requested this frame, held in memory, not resident
+  std::vector<tiles::TileKey> last_view_;    // the visible positions of the last begin_frame
+  double centre_x_ = 0.5, centre_y_ = 0.5;   // and its centre: memory uploads go nearest first
+  bool restore_pending_ = false;  // a loss emptied VRAM; the last view's cover is not uploaded yet
   bool observing_ = false;
   bool clear_pending_ = false;  // a loss came while the cache was inside a call of its own
   bool engine_gone_ = false;

@@ -208,6 +208,9 @@ enum class RequestStatus {
   AlreadyResident,
   Queued,   ///< a new request; dispatch starts it
   Pending,  ///< already queued, being fetched, or arrived and waiting for a layer
+  /// Not resident, but its texels are held in memory (engine::TileLayer's TexelCache): no
+  /// fetch starts, the next deliver uploads it. TileCache itself never answers this.
+  FromMemory,
 };
 
 /// Which tiles hold a layer of the array, under a VRAM byte budget (see the file comment).

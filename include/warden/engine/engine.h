@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -36,6 +37,7 @@
 #include "warden/device/dawn_provider.h"
 #include "warden/device/rebuild_policy.h"
 #include "warden/device/retirement_policy.h"
+#include "warden/engine/recovery_timings.h"
 #include "warden/pipelines/hot_reload.h"
 #include "warden/pipelines/pipeline_library.h"
 #include "warden/resources/registry.h"
@@ -348,6 +350,9 @@ class Engine {
   const device::RebuildPolicy& rebuild_policy() const { return policy_; }
   /// The rebuild report of the latest generation (empty for the first).
   const resources::RebuildReport& last_rebuild() const { return last_rebuild_; }
+  /// The last recovery that reached its first frame (submit() on the new device), by part;
+  /// empty until one has.
+  const std::optional<RecoveryTimings>& last_recovery() const { return last_recovery_; }
 
   class QueuedProvider;  ///< the provider seam that holds what Dawn reports until poll()
 
@@ -412,6 +417,13 @@ class Engine {
   std::string adapter_name_;
   gpu::BackendType backend_ = gpu::BackendType::Undefined;
   resources::RebuildReport last_rebuild_;
+  // The recovery under way: its loss, its device, its rebuild; published at its first frame.
+  RecoveryTimings recovering_{};
+  std::chrono::steady_clock::time_point lost_at_{};
+  std::chrono::steady_clock::time_point rebuilt_at_{};
+  std::chrono::steady_clock::time_point ready_at_{};
+  bool timing_recovery_ = false;  // a loss was let go of; its first frame not yet submitted
+  std::optional<RecoveryTimings> last_recovery_;
   EngineCounters counters_;
 };
 

@@ -144,6 +144,9 @@ void Frame::close() {
 namespace {
 
 EngineOptions with_engine_features(EngineOptions options) {
+  // Every device of the engine shares one cache of what Dawn compiled: a recovery's pipelines
+  // load their translated shaders instead of compiling them again.
+  if (!options.device.cache) options.device.cache = std::make_shared<gpu::BlobCache>();
   if (options.hot_reload) {
     auto& optional = options.device.optional_features;
     if (std::find(optional.begin(), optional.end(), gpu::kFeatureImplicitDeviceSynchronization) == optional.end()) {

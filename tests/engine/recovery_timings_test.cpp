@@ -121,5 +121,25 @@ TEST(RecoveryTimings, ALossDuringTheRebuildExtendsTheRecoveryFromTheFirstLoss) {
   expect_parts_add_up(t);
 }
 
+// Every device of an engine shares one BlobCache: after a loss, the scene's pipelines load what
+// the first device compiled instead of compiling again.
+TEST(RecoveryPipelines, LoadWhatTheLostDeviceCompiledFromTheCacheTheEngineShares) {
+  auto cache = std::make_shared<gpu::BlobCache>();
+  EngineOptions options = engine_options(testing::pixel_test_backend());
+  options.device.cache = cache;
+  auto engine = make_engine(options);
+  ASSERT_NE(engine, nullptr);
+  const testing::LossScene scene = testing::build_loss_scene(engine->registry(), resources::ContentsSource::Kept);
+  const gpu::BlobCacheStats compiled = cache->stats();
+  EXPECT_GT(compiled.stores, 0u);
+
+  ASSERT_TRUE(engine->force_device_loss("recovery pipelines test"));
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout)) << engine->message();
+  EXPECT_TRUE(engine->last_rebuild().failed.empty());
+  EXPECT_GT(cache->stats().hits, compiled.hits);
+  EXPECT_EQ(cache->stats().stores, compiled.stores) << "the rebuild compiled nothing new";
+  (void)scene;
+}
+
 }  // namespace
 }  // namespace warden::engine

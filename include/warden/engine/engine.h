@@ -61,7 +61,8 @@ const char* to_string(EngineState state);
 /// What Engine::create sets up: the device to ask for, the library, the registry's sizes, the
 /// rebuild policy, hot reload and the start-up bound.
 struct EngineOptions {
-  /// Backend, features and limits of every device the engine asks for.
+  /// Backend, features and limits of every device the engine asks for, and the cache they share
+  /// of what Dawn compiled (one of the engine's own when empty).
   gpu::DeviceOptions device{.label = "warden engine"};
   /// Which WebGPU library to load and how (gpu::Library::load).
   gpu::LibraryOptions library{};

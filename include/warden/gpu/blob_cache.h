@@ -33,6 +33,7 @@ class BlobCache {
   /// The default budget: ample for a few hundred pipelines' translated shaders.
   static constexpr size_t kDefaultBudgetBytes = size_t{64} << 20;
 
+  /// An empty cache that keeps at most `budget_bytes` of keys and values.
   explicit BlobCache(size_t budget_bytes = kDefaultBudgetBytes) : budget_bytes_(budget_bytes) {}
   BlobCache(const BlobCache&) = delete;
   BlobCache& operator=(const BlobCache&) = delete;
@@ -43,6 +44,7 @@ class BlobCache {
   /// Keeps `value` under `key` (replacing an older one) unless the budget is full.
   void store(const void* key, size_t key_size, const void* value, size_t value_size);
 
+  /// How the cache has been used so far.
   BlobCacheStats stats() const;
 
   /// The descriptor to chain on a DeviceDescriptor; `this` must outlive the device.

@@ -419,8 +419,6 @@ struct ContentsLost {
   bool empty() const { return buffers.empty() && textures.empty(); }
 };
 
-/// What Registry::rebuild did: how much it made again, what came back empty, what failed and what
-/// waits for its owner.
 /// Where a rebuild() spent its time, in wall-clock milliseconds on the calling thread: measured
 /// by the registry as it works, so an application (or a benchmark) reads the breakdown of a
 /// recovery instead of guessing it. The parts add up to at most total_ms.
@@ -434,11 +432,14 @@ struct RebuildTimings {
   /// The whole rebuild() call.
   double total_ms = 0;
 
+  /// The time `kind`'s objects took to be made again.
   double of(ResourceKind kind) const { return kind_ms[kind_index(kind)]; }
   /// Render and compute pipelines together.
   double pipelines_ms() const { return of(ResourceKind::RenderPipeline) + of(ResourceKind::ComputePipeline); }
 };
 
+/// What Registry::rebuild did: how much it made again, what came back empty, what failed and what
+/// waits for its owner, and how long each part took.
 struct RebuildReport {
   /// The device generation the registry is on now.
   uint64_t generation = 0;

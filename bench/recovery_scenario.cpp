@@ -5,12 +5,19 @@
 // own bind group and one of the pipelines, into a 256x256 target that is read back.
 //   recovery_ms     from force_device_loss to the first frame identical to the one before
 //   cold_start_ms   a fresh Engine: device, the same objects made and filled, the first frame
-//   recovery_vs_cold_start   their ratio (target <= 1.5)
-// for T = 64 (plain keys), 16 (_16) and 256 (_256); each the median of a few runs.
+//   recovery_vs_cold_start   their ratio (target <= 0.3)
+// and the recovery's parts, as the Engine measured them (Engine::last_recovery()):
+//   recovery_device_request_ms, recovery_rebuild_ms, recovery_rebuild_<kind>s_ms (each kind
+//   made again), recovery_contents_ms, recovery_pipelines_ms (render pipelines made again),
+//   recovery_callbacks_ms, recovery_first_frame_ms (ready to the first submit), and
+//   recovery_readback_ms (what the benchmark adds: the readback, and frames that differed)
+// for T = 64 (plain keys), 16 (_16) and 256 (_256); each the median of a few runs (the parts
+// are those of the median run).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -160,6 +167,25 @@ engine::EngineOptions options(gpu::BackendChoice backend) {
 
 struct Point {
   double recovery_ms = 0, cold_start_ms = 0;
+  engine::RecoveryTimings parts;  // of the run whose recovery_ms is the median
+};
+
+struct Run {
+  double recovery_ms = 0;
+  engine::RecoveryTimings parts;
+};
+
+// The kinds the scenario makes, by their key names.
+constexpr std::pair<ResourceKind, const char*> kKindKeys[] = {
+    {ResourceKind::Buffer, "buffers"},
+    {ResourceKind::Texture, "textures"},
+    {ResourceKind::TextureView, "texture_views"},
+    {ResourceKind::Sampler, "samplers"},
+    {ResourceKind::ShaderModule, "shader_modules"},
+    {ResourceKind::BindGroupLayout, "bind_group_layouts"},
+    {ResourceKind::PipelineLayout, "pipeline_layouts"},
+    {ResourceKind::BindGroup, "bind_groups"},
+    {ResourceKind::RenderPipeline, "render_pipelines"},
 };
 
 double median(std::vector<double> v) {
@@ -168,7 +194,8 @@ double median(std::vector<double> v) {
 }
 
 Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, std::string* backend_name) {
-  std::vector<double> cold, recovery;
+  std::vector<double> cold;
+  std::vector<Run> recovery;
   for (int run = 0; run < runs; ++run) {
     const auto cold_start = Clock::now();
     auto created = engine::Engine::create(options(backend));
@@ -188,9 +215,13 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, s
       if (frame(engine, set) == before) break;
       if (ms_since(lost_at) > 120000) return make_error(ErrorKind::Timeout, "no identical frame within 120 s");
     }
-    recovery.push_back(ms_since(lost_at));
+    const double recovered_ms = ms_since(lost_at);
+    if (!engine.last_recovery()) return make_error(ErrorKind::Internal, "the engine kept no recovery timings");
+    recovery.push_back({recovered_ms, *engine.last_recovery()});
   }
-  return Point{median(recovery), median(cold)};
+  std::sort(recovery.begin(), recovery.end(), [](const Run& a, const Run& b) { return a.recovery_ms < b.recovery_ms; });
+  const Run& middle = recovery[recovery.size() / 2];
+  return Point{middle.recovery_ms, median(cold), middle.parts};
 }
 
 }  // namespace
@@ -212,8 +243,25 @@ int main() {
     out["recovery_ms" + suffix] = point->recovery_ms;
     out["cold_start_ms" + suffix] = point->cold_start_ms;
     out["recovery_vs_cold_start" + suffix] = point->recovery_ms / point->cold_start_ms;
-    fmt::print(stderr, "recovery_scenario: {} textures: recovery {:.1f} ms, cold start {:.1f} ms\n", textures,
-               point->recovery_ms, point->cold_start_ms);
+    const engine::RecoveryTimings& parts = point->parts;
+    out["recovery_device_request_ms" + suffix] = parts.device_request_ms;
+    out["recovery_rebuild_ms" + suffix] = parts.rebuild_ms;
+    for (const auto& [kind, name] : kKindKeys) {
+      out[fmt::format("recovery_rebuild_{}_ms{}", name, suffix)] = parts.rebuild.of(kind);
+    }
+    out["recovery_contents_ms" + suffix] = parts.rebuild.contents_ms;
+    out["recovery_pipelines_ms" + suffix] = parts.rebuild.pipelines_ms();
+    out["recovery_callbacks_ms" + suffix] = parts.callbacks_ms;
+    out["recovery_first_frame_ms" + suffix] = parts.first_frame_ms;
+    out["recovery_readback_ms" + suffix] = point->recovery_ms - parts.total_ms;
+    fmt::print(stderr,
+               "recovery_scenario: {} textures: recovery {:.1f} ms, cold start {:.1f} ms; device request {:.1f}, "
+               "rebuild {:.1f} (textures {:.1f}, views {:.1f}, bind groups {:.1f}, pipelines {:.1f}, contents "
+               "{:.1f}), callbacks {:.1f}, first frame {:.1f}, readback {:.1f}\n",
+               textures, point->recovery_ms, point->cold_start_ms, parts.device_request_ms, parts.rebuild_ms,
+               parts.rebuild.of(ResourceKind::Texture), parts.rebuild.of(ResourceKind::TextureView),
+               parts.rebuild.of(ResourceKind::BindGroup), parts.rebuild.pipelines_ms(), parts.rebuild.contents_ms,
+               parts.callbacks_ms, parts.first_frame_ms, point->recovery_ms - parts.total_ms);
   }
   out["recovery_backend"] = backend_name;
   fmt::print("{}\n", out.dump());

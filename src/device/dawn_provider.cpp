@@ -249,6 +249,11 @@ void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::str
   auto* lost_ticket = new LostTicket{loss};
 
   gpu::DeviceDescriptor desc;
+  gpu::DawnCacheDeviceDescriptor cache;
+  if (options_.device.cache) {
+    cache = options_.device.cache->descriptor();
+    desc.nextInChain = reinterpret_cast<const gpu::ChainedStruct*>(&cache);
+  }
   desc.label = label;
   desc.requiredFeatureCount = request->features.size();
   desc.requiredFeatures = request->features.data();

@@ -11,6 +11,14 @@
 
 namespace warden::engine {
 
+namespace {
+
+double ms_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+}  // namespace
+
 const char* to_string(EngineState state) {
   switch (state) {
     case EngineState::Ready: return "ready";
@@ -136,6 +144,9 @@ void Frame::close() {
 namespace {
 
 EngineOptions with_engine_features(EngineOptions options) {
+  // Every device of the engine shares one cache of what Dawn compiled: a recovery's pipelines
+  // load their translated shaders instead of compiling them again.
+  if (!options.device.cache) options.device.cache = std::make_shared<gpu::BlobCache>();
   if (options.hot_reload) {
     auto& optional = options.device.optional_features;
     if (std::find(optional.begin(), optional.end(), gpu::kFeatureImplicitDeviceSynchronization) == optional.end()) {
@@ -271,6 +282,7 @@ device::ControllerHooks Engine::hooks() {
 void Engine::prepare(const device::DeviceView& view) {
   // Device generations count devices (1, 2, 3...): the controller's tokens also count the
   // transitions between them.
+  const auto prepare_started = std::chrono::steady_clock::now();
   const uint64_t generation = ++generation_;
   prepared_token_ = view.generation.value;
   const gpu::Procs& procs = context_->procs();
@@ -297,6 +309,13 @@ void Engine::prepare(const device::DeviceView& view) {
     pipelines_ = std::make_unique<pipelines::PipelineLibrary>(*context_, *registry_);
   } else {
     report = registry_->rebuild(view.device, queue_.get(), generation);
+    if (timing_recovery_) {
+      rebuilt_at_ = std::chrono::steady_clock::now();
+      recovering_.generation = generation;
+      recovering_.device_request_ms = ms_between(lost_at_, prepare_started);
+      recovering_.rebuild_ms = ms_between(prepare_started, rebuilt_at_);
+      recovering_.rebuild = report.timings;
+    }
     counters_.objects_rebuilt += report.rebuilt;
     counters_.rebuild_failures += report.failed.size();
   }
@@ -343,6 +362,10 @@ void Engine::ready() {
     InCallback in(*this, "on_ready");
     callbacks_.on_ready(generation);
   }
+  if (timing_recovery_ && recovering_.generation == generation && generation_ == generation) {
+    ready_at_ = std::chrono::steady_clock::now();
+    recovering_.callbacks_ms = ms_between(rebuilt_at_, ready_at_);
+  }
 }
 
 void Engine::lose() {
@@ -350,6 +373,13 @@ void Engine::lose() {
   if (!registry_ || lost_generation_ >= generation) return;
   lost_generation_ = generation;
   preparing_ = false;
+  // A loss during a recovery extends that recovery: its time counts from the first loss.
+  if (!timing_recovery_) {
+    timing_recovery_ = true;
+    lost_at_ = std::chrono::steady_clock::now();
+  }
+  recovering_ = RecoveryTimings{};
+  ready_at_ = {};
   if (shown_generation_ == generation) ++counters_.device_losses;
   // Work of the lost device (compiles, pipeline builds) is released, never published.
   drop_reloader();
@@ -478,7 +508,17 @@ Result<Serial> Engine::submit(Frame frame) {
   }
   const gpu::Procs& procs = context_->procs();
   gpu::Ref<gpu::CommandBuffer> commands(&procs, procs.CommandEncoderFinish(frame.encoder_.get(), nullptr));
-  return registry_->submit(commands.get());
+  Result<Serial> submitted = registry_->submit(commands.get());
+  // The first frame of a recovered device ends the recovery's timing.
+  if (submitted && timing_recovery_ && recovering_.generation == shown_generation_ &&
+      ready_at_ != std::chrono::steady_clock::time_point{}) {
+    const auto now = std::chrono::steady_clock::now();
+    recovering_.first_frame_ms = ms_between(ready_at_, now);
+    recovering_.total_ms = ms_between(lost_at_, now);
+    last_recovery_ = recovering_;
+    timing_recovery_ = false;
+  }
+  return submitted;
 }
 
 void Engine::poll() {

@@ -337,6 +337,11 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
     return request.error();
   }
   DeviceDescriptor desc;
+  DawnCacheDeviceDescriptor cache;
+  if (options.cache) {
+    cache = options.cache->descriptor();
+    desc.nextInChain = reinterpret_cast<const ChainedStruct*>(&cache);
+  }
   desc.label = std::string_view(options.label);
   desc.requiredFeatureCount = request->features.size();
   desc.requiredFeatures = request->features.data();

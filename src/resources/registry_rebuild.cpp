@@ -1,5 +1,7 @@
 // Registry across device generations: on_device_lost() and rebuild() (docs/adr/0013, 0014;
 // docs/lifecycle-in-detail.md walks one object through both).
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include "resources/kind_order.h"
@@ -14,6 +16,12 @@ namespace {
 constexpr gpu::Flags kGpuWrittenBuffer =
     gpu::BufferUsage::Storage | gpu::BufferUsage::QueryResolve | gpu::BufferUsage::MapRead;
 constexpr gpu::Flags kGpuWrittenTexture = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::StorageBinding;
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 }  // namespace
 
@@ -57,6 +65,7 @@ void Registry::lose_all() {
 }
 
 RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation) {
+  const auto started = Clock::now();
   on_device_lost();
   device_ = device;
   queue_ = queue;
@@ -70,6 +79,7 @@ RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t g
   // Dependency order: what an object uses is made before it.
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() { rebuild_all<Tag>(report); });
   // The application writes its contents once every object exists (a refill may use any).
+  const auto refilling = Clock::now();
   std::vector<std::function<void()>> refills = std::move(refills_);
   refills_.clear();
   for (const auto& refill : refills) {
@@ -78,6 +88,8 @@ RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t g
     if (device_lost_ || device_generation_ != generation) break;
     refill();
   }
+  report.timings.refills_ms = ms_since(refilling);
+  report.timings.total_ms = ms_since(started);
   return report;
 }
 
@@ -88,6 +100,10 @@ void Registry::rebuild_all(RebuildReport& report) {
   s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
     if (object == nullptr) lost.push_back(id);
   });
+  // Contents are timed on their own (RebuildTimings::contents_ms), so the kind's time is the
+  // walk less what restore_contents took.
+  const auto walk = Clock::now();
+  const double contents_before = report.timings.contents_ms;
   for (SlotId id : lost) {
     detail::Record<Tag>& rec = s.records[id.index];
     if (!rec.recipe) {
@@ -113,9 +129,12 @@ void Registry::rebuild_all(RebuildReport& report) {
     rec.state = SlotState::Live;
     ++report.rebuilt;
     if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
+      const auto restoring = Clock::now();
       restore_contents(Handle<Tag>::from_bits(id.bits), rec, report);
+      report.timings.contents_ms += ms_since(restoring);
     }
   }
+  report.timings.kind_ms[kind_index(Tag::kind)] = ms_since(walk) - (report.timings.contents_ms - contents_before);
 }
 
 void Registry::restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report) {

@@ -37,6 +37,7 @@
 #include "warden/device/dawn_provider.h"
 #include "warden/device/rebuild_policy.h"
 #include "warden/device/retirement_policy.h"
+#include "warden/engine/recovery_timings.h"
 #include "warden/pipelines/hot_reload.h"
 #include "warden/pipelines/pipeline_library.h"
 #include "warden/resources/registry.h"
@@ -60,7 +61,8 @@ const char* to_string(EngineState state);
 /// What Engine::create sets up: the device to ask for, the library, the registry's sizes, the
 /// rebuild policy, hot reload and the start-up bound.
 struct EngineOptions {
-  /// Backend, features and limits of every device the engine asks for.
+  /// Backend, features and limits of every device the engine asks for, and the cache they share
+  /// of what Dawn compiled (one of the engine's own when empty).
   gpu::DeviceOptions device{.label = "warden engine"};
   /// Which WebGPU library to load and how (gpu::Library::load).
   gpu::LibraryOptions library{};
@@ -370,6 +372,9 @@ class Engine {
   ///@}
   /// The rebuild report of the latest generation (empty for the first).
   const resources::RebuildReport& last_rebuild() const { return last_rebuild_; }
+  /// The last recovery that reached its first frame (submit() on the new device), by part;
+  /// empty until one has.
+  const std::optional<RecoveryTimings>& last_recovery() const { return last_recovery_; }
 
   class QueuedProvider;  ///< the provider seam that holds what Dawn reports until poll()
 
@@ -436,6 +441,13 @@ class Engine {
   std::string adapter_name_;
   gpu::BackendType backend_ = gpu::BackendType::Undefined;
   resources::RebuildReport last_rebuild_;
+  // The recovery under way: its loss, its device, its rebuild; published at its first frame.
+  RecoveryTimings recovering_{};
+  std::chrono::steady_clock::time_point lost_at_{};
+  std::chrono::steady_clock::time_point rebuilt_at_{};
+  std::chrono::steady_clock::time_point ready_at_{};
+  bool timing_recovery_ = false;  // a loss was let go of; its first frame not yet submitted
+  std::optional<RecoveryTimings> last_recovery_;
   EngineCounters counters_;
   std::unique_ptr<device::HangWatch> hang_watch_;  // null: hang_limit 0, no watchdog
   // While the watchdog ends a generation: the words on_lost tells instead of the API's.

@@ -436,6 +436,37 @@ static_assert(offsetof(DawnInstanceDescriptor, backendValidationLevel) == 32);
 static_assert(offsetof(DawnInstanceDescriptor, loggingCallbackInfo) == 40);
 static_assert(sizeof(DawnInstanceDescriptor) == 72);
 
+/// Dawn's blob cache on a device, chained on DeviceDescriptor: Dawn asks `loadDataFunction` for
+/// what it compiled before (translated shaders, the backend's pipeline cache) under a key it
+/// makes from everything that decides the result, and hands what it compiles to
+/// `storeDataFunction`. Either may be called from Dawn's worker threads. sType 0x50007 is the
+/// value this build accepts on a device descriptor between DawnInstanceDescriptor (0x50006) and
+/// DawnAdapterPropertiesPowerPreference (0x50008), the order of Dawn's own tables. Proven by
+/// tests/gpu/blob_cache_test.cpp (ASecondDeviceLoadsWhatTheFirstStored).
+inline constexpr uint32_t kSTypeDawnCacheDeviceDescriptor = 0x00050007;
+/// webgpu.h's WGPUDawnLoadCacheDataFunction: the size of the value under `key`, copied into
+/// `value` when `value_size` is at least that; 0 when there is none.
+using DawnLoadCacheDataFunction = size_t (*)(const void* key, size_t key_size, void* value, size_t value_size,
+                                             void* userdata);
+/// webgpu.h's WGPUDawnStoreCacheDataFunction.
+using DawnStoreCacheDataFunction = void (*)(const void* key, size_t key_size, const void* value, size_t value_size,
+                                            void* userdata);
+/// webgpu.h's WGPUDawnCacheDeviceDescriptor, in this build's layout.
+struct DawnCacheDeviceDescriptor {
+  /// A field of webgpu.h's WGPUDawnCacheDeviceDescriptor.
+  ///@{
+  const ChainedStruct* nextInChain = nullptr;
+  uint32_t sType = kSTypeDawnCacheDeviceDescriptor;
+  StringView isolationKey{};
+  DawnLoadCacheDataFunction loadDataFunction = nullptr;
+  DawnStoreCacheDataFunction storeDataFunction = nullptr;
+  void* functionUserdata = nullptr;
+  ///@}
+};
+static_assert(offsetof(DawnCacheDeviceDescriptor, isolationKey) == 16);
+static_assert(offsetof(DawnCacheDeviceDescriptor, loadDataFunction) == 32);
+static_assert(sizeof(DawnCacheDeviceDescriptor) == 56);
+
 /// webgpu.h's WGPURequestAdapterOptions, in this build's layout.
 struct RequestAdapterOptions {
   /// A field of webgpu.h's WGPURequestAdapterOptions: the WebGPU specification says what it means.

@@ -13,6 +13,7 @@
 
 #include "warden/core/diagnostics.h"
 #include "warden/core/result.h"
+#include "warden/gpu/blob_cache.h"
 #include "warden/gpu/library.h"
 #include "warden/gpu/ref.h"
 
@@ -106,6 +107,10 @@ struct DeviceOptions {
   /// Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
   /// and request_device(adapter, ...) are told it otherwise.
   BackendChoice backend = BackendChoice::Auto;
+  /// Where the device keeps what it compiles, shared by every device asked for with these
+  /// options: the next device after a loss loads its translated shaders and pipeline data from
+  /// it instead of compiling again. Empty: no cache.
+  std::shared_ptr<BlobCache> cache{};
 };
 
 /// What a device request asks of one adapter for `options`: the required features (an error

@@ -419,8 +419,27 @@ struct ContentsLost {
   bool empty() const { return buffers.empty() && textures.empty(); }
 };
 
+/// Where a rebuild() spent its time, in wall-clock milliseconds on the calling thread: measured
+/// by the registry as it works, so an application (or a benchmark) reads the breakdown of a
+/// recovery instead of guessing it. The parts add up to at most total_ms.
+struct RebuildTimings {
+  /// Making each kind's objects again, by kind_index(); their contents are not in it.
+  std::array<double, kResourceKindCount> kind_ms{};
+  /// Writing kept buffer and texture contents into the new objects (queue writes).
+  double contents_ms = 0;
+  /// The application's refill callbacks (ContentsSource::Callback).
+  double refills_ms = 0;
+  /// The whole rebuild() call.
+  double total_ms = 0;
+
+  /// The time `kind`'s objects took to be made again.
+  double of(ResourceKind kind) const { return kind_ms[kind_index(kind)]; }
+  /// Render and compute pipelines together.
+  double pipelines_ms() const { return of(ResourceKind::RenderPipeline) + of(ResourceKind::ComputePipeline); }
+};
+
 /// What Registry::rebuild did: how much it made again, what came back empty, what failed and what
-/// waits for its owner.
+/// waits for its owner, and how long each part took.
 struct RebuildReport {
   /// The device generation the registry is on now.
   uint64_t generation = 0;
@@ -433,6 +452,8 @@ struct RebuildReport {
   /// Adopted and borrowed objects still Lost: warden has no recipe; their owner re-supplies them
   /// with replace_*. By label; report_awaiting_owner() names those still Lost later.
   std::vector<std::string> awaiting_owner{};
+  /// How long each part of the rebuild took.
+  RebuildTimings timings{};
 };
 
 /// Custody of an application's GPU objects behind generational typed handles, across device

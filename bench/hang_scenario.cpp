@@ -282,6 +282,12 @@ int main() {
     const long target_ms = env_or("WARDEN_HANG_DISPATCH_MS", 2000);
     auto engine = make_engine(*backend, limit_ms);
     if (!engine) return bench::exit_for("hang_scenario", engine.error());  // no adapter: a skip
+    // WARDEN_HANG_TRACE=1: every report with its time, to see where a slow poll spends it.
+    if (const char* trace = std::getenv("WARDEN_HANG_TRACE"); trace != nullptr && *trace == '1') {
+      engine.value()->diagnostics().set_sink([start = Clock::now()](const Diagnostic& d) {
+        fmt::print(stderr, "[{:9.1f} ms] {}: {}\n", ms_since(start), d.category, d.message);
+      });
+    }
     fmt::print("{}\n", run(std::move(engine.value()), limit_ms, target_ms).dump());
   } catch (const std::exception& e) {
     return bench::exit_for("hang_scenario", make_error(ErrorKind::Internal, e.what()));

@@ -69,6 +69,7 @@ struct Incarnation {
   bool attached = false;
   bool presented = false;
   bool retired = false;
+  bool hung = false;  // report_hang ended it: its queue may never be idle
 };
 
 struct DeviceController::Core : std::enable_shared_from_this<Core> {
@@ -211,6 +212,8 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     step("end device", [&](const DeviceView&) { end_device(*inc, keep_device, record); });
     if (options.diagnostics != nullptr) {
       const char* how = record.stashed ? "kept for the next engine"
+                        : record.hung ? (record.ended == DeviceEnd::Destroy ? "hung: destroyed once its queue is idle"
+                                                                            : "hung: released once its queue is idle (it presented)")
                         : record.ended == DeviceEnd::Destroy ? "destroyed"
                                                              : "released (it presented, so it is never destroyed)";
       options.diagnostics->info(kDiagnosticsCategory, MessageId::DeviceRetired,
@@ -230,7 +233,10 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       return;
     }
     const DeviceEnd end = retirement.end_for(inc.presented);
-    if (end == DeviceEnd::Destroy) {
+    if (inc.hung) {
+      provider.end_hung_device(inc.device.id, end);
+      record.hung = true;
+    } else if (end == DeviceEnd::Destroy) {
       provider.destroy_device(inc.device.id);
     } else {
       provider.release_device(inc.device.id);
@@ -385,6 +391,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // Let go like a lost device: a hung device must not be handed to its replacement.
   void report_hang(Generation token, std::string_view detail) {
     if (!is_current(token) || !active) return;
+    active->hung = true;
     std::string text = score(FaultKind::Hung, detail,
                              fmt::format("Graphics stopped ({}). Your work is still available.", detail));
     tell(end_generation(DeviceState::Lost, std::move(text)), Fallback::Show);

@@ -18,6 +18,13 @@ struct DawnProvider::Shared {
   uint64_t next_id = 1;
   std::map<uint64_t, gpu::Adapter> adapters;
   std::map<uint64_t, gpu::Device> devices;
+  // A hung device waits here, out of `devices`, for its queue's work-done report.
+  struct HungDevice {
+    gpu::Device device = nullptr;
+    DeviceEnd end = DeviceEnd::Release;
+    bool work_done = false;
+  };
+  std::map<uint64_t, HungDevice> hung;
   uint64_t built = 0;
   uint64_t destroyed = 0;
   uint64_t released = 0;
@@ -214,6 +221,8 @@ DawnProvider::DawnProvider(gpu::Context* context, DawnProviderOptions options)
 DawnProvider::~DawnProvider() {
   if (context_ == nullptr) return;
   for (auto& [id, device] : shared_->devices) shared_->procs().DeviceRelease(device);
+  for (auto& [id, hung] : shared_->hung) shared_->procs().DeviceRelease(hung.device);
+  shared_->hung.clear();
   for (auto& [id, adapter] : shared_->adapters) shared_->procs().AdapterRelease(adapter);
   shared_->devices.clear();
   shared_->adapters.clear();
@@ -296,9 +305,57 @@ void DawnProvider::release_device(DeviceId device) {
   ++shared_->released;
 }
 
-void DawnProvider::process_events() const {
-  if (context_ != nullptr) context_->process_events();
+void DawnProvider::end_hung_device(DeviceId device, DeviceEnd end) {
+  auto it = shared_->devices.find(device.value);
+  if (it == shared_->devices.end()) return;
+  const gpu::Device raw = it->second;
+  shared_->devices.erase(it);
+  shared_->hung[device.value] = Shared::HungDevice{raw, end};
+  struct Ticket {
+    std::weak_ptr<Shared> shared;
+    uint64_t id;
+  };
+  const gpu::Procs& p = shared_->procs();
+  gpu::Queue queue = p.DeviceGetQueue(raw);
+  gpu::QueueWorkDoneCallbackInfo cb;
+  cb.mode = gpu::CallbackMode::AllowProcessEvents;
+  cb.userdata1 = new Ticket{shared_, device.value};
+  cb.callback = [](gpu::QueueWorkDoneStatus, gpu::StringView, void* userdata1, void*) {
+    // Any status ends the wait: finished, or the device is gone and runs nothing any more.
+    std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(userdata1));
+    auto shared = ticket->shared.lock();
+    if (!shared) return;
+    --shared->outstanding_callbacks;
+    if (auto hung = shared->hung.find(ticket->id); hung != shared->hung.end()) hung->second.work_done = true;
+  };
+  ++shared_->outstanding_callbacks;
+  p.QueueOnSubmittedWorkDone(queue, cb);
+  p.QueueRelease(queue);
 }
+
+void DawnProvider::process_events() const {
+  if (context_ == nullptr) return;
+  context_->process_events();
+  // Ended outside the callback: ending a device inside its own queue's callback is not Dawn's
+  // to expect. Its queue is idle now, so ending it does not wait.
+  for (auto it = shared_->hung.begin(); it != shared_->hung.end();) {
+    if (!it->second.work_done) {
+      ++it;
+      continue;
+    }
+    const Shared::HungDevice hung = it->second;
+    it = shared_->hung.erase(it);
+    if (hung.end == DeviceEnd::Destroy) {
+      shared_->procs().DeviceDestroy(hung.device);
+      ++shared_->destroyed;
+    } else {
+      ++shared_->released;
+    }
+    shared_->procs().DeviceRelease(hung.device);
+  }
+}
+
+uint64_t DawnProvider::hung_devices_waiting() const { return shared_->hung.size(); }
 
 gpu::Device DawnProvider::device(DeviceId id) const {
   auto it = shared_->devices.find(id.value);

@@ -47,6 +47,11 @@ void TestProvider::release_device(DeviceId device) {
   note("release device " + device_name(device));
 }
 
+void TestProvider::end_hung_device(DeviceId device, DeviceEnd end) {
+  ++hung_device_ends_;
+  end == DeviceEnd::Destroy ? destroy_device(device) : release_device(device);
+}
+
 // ---- control ----------------------------------------------------------------------------------
 
 void TestProvider::remove_api(std::string why) { api_missing_ = std::move(why); }

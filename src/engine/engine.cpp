@@ -80,6 +80,7 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
   void release_adapter(device::AdapterId adapter) override { dawn_.release_adapter(adapter); }
   void destroy_device(device::DeviceId device) override { dawn_.destroy_device(device); }
   void release_device(device::DeviceId device) override { dawn_.release_device(device); }
+  void end_hung_device(device::DeviceId device, device::DeviceEnd end) override { dawn_.end_hung_device(device, end); }
 
  private:
   device::DawnProvider& dawn_;

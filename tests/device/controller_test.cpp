@@ -495,6 +495,7 @@ TEST_F(ControllerTest, HangLetsThePresentingDeviceGoAndIsScoredAsHung) {
   EXPECT_EQ(controller->state(), DeviceState::Lost);
   EXPECT_TRUE(provider.released(a));
   EXPECT_FALSE(provider.destroyed(a));
+  EXPECT_EQ(provider.hung_device_ends(), 1u) << "ended as hung: the provider must not wait for its queue";
   EXPECT_EQ(rebuild.strikes(FaultKind::Hung), 1u);
   EXPECT_NE(controller->message().find("within 2000 ms"), std::string::npos);
 }

@@ -149,6 +149,31 @@ TEST_F(DawnControllerTest, ForcedLossShowsTheFallbackDisposesTheGenerationThenRe
   EXPECT_TRUE(errors.empty()) << errors.front();
 }
 
+// Ending a device waits in the driver until its queue is idle; a hung device's queue may never
+// be. report_hang hands the device to end_hung_device, which ends it only once process_events
+// has heard that its work finished (here at once: GL runs the work inside submit).
+TEST_F(DawnControllerTest, AHungDeviceIsEndedOnlyOnceItsQueueSaysItsWorkFinished) {
+  controller->initialize();
+  ASSERT_TRUE(start());
+  ASSERT_EQ(controller->state(), DeviceState::Ready) << controller->message();
+  const auto hung = controller->active_device();
+  ASSERT_TRUE(hung.has_value());
+  const uint64_t destroyed_before = provider->destroy_calls();
+  const uint64_t released_before = provider->release_calls();
+
+  controller->report_hang(hung->generation, "submitted work did not finish within 2000 ms");
+
+  EXPECT_EQ(controller->state(), DeviceState::Lost);
+  EXPECT_EQ(provider->live_devices(), 0u) << "the hung device is no longer the provider's to hand out";
+  EXPECT_EQ(provider->hung_devices_waiting(), 1u);
+  EXPECT_EQ(provider->destroy_calls() + provider->release_calls(), destroyed_before + released_before)
+      << "nothing ended before the queue said its work finished";
+
+  ASSERT_TRUE(pump_until(*provider, [&] { return provider->hung_devices_waiting() == 0; }));
+  EXPECT_EQ(provider->destroy_calls(), destroyed_before + 1) << "it never presented: destroyed, once idle";
+  EXPECT_EQ(provider->release_calls(), released_before);
+}
+
 TEST_F(DawnControllerTest, TwentyRebuildsEndWithOneLiveDeviceAndNothingLeaked) {
   constexpr int kRounds = 20;
   for (int round = 0; round < kRounds; ++round) {

@@ -216,7 +216,9 @@ TEST(EngineHang, RepeatedHangsGiveUpLikeLossesAndTheLastIsScored) {
     poll_a_while(*engine);
     time.advance(kLimit + 1ms);
     poll_a_while(*engine);
-    if (hang == 0) ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+    if (hang == 0) {
+      ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+    }
   }
   EXPECT_EQ(engine->counters().hangs, 2u);
   EXPECT_EQ(engine->counters().unscored_hangs, 0u);

@@ -124,6 +124,8 @@ struct RetirementRecord {
   /// The device went to the DeviceStash instead of ending.
   bool stashed = false;
   std::optional<DeviceEnd> ended{};  ///< empty when stashed
+  /// It hung: ended by the provider once its queue is idle (end_hung_device), not now.
+  bool hung = false;
   std::vector<std::string> step_failures{};  ///< "<step>: <what>"
 };
 

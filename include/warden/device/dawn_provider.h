@@ -34,7 +34,8 @@ class DawnProvider final : public DeviceProvider {
  public:
   /// `context` may be null ("API missing"); otherwise it must outlive the provider.
   explicit DawnProvider(gpu::Context* context, DawnProviderOptions options = {});
-  /// Releases the devices and adapters it still holds. Continuations still pending in Dawn
+  /// Releases the devices and adapters it still holds, hung ones included (the driver may wait
+  /// there for a hung device's work). Continuations still pending in Dawn
   /// find the provider gone and release what they bring.
   ~DawnProvider() override;
   DawnProvider(const DawnProvider&) = delete;
@@ -47,9 +48,16 @@ class DawnProvider final : public DeviceProvider {
   void release_adapter(AdapterId adapter) override;
   void destroy_device(DeviceId device) override;
   void release_device(DeviceId device) override;
+  /// Keeps the device, out of live_devices(), until its queue says the work it was given
+  /// finished (a work-done callback run by process_events()), then destroys or releases it as
+  /// `end` says; the provider's end releases one whose work never finished.
+  void end_hung_device(DeviceId device, DeviceEnd end) override;
 
-  /// Runs the continuations that are ready (non-blocking).
+  /// Runs the continuations that are ready (non-blocking), then ends the hung devices whose
+  /// work finished.
   void process_events() const;
+  /// Hung devices kept until their work finishes.
+  uint64_t hung_devices_waiting() const;
   /// The context it was made with; null when the API is missing.
   gpu::Context* context() const { return context_; }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "warden/core/result.h"
+#include "warden/device/retirement_policy.h"
 #include "warden/gpu/abi.h"
 
 namespace warden::device {
@@ -95,6 +96,12 @@ class DeviceProvider {
   virtual void destroy_device(DeviceId device) = 0;
   /// Drops the provider's reference only: the device is let go, not destroyed.
   virtual void release_device(DeviceId device) = 0;
+  /// Ends a hung device as `end` says, without waiting for the work it was given: ending a
+  /// device waits in the driver until its queue is idle, for as long as a hung GPU takes, and it
+  /// must not wait on the frame thread. DawnProvider keeps the device until that work finishes,
+  /// then ends it. Pure, so that no provider (a wrapper least of all) ends a hung device now by
+  /// default.
+  virtual void end_hung_device(DeviceId device, DeviceEnd end) = 0;
 };
 
 }  // namespace warden::device

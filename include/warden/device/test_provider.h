@@ -33,6 +33,8 @@ class TestProvider final : public DeviceProvider {
   void release_adapter(AdapterId adapter) override;
   void destroy_device(DeviceId device) override;
   void release_device(DeviceId device) override;
+  /// Its devices run no work: ends the device now, as `end` says, and counts the call.
+  void end_hung_device(DeviceId device, DeviceEnd end) override;
 
   // ---- what the test controls ---------------------------------------------------------------
   /// From now on check_api() fails with `why` ("API missing").
@@ -65,6 +67,8 @@ class TestProvider final : public DeviceProvider {
   uint64_t destroy_calls() const { return destroy_calls_; }
   /// release_device() calls so far.
   uint64_t release_calls() const { return release_calls_; }
+  /// end_hung_device() calls so far (each also counted as a destroy or a release).
+  uint64_t hung_device_ends() const { return hung_device_ends_; }
   /// Devices handed out so far.
   uint64_t devices_built() const { return next_device_ - 1; }
   /// Built and not yet destroyed or released.
@@ -108,6 +112,7 @@ class TestProvider final : public DeviceProvider {
   uint64_t next_device_ = 1;
   uint64_t destroy_calls_ = 0;
   uint64_t release_calls_ = 0;
+  uint64_t hung_device_ends_ = 0;
   std::vector<std::string> journal_;
 };
 

@@ -39,8 +39,10 @@ test: build
 # instrumented; their own allocations are suppressed by name in tests/sanitizer/lsan.supp, so
 # a Dawn object warden forgets to release is caught by the reference ledger (docs/adr/0007),
 # which every test program runs, here as in `make test`.
+# Line tables only (-g1), here and in the fuzz build: the reports still name file and line, and
+# full debug information would only cost compile time.
 $(SAN_DIR)/CMakeCache.txt:
-	cmake -S . -B $(SAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DWARDEN_SANITIZE=ON -DWARDEN_BUILD_BENCH=OFF \
+	cmake -S . -B $(SAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DWARDEN_SANITIZE=ON -DWARDEN_BUILD_BENCH=OFF \
 	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
 
 # intercept_tls_get_addr=0: LeakSanitizer's record of dynamic TLS (the TLS of dlopen()ed
@@ -61,7 +63,7 @@ test-sanitize: setup $(SAN_DIR)/CMakeCache.txt
 # run is the same command with a larger number.
 FUZZ_SECONDS ?= 60
 $(FUZZ_DIR)/CMakeCache.txt:
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DWARDEN_FUZZ=ON -DWARDEN_BUILD_TESTS=OFF -DWARDEN_BUILD_BENCH=OFF -DWARDEN_BUILD_CLI=OFF -DWARDEN_INSTALL=OFF \
 	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
 

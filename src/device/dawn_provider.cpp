@@ -34,6 +34,17 @@ struct DawnProvider::Shared {
   std::map<gpu::BackendType, std::string> said_before;
 
   const gpu::Procs& procs() const { return library->procs(); }
+
+  // Ends a device the provider no longer lists, as `end` says, and counts it.
+  void end_now(gpu::Device device, DeviceEnd end) {
+    if (end == DeviceEnd::Destroy) {
+      procs().DeviceDestroy(device);
+      ++destroyed;
+    } else {
+      ++released;
+    }
+    procs().DeviceRelease(device);
+  }
 };
 
 namespace {
@@ -291,18 +302,17 @@ void DawnProvider::release_adapter(AdapterId adapter) {
 void DawnProvider::destroy_device(DeviceId device) {
   auto it = shared_->devices.find(device.value);
   if (it == shared_->devices.end()) return;
-  shared_->procs().DeviceDestroy(it->second);
-  shared_->procs().DeviceRelease(it->second);
+  const gpu::Device raw = it->second;
   shared_->devices.erase(it);
-  ++shared_->destroyed;
+  shared_->end_now(raw, DeviceEnd::Destroy);
 }
 
 void DawnProvider::release_device(DeviceId device) {
   auto it = shared_->devices.find(device.value);
   if (it == shared_->devices.end()) return;
-  shared_->procs().DeviceRelease(it->second);
+  const gpu::Device raw = it->second;
   shared_->devices.erase(it);
-  ++shared_->released;
+  shared_->end_now(raw, DeviceEnd::Release);
 }
 
 void DawnProvider::end_hung_device(DeviceId device, DeviceEnd end) {
@@ -345,13 +355,7 @@ void DawnProvider::process_events() const {
     }
     const Shared::HungDevice hung = it->second;
     it = shared_->hung.erase(it);
-    if (hung.end == DeviceEnd::Destroy) {
-      shared_->procs().DeviceDestroy(hung.device);
-      ++shared_->destroyed;
-    } else {
-      ++shared_->released;
-    }
-    shared_->procs().DeviceRelease(hung.device);
+    shared_->end_now(hung.device, hung.end);
   }
 }
 

@@ -12,6 +12,11 @@
 #    slip past the check;
 #  - each `namespace warden...` opened at the start of a line: `warden` in core/ (the vocabulary
 #    every layer speaks is the root namespace), `warden::<layer>` (or below it) elsewhere;
+#  - the one exception to the include rule: include/warden/core/messages.h gathers the library
+#    layers' message lists (warden/<layer>/messages.h) into the one MessageId type an Error holds.
+#    Those list files hold the X-macro list and comments only (no include, no declaration), so
+#    that core sees nothing else of the layers above it; a program layer's list (WARDEN_PROGRAM_LAYERS)
+#    is never gathered;
 #  - README.md's drawing (the first fenced block under "## The layers", top layer first, one
 #    layer name at the start of each line) shows the same order, so the picture cannot drift.
 set -euo pipefail
@@ -27,6 +32,10 @@ layers=$(awk '
 ' "$cmakelists" | xargs)
 [[ -n "$layers" ]] || { echo "check-layers: $cmakelists has no set(WARDEN_LAYERS ...)" >&2; exit 2; }
 layers="$layers cli"
+programs=$(awk '
+  /^[[:space:]]*set\(WARDEN_PROGRAM_LAYERS([[:space:]]|$)/ { on = 1; sub(/.*set\(WARDEN_PROGRAM_LAYERS/, "") }
+  on { line = $0; done = sub(/\).*/, "", line); sub(/#.*/, "", line); printf "%s ", line; if (done) exit }
+' "$cmakelists" | xargs)
 
 cd "$root"
 mapfile -t files < <(find include/warden src -type f \( -name '*.h' -o -name '*.hpp' -o -name '*.cpp' -o -name '*.inl' \) 2>/dev/null | sort)
@@ -46,9 +55,11 @@ if [[ -f README.md ]] && grep -q '^## The layers' README.md; then
 fi
 
 checks_status=0
-awk -v layers="$layers" '
+awk -v layers="$layers" -v programs="$programs cli" '
   BEGIN {
     n = split(layers, order, " ")
+    split(programs, program_list, " ")
+    for (i in program_list) program[program_list[i]] = 1
     for (i = 1; i <= n; i++) { rank[order[i]] = i; chain = chain (i > 1 ? " < " : "") order[i] }
     bad = 0
   }
@@ -64,6 +75,13 @@ awk -v layers="$layers" '
       nextfile
     }
     expected = own == "core" ? "warden" : "warden::" own
+    # A message list of a library layer (see the exception in the file comment).
+    message_list = path ~ /^include\/warden\/[^\/]+\/messages\.h$/ && own != "core" && !(own in program)
+  }
+  message_list && !/^[[:space:]]*(\/\/.*)?$/ && !/^#pragma once$/ && !/^#define WARDEN_MESSAGES_[A-Z]+\(X\) \\$/ &&
+      !/^  X\([a-z]+, [A-Za-z0-9]+, [0-9]+, ".*"\)( \\)?$/ {
+    fail(FILENAME ":" FNR ": a message list holds only its X-macro list and comments (core/messages.h includes it)")
+    next
   }
   /^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]/ {
     target = $0
@@ -73,7 +91,8 @@ awk -v layers="$layers" '
     sub(/^warden\//, "", layer)
     if (layer !~ /\//) next
     sub(/\/.*/, "", layer)
-    if (own != "" && (layer in rank) && rank[layer] > rank[own])
+    gathered = FILENAME == "include/warden/core/messages.h" && target == "warden/" layer "/messages.h" && !(layer in program)
+    if (own != "" && (layer in rank) && rank[layer] > rank[own] && !gathered)
       fail(FILENAME ":" FNR ": layer " own " includes " target " of layer " layer ", which is above it (order: " chain ")")
     next
   }

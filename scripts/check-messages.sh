@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The message-list check (include/warden/core/messages.h). Run by `make test` (ctest Messages.*):
+# The message-list check (each layer's messages.h; core/messages.h says how). Run by `make test`
+# (ctest Messages.*):
 #
 #   scripts/check-messages.sh WARDEN_ROOT WARDEN_CLI    # exit 0: clean; 1: problems, each named; 2: usage
 #
 #  - docs/messages.md is exactly what `warden messages --markdown` prints, so the published list
 #    is the compiled one;
+#  - every id is stated in its own layer's list: include/warden/<layer>/messages.h, or
+#    src/<layer>/messages.h for the `warden` tool's own (cli), never another layer's;
 #  - every id but core.Application is emitted somewhere: `MessageId::<Id>` appears in the files
 #    of its own layer (src/<layer>/, include/warden/<layer>/), so the list holds no dead ids and
 #    each entry's layer is the one that says it.
@@ -19,7 +22,7 @@ if [[ ! -f "$published" ]]; then
   echo "check-messages: docs/messages.md is missing; write it with: warden messages --markdown > docs/messages.md"
   problems=$((problems + 1))
 elif ! diff_out=$(diff -u "$published" <("$cli" messages --markdown) --label docs/messages.md --label 'warden messages --markdown'); then
-  echo "check-messages: docs/messages.md differs from the list in core/messages.h; write it again with: warden messages --markdown > docs/messages.md"
+  echo "check-messages: docs/messages.md differs from the message lists; write it again with: warden messages --markdown > docs/messages.md"
   printf '%s\n' "$diff_out" | head -40
   problems=$((problems + 1))
 fi
@@ -28,6 +31,12 @@ count=0
 while IFS=. read -r layer id; do
   [[ -n "$id" ]] || continue
   count=$((count + 1))
+  list=""
+  for f in "$root/include/warden/$layer/messages.h" "$root/src/$layer/messages.h"; do [[ -f "$f" ]] && list="$f"; done
+  if [[ -z "$list" ]] || ! grep -q "^  X($layer, $id, " "$list"; then
+    echo "check-messages: $layer.$id is not stated in its layer's list (include/warden/$layer/messages.h or src/$layer/messages.h)"
+    problems=$((problems + 1))
+  fi
   [[ "$layer.$id" == core.Application ]] && continue
   folders=()
   for d in "$root/src/$layer" "$root/include/warden/$layer"; do [[ -d "$d" ]] && folders+=("$d"); done

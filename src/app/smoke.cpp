@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "warden/app/messages.h"
 #include "warden/gpu/objects.h"
 
 namespace warden::app {

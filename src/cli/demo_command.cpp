@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "cli/output.h"
 #include "warden/demo/tile_map_demo.h"
 #include "warden/gpu/names.h"

@@ -18,11 +18,12 @@
 
 #include "cli/commands.h"
 #include "cli/gpu_setup.h"
+#include "cli/messages.h"
 #include "cli/output.h"
+#include "warden/gpu/names.h"
 #include "warden/shaders/shader_compiler.h"
 #include "warden/shaders/shader_features.h"
 #include "warden/shaders/source_file.h"
-#include "warden/gpu/names.h"
 
 namespace warden::cli {
 namespace {
@@ -46,7 +47,7 @@ struct CheckedFile {
   std::string source;
   std::vector<shaders::ShaderDiagnostic> diagnostics;
   std::string io_error;
-  MessageId io_error_id = MessageId::Application;
+  warden::MessageId io_error_id = MessageId::Application;
 };
 
 // `text` as a JSON string can hold it. JSON text is UTF-8 and a file name need not be: in a text
@@ -102,7 +103,7 @@ class Report {
     nlohmann::ordered_json diagnostics = nlohmann::ordered_json::array();
     for (const auto& d : file.diagnostics) {
       diagnostics.push_back({{"severity", to_string(d.severity)},
-                             {"id", to_string(d.id)},
+                             {"id", describe_any(d.id).name},
                              {"line", d.line},
                              {"column", d.column},
                              {"message", d.message}});
@@ -113,7 +114,7 @@ class Report {
     entry["diagnostics"] = std::move(diagnostics);
     if (!file.io_error.empty()) {
       entry["error"] = json_text(file.io_error).text;
-      entry["error_id"] = to_string(file.io_error_id);
+      entry["error_id"] = describe_any(file.io_error_id).name;
     }
     return entry;
   }

@@ -13,17 +13,18 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/messages.h"
 #include "cli/output.h"
 #include "warden/debugdraw/debug_drawer.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
+#include "warden/gpu/names.h"
 #include "warden/present/depth.h"
 #include "warden/present/math.h"
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
 #include "warden/present/swapchain.h"
 #include "warden/present/window.h"
-#include "warden/gpu/names.h"
 
 namespace warden::cli {
 namespace {

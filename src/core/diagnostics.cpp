@@ -14,8 +14,8 @@ const char* to_string(Severity severity) {
   return "unknown";
 }
 
-void Diagnostics::report(Severity severity, std::string_view category, MessageId id, std::string message) {
-  Diagnostic entry{severity, std::string(category), id, std::move(message)};
+void Diagnostics::report(Severity severity, MessageId id, std::string message) {
+  Diagnostic entry{severity, std::string(category_of(id)), id, std::move(message)};
   Sink sink;
   {
     std::lock_guard lock(mutex_);

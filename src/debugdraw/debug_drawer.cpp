@@ -44,9 +44,10 @@ resources::BufferDescription DebugDrawer::buffer_description(uint64_t size) {
 
 Result<std::unique_ptr<DebugDrawer>> DebugDrawer::create(resources::Registry& registry, DebugDrawerOptions options) {
   if (options.initial_capacity_bytes <= kVertexOffset) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::DebugDrawerCapacityTooSmall,
-                      fmt::format("debug drawer \"{}\": initial capacity {} bytes leaves no room for vertices "
-                                  "after the {}-byte matrix block", options.label, options.initial_capacity_bytes,
+    const ErrorObject drawer{"debug drawer", {}, {}, options.label};
+    return make_error(ErrorKind::InvalidArgument, MessageId::DebugDrawerCapacityTooSmall, drawer,
+                      fmt::format("{} \"{}\": initial capacity {} bytes leaves no room for vertices "
+                                  "after the {}-byte matrix block", drawer.kind, *drawer.label, options.initial_capacity_bytes,
                                   kVertexOffset));
   }
   std::unique_ptr<DebugDrawer> drawer(new DebugDrawer(registry, std::move(options)));

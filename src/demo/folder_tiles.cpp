@@ -1,4 +1,5 @@
 #include "warden/demo/folder_tiles.h"
+#include "warden/demo/messages.h"
 
 #include <fmt/format.h>
 
@@ -51,7 +52,7 @@ void FolderTiles::count_failure(const tiles::TileKey& key, const Error& error) {
     ++failures_;
     first = failed_.insert(key).second;
   }
-  if (first) log_->warning(category::kDemoTiles, error.id, error.message);
+  if (first) log_->warning(error.id, error.message);
 }
 
 Result<RgbaImage> FolderTiles::produce(const tiles::TileKey& key) {

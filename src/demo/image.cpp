@@ -1,4 +1,5 @@
 #include "warden/demo/image.h"
+#include "warden/demo/messages.h"
 
 #include <fmt/format.h>
 

@@ -14,6 +14,7 @@
 #include <iterator>
 
 #include "warden/demo/image.h"
+#include "warden/demo/messages.h"
 
 namespace warden::demo {
 namespace {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "warden/demo/image.h"
+#include "warden/demo/messages.h"
 
 namespace warden::demo {
 

@@ -1,3 +1,4 @@
+#include "warden/demo/messages.h"
 #include "warden/demo/report.h"
 
 #include <fmt/format.h>

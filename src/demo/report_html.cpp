@@ -1,3 +1,4 @@
+#include "warden/demo/messages.h"
 #include "warden/demo/report_html.h"
 
 #include <fmt/format.h>

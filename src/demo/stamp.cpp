@@ -1,3 +1,4 @@
+#include "warden/demo/messages.h"
 #include "warden/demo/stamp.h"
 
 #include <fmt/format.h>

@@ -15,18 +15,19 @@
 #include "warden/demo/camera.h"
 #include "warden/demo/folder_tiles.h"
 #include "warden/demo/mercator_tiler.h"
+#include "warden/demo/messages.h"
 #include "warden/demo/report_html.h"
 #include "warden/demo/tile_server.h"
 #include "warden/engine/engine.h"
 #include "warden/engine/tile_layer.h"
+#include "warden/gpu/ledger.h"
+#include "warden/gpu/names.h"
+#include "warden/gpu/objects.h"
 #include "warden/present/swapchain.h"
 #include "warden/present/window.h"
 #include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
-#include "warden/gpu/ledger.h"
-#include "warden/gpu/names.h"
-#include "warden/gpu/objects.h"
 
 namespace warden::demo {
 namespace {
@@ -671,7 +672,7 @@ void TileMapDemo::collect_snapshots() {
       captured_.push_back({it->frame, RgbaImage{options_.width, options_.height, std::vector<uint8_t>(data, data + size)}});
       p.BufferUnmap(it->buffer.get());
     } else {
-      log_.error(category::kDemoTiles, MessageId::DemoSnapshotUnmapped,
+      log_.error(MessageId::DemoSnapshotUnmapped,
                  fmt::format("snapshot of frame {}: the readback could not be mapped", it->frame));
     }
     it = snapshots_.erase(it);
@@ -848,7 +849,7 @@ const char* to_string(FaultKind kind) {
 }
 
 Result<void> check_options(const DemoOptions& o) {
-  auto bad = [](MessageId id, std::string message) {
+  auto bad = [](warden::MessageId id, std::string message) {
     return make_error(ErrorKind::InvalidArgument, id, std::move(message));
   };
   if (o.frames == 0) return bad(MessageId::DemoFramesZero, "--frames must be at least 1");

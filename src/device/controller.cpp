@@ -144,7 +144,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       }
       return {Severity::Error, MessageId::DeviceFailed};
     }();
-    options.diagnostics->report(entry.severity, kDiagnosticsCategory, entry.id,
+    options.diagnostics->report(entry.severity, entry.id,
                                 fmt::format("generation {}: {}: {}", generation.value, to_string(state), message));
   }
 
@@ -216,7 +216,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
                                                                             : "hung: released once its queue is idle (it presented)")
                         : record.ended == DeviceEnd::Destroy ? "destroyed"
                                                              : "released (it presented, so it is never destroyed)";
-      options.diagnostics->info(kDiagnosticsCategory, MessageId::DeviceRetired,
+      options.diagnostics->info(MessageId::DeviceRetired,
                                 fmt::format("generation {}: device {} retired: {}", record.generation.value,
                                             record.device.value, how));
     }

@@ -184,7 +184,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
                               [this](device::DeviceId, gpu::ErrorType type, std::string_view message) {
                                 ++counters_.uncaptured_errors;
                                 diagnostics_.error(
-                                    device::kDiagnosticsCategory, MessageId::EngineUncapturedError,
+                                    MessageId::EngineUncapturedError,
                                     fmt::format("uncaptured {} error: {}", gpu::to_string(type), message));
                               }});
   inbox_ = std::make_shared<ProviderInbox>();
@@ -211,7 +211,7 @@ Engine::~Engine() {
   inbox_->closed = true;
   inbox_->waiting.clear();
   if (!observers_.empty()) {
-    diagnostics_.info(kDiagnosticsCategory, MessageId::EngineObserversOutlived,
+    diagnostics_.info(MessageId::EngineObserversOutlived,
                       fmt::format("the engine ends with {} observer(s) still added; each lets go of what it made",
                                   observers_.size()));
     const std::vector<Observing> ending = std::move(observers_);
@@ -577,7 +577,7 @@ void Engine::watch_for_hang() {
   hang_report_.reset();
   const bool scored = policy_.unscored_hangs() == unscored_before;
   if (!scored) ++counters_.unscored_hangs;
-  diagnostics_.warning(kDiagnosticsCategory, MessageId::EngineHang,
+  diagnostics_.warning(MessageId::EngineHang,
                        fmt::format("generation {}: {}: the device was let go as hung; {}", generation, detail,
                                    scored ? fmt::format("hang strikes now {}", policy_.strikes(device::FaultKind::Hung))
                                           : std::string("not scored: the rebuild policy has given up")));

@@ -134,7 +134,7 @@ void Context::log_line(const Context* context, LoggingType type, std::string_vie
     const Severity severity = type == LoggingType::Error     ? Severity::Error
                               : type == LoggingType::Warning ? Severity::Warning
                                                              : Severity::Info;
-    context->diagnostics_->report(severity, "gfx.gpu", MessageId::DawnLog, std::string(text));
+    context->diagnostics_->report(severity, MessageId::DawnLog, std::string(text));
     return;
   }
   std::fprintf(stderr, "%s: %.*s\n", to_string(type), static_cast<int>(text.size()), text.data());

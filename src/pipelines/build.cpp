@@ -38,11 +38,20 @@ Result<gpu::PipelineLayout> translate_layout(const ObjectSource& source, Pipelin
   return *layout;
 }
 
-// Creates an object inside a validation scope; a scope error becomes a Validation error whose
-// message starts with `what` (the kind and label of the object).
+// The object a build error is about: its kind ("render pipeline") and label.
+ErrorObject built_object(std::string_view kind, std::string_view label) {
+  return ErrorObject{std::string(kind), {}, {}, std::string(label)};
+}
+
+// "render pipeline 'label'": the start of every build error's message.
+std::string named(const ErrorObject& built) { return fmt::format("{} '{}'", built.kind, *built.label); }
+
+// Creates an object inside a validation scope; a scope error becomes a Validation error about
+// `built` (the kind and label of the object).
 template <typename Object, typename Create>
 Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, gpu::Device device,
-                                         const BuildOptions& options, std::string_view what, Create&& create) {
+                                         const BuildOptions& options, const ErrorObject& built, Create&& create) {
+  const std::string what = named(built);
   const gpu::Procs& procs = context.procs();
   gpu::push_validation_scope(procs, device);
   gpu::Ref<Object> object(&procs, create());
@@ -53,11 +62,11 @@ Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, gpu::Devic
                       fmt::format("{}: error scope did not pop: {}", what, settled.error().message));
   }
   if (scope.outcome->has_error()) {
-    return make_error(ErrorKind::Validation, MessageId::PipelineBuildRejected,
+    return make_error(ErrorKind::Validation, MessageId::PipelineBuildRejected, built,
                       fmt::format("{}: {}", what, scope.outcome->message));
   }
   if (!object) {
-    return make_error(ErrorKind::Internal, MessageId::PipelineBuildReturnedNull,
+    return make_error(ErrorKind::Internal, MessageId::PipelineBuildReturnedNull, built,
                       fmt::format("{}: the implementation returned null", what));
   }
   return object;
@@ -106,7 +115,7 @@ Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Contex
   desc.label = gpu::StringView(label);
   desc.entryCount = c_entries.size();
   desc.entries = c_entries.data();
-  return create_in_scope<gpu::BindGroupLayout>(context, device, options, fmt::format("bind group layout '{}'", label),
+  return create_in_scope<gpu::BindGroupLayout>(context, device, options, built_object("bind group layout", label),
                                                [&] { return context.procs().DeviceCreateBindGroupLayout(device, &desc); });
 }
 
@@ -117,7 +126,7 @@ namespace {
 template <typename Pipeline>
 struct PendingBuild {
   const gpu::Procs* procs;
-  std::string what;  // "render pipeline 'label'": the start of every error message
+  ErrorObject built;  // the pipeline every error is about (built_object)
   BuiltCallback<Pipeline> done;
 
   static void deliver(gpu::CreatePipelineAsyncStatus status, Pipeline pipeline, gpu::StringView message, void* self,
@@ -129,21 +138,22 @@ struct PendingBuild {
 
   Result<gpu::Ref<Pipeline>> outcome(gpu::CreatePipelineAsyncStatus status, gpu::Ref<Pipeline> made,
                                      std::string_view message) const {
+    const std::string what = named(built);
     switch (status) {
       case gpu::CreatePipelineAsyncStatus::Success:
         if (made) return made;
-        return make_error(ErrorKind::Internal, MessageId::PipelineBuildReturnedNull,
+        return make_error(ErrorKind::Internal, MessageId::PipelineBuildReturnedNull, built,
                           fmt::format("{}: the implementation returned null", what));
       case gpu::CreatePipelineAsyncStatus::ValidationError:
-        return make_error(ErrorKind::Validation, MessageId::PipelineBuildRejected,
+        return make_error(ErrorKind::Validation, MessageId::PipelineBuildRejected, built,
                           fmt::format("{}: {}", what, message));
       case gpu::CreatePipelineAsyncStatus::CallbackCancelled:
-        return make_error(ErrorKind::Refused, MessageId::PipelineBuildCancelled,
+        return make_error(ErrorKind::Refused, MessageId::PipelineBuildCancelled, built,
                           fmt::format("{}: cancelled, the instance went away: {}", what, message));
       case gpu::CreatePipelineAsyncStatus::InternalError:
         break;
     }
-    return make_error(ErrorKind::Internal, MessageId::PipelineBuildInternalError,
+    return make_error(ErrorKind::Internal, MessageId::PipelineBuildInternalError, built,
                     fmt::format("{}: internal error (status {}): {}", what,
                                                        static_cast<uint32_t>(status), message));
   }
@@ -183,7 +193,7 @@ Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& 
   auto parts = translate_render_pipeline(source, d);
   if (!parts) return parts.error();
   const gpu::RenderPipelineDescriptor& desc = (*parts)->desc;
-  return create_in_scope<gpu::RenderPipeline>(context, device, options, fmt::format("render pipeline '{}'", d.label),
+  return create_in_scope<gpu::RenderPipeline>(context, device, options, built_object("render pipeline", d.label),
                                               [&] { return context.procs().DeviceCreateRenderPipeline(device, &desc); });
 }
 
@@ -194,7 +204,7 @@ Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context
   auto parts = translate_compute_pipeline(source, d);
   if (!parts) return parts.error();
   const gpu::ComputePipelineDescriptor& desc = (*parts)->desc;
-  return create_in_scope<gpu::ComputePipeline>(context, device, options, fmt::format("compute pipeline '{}'", d.label),
+  return create_in_scope<gpu::ComputePipeline>(context, device, options, built_object("compute pipeline", d.label),
                                                [&] { return context.procs().DeviceCreateComputePipeline(device, &desc); });
 }
 
@@ -202,7 +212,7 @@ Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Devic
                                          const resources::RenderPipelineDescription& d, BuiltCallback<gpu::RenderPipeline> done) {
   auto parts = translate_render_pipeline(source, d);
   if (!parts) return parts.error();
-  auto* pending = new PendingBuild<gpu::RenderPipeline>{&context.procs(), fmt::format("render pipeline '{}'", d.label),
+  auto* pending = new PendingBuild<gpu::RenderPipeline>{&context.procs(), built_object("render pipeline", d.label),
                                                         std::move(done)};
   gpu::CreateRenderPipelineAsyncCallbackInfo info;
   info.mode = gpu::CallbackMode::AllowProcessEvents;
@@ -216,7 +226,7 @@ Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Devi
                                           const resources::ComputePipelineDescription& d, BuiltCallback<gpu::ComputePipeline> done) {
   auto parts = translate_compute_pipeline(source, d);
   if (!parts) return parts.error();
-  auto* pending = new PendingBuild<gpu::ComputePipeline>{&context.procs(), fmt::format("compute pipeline '{}'", d.label),
+  auto* pending = new PendingBuild<gpu::ComputePipeline>{&context.procs(), built_object("compute pipeline", d.label),
                                                          std::move(done)};
   gpu::CreateComputePipelineAsyncCallbackInfo info;
   info.mode = gpu::CallbackMode::AllowProcessEvents;

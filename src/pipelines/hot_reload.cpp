@@ -187,7 +187,7 @@ std::vector<ReloadReport> HotReloader::poll() {
 ReloadReport HotReloader::keep_previous(const std::filesystem::path& path, ReloadReport report,
                                         const std::string& why) {
   pipelines_->registry().diagnostics().error(
-      shaders::kDiagnosticsCategory, MessageId::HotReloadKeptPrevious,
+      MessageId::HotReloadKeptPrevious,
       fmt::format("hot reload of {} kept the previous module and pipelines: {}", path.string(), why));
   return report;
 }
@@ -275,7 +275,7 @@ ReloadReport HotReloader::publish(Building& b) {
   }
   report.applied = true;
   pipelines_->registry().diagnostics().info(
-      shaders::kDiagnosticsCategory, MessageId::HotReloadApplied,
+      MessageId::HotReloadApplied,
       fmt::format("hot reload of {}: module and {} pipeline(s) swapped in",
                                                  b.job.path.string(), report.pipelines_rebuilt));
   return report;

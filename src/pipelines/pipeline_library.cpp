@@ -19,7 +19,7 @@ Error not_from_library(Handle<Tag> handle) {
 
 template <typename E>
 E PipelineLibrary::reported(E error) {
-  registry_->diagnostics().error(kDiagnosticsCategory, error.id, error.message);
+  registry_->diagnostics().error(error.id, error.message);
   return error;
 }
 

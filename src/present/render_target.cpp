@@ -7,8 +7,9 @@ namespace {
 
 Result<void> require_area(const RenderTargetDescription& desc, uint32_t width, uint32_t height) {
   if (width == 0 || height == 0) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::RenderTargetZeroSize,
-                      fmt::format("render target \"{}\": size {}x{} has no area", desc.label, width, height));
+    const ErrorObject target{"render target", {}, {}, desc.label};
+    return make_error(ErrorKind::InvalidArgument, MessageId::RenderTargetZeroSize, target,
+                      fmt::format("{} \"{}\": size {}x{} has no area", target.kind, *target.label, width, height));
   }
   return {};
 }

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "resources/error_object.h"
 #include "resources/kind_order.h"
 #include "resources/requests.h"
 #include "warden/gpu/names.h"
@@ -206,7 +207,7 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
   for (size_t k = 0; k < kResourceKindCount; ++k) {
     const auto kind = static_cast<ResourceKind>(k + 1);
     if (options.capacity(kind) > options_.capacity(kind)) {
-      diagnostics_.warning(category::kResources, MessageId::RegistryCapacityClamped,
+      diagnostics_.warning(MessageId::RegistryCapacityClamped,
                            fmt::format("{} capacity {} exceeds what a handle can index; using {}",
                                        to_string(kind), options.capacity(kind), options_.capacity(kind)));
     }
@@ -239,7 +240,7 @@ void Registry::shutdown() {
     leaked += fmt::format("{} {} ({})", labels.size(), to_string(Tag::kind), quoted_labels(labels, 16));
   });
   if (!leaked.empty()) {
-    diagnostics_.warning(category::kResources, MessageId::ResourcesLeakedAtShutdown,
+    diagnostics_.warning(MessageId::ResourcesLeakedAtShutdown,
                          fmt::format("still alive at shutdown: {}", leaked));
   }
   // Nothing can still run once the application is done with this registry, neither submitted
@@ -271,40 +272,45 @@ template <typename Tag>
 Error Registry::stale_error(Handle<Tag> handle) const {
   const char* kind = kind_name<Tag>();
   if (handle.is_null()) {
-    return make_error(ErrorKind::StaleHandle, MessageId::HandleNull, fmt::format("null {} handle", kind));
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleNull, ErrorObject{kind},
+                      fmt::format("null {} handle", kind));
   }
-  const uint32_t index = handle.index();
-  const uint32_t generation = handle.generation();
+  // The handle as given; its label is added where the slot still knows it.
+  ErrorObject given{kind, handle.index(), handle.generation()};
+  const uint32_t index = *given.index;
+  const uint32_t generation = *given.generation;
   if (find(handle) != nullptr) {
     // A valid handle whose slot holds no GPU object: Lost or Failed (docs/adr/0014).
     const detail::Record<Tag>& rec = store<Tag>().records[index];
-    const std::string what = fmt::format("{} \"{}\" (index {}, generation {})", kind, rec.label, index, generation);
+    given.label = rec.label;
+    const std::string what = describe(given);
     if (rec.state == SlotState::Failed) {
-      return make_error(ErrorKind::DeviceFailed, MessageId::SlotRebuildFailed,
+      return make_error(ErrorKind::DeviceFailed, MessageId::SlotRebuildFailed, given,
                         fmt::format("{}: failed to rebuild on device generation {}: {}", what, device_generation_,
                                     rec.failure));
     }
-    if (device_lost_) return device_lost_error(what);
-    return make_error(ErrorKind::DeviceFailed, MessageId::SlotLostWithoutRecipe,
+    if (device_lost_) return about(device_lost_error(what), given);
+    return make_error(ErrorKind::DeviceFailed, MessageId::SlotLostWithoutRecipe, given,
                       fmt::format("{}: lost with device generation {} and not made again: it is {}, warden keeps no "
                                   "recipe for it; its owner re-supplies it with {}",
                                   what, device_generation_ - 1, to_string(rec.ownership), call_name<Tag>("replace")));
   }
   if (handle.kind_in_bits() != Tag::kind) {
-    return make_error(ErrorKind::StaleHandle, MessageId::HandleWrongKind,
+    given.kind = to_string(handle.kind_in_bits());  // the object the handle names is of its own kind
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleWrongKind, given,
                       fmt::format("wrong-kind handle: a {} handle (index {}, generation {}) was "
                                   "given where a {} handle is expected",
-                                  to_string(handle.kind_in_bits()), index, generation, kind));
+                                  given.kind, index, generation, kind));
   }
   if (handle.registry() != id_) {
-    return make_error(ErrorKind::StaleHandle, MessageId::HandleForeign,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleForeign, given,
                       fmt::format("foreign {} handle (index {}, generation {}): it belongs to "
                                   "registry {}, this is registry {}",
                                   kind, index, generation, handle.registry(), id_));
   }
   if (generation != 0 && generation < first_generation_) {
     // Only a registry that held this id before could have issued it.
-    return make_error(ErrorKind::StaleHandle, MessageId::HandleFromEarlierRegistry,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleFromEarlierRegistry, given,
                       fmt::format("stale {} handle (index {}, generation {}): issued by an earlier "
                                   "registry with id {}, which is gone (this registry issues "
                                   "generations from {})",
@@ -313,20 +319,21 @@ Error Registry::stale_error(Handle<Tag> handle) const {
   const auto& s = store<Tag>();
   const auto state = s.pool.state(index);
   if (!state.exists) {
-    return make_error(ErrorKind::StaleHandle, MessageId::HandleNeverIssued,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleNeverIssued, given,
                       fmt::format("{} handle (index {}, generation {}) was never issued by this "
                                   "registry",
                                   kind, index, generation));
   }
   const std::string& slot_label = s.records[index].label;
   if (state.alive) {
+    // The label here is the slot's new occupant's, not the handle's object's: words only.
     if (generation < state.generation) {
-      return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed,
+      return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed, given,
                         fmt::format("stale {} handle (index {}, generation {}): destroyed; the slot "
                                     "now holds generation {} (\"{}\")",
                                     kind, index, generation, state.generation, slot_label));
     }
-    return make_error(ErrorKind::StaleHandle, MessageId::HandleNeverIssued,
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleNeverIssued, given,
                       fmt::format("{} handle (index {}, generation {}) was never issued: the slot "
                                   "holds generation {} (\"{}\")",
                                   kind, index, generation, state.generation, slot_label));
@@ -335,12 +342,13 @@ Error Registry::stale_error(Handle<Tag> handle) const {
   // handle is of that occupant, name it.
   const bool last_occupant = generation + 1 == state.generation || generation == state.generation;
   if (last_occupant && generation != 0) {
-    return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed,
+    given.label = slot_label;
+    return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed, given,
                       fmt::format("stale {} handle (index {}, generation {}, label \"{}\"): "
                                   "destroyed",
-                                  kind, index, generation, slot_label));
+                                  kind, index, generation, *given.label));
   }
-  return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed,
+  return make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed, given,
                     fmt::format("stale {} handle (index {}, generation {}): destroyed", kind,
                                 index, generation));
 }
@@ -455,7 +463,7 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
   }
   if (broken) {
     if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
-    return make_error(ErrorKind::InvalidArgument, MessageId::AdoptedObjectInvalid,
+    return make_error(ErrorKind::InvalidArgument, MessageId::AdoptedObjectInvalid, ErrorObject{kind, {}, {}, label},
                       fmt::format("{} \"{}\": it cannot be a valid {}: {}", call_name<Tag>("adopt"), label, kind,
                                   *broken));
   }
@@ -535,7 +543,7 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
   if constexpr (std::is_same_v<Tag, TextureTag>) {
     // The views were made of the old texture; they would keep sampling it (or a destroyed one).
     if (rec.data.live_views > 0) {
-      return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews,
+      return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews, object_of(handle, rec.label),
                         fmt::format("replace_texture \"{}\" (index {}, generation {}): {} view(s) of "
                                     "it are alive; destroy them first, or make the new texture with "
                                     "recreate_texture, which makes its views again",
@@ -581,14 +589,14 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
     Error error = stale_error(handle);
     if (!ours) return error;  // foreign or wrong kind: a bug in the caller, not a double destroy
     // Double destroy: the postcondition (the handle is dead) already holds.
-    diagnostics_.warning(category::kResources, MessageId::DoubleDestroyIgnored,
+    diagnostics_.warning(MessageId::DoubleDestroyIgnored,
                          fmt::format("{} ignored (double destroy?): {}", call_name<Tag>("destroy"),
                                      error.message));
     return {};
   }
   if constexpr (std::is_same_v<Tag, TextureViewTag>) {
     if (rec->ownership == Ownership::Imported) {
-      return make_error(ErrorKind::Refused, MessageId::DestroyImportedView,
+      return make_error(ErrorKind::Refused, MessageId::DestroyImportedView, object_of(handle, rec->label),
                         fmt::format("destroy_texture_view \"{}\" (index {}, generation {}): the view "
                                     "is imported; its owner ends it, use forget_texture_view",
                                     rec->label, handle.index(), handle.generation()));
@@ -601,7 +609,7 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
       vs.pool.for_each_live([&](SlotId id, gpu::TextureView&) {
         if (vs.records[id.index].data.texture == handle) views.push_back(vs.records[id.index].label);
       });
-      return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews,
+      return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews, object_of(handle, rec->label),
                         fmt::format("destroy_texture \"{}\" (index {}, generation {}): {} view(s) of "
                                     "it are alive ({})",
                                     rec->label, handle.index(), handle.generation(), rec->data.live_views,
@@ -620,7 +628,7 @@ Result<void> Registry::forget_texture_view(TextureViewHandle handle) {
   auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
   if (rec->ownership != Ownership::Imported) {
-    return make_error(ErrorKind::Refused, MessageId::ForgetViewNotImported,
+    return make_error(ErrorKind::Refused, MessageId::ForgetViewNotImported, object_of(handle, rec->label),
                       fmt::format("forget_texture_view \"{}\" (index {}, generation {}): the view is "
                                   "{}, not imported; use destroy_texture_view",
                                   rec->label, handle.index(), handle.generation(), to_string(rec->ownership)));
@@ -650,7 +658,7 @@ void Registry::end_occupant(Handle<Tag> handle) {
   // Last, when the slot is settled: the report reaches the application's sink, which may call
   // the registry again.
   if (released.slot_retired) {
-    diagnostics_.info(category::kResources, MessageId::SlotRetired,
+    diagnostics_.info(MessageId::SlotRetired,
                       fmt::format("{} slot {} retired: its generation reached the limit {}",
                                   kind_name<Tag>(), handle.index(), handle.generation()));
   }
@@ -700,7 +708,7 @@ template <typename Tag>
 void Registry::touch_impl(Handle<Tag> handle) {
   auto* rec = record(handle);
   if (rec == nullptr) {
-    diagnostics_.warning(category::kResources, MessageId::TouchIgnored,
+    diagnostics_.warning(MessageId::TouchIgnored,
                          fmt::format("touch ignored: {}", stale_error(handle).message));
     return;
   }
@@ -731,7 +739,7 @@ void Registry::touch_impl(Handle<Tag> handle) {
 
 Serial Registry::submit(const gpu::CommandBuffer* commands, size_t count) {
   if (device_lost_) {
-    diagnostics_.warning(category::kResources, MessageId::SubmitDroppedDeviceLost,
+    diagnostics_.warning(MessageId::SubmitDroppedDeviceLost,
                          fmt::format("submit of {} command buffer(s) dropped: device lost (generation {}), rebuilding",
                                      count, device_generation_));
     return Serial{};

@@ -8,6 +8,7 @@
 
 #include "warden/resources/registry.h"
 #include "warden/resources/pipeline_parts.h"
+#include "resources/error_object.h"
 #include "resources/requests.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
@@ -15,10 +16,6 @@
 namespace warden::resources {
 
 namespace {
-
-std::string describe(const char* kind, std::string_view label, uint32_t index, uint32_t generation) {
-  return fmt::format("{} \"{}\" (index {}, generation {})", kind, label, index, generation);
-}
 
 // Prefixes a lookup error with what the lookup was for.
 Error in_context(const std::string& what, Error error) {
@@ -109,13 +106,14 @@ Result<Registry::Object<Tag>> Registry::create_scoped(const char* call, std::str
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, label));
   Object<Tag> object = nullptr;
   const std::string rejection = run_scoped([&] { object = make(); });
+  const ErrorObject named{to_string(Tag::kind), {}, {}, std::string(label)};
   if (!rejection.empty()) {
     if (object != nullptr) gpu::release(procs_, object);
-    return make_error(ErrorKind::Validation, MessageId::CreateRejected,
+    return make_error(ErrorKind::Validation, MessageId::CreateRejected, named,
                       fmt::format("{} \"{}\": the device rejected it: {}", call, label, rejection));
   }
   if (object == nullptr) {
-    return make_error(ErrorKind::Validation, MessageId::CreateReturnedNull,
+    return make_error(ErrorKind::Validation, MessageId::CreateReturnedNull, named,
                       fmt::format("{} \"{}\": the device returned no {}", call, label, to_string(Tag::kind)));
   }
   return object;
@@ -140,8 +138,8 @@ Result<void> Registry::require_recorded_usage(Handle<Tag> handle, gpu::Flags nee
   if (rec == nullptr) return stale_error(handle);
   const gpu::Flags missing = needed & ~rec->data.usage;
   if (missing == 0) return {};
-  return missing_usage(describe(to_string(Tag::kind), rec->label, handle.index(), handle.generation()),
-                       usage_names(missing), usage_names(rec->data.usage));
+  const ErrorObject object = object_of(handle, rec->label);
+  return about(missing_usage(describe(object), usage_names(missing), usage_names(rec->data.usage)), object);
 }
 
 Result<void> Registry::require_usage(BufferHandle handle, gpu::Flags needed) const {
@@ -173,24 +171,25 @@ Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const 
   if (auto usage = require_usage(handle, gpu::BufferUsage::CopyDst); !usage) {
     return in_context("write_buffer", usage.error());
   }
-  const std::string what = describe("buffer", rec->label, handle.index(), handle.generation());
+  auto object = [&] { return object_of(handle, rec->label); };  // made only on a failure
+  const std::string what = describe(object());
   if (size > 0 && data == nullptr) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferNullData,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferNullData, object(),
                       fmt::format("write_buffer to {}: data is null", what));
   }
   if (offset % 4 != 0 || size % 4 != 0) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferMisaligned,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferMisaligned, object(),
                       fmt::format("write_buffer to {}: offset {} and size {} must be multiples of 4",
                                   what, offset, size));
   }
   if (offset > rec->data.size || size > rec->data.size - offset) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferOutOfRange,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteBufferOutOfRange, object(),
                       fmt::format("write_buffer to {}: bytes [{}, {}) lie outside its {} bytes", what,
                                   offset, offset + size, rec->data.size));
   }
   if (const std::string rejection = run_scoped([&] { procs_.QueueWriteBuffer(queue_, *buffer, offset, data, size); });
       !rejection.empty()) {
-    return make_error(ErrorKind::Validation, MessageId::WriteBufferRejected,
+    return make_error(ErrorKind::Validation, MessageId::WriteBufferRejected, object(),
                       fmt::format("write_buffer to {}: the device rejected it: {}", what, rejection));
   }
   if (rec->recipe && rec->recipe->contents == ContentsSource::Kept && size > 0) {
@@ -293,15 +292,16 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
   if (auto usage = require_usage(handle, gpu::TextureUsage::CopyDst); !usage) {
     return in_context("write_texture", usage.error());
   }
-  const std::string what = describe("texture", rec->label, handle.index(), handle.generation());
+  auto object = [&] { return object_of(handle, rec->label); };  // made only on a failure
+  const std::string what = describe(object());
   const auto& t = rec->data;
   if (where.size.width == 0 || where.size.height == 0 || where.size.depthOrArrayLayers == 0) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureEmptyRegion,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureEmptyRegion, object(),
                       fmt::format("write_texture to {}: the region {}x{}x{} is empty", what,
                                   where.size.width, where.size.height, where.size.depthOrArrayLayers));
   }
   if (where.mip_level >= t.mip_level_count) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureMipOutOfRange,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureMipOutOfRange, object(),
                       fmt::format("write_texture to {}: mip level {} does not exist ({} levels)", what,
                                   where.mip_level, t.mip_level_count));
   }
@@ -314,7 +314,7 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
   };
   if (outside(where.origin.x, where.size.width, w) || outside(where.origin.y, where.size.height, h) ||
       outside(where.origin.z, where.size.depthOrArrayLayers, d)) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureOutOfRange,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureOutOfRange, object(),
                       fmt::format("write_texture to {}: region at ({}, {}, {}) of {}x{}x{} lies outside "
                                   "mip {} ({}x{}x{})",
                                   what, where.origin.x, where.origin.y, where.origin.z, where.size.width,
@@ -322,11 +322,11 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
                                   h, d));
   }
   if (data == nullptr || size == 0) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureNoData,
+    return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureNoData, object(),
                       fmt::format("write_texture to {}: no data", what));
   }
   auto layout = texture_write_layout(what, t.format, where, size);
-  if (!layout) return layout.error();
+  if (!layout) return about(layout.error(), object());
 
   gpu::TexelCopyTextureInfo dst;
   dst.texture = *texture;
@@ -341,7 +341,7 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
   if (const std::string rejection =
           run_scoped([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
       !rejection.empty()) {
-    return make_error(ErrorKind::Validation, MessageId::WriteTextureRejected,
+    return make_error(ErrorKind::Validation, MessageId::WriteTextureRejected, object(),
                       fmt::format("write_texture to {}: the device rejected it: {}", what, rejection));
   }
   if (rec->recipe && rec->recipe->contents == ContentsSource::Kept) {
@@ -549,22 +549,23 @@ Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDescripti
 // ---- create: checks, then make_object, then the slot with its recipe ---------------------------
 
 Result<void> Registry::check_buffer_description(const char* call, const BufferDescription& desc) const {
+  auto described = [&desc] { return ErrorObject{"buffer", {}, {}, desc.label}; };  // made only on a failure
   if (desc.size == 0) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::BufferZeroSize,
+    return make_error(ErrorKind::InvalidArgument, MessageId::BufferZeroSize, described(),
                       fmt::format("{} \"{}\": size is 0", call, desc.label));
   }
   if (desc.usage == gpu::BufferUsage::None) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage, described(),
                       fmt::format("{} \"{}\": no usage declared", call, desc.label));
   }
   if (desc.contents == ContentsSource::Callback && !desc.refill) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceRefillMissing,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceRefillMissing, described(),
                       fmt::format("{} \"{}\": contents come from a callback, but refill is empty", call,
                                   desc.label));
   }
-  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, desc.label));
+  if (device_lost_) return about(device_lost_error(fmt::format("{} \"{}\"", call, desc.label)), described());
   if (auto rule = resources::broken_buffer_rule(desc, limits_)) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::BufferDescriptionInvalid,
+    return make_error(ErrorKind::InvalidArgument, MessageId::BufferDescriptionInvalid, described(),
                       fmt::format("{} \"{}\": {}", call, desc.label, *rule));
   }
   return {};
@@ -579,29 +580,30 @@ Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) {
 }
 
 Result<void> Registry::check_texture_description(const char* call, const TextureDescription& desc) const {
+  auto described = [&desc] { return ErrorObject{"texture", {}, {}, desc.label}; };  // made only on a failure
   if (desc.size.width == 0 || desc.size.height == 0 || desc.size.depthOrArrayLayers == 0) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroSize,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroSize, described(),
                       fmt::format("{} \"{}\": size {}x{}x{} has a zero dimension", call, desc.label,
                                   desc.size.width, desc.size.height, desc.size.depthOrArrayLayers));
   }
   if (desc.mip_level_count == 0 || desc.sample_count == 0) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroLevelsOrSamples,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroLevelsOrSamples, described(),
                       fmt::format("{} \"{}\": mip level count {} and sample count {} must "
                                   "be at least 1",
                                   call, desc.label, desc.mip_level_count, desc.sample_count));
   }
   if (desc.usage == gpu::TextureUsage::None) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage, described(),
                       fmt::format("{} \"{}\": no usage declared", call, desc.label));
   }
   if (desc.contents == ContentsSource::Callback && !desc.refill) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceRefillMissing,
+    return make_error(ErrorKind::InvalidArgument, MessageId::ResourceRefillMissing, described(),
                       fmt::format("{} \"{}\": contents come from a callback, but refill is empty", call,
                                   desc.label));
   }
-  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, desc.label));
+  if (device_lost_) return about(device_lost_error(fmt::format("{} \"{}\"", call, desc.label)), described());
   if (auto rule = resources::broken_texture_rule(desc, limits_)) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::TextureDescriptionInvalid,
+    return make_error(ErrorKind::InvalidArgument, MessageId::TextureDescriptionInvalid, described(),
                       fmt::format("{} \"{}\": {}", call, desc.label, *rule));
   }
   return {};

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "resources/error_object.h"
 #include "resources/kind_order.h"
 #include "resources/requests.h"
 #include "warden/resources/registry.h"
@@ -12,10 +13,6 @@
 namespace warden::resources {
 
 namespace {
-
-std::string describe(ResourceKind kind, std::string_view label, uint32_t index, uint32_t generation) {
-  return fmt::format("{} \"{}\" (index {}, generation {})", to_string(kind), label, index, generation);
-}
 
 template <typename Handles, typename H>
 bool contains(const Handles& handles, H handle) {
@@ -40,10 +37,11 @@ Result<void> Registry::recreate(const char* call, Handle<Tag> handle, detail::Re
     error.message = fmt::format("{}: {}", call, error.message);
     return error;
   }
-  const std::string what = describe(Tag::kind, rec->label, handle.index(), handle.generation());
+  const ErrorObject object = object_of(handle, rec->label);
+  const std::string what = describe(object);
   if (rec->ownership != Ownership::Owned) {
     // The object is the caller's: warden may not end it, nor put one of its own in its place.
-    return make_error(ErrorKind::Refused, MessageId::RecreateNotOwned,
+    return make_error(ErrorKind::Refused, MessageId::RecreateNotOwned, object,
                       fmt::format("{} {}: it is {}; warden makes again only objects it owns (its owner swaps "
                                   "in a new one with replace_{})",
                                   call, what, to_string(rec->ownership), call_suffix(Tag::kind)));
@@ -101,7 +99,7 @@ Result<void> Registry::recreate(const char* call, Handle<Tag> handle, detail::Re
   for (SlotId group : groups) remake_from_recipe<BindGroupTag>(group, failed);
 
   if (!failed.empty()) {
-    return make_error(ErrorKind::DeviceFailed, MessageId::RecreateDependentFailed,
+    return make_error(ErrorKind::DeviceFailed, MessageId::RecreateDependentFailed, object,
                       fmt::format("{} {}: made, but the device refused {} of what uses it, now failed: {}", call,
                                   what, failed.size(), fmt::join(failed, "; ")));
   }
@@ -144,11 +142,11 @@ void Registry::report_awaiting_owner_of(size_t& count) {
     messages.push_back(fmt::format(
         "{} is {} and was lost with its device; warden keeps no recipe for it, so it stays lost until its owner "
         "re-supplies it with replace_{} (a frame that uses it fails meanwhile)",
-        describe(Tag::kind, rec.label, id.index, id.generation), to_string(rec.ownership), call_suffix(Tag::kind)));
+        describe(ErrorObject{to_string(Tag::kind), id.index, id.generation, rec.label}), to_string(rec.ownership), call_suffix(Tag::kind)));
   });
   // Reported once the walk is done: a sink may call the registry.
   for (const std::string& message : messages) {
-    diagnostics_.warning(category::kResources, MessageId::SlotAwaitsOwner, message);
+    diagnostics_.warning(MessageId::SlotAwaitsOwner, message);
   }
   count += messages.size();
 }

@@ -12,7 +12,7 @@ ShaderManager::ShaderManager(const gpu::Context& context, resources::Registry& r
 void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics) {
   last_diagnostics_ = diagnostics;
   for (const ShaderDiagnostic& d : diagnostics) {
-    registry_->diagnostics().report(d.severity, kDiagnosticsCategory, d.id,
+    registry_->diagnostics().report(d.severity, d.id,
                                     fmt::format("{}:{}:{}: {}", d.path, d.line, d.column, d.message));
   }
 }
@@ -26,7 +26,7 @@ Result<ShaderModuleHandle> ShaderManager::compile_and_register(std::string path,
   auto compiled = compiler().compile(path, source);
   if (!compiled) {
     last_diagnostics_.clear();
-    registry_->diagnostics().error(kDiagnosticsCategory, compiled.error().id, compiled.error().message);
+    registry_->diagnostics().error(compiled.error().id, compiled.error().message);
     return compiled.error();
   }
   record(compiled->diagnostics);
@@ -44,7 +44,7 @@ Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path
   auto source = read_source_file(path);
   if (!source) {
     last_diagnostics_.clear();
-    registry_->diagnostics().error(kDiagnosticsCategory, source.error().id, source.error().message);
+    registry_->diagnostics().error(source.error().id, source.error().message);
     return source.error();
   }
   auto handle = compile_and_register(path.string(), *source, path.string());

@@ -35,7 +35,7 @@ void HeldObjects::release() {
     // views): said, never thrown from a destructor.
     auto destroyed = std::visit([&](auto handle) { return destroy_in(*registry_, handle); }, *it);
     if (!destroyed) {
-      registry_->diagnostics().error(category::kResources, destroyed.error().id,
+      registry_->diagnostics().error(destroyed.error().id,
                                      fmt::format("tile objects: {}", destroyed.error().message));
     }
   }

@@ -448,7 +448,7 @@ Error TileCache::fail_request(Requests::iterator it, Error error) {
     // The sink is the application's code, called in the middle of deliver(): like a fill, it
     // may read the cache but not change it (the loop it interrupts holds iterators into it).
     InsideCallback inside(inside_, "a diagnostics sink");
-    diagnostics_->warning(kDiagnosticsCategory, error.id, error.message);
+    diagnostics_->warning(error.id, error.message);
   }
   return error;
 }

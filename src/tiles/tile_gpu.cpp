@@ -339,6 +339,17 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   return a;
 }
 
+namespace {
+
+// A call on a destroyed tile array: `use` is what the call was ("upload into").
+Error array_destroyed(const char* use, const std::string& label) {
+  const ErrorObject array{"tile array", {}, {}, label};
+  return make_error(ErrorKind::StaleHandle, MessageId::TileArrayDestroyed, array,
+                    fmt::format("{} '{}': the array was destroyed", use, *array.label));
+}
+
+}  // namespace
+
 Result<void> TileArray::upload(CommandEncoder encoder, LayerIndex layer, std::span<const uint8_t> texels) const {
   if (auto ok = write_level0(layer, texels); !ok) return ok;
   const LayerIndex one[] = {layer};
@@ -346,8 +357,7 @@ Result<void> TileArray::upload(CommandEncoder encoder, LayerIndex layer, std::sp
 }
 
 Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> texels) const {
-  if (destroyed_) return make_error(ErrorKind::StaleHandle, MessageId::TileArrayDestroyed,
-                                    fmt::format("upload into '{}': the array was destroyed", label_));
+  if (destroyed_) return array_destroyed("upload into", label_);
   if (layer >= layers_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayLayerOutOfRange,
                       fmt::format("upload into '{}': layer {} of {}", label_, layer, layers_));
@@ -376,8 +386,7 @@ Result<void> TileArray::record_mip_level(CommandEncoder encoder, LayerIndex laye
 }
 
 Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const {
-  if (destroyed_) return make_error(ErrorKind::StaleHandle, MessageId::TileArrayDestroyed,
-                                    fmt::format("mip chain of '{}': the array was destroyed", label_));
+  if (destroyed_) return array_destroyed("mip chain of", label_);
   if (scratch_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileMipPassInScratchArray,
                       fmt::format("mip pass into '{}': its chains are rendered in its scratch array (MipPath::Scratch); "
@@ -475,8 +484,7 @@ void copy_level(const Procs& p, CommandEncoder encoder, Texture from, LayerIndex
 }  // namespace
 
 Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
-  if (destroyed_) return make_error(ErrorKind::StaleHandle, MessageId::TileArrayDestroyed,
-                                    fmt::format("mip chain of '{}': the array was destroyed", label_));
+  if (destroyed_) return array_destroyed("mip chain of", label_);
   const size_t width = scratch_->layers();
   for (size_t i = 0; i < layers.size(); ++i) {
     if (layers[i] >= layers_) {

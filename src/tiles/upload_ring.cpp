@@ -50,9 +50,10 @@ struct MapRequest {
 
 Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device device, const UploadRingDescription& d) {
   if (d.tile_size == 0 || d.texel_bytes == 0 || d.buffers == 0 || d.tiles_per_buffer == 0) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::UploadRingZeroSize,
-                      fmt::format("upload ring '{}': tile size {}, texel bytes {}, {} buffers of {} tiles: none may be 0",
-                                  d.label, d.tile_size, d.texel_bytes, d.buffers, d.tiles_per_buffer));
+    const ErrorObject ring{"upload ring", {}, {}, d.label};
+    return make_error(ErrorKind::InvalidArgument, MessageId::UploadRingZeroSize, ring,
+                      fmt::format("{} '{}': tile size {}, texel bytes {}, {} buffers of {} tiles: none may be 0",
+                                  ring.kind, *ring.label, d.tile_size, d.texel_bytes, d.buffers, d.tiles_per_buffer));
   }
   std::unique_ptr<UploadRing> ring(new UploadRing);
   ring->procs_ = &p;

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/messages.h"
 #include "support/cli_run.h"
 #include "warden/core/messages.h"
 
@@ -416,7 +417,7 @@ TEST(ShaderCheck, ClosedStandardInputIsRefusedNotReadAsAnEmptyShader) {
   EXPECT_EQ(json.exit_code, 2);
   auto parsed = nlohmann::json::parse(json.out);
   ASSERT_EQ(parsed["files"].size(), 2u) << json.out;
-  EXPECT_EQ(parsed["files"][1]["error_id"], to_string(warden::MessageId::ShaderCheckStandardInputClosed));
+  EXPECT_EQ(parsed["files"][1]["error_id"], warden::cli::describe_any(warden::cli::MessageId::ShaderCheckStandardInputClosed).name);
 }
 
 TEST(ShaderCheck, StandardInputGivenTwiceIsAUsageError) {

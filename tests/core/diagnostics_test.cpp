@@ -7,8 +7,8 @@ namespace {
 
 TEST(Diagnostics, KeepsStructuredEntriesTheApplicationCanRead) {
   Diagnostics d;
-  d.warning(category::kResources, MessageId::ResourcesLeakedAtShutdown, "leak");
-  d.info("gfx.shaders", MessageId::ShaderCompilerMessage, "compiled");
+  d.warning(MessageId::ResourcesLeakedAtShutdown, "leak");
+  d.info(MessageId::ShaderCompilerMessage, "compiled");
   auto entries = d.entries();
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].severity, Severity::Warning);
@@ -26,9 +26,9 @@ TEST(Diagnostics, KeepsStructuredEntriesTheApplicationCanRead) {
 
 TEST(Diagnostics, BoundedStoreDropsTheOldestAndCountsThem) {
   Diagnostics d(2);
-  d.info("c", MessageId::Application, "1");
-  d.info("c", MessageId::Application, "2");
-  d.info("c", MessageId::Application, "3");
+  d.info(MessageId::Application, "1");
+  d.info(MessageId::Application, "2");
+  d.info(MessageId::Application, "3");
   auto entries = d.entries();
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].message, "2");
@@ -40,9 +40,9 @@ TEST(Diagnostics, SinkSeesEveryEntryAndMayReportAgain) {
   std::vector<std::string> seen;
   d.set_sink([&](const Diagnostic& e) {
     seen.push_back(e.message);
-    if (e.message == "first") d.info("c", MessageId::Application, "from sink");
+    if (e.message == "first") d.info(MessageId::Application, "from sink");
   });
-  d.error("c", MessageId::Application, "first");
+  d.error(MessageId::Application, "first");
   EXPECT_EQ(seen, (std::vector<std::string>{"first", "from sink"}));
   EXPECT_EQ(d.entries().size(), 2u);
 }

@@ -1,10 +1,13 @@
 #include "warden/core/result.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 #include <utility>
+
+#include "support/error_object.h"
 
 namespace warden {
 namespace {
@@ -132,6 +135,35 @@ TEST(Result, ValueIsBuiltAndDestroyedExactlyOnce) {
     EXPECT_EQ(failed->v, 1);
   }
   EXPECT_EQ(Counted::alive, 0);
+}
+
+// The facts of the object an error is about are fields, which the matchers read; an error
+// about no object names none, and copies keep them.
+TEST(Result, AnErrorAboutAnObjectCarriesItsKindHandleAndLabel) {
+  using testing::NamesHandle;
+  using testing::NamesIndex;
+  using testing::NamesKind;
+  using testing::NamesLabel;
+  Result<int> failed = make_error(ErrorKind::StaleHandle, MessageId::HandleDestroyed,
+                                  ErrorObject{"buffer", 3, 7, "vertices"}, "stale buffer handle: destroyed");
+  ASSERT_TRUE(failed.error().object.has_value());
+  EXPECT_THAT(failed, NamesKind("buffer"));
+  EXPECT_THAT(failed, NamesHandle(3, 7));
+  EXPECT_THAT(failed, NamesIndex(3));
+  EXPECT_THAT(failed, NamesLabel("vertices"));
+  EXPECT_THAT(failed, ::testing::Not(NamesLabel("indices")));
+  EXPECT_THAT(failed, ::testing::Not(NamesHandle(3, 8)));
+  const Result<int> copy = failed;
+  EXPECT_THAT(copy, NamesLabel("vertices"));
+
+  ::testing::StringMatchResultListener listener;
+  EXPECT_FALSE(::testing::ExplainMatchResult(NamesLabel("indices"), failed, &listener));
+  EXPECT_EQ(listener.str(), "which names buffer labelled \"vertices\" (index 3, generation 7)");
+  const Result<int> about_nothing = make_error(ErrorKind::NotFound, MessageId::Application, "no such tile");
+  EXPECT_FALSE(about_nothing.error().object.has_value());
+  ::testing::StringMatchResultListener nothing;
+  EXPECT_FALSE(::testing::ExplainMatchResult(NamesKind("buffer"), about_nothing, &nothing));
+  EXPECT_EQ(nothing.str(), "which names no object: no such tile");
 }
 
 TEST(Result, VoidResultIsOkOrAnError) {

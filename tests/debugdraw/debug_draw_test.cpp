@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "support/gpu_test.h"
+#include "support/error_object.h"
 #include "support/messages.h"
 #include "warden/debugdraw/debug_drawer.h"
 #include "warden/present/readback.h"
@@ -188,7 +189,9 @@ TEST_F(DebugDrawerTest, TheBufferDoublesUnderTheSameHandleOnlyWhenItMustGrow) {
 TEST_F(DebugDrawerTest, ACapacityWithNoRoomForVerticesIsRefused) {
   auto created = DebugDrawer::create(*registry, {.initial_capacity_bytes = 256, .label = "tiny"});
   ASSERT_THAT(created, warden::testing::FailsWith(MessageId::DebugDrawerCapacityTooSmall));
-  EXPECT_THAT(created.error().message, ::testing::HasSubstr("debug drawer \"tiny\": initial capacity 256 bytes"));
+  EXPECT_THAT(created, warden::testing::NamesKind("debug drawer"));
+  EXPECT_THAT(created, warden::testing::NamesLabel("tiny"));
+  EXPECT_THAT(created.error().message, ::testing::HasSubstr("initial capacity 256 bytes"));
 }
 
 }  // namespace

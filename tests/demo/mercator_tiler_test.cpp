@@ -7,6 +7,7 @@
 
 #include "support/messages.h"
 #include "warden/demo/mercator.h"
+#include "warden/demo/messages.h"
 #include "warden/demo/stamp.h"
 
 namespace warden::demo {

@@ -12,6 +12,7 @@
 
 #include "support/messages.h"
 #include "warden/demo/image.h"
+#include "warden/demo/messages.h"
 
 namespace warden::demo {
 namespace {

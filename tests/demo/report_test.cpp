@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "support/messages.h"
+#include "warden/demo/messages.h"
 
 namespace warden::demo {
 namespace {

@@ -13,6 +13,7 @@
 #include "support/gpu_test.h"
 #include "support/messages.h"
 #include "warden/demo/image.h"
+#include "warden/demo/messages.h"
 #include "warden/demo/soak.h"
 
 namespace warden::demo {

@@ -8,6 +8,7 @@
 
 #include "support/messages.h"
 #include "warden/demo/mercator_tiler.h"
+#include "warden/demo/messages.h"
 
 namespace warden::demo {
 namespace {

@@ -207,7 +207,7 @@ TEST(EngineDiagnostics, AnUncapturedErrorIsReportedByItsId) {
                                [](const Diagnostic& d) { return d.id == MessageId::EngineUncapturedError; });
   ASSERT_NE(reported, entries.end());
   EXPECT_EQ(reported->severity, Severity::Error);
-  EXPECT_EQ(reported->category, "gfx.device");
+  EXPECT_EQ(reported->category, "gfx.engine") << "filed under its id's layer";
   EXPECT_THAT(reported->message, HasSubstr("uncaptured validation error"));
   EXPECT_THAT(reported->message, HasSubstr("rejected")) << "the library's words name the object";
 }

@@ -11,6 +11,7 @@
 
 #include "support/engine_fixture.h"
 #include "support/gpu_test.h"
+#include "support/error_object.h"
 #include "support/messages.h"
 #include "warden/engine/engine.h"
 
@@ -20,6 +21,8 @@ namespace {
 using ::testing::HasSubstr;
 using testing::engine_options;
 using testing::FailsWith;
+using testing::NamesKind;
+using testing::NamesLabel;
 using testing::make_engine;
 
 constexpr auto kTimeout = warden::testing::kSafetyNet;
@@ -88,7 +91,8 @@ TEST(FrameUse, AnObjectStillLostAfterTheRecoveryDropsTheFrameWithItsHandleLabelA
   auto objects = frame->use(vertices, sampler);
   ASSERT_FALSE(objects.ok());
   EXPECT_THAT(objects, FailsWith(MessageId::SlotLostWithoutRecipe));
-  EXPECT_THAT(objects.error().message, HasSubstr("sampler \"app sampler\""));
+  EXPECT_THAT(objects, NamesKind("sampler"));
+  EXPECT_THAT(objects, NamesLabel("app sampler"));
   // None of them is marked used by a frame that will not be submitted.
   EXPECT_EQ(reg.last_used(vertices), vertices_used);
   ASSERT_NE(frame->failure(), nullptr);

@@ -52,6 +52,20 @@ case "$case_name" in
   ReadmeDrawingInAnotherOrderFails)
     put README.md '## The layers' '```' 'cli' 'gpu' 'resources' 'core' '```'
     expect 1 'README.md: the drawing under "## The layers" reads, bottom first, "core resources gpu cli"; WARDEN_LAYERS in CMakeLists.txt (and cli on top) reads "core gpu resources cli"' ;;
+  CoreGathersTheLayersMessageListsOnly)
+    # core/messages.h may include a library layer's message list, which holds nothing but its list.
+    put CMakeLists.txt 'set(WARDEN_LAYERS core gpu resources demo)' 'set(WARDEN_PROGRAM_LAYERS demo)'
+    put README.md '## The layers' '```' 'cli' 'demo' 'resources' 'gpu' 'core' '```'
+    put include/warden/gpu/messages.h '/// the list' '#pragma once' '#define WARDEN_MESSAGES_GPU(X) \' '  X(gpu, DawnLog, 0, "a line")'
+    put include/warden/resources/messages.h '#pragma once' '#include <vector>' '#define WARDEN_MESSAGES_RESOURCES(X) \' \
+      '  X(resources, HandleNull, 0, "null") \' 'namespace warden::resources { struct Pool; }'
+    put include/warden/demo/messages.h '#pragma once' 'namespace warden::demo {' '}'
+    put include/warden/core/messages.h '#pragma once' '#include "warden/gpu/messages.h"' '#include "warden/resources/messages.h"' \
+      '#include "warden/demo/messages.h"' 'namespace warden {' '}'
+    expect 1 "include/warden/resources/messages.h:2: a message list holds only its X-macro list and comments" \
+      "include/warden/resources/messages.h:5: a message list holds only its X-macro list and comments" \
+      "include/warden/core/messages.h:4: layer core includes warden/demo/messages.h of layer demo" \
+      "check-layers: 3 violation(s)" ;;
   NoLayerListIsAUsageError)
     put CMakeLists.txt 'project(warden)'
     expect 2 "has no set(WARDEN_LAYERS ...)" ;;

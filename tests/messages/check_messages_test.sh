@@ -17,6 +17,9 @@ chmod +x "$tree/fake-warden"
 put docs/messages.md '# Messages' '' '| resources.HandleReleased | the handle was released |'
 put src/resources/registry.cpp 'return make_error(ErrorKind::StaleHandle, MessageId::HandleReleased, "released");'
 put include/warden/tiles/tile.h 'inline Error zero() { return make_error(ErrorKind::InvalidArgument, MessageId::TileZeroSize, "zero"); }'
+put include/warden/core/messages.h '#define WARDEN_MESSAGES_CORE(X) \' '  X(core, Application, 0, "an application error")'
+put include/warden/resources/messages.h '#define WARDEN_MESSAGES_RESOURCES(X) \' '  X(resources, HandleReleased, 0, "the handle was released")'
+put include/warden/tiles/messages.h '#define WARDEN_MESSAGES_TILES(X) \' '  X(tiles, TileZeroSize, 0, "a tile of size 0")'
 
 case "$case_name" in
   CurrentListPasses)
@@ -34,5 +37,11 @@ case "$case_name" in
     rm "$tree/include/warden/tiles/tile.h"
     put src/engine/engine.cpp 'make_error(ErrorKind::InvalidArgument, MessageId::TileZeroSize, "zero");'
     expect 1 "tiles.TileZeroSize is listed under tiles but emitted in src/engine/engine.cpp" ;;
+  IdStatedInAnotherLayersListFails)
+    put include/warden/tiles/messages.h '#define WARDEN_MESSAGES_TILES(X) \' '  X(tiles, TileOther, 0, "another")'
+    put include/warden/core/messages.h '#define WARDEN_MESSAGES_CORE(X) \' '  X(core, Application, 0, "an application error") \' \
+      '  X(tiles, TileZeroSize, 1, "a tile of size 0")'
+    expect 1 "tiles.TileZeroSize is not stated in its layer's list (include/warden/tiles/messages.h or src/tiles/messages.h)" \
+      "1 problem(s) in 3 messages" ;;
   *) echo "unknown case $case_name" >&2; exit 2 ;;
 esac

@@ -201,7 +201,7 @@ TEST(Severity, ShaderDiagnosticsSpeakWardensOneSeverity) {
   static_assert(std::is_same_v<decltype(ShaderDiagnostic::severity), warden::Severity>);
   Diagnostics log;
   const ShaderDiagnostic d{Severity::Warning, "s.wgsl", 1, 2, "unused"};
-  log.report(d.severity, "gfx.shaders", d.id, format_diagnostic(d, "let x = 1;"));
+  log.report(d.severity, d.id, format_diagnostic(d, "let x = 1;"));
   ASSERT_EQ(log.entries().size(), 1u);
   EXPECT_EQ(log.entries()[0].severity, Severity::Warning);
   EXPECT_EQ(log.entries()[0].id, MessageId::ShaderCompilerMessage);  // the compiler's own words

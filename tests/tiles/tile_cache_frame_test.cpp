@@ -349,7 +349,8 @@ TEST(TileCacheFrame, FailedFetchIsReportedByKeyAndFreesItsSlot) {
   EXPECT_EQ(cache->failed_fetches(), 1u);
   EXPECT_EQ(*cache->dispatch(fetcher), 1u) << "the failed fetch gave its slot back";
   EXPECT_EQ(diagnostics.count(MessageId::PngReadFailed), 1u) << "reported too, under the failure's own id";
-  EXPECT_EQ(diagnostics.count(kDiagnosticsCategory, Severity::Warning), 1u);
+  EXPECT_EQ(diagnostics.count(category_of(MessageId::PngReadFailed), Severity::Warning), 1u)
+      << "filed under the failure's own layer (gfx.present)";
 
   // A reply dropped without an answer is a failed fetch too, never a slot held forever.
   fetcher.replies.clear();

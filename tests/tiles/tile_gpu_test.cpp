@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/error_object.h"
 #include "support/messages.h"
 #include "support/tile_pictures.h"
 #include "support/poll_until.h"
@@ -23,6 +24,8 @@ namespace {
 
 using namespace gpu;
 using testing::FailsWith;
+using testing::NamesKind;
+using testing::NamesLabel;
 using testing::GlDeviceTest;
 using testing::near;
 using testing::Rgba;
@@ -371,7 +374,10 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
   EXPECT_TRUE(is_texture_destroyed());
   auto image = read(readback.get());
   EXPECT_PRED2(near, pixel(image, 32, 32), kBlue);
-  EXPECT_THAT(array->upload(encoder().get(), 0, solid(kRed)), FailsWith(MessageId::TileArrayDestroyed));
+  auto destroyed = array->upload(encoder().get(), 0, solid(kRed));
+  EXPECT_THAT(destroyed, FailsWith(MessageId::TileArrayDestroyed));
+  EXPECT_THAT(destroyed, NamesKind("tile array"));
+  EXPECT_THAT(destroyed, NamesLabel("test tiles"));
 }
 
 // Bad input is an error naming the array and the value, never a Dawn error object.

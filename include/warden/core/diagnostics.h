@@ -2,8 +2,9 @@
 /// Diagnostics: structured messages the application can read, not only stderr.
 ///
 /// What warden reports without failing a call (a leak, a rebuild, a compiler warning, a tile
-/// that could not be loaded) goes through one of these: a severity, a dotted category such as
-/// "gfx.resources", the message's stable id (core/messages.h) and its words. Entries are kept in memory up to a bound, so a long-running
+/// that could not be loaded) goes through one of these: a severity, the message's stable id
+/// (core/messages.h), the dotted category of the id's layer ("gfx.resources", category_of) and
+/// its words. Entries are kept in memory up to a bound, so a long-running
 /// application that never reads them does not grow without limit; an optional sink sees every
 /// entry as it is reported.
 #pragma once
@@ -34,7 +35,7 @@ inline constexpr std::string_view kResources = "gfx.resources";
 struct Diagnostic {
   /// How much it matters.
   Severity severity = Severity::Info;
-  /// A dotted category such as "gfx.resources".
+  /// The dotted category of the id's layer, such as "gfx.resources" (category_of(id)).
   std::string category{};
   /// Which of warden's messages this is; what filters and tests match.
   MessageId id = MessageId::Application;
@@ -53,20 +54,14 @@ class Diagnostics {
   /// Keeps at most `capacity` entries; older ones are dropped first.
   explicit Diagnostics(size_t capacity = kDefaultCapacity) : capacity_(capacity) {}
 
-  /// Records one entry and hands it to the sink.
-  void report(Severity severity, std::string_view category, MessageId id, std::string message);
+  /// Records one entry, filed under its id's category, and hands it to the sink.
+  void report(Severity severity, MessageId id, std::string message);
   /// report() with Severity::Info.
-  void info(std::string_view category, MessageId id, std::string message) {
-    report(Severity::Info, category, id, std::move(message));
-  }
+  void info(MessageId id, std::string message) { report(Severity::Info, id, std::move(message)); }
   /// report() with Severity::Warning.
-  void warning(std::string_view category, MessageId id, std::string message) {
-    report(Severity::Warning, category, id, std::move(message));
-  }
+  void warning(MessageId id, std::string message) { report(Severity::Warning, id, std::move(message)); }
   /// report() with Severity::Error.
-  void error(std::string_view category, MessageId id, std::string message) {
-    report(Severity::Error, category, id, std::move(message));
-  }
+  void error(MessageId id, std::string message) { report(Severity::Error, id, std::move(message)); }
 
   /// A copy of what is kept, oldest first.
   std::vector<Diagnostic> entries() const;

@@ -3,7 +3,9 @@
 /// input return one of these instead of throwing or crashing (docs/failure-policy.md).
 #pragma once
 
+#include <cstdint>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -34,6 +36,20 @@ enum class ErrorKind {
 /// The kind's name as messages print it ("stale handle", ...).
 const char* to_string(ErrorKind kind);
 
+/// The object an Error is about, when it is about one: which kind, which handle (slot index and
+/// generation) and which label, the facts wgpu-core's typed resource ids carry. Code and tests
+/// read them here; the message's words are written from them.
+struct ErrorObject {
+  /// The kind as messages name it: "buffer", "texture view", "tile array".
+  std::string kind{};
+  /// The slot index of the object's handle, when the error names a handle.
+  std::optional<uint32_t> index{};
+  /// The generation of the object's handle, when the error names a handle.
+  std::optional<uint32_t> generation{};
+  /// The object's label, when the error knows it.
+  std::optional<std::string> label{};
+};
+
 /// A failure: its kind and its message id, for code to branch on, and a message naming the
 /// problem.
 struct Error {
@@ -44,6 +60,8 @@ struct Error {
   MessageId id = MessageId::Application;
   /// The problem in words: which object, which value, which rule.
   std::string message{};
+  /// The object the error is about, as facts; none when it is about no one object.
+  std::optional<ErrorObject> object{};
 };
 
 namespace detail {
@@ -209,7 +227,12 @@ class [[nodiscard]] Result<void> {
 
 /// An Error of `kind`, message `id` and `message`.
 inline Error make_error(ErrorKind kind, MessageId id, std::string message) {
-  return Error{kind, id, std::move(message)};
+  return Error{kind, id, std::move(message), std::nullopt};
+}
+
+/// An Error of `kind` and message `id` about `object`, with `message` written from its facts.
+inline Error make_error(ErrorKind kind, MessageId id, ErrorObject object, std::string message) {
+  return Error{kind, id, std::move(message), std::move(object)};
 }
 
 // Inside warden every error has an id of its own, so the library's build hides the form
@@ -218,7 +241,7 @@ inline Error make_error(ErrorKind kind, MessageId id, std::string message) {
 /// An Error of `kind` with `message`, for applications (its id is MessageId::Application):
 /// what a fetcher or an upload callback hands back to warden.
 inline Error make_error(ErrorKind kind, std::string message) {
-  return Error{kind, MessageId::Application, std::move(message)};
+  return Error{kind, MessageId::Application, std::move(message), std::nullopt};
 }
 #endif
 

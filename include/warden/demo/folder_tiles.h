@@ -17,10 +17,6 @@
 
 namespace warden::demo {
 
-namespace category {
-inline constexpr std::string_view kDemoTiles = "demo.tiles";
-}
-
 /// Tiles read from a slippy folder `DIR/{z}/{x}/{y}.png|jpg`.
 class FolderTiles final : public TileProvider {
  public:

@@ -249,7 +249,7 @@ struct EngineCounters {
   uint64_t objects_rebuilt = 0;
   uint64_t rebuild_failures = 0;  ///< objects a new device refused (RebuildReport::failed)
   uint64_t hot_reloads = 0;       ///< reloads applied
-  /// Errors no error scope caught, on any device (each also reported as a gfx.device error).
+  /// Errors no error scope caught, on any device (each also reported as a gfx.engine error).
   uint64_t uncaptured_errors = 0;
   /// Frames submit() dropped because an object they use could not be used (Frame::use).
   uint64_t frames_dropped = 0;

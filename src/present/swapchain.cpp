@@ -156,10 +156,11 @@ Result<std::optional<Frame>> Swapchain::acquire() {
 
 Result<std::optional<Frame>> Swapchain::surface_failure(std::string detail) {
   ++counters_.surface_failures;
-  const std::string what = fmt::format("swapchain \"{}\": the surface gave no frame at {}x{} {} ({})", options_.label,
-                                       width_, height_, gpu::to_string(format_), detail);
+  const ErrorObject swapchain{"swapchain", {}, {}, options_.label};
+  const std::string what = fmt::format("{} \"{}\": the surface gave no frame at {}x{} {} ({})", swapchain.kind,
+                                       *swapchain.label, width_, height_, gpu::to_string(format_), detail);
   if (options_.rebuild != nullptr) (void)options_.rebuild->record_fault(device::FaultKind::Surface, what);
-  return make_error(ErrorKind::Validation, MessageId::SwapchainSurfaceNoFrame, what);
+  return make_error(ErrorKind::Validation, MessageId::SwapchainSurfaceNoFrame, swapchain, what);
 }
 
 Result<void> Swapchain::present() {

@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <set>
 #include <sstream>
@@ -66,7 +67,7 @@ TEST(Messages, EveryIdKeepsItsRecordedValue) {
       const auto found = recorded.find(std::string(m.name));
       if (found == recorded.end()) {
         ADD_FAILURE() << m.name << " has no line in tests/data/message_values.txt; add \"" << m.name << " 0x"
-                      << std::hex << static_cast<unsigned>(m.id) << "\"";
+                      << std::hex << std::setw(4) << std::setfill('0') << static_cast<unsigned>(m.id) << "\"";
         continue;
       }
       EXPECT_EQ(static_cast<unsigned>(m.id), found->second)

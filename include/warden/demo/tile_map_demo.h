@@ -103,8 +103,8 @@ std::vector<uint32_t> snapshot_frames(const DemoOptions& options);
 
 /// Runs the demo through an Engine on options.backend, writes frame-NNNN.png, tiles.wgsl,
 /// report.json and report.html into options.out, and returns the report. `progress` may be
-/// null. Bad tiles and failed snapshots are reported to `log` (category "demo.tiles"), possibly
-/// from the server's worker thread.
+/// null. Bad tiles and failed snapshots are reported to `log` (under their ids' categories:
+/// "demo", or the layer of a failure's own id), possibly from the server's worker thread.
 Result<DemoReport> run_tile_map_demo(const DemoOptions& options, ProgressLine* progress, Diagnostics& log);
 
 }  // namespace warden::demo

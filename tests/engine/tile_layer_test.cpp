@@ -532,7 +532,8 @@ TEST_F(TileLayerScene, ALossHeardInsideDeliverLeavesNoTileOfTheLostDeviceResiden
   bool polled_inside = false;
   Engine* e = engine.get();
   engine->diagnostics().set_sink([&](const Diagnostic& d) {
-    if (d.category != tiles::kDiagnosticsCategory || polled_inside) return;
+    // The failed fetch's report (under its own id, the fetcher's), made inside deliver.
+    if (d.id != MessageId::Application || polled_inside) return;
     polled_inside = true;
     e->poll();  // the reset is heard here, inside deliver
   });
@@ -545,7 +546,7 @@ TEST_F(TileLayerScene, ALossHeardInsideDeliverLeavesNoTileOfTheLostDeviceResiden
   ASSERT_TRUE(layer->dispatch(failing));
   auto report = layer->deliver(*f);
   engine->diagnostics().set_sink({});
-  ASSERT_TRUE(polled_inside) << "no tile diagnostic was reported inside deliver";
+  ASSERT_TRUE(polled_inside) << "the failed fetch was not reported inside deliver";
   EXPECT_EQ(engine->state(), EngineState::Recovering);
   EXPECT_EQ(layer->cache().resident_count(), 0u) << "tiles of the lost device stayed resident";
   EXPECT_EQ(layer->counters().clears, 1u);

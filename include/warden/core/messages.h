@@ -6,7 +6,7 @@
 /// the contract: code and tests match ids, logs can be filtered on them. docs/messages.md is
 /// printed from the lists (`warden messages`), and a test fails when the two differ.
 ///
-/// Each layer states its own messages beside itself, in include/warden/<layer>/messages.h, as
+/// Each layer states its own messages beside itself, in `include/warden/<layer>/messages.h`, as
 /// X(layer, Id, number, "what the message means"); core's are below. This header gathers the
 /// library's lists into the one MessageId type that an Error holds, and nothing else of those
 /// layers (scripts/check-layers.sh allows core exactly these includes). The programs built on

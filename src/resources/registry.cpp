@@ -155,16 +155,12 @@ std::string call_name(const char* verb) {
   return fmt::format("{}_{}", verb, call_suffix(Tag::kind));
 }
 
-template <typename Tag>
-constexpr bool kHasDestroy = std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag> ||
-                             std::is_same_v<Tag, QuerySetTag>;
-
 #define WARDEN_ADD_REF(Name, snake) \
   [[maybe_unused]] void add_ref(const gpu::Procs& p, gpu::Name object) { p.Name##AddRef(object); }
 WARDEN_RESOURCE_KINDS(WARDEN_ADD_REF)
 #undef WARDEN_ADD_REF
 
-// GPU-side destroy exists only for kinds that own memory.
+// GPU-side destroy exists only for the kinds that own memory (ResourceKindFacts::has_destroy).
 void destroy_gpu(const gpu::Procs& p, gpu::Buffer object) { p.BufferDestroy(object); }
 void destroy_gpu(const gpu::Procs& p, gpu::Texture object) { p.TextureDestroy(object); }
 void destroy_gpu(const gpu::Procs& p, gpu::QuerySet object) { p.QuerySetDestroy(object); }
@@ -257,7 +253,7 @@ void Registry::release_all_live() {
     auto released = s.pool.release(id.index);
     const detail::Record<Tag>& rec = s.records[id.index];
     if (rec.ownership == Ownership::Imported || released.value == nullptr) continue;  // Lost or Failed: nothing held
-    bool destroyed = release_now<Tag>(released.value, rec.ownership);
+    bool destroyed = release_object<Tag>(released.value, rec.ownership);
     if (options_.on_release) {
       options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, released.value, rec.label, rec.ownership,
                                        rec.last_used, clock().retired(), destroyed});
@@ -470,7 +466,7 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
   if (!id) {
     // Nothing leaks: an owned object dies here; a borrowed one was never referenced by us.
     if (ownership == Ownership::Owned) {
-      bool destroyed = release_now<Tag>(object, ownership);
+      bool destroyed = release_object<Tag>(object, ownership);
       if (options_.on_release) {
         options_.on_release(ReleaseEvent{Tag::kind, 0, 0, object, label, ownership, Serial{},
                                          clock().retired(), destroyed});
@@ -516,7 +512,7 @@ void Registry::swap_in(SlotId id, Object<Tag> made) {
   auto& s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];
   Object<Tag> old = std::exchange(*s.pool.find(id.bits), made);
-  let_go<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
+  release_when_retired<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
   rec.last_used = Serial{};  // no submission has used the new object
   rec.state = SlotState::Live;
   rec.failure.clear();
@@ -608,7 +604,7 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
                                     quoted_labels(views, 8)));
     }
   }
-  end_occupant(handle);
+  release_occupant(handle);
   return {};
 }
 
@@ -625,12 +621,12 @@ Result<void> Registry::forget_texture_view(TextureViewHandle handle) {
                                   "{}, not imported; use destroy_texture_view",
                                   rec->label, handle.index(), handle.generation(), to_string(rec->ownership)));
   }
-  end_occupant(handle);
+  release_occupant(handle);
   return {};
 }
 
 template <typename Tag>
-void Registry::end_occupant(Handle<Tag> handle) {
+void Registry::release_occupant(Handle<Tag> handle) {
   auto& s = store<Tag>();
   auto& rec = s.records[handle.index()];
   if constexpr (std::is_same_v<Tag, TextureViewTag>) {
@@ -640,7 +636,7 @@ void Registry::end_occupant(Handle<Tag> handle) {
     }
   }
   auto released = s.pool.release(handle.index());
-  let_go<Tag>(released.value, rec, handle.index(), handle.generation());
+  release_when_retired<Tag>(released.value, rec, handle.index(), handle.generation());
   if constexpr (std::is_same_v<Tag, BindGroupTag>) {
     rec.data = {};
   } else if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
@@ -657,7 +653,7 @@ void Registry::end_occupant(Handle<Tag> handle) {
 }
 
 template <typename Tag>
-void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
+void Registry::release_when_retired(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
                       uint32_t generation) {
   if (rec.ownership == Ownership::Imported) return;  // its owner ends it
   if (object == nullptr) return;  // a Lost or Failed slot holds nothing
@@ -668,21 +664,21 @@ void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32
   Serial release_after = rec.last_used;
   if (rec.ownership == Ownership::Owned) release_after = std::max(release_after, clock().recording());
   if (clock().is_retired(release_after)) {
-    bool destroyed = release_now<Tag>(object, rec.ownership);
+    bool destroyed = release_object<Tag>(object, rec.ownership);
     if (options_.on_release) {
       options_.on_release(ReleaseEvent{Tag::kind, index, generation, object, rec.label, rec.ownership,
                                        rec.last_used, clock().retired(), destroyed});
     }
     return;
   }
-  pending_.push(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
-                               rec.ownership, index, generation, rec.label});
+  queue_pending(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
+                              rec.ownership, index, generation, rec.label});
 }
 
 template <typename Tag>
-bool Registry::release_now(Object<Tag> object, Ownership ownership) {
+bool Registry::release_object(Object<Tag> object, Ownership ownership) {
   bool destroyed = false;
-  if constexpr (kHasDestroy<Tag>) {
+  if constexpr (facts_of(Tag::kind).has_destroy) {
     // Owned memory is freed now rather than when the last internal reference goes; a borrowed
     // object is the caller's to destroy.
     if (ownership == Ownership::Owned) {
@@ -741,28 +737,42 @@ Serial Registry::submit(const gpu::CommandBuffer* commands, size_t count) {
 
 void Registry::poll() {
   queue_clock_->poll();
-  drain_pending();
+  release_retired_pending();
 }
 
 void Registry::assume_all_complete() {
   queue_clock_->clock().assume_all_complete();
   // The clock retires only what was submitted; what waits on the submission being recorded
   // goes too, or it would keep its object, and through it the whole device, alive for ever.
-  release_every_pending();
+  release_all_pending();
 }
 
-void Registry::release_every_pending() {
+// Serials arrive in order nearly always: an owned object waits for the submission being
+// recorded, the newest serial, so it goes at the back. A borrowed object waits only for its own
+// last use, which can be older than what is queued; it goes in its place, so that it is released
+// when its own serial retired rather than behind a newer one.
+void Registry::queue_pending(PendingRelease pending) {
+  if (pending_.empty() || pending_.back().release_after <= pending.release_after) {
+    pending_.push_back(std::move(pending));
+    return;
+  }
+  auto later = std::upper_bound(pending_.begin(), pending_.end(), pending.release_after,
+                                [](Serial after, const PendingRelease& queued) { return after < queued.release_after; });
+  pending_.insert(later, std::move(pending));
+}
+
+void Registry::release_all_pending() {
   while (!pending_.empty()) {
-    PendingRelease pending = pending_.top();
-    pending_.pop();
+    PendingRelease pending = std::move(pending_.front());
+    pending_.pop_front();
     release_pending(pending);
   }
 }
 
-void Registry::drain_pending() {
-  while (!pending_.empty() && clock().is_retired(pending_.top().release_after)) {
-    PendingRelease pending = pending_.top();
-    pending_.pop();
+void Registry::release_retired_pending() {
+  while (!pending_.empty() && clock().is_retired(pending_.front().release_after)) {
+    PendingRelease pending = std::move(pending_.front());
+    pending_.pop_front();
     release_pending(pending);
   }
 }
@@ -772,7 +782,7 @@ void Registry::release_pending(const PendingRelease& pending) {
   switch (pending.kind) {
 #define WARDEN_RELEASE_PENDING(Name, snake)                                                   \
   case ResourceKind::Name:                                                                    \
-    destroyed = release_now<Name##Tag>(static_cast<gpu::Name>(pending.object), pending.ownership); \
+    destroyed = release_object<Name##Tag>(static_cast<gpu::Name>(pending.object), pending.ownership); \
     break;
     WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_PENDING)
 #undef WARDEN_RELEASE_PENDING
@@ -800,9 +810,9 @@ void Registry::release_pending(const PendingRelease& pending) {
   template Result<Name##Handle> Registry::insert<Name##Tag>(gpu::Name, std::string, Ownership,  \
                                                             detail::KindData<Name##Tag>);       \
   template detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle);                \
-  template bool Registry::release_now<Name##Tag>(gpu::Name, Ownership);                         \
-  template void Registry::end_occupant<Name##Tag>(Name##Handle);                                \
-  template void Registry::let_go<Name##Tag>(gpu::Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t); \
+  template bool Registry::release_object<Name##Tag>(gpu::Name, Ownership);                         \
+  template void Registry::release_occupant<Name##Tag>(Name##Handle);                                \
+  template void Registry::release_when_retired<Name##Tag>(gpu::Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t); \
   template const detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE

@@ -9,6 +9,7 @@
 #include "warden/resources/registry.h"
 #include "warden/resources/pipeline_parts.h"
 #include "resources/requests.h"
+#include "warden/gpu/error_scope.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
 
@@ -37,7 +38,7 @@ template <typename Recipe>
 const std::string& recipe_label(const Recipe& recipe) {
   return recipe.label;
 }
-const std::string& recipe_label(const TextureViewRecipe& recipe) { return recipe.desc.label; }
+const std::string& recipe_label(const TextureAndViewDescription& recipe) { return recipe.desc.label; }
 
 template <typename... Fs>
 struct Overloaded : Fs... {
@@ -52,51 +53,23 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 
 // ---- objects warden made ------------------------------------------------------------------------
 
-namespace {
-
-// What a popped error scope said. Shared with the callback, which may in principle outlive the
-// pop call (see run_scoped).
-struct ScopeOutcome {
-  bool done = false;
-  bool error = false;
-  std::string message;
-};
-
-gpu::Future pop_scope_into(const gpu::Procs& procs, gpu::Device device,
-                           const std::shared_ptr<ScopeOutcome>& outcome) {
-  gpu::PopErrorScopeCallbackInfo cb;
-  // Dawn knows a creation's (or a queue write's) errors when the call returns, so the scope
-  // settles inside the pop: no ProcessEvents (which would run unrelated callbacks inside
-  // create_*), no wait.
-  cb.mode = gpu::CallbackMode::AllowSpontaneous;
-  cb.userdata1 = new std::shared_ptr<ScopeOutcome>(outcome);
-  cb.callback = [](gpu::PopErrorScopeStatus status, gpu::ErrorType type, gpu::StringView message,
-                   void* u1, void*) {
-    std::unique_ptr<std::shared_ptr<ScopeOutcome>> holder(static_cast<std::shared_ptr<ScopeOutcome>*>(u1));
-    ScopeOutcome& o = **holder;
-    o.done = true;
-    o.error = status == gpu::PopErrorScopeStatus::Success && type != gpu::ErrorType::NoError;
-    o.message = std::string(message.view());
-  };
-  return procs.DevicePopErrorScope(device, cb);
-}
-
-}  // namespace
-
 std::string Registry::run_scoped(const std::function<void()>& call) {
   procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
   procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
   call();
-  auto validation = std::make_shared<ScopeOutcome>();
-  auto out_of_memory = std::make_shared<ScopeOutcome>();
-  const gpu::Future validation_future = pop_scope_into(procs_, device_, validation);
-  const gpu::Future memory_future = pop_scope_into(procs_, device_, out_of_memory);
-  // Not seen with this Dawn build; if an implementation defers the callbacks, a bounded wait
-  // (counted by gpu::blocking_wait_count) is better than handing out an unchecked object.
-  if (!validation->done) (void)context_.wait(validation_future, std::chrono::seconds(5));
-  if (!out_of_memory->done) (void)context_.wait(memory_future, std::chrono::seconds(5));
-  if (validation->error) return validation->message;
-  if (out_of_memory->error) return out_of_memory->message;
+  // Dawn knows a creation's (or a queue write's) errors when the call returns, so each scope
+  // settles inside its pop. A deferred callback is not seen with this Dawn build; if an
+  // implementation defers it, a bounded wait (counted by gpu::blocking_wait_count) is better
+  // than handing out an unchecked object.
+  const gpu::PendingScope validation = gpu::pop_scope(procs_, device_, gpu::Completion::WithinCall);
+  const gpu::PendingScope out_of_memory = gpu::pop_scope(procs_, device_, gpu::Completion::WithinCall);
+  constexpr auto kDeferredScopeWait = std::chrono::seconds(5);
+  (void)gpu::settle(context_, validation.future, validation.outcome->done, kDeferredScopeWait,
+                    gpu::Completion::WithinCall);
+  (void)gpu::settle(context_, out_of_memory.future, out_of_memory.outcome->done, kDeferredScopeWait,
+                    gpu::Completion::WithinCall);
+  if (validation.outcome->has_error()) return validation.outcome->message;
+  if (out_of_memory.outcome->has_error()) return out_of_memory.outcome->message;
   return {};
 }
 
@@ -381,7 +354,7 @@ Result<gpu::Texture> Registry::make_object<TextureTag>(const TextureDescription&
 }
 
 template <>
-Result<gpu::TextureView> Registry::make_object<TextureViewTag>(const TextureViewRecipe& recipe) {
+Result<gpu::TextureView> Registry::make_object<TextureViewTag>(const TextureAndViewDescription& recipe) {
   const TextureViewDescription& desc = recipe.desc;
   auto texture = resolve(recipe.texture);
   if (!texture) return in_context(fmt::format("create_texture_view \"{}\"", desc.label), texture.error());
@@ -622,7 +595,7 @@ Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, c
   if (parent == nullptr) {
     return in_context(fmt::format("create_texture_view \"{}\"", desc.label), stale_error(texture));
   }
-  auto handle = create_from_recipe<TextureViewTag>("create_texture_view", TextureViewRecipe{texture, desc}, {texture});
+  auto handle = create_from_recipe<TextureViewTag>("create_texture_view", TextureAndViewDescription{texture, desc}, {texture});
   if (handle) ++record(texture)->data.live_views;
   return handle;
 }

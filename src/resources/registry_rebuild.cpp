@@ -48,7 +48,7 @@ void Registry::lose_all() {
       return;
     }
     if (object != nullptr) {
-      const bool destroyed = release_now<Tag>(object, rec.ownership);
+      const bool destroyed = release_object<Tag>(object, rec.ownership);
       if (options_.on_release) {
         options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, object, rec.label, rec.ownership,
                                          rec.last_used, clock().retired(), destroyed});
@@ -61,7 +61,7 @@ void Registry::lose_all() {
   });
   // Imported views belong to a presentation of the lost device: their handles die, and the
   // presentation imports the new device's views again.
-  for (SlotId id : imported) end_occupant(Handle<Tag>::from_bits(id.bits));
+  for (SlotId id : imported) release_occupant(Handle<Tag>::from_bits(id.bits));
 }
 
 RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation) {

@@ -120,7 +120,7 @@ void Registry::remake_from_recipe(SlotId id, std::vector<std::string>& failed) {
   // As after a rebuild: the slot keeps the device's words, and what uses it fails naming it. The
   // old object is not kept: it shows the texture or buffer that was replaced.
   Object<Tag> old = std::exchange(*s.pool.find(id.bits), nullptr);
-  let_go<Tag>(old, rec, id.index, id.generation);
+  release_when_retired<Tag>(old, rec, id.index, id.generation);
   rec.state = SlotState::Failed;
   rec.failure = made.error().message;
   failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));

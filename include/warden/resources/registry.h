@@ -25,7 +25,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,14 +51,56 @@ enum class Ownership : uint8_t {
 /// The name of `ownership` as messages print it ("owned", "borrowed", "imported").
 const char* to_string(Ownership ownership);
 
-/// The order teardown walks (and a rebuild after loss walks backwards): users of an object go
-/// before the object they use.
-inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = {
-    ResourceKind::BindGroup,      ResourceKind::RenderPipeline,  ResourceKind::ComputePipeline,
-    ResourceKind::PipelineLayout, ResourceKind::BindGroupLayout, ResourceKind::ShaderModule,
-    ResourceKind::TextureView,    ResourceKind::Sampler,         ResourceKind::QuerySet,
-    ResourceKind::Texture,        ResourceKind::Buffer,
+/// What the registry knows of one kind besides its name (WARDEN_RESOURCE_KINDS).
+struct ResourceKindFacts {
+  /// The kind.
+  ResourceKind kind = ResourceKind::None;
+  /// It owns GPU memory that wgpu*Destroy frees at once (buffers, textures, query sets): an owned
+  /// one is destroyed, not only released, when the registry lets go of it.
+  bool has_destroy = false;
 };
+
+/// Every kind's facts in one table, in the order teardown walks (a rebuild after loss walks it
+/// backwards): users of an object go before the object they use.
+inline constexpr std::array<ResourceKindFacts, kResourceKindCount> kResourceKindTable = {{
+    {ResourceKind::BindGroup, false},
+    {ResourceKind::RenderPipeline, false},
+    {ResourceKind::ComputePipeline, false},
+    {ResourceKind::PipelineLayout, false},
+    {ResourceKind::BindGroupLayout, false},
+    {ResourceKind::ShaderModule, false},
+    {ResourceKind::TextureView, false},
+    {ResourceKind::Sampler, false},
+    {ResourceKind::QuerySet, true},
+    {ResourceKind::Texture, true},
+    {ResourceKind::Buffer, true},
+}};
+
+/// The kinds of kResourceKindTable, in its (teardown) order.
+inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = [] {
+  std::array<ResourceKind, kResourceKindCount> order{};
+  for (size_t i = 0; i < order.size(); ++i) order[i] = kResourceKindTable[i].kind;
+  return order;
+}();
+
+/// `kind`'s row of kResourceKindTable; kind must not be None.
+constexpr const ResourceKindFacts& facts_of(ResourceKind kind) {
+  for (const ResourceKindFacts& facts : kResourceKindTable) {
+    if (facts.kind == kind) return facts;
+  }
+  return kResourceKindTable[0];  // unreachable: the table holds every kind (checked below)
+}
+static_assert([] {
+  std::array<int, kResourceKindCount> seen{};
+  for (const ResourceKindFacts& facts : kResourceKindTable) {
+    if (facts.kind == ResourceKind::None) return false;
+    ++seen[kind_index(facts.kind)];
+  }
+  for (int count : seen) {
+    if (count != 1) return false;
+  }
+  return true;
+}(), "kResourceKindTable lists every kind exactly once");
 
 /// Told about every GPU object the registry lets go of (after deferral), for tests and tools.
 /// An object refused because its pool was full is reported with generation 0.
@@ -269,8 +310,9 @@ struct PipelineLayoutDescription {
   std::string label{};
 };
 
-/// A texture view's recipe: the texture it views and how.
-struct TextureViewRecipe {
+/// What create_texture_view makes a view from, kept as its recipe: the texture it views (by
+/// handle, so a rebuild views the rebuilt texture) and how (its TextureViewDescription).
+struct TextureAndViewDescription {
   /// The texture the view was made of.
   TextureHandle texture{};
   /// How it views that texture.
@@ -362,7 +404,7 @@ template <typename Tag>
 struct RecipeOf;
 template <> struct RecipeOf<BufferTag> { using type = BufferDescription; };
 template <> struct RecipeOf<TextureTag> { using type = TextureDescription; };
-template <> struct RecipeOf<TextureViewTag> { using type = TextureViewRecipe; };
+template <> struct RecipeOf<TextureViewTag> { using type = TextureAndViewDescription; };
 template <> struct RecipeOf<SamplerTag> { using type = SamplerDescription; };
 template <> struct RecipeOf<ShaderModuleTag> { using type = ShaderModuleDescription; };
 template <> struct RecipeOf<BindGroupLayoutTag> { using type = BindGroupLayoutDescription; };
@@ -794,15 +836,18 @@ class Registry {
   void rebuild_all(RebuildReport& report);
   void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
   void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
-  // Ends the slot's occupant and lets go of (or defers) its GPU object.
+  // Releasing a GPU object, one verb with what it acts on and when:
+  // release_occupant ends a handle's occupant, then release_when_retired releases its object now
+  // if its last submission retired, or queues it as pending; release_retired_pending and
+  // release_all_pending empty the queue (release_pending each entry); release_object is the
+  // webgpu.h call itself, and returns whether wgpu*Destroy was called.
   template <typename Tag>
-  void end_occupant(Handle<Tag> handle);
+  void release_occupant(Handle<Tag> handle);
   template <typename Tag>
-  void let_go(Object<Tag> object, const detail::Record<Tag>& record, uint32_t index,
-              uint32_t generation);
-  // Returns whether wgpu*Destroy was called.
+  void release_when_retired(Object<Tag> object, const detail::Record<Tag>& record, uint32_t index,
+                            uint32_t generation);
   template <typename Tag>
-  bool release_now(Object<Tag> object, Ownership ownership);
+  bool release_object(Object<Tag> object, Ownership ownership);
   template <typename Tag>
   void release_all_live();
 
@@ -817,13 +862,9 @@ class Registry {
     uint32_t generation = 0;
     std::string label{};
   };
-  struct LaterFirst {
-    bool operator()(const PendingRelease& a, const PendingRelease& b) const {
-      return a.release_after > b.release_after;
-    }
-  };
-  void drain_pending();
-  void release_every_pending();
+  void queue_pending(PendingRelease pending);
+  void release_retired_pending();
+  void release_all_pending();
   uint32_t highest_generation_issued() const;
   void release_pending(const PendingRelease& pending);
 
@@ -848,7 +889,8 @@ class Registry {
 #undef WARDEN_REGISTRY_STORE
           std::monostate>
       stores_;
-  std::priority_queue<PendingRelease, std::vector<PendingRelease>, LaterFirst> pending_;
+  // In release_after order, oldest first (queue_pending keeps it so).
+  std::deque<PendingRelease> pending_;
 };
 
 // make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.

@@ -7,8 +7,12 @@ void push_validation_scope(const Procs& procs, Device device) {
 }
 
 CallbackMode callback_mode(Completion completion) {
-  return completion == Completion::WorkerWait ? CallbackMode::WaitAnyOnly
-                                              : CallbackMode::AllowProcessEvents;
+  switch (completion) {
+    case Completion::WorkerWait: return CallbackMode::WaitAnyOnly;
+    case Completion::WithinCall: return CallbackMode::AllowSpontaneous;
+    case Completion::ProcessEvents: break;
+  }
+  return CallbackMode::AllowProcessEvents;
 }
 
 PendingScope pop_scope(const Procs& procs, Device device, Completion completion) {
@@ -34,6 +38,7 @@ PendingScope pop_scope(const Procs& procs, Device device, Completion completion)
 Result<void> settle(const Context& context, Future future, const bool& outcome_done,
                     std::chrono::milliseconds timeout, Completion completion) {
   if (completion == Completion::WorkerWait) return context.wait(future, timeout);
+  if (completion == Completion::WithinCall) return outcome_done ? Result<void>{} : context.wait(future, timeout);
   if (!outcome_done) context.process_events();
   if (!outcome_done) return context.wait(future, timeout);
   return {};

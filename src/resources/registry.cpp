@@ -1,5 +1,5 @@
 #include "warden/gpu/queue_clock.h"
-#include "warden/resources/registry.h"
+#include "resources/registry_impl.h"
 
 #include <algorithm>
 #include <array>
@@ -156,16 +156,12 @@ std::string call_name(const char* verb) {
   return fmt::format("{}_{}", verb, call_suffix(Tag::kind));
 }
 
-template <typename Tag>
-constexpr bool kHasDestroy = std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag> ||
-                             std::is_same_v<Tag, QuerySetTag>;
-
 #define WARDEN_ADD_REF(Name, snake) \
   [[maybe_unused]] void add_ref(const gpu::Procs& p, gpu::Name object) { p.Name##AddRef(object); }
 WARDEN_RESOURCE_KINDS(WARDEN_ADD_REF)
 #undef WARDEN_ADD_REF
 
-// GPU-side destroy exists only for kinds that own memory.
+// GPU-side destroy exists only for the kinds that own memory (ResourceKindFacts::has_destroy).
 void destroy_gpu(const gpu::Procs& p, gpu::Buffer object) { p.BufferDestroy(object); }
 void destroy_gpu(const gpu::Procs& p, gpu::Texture object) { p.TextureDestroy(object); }
 void destroy_gpu(const gpu::Procs& p, gpu::QuerySet object) { p.QuerySetDestroy(object); }
@@ -184,8 +180,8 @@ std::string quoted_labels(const std::vector<std::string>& labels, size_t limit) 
 
 // ---- construction and teardown ----------------------------------------------------------------
 
-Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
-                   RegistryOptions options)
+RegistryImpl::RegistryImpl(Registry& facade, const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+                           RegistryOptions options)
     : context_(context),
       procs_(context.procs()),
       device_(device),
@@ -196,13 +192,7 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
       options_(within_layout(options)),
       queue_clock_(std::make_unique<gpu::QueueClock>(context.procs(), context.instance(), queue)),
       diagnostics_(options.diagnostics != nullptr ? *options.diagnostics : own_diagnostics_),
-      stores_(
-#define WARDEN_STORE_INIT(Name, snake) \
-  detail::KindStore<Name##Tag>(options_.snake##_capacity, id_, first_generation_,        \
-                               generation_ceiling(first_generation_, options_.generation_limit)),
-          WARDEN_RESOURCE_KINDS(WARDEN_STORE_INIT)
-#undef WARDEN_STORE_INIT
-              std::monostate{}) {
+      facade_(facade) {
   procs_.DeviceGetLimits(device_, &limits_);
   for (size_t k = 0; k < kResourceKindCount; ++k) {
     const auto kind = static_cast<ResourceKind>(k + 1);
@@ -214,12 +204,23 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
   }
 }
 
-Registry::~Registry() {
+Registry::Pools RegistryImpl::make_pools() const {
+  const uint32_t generation_limit = generation_ceiling(first_generation_, options_.generation_limit);
+  return Registry::Pools(
+#define WARDEN_POOL_INIT(Name, snake)                                                            \
+  Pool<gpu::Name>(options_.snake##_capacity, HandleLayout::owner_bits(ResourceKind::Name, id_), \
+                  generation_limit, first_generation_),
+      WARDEN_RESOURCE_KINDS(WARDEN_POOL_INIT)
+#undef WARDEN_POOL_INIT
+          std::monostate{});
+}
+
+void RegistryImpl::end() {
   shutdown();
   registry_ids().release(id_, highest_generation_issued());
 }
 
-uint32_t Registry::highest_generation_issued() const {
+uint32_t RegistryImpl::highest_generation_issued() const {
   uint32_t highest = 0;
 #define WARDEN_HIGHEST_GENERATION(Name, snake) \
   highest = std::max(highest, store<Name##Tag>().pool.highest_generation_issued());
@@ -228,12 +229,12 @@ uint32_t Registry::highest_generation_issued() const {
   return highest;
 }
 
-void Registry::shutdown() {
+void RegistryImpl::shutdown() {
   // One warning listing what the application left alive (docs/design.md, invariant 7).
   std::string leaked;
   detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
     std::vector<std::string> labels;
-    auto& s = store<Tag>();
+    auto s = store<Tag>();
     s.pool.for_each_live([&](SlotId id, Object<Tag>&) { labels.push_back(s.records[id.index].label); });
     if (labels.empty()) return;
     if (!leaked.empty()) leaked += "; ";
@@ -250,15 +251,15 @@ void Registry::shutdown() {
 }
 
 template <typename Tag>
-void Registry::release_all_live() {
-  auto& s = store<Tag>();
+void RegistryImpl::release_all_live() {
+  auto s = store<Tag>();
   std::vector<SlotId> live;
   s.pool.for_each_live([&](SlotId id, Object<Tag>&) { live.push_back(id); });
   for (SlotId id : live) {
     auto released = s.pool.release(id.index);
     const detail::Record<Tag>& rec = s.records[id.index];
     if (rec.ownership == Ownership::Imported || released.value == nullptr) continue;  // Lost or Failed: nothing held
-    bool destroyed = release_now<Tag>(released.value, rec.ownership);
+    bool destroyed = release_object<Tag>(released.value, rec.ownership);
     if (options_.on_release) {
       options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, released.value, rec.label, rec.ownership,
                                        rec.last_used, clock().retired(), destroyed});
@@ -269,7 +270,7 @@ void Registry::release_all_live() {
 // ---- lookups ------------------------------------------------------------------------------------
 
 template <typename Tag>
-Error Registry::stale_error(Handle<Tag> handle) const {
+Error RegistryImpl::stale_error(Handle<Tag> handle) const {
   const char* kind = kind_name<Tag>();
   if (handle.is_null()) {
     return make_error(ErrorKind::StaleHandle, MessageId::HandleNull, ErrorObject{kind},
@@ -354,51 +355,51 @@ Error Registry::stale_error(Handle<Tag> handle) const {
 }
 
 template <typename Tag>
-Result<Registry::Object<Tag>> Registry::stale_result(Handle<Tag> handle) const {
+Result<RegistryImpl::Object<Tag>> RegistryImpl::stale_result(Handle<Tag> handle) const {
   return stale_error(handle);
 }
 
 template <typename Tag>
-detail::Record<Tag>* Registry::record(Handle<Tag> handle) {
+detail::Record<Tag>* RegistryImpl::record(Handle<Tag> handle) {
   return find(handle) != nullptr ? &store<Tag>().records[handle.index()] : nullptr;
 }
 template <typename Tag>
-const detail::Record<Tag>* Registry::record(Handle<Tag> handle) const {
+const detail::Record<Tag>* RegistryImpl::record(Handle<Tag> handle) const {
   return find(handle) != nullptr ? &store<Tag>().records[handle.index()] : nullptr;
 }
 
 template <typename Tag>
-const std::string* Registry::label_of(Handle<Tag> handle) const {
+const std::string* RegistryImpl::label_of(Handle<Tag> handle) const {
   const auto* rec = record(handle);
   return rec != nullptr ? &rec->label : nullptr;
 }
 
 template <typename Tag>
-std::optional<Ownership> Registry::ownership_of(Handle<Tag> handle) const {
+std::optional<Ownership> RegistryImpl::ownership_of(Handle<Tag> handle) const {
   const auto* rec = record(handle);
   if (rec == nullptr) return std::nullopt;
   return rec->ownership;
 }
 
 template <typename Tag>
-std::optional<SlotState> Registry::state_of(Handle<Tag> handle) const {
+std::optional<SlotState> RegistryImpl::state_of(Handle<Tag> handle) const {
   const auto* rec = record(handle);
   if (rec == nullptr) return std::nullopt;
   return rec->state;
 }
 
-Error Registry::device_lost_error(std::string_view what) const {
+Error RegistryImpl::device_lost_error(std::string_view what) const {
   return make_error(ErrorKind::DeviceFailed, MessageId::RegistryDeviceLost,
                     fmt::format("{}: device lost (generation {}), rebuilding", what, device_generation_));
 }
 
 template <typename Tag>
-Serial Registry::last_used_of(Handle<Tag> handle) const {
+Serial RegistryImpl::last_used_of(Handle<Tag> handle) const {
   const auto* rec = record(handle);
   return rec != nullptr ? rec->last_used : Serial{};
 }
 
-LiveCounts Registry::live_counts() const {
+LiveCounts RegistryImpl::live_counts() const {
   LiveCounts counts;
 #define WARDEN_COUNT_LIVE(Name, snake) \
   counts.by_kind[kind_index(ResourceKind::Name)] = store<Name##Tag>().pool.live_count();
@@ -420,7 +421,7 @@ LiveCounts Registry::live_counts() const {
 // ---- adopt, replace, destroy ------------------------------------------------------------------
 
 template <typename Tag>
-Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Ownership ownership) {
+Result<Handle<Tag>> RegistryImpl::adopt(Object<Tag> object, std::string label, Ownership ownership) {
   const char* kind = kind_name<Tag>();
   if (device_lost_ && object != nullptr) {
     if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
@@ -471,14 +472,14 @@ Result<Handle<Tag>> Registry::adopt(Object<Tag> object, std::string label, Owner
 }
 
 template <typename Tag>
-Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Ownership ownership,
+Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string label, Ownership ownership,
                                      detail::KindData<Tag> data) {
-  auto& s = store<Tag>();
+  auto s = store<Tag>();
   auto id = s.pool.acquire(object);
   if (!id) {
     // Nothing leaks: an owned object dies here; a borrowed one was never referenced by us.
     if (ownership == Ownership::Owned) {
-      bool destroyed = release_now<Tag>(object, ownership);
+      bool destroyed = release_object<Tag>(object, ownership);
       if (options_.on_release) {
         options_.on_release(ReleaseEvent{Tag::kind, 0, 0, object, label, ownership, Serial{},
                                          clock().retired(), destroyed});
@@ -506,32 +507,32 @@ Result<Handle<Tag>> Registry::insert(Object<Tag> object, std::string label, Owne
 }
 
 template <typename Tag>
-Result<Handle<Tag>> Registry::adopt_with_recipe(Object<Tag> object, detail::Recipe<Tag> recipe) {
+Result<Handle<Tag>> RegistryImpl::adopt_with_recipe(Object<Tag> object, detail::Recipe<Tag> recipe) {
   auto handle = adopt<Tag>(object, recipe.label, Ownership::Owned);
   if (handle) store<Tag>().records[handle->index()].recipe = std::move(recipe);
   return handle;
 }
 
 template <typename Tag>
-Result<void> Registry::replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe) {
+Result<void> RegistryImpl::replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe) {
   if (auto replaced = replace<Tag>(handle, object); !replaced) return replaced;
   store<Tag>().records[handle.index()].recipe = std::move(recipe);
   return {};
 }
 
 template <typename Tag>
-void Registry::swap_in(SlotId id, Object<Tag> made) {
-  auto& s = store<Tag>();
+void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
+  auto s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];
   Object<Tag> old = std::exchange(*s.pool.find(id.bits), made);
-  let_go<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
+  release_when_retired<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
   rec.last_used = Serial{};  // no submission has used the new object
   rec.state = SlotState::Live;
   rec.failure.clear();
 }
 
 template <typename Tag>
-Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
+Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
   Object<Tag>* slot = store<Tag>().pool.find(handle.bits());
   if (slot == nullptr) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
@@ -579,7 +580,7 @@ Result<void> Registry::replace(Handle<Tag> handle, Object<Tag> object) {
 }
 
 template <typename Tag>
-Result<void> Registry::destroy(Handle<Tag> handle) {
+Result<void> RegistryImpl::destroy(Handle<Tag> handle) {
   if (handle.is_null()) return {};  // like free(nullptr): nothing to do, nothing wrong
   auto* rec = record(handle);
   if (rec == nullptr) {
@@ -605,7 +606,7 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
   if constexpr (std::is_same_v<Tag, TextureTag>) {
     if (rec->data.live_views > 0) {
       std::vector<std::string> views;
-      auto& vs = store<TextureViewTag>();
+      auto vs = store<TextureViewTag>();
       vs.pool.for_each_live([&](SlotId id, gpu::TextureView&) {
         if (vs.records[id.index].data.texture == handle) views.push_back(vs.records[id.index].label);
       });
@@ -616,15 +617,15 @@ Result<void> Registry::destroy(Handle<Tag> handle) {
                                     quoted_labels(views, 8)));
     }
   }
-  end_occupant(handle);
+  release_occupant(handle);
   return {};
 }
 
-Result<TextureViewHandle> Registry::import_texture_view(gpu::TextureView view, std::string label) {
+Result<TextureViewHandle> RegistryImpl::import_texture_view(gpu::TextureView view, std::string label) {
   return adopt<TextureViewTag>(view, std::move(label), Ownership::Imported);
 }
 
-Result<void> Registry::forget_texture_view(TextureViewHandle handle) {
+Result<void> RegistryImpl::forget_texture_view(TextureViewHandle handle) {
   auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
   if (rec->ownership != Ownership::Imported) {
@@ -633,13 +634,13 @@ Result<void> Registry::forget_texture_view(TextureViewHandle handle) {
                                   "{}, not imported; use destroy_texture_view",
                                   rec->label, handle.index(), handle.generation(), to_string(rec->ownership)));
   }
-  end_occupant(handle);
+  release_occupant(handle);
   return {};
 }
 
 template <typename Tag>
-void Registry::end_occupant(Handle<Tag> handle) {
-  auto& s = store<Tag>();
+void RegistryImpl::release_occupant(Handle<Tag> handle) {
+  auto s = store<Tag>();
   auto& rec = s.records[handle.index()];
   if constexpr (std::is_same_v<Tag, TextureViewTag>) {
     if (auto* texture = record(rec.data.texture)) {
@@ -648,7 +649,7 @@ void Registry::end_occupant(Handle<Tag> handle) {
     }
   }
   auto released = s.pool.release(handle.index());
-  let_go<Tag>(released.value, rec, handle.index(), handle.generation());
+  release_when_retired<Tag>(released.value, rec, handle.index(), handle.generation());
   if constexpr (std::is_same_v<Tag, BindGroupTag>) {
     rec.data = {};
   } else if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
@@ -665,7 +666,7 @@ void Registry::end_occupant(Handle<Tag> handle) {
 }
 
 template <typename Tag>
-void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
+void RegistryImpl::release_when_retired(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
                       uint32_t generation) {
   if (rec.ownership == Ownership::Imported) return;  // its owner ends it
   if (object == nullptr) return;  // a Lost or Failed slot holds nothing
@@ -676,21 +677,21 @@ void Registry::let_go(Object<Tag> object, const detail::Record<Tag>& rec, uint32
   Serial release_after = rec.last_used;
   if (rec.ownership == Ownership::Owned) release_after = std::max(release_after, clock().recording());
   if (clock().is_retired(release_after)) {
-    bool destroyed = release_now<Tag>(object, rec.ownership);
+    bool destroyed = release_object<Tag>(object, rec.ownership);
     if (options_.on_release) {
       options_.on_release(ReleaseEvent{Tag::kind, index, generation, object, rec.label, rec.ownership,
                                        rec.last_used, clock().retired(), destroyed});
     }
     return;
   }
-  pending_.push(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
-                               rec.ownership, index, generation, rec.label});
+  queue_pending(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
+                              rec.ownership, index, generation, rec.label});
 }
 
 template <typename Tag>
-bool Registry::release_now(Object<Tag> object, Ownership ownership) {
+bool RegistryImpl::release_object(Object<Tag> object, Ownership ownership) {
   bool destroyed = false;
-  if constexpr (kHasDestroy<Tag>) {
+  if constexpr (facts_of(Tag::kind).has_destroy) {
     // Owned memory is freed now rather than when the last internal reference goes; a borrowed
     // object is the caller's to destroy.
     if (ownership == Ownership::Owned) {
@@ -705,7 +706,7 @@ bool Registry::release_now(Object<Tag> object, Ownership ownership) {
 // ---- submissions and retirement ---------------------------------------------------------------
 
 template <typename Tag>
-void Registry::touch_impl(Handle<Tag> handle) {
+void RegistryImpl::touch_impl(Handle<Tag> handle) {
   auto* rec = record(handle);
   if (rec == nullptr) {
     diagnostics_.warning(MessageId::TouchIgnored,
@@ -737,7 +738,7 @@ void Registry::touch_impl(Handle<Tag> handle) {
   }
 }
 
-Serial Registry::submit(const gpu::CommandBuffer* commands, size_t count) {
+Serial RegistryImpl::submit(const gpu::CommandBuffer* commands, size_t count) {
   if (device_lost_) {
     diagnostics_.warning(MessageId::SubmitDroppedDeviceLost,
                          fmt::format("submit of {} command buffer(s) dropped: device lost (generation {}), rebuilding",
@@ -747,40 +748,54 @@ Serial Registry::submit(const gpu::CommandBuffer* commands, size_t count) {
   return queue_clock_->submit(commands, count);
 }
 
-void Registry::poll() {
+void RegistryImpl::poll() {
   queue_clock_->poll();
-  drain_pending();
+  release_retired_pending();
 }
 
-void Registry::assume_all_complete() {
+void RegistryImpl::assume_all_complete() {
   queue_clock_->clock().assume_all_complete();
   // The clock retires only what was submitted; what waits on the submission being recorded
   // goes too, or it would keep its object, and through it the whole device, alive for ever.
-  release_every_pending();
+  release_all_pending();
 }
 
-void Registry::release_every_pending() {
+// Serials arrive in order nearly always: an owned object waits for the submission being
+// recorded, the newest serial, so it goes at the back. A borrowed object waits only for its own
+// last use, which can be older than what is queued; it goes in its place, so that it is released
+// when its own serial retired rather than behind a newer one.
+void RegistryImpl::queue_pending(PendingRelease pending) {
+  if (pending_.empty() || pending_.back().release_after <= pending.release_after) {
+    pending_.push_back(std::move(pending));
+    return;
+  }
+  auto later = std::upper_bound(pending_.begin(), pending_.end(), pending.release_after,
+                                [](Serial after, const PendingRelease& queued) { return after < queued.release_after; });
+  pending_.insert(later, std::move(pending));
+}
+
+void RegistryImpl::release_all_pending() {
   while (!pending_.empty()) {
-    PendingRelease pending = pending_.top();
-    pending_.pop();
+    PendingRelease pending = std::move(pending_.front());
+    pending_.pop_front();
     release_pending(pending);
   }
 }
 
-void Registry::drain_pending() {
-  while (!pending_.empty() && clock().is_retired(pending_.top().release_after)) {
-    PendingRelease pending = pending_.top();
-    pending_.pop();
+void RegistryImpl::release_retired_pending() {
+  while (!pending_.empty() && clock().is_retired(pending_.front().release_after)) {
+    PendingRelease pending = std::move(pending_.front());
+    pending_.pop_front();
     release_pending(pending);
   }
 }
 
-void Registry::release_pending(const PendingRelease& pending) {
+void RegistryImpl::release_pending(const PendingRelease& pending) {
   bool destroyed = false;
   switch (pending.kind) {
 #define WARDEN_RELEASE_PENDING(Name, snake)                                                   \
   case ResourceKind::Name:                                                                    \
-    destroyed = release_now<Name##Tag>(static_cast<gpu::Name>(pending.object), pending.ownership); \
+    destroyed = release_object<Name##Tag>(static_cast<gpu::Name>(pending.object), pending.ownership); \
     break;
     WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_PENDING)
 #undef WARDEN_RELEASE_PENDING
@@ -794,30 +809,30 @@ void Registry::release_pending(const PendingRelease& pending) {
 
 // ---- explicit instantiations of the per-kind templates ----------------------------------------
 #define WARDEN_INSTANTIATE(Name, snake)                                                         \
-  template Error Registry::stale_error<Name##Tag>(Name##Handle) const;                         \
-  template Result<gpu::Name> Registry::stale_result<Name##Tag>(Name##Handle) const;             \
-  template Result<Name##Handle> Registry::adopt<Name##Tag>(gpu::Name, std::string, Ownership);  \
-  template Result<void> Registry::replace<Name##Tag>(Name##Handle, gpu::Name);                  \
-  template void Registry::swap_in<Name##Tag>(SlotId, gpu::Name);                                \
-  template Result<void> Registry::destroy<Name##Tag>(Name##Handle);                             \
-  template const std::string* Registry::label_of<Name##Tag>(Name##Handle) const;                \
-  template std::optional<Ownership> Registry::ownership_of<Name##Tag>(Name##Handle) const;      \
-  template void Registry::touch_impl<Name##Tag>(Name##Handle);                                  \
-  template Serial Registry::last_used_of<Name##Tag>(Name##Handle) const;                     \
-  template std::optional<SlotState> Registry::state_of<Name##Tag>(Name##Handle) const;        \
-  template Result<Name##Handle> Registry::insert<Name##Tag>(gpu::Name, std::string, Ownership,  \
+  template Error RegistryImpl::stale_error<Name##Tag>(Name##Handle) const;                         \
+  template Result<gpu::Name> RegistryImpl::stale_result<Name##Tag>(Name##Handle) const;             \
+  template Result<Name##Handle> RegistryImpl::adopt<Name##Tag>(gpu::Name, std::string, Ownership);  \
+  template Result<void> RegistryImpl::replace<Name##Tag>(Name##Handle, gpu::Name);                  \
+  template void RegistryImpl::swap_in<Name##Tag>(SlotId, gpu::Name);                                \
+  template Result<void> RegistryImpl::destroy<Name##Tag>(Name##Handle);                             \
+  template const std::string* RegistryImpl::label_of<Name##Tag>(Name##Handle) const;                \
+  template std::optional<Ownership> RegistryImpl::ownership_of<Name##Tag>(Name##Handle) const;      \
+  template void RegistryImpl::touch_impl<Name##Tag>(Name##Handle);                                  \
+  template Serial RegistryImpl::last_used_of<Name##Tag>(Name##Handle) const;                     \
+  template std::optional<SlotState> RegistryImpl::state_of<Name##Tag>(Name##Handle) const;        \
+  template Result<Name##Handle> RegistryImpl::insert<Name##Tag>(gpu::Name, std::string, Ownership,  \
                                                             detail::KindData<Name##Tag>);       \
-  template detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle);                \
-  template bool Registry::release_now<Name##Tag>(gpu::Name, Ownership);                         \
-  template void Registry::end_occupant<Name##Tag>(Name##Handle);                                \
-  template void Registry::let_go<Name##Tag>(gpu::Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t); \
-  template const detail::Record<Name##Tag>* Registry::record<Name##Tag>(Name##Handle) const;
+  template detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle);                \
+  template bool RegistryImpl::release_object<Name##Tag>(gpu::Name, Ownership);                         \
+  template void RegistryImpl::release_occupant<Name##Tag>(Name##Handle);                                \
+  template void RegistryImpl::release_when_retired<Name##Tag>(gpu::Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t); \
+  template const detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE
 
 #define WARDEN_INSTANTIATE_WITH_RECIPE(Name)                                                      \
-  template Result<Name##Handle> Registry::adopt_with_recipe<Name##Tag>(gpu::Name, detail::Recipe<Name##Tag>); \
-  template Result<void> Registry::replace_with_recipe<Name##Tag>(Name##Handle, gpu::Name, detail::Recipe<Name##Tag>);
+  template Result<Name##Handle> RegistryImpl::adopt_with_recipe<Name##Tag>(gpu::Name, detail::Recipe<Name##Tag>); \
+  template Result<void> RegistryImpl::replace_with_recipe<Name##Tag>(Name##Handle, gpu::Name, detail::Recipe<Name##Tag>);
 WARDEN_INSTANTIATE_WITH_RECIPE(ShaderModule)
 WARDEN_INSTANTIATE_WITH_RECIPE(RenderPipeline)
 WARDEN_INSTANTIATE_WITH_RECIPE(ComputePipeline)

@@ -6,10 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "warden/resources/registry.h"
+#include "resources/registry_impl.h"
 #include "warden/resources/pipeline_parts.h"
 #include "resources/error_object.h"
 #include "resources/requests.h"
+#include "warden/gpu/error_scope.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
 
@@ -34,7 +35,7 @@ template <typename Recipe>
 const std::string& recipe_label(const Recipe& recipe) {
   return recipe.label;
 }
-const std::string& recipe_label(const TextureViewRecipe& recipe) { return recipe.desc.label; }
+const std::string& recipe_label(const TextureAndViewDescription& recipe) { return recipe.desc.label; }
 
 template <typename... Fs>
 struct Overloaded : Fs... {
@@ -49,51 +50,23 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 
 // ---- objects warden made ------------------------------------------------------------------------
 
-namespace {
-
-// What a popped error scope said. Shared with the callback, which may in principle outlive the
-// pop call (see run_scoped).
-struct ScopeOutcome {
-  bool done = false;
-  bool error = false;
-  std::string message;
-};
-
-gpu::Future pop_scope_into(const gpu::Procs& procs, gpu::Device device,
-                           const std::shared_ptr<ScopeOutcome>& outcome) {
-  gpu::PopErrorScopeCallbackInfo cb;
-  // Dawn knows a creation's (or a queue write's) errors when the call returns, so the scope
-  // settles inside the pop: no ProcessEvents (which would run unrelated callbacks inside
-  // create_*), no wait.
-  cb.mode = gpu::CallbackMode::AllowSpontaneous;
-  cb.userdata1 = new std::shared_ptr<ScopeOutcome>(outcome);
-  cb.callback = [](gpu::PopErrorScopeStatus status, gpu::ErrorType type, gpu::StringView message,
-                   void* u1, void*) {
-    std::unique_ptr<std::shared_ptr<ScopeOutcome>> holder(static_cast<std::shared_ptr<ScopeOutcome>*>(u1));
-    ScopeOutcome& o = **holder;
-    o.done = true;
-    o.error = status == gpu::PopErrorScopeStatus::Success && type != gpu::ErrorType::NoError;
-    o.message = std::string(message.view());
-  };
-  return procs.DevicePopErrorScope(device, cb);
-}
-
-}  // namespace
-
-std::string Registry::run_scoped(const std::function<void()>& call) {
+std::string RegistryImpl::run_scoped(const std::function<void()>& call) {
   procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
   procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
   call();
-  auto validation = std::make_shared<ScopeOutcome>();
-  auto out_of_memory = std::make_shared<ScopeOutcome>();
-  const gpu::Future validation_future = pop_scope_into(procs_, device_, validation);
-  const gpu::Future memory_future = pop_scope_into(procs_, device_, out_of_memory);
-  // Not seen with this Dawn build; if an implementation defers the callbacks, a bounded wait
-  // (counted by gpu::blocking_wait_count) is better than handing out an unchecked object.
-  if (!validation->done) (void)context_.wait(validation_future, std::chrono::seconds(5));
-  if (!out_of_memory->done) (void)context_.wait(memory_future, std::chrono::seconds(5));
-  if (validation->error) return validation->message;
-  if (out_of_memory->error) return out_of_memory->message;
+  // Dawn knows a creation's (or a queue write's) errors when the call returns, so each scope
+  // settles inside its pop. A deferred callback is not seen with this Dawn build; if an
+  // implementation defers it, a bounded wait (counted by gpu::blocking_wait_count) is better
+  // than handing out an unchecked object.
+  const gpu::PendingScope validation = gpu::pop_scope(procs_, device_, gpu::Completion::WithinCall);
+  const gpu::PendingScope out_of_memory = gpu::pop_scope(procs_, device_, gpu::Completion::WithinCall);
+  constexpr auto kDeferredScopeWait = std::chrono::seconds(5);
+  (void)gpu::settle(context_, validation.future, validation.outcome->done, kDeferredScopeWait,
+                    gpu::Completion::WithinCall);
+  (void)gpu::settle(context_, out_of_memory.future, out_of_memory.outcome->done, kDeferredScopeWait,
+                    gpu::Completion::WithinCall);
+  if (validation.outcome->has_error()) return validation.outcome->message;
+  if (out_of_memory.outcome->has_error()) return out_of_memory.outcome->message;
   return {};
 }
 
@@ -102,7 +75,7 @@ std::string Registry::run_scoped(const std::function<void()>& call) {
 // any other), so a rejection is caught here and returned as a Validation error naming the call,
 // the label and Dawn's words; the error object is released.
 template <typename Tag, typename Make>
-Result<Registry::Object<Tag>> Registry::create_scoped(const char* call, std::string_view label, Make&& make) {
+Result<RegistryImpl::Object<Tag>> RegistryImpl::create_scoped(const char* call, std::string_view label, Make&& make) {
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, label));
   Object<Tag> object = nullptr;
   const std::string rejection = run_scoped([&] { object = make(); });
@@ -120,7 +93,7 @@ Result<Registry::Object<Tag>> Registry::create_scoped(const char* call, std::str
 }
 
 template <typename Tag>
-Result<Handle<Tag>> Registry::create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
+Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
                                                  detail::KindData<Tag> data) {
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, recipe_label(recipe)));
   auto object = make_object<Tag>(recipe);
@@ -132,7 +105,7 @@ Result<Handle<Tag>> Registry::create_from_recipe(const char* call, detail::Recip
 }
 
 template <typename Tag>
-Result<void> Registry::require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
+Result<void> RegistryImpl::require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
                                               std::string (*usage_names)(gpu::Flags)) const {
   const auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
@@ -142,15 +115,15 @@ Result<void> Registry::require_recorded_usage(Handle<Tag> handle, gpu::Flags nee
   return about(missing_usage(describe(object), usage_names(missing), usage_names(rec->data.usage)), object);
 }
 
-Result<void> Registry::require_usage(BufferHandle handle, gpu::Flags needed) const {
+Result<void> RegistryImpl::require_usage(BufferHandle handle, gpu::Flags needed) const {
   return require_recorded_usage(handle, needed, gpu::buffer_usage_names);
 }
 
-Result<void> Registry::require_usage(TextureHandle handle, gpu::Flags needed) const {
+Result<void> RegistryImpl::require_usage(TextureHandle handle, gpu::Flags needed) const {
   return require_recorded_usage(handle, needed, gpu::texture_usage_names);
 }
 
-Result<void> Registry::require_usage(TextureViewHandle handle, gpu::Flags needed) const {
+Result<void> RegistryImpl::require_usage(TextureViewHandle handle, gpu::Flags needed) const {
   const auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
   if (rec->data.texture.is_null()) return {};  // adopted or imported: usages unknown to warden
@@ -163,7 +136,7 @@ Result<void> Registry::require_usage(TextureViewHandle handle, gpu::Flags needed
 
 // ---- contents-only updates --------------------------------------------------------------------
 
-Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
+Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_buffer", stale_error(handle));
   auto buffer = resolve(handle);  // a Lost or Failed slot has no buffer to write
@@ -283,7 +256,7 @@ void keep_texture_write(detail::KindData<TextureTag>& t, const TextureWrite& whe
 
 }  // namespace
 
-Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
+Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                                      size_t size) {
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_texture", stale_error(handle));
@@ -353,7 +326,7 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
 // ---- make_object: one per kind, what create_* and rebuild() both run ---------------------------
 
 template <>
-Result<gpu::Buffer> Registry::make_object<BufferTag>(const BufferDescription& desc) {
+Result<gpu::Buffer> RegistryImpl::make_object<BufferTag>(const BufferDescription& desc) {
   gpu::BufferDescriptor d;
   d.label = desc.label;
   d.size = desc.size;
@@ -363,7 +336,7 @@ Result<gpu::Buffer> Registry::make_object<BufferTag>(const BufferDescription& de
 }
 
 template <>
-Result<gpu::Texture> Registry::make_object<TextureTag>(const TextureDescription& desc) {
+Result<gpu::Texture> RegistryImpl::make_object<TextureTag>(const TextureDescription& desc) {
   gpu::TextureBindingViewDimensionDescriptor binding_dimension;
   binding_dimension.textureBindingViewDimension = desc.binding_view_dimension;
   gpu::TextureDescriptor d;
@@ -381,7 +354,7 @@ Result<gpu::Texture> Registry::make_object<TextureTag>(const TextureDescription&
 }
 
 template <>
-Result<gpu::TextureView> Registry::make_object<TextureViewTag>(const TextureViewRecipe& recipe) {
+Result<gpu::TextureView> RegistryImpl::make_object<TextureViewTag>(const TextureAndViewDescription& recipe) {
   const TextureViewDescription& desc = recipe.desc;
   auto texture = resolve(recipe.texture);
   if (!texture) return in_context(fmt::format("create_texture_view \"{}\"", desc.label), texture.error());
@@ -399,7 +372,7 @@ Result<gpu::TextureView> Registry::make_object<TextureViewTag>(const TextureView
 }
 
 template <>
-Result<gpu::Sampler> Registry::make_object<SamplerTag>(const SamplerDescription& desc) {
+Result<gpu::Sampler> RegistryImpl::make_object<SamplerTag>(const SamplerDescription& desc) {
   gpu::SamplerDescriptor d;
   d.label = desc.label;
   d.addressModeU = d.addressModeV = d.addressModeW = desc.address_mode;
@@ -410,14 +383,14 @@ Result<gpu::Sampler> Registry::make_object<SamplerTag>(const SamplerDescription&
 }
 
 template <>
-Result<gpu::ShaderModule> Registry::make_object<ShaderModuleTag>(const ShaderModuleDescription& desc) {
+Result<gpu::ShaderModule> RegistryImpl::make_object<ShaderModuleTag>(const ShaderModuleDescription& desc) {
   return create_scoped<ShaderModuleTag>("create_shader_module", desc.label, [&] {
     return gpu::create_wgsl_module(procs_, device_, desc.wgsl, desc.label);
   });
 }
 
 template <>
-Result<gpu::BindGroupLayout> Registry::make_object<BindGroupLayoutTag>(const BindGroupLayoutDescription& desc) {
+Result<gpu::BindGroupLayout> RegistryImpl::make_object<BindGroupLayoutTag>(const BindGroupLayoutDescription& desc) {
   gpu::BindGroupLayoutDescriptor d;
   d.label = desc.label;
   d.entryCount = desc.entries.size();
@@ -427,7 +400,7 @@ Result<gpu::BindGroupLayout> Registry::make_object<BindGroupLayoutTag>(const Bin
 }
 
 template <>
-Result<gpu::PipelineLayout> Registry::make_object<PipelineLayoutTag>(const PipelineLayoutDescription& desc) {
+Result<gpu::PipelineLayout> RegistryImpl::make_object<PipelineLayoutTag>(const PipelineLayoutDescription& desc) {
   std::vector<gpu::BindGroupLayout> raw;
   raw.reserve(desc.layouts.size());
   for (size_t i = 0; i < desc.layouts.size(); ++i) {
@@ -447,7 +420,7 @@ Result<gpu::PipelineLayout> Registry::make_object<PipelineLayoutTag>(const Pipel
 }
 
 template <>
-Result<gpu::BindGroup> Registry::make_object<BindGroupTag>(const BindGroupDescription& desc) {
+Result<gpu::BindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDescription& desc) {
   auto layout = resolve(desc.layout);
   if (!layout) return in_context(fmt::format("create_bind_group \"{}\"", desc.label), layout.error());
   std::vector<gpu::BindGroupEntry> raw;
@@ -496,7 +469,7 @@ Result<gpu::BindGroup> Registry::make_object<BindGroupTag>(const BindGroupDescri
 namespace {
 
 // A pipeline's layout; null when the description derives it from the shaders ("auto").
-Result<gpu::PipelineLayout> pipeline_layout_of(const Registry& registry, PipelineLayoutHandle handle,
+Result<gpu::PipelineLayout> pipeline_layout_of(const RegistryImpl& registry, PipelineLayoutHandle handle,
                                                const std::string& where) {
   if (handle.is_null()) return gpu::PipelineLayout{nullptr};
   auto resolved = registry.resolve(handle);
@@ -507,7 +480,7 @@ Result<gpu::PipelineLayout> pipeline_layout_of(const Registry& registry, Pipelin
 }  // namespace
 
 template <>
-Result<gpu::RenderPipeline> Registry::make_object<RenderPipelineTag>(const RenderPipelineDescription& d) {
+Result<gpu::RenderPipeline> RegistryImpl::make_object<RenderPipelineTag>(const RenderPipelineDescription& d) {
   const std::string where = fmt::format("create_render_pipeline \"{}\"", d.label);
   auto layout = pipeline_layout_of(*this, d.layout, where);
   if (!layout) return layout.error();
@@ -525,7 +498,7 @@ Result<gpu::RenderPipeline> Registry::make_object<RenderPipelineTag>(const Rende
 }
 
 template <>
-Result<gpu::ComputePipeline> Registry::make_object<ComputePipelineTag>(const ComputePipelineDescription& d) {
+Result<gpu::ComputePipeline> RegistryImpl::make_object<ComputePipelineTag>(const ComputePipelineDescription& d) {
   const std::string where = fmt::format("create_compute_pipeline \"{}\"", d.label);
   auto layout = pipeline_layout_of(*this, d.layout, where);
   if (!layout) return layout.error();
@@ -537,7 +510,7 @@ Result<gpu::ComputePipeline> Registry::make_object<ComputePipelineTag>(const Com
 }
 
 template <>
-Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDescription& desc) {
+Result<gpu::QuerySet> RegistryImpl::make_object<QuerySetTag>(const QuerySetDescription& desc) {
   gpu::QuerySetDescriptor d;
   d.label = desc.label;
   d.type = desc.type;
@@ -548,7 +521,7 @@ Result<gpu::QuerySet> Registry::make_object<QuerySetTag>(const QuerySetDescripti
 
 // ---- create: checks, then make_object, then the slot with its recipe ---------------------------
 
-Result<void> Registry::check_buffer_description(const char* call, const BufferDescription& desc) const {
+Result<void> RegistryImpl::check_buffer_description(const char* call, const BufferDescription& desc) const {
   auto described = [&desc] { return ErrorObject{"buffer", {}, {}, desc.label}; };  // made only on a failure
   if (desc.size == 0) {
     return make_error(ErrorKind::InvalidArgument, MessageId::BufferZeroSize, described(),
@@ -571,7 +544,7 @@ Result<void> Registry::check_buffer_description(const char* call, const BufferDe
   return {};
 }
 
-Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) {
+Result<BufferHandle> RegistryImpl::create_buffer(const BufferDescription& desc) {
   if (auto checked = check_buffer_description("create_buffer", desc); !checked) return checked.error();
   detail::KindData<BufferTag> data;
   data.usage = desc.usage;
@@ -579,7 +552,7 @@ Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) {
   return create_from_recipe<BufferTag>("create_buffer", desc, std::move(data));
 }
 
-Result<void> Registry::check_texture_description(const char* call, const TextureDescription& desc) const {
+Result<void> RegistryImpl::check_texture_description(const char* call, const TextureDescription& desc) const {
   auto described = [&desc] { return ErrorObject{"texture", {}, {}, desc.label}; };  // made only on a failure
   if (desc.size.width == 0 || desc.size.height == 0 || desc.size.depthOrArrayLayers == 0) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TextureZeroSize, described(),
@@ -609,7 +582,7 @@ Result<void> Registry::check_texture_description(const char* call, const Texture
   return {};
 }
 
-Result<TextureHandle> Registry::create_texture(const TextureDescription& desc) {
+Result<TextureHandle> RegistryImpl::create_texture(const TextureDescription& desc) {
   if (auto checked = check_texture_description("create_texture", desc); !checked) return checked.error();
   detail::KindData<TextureTag> data;
   data.usage = desc.usage;
@@ -619,25 +592,25 @@ Result<TextureHandle> Registry::create_texture(const TextureDescription& desc) {
   return create_from_recipe<TextureTag>("create_texture", desc, std::move(data));
 }
 
-Result<TextureViewHandle> Registry::create_texture_view(TextureHandle texture, const TextureViewDescription& desc) {
+Result<TextureViewHandle> RegistryImpl::create_texture_view(TextureHandle texture, const TextureViewDescription& desc) {
   auto* parent = record(texture);
   if (parent == nullptr) {
     return in_context(fmt::format("create_texture_view \"{}\"", desc.label), stale_error(texture));
   }
-  auto handle = create_from_recipe<TextureViewTag>("create_texture_view", TextureViewRecipe{texture, desc}, {texture});
+  auto handle = create_from_recipe<TextureViewTag>("create_texture_view", TextureAndViewDescription{texture, desc}, {texture});
   if (handle) ++record(texture)->data.live_views;
   return handle;
 }
 
-Result<SamplerHandle> Registry::create_sampler(const SamplerDescription& desc) {
+Result<SamplerHandle> RegistryImpl::create_sampler(const SamplerDescription& desc) {
   return create_from_recipe<SamplerTag>("create_sampler", desc, {});
 }
 
-Result<ShaderModuleHandle> Registry::create_shader_module(ShaderModuleDescription desc) {
+Result<ShaderModuleHandle> RegistryImpl::create_shader_module(ShaderModuleDescription desc) {
   return create_from_recipe<ShaderModuleTag>("create_shader_module", std::move(desc), {});
 }
 
-Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
+Result<BindGroupLayoutHandle> RegistryImpl::create_bind_group_layout(
     std::span<const gpu::BindGroupLayoutEntry> entries, std::string label) {
   BindGroupLayoutDescription desc{{entries.begin(), entries.end()}, std::move(label)};
   for (auto& entry : desc.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
@@ -646,13 +619,13 @@ Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(
   return create_from_recipe<BindGroupLayoutTag>("create_bind_group_layout", std::move(desc), std::move(data));
 }
 
-Result<PipelineLayoutHandle> Registry::create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
+Result<PipelineLayoutHandle> RegistryImpl::create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
                                                               std::string label) {
   return create_from_recipe<PipelineLayoutTag>(
       "create_pipeline_layout", PipelineLayoutDescription{{layouts.begin(), layouts.end()}, std::move(label)}, {});
 }
 
-Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDescription& desc) {
+Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescription& desc) {
   const auto* layout = record(desc.layout);
   if (layout == nullptr) {
     return in_context(fmt::format("create_bind_group \"{}\"", desc.label), stale_error(desc.layout));
@@ -705,15 +678,15 @@ Result<BindGroupHandle> Registry::create_bind_group(const BindGroupDescription& 
   return create_from_recipe<BindGroupTag>("create_bind_group", desc, std::move(data));
 }
 
-Result<RenderPipelineHandle> Registry::create_render_pipeline(const RenderPipelineDescription& description) {
+Result<RenderPipelineHandle> RegistryImpl::create_render_pipeline(const RenderPipelineDescription& description) {
   return create_from_recipe<RenderPipelineTag>("create_render_pipeline", description, {});
 }
 
-Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePipelineDescription& description) {
+Result<ComputePipelineHandle> RegistryImpl::create_compute_pipeline(const ComputePipelineDescription& description) {
   return create_from_recipe<ComputePipelineTag>("create_compute_pipeline", description, {});
 }
 
-Result<QuerySetHandle> Registry::create_query_set(const QuerySetDescription& desc) {
+Result<QuerySetHandle> RegistryImpl::create_query_set(const QuerySetDescription& desc) {
   if (desc.count == 0) {
     return make_error(ErrorKind::InvalidArgument, MessageId::QuerySetZeroCount,
                       fmt::format("create_query_set \"{}\": count is 0", desc.label));

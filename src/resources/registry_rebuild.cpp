@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "resources/kind_order.h"
-#include "warden/resources/registry.h"
+#include "resources/registry_impl.h"
 
 namespace warden::resources {
 
@@ -25,7 +25,7 @@ double ms_since(Clock::time_point start) {
 
 }  // namespace
 
-void Registry::on_device_lost() {
+void RegistryImpl::on_device_lost() {
   if (device_lost_) return;
   // Flipped first: whatever the release events below reach sees a lost registry.
   device_lost_ = true;
@@ -38,8 +38,8 @@ void Registry::on_device_lost() {
 }
 
 template <typename Tag>
-void Registry::lose_all() {
-  auto& s = store<Tag>();
+void RegistryImpl::lose_all() {
+  auto s = store<Tag>();
   std::vector<SlotId> imported;
   s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
     detail::Record<Tag>& rec = s.records[id.index];
@@ -48,7 +48,7 @@ void Registry::lose_all() {
       return;
     }
     if (object != nullptr) {
-      const bool destroyed = release_now<Tag>(object, rec.ownership);
+      const bool destroyed = release_object<Tag>(object, rec.ownership);
       if (options_.on_release) {
         options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, object, rec.label, rec.ownership,
                                          rec.last_used, clock().retired(), destroyed});
@@ -61,10 +61,10 @@ void Registry::lose_all() {
   });
   // Imported views belong to a presentation of the lost device: their handles die, and the
   // presentation imports the new device's views again.
-  for (SlotId id : imported) end_occupant(Handle<Tag>::from_bits(id.bits));
+  for (SlotId id : imported) release_occupant(Handle<Tag>::from_bits(id.bits));
 }
 
-RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation) {
+RebuildReport RegistryImpl::rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation) {
   const auto started = Clock::now();
   on_device_lost();
   device_ = device;
@@ -94,8 +94,8 @@ RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t g
 }
 
 template <typename Tag>
-void Registry::rebuild_all(RebuildReport& report) {
-  auto& s = store<Tag>();
+void RegistryImpl::rebuild_all(RebuildReport& report) {
+  auto s = store<Tag>();
   std::vector<SlotId> lost;
   s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
     if (object == nullptr) lost.push_back(id);
@@ -137,11 +137,11 @@ void Registry::rebuild_all(RebuildReport& report) {
   report.timings.kind_ms[kind_index(Tag::kind)] = ms_since(walk) - (report.timings.contents_ms - contents_before);
 }
 
-void Registry::restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report) {
+void RegistryImpl::restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report) {
   const BufferDescription& desc = *rec.recipe;
   switch (desc.contents) {
     case ContentsSource::Callback:
-      refills_.push_back([this, handle, refill = desc.refill] { refill(*this, handle); });
+      refills_.push_back([this, handle, refill = desc.refill] { refill(facade_, handle); });
       return;
     case ContentsSource::None: report.contents_lost.buffers.push_back(handle); return;
     case ContentsSource::Kept: break;
@@ -152,11 +152,11 @@ void Registry::restore_contents(BufferHandle handle, detail::Record<BufferTag>& 
   if ((desc.usage & kGpuWrittenBuffer) != 0 || desc.mapped_at_creation) report.contents_lost.buffers.push_back(handle);
 }
 
-void Registry::restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report) {
+void RegistryImpl::restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report) {
   const TextureDescription& desc = *rec.recipe;
   switch (desc.contents) {
     case ContentsSource::Callback:
-      refills_.push_back([this, handle, refill = desc.refill] { refill(*this, handle); });
+      refills_.push_back([this, handle, refill = desc.refill] { refill(facade_, handle); });
       return;
     case ContentsSource::None: report.contents_lost.textures.push_back(handle); return;
     case ContentsSource::Kept: break;

@@ -8,7 +8,7 @@
 #include "resources/error_object.h"
 #include "resources/kind_order.h"
 #include "resources/requests.h"
-#include "warden/resources/registry.h"
+#include "resources/registry_impl.h"
 
 namespace warden::resources {
 
@@ -21,16 +21,16 @@ bool contains(const Handles& handles, H handle) {
 
 }  // namespace
 
-Result<void> Registry::recreate_texture(TextureHandle handle, const TextureDescription& desc) {
+Result<void> RegistryImpl::recreate_texture(TextureHandle handle, const TextureDescription& desc) {
   return recreate<TextureTag>("recreate_texture", handle, desc);
 }
 
-Result<void> Registry::recreate_buffer(BufferHandle handle, const BufferDescription& desc) {
+Result<void> RegistryImpl::recreate_buffer(BufferHandle handle, const BufferDescription& desc) {
   return recreate<BufferTag>("recreate_buffer", handle, desc);
 }
 
 template <typename Tag>
-Result<void> Registry::recreate(const char* call, Handle<Tag> handle, detail::Recipe<Tag> recipe) {
+Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail::Recipe<Tag> recipe) {
   auto* rec = record(handle);
   if (rec == nullptr) {
     Error error = stale_error(handle);
@@ -75,7 +75,7 @@ Result<void> Registry::recreate(const char* call, Handle<Tag> handle, detail::Re
   std::vector<std::string> failed;
   std::vector<TextureViewHandle> views;
   if constexpr (std::is_same_v<Tag, TextureTag>) {
-    auto& vs = store<TextureViewTag>();
+    auto vs = store<TextureViewTag>();
     std::vector<SlotId> made_of_it;
     vs.pool.for_each_live([&](SlotId view, gpu::TextureView&) {
       const auto& view_rec = vs.records[view.index];
@@ -86,7 +86,7 @@ Result<void> Registry::recreate(const char* call, Handle<Tag> handle, detail::Re
       views.push_back(TextureViewHandle::from_bits(view.bits));
     }
   }
-  auto& gs = store<BindGroupTag>();
+  auto gs = store<BindGroupTag>();
   std::vector<SlotId> groups;
   gs.pool.for_each_live([&](SlotId group, gpu::BindGroup&) {
     const auto& group_rec = gs.records[group.index];
@@ -107,8 +107,8 @@ Result<void> Registry::recreate(const char* call, Handle<Tag> handle, detail::Re
 }
 
 template <typename Tag>
-void Registry::remake_from_recipe(SlotId id, std::vector<std::string>& failed) {
-  auto& s = store<Tag>();
+void RegistryImpl::remake_from_recipe(SlotId id, std::vector<std::string>& failed) {
+  auto s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];
   auto made = make_object<Tag>(*rec.recipe);
   if (made) {
@@ -118,7 +118,7 @@ void Registry::remake_from_recipe(SlotId id, std::vector<std::string>& failed) {
   // As after a rebuild: the slot keeps the device's words, and what uses it fails naming it. The
   // old object is not kept: it shows the texture or buffer that was replaced.
   Object<Tag> old = std::exchange(*s.pool.find(id.bits), nullptr);
-  let_go<Tag>(old, rec, id.index, id.generation);
+  release_when_retired<Tag>(old, rec, id.index, id.generation);
   rec.state = SlotState::Failed;
   rec.failure = made.error().message;
   failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
@@ -126,15 +126,15 @@ void Registry::remake_from_recipe(SlotId id, std::vector<std::string>& failed) {
 
 // ---- what waits for its owner -------------------------------------------------------------------
 
-size_t Registry::report_awaiting_owner() {
+size_t RegistryImpl::report_awaiting_owner() {
   size_t count = 0;
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() { report_awaiting_owner_of<Tag>(count); });
   return count;
 }
 
 template <typename Tag>
-void Registry::report_awaiting_owner_of(size_t& count) {
-  auto& s = store<Tag>();
+void RegistryImpl::report_awaiting_owner_of(size_t& count) {
+  auto s = store<Tag>();
   std::vector<std::string> messages;
   s.pool.for_each_live([&](SlotId id, Object<Tag>&) {
     const detail::Record<Tag>& rec = s.records[id.index];

@@ -678,6 +678,34 @@ TEST_F(NullDeviceTest, ReplaceOfAnObjectInFlightDefersTheOldOne) {
   EXPECT_TRUE(reg->is_alive(*h));
 }
 
+// Pending releases are kept in serial order, and serials mostly arrive in order: an owned
+// object waits for the submission being recorded, the newest serial. A borrowed object waits
+// only for its own last use, which may be older than what is queued already; it goes when
+// that serial retired, not behind the newer one.
+TEST_F(NullDeviceTest, ABorrowedObjectDeferredAfterANewerSerialGoesWhenItsOwnSerialRetired) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  gpu::Buffer mine = raw_buffer(*dev, 16, gpu::BufferUsage::CopyDst);
+  auto borrowed = reg->adopt_buffer(mine, "borrowed", Ownership::Borrowed);
+  ASSERT_TRUE(borrowed.ok());
+  reg->touch(*borrowed);
+  Serial s = submit_empty(*reg, *dev);
+  ASSERT_EQ(s, Serial{1});
+  auto owned = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "owned"});
+  ASSERT_TRUE(owned.ok());
+  ASSERT_TRUE(reg->destroy_buffer(*owned).ok());     // waits for serial 2, being recorded
+  ASSERT_TRUE(reg->destroy_buffer(*borrowed).ok());  // waits for serial 1: out of order
+  ASSERT_EQ(reg->pending_release_count(), 2u);
+  ASSERT_TRUE(poll_until_retired(*reg, s));
+  ASSERT_EQ(log.labels, std::vector<std::string>{"borrowed"});
+  EXPECT_EQ(reg->pending_release_count(), 1u);
+  Serial next = submit_empty(*reg, *dev);
+  ASSERT_TRUE(poll_until_retired(*reg, next));
+  EXPECT_EQ(log.labels, (std::vector<std::string>{"borrowed", "owned"}));
+  EXPECT_EQ(reg->pending_release_count(), 0u);
+  dev->procs().BufferRelease(mine);
+}
+
 TEST_F(NullDeviceTest, AssumeAllCompleteLetsGoOfEverythingDeferred) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
@@ -823,6 +851,20 @@ TEST_F(NullDeviceTest, CleanShutdownSaysNothing) {
   ASSERT_TRUE(reg->destroy_buffer(*h).ok());
   reg->shutdown();
   EXPECT_TRUE(reg->diagnostics().entries().empty());
+}
+
+// The kind table says which kinds own memory: exactly those are destroyed when owned.
+TEST_F(NullDeviceTest, OwnedObjectsOfTheKindsTheTableMarksAreDestroyedTheOthersOnlyReleased) {
+  ReleaseLog log;
+  auto reg = make_registry(*dev, log.options());
+  make_kit(*reg);
+  reg->shutdown();
+  ASSERT_EQ(log.events.size(), kResourceKindCount);
+  for (const auto& e : log.events) EXPECT_EQ(e.destroyed, facts_of(e.kind).has_destroy) << to_string(e.kind);
+  EXPECT_TRUE(facts_of(ResourceKind::Buffer).has_destroy);
+  EXPECT_TRUE(facts_of(ResourceKind::Texture).has_destroy);
+  EXPECT_TRUE(facts_of(ResourceKind::QuerySet).has_destroy);
+  EXPECT_FALSE(facts_of(ResourceKind::Sampler).has_destroy);
 }
 
 TEST_F(NullDeviceTest, TeardownWalksTheDeclaredDependencyOrder) {

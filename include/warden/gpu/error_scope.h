@@ -38,6 +38,10 @@ struct PendingScope {
 enum class Completion {
   ProcessEvents,  ///< the instance's own thread: ProcessEvents first, a bounded wait only if needed
   WorkerWait,     ///< a worker thread: WaitAnyOnly callbacks, collected by the worker's bounded wait
+  /// The calling thread, inside the pop: Dawn knows a device call's errors when the call returns,
+  /// so an AllowSpontaneous callback runs before the pop returns. No ProcessEvents (which would
+  /// run unrelated callbacks inside the caller); a bounded wait only if the callback was deferred.
+  WithinCall,
 };
 
 /// The callback mode that lets `completion`'s thread collect a callback.
@@ -49,7 +53,8 @@ void push_validation_scope(const Procs& procs, Device device);
 PendingScope pop_scope(const Procs& procs, Device device, Completion completion = Completion::ProcessEvents);
 
 /// Completes a pending callback. ProcessEvents: runs ready callbacks and waits only when
-/// `outcome_done` is still false after that. WorkerWait: waits. Every wait is bounded and counted
+/// `outcome_done` is still false after that. WorkerWait: waits. WithinCall: waits only when
+/// `outcome_done` is still false. Every wait is bounded and counted
 /// by blocking_wait_count().
 Result<void> settle(const Context& context, Future future, const bool& outcome_done,
                     std::chrono::milliseconds timeout, Completion completion = Completion::ProcessEvents);

@@ -21,11 +21,9 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,14 +50,56 @@ enum class Ownership : uint8_t {
 /// The name of `ownership` as messages print it ("owned", "borrowed", "imported").
 const char* to_string(Ownership ownership);
 
-/// The order teardown walks (and a rebuild after loss walks backwards): users of an object go
-/// before the object they use.
-inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = {
-    ResourceKind::BindGroup,      ResourceKind::RenderPipeline,  ResourceKind::ComputePipeline,
-    ResourceKind::PipelineLayout, ResourceKind::BindGroupLayout, ResourceKind::ShaderModule,
-    ResourceKind::TextureView,    ResourceKind::Sampler,         ResourceKind::QuerySet,
-    ResourceKind::Texture,        ResourceKind::Buffer,
+/// What the registry knows of one kind besides its name (WARDEN_RESOURCE_KINDS).
+struct ResourceKindFacts {
+  /// The kind.
+  ResourceKind kind = ResourceKind::None;
+  /// It owns GPU memory that wgpu*Destroy frees at once (buffers, textures, query sets): an owned
+  /// one is destroyed, not only released, when the registry lets go of it.
+  bool has_destroy = false;
 };
+
+/// Every kind's facts in one table, in the order teardown walks (a rebuild after loss walks it
+/// backwards): users of an object go before the object they use.
+inline constexpr std::array<ResourceKindFacts, kResourceKindCount> kResourceKindTable = {{
+    {ResourceKind::BindGroup, false},
+    {ResourceKind::RenderPipeline, false},
+    {ResourceKind::ComputePipeline, false},
+    {ResourceKind::PipelineLayout, false},
+    {ResourceKind::BindGroupLayout, false},
+    {ResourceKind::ShaderModule, false},
+    {ResourceKind::TextureView, false},
+    {ResourceKind::Sampler, false},
+    {ResourceKind::QuerySet, true},
+    {ResourceKind::Texture, true},
+    {ResourceKind::Buffer, true},
+}};
+
+/// The kinds of kResourceKindTable, in its (teardown) order.
+inline constexpr std::array<ResourceKind, kResourceKindCount> kTeardownOrder = [] {
+  std::array<ResourceKind, kResourceKindCount> order{};
+  for (size_t i = 0; i < order.size(); ++i) order[i] = kResourceKindTable[i].kind;
+  return order;
+}();
+
+/// `kind`'s row of kResourceKindTable; kind must not be None.
+constexpr const ResourceKindFacts& facts_of(ResourceKind kind) {
+  for (const ResourceKindFacts& facts : kResourceKindTable) {
+    if (facts.kind == kind) return facts;
+  }
+  return kResourceKindTable[0];  // unreachable: the table holds every kind (checked below)
+}
+static_assert([] {
+  std::array<int, kResourceKindCount> seen{};
+  for (const ResourceKindFacts& facts : kResourceKindTable) {
+    if (facts.kind == ResourceKind::None) return false;
+    ++seen[kind_index(facts.kind)];
+  }
+  for (int count : seen) {
+    if (count != 1) return false;
+  }
+  return true;
+}(), "kResourceKindTable lists every kind exactly once");
 
 /// Told about every GPU object the registry lets go of (after deferral), for tests and tools.
 /// An object refused because its pool was full is reported with generation 0.
@@ -135,6 +175,7 @@ struct LiveCounts {
 };
 
 class Registry;
+class RegistryImpl;
 
 // ---- descriptors for create_*: what rebuild() replays ---------------------------------------
 /// What create_buffer makes a buffer from, kept as its recipe: a rebuild after a device loss makes
@@ -269,8 +310,9 @@ struct PipelineLayoutDescription {
   std::string label{};
 };
 
-/// A texture view's recipe: the texture it views and how.
-struct TextureViewRecipe {
+/// What create_texture_view makes a view from, kept as its recipe: the texture it views (by
+/// handle, so a rebuild views the rebuilt texture) and how (its TextureViewDescription).
+struct TextureAndViewDescription {
   /// The texture the view was made of.
   TextureHandle texture{};
   /// How it views that texture.
@@ -307,62 +349,12 @@ struct TextureWrite {
 
 namespace detail {
 
-// What each kind keeps besides the common record. Specialised where a kind has more to say.
-template <typename Tag>
-struct KindData {};
-template <>
-struct KindData<BufferTag> {
-  gpu::Flags usage = 0;
-  uint64_t size = 0;
-  // ContentsSource::Kept: the buffer's bytes as written through warden (sized on first write).
-  std::vector<uint8_t> kept{};
-};
-// ContentsSource::Kept: one subresource of a texture (an aspect of one mip level of one array
-// layer or depth slice) as written through warden, packed row after row. Writes land in it
-// where they land in the texture, so the latest write of every texel wins whatever the order of
-// overlapping regions, and it never grows past the subresource's size.
-struct KeptSubresource {
-  gpu::TextureAspect aspect = gpu::TextureAspect::All;
-  uint32_t mip_level = 0;
-  uint32_t layer = 0;       // array layer, or depth slice of a 3D texture
-  uint32_t width = 0;       // texels in a row of the level
-  uint32_t rows = 0;        // rows of the level
-  uint32_t row_bytes = 0;   // one packed row of the level
-  std::vector<uint8_t> texels{};
-};
-template <>
-struct KindData<TextureTag> {
-  gpu::Flags usage = 0;
-  gpu::Extent3D size{};
-  gpu::TextureFormat format = gpu::TextureFormat::Undefined;
-  uint32_t mip_level_count = 1;
-  uint32_t live_views = 0;  // views made through create_texture_view and not yet destroyed
-  std::vector<KeptSubresource> kept{};  // made on each subresource's first write
-};
-template <>
-struct KindData<TextureViewTag> {
-  TextureHandle texture{};  // null when adopted or imported without one
-};
-template <>
-struct KindData<BindGroupLayoutTag> {
-  // Known when made by create_bind_group_layout; create_bind_group checks usages against it.
-  std::optional<std::vector<gpu::BindGroupLayoutEntry>> entries{};
-};
-template <>
-struct KindData<BindGroupTag> {
-  // What the group binds: touching the group touches them (they are used by the same
-  // submission, and destroying one before that submission retires would be the same hazard).
-  std::vector<BufferHandle> buffers{};
-  std::vector<TextureViewHandle> views{};
-  std::vector<SamplerHandle> samplers{};
-};
-
 // What each kind is made from: the description create_* took, replayed by rebuild().
 template <typename Tag>
 struct RecipeOf;
 template <> struct RecipeOf<BufferTag> { using type = BufferDescription; };
 template <> struct RecipeOf<TextureTag> { using type = TextureDescription; };
-template <> struct RecipeOf<TextureViewTag> { using type = TextureViewRecipe; };
+template <> struct RecipeOf<TextureViewTag> { using type = TextureAndViewDescription; };
 template <> struct RecipeOf<SamplerTag> { using type = SamplerDescription; };
 template <> struct RecipeOf<ShaderModuleTag> { using type = ShaderModuleDescription; };
 template <> struct RecipeOf<BindGroupLayoutTag> { using type = BindGroupLayoutDescription; };
@@ -375,18 +367,6 @@ template <typename Tag>
 using Recipe = typename RecipeOf<Tag>::type;
 
 template <typename Tag>
-struct Record {
-  std::string label{};
-  Ownership ownership = Ownership::Owned;
-  Serial last_used{};  // the last submission that used the object; 0: never used
-  SlotState state = SlotState::Live;
-  std::string failure{};  // SlotState::Failed: why the rebuild could not make it
-  // Empty for adopted and imported objects: made elsewhere, warden cannot make them again.
-  std::optional<Recipe<Tag>> recipe{};
-  KindData<Tag> data{};
-};
-
-template <typename Tag>
 struct GpuType;
 #define WARDEN_REGISTRY_GPU_TYPE(Name, snake) \
   template <>                                 \
@@ -395,17 +375,6 @@ struct GpuType;
   };
 WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_GPU_TYPE)
 #undef WARDEN_REGISTRY_GPU_TYPE
-
-template <typename Tag>
-struct KindStore {
-  using Object = typename GpuType<Tag>::type;
-  KindStore(uint32_t capacity, uint32_t registry, uint32_t first_generation, uint32_t generation_limit)
-      : pool(capacity, HandleLayout::owner_bits(Tag::kind, registry), generation_limit, first_generation) {}
-  Pool<Object> pool{};                 // hot: handle + object, what resolve reads
-  // Cold, by slot index; grows with the pool's slots. A deque, so a label pointer handed out
-  // stays valid while its object lives.
-  std::deque<Record<Tag>> records{};
-};
 
 }  // namespace detail
 
@@ -456,8 +425,8 @@ struct RebuildReport {
   RebuildTimings timings{};
 };
 
-/// Custody of an application's GPU objects behind generational typed handles, across device
-/// generations (see the file's description above). Not thread-safe.
+/// Custody of GPU objects behind generational handles across device generations (see above); a
+/// facade: the pools resolve() reads are here, the rest in src/resources/registry_impl.h.
 class Registry {
  public:
   template <typename Tag>
@@ -477,40 +446,31 @@ class Registry {
   /* Registers an object made elsewhere. Owned: takes over the caller's reference (released  \
      at once if the pool is full). Borrowed: takes a reference of its own, only on success. */ \
   Result<Name##Handle> adopt_##snake(gpu::Name object, std::string label,                      \
-                                     Ownership ownership = Ownership::Owned) {                  \
-    return adopt<Name##Tag>(object, std::move(label), ownership);                               \
-  }                                                                                             \
+                                     Ownership ownership = Ownership::Owned);                   \
   /* Swaps the object under the same handle; the old one is let go once its last use retired. \
      Takes `object` as the slot's ownership says; on error it stays the caller's. */            \
-  Result<void> replace_##snake(Name##Handle handle, gpu::Name object) {                        \
-    return replace<Name##Tag>(handle, object);                                                  \
-  }                                                                                             \
+  Result<void> replace_##snake(Name##Handle handle, gpu::Name object);                         \
   /* Kills the handle now; the GPU object goes when its last submission retired (owned: at  \
      the earliest when the submission being recorded now retired). */                          \
-  Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }    \
+  Result<void> destroy_##snake(Name##Handle handle);                                            \
   /* The live GPU object, or an error: stale handle, or (DeviceFailed) its slot is Lost or   \
      Failed, which names the device generation or the device's words. */                      \
   Result<gpu::Name> resolve(Name##Handle handle) const { return resolve_hot<Name##Tag>(handle); } \
   /* Live, Lost or Failed; nullopt when the handle is not valid. */                            \
-  std::optional<SlotState> slot_state(Name##Handle handle) const { return state_of<Name##Tag>(handle); } \
+  std::optional<SlotState> slot_state(Name##Handle handle) const;                               \
   /* Null when the handle is not live; valid while the object lives. */                        \
-  const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }  \
+  const std::string* label(Name##Handle handle) const;                                          \
   /* Who ends the object's life; nullopt when the handle is not valid. */                       \
-  std::optional<Ownership> ownership(Name##Handle handle) const {                               \
-    return ownership_of<Name##Tag>(handle);                                                     \
-  }                                                                                             \
+  std::optional<Ownership> ownership(Name##Handle handle) const;                                \
   /* True while the handle is valid: not destroyed, though its slot may be Lost or Failed. */   \
   bool is_alive(Name##Handle handle) const { return find<Name##Tag>(handle) != nullptr; }      \
   /* What a rebuild makes the object from; null when it has none (adopted, imported, replaced \
      by the caller's object) or the handle is not valid. */                                      \
-  const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const {                          \
-    const auto* rec = record(handle);                                                           \
-    return rec != nullptr && rec->recipe ? &*rec->recipe : nullptr;                             \
-  }                                                                                             \
+  const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const;                           \
   /* Marks use by the submission being recorded (clock.recording()). */                         \
-  void touch(Name##Handle handle) { touch_impl<Name##Tag>(handle); }                            \
+  void touch(Name##Handle handle);                                                              \
   /* The last submission that used the object; Serial{} if none or the handle is not valid. */  \
-  Serial last_used(Name##Handle handle) const { return last_used_of<Name##Tag>(handle); }
+  Serial last_used(Name##Handle handle) const;
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_PER_KIND)
 #undef WARDEN_REGISTRY_PER_KIND
 
@@ -586,27 +546,14 @@ class Registry {
   /// makes it again. replace_*: swapped in under the same handle (the old object deferred as
   /// replace_* above), and `recipe` becomes the slot's recipe.
   ///@{
-  Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe) {
-    return adopt_with_recipe<ShaderModuleTag>(module, std::move(recipe));
-  }
-  Result<RenderPipelineHandle> adopt_render_pipeline(gpu::RenderPipeline pipeline, RenderPipelineDescription recipe) {
-    return adopt_with_recipe<RenderPipelineTag>(pipeline, std::move(recipe));
-  }
-  Result<ComputePipelineHandle> adopt_compute_pipeline(gpu::ComputePipeline pipeline, ComputePipelineDescription recipe) {
-    return adopt_with_recipe<ComputePipelineTag>(pipeline, std::move(recipe));
-  }
-  Result<void> replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module, ShaderModuleDescription recipe) {
-    return replace_with_recipe<ShaderModuleTag>(handle, module, std::move(recipe));
-  }
+  Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe);
+  Result<RenderPipelineHandle> adopt_render_pipeline(gpu::RenderPipeline pipeline, RenderPipelineDescription recipe);
+  Result<ComputePipelineHandle> adopt_compute_pipeline(gpu::ComputePipeline pipeline, ComputePipelineDescription recipe);
+  Result<void> replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module, ShaderModuleDescription recipe);
   Result<void> replace_render_pipeline(RenderPipelineHandle handle, gpu::RenderPipeline pipeline,
-                                       RenderPipelineDescription recipe) {
-    return replace_with_recipe<RenderPipelineTag>(handle, pipeline, std::move(recipe));
-  }
+                                       RenderPipelineDescription recipe);
   Result<void> replace_compute_pipeline(ComputePipelineHandle handle, gpu::ComputePipeline pipeline,
-                                        ComputePipelineDescription recipe) {
-    return replace_with_recipe<ComputePipelineTag>(handle, pipeline, std::move(recipe));
-  }
-
+                                        ComputePipelineDescription recipe);
   ///@}
   // ---- imported views --------------------------------------------------------------------
   /// Tracks a view the registry will never release (swapchain view, external target).
@@ -643,9 +590,9 @@ class Registry {
   void assume_all_complete();
   /// The one clock of every device generation: a rebuild rebinds it to the new queue, serials
   /// go on counting (QueueClock::rebind), so references to it stay valid across losses.
-  gpu::QueueClock& queue_clock() { return *queue_clock_; }
+  gpu::QueueClock& queue_clock();
   /// The serials of the queue clock: the one being recorded and the newest retired.
-  const SubmissionClock& clock() const { return queue_clock_->clock(); }
+  const SubmissionClock& clock() const;
 
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
   /// The device is gone: every GPU object is let go now (pending releases too), every owned or
@@ -661,35 +608,35 @@ class Registry {
   /// on_device_lost(). A loss reported from inside a refill callback ends the rebuild there.
   RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
   /// True between on_device_lost() and the next rebuild().
-  bool device_lost() const { return device_lost_; }
+  bool device_lost() const;
   /// The device generation the registry's objects belong to (RegistryOptions::device_generation,
   /// then each rebuild's).
-  uint64_t device_generation() const { return device_generation_; }
+  uint64_t device_generation() const;
 
   // ---- diagnostics -----------------------------------------------------------------------
   /// How many objects of each kind have a live handle, and the bytes of contents kept for a
   /// rebuild.
   LiveCounts live_counts() const;
   /// GPU objects whose handle is dead but whose last submission has not retired.
-  size_t pending_release_count() const { return pending_.size(); }
+  size_t pending_release_count() const;
   /// Where the registry reports (gfx.resources): leaked objects at shutdown, submits while lost,
   /// rebuild failures.
   ///@{
-  Diagnostics& diagnostics() { return diagnostics_; }
-  const Diagnostics& diagnostics() const { return diagnostics_; }
+  Diagnostics& diagnostics();
+  const Diagnostics& diagnostics() const;
   ///@}
   /// The registry's number, carried in every handle it issues, so a handle of another registry is
   /// refused.
-  uint32_t id() const { return id_; }
+  uint32_t id() const;
   /// The generation every slot's first occupant gets: above everything earlier registries with
   /// this id issued (docs/adr/0002).
-  uint32_t first_generation() const { return first_generation_; }
+  uint32_t first_generation() const;
   /// The proc table of the context the registry was made with.
-  const gpu::Procs& procs() const { return procs_; }
+  const gpu::Procs& procs() const;
   /// The current device (after a rebuild, the new one); the registry holds no reference on it.
-  gpu::Device device() const { return device_; }
+  gpu::Device device() const;
   /// The current device's queue; the registry holds no reference on it.
-  gpu::Queue queue() const { return queue_; }
+  gpu::Queue queue() const;
 
   /// Reports what is still alive (one gfx.resources warning, by kind and label), assumes all
   /// work complete, and lets go of everything in kTeardownOrder. With nothing alive it does
@@ -697,21 +644,20 @@ class Registry {
   void shutdown();
 
  private:
-  template <typename Tag>
-  detail::KindStore<Tag>& store() {
-    return std::get<detail::KindStore<Tag>>(stores_);
-  }
-  template <typename Tag>
-  const detail::KindStore<Tag>& store() const {
-    return std::get<detail::KindStore<Tag>>(stores_);
-  }
+  friend class RegistryImpl;  // src/resources/registry_impl.h: everything but the pools
+  /// One Pool per kind, in kind order: what resolve() reads.
+  using Pools = std::tuple<
+#define WARDEN_REGISTRY_POOL(Name, snake) Pool<gpu::Name>,
+      WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_POOL)
+#undef WARDEN_REGISTRY_POOL
+          std::monostate>;
 
   // The hot path: a bounds check and one compare of the whole handle (kind, registry, alive,
   // generation) against its slot. A failed resolve is built out of line, directly in the
   // caller's Result (stale_result), so the inlined path is the lookup, one branch and one call.
   template <typename Tag>
   const Object<Tag>* find(Handle<Tag> handle) const {
-    return store<Tag>().pool.find(handle.bits());
+    return std::get<kind_index(Tag::kind)>(pools_).find(handle.bits());
   }
   template <typename Tag>
   Result<Object<Tag>> resolve_hot(Handle<Tag> handle) const {
@@ -720,142 +666,14 @@ class Registry {
       return *object;
     return stale_result(handle);
   }
+#define WARDEN_REGISTRY_STALE_RESULT(Name, snake) \
+  [[gnu::cold]] Result<gpu::Name> stale_result(Name##Handle handle) const;
+  WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_STALE_RESULT)
+#undef WARDEN_REGISTRY_STALE_RESULT
 
-  template <typename Tag>
-  Error stale_error(Handle<Tag> handle) const;
-  // require_usage for the kinds whose usages warden records (buffers, textures).
-  template <typename Tag>
-  Result<void> require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
-                                      std::string (*usage_names)(gpu::Flags)) const;
-  template <typename Tag>
-  [[gnu::cold]] Result<Object<Tag>> stale_result(Handle<Tag> handle) const;
-  template <typename Tag>
-  detail::Record<Tag>* record(Handle<Tag> handle);
-  template <typename Tag>
-  const detail::Record<Tag>* record(Handle<Tag> handle) const;
-  template <typename Tag>
-  Result<Handle<Tag>> adopt(Object<Tag> object, std::string label, Ownership ownership);
-  template <typename Tag>
-  Result<Handle<Tag>> insert(Object<Tag> object, std::string label, Ownership ownership,
-                             detail::KindData<Tag> data);
-  // Runs one device call (a creation, a queue write) under validation and out-of-memory
-  // scopes: Dawn's words when it refused the call, which then reaches neither the caller's
-  // records nor the uncaptured-error callback.
-  std::string run_scoped(const std::function<void()>& call);
-  template <typename Tag>
-  Result<void> replace(Handle<Tag> handle, Object<Tag> object);
-  template <typename Tag>
-  Result<Handle<Tag>> adopt_with_recipe(Object<Tag> object, detail::Recipe<Tag> recipe);
-  template <typename Tag>
-  Result<void> replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe);
-  template <typename Tag>
-  Result<void> destroy(Handle<Tag> handle);
-  // recreate_texture / recreate_buffer after their own checks: the new object under `handle`,
-  // then every view and bind group made of it again.
-  template <typename Tag>
-  Result<void> recreate(const char* call, Handle<Tag> handle, detail::Recipe<Tag> recipe);
-  // Puts `made` in slot `id` (Live, unused); the object it held is let go as a replaced one.
-  template <typename Tag>
-  void swap_in(SlotId id, Object<Tag> made);
-  // Makes slot `id` again from its recipe; a refusal leaves it Failed and is added to `failed`.
-  template <typename Tag>
-  void remake_from_recipe(SlotId id, std::vector<std::string>& failed);
-  // The checks create_texture and recreate_texture run before the device sees `desc`.
-  Result<void> check_texture_description(const char* call, const TextureDescription& desc) const;
-  Result<void> check_buffer_description(const char* call, const BufferDescription& desc) const;
-  template <typename Tag>
-  void report_awaiting_owner_of(size_t& count);
-
-  template <typename Tag>
-  const std::string* label_of(Handle<Tag> handle) const;
-  template <typename Tag>
-  std::optional<Ownership> ownership_of(Handle<Tag> handle) const;
-  template <typename Tag>
-  void touch_impl(Handle<Tag> handle);
-  template <typename Tag>
-  Serial last_used_of(Handle<Tag> handle) const;
-  template <typename Tag>
-  std::optional<SlotState> state_of(Handle<Tag> handle) const;
-  // DeviceFailed: "<what>: device lost (generation N), rebuilding".
-  Error device_lost_error(std::string_view what) const;
-  // The GPU object a recipe describes, made on the current device inside creation error
-  // scopes (create_scoped). One function per kind; create_* and rebuild() both call it.
-  template <typename Tag>
-  Result<Object<Tag>> make_object(const detail::Recipe<Tag>& recipe);
-  template <typename Tag, typename Make>
-  Result<Object<Tag>> create_scoped(const char* call, std::string_view label, Make&& make);
-  // create_* after its checks: make the object, register it with its recipe.
-  template <typename Tag>
-  Result<Handle<Tag>> create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
-                                         detail::KindData<Tag> data);
-  template <typename Tag>
-  void lose_all();
-  template <typename Tag>
-  void rebuild_all(RebuildReport& report);
-  void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
-  void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
-  // Ends the slot's occupant and lets go of (or defers) its GPU object.
-  template <typename Tag>
-  void end_occupant(Handle<Tag> handle);
-  template <typename Tag>
-  void let_go(Object<Tag> object, const detail::Record<Tag>& record, uint32_t index,
-              uint32_t generation);
-  // Returns whether wgpu*Destroy was called.
-  template <typename Tag>
-  bool release_now(Object<Tag> object, Ownership ownership);
-  template <typename Tag>
-  void release_all_live();
-
-  // A GPU object whose handle is gone and whose last submission has not retired yet.
-  struct PendingRelease {
-    Serial release_after{};  // last_used, or for owned objects at least the serial being recorded
-    Serial last_used{};
-    ResourceKind kind = ResourceKind::None;
-    void* object = nullptr;
-    Ownership ownership = Ownership::Owned;
-    uint32_t index = 0;
-    uint32_t generation = 0;
-    std::string label{};
-  };
-  struct LaterFirst {
-    bool operator()(const PendingRelease& a, const PendingRelease& b) const {
-      return a.release_after > b.release_after;
-    }
-  };
-  void drain_pending();
-  void release_every_pending();
-  uint32_t highest_generation_issued() const;
-  void release_pending(const PendingRelease& pending);
-
-  const gpu::Context& context_;
-  const gpu::Procs& procs_;
-  gpu::Device device_;
-  gpu::Limits limits_;  // the device's, read once: create_* checks requests against them
-  gpu::Queue queue_;
-  bool device_lost_ = false;
-  uint64_t device_generation_;
-  // Refill callbacks of the rebuild in progress, run once every object is made again.
-  std::vector<std::function<void()>> refills_;
-  uint32_t id_;
-  uint32_t first_generation_;
-  RegistryOptions options_;
-  std::unique_ptr<gpu::QueueClock> queue_clock_;
-  Diagnostics own_diagnostics_;  // used when RegistryOptions::diagnostics is null
-  Diagnostics& diagnostics_;
-  std::tuple<
-#define WARDEN_REGISTRY_STORE(Name, snake) detail::KindStore<Name##Tag>,
-      WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_STORE)
-#undef WARDEN_REGISTRY_STORE
-          std::monostate>
-      stores_;
-  std::priority_queue<PendingRelease, std::vector<PendingRelease>, LaterFirst> pending_;
+  // Declared before pools_: it numbers the registry, which the pools' handles carry.
+  std::unique_ptr<RegistryImpl> impl_;
+  Pools pools_;
 };
-
-// make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.
-#define WARDEN_DECLARE_MAKE_OBJECT(Name, snake) \
-  template <>                                   \
-  Result<gpu::Name> Registry::make_object<Name##Tag>(const detail::Recipe<Name##Tag>& recipe);
-WARDEN_RESOURCE_KINDS(WARDEN_DECLARE_MAKE_OBJECT)
-#undef WARDEN_DECLARE_MAKE_OBJECT
 
 }  // namespace warden::resources

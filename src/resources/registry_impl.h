@@ -1,0 +1,380 @@
+// Registry's implementation: everything but the pools that resolve() reads inline. The public
+// Registry (include/warden/resources/registry.h) is a facade that keeps those pools and forwards
+// every other call here, so the records, pending releases and per-kind templates stay out of the
+// installed header.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "warden/resources/registry.h"
+
+namespace warden::resources {
+
+namespace detail {
+
+// What each kind keeps besides the common record. Specialised where a kind has more to say.
+template <typename Tag>
+struct KindData {};
+template <>
+struct KindData<BufferTag> {
+  gpu::Flags usage = 0;
+  uint64_t size = 0;
+  // ContentsSource::Kept: the buffer's bytes as written through warden (sized on first write).
+  std::vector<uint8_t> kept{};
+};
+// ContentsSource::Kept: one subresource of a texture (an aspect of one mip level of one array
+// layer or depth slice) as written through warden, packed row after row. Writes land in it
+// where they land in the texture, so the latest write of every texel wins whatever the order of
+// overlapping regions, and it never grows past the subresource's size.
+struct KeptSubresource {
+  gpu::TextureAspect aspect = gpu::TextureAspect::All;
+  uint32_t mip_level = 0;
+  uint32_t layer = 0;       // array layer, or depth slice of a 3D texture
+  uint32_t width = 0;       // texels in a row of the level
+  uint32_t rows = 0;        // rows of the level
+  uint32_t row_bytes = 0;   // one packed row of the level
+  std::vector<uint8_t> texels{};
+};
+template <>
+struct KindData<TextureTag> {
+  gpu::Flags usage = 0;
+  gpu::Extent3D size{};
+  gpu::TextureFormat format = gpu::TextureFormat::Undefined;
+  uint32_t mip_level_count = 1;
+  uint32_t live_views = 0;  // views made through create_texture_view and not yet destroyed
+  std::vector<KeptSubresource> kept{};  // made on each subresource's first write
+};
+template <>
+struct KindData<TextureViewTag> {
+  TextureHandle texture{};  // null when adopted or imported without one
+};
+template <>
+struct KindData<BindGroupLayoutTag> {
+  // Known when made by create_bind_group_layout; create_bind_group checks usages against it.
+  std::optional<std::vector<gpu::BindGroupLayoutEntry>> entries{};
+};
+template <>
+struct KindData<BindGroupTag> {
+  // What the group binds: touching the group touches them (they are used by the same
+  // submission, and destroying one before that submission retires would be the same hazard).
+  std::vector<BufferHandle> buffers{};
+  std::vector<TextureViewHandle> views{};
+  std::vector<SamplerHandle> samplers{};
+};
+
+template <typename Tag>
+using Recipe = typename RecipeOf<Tag>::type;
+
+template <typename Tag>
+struct Record {
+  std::string label{};
+  Ownership ownership = Ownership::Owned;
+  Serial last_used{};  // the last submission that used the object; 0: never used
+  SlotState state = SlotState::Live;
+  std::string failure{};  // SlotState::Failed: why the rebuild could not make it
+  // Empty for adopted and imported objects: made elsewhere, warden cannot make them again.
+  std::optional<Recipe<Tag>> recipe{};
+  KindData<Tag> data{};
+};
+
+// One kind's pool and records, seen together; kConst: through a const registry.
+template <typename Tag, bool kConst>
+struct KindStore {
+  template <typename T>
+  using Maybe = std::conditional_t<kConst, const T, T>;
+  Maybe<Pool<typename GpuType<Tag>::type>>& pool;  // hot: handle + object, what resolve reads
+  Maybe<std::deque<Record<Tag>>>& records;          // cold, by slot index
+};
+
+}  // namespace detail
+
+class RegistryImpl {
+ public:
+  template <typename Tag>
+  using Object = typename detail::GpuType<Tag>::type;
+
+  // `facade` is the Registry that owns this and holds the pools (Registry::pools_).
+  RegistryImpl(Registry& facade, const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+               RegistryOptions options);
+  RegistryImpl(const RegistryImpl&) = delete;
+  RegistryImpl& operator=(const RegistryImpl&) = delete;
+  // The pools the facade keeps, one per kind, sized by the options and numbered with this
+  // registry's id.
+  Registry::Pools make_pools() const;
+  // The facade's destructor: shutdown(), then the registry's id is given back.
+  void end();
+
+  // ---- per kind: adopt, replace, destroy, resolve, label, touch ----------------------------
+#define WARDEN_REGISTRY_PER_KIND(Name, snake)                                                     \
+  Result<Name##Handle> adopt_##snake(gpu::Name object, std::string label, Ownership ownership) {  \
+    return adopt<Name##Tag>(object, std::move(label), ownership);                                 \
+  }                                                                                               \
+  Result<void> replace_##snake(Name##Handle handle, gpu::Name object) {                          \
+    return replace<Name##Tag>(handle, object);                                                    \
+  }                                                                                               \
+  Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }      \
+  Result<gpu::Name> resolve(Name##Handle handle) const { return facade_.resolve(handle); }      \
+  std::optional<SlotState> slot_state(Name##Handle handle) const { return state_of<Name##Tag>(handle); } \
+  const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }    \
+  std::optional<Ownership> ownership(Name##Handle handle) const { return ownership_of<Name##Tag>(handle); } \
+  bool is_alive(Name##Handle handle) const { return facade_.is_alive(handle); }                  \
+  const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const {                            \
+    const auto* rec = record(handle);                                                             \
+    return rec != nullptr && rec->recipe ? &*rec->recipe : nullptr;                               \
+  }                                                                                               \
+  void touch(Name##Handle handle) { touch_impl<Name##Tag>(handle); }                              \
+  Serial last_used(Name##Handle handle) const { return last_used_of<Name##Tag>(handle); }
+  WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_PER_KIND)
+#undef WARDEN_REGISTRY_PER_KIND
+
+  // ---- create ----------------------------------------------------------------------------
+  Result<BufferHandle> create_buffer(const BufferDescription& desc);
+  Result<TextureHandle> create_texture(const TextureDescription& desc);
+  Result<TextureViewHandle> create_texture_view(TextureHandle texture, const TextureViewDescription& desc = {});
+  Result<SamplerHandle> create_sampler(const SamplerDescription& desc = {});
+  Result<ShaderModuleHandle> create_shader_module(ShaderModuleDescription desc);
+  Result<ShaderModuleHandle> create_shader_module(std::string_view wgsl, std::string label) {
+    return create_shader_module(ShaderModuleDescription{std::string(wgsl), std::move(label), {}});
+  }
+  Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const gpu::BindGroupLayoutEntry> entries,
+                                                         std::string label);
+  Result<PipelineLayoutHandle> create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
+                                                      std::string label);
+  Result<BindGroupHandle> create_bind_group(const BindGroupDescription& desc);
+  Result<RenderPipelineHandle> create_render_pipeline(const RenderPipelineDescription& description);
+  Result<ComputePipelineHandle> create_compute_pipeline(const ComputePipelineDescription& description);
+  Result<QuerySetHandle> create_query_set(const QuerySetDescription& desc);
+
+  // ---- a new object from a new recipe, under the same handle ------------------------------
+  Result<void> recreate_texture(TextureHandle handle, const TextureDescription& desc);
+  Result<void> recreate_buffer(BufferHandle handle, const BufferDescription& desc);
+  size_t report_awaiting_owner();
+
+  // ---- objects made elsewhere from a recipe ------------------------------------------------
+  Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe) {
+    return adopt_with_recipe<ShaderModuleTag>(module, std::move(recipe));
+  }
+  Result<RenderPipelineHandle> adopt_render_pipeline(gpu::RenderPipeline pipeline, RenderPipelineDescription recipe) {
+    return adopt_with_recipe<RenderPipelineTag>(pipeline, std::move(recipe));
+  }
+  Result<ComputePipelineHandle> adopt_compute_pipeline(gpu::ComputePipeline pipeline, ComputePipelineDescription recipe) {
+    return adopt_with_recipe<ComputePipelineTag>(pipeline, std::move(recipe));
+  }
+  Result<void> replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module, ShaderModuleDescription recipe) {
+    return replace_with_recipe<ShaderModuleTag>(handle, module, std::move(recipe));
+  }
+  Result<void> replace_render_pipeline(RenderPipelineHandle handle, gpu::RenderPipeline pipeline,
+                                       RenderPipelineDescription recipe) {
+    return replace_with_recipe<RenderPipelineTag>(handle, pipeline, std::move(recipe));
+  }
+  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, gpu::ComputePipeline pipeline,
+                                        ComputePipelineDescription recipe) {
+    return replace_with_recipe<ComputePipelineTag>(handle, pipeline, std::move(recipe));
+  }
+
+  // ---- imported views --------------------------------------------------------------------
+  Result<TextureViewHandle> import_texture_view(gpu::TextureView view, std::string label);
+  Result<void> forget_texture_view(TextureViewHandle handle);
+
+  // ---- contracts and contents-only updates ----------------------------------------------
+  Result<void> require_usage(BufferHandle handle, gpu::Flags needed) const;
+  Result<void> require_usage(TextureHandle handle, gpu::Flags needed) const;
+  Result<void> require_usage(TextureViewHandle handle, gpu::Flags needed) const;
+  Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
+  Result<void> write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
+                             size_t size);
+
+  // ---- submissions and retirement --------------------------------------------------------
+  Serial submit(gpu::CommandBuffer commands) { return submit(&commands, 1); }
+  Serial submit(const gpu::CommandBuffer* commands, size_t count);
+  void poll();
+  void assume_all_complete();
+  gpu::QueueClock& queue_clock() { return *queue_clock_; }
+  const SubmissionClock& clock() const { return queue_clock_->clock(); }
+
+  // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
+  void on_device_lost();
+  RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
+  bool device_lost() const { return device_lost_; }
+  uint64_t device_generation() const { return device_generation_; }
+
+  // ---- diagnostics -----------------------------------------------------------------------
+  LiveCounts live_counts() const;
+  size_t pending_release_count() const { return pending_.size(); }
+  Diagnostics& diagnostics() { return diagnostics_; }
+  const Diagnostics& diagnostics() const { return diagnostics_; }
+  uint32_t id() const { return id_; }
+  uint32_t first_generation() const { return first_generation_; }
+  const gpu::Procs& procs() const { return procs_; }
+  gpu::Device device() const { return device_; }
+  gpu::Queue queue() const { return queue_; }
+
+  void shutdown();
+
+ private:
+  friend class Registry;  // its per-kind stale_result forwards to ours
+
+  // A kind's pool (the facade's) and records, side by side as one store.
+  template <typename Tag>
+  detail::KindStore<Tag, false> store() {
+    return {std::get<kind_index(Tag::kind)>(facade_.pools_), std::get<kind_index(Tag::kind)>(records_)};
+  }
+  template <typename Tag>
+  detail::KindStore<Tag, true> store() const {
+    return {std::get<kind_index(Tag::kind)>(facade_.pools_), std::get<kind_index(Tag::kind)>(records_)};
+  }
+
+  template <typename Tag>
+  const Object<Tag>* find(Handle<Tag> handle) const {
+    return store<Tag>().pool.find(handle.bits());
+  }
+
+  template <typename Tag>
+  Error stale_error(Handle<Tag> handle) const;
+  // require_usage for the kinds whose usages warden records (buffers, textures).
+  template <typename Tag>
+  Result<void> require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
+                                      std::string (*usage_names)(gpu::Flags)) const;
+  template <typename Tag>
+  [[gnu::cold]] Result<Object<Tag>> stale_result(Handle<Tag> handle) const;
+  template <typename Tag>
+  detail::Record<Tag>* record(Handle<Tag> handle);
+  template <typename Tag>
+  const detail::Record<Tag>* record(Handle<Tag> handle) const;
+  template <typename Tag>
+  Result<Handle<Tag>> adopt(Object<Tag> object, std::string label, Ownership ownership);
+  template <typename Tag>
+  Result<Handle<Tag>> insert(Object<Tag> object, std::string label, Ownership ownership,
+                             detail::KindData<Tag> data);
+  // Runs one device call (a creation, a queue write) under validation and out-of-memory
+  // scopes: Dawn's words when it refused the call, which then reaches neither the caller's
+  // records nor the uncaptured-error callback.
+  std::string run_scoped(const std::function<void()>& call);
+  template <typename Tag>
+  Result<void> replace(Handle<Tag> handle, Object<Tag> object);
+  template <typename Tag>
+  Result<Handle<Tag>> adopt_with_recipe(Object<Tag> object, detail::Recipe<Tag> recipe);
+  template <typename Tag>
+  Result<void> replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe);
+  template <typename Tag>
+  Result<void> destroy(Handle<Tag> handle);
+  // recreate_texture / recreate_buffer after their own checks: the new object under `handle`,
+  // then every view and bind group made of it again.
+  template <typename Tag>
+  Result<void> recreate(const char* call, Handle<Tag> handle, detail::Recipe<Tag> recipe);
+  // Puts `made` in slot `id` (Live, unused); the object it held is let go as a replaced one.
+  template <typename Tag>
+  void swap_in(SlotId id, Object<Tag> made);
+  // Makes slot `id` again from its recipe; a refusal leaves it Failed and is added to `failed`.
+  template <typename Tag>
+  void remake_from_recipe(SlotId id, std::vector<std::string>& failed);
+  // The checks create_texture and recreate_texture run before the device sees `desc`.
+  Result<void> check_texture_description(const char* call, const TextureDescription& desc) const;
+  Result<void> check_buffer_description(const char* call, const BufferDescription& desc) const;
+  template <typename Tag>
+  void report_awaiting_owner_of(size_t& count);
+
+  template <typename Tag>
+  const std::string* label_of(Handle<Tag> handle) const;
+  template <typename Tag>
+  std::optional<Ownership> ownership_of(Handle<Tag> handle) const;
+  template <typename Tag>
+  void touch_impl(Handle<Tag> handle);
+  template <typename Tag>
+  Serial last_used_of(Handle<Tag> handle) const;
+  template <typename Tag>
+  std::optional<SlotState> state_of(Handle<Tag> handle) const;
+  // DeviceFailed: "<what>: device lost (generation N), rebuilding".
+  Error device_lost_error(std::string_view what) const;
+  // The GPU object a recipe describes, made on the current device inside creation error
+  // scopes (create_scoped). One function per kind; create_* and rebuild() both call it.
+  template <typename Tag>
+  Result<Object<Tag>> make_object(const detail::Recipe<Tag>& recipe);
+  template <typename Tag, typename Make>
+  Result<Object<Tag>> create_scoped(const char* call, std::string_view label, Make&& make);
+  // create_* after its checks: make the object, register it with its recipe.
+  template <typename Tag>
+  Result<Handle<Tag>> create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
+                                         detail::KindData<Tag> data);
+  template <typename Tag>
+  void lose_all();
+  template <typename Tag>
+  void rebuild_all(RebuildReport& report);
+  void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
+  void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
+  // Releasing a GPU object, one verb with what it acts on and when:
+  // release_occupant ends a handle's occupant, then release_when_retired releases its object now
+  // if its last submission retired, or queues it as pending; release_retired_pending and
+  // release_all_pending empty the queue (release_pending each entry); release_object is the
+  // webgpu.h call itself, and returns whether wgpu*Destroy was called.
+  template <typename Tag>
+  void release_occupant(Handle<Tag> handle);
+  template <typename Tag>
+  void release_when_retired(Object<Tag> object, const detail::Record<Tag>& record, uint32_t index,
+                            uint32_t generation);
+  template <typename Tag>
+  bool release_object(Object<Tag> object, Ownership ownership);
+  template <typename Tag>
+  void release_all_live();
+
+  // A GPU object whose handle is gone and whose last submission has not retired yet.
+  struct PendingRelease {
+    Serial release_after{};  // last_used, or for owned objects at least the serial being recorded
+    Serial last_used{};
+    ResourceKind kind = ResourceKind::None;
+    void* object = nullptr;
+    Ownership ownership = Ownership::Owned;
+    uint32_t index = 0;
+    uint32_t generation = 0;
+    std::string label{};
+  };
+  void queue_pending(PendingRelease pending);
+  void release_retired_pending();
+  void release_all_pending();
+  uint32_t highest_generation_issued() const;
+  void release_pending(const PendingRelease& pending);
+
+  const gpu::Context& context_;
+  const gpu::Procs& procs_;
+  gpu::Device device_;
+  gpu::Limits limits_;  // the device's, read once: create_* checks requests against them
+  gpu::Queue queue_;
+  bool device_lost_ = false;
+  uint64_t device_generation_;
+  // Refill callbacks of the rebuild in progress, run once every object is made again.
+  std::vector<std::function<void()>> refills_;
+  uint32_t id_;
+  uint32_t first_generation_;
+  RegistryOptions options_;
+  std::unique_ptr<gpu::QueueClock> queue_clock_;
+  Diagnostics own_diagnostics_;  // used when RegistryOptions::diagnostics is null
+  Diagnostics& diagnostics_;
+  Registry& facade_;
+  // Cold, by slot index, one deque per kind in kind order; grows with the pool's slots. A deque,
+  // so a label pointer handed out stays valid while its object lives.
+  std::tuple<
+#define WARDEN_REGISTRY_RECORDS(Name, snake) std::deque<detail::Record<Name##Tag>>,
+      WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_RECORDS)
+#undef WARDEN_REGISTRY_RECORDS
+          std::monostate>
+      records_;
+  // In release_after order, oldest first (queue_pending keeps it so).
+  std::deque<PendingRelease> pending_;
+};
+
+// make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.
+#define WARDEN_DECLARE_MAKE_OBJECT(Name, snake) \
+  template <>                                   \
+  Result<gpu::Name> RegistryImpl::make_object<Name##Tag>(const detail::Recipe<Name##Tag>& recipe);
+WARDEN_RESOURCE_KINDS(WARDEN_DECLARE_MAKE_OBJECT)
+#undef WARDEN_DECLARE_MAKE_OBJECT
+
+}  // namespace warden::resources

@@ -303,7 +303,12 @@ Result<void> TileMapDemo::create_engine() {
   };
   if (options_.ledger) references_before_ = gpu::Ledger::process().outstanding();
   auto engine = engine::Engine::create(std::move(options), std::move(callbacks));
-  if (!engine) return engine.error();
+  if (!engine) {
+    // The policy gave up while starting (on_failed ran): the same error, in the demo's words.
+    Error failed = engine.error();
+    if (report_.gave_up) failed.message = report_.gave_up_message;
+    return failed;
+  }
   engine_ = std::move(*engine);
   report_.backend = gpu::to_string(engine_->backend());
   report_.adapter = engine_->adapter_name();

@@ -72,6 +72,7 @@ const char* to_string(StateCause cause);
 
 /// Why the controller is in its state: the facts, never a sentence for a user.
 struct StateReason {
+  /// What happened; the fields below add its facts.
   StateCause cause = StateCause::NotStarted;
   /// DeviceLost: the API's reason and message, as given.
   LossReport loss{};

@@ -443,7 +443,7 @@ class Engine {
   // Counts reloaders let go of: a poll's reports are delivered only while it has not changed
   // (a pointer compare could meet a new reloader at the old one's address).
   uint64_t reloaders_dropped_ = 0;
-  std::vector<ShaderModuleHandle> watched_;  // loaded from files: watched on every generation
+  std::vector<ShaderModuleHandle> watched_;  // loaded from files: watched on every device
   std::vector<Observing> observers_;
   uint64_t observers_added_ = 0;
   std::shared_ptr<detail::FrameSlot> frames_;

@@ -253,7 +253,7 @@ nlohmann::json run(std::unique_ptr<engine::Engine> engine, long limit_ms, long t
     const auto let_go = Clock::now();
     if (auto ready = engine->wait_until_ready(std::chrono::seconds(60)); !ready) throw std::runtime_error(ready.error().message);
     (void)dispatch(*engine, spin, Size{}, 13);
-    recovered = engine->generation() == 2 && read_first(*engine, spin) == expected_first(Size{}, 13);
+    recovered = engine->device_generation() == 2 && read_first(*engine, spin) == expected_first(Size{}, 13);
     out["hang_recovery_ms"] = ms_since(let_go);
   } else {
     const std::optional<uint32_t> expected = expected_first(long_size, 11);

@@ -138,6 +138,6 @@ int main(int argc, char** argv) {
   }
   snapshot(argv[2]);
   std::printf("generation %llu after %d skipped frame(s); wrote %s and %s\n",
-              static_cast<unsigned long long>(engine->generation()), skipped, argv[1], argv[2]);
+              static_cast<unsigned long long>(engine->device_generation()), skipped, argv[1], argv[2]);
   return 0;
 }

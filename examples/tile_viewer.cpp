@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
   must(engine->force_device_loss("the viewer pulls the plug"));
   const int after = run_until_settled(argv[2]);
   std::printf("settled in %d frames cold, %d after the loss (generation %llu); wrote %s and %s\n", cold, after,
-              static_cast<unsigned long long>(engine->generation()), argv[1], argv[2]);
+              static_cast<unsigned long long>(engine->device_generation()), argv[1], argv[2]);
   layer.reset();
   must(reg.destroy_texture_view(target_view));
   must(reg.destroy_texture(target));

@@ -373,7 +373,7 @@ class WindowApp {
         outcome = scene.error();
       }
     }
-    (void)controller_->finish_preparation(view.generation, std::move(outcome));
+    (void)controller_->finish_preparation(view.token, std::move(outcome));
   }
 
   gpu::Context& context_;

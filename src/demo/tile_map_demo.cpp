@@ -298,13 +298,18 @@ Result<void> TileMapDemo::create_engine() {
     }
     if (options_.snapshot_faults) snapshot_next_drawn_ = true;  // the first frame with the new shader
   };
-  callbacks.on_failed = [this](std::string_view message) {
+  callbacks.on_failed = [this](const device::GiveUp& why) {
     report_.gave_up = true;
-    report_.gave_up_message = std::string(message);
+    report_.gave_up_message = graphics_off_words(why);
   };
   if (options_.ledger) references_before_ = gpu::Ledger::process().outstanding();
   auto engine = engine::Engine::create(std::move(options), std::move(callbacks));
-  if (!engine) return engine.error();
+  if (!engine) {
+    // The policy gave up while starting (on_failed ran): the same error, in the demo's words.
+    Error failed = engine.error();
+    if (report_.gave_up) failed.message = report_.gave_up_message;
+    return failed;
+  }
   engine_ = std::move(*engine);
   report_.backend = gpu::to_string(engine_->backend());
   report_.adapter = engine_->adapter_name();
@@ -891,6 +896,11 @@ Result<void> check_options(const DemoOptions& o) {
     }
   }
   return {};
+}
+
+std::string graphics_off_words(const device::GiveUp& why) {
+  return fmt::format("Graphics are off: {}. They stay off until you turn them on again; your work is still available.",
+                     device::describe(why));
 }
 
 std::vector<uint32_t> snapshot_frames(const DemoOptions& o) {

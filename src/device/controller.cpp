@@ -11,22 +11,10 @@
 namespace warden::device {
 namespace {
 
-// The fallback messages say what is still available, never guess why (docs/design.md, rule D1).
-constexpr std::string_view kIdleMessage = "Graphics have not been started.";
-constexpr std::string_view kStartingMessage = "Starting the graphics feature...";
-constexpr std::string_view kReadyMessage = "Graphics are ready.";
-constexpr std::string_view kStoppedMessage = "Graphics stopped. Your work is still available.";
-constexpr std::string_view kShutDownMessage = "Graphics were shut down.";
+StateReason because(StateCause cause) { return StateReason{.cause = cause}; }
 
-std::string lost_message(const LossReport& report) {
-  // The API's own words, passed on as given: the reason it named and its message.
-  std::string said = gpu::to_string(report.reason);
-  if (!report.message.empty()) said += ": " + report.message;
-  return fmt::format("Graphics stopped (device lost: {}). Your work is still available.", said);
-}
-
-std::string failed_message(std::string_view why) {
-  return fmt::format("Graphics could not start: {}. Your work is still available.", why);
+StateReason start_failed(std::string why) {
+  return StateReason{.cause = StateCause::StartFailed, .detail = std::move(why)};
 }
 
 // Runs an application hook; an exception is caught and returned as text, never propagated
@@ -60,9 +48,41 @@ const char* to_string(DeviceState state) {
   return "unknown";
 }
 
-// A device the controller received, with what happened to it in its generation.
+const char* to_string(StateCause cause) {
+  switch (cause) {
+    case StateCause::NotStarted: return "not started";
+    case StateCause::Starting: return "starting";
+    case StateCause::Shown: return "shown";
+    case StateCause::StoppedByUser: return "stopped by the user";
+    case StateCause::ShutDown: return "shut down";
+    case StateCause::DeviceLost: return "device lost";
+    case StateCause::DeviceHung: return "device hung";
+    case StateCause::StartFailed: return "start failed";
+    case StateCause::RebuildStopped: return "rebuild stopped";
+  }
+  return "unknown";
+}
+
+std::string describe(const StateReason& reason) {
+  std::string words = to_string(reason.cause);
+  switch (reason.cause) {
+    case StateCause::DeviceLost:
+      // The API's own words, passed on as given: the reason it named and its message.
+      words += fmt::format(": {}", gpu::to_string(reason.loss.reason));
+      if (!reason.loss.message.empty()) words += ": " + reason.loss.message;
+      break;
+    case StateCause::DeviceHung:
+    case StateCause::StartFailed: words += ": " + reason.detail; break;
+    default: break;
+  }
+  if (reason.gave_up) words += "; rebuild policy gave up: " + describe(*reason.gave_up);
+  return words;
+}
+
+// A device the controller received, with what happened to it.
 struct Incarnation {
-  Generation generation;
+  Token token;
+  uint64_t device_generation = 0;  // 0: received for a superseded token, never counted
   ProvidedDevice device;
   std::shared_ptr<LostRoute> route;
   bool preparing = false;
@@ -84,29 +104,31 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   ControllerOptions options;
   RetirementPolicy& retirement;
 
-  Generation generation{};
+  Token token{};
+  uint64_t devices_received = 0;  // as current: the newest device generation
   DeviceState state = DeviceState::Idle;
-  std::string message{kIdleMessage};
+  StateReason reason{};
+  std::string message = describe(reason);
   std::unique_ptr<Incarnation> active;  // the device shown, if any
   std::vector<RetirementRecord> retirements;
   std::vector<std::string> hook_failures;
 
-  // ---- generation tokens ------------------------------------------------------------------
-  bool is_current(Generation token) const { return token == generation; }
-  // Every stop, loss, failure or replacement ends the generation first, so nothing that is
-  // still in flight for it can change what is shown.
-  Generation begin_generation() {
-    generation = Generation{generation.value + 1};
-    return generation;
+  // ---- tokens -----------------------------------------------------------------------------
+  bool is_current(Token t) const { return t == token; }
+  // Every stop, loss, failure or replacement takes a new token first, so nothing that is
+  // still in flight for the old one can change what is shown.
+  Token next_token() {
+    token = Token{token.value + 1};
+    return token;
   }
   std::unique_ptr<Incarnation> take_active() { return std::exchange(active, nullptr); }
 
   DeviceView view(const Incarnation& inc) const {
-    return DeviceView{inc.generation, inc.device.id, inc.device.device};
+    return DeviceView{inc.token, inc.device_generation, inc.device.id, inc.device.device};
   }
 
   // Runs a hook; what it threw is recorded and returned. Any hook may call back into the
-  // controller (controller.h, "Re-entrancy"): after a call, the caller re-checks its generation.
+  // controller (controller.h, "Re-entrancy"): after a call, the caller re-checks its token.
   template <typename Hook, typename... Args>
   std::optional<std::string> call(std::string_view name, const Hook& hook, const Args&... args) {
     auto failure = run_hook(hook, args...);
@@ -118,16 +140,18 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // The state flips before any hook hears of the change (Dawn: "flip the state before
   // cleanup"), together with what is attached: a hook that asks state() or active_device()
   // while a device retires is told where the controller is going, and the two agree.
-  void flip(DeviceState next, std::string text) {
+  void flip(DeviceState next, StateReason why) {
     state = next;
-    message = std::move(text);
+    reason = std::move(why);
+    message = describe(reason);
   }
 
   // Every state change goes to the diagnostics with the id of its state: an application that
-  // logs them sees each loss, failure and recovery once, in order, with the generation. The
-  // sink is application code: it runs only where a hook could, so it may call back in (a sink
-  // that starts or stops a generation is handled as a hook that does).
-  void report_state() {
+  // logs them sees each loss, failure and recovery once, in order, with the device generation
+  // it concerns (the one shown or taken out of view; else the one being asked for). The sink
+  // is application code: it runs only where a hook could, so it may call back in (a sink that
+  // starts or stops a device is handled as a hook that does).
+  void report_state(uint64_t device_generation) {
     if (options.diagnostics == nullptr) return;
     struct Entry {
       Severity severity;
@@ -145,57 +169,60 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       return {Severity::Error, MessageId::DeviceFailed};
     }();
     options.diagnostics->report(entry.severity, entry.id,
-                                fmt::format("generation {}: {}: {}", generation.value, to_string(state), message));
+                                fmt::format("device generation {}: {}: {}", device_generation, to_string(state),
+                                            message));
   }
 
   enum class Fallback { Show, None };
-  // Tells the application that `token`'s transition arrived: on_state, then the fallback.
-  // Either hook may start another generation; then the rest is left to it. Returns whether
-  // `token` is still current.
-  bool tell(Generation token, Fallback fallback) {
-    if (!is_current(token)) return false;
-    call("on state", hooks.on_state, state, std::string(message));
-    if (fallback == Fallback::Show && is_current(token)) {
-      call("show fallback", hooks.show_fallback, std::string(message));
-    }
-    return is_current(token);
+  // Tells the application that `t`'s transition arrived: on_state, then the fallback. Either
+  // hook may take a new token; then the rest is left to it. Returns whether `t` is still
+  // current. The hooks get their own copy: one that starts a transition replaces `reason`.
+  bool tell(Token t, Fallback fallback) {
+    if (!is_current(t)) return false;
+    const StateReason told = reason;
+    call("on state", hooks.on_state, state, told);
+    if (fallback == Fallback::Show && is_current(t)) call("show fallback", hooks.show_fallback, told);
+    return is_current(t);
   }
 
-  // Ends the current generation: a new token, the device taken out of view and the state
-  // flipped, then the old device retired. Every stop, loss, failure or replacement starts
-  // here, so nothing still in flight for the old generation can change what is shown. The
-  // caller goes on only while the returned token is current: a retirement hook may have
-  // started a newer generation, and the newer one wins.
-  Generation end_generation(DeviceState next, std::string text, bool keep_device = false) {
-    const Generation token = begin_generation();
+  // Ends the current token's transition: a new token, the device taken out of view and the
+  // state flipped, then the old device retired. Every stop, loss, failure or replacement
+  // starts here, so nothing still in flight for the old token can change what is shown. The
+  // caller goes on only while the returned token is current: a retirement hook may have taken
+  // a newer one, and the newer one wins.
+  Token end_token(DeviceState next, StateReason why, bool keep_device = false) {
+    const Token t = next_token();
     std::unique_ptr<Incarnation> old = take_active();
-    flip(next, std::move(text));
-    report_state();  // where a retirement hook may run too: the old device is out of view
+    flip(next, std::move(why));
+    // Where a retirement hook may run too: the old device is out of view.
+    report_state(old ? old->device_generation : devices_received + 1);
     retire(old.get(), keep_device);
-    return token;
+    return t;
   }
 
-  // Records a fault with the rebuild policy; once it has given up, its explanation is the
-  // message the fallback shows. Called before any hook of the transition runs, so a retry()
-  // from one of them is judged with this fault counted, and the fault is scored once even
-  // when a hook's generation supersedes the transition.
-  std::string score(FaultKind kind, std::string_view detail, std::string text) {
-    if (options.rebuild == nullptr) return text;
+  // Records a fault with the rebuild policy; once it has given up, the reason says so. Called
+  // before any hook of the transition runs, so a retry() from one of them is judged with this
+  // fault counted, and the fault is scored once even when a hook's token supersedes the
+  // transition.
+  StateReason score(FaultKind kind, std::string_view detail, StateReason why) {
+    if (options.rebuild == nullptr) return why;
     options.rebuild->record_fault(kind, detail);
-    return options.rebuild->gave_up() ? options.rebuild->explanation() : text;
+    why.gave_up = options.rebuild->give_up();
+    return why;
   }
 
   // ---- retirement (docs/design.md, device rule D3) ----------------------------------------
-  // Stop the render loop, detach the view, dispose of the generation's resources, end the
+  // Stop the render loop, detach the view, dispose of the device's resources, end the
   // device: each step runs even if the one before it throws (a chain of finally blocks).
   // Idempotent: the flag is flipped before any step, so a second call, or a call re-entered
   // from a hook, does nothing. It only ever touches `inc`, never the replacement, and always
-  // runs to its end: a hook that starts a generation meanwhile does not save `inc`.
+  // runs to its end: a hook that takes a new token meanwhile does not save `inc`.
   void retire(Incarnation* inc, bool keep_device = false) {
     if (inc == nullptr || inc->retired) return;
     inc->retired = true;
     RetirementRecord record;
-    record.generation = inc->generation;
+    record.token = inc->token;
+    record.device_generation = inc->device_generation;
     record.device = inc->device.id;
     record.was_attached = inc->attached;
     record.presented = inc->presented;
@@ -216,9 +243,11 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
                                                                             : "hung: released once its queue is idle (it presented)")
                         : record.ended == DeviceEnd::Destroy ? "destroyed"
                                                              : "released (it presented, so it is never destroyed)";
+      const std::string which = record.device_generation != 0
+                                    ? fmt::format("device generation {}", record.device_generation)
+                                    : std::string("a device for a superseded request");
       options.diagnostics->info(MessageId::DeviceRetired,
-                                fmt::format("generation {}: device {} retired: {}", record.generation.value,
-                                            record.device.value, how));
+                                fmt::format("{} retired: {}", which, how));
     }
     retirements.push_back(std::move(record));
   }
@@ -246,12 +275,12 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   }
 
   // ---- the transitions --------------------------------------------------------------------
-  // initialize() (device rule D2): a new generation; the old device is retired before anything is
+  // initialize() (device rule D2): a new token; the old device is retired before anything is
   // asked of the provider.
   // ("Starting..." is shown after retiring, not before, so no hook runs while the
   // old device is still out.)
   void initialize() {
-    const Generation token = end_generation(DeviceState::Starting, std::string(kStartingMessage));
+    const Token token = end_token(DeviceState::Starting, because(StateCause::Starting));
     if (!tell(token, Fallback::Show)) return;
 
     if (auto api = provider.check_api(); !api) {
@@ -270,7 +299,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     });
   }
 
-  void on_adapter(Generation token, AdapterReply reply) {
+  void on_adapter(Token token, AdapterReply reply) {
     if (!is_current(token)) {  // superseded while pending: let go of what it made
       if (reply && reply.value()) provider.release_adapter(reply.value()->id);
       return;
@@ -302,13 +331,13 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
         [route](LossReport report) { route->report(std::move(report)); });
   }
 
-  void on_device(Generation token, DeviceReply reply, std::shared_ptr<LostRoute> route) {
+  void on_device(Token token, DeviceReply reply, std::shared_ptr<LostRoute> route) {
     if (reply) retirement.note_built();
     if (!is_current(token)) {
-      // Device rule D2: a device for a generation that is no longer current is retired, never
-      // attached, and its late loss goes nowhere.
+      // Device rule D2: a device for a token that is no longer current is retired, never
+      // attached, and its late loss goes nowhere. It is no device generation of this controller.
       if (reply) {
-        Incarnation stale{token, *reply, route};
+        Incarnation stale{token, 0, *reply, route};
         retire(&stale);
       }
       return;
@@ -317,43 +346,44 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       return fail(token, fmt::format("the device request was rejected ({})", reply.error().message),
                   FaultKind::FailedCreation);
     }
-    active = std::make_unique<Incarnation>(Incarnation{token, *reply, std::move(route)});
+    active = std::make_unique<Incarnation>(Incarnation{token, ++devices_received, *reply, std::move(route)});
     listen_for_loss(token);
     prepare_or_publish(token);
   }
 
   // The hot-restart path: a device handed over by the engine before this one.
-  void adopt(Generation token, StashedDevice stashed) {
-    active = std::make_unique<Incarnation>(Incarnation{token, stashed.device, std::move(stashed.route)});
+  void adopt(Token token, StashedDevice stashed) {
+    active = std::make_unique<Incarnation>(
+        Incarnation{token, ++devices_received, stashed.device, std::move(stashed.route)});
     active->presented = stashed.presented;
     listen_for_loss(token);
     prepare_or_publish(token);
   }
 
-  // Only the new device's loss is followed, and only while its generation is current.
-  void listen_for_loss(Generation token) {
+  // Only the new device's loss is followed, and only while its token is current.
+  void listen_for_loss(Token token) {
     std::weak_ptr<Core> weak = weak_from_this();
     active->route->deliver = [weak, token](LossReport report) {
       if (auto core = weak.lock()) core->on_lost(token, std::move(report));
     };
   }
 
-  void prepare_or_publish(Generation token) {
+  void prepare_or_publish(Token token) {
     if (!hooks.prepare_resources) return publish(token);
     active->preparing = true;
     if (auto failure = call("prepare resources", hooks.prepare_resources, view(*active))) {
-      // A preparation that threw will never report: fail its generation rather than leave it
-      // in Starting for ever, holding a live device.
+      // A preparation that threw will never report: fail its start rather than leave it in
+      // Starting for ever, holding a live device.
       fail(token, fmt::format("preparing resources failed ({})", *failure), FaultKind::FailedCreation);
     }
   }
 
-  Result<void> finish_preparation(Generation token, Result<void> outcome) {
+  Result<void> finish_preparation(Token token, Result<void> outcome) {
     if (!is_current(token) || !active || !active->preparing) {
       return make_error(ErrorKind::Refused, MessageId::PreparationFinishedLate,
-                        fmt::format("preparation of generation {} finished after the generation ended "
+                        fmt::format("preparation under token {} finished after that token ended "
                                     "(current: {}); release what it made",
-                                    token.value, generation.value));
+                                    token.value, this->token.value));
     }
     active->preparing = false;
     if (!outcome) {
@@ -364,60 +394,63 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     return {};
   }
 
-  // The device becomes the shown one, the graphics are shown, "Graphics are ready." is told.
-  // Attached and Ready flip together, before show_graphics, so whatever a hook does from
-  // here on meets a device that is shown.
-  void publish(Generation token) {
+  // The device becomes the shown one, the graphics are shown, Ready is told. Attached and
+  // Ready flip together, before show_graphics, so whatever a hook does from here on meets a
+  // device that is shown.
+  void publish(Token token) {
     active->attached = true;
-    flip(DeviceState::Ready, std::string(kReadyMessage));
+    const uint64_t shown = active->device_generation;
+    flip(DeviceState::Ready, because(StateCause::Shown));
     call("show graphics", hooks.show_graphics, view(*active));
-    // Reported once the device is shown, so a sink that ends the generation retires a device
-    // whose show_graphics ran, as an on_state hook would.
+    // Reported once the device is shown, so a sink that ends the token retires a device whose
+    // show_graphics ran, as an on_state hook would.
     if (!is_current(token)) return;
-    report_state();
+    report_state(shown);
     if (!tell(token, Fallback::None)) return;
-    call("announce", hooks.announce, std::string(message));
-    if (!is_current(token)) return;
     if (options.rebuild != nullptr) options.rebuild->replacement_ready();
   }
 
   // The lost report (device rule D2): a late loss of a replaced device changes nothing.
-  void on_lost(Generation token, LossReport report) {
+  void on_lost(Token token, LossReport report) {
     if (!is_current(token)) return;
-    std::string text = score(FaultKind::Lost, report.message, lost_message(report));
-    tell(end_generation(DeviceState::Lost, std::move(text)), Fallback::Show);
+    const std::string detail = report.message;
+    StateReason why = score(FaultKind::Lost, detail, StateReason{.cause = StateCause::DeviceLost, .loss = std::move(report)});
+    tell(end_token(DeviceState::Lost, std::move(why)), Fallback::Show);
   }
 
   // Let go like a lost device: a hung device must not be handed to its replacement.
-  void report_hang(Generation token, std::string_view detail) {
+  void report_hang(Token token, std::string_view detail) {
     if (!is_current(token) || !active) return;
     active->hung = true;
-    std::string text = score(FaultKind::Hung, detail,
-                             fmt::format("Graphics stopped ({}). Your work is still available.", detail));
-    tell(end_generation(DeviceState::Lost, std::move(text)), Fallback::Show);
+    StateReason why = score(FaultKind::Hung, detail,
+                            StateReason{.cause = StateCause::DeviceHung, .detail = std::string(detail)});
+    tell(end_token(DeviceState::Lost, std::move(why)), Fallback::Show);
   }
 
-  // A failed start: only the current generation may change what is shown. The generation
-  // ends here too, so the late loss of a device it made is stale.
-  void fail(Generation token, std::string why, std::optional<FaultKind> fault) {
+  // A failed start: only the current token may change what is shown. The token ends here
+  // too, so the late loss of a device it made is stale.
+  void fail(Token token, std::string why, std::optional<FaultKind> fault) {
     if (!is_current(token)) return;
-    std::string text = failed_message(why);
-    if (fault) text = score(*fault, why, std::move(text));
-    tell(end_generation(DeviceState::Failed, std::move(text)), Fallback::Show);
+    const std::string detail = why;
+    StateReason reason_now = start_failed(std::move(why));
+    if (fault) reason_now = score(*fault, detail, std::move(reason_now));
+    tell(end_token(DeviceState::Failed, std::move(reason_now)), Fallback::Show);
   }
 
-  // stop() (device rule D5): the generation first, then retirement, then the stable
-  // fallback. No new request: only an explicit retry starts a generation.
-  void stop() { tell(end_generation(DeviceState::Stopped, std::string(kStoppedMessage)), Fallback::Show); }
+  // stop() (device rule D5): the token first, then retirement, then the stable fallback. No
+  // new request: only an explicit retry asks for a device.
+  void stop() { tell(end_token(DeviceState::Stopped, because(StateCause::StoppedByUser)), Fallback::Show); }
 
   Result<void> retry() {
     if (options.rebuild != nullptr && options.rebuild->gave_up()) {
-      const std::string explanation = options.rebuild->explanation();
+      const std::string explanation = "the rebuild policy gave up: " + options.rebuild->explanation();
       // A device that is up (initialize() does not ask the policy) stays as it is.
       if (active && active->attached) return make_error(ErrorKind::Refused, MessageId::RebuildGaveUp, explanation);
       // Anything else ends here, a start still pending included: it must not reach Ready
       // after the fallback said the policy gave up.
-      tell(end_generation(DeviceState::Failed, explanation), Fallback::Show);
+      tell(end_token(DeviceState::Failed,
+                     StateReason{.cause = StateCause::RebuildStopped, .gave_up = options.rebuild->give_up()}),
+           Fallback::Show);
       return make_error(ErrorKind::Refused, MessageId::RebuildGaveUp, explanation);
     }
     initialize();
@@ -426,12 +459,12 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
 
   Result<void> shutdown(Teardown teardown) {
     const bool can_keep = teardown.keep_device && options.stash != nullptr;
-    const Generation token = end_generation(DeviceState::Stopped, std::string(kShutDownMessage), can_keep);
+    const Token token = end_token(DeviceState::Stopped, because(StateCause::ShutDown), can_keep);
     if (!tell(token, Fallback::None)) {
       return make_error(ErrorKind::Refused, MessageId::ShutdownOvertaken,
-                        fmt::format("shutdown overtaken: a hook started generation {} while the device was "
-                                    "retired; that generation is current, not shut down",
-                                    generation.value));
+                        fmt::format("shutdown overtaken: a hook took token {} while the device was "
+                                    "retired; that token is current, not shut down",
+                                    this->token.value));
     }
     if (teardown.keep_device && !can_keep) {
       return make_error(ErrorKind::InvalidArgument, MessageId::KeepDeviceNeedsStash,
@@ -443,8 +476,8 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   Result<void> mark_presented() {
     if (!active || !active->attached) {
       return make_error(ErrorKind::Refused, MessageId::MarkPresentedNoDevice,
-                        fmt::format("mark_presented: no device is shown (state {}, generation {})", to_string(state),
-                                    generation.value));
+                        fmt::format("mark_presented: no device is shown (state {}, token {})", to_string(state),
+                                    token.value));
     }
     active->presented = true;
     return {};
@@ -463,18 +496,19 @@ void DeviceController::initialize() { core_->initialize(); }
 void DeviceController::stop() { core_->stop(); }
 Result<void> DeviceController::retry() { return core_->retry(); }
 Result<void> DeviceController::shutdown(Teardown teardown) { return core_->shutdown(teardown); }
-Result<void> DeviceController::finish_preparation(Generation generation, Result<void> outcome) {
-  return core_->finish_preparation(generation, std::move(outcome));
+Result<void> DeviceController::finish_preparation(Token token, Result<void> outcome) {
+  return core_->finish_preparation(token, std::move(outcome));
 }
 Result<void> DeviceController::mark_presented() { return core_->mark_presented(); }
-void DeviceController::report_hang(Generation generation, std::string_view detail) {
-  core_->report_hang(generation, detail);
+void DeviceController::report_hang(Token token, std::string_view detail) {
+  core_->report_hang(token, detail);
 }
 
 DeviceState DeviceController::state() const { return core_->state; }
+const StateReason& DeviceController::reason() const { return core_->reason; }
 const std::string& DeviceController::message() const { return core_->message; }
-Generation DeviceController::generation() const { return core_->generation; }
-bool DeviceController::is_current(Generation generation) const { return core_->is_current(generation); }
+Token DeviceController::token() const { return core_->token; }
+bool DeviceController::is_current(Token token) const { return core_->is_current(token); }
 std::optional<DeviceView> DeviceController::active_device() const {
   if (!core_->active || !core_->active->attached) return std::nullopt;
   return core_->view(*core_->active);

@@ -27,6 +27,12 @@ const char* to_string(FaultKind kind) {
   return "unknown";
 }
 
+std::string describe(const GiveUp& give_up) {
+  const auto window_s = std::chrono::duration_cast<std::chrono::seconds>(give_up.window).count();
+  return fmt::format("{} {} within {} s{}", give_up.faults, plural_noun(give_up.kind), window_s,
+                     give_up.last_detail.empty() ? std::string() : fmt::format(" (the last: {})", give_up.last_detail));
+}
+
 RebuildPolicy::RebuildPolicy(RebuildPolicyOptions options) : options_(std::move(options)) {}
 
 bool RebuildPolicy::replacement_held(SteadyTime now) const {
@@ -34,7 +40,7 @@ bool RebuildPolicy::replacement_held(SteadyTime now) const {
 }
 
 RebuildVerdict RebuildPolicy::record_fault(FaultKind kind, std::string_view detail) {
-  if (gave_up_) {
+  if (give_up_) {
     // Nothing is being submitted while the fallback has given up: a hang then says nothing
     // about a device, and must not buy another one.
     if (kind == FaultKind::Hung) {
@@ -54,13 +60,7 @@ RebuildVerdict RebuildPolicy::record_fault(FaultKind kind, std::string_view deta
   while (!faults.empty() && now - faults.front() > options_.window) faults.pop_front();
   if (faults.size() < options_.faults_to_give_up) return RebuildVerdict::MayRebuild;
 
-  gave_up_ = true;
-  const auto window_s = std::chrono::duration_cast<std::chrono::seconds>(options_.window).count();
-  explanation_ = fmt::format(
-      "Graphics are off: {} {} within {} s{}. They stay off until you turn them on again; "
-      "your work is still available.",
-      faults.size(), plural_noun(kind), window_s,
-      detail.empty() ? std::string() : fmt::format(" (the last: {})", detail));
+  give_up_ = GiveUp{kind, faults.size(), options_.window, std::string(detail)};
   return RebuildVerdict::GaveUp;
 }
 
@@ -80,8 +80,7 @@ size_t RebuildPolicy::strikes(FaultKind kind) const {
 void RebuildPolicy::reset() {
   for (auto& faults : faults_) faults.clear();
   has_ready_since_ = false;
-  gave_up_ = false;
-  explanation_.clear();
+  give_up_.reset();
 }
 
 HangWatch::HangWatch(std::chrono::milliseconds limit, NowFunction now) : limit_(limit), now_(std::move(now)) {}

@@ -154,19 +154,15 @@ void TestRenderer::step(const std::string& name, DeviceId device) {
 
 ControllerHooks TestRenderer::hooks() {
   ControllerHooks h;
-  h.show_fallback = [this](std::string_view message) {
-    fallbacks_.emplace_back(message);
-    journal_.note(fmt::format("fallback: {}", message));
+  h.show_fallback = [this](const StateReason& reason) {
+    fallbacks_.push_back(reason);
+    journal_.note(fmt::format("fallback: {}", describe(reason)));
   };
   h.show_graphics = [this](const DeviceView& view) {
     attached_ = view.id;
     ++attachments_total_;
     ++attachments_[view.id.value];
     step("show graphics", view.id);
-  };
-  h.announce = [this](std::string_view message) {
-    announcements_.emplace_back(message);
-    journal_.note(fmt::format("announce: {}", message));
   };
   h.stop_render_loop = [this](const DeviceView& view) { step("stop render loop", view.id); };
   h.detach_graphics = [this](const DeviceView& view) {
@@ -183,7 +179,7 @@ ControllerHooks TestRenderer::hooks() {
       step("prepare resources", view.id);
     };
   }
-  h.on_state = [this](DeviceState state, std::string_view) { states_.push_back(state); };
+  h.on_state = [this](DeviceState state, const StateReason&) { states_.push_back(state); };
   return h;
 }
 

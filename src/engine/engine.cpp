@@ -36,7 +36,6 @@ struct Engine::ProviderInbox {
   uint32_t delivering = 0;  // poll() calls in progress: what arrives meanwhile is heard at once
   bool closed = false;      // the engine is being destroyed: what arrives is dropped
   std::deque<std::function<void()>> waiting;
-  device::LossReport last_loss;  // the API's words for the loss heard last
 
   void post(std::function<void()> event) {
     if (closed) return;  // a device or adapter it brings stays the DawnProvider's, which releases it
@@ -53,7 +52,7 @@ struct Engine::ProviderInbox {
 };
 
 // The provider the controller talks to: the DawnProvider, with every answer routed through the
-// inbox and each loss's words kept for on_lost.
+// inbox (a loss's report reaches on_lost through the controller's on_state).
 class Engine::QueuedProvider final : public device::DeviceProvider {
  public:
   QueuedProvider(device::DawnProvider& dawn, std::shared_ptr<ProviderInbox> inbox)
@@ -70,10 +69,7 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
       inbox->post([done = std::move(done), reply = std::move(reply)]() mutable { done(std::move(reply)); });
     };
     auto heard_lost = [inbox = inbox_, lost = std::move(lost)](device::LossReport report) mutable {
-      inbox->post([inbox, lost, report = std::move(report)]() mutable {
-        inbox->last_loss = report;
-        lost(std::move(report));
-      });
+      inbox->post([lost, report = std::move(report)]() mutable { lost(std::move(report)); });
     };
     dawn_.request_device(adapter, label, std::move(answered), std::move(heard_lost));
   }
@@ -107,7 +103,7 @@ Frame& Frame::operator=(Frame&& other) noexcept {
     slot_ = std::move(other.slot_);
     encoder_ = std::move(other.encoder_);
     id_ = other.id_;
-    generation_ = other.generation_;
+    device_generation_ = other.device_generation_;
     failure_ = std::move(other.failure_);
   }
   return *this;
@@ -123,9 +119,9 @@ Error Frame::refuse_use() {
                                    "use: the frame's engine was destroyed; the frame can only be dropped"));
   }
   return keep_failure(make_error(ErrorKind::DeviceFailed, MessageId::EngineFrameFromLostDevice,
-                                 fmt::format("use: the frame was begun on generation {}, whose device was lost "
-                                             "(the registry is on generation {}); begin a new frame",
-                                             generation_, slot_->registry->device_generation())));
+                                 fmt::format("use: the frame was begun on device generation {}, whose device was "
+                                             "lost (the registry is on device generation {}); begin a new frame",
+                                             device_generation_, slot_->registry->device_generation())));
 }
 
 Error Frame::keep_failure(const Error& error) {
@@ -137,7 +133,7 @@ void Frame::close() {
   encoder_.reset();
   if (slot_ && slot_->open_id == id_) {
     slot_->open_id = 0;
-    slot_->open_generation = 0;
+    slot_->open_device_generation = 0;
   }
   slot_.reset();
 }
@@ -272,20 +268,23 @@ device::ControllerHooks Engine::hooks() {
   hooks.prepare_resources = [this](const device::DeviceView& view) { prepare(view); };
   hooks.show_graphics = [this](const device::DeviceView&) { ready(); };
   hooks.dispose_resources = [this](const device::DeviceView& view) {
-    if (view.generation.value == prepared_token_) lose();
+    if (view.token == current_.token) lose();
   };
-  hooks.on_state = [this](device::DeviceState state, std::string_view) { on_state(state); };
+  hooks.on_state = [this](device::DeviceState state, const device::StateReason& reason) {
+    if (state == device::DeviceState::Lost) apply(Change::Lost, reason);
+    if (state == device::DeviceState::Failed) apply(Change::Failed, reason);
+  };
   return hooks;
 }
 
-// A new device: the registry is made (first generation) or rebuilt under the same handles,
-// then the controller is told the generation is prepared, which shows it (ready()).
+// A new device: the registry is made (first device generation) or rebuilt under the same
+// handles, then the controller is told the device is prepared, which shows it (ready()).
 void Engine::prepare(const device::DeviceView& view) {
-  // Device generations count devices (1, 2, 3...): the controller's tokens also count the
-  // transitions between them.
   const auto prepare_started = std::chrono::steady_clock::now();
-  const uint64_t generation = ++generation_;
-  prepared_token_ = view.generation.value;
+  // The controller numbers the devices it hands over and the engine prepares each of them, so
+  // the engine's device generations and the controller's logs name a device by one number.
+  current_ = DeviceGeneration{.number = view.device_generation, .token = view.token};
+  const uint64_t generation = current_.number;
   const gpu::Procs& procs = context_->procs();
   queue_ = gpu::Ref<gpu::Queue>(&procs, procs.DeviceGetQueue(view.device));
   gpu::AdapterInfo info;
@@ -295,10 +294,10 @@ void Engine::prepare(const device::DeviceView& view) {
     procs.AdapterInfoFreeMembers(info);
   }
   // Lost again while rebuilding or inside a callback (a refill forced it, or the driver), or
-  // already replaced by a newer generation prepared from inside one: this generation ends
-  // through the loss path, and the next one starts over.
+  // already replaced by a newer device prepared from inside one: this device ends through the
+  // loss path, and the next one starts over.
   const auto superseded = [&] {
-    return registry_->device_lost() || generation_ != generation || !controller_->is_current(view.generation);
+    return registry_->device_lost() || current_.number != generation || !controller_->is_current(view.token);
   };
   resources::RebuildReport report{.generation = generation};
   if (!registry_) {
@@ -312,7 +311,7 @@ void Engine::prepare(const device::DeviceView& view) {
     report = registry_->rebuild(view.device, queue_.get(), generation);
     if (timing_recovery_) {
       rebuilt_at_ = std::chrono::steady_clock::now();
-      recovering_.generation = generation;
+      recovering_.device_generation = generation;
       recovering_.device_request_ms = ms_between(lost_at_, prepare_started);
       recovering_.rebuild_ms = ms_between(prepare_started, rebuilt_at_);
       recovering_.rebuild = report.timings;
@@ -340,15 +339,14 @@ void Engine::prepare(const device::DeviceView& view) {
     callbacks_.on_contents_lost(report.contents_lost);
   }
   if (superseded()) return;
-  (void)controller_->finish_preparation(view.generation, {});
+  (void)controller_->finish_preparation(view.token, {});
 }
 
 void Engine::ready() {
-  state_ = EngineState::Ready;
-  failure_told_ = false;
-  shown_generation_ = generation_;
-  if (lost_generation_ != 0) ++counters_.recoveries;
-  const uint64_t generation = generation_;
+  apply(Change::Shown);
+  const uint64_t generation = current_.number;
+  // Every device after the first is prepared after the loss of the one before it.
+  if (generation > 1) ++counters_.recoveries;
   tell_observers([&](GenerationObserver& observer) {
     InCallback in(*this, "GenerationObserver::device_ready");
     observer.device_ready(generation);
@@ -356,23 +354,23 @@ void Engine::ready() {
   // Every owner has had its say (on_rebuilt, on_contents_lost, the observers): what is still
   // Lost now fails the first frame that uses it, so it is named before the application hears
   // that the device is ready. Not when an observer lost this device again meanwhile.
-  if (generation > 1 && !registry_->device_lost() && generation_ == generation) {
+  if (generation > 1 && !registry_->device_lost() && current_.number == generation) {
     (void)registry_->report_awaiting_owner();
   }
   if (callbacks_.on_ready) {
     InCallback in(*this, "on_ready");
     callbacks_.on_ready(generation);
   }
-  if (timing_recovery_ && recovering_.generation == generation && generation_ == generation) {
+  if (timing_recovery_ && recovering_.device_generation == generation && current_.number == generation) {
     ready_at_ = std::chrono::steady_clock::now();
     recovering_.callbacks_ms = ms_between(rebuilt_at_, ready_at_);
   }
 }
 
 void Engine::lose() {
-  const uint64_t generation = generation_;
-  if (!registry_ || lost_generation_ >= generation) return;
-  lost_generation_ = generation;
+  if (!registry_ || current_.loss_handled) return;
+  current_.loss_handled = true;
+  const uint64_t generation = current_.number;
   preparing_ = false;
   // A loss during a recovery extends that recovery: its time counts from the first loss.
   if (!timing_recovery_) {
@@ -381,7 +379,7 @@ void Engine::lose() {
   }
   recovering_ = RecoveryTimings{};
   ready_at_ = {};
-  if (shown_generation_ == generation) ++counters_.device_losses;
+  if (current_.shown) ++counters_.device_losses;
   // Work of the lost device (compiles, pipeline builds) is released, never published.
   drop_reloader();
   registry_->on_device_lost();
@@ -392,39 +390,50 @@ void Engine::lose() {
   });
 }
 
-void Engine::on_state(device::DeviceState state) {
-  switch (state) {
-    case device::DeviceState::Lost: {
+void Engine::apply(Change change, const device::StateReason& reason) {
+  switch (change) {
+    case Change::Shown:
+      state_ = EngineState::Ready;
+      current_.shown = true;
+      failure_told_ = false;
+      return;
+    case Change::LossForced: state_ = EngineState::Recovering; return;
+    case Change::Lost:
       state_ = EngineState::Recovering;
       // The application hears of the loss of a device it was shown, once, with the API's words
-      // (a forced loss was already let go of; this is when the API reports it).
-      if (shown_generation_ == generation_ && told_lost_ < generation_) {
-        told_lost_ = generation_;
-        const device::LossReport loss = hang_report_ ? *hang_report_ : inbox_->last_loss;
+      // (a forced loss was already let go of; this is when the API reports it), or the
+      // watchdog's for a hang.
+      if (current_.shown && !current_.loss_told) {
+        current_.loss_told = true;
+        const uint64_t generation = current_.number;
+        const device::LossReport loss =
+            reason.cause == device::StateCause::DeviceHung
+                ? device::LossReport{gpu::DeviceLostReason::Unknown, "hung: " + reason.detail}
+                : reason.loss;
         if (callbacks_.on_lost) {
           InCallback in(*this, "on_lost");
-          callbacks_.on_lost(told_lost_, loss.reason, loss.message);
+          callbacks_.on_lost(generation, loss.reason, loss.message);
         }
       }
       retry_pending_ = true;
       break;
-    }
-    case device::DeviceState::Failed:
+    case Change::Failed:
+    case Change::RetryRefused:
       state_ = EngineState::Recovering;
       retry_pending_ = true;
       break;
-    default: break;
   }
-  // The fault that ended this generation was scored before the hooks ran: when it exhausted the
+  // The fault that ended this device was scored before the hooks ran: when it exhausted the
   // policy, a retry would be refused, so the engine stops here and says why, once.
-  if (policy_.gave_up() && (state == device::DeviceState::Lost || state == device::DeviceState::Failed)) {
+  if (policy_.gave_up()) {
     retry_pending_ = false;
     state_ = EngineState::Failed;
     if (!failure_told_) {
       failure_told_ = true;
       if (callbacks_.on_failed) {
         InCallback in(*this, "on_failed");
-        callbacks_.on_failed(policy_.explanation());
+        const device::GiveUp why = *policy_.give_up();  // a copy: the callback may reset the policy
+        callbacks_.on_failed(why);
       }
     }
   }
@@ -466,17 +475,17 @@ Error Engine::no_device_error(std::string_view call) const {
                       fmt::format("{}: the engine gave up rebuilding: {}", call, message()));
   }
   return make_error(ErrorKind::DeviceFailed, MessageId::EngineDeviceLost,
-                    fmt::format("{}: device lost (generation {}), rebuilding", call, generation_));
+                    fmt::format("{}: device lost (generation {}), rebuilding", call, current_.number));
 }
 
 Result<Frame> Engine::begin_frame() {
   if (!has_device()) return no_device_error("begin_frame");
   // Deferral keys on the one submission being recorded: a second open frame's submit would
   // retire what the first frame still records.
-  if (frames_->open_id != 0 && frames_->open_generation == generation_) {
+  if (frames_->open_id != 0 && frames_->open_device_generation == current_.number) {
     return make_error(ErrorKind::Refused, MessageId::EngineFrameAlreadyOpen,
-                      fmt::format("begin_frame: a frame of generation {} is open; submit it or drop it first",
-                                  generation_));
+                      fmt::format("begin_frame: a frame of device generation {} is open; submit it or drop it first",
+                                  current_.number));
   }
   const gpu::Procs& procs = context_->procs();
   gpu::CommandEncoderDescriptor desc;
@@ -485,8 +494,8 @@ Result<Frame> Engine::begin_frame() {
   const uint64_t id = frames_->next_id++;
   frames_->registry = registry_.get();
   frames_->open_id = id;
-  frames_->open_generation = generation_;
-  return Frame(frames_, std::move(encoder), id, generation_);
+  frames_->open_device_generation = current_.number;
+  return Frame(frames_, std::move(encoder), id, current_.number);
 }
 
 Result<Serial> Engine::submit(Frame frame) {
@@ -495,11 +504,11 @@ Result<Serial> Engine::submit(Frame frame) {
     return make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
                       "submit: the frame holds no encoder (moved from, or already submitted); nothing was submitted");
   }
-  if (frame.generation_ != generation_ || !has_device()) {
+  if (frame.device_generation_ != current_.number || !has_device()) {
     return make_error(ErrorKind::DeviceFailed, MessageId::EngineFrameFromLostDevice,
-                      fmt::format("submit: the frame was recorded on generation {}, whose device was lost; "
+                      fmt::format("submit: the frame was recorded on device generation {}, whose device was lost; "
                                   "nothing was submitted",
-                                  frame.generation_));
+                                  frame.device_generation_));
   }
   if (frame.failure_) {
     // Its commands may lack what the failed use() would have recorded: submit none of them.
@@ -511,7 +520,7 @@ Result<Serial> Engine::submit(Frame frame) {
   gpu::Ref<gpu::CommandBuffer> commands(&procs, procs.CommandEncoderFinish(frame.encoder_.get(), nullptr));
   Result<Serial> submitted = registry_->submit(commands.get());
   // The first frame of a recovered device ends the recovery's timing.
-  if (submitted && timing_recovery_ && recovering_.generation == shown_generation_ &&
+  if (submitted && timing_recovery_ && current_.shown && recovering_.device_generation == current_.number &&
       ready_at_ != std::chrono::steady_clock::time_point{}) {
     const auto now = std::chrono::steady_clock::now();
     recovering_.first_frame_ms = ms_between(ready_at_, now);
@@ -552,7 +561,7 @@ void Engine::poll() {
   watch_for_hang();
   if (retry_pending_) {
     retry_pending_ = false;
-    if (auto retried = controller_->retry(); !retried) on_state(device::DeviceState::Failed);
+    if (auto retried = controller_->retry(); !retried) apply(Change::RetryRefused);
   }
 }
 
@@ -564,21 +573,19 @@ void Engine::poll() {
 void Engine::watch_for_hang() {
   if (!hang_watch_ || state_ != EngineState::Ready || !registry_ || registry_->device_lost()) return;
   // Only the device the registry's work was submitted to can be called hung.
-  const device::Generation token{prepared_token_};
+  const device::Token token = current_.token;
   if (!controller_->is_current(token) || !hang_watch_->check(registry_->clock())) return;
-  const uint64_t generation = generation_;
+  const uint64_t generation = current_.number;
   const Serial oldest = registry_->clock().retired().next();
   const std::string detail = fmt::format("submission {} did not finish within {} ms", oldest.value,
                                          options_.hang_limit.count());
   const uint64_t unscored_before = policy_.unscored_hangs();
   ++counters_.hangs;
-  hang_report_ = device::LossReport{gpu::DeviceLostReason::Unknown, "hung: " + detail};
   controller_->report_hang(token, detail);
-  hang_report_.reset();
   const bool scored = policy_.unscored_hangs() == unscored_before;
   if (!scored) ++counters_.unscored_hangs;
   diagnostics_.warning(MessageId::EngineHang,
-                       fmt::format("generation {}: {}: the device was let go as hung; {}", generation, detail,
+                       fmt::format("device generation {}: {}: the device was let go as hung; {}", generation, detail,
                                    scored ? fmt::format("hang strikes now {}", policy_.strikes(device::FaultKind::Hung))
                                           : std::string("not scored: the rebuild policy has given up")));
 }
@@ -587,9 +594,10 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
   if (destroying_) return no_device_error("wait_until_ready");
   if (innermost_callback_ != nullptr && state_ != EngineState::Ready) {
     return make_error(ErrorKind::Refused, MessageId::EngineWaitInsideCallback,
-                      fmt::format("wait_until_ready: called from inside {}, while generation {} has no device; the "
-                                  "next device is asked for only after the callback returns: return, then poll()",
-                                  innermost_callback_, generation_));
+                      fmt::format("wait_until_ready: called from inside {}, while device generation {} has no "
+                                  "device; the next device is asked for only after the callback returns: return, "
+                                  "then poll()",
+                                  innermost_callback_, current_.number));
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   gpu::count_blocking_wait();
@@ -613,7 +621,7 @@ Result<void> Engine::force_device_loss(std::string_view why) {
   context_->procs().DeviceForceLoss(registry_->device(), gpu::DeviceLostReason::Unknown, gpu::StringView(why));
   // The device is gone now; the controller hears of it at the next poll().
   lose();
-  state_ = EngineState::Recovering;
+  apply(Change::LossForced);
   return {};
 }
 

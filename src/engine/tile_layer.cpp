@@ -13,7 +13,8 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   const std::string& name = options.label;
   if (engine.device() == nullptr) {
     return make_error(ErrorKind::DeviceFailed, MessageId::EngineDeviceLost,
-                      fmt::format("tile layer '{}': device lost (generation {}), rebuilding", name, engine.generation()));
+                      fmt::format("tile layer '{}': device lost (generation {}), rebuilding", name,
+                                  engine.device_generation()));
   }
   const uint32_t mip_levels = tiles::full_mip_count(options.tile_size, options.tile_size);
   auto layer_bytes = tiles::texture_bytes(options.target_format, options.tile_size, options.tile_size, mip_levels, 1);

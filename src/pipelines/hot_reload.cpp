@@ -17,7 +17,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 // What the worker is given: copies only; the worker never touches the registry or managers.
 struct HotReloader::Job {
-  uint64_t generation = 0;
+  uint64_t revision = 0;  // which change of the file: only the newest is published
   std::filesystem::path path;
   ShaderModuleHandle module;
 };
@@ -120,7 +120,7 @@ Result<void> HotReloader::reload(ShaderModuleHandle module) {
 size_t HotReloader::in_flight() const { return in_flight_; }
 
 void HotReloader::start_job(const std::filesystem::path& path, ShaderModuleHandle module) {
-  Job job{++latest_generation_[path], path, module};
+  Job job{++latest_revision_[path], path, module};
   {
     std::lock_guard lock(mutex_);
     jobs_.push_back(std::move(job));
@@ -155,7 +155,7 @@ std::vector<ReloadReport> HotReloader::poll() {
   std::vector<ReloadReport> reports;
   for (auto it = building_.begin(); it != building_.end();) {
     Building& b = **it;
-    const bool superseded = b.job.generation != latest_generation_[b.job.path];
+    const bool superseded = b.job.revision != latest_revision_[b.job.path];
     if (!superseded && b.results->outstanding > 0) {
       ++it;
       continue;
@@ -172,7 +172,7 @@ std::vector<ReloadReport> HotReloader::poll() {
   for (Finished& f : finished) {
     if (abandoned_) return reports;
     // A newer change of the same file is on its way: this result is already out of date.
-    if (f.job.generation != latest_generation_[f.job.path]) {
+    if (f.job.revision != latest_revision_[f.job.path]) {
       --in_flight_;
       continue;
     }

@@ -332,7 +332,7 @@ Result<void> TileCache::clear() {
   if (auto ok = refuse_inside_callback("clear"); !ok) return ok;
   while (!entries_.empty()) remove(entries_.begin());
   while (!requests_.empty()) drop_request(requests_.begin());
-  ++generation_;
+  ++epoch_;
   return {};
 }
 

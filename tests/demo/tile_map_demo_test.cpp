@@ -119,6 +119,15 @@ TEST_F(TileMapDemoTest, AFolderWithAMissingAndACorruptTileCompletesAndCountsBoth
   EXPECT_EQ(last->at(128, 64), (Rgba{30, 90, 200, 255}));
 }
 
+// The demo's own words for its viewer, made from the device layer's facts.
+TEST(TileMapDemoWords, GraphicsOffSaysWhatHappenedAndThatTheWorkIsStillThere) {
+  const device::GiveUp why{.kind = device::FaultKind::Lost, .faults = 3, .window = std::chrono::minutes(1),
+                           .last_detail = "third"};
+  EXPECT_EQ(graphics_off_words(why),
+            "Graphics are off: 3 device losses within 60 s (the last: third). They stay off until you turn them on "
+            "again; your work is still available.");
+}
+
 TEST_F(TileMapDemoTest, BadOptionsAreErrorsNamingTheOption) {
   DemoOptions options = small_run();
   options.width = 250;

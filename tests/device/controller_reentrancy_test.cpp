@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/device_print.h"
 #include "support/messages.h"
 #include "warden/device/controller.h"
 #include "warden/device/test_provider.h"
@@ -26,8 +27,8 @@ void PrintTo(DeviceState state, std::ostream* out) { *out << to_string(state); }
 
 namespace {
 
-constexpr std::string_view kStartingMessage = "Starting the graphics feature...";
-constexpr std::string_view kStoppedMessage = "Graphics stopped. Your work is still available.";
+const StateReason kStarting{.cause = StateCause::Starting};
+const StateReason kStoppedByUser{.cause = StateCause::StoppedByUser};
 
 // One controller and everything it talks to, built fresh for each case.
 struct World {
@@ -90,7 +91,7 @@ std::function<void(Args...)> then(HookOf<Args...> hook, HookOf<Args...> after) {
 TEST(ControllerReentrancy, OnStateStopWhenEnteringReadyDoesNotCrashOrDetachUnshownDevice) {
   World w;
   w.make([&](ControllerHooks& h) {
-    h.on_state = then<DeviceState, std::string_view>(h.on_state, [&](DeviceState state, std::string_view) {
+    h.on_state = then<DeviceState, const StateReason&>(h.on_state, [&](DeviceState state, const StateReason&) {
       if (state == DeviceState::Ready) w.controller->stop();
     });
   });
@@ -107,8 +108,8 @@ TEST(ControllerReentrancy, OnStateStopWhenEnteringReadyDoesNotCrashOrDetachUnsho
       << "the render loop of a device that was never shown was stopped";
   EXPECT_TRUE(w.journaled_before("show graphics d1", "detach graphics d1"))
       << "a device that was never shown was detached";
-  EXPECT_TRUE(w.renderer.announcements().empty()) << "a stopped device is never announced ready";
-  EXPECT_EQ(w.renderer.fallbacks().back(), kStoppedMessage);
+  EXPECT_EQ(w.renderer.states().back(), DeviceState::Stopped) << "the last state told is the stop, never Ready";
+  EXPECT_EQ(w.renderer.fallbacks().back(), kStoppedByUser);
 }
 
 TEST(ControllerReentrancy, RetirementHookInitializingDuringALossWinsOverTheLoss) {
@@ -123,9 +124,9 @@ TEST(ControllerReentrancy, RetirementHookInitializingDuringALossWinsOverTheLoss)
   armed = true;
   ASSERT_TRUE(w.provider.lose(a));
 
-  EXPECT_EQ(w.controller->state(), DeviceState::Starting) << "the generation the hook started is current";
-  EXPECT_EQ(w.controller->message(), kStartingMessage);
-  EXPECT_EQ(w.renderer.fallbacks().back(), kStartingMessage);
+  EXPECT_EQ(w.controller->state(), DeviceState::Starting) << "the token the hook took is current";
+  EXPECT_EQ(w.controller->reason(), kStarting);
+  EXPECT_EQ(w.renderer.fallbacks().back(), kStarting);
   EXPECT_EQ(w.renderer.states().back(), DeviceState::Starting);
   EXPECT_EQ(w.rebuild.strikes(FaultKind::Lost), 1u) << "the loss is scored once";
 
@@ -171,11 +172,11 @@ TEST(ControllerReentrancy, EveryRetiringTransitionYieldsToAGenerationItsHooksSta
   };
   const std::vector<Row> rows = {
       {"stop", false, [](World& w) { w.controller->stop(); }},
-      {"report_hang", false, [](World& w) { w.controller->report_hang(w.controller->generation(), "hung"); }},
+      {"report_hang", false, [](World& w) { w.controller->report_hang(w.controller->token(), "hung"); }},
       {"initialize", false, [](World& w) { w.controller->initialize(); }},
       {"failed preparation", true,
        [](World& w) {
-         (void)w.controller->finish_preparation(w.controller->generation(),
+         (void)w.controller->finish_preparation(w.controller->token(),
                                                 make_error(ErrorKind::Compilation, "bad shader"));
        }},
   };
@@ -196,13 +197,13 @@ TEST(ControllerReentrancy, EveryRetiringTransitionYieldsToAGenerationItsHooksSta
     row.act(w);
 
     EXPECT_EQ(w.controller->state(), DeviceState::Starting);
-    EXPECT_EQ(w.renderer.fallbacks().back(), kStartingMessage);
+    EXPECT_EQ(w.renderer.fallbacks().back(), kStarting);
     const size_t newest = w.provider.adapter_requests();
     ASSERT_TRUE(w.provider.resolve_adapter(newest));
     auto b = w.provider.resolve_device(w.provider.device_requests());
     ASSERT_TRUE(b);
     if (row.prepared) {
-      ASSERT_TRUE(w.controller->finish_preparation(w.controller->generation(), {}));
+      ASSERT_TRUE(w.controller->finish_preparation(w.controller->token(), {}));
     }
     EXPECT_EQ(w.controller->state(), DeviceState::Ready);
     EXPECT_EQ(w.renderer.attached(), b.value());
@@ -231,8 +232,9 @@ TEST(ControllerReentrancy, RetryFromADisposeHookIsJudgedWithTheLossAlreadyScored
   EXPECT_EQ(w.rebuild.strikes(FaultKind::Lost), 3u) << "scored once, not twice";
   EXPECT_EQ(w.provider.adapter_requests(), 1u);
   EXPECT_EQ(w.controller->state(), DeviceState::Failed);
-  EXPECT_EQ(w.controller->message(), w.rebuild.explanation());
-  EXPECT_EQ(w.renderer.fallbacks().back(), w.rebuild.explanation());
+  EXPECT_EQ(w.controller->reason(),
+            (StateReason{.cause = StateCause::RebuildStopped, .gave_up = w.rebuild.give_up()}));
+  EXPECT_EQ(w.renderer.fallbacks().back(), w.controller->reason());
 }
 
 TEST(ControllerReentrancy, RefusedRetryWhileAStartIsPendingEndsThatStart) {
@@ -259,7 +261,7 @@ TEST(ControllerReentrancy, RefusedRetryWhileADeviceIsPreparedRetiresIt) {
   ASSERT_TRUE(w.provider.resolve_adapter(1));
   auto a = w.provider.resolve_device(1);
   ASSERT_TRUE(a);
-  const Generation preparing = w.renderer.preparations().at(0).generation;
+  const Token preparing = w.renderer.preparations().at(0).token;
 
   ASSERT_THAT(w.controller->retry(), warden::testing::FailsWith(MessageId::RebuildGaveUp));
   EXPECT_EQ(w.controller->state(), DeviceState::Failed);
@@ -281,9 +283,10 @@ TEST(ControllerReentrancy, PrepareResourcesThatThrowsFailsTheGenerationAndRetire
   ASSERT_TRUE(a);
 
   EXPECT_EQ(w.controller->state(), DeviceState::Failed);
-  EXPECT_NE(w.controller->message().find("prepare resources failed on purpose"), std::string::npos)
+  EXPECT_EQ(w.controller->reason().cause, StateCause::StartFailed);
+  EXPECT_NE(w.controller->reason().detail.find("prepare resources failed on purpose"), std::string::npos)
       << w.controller->message();
-  EXPECT_EQ(w.renderer.fallbacks().back(), w.controller->message());
+  EXPECT_EQ(w.renderer.fallbacks().back(), w.controller->reason());
   EXPECT_EQ(w.provider.live_devices(), 0u);
   EXPECT_EQ(w.renderer.disposals(a.value()), 1u);
   EXPECT_EQ(w.rebuild.strikes(FaultKind::FailedCreation), 1u);
@@ -299,7 +302,7 @@ TEST(ControllerReentrancy, StateSaysWhereTheControllerIsGoingWhileRetirementHook
   };
   const std::vector<Row> rows = {
       {"loss", [](World& w, DeviceId a) { ASSERT_TRUE(w.provider.lose(a)); }, DeviceState::Lost},
-      {"report_hang", [](World& w, DeviceId) { w.controller->report_hang(w.controller->generation(), "hung"); },
+      {"report_hang", [](World& w, DeviceId) { w.controller->report_hang(w.controller->token(), "hung"); },
        DeviceState::Lost},
       {"stop", [](World& w, DeviceId) { w.controller->stop(); }, DeviceState::Stopped},
       {"shutdown", [](World& w, DeviceId) { ASSERT_TRUE(w.controller->shutdown()); }, DeviceState::Stopped},
@@ -333,21 +336,19 @@ TEST(ControllerReentrancy, StateSaysWhereTheControllerIsGoingWhileRetirementHook
 enum class Hook {
   ShowFallback,
   ShowGraphics,
-  Announce,
   StopRenderLoop,
   DetachGraphics,
   DisposeResources,
   PrepareResources,
   OnState
 };
-constexpr std::array kHooks = {Hook::ShowFallback,   Hook::ShowGraphics,     Hook::Announce,
-                               Hook::StopRenderLoop, Hook::DetachGraphics,   Hook::DisposeResources,
-                               Hook::PrepareResources, Hook::OnState};
+constexpr std::array kHooks = {Hook::ShowFallback,     Hook::ShowGraphics,     Hook::StopRenderLoop,
+                               Hook::DetachGraphics,   Hook::DisposeResources, Hook::PrepareResources,
+                               Hook::OnState};
 const char* name(Hook hook) {
   switch (hook) {
     case Hook::ShowFallback: return "show_fallback";
     case Hook::ShowGraphics: return "show_graphics";
-    case Hook::Announce: return "announce";
     case Hook::StopRenderLoop: return "stop_render_loop";
     case Hook::DetachGraphics: return "detach_graphics";
     case Hook::DisposeResources: return "dispose_resources";
@@ -370,11 +371,11 @@ const std::vector<Call>& calls() {
       {"refused retry", true, [](DeviceController& c) { (void)c.retry(); }},
       {"stop", false, [](DeviceController& c) { c.stop(); }},
       {"shutdown", false, [](DeviceController& c) { (void)c.shutdown(); }},
-      {"report_hang", false, [](DeviceController& c) { c.report_hang(c.generation(), "hung in a hook"); }},
-      {"finish_preparation ok", false, [](DeviceController& c) { (void)c.finish_preparation(c.generation(), {}); }},
+      {"report_hang", false, [](DeviceController& c) { c.report_hang(c.token(), "hung in a hook"); }},
+      {"finish_preparation ok", false, [](DeviceController& c) { (void)c.finish_preparation(c.token(), {}); }},
       {"finish_preparation failed", false,
        [](DeviceController& c) {
-         (void)c.finish_preparation(c.generation(), make_error(ErrorKind::Compilation, "failed in a hook"));
+         (void)c.finish_preparation(c.token(), make_error(ErrorKind::Compilation, "failed in a hook"));
        }},
       {"mark_presented", false, [](DeviceController& c) { (void)c.mark_presented(); }},
   };
@@ -393,7 +394,7 @@ struct Scenario {
 
 void finish_first_preparation(World& w, Result<void> outcome) {
   if (w.renderer.preparations().empty()) return;
-  (void)w.controller->finish_preparation(w.renderer.preparations()[0].generation, std::move(outcome));
+  (void)w.controller->finish_preparation(w.renderer.preparations()[0].token, std::move(outcome));
 }
 void start(World& w, size_t request) {
   w.controller->initialize();
@@ -425,7 +426,7 @@ const std::vector<Scenario>& scenarios() {
        .act = [](World& w) { (void)w.provider.lose(DeviceId{1}); }},
       {.name = "Hang",
        .setup = [](World& w) { start(w, 1); },
-       .act = [](World& w) { w.controller->report_hang(w.controller->generation(), "hung"); }},
+       .act = [](World& w) { w.controller->report_hang(w.controller->token(), "hung"); }},
       {.name = "Stop", .setup = [](World& w) { start(w, 1); }, .act = [](World& w) { w.controller->stop(); }},
       {.name = "Shutdown",
        .setup = [](World& w) { start(w, 1); },
@@ -525,20 +526,20 @@ class MatrixRun {
  private:
   void observe(ControllerHooks& h) {
     using View = const DeviceView&;
-    h.show_fallback = then<std::string_view>(h.show_fallback, [this](std::string_view) { after(Hook::ShowFallback); });
+    h.show_fallback =
+        then<const StateReason&>(h.show_fallback, [this](const StateReason&) { after(Hook::ShowFallback); });
     auto show = h.show_graphics;
     h.show_graphics = then<View>(
         [this, show](View v) {
-          // Only the newest generation is ever attached, one device at a time, and the state
-          // already says so.
+          // Only the newest token's device is ever attached, one device at a time, and the
+          // state already says so.
           EXPECT_FALSE(w_.renderer.attached().has_value()) << "d" << v.id.value << " shown over another device";
-          EXPECT_EQ(v.generation, w_.controller->generation()) << "a superseded generation is shown";
+          EXPECT_EQ(v.token, w_.controller->token()) << "a superseded token's device is shown";
           const auto active = w_.controller->active_device();
           EXPECT_TRUE(active && active->id == v.id) << "show_graphics of a device active_device() does not name";
           show(v);
         },
         [this](View) { after(Hook::ShowGraphics); });
-    h.announce = then<std::string_view>(h.announce, [this](std::string_view) { after(Hook::Announce); });
     auto shown_only = [this](std::function<void(View)> hook, Hook which) {
       return then<View>(
           [this, hook, which](View v) {
@@ -560,8 +561,8 @@ class MatrixRun {
     if (h.prepare_resources) {
       h.prepare_resources = then<View>(h.prepare_resources, [this](View) { after(Hook::PrepareResources); });
     }
-    h.on_state = then<DeviceState, std::string_view>(h.on_state,
-                                                      [this](DeviceState, std::string_view) { after(Hook::OnState); });
+    h.on_state = then<DeviceState, const StateReason&>(
+        h.on_state, [this](DeviceState, const StateReason&) { after(Hook::OnState); });
   }
 
   void retiring(const DeviceView& v) {
@@ -599,9 +600,9 @@ class MatrixRun {
     }
     const DeviceState s = c.state();
     const bool says_fallback = s == DeviceState::Starting || s == DeviceState::Lost || s == DeviceState::Failed ||
-                               (s == DeviceState::Stopped && c.message() == kStoppedMessage);
+                               (s == DeviceState::Stopped && c.reason() == kStoppedByUser);
     if (says_fallback && !w_.renderer.fallbacks().empty()) {
-      EXPECT_EQ(w_.renderer.fallbacks().back(), c.message()) << "the fallback shows another state's message";
+      EXPECT_EQ(w_.renderer.fallbacks().back(), c.reason()) << "the fallback shows another state's reason";
     }
     // Ready holds its device; Starting may hold one being prepared; every other state none.
     const uint64_t live = w_.provider.live_devices();
@@ -621,7 +622,7 @@ class MatrixRun {
         if (w_.provider.device_request_pending(r)) moved = w_.provider.resolve_device(r).ok() || moved;
       }
       for (size_t p = prepared_; p < w_.renderer.preparations().size(); ++p, ++prepared_) {
-        (void)w_.controller->finish_preparation(w_.renderer.preparations()[p].generation, {});
+        (void)w_.controller->finish_preparation(w_.renderer.preparations()[p].token, {});
         moved = true;
       }
     }

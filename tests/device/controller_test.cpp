@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "support/device_print.h"
 #include "support/messages.h"
 #include "warden/device/test_provider.h"
 
@@ -32,8 +33,8 @@ class ControllerTest : public ::testing::Test {
     return *controller;
   }
 
-  // Starts a generation and completes its requests: adapter request #adapter_request and
-  // device request #device_request are the ones this generation makes.
+  // Initializes and completes its requests: adapter request #adapter_request and
+  // device request #device_request are the ones this initialisation makes.
   DeviceId start_ready(size_t adapter_request, size_t device_request) {
     controller->initialize();
     EXPECT_TRUE(provider.resolve_adapter(adapter_request));
@@ -98,6 +99,68 @@ TEST_F(ControllerTest, SupersededDeviceArrivingAfterBIsReadyIsRetiredNeverAttach
   EXPECT_EQ(renderer.fallbacks().size(), fallbacks);
 }
 
+// Device generations count the devices received as current; a stale device is never one of them,
+// and the token, which also counts every initialisation and every end, is another number.
+TEST_F(ControllerTest, DevicesAreNumberedOneByOneAndAStaleDeviceIsNeverCounted) {
+  make();
+  controller->initialize();  // A
+  ASSERT_TRUE(provider.resolve_adapter(1));  // A's device request #1 stays pending
+  controller->initialize();  // B
+  ASSERT_TRUE(provider.resolve_adapter(2));
+  ASSERT_TRUE(provider.resolve_device(2));
+  ASSERT_TRUE(provider.resolve_device(1));  // A's device arrives late: retired, not counted
+  ASSERT_EQ(controller->active_device()->device_generation, 1u);
+  ASSERT_EQ(controller->retirements().size(), 1u);
+  EXPECT_EQ(controller->retirements()[0].device_generation, 0u) << "a stale device has no device generation";
+
+  const DeviceId b = *renderer.attached();
+  ASSERT_TRUE(provider.lose(b));
+  ASSERT_TRUE(controller->retry());
+  ASSERT_TRUE(provider.resolve_adapter(3));
+  ASSERT_TRUE(provider.resolve_device(3));
+  EXPECT_EQ(controller->active_device()->device_generation, 2u);
+  EXPECT_EQ(controller->retirements().back().device_generation, 1u);
+  EXPECT_EQ(controller->active_device()->token, controller->token());
+  EXPECT_EQ(controller->token().value, 4u) << "A, B, B's loss and the retry each took a token";
+}
+
+// The device layer states facts; its words are for a log, never a sentence for a user.
+TEST_F(ControllerTest, EveryEndHasATypedReasonAndWordsForALog) {
+  make(ControllerOptions{.rebuild = &rebuild});
+  EXPECT_EQ(controller->reason(), StateReason{.cause = StateCause::NotStarted});
+  EXPECT_EQ(controller->message(), "not started");
+  const DeviceId a = start_ready(1, 1);
+  EXPECT_EQ(controller->reason(), StateReason{.cause = StateCause::Shown});
+  EXPECT_EQ(controller->message(), "shown");
+  controller->report_hang(controller->token(), "submission 7 did not finish within 2000 ms");
+  EXPECT_EQ(controller->message(), "device hung: submission 7 did not finish within 2000 ms");
+  EXPECT_EQ(renderer.fallbacks().back(), controller->reason());
+  EXPECT_TRUE(provider.destroyed(a));
+
+  ASSERT_TRUE(controller->retry());
+  ASSERT_TRUE(provider.reject_adapter(2, "no GPU here"));
+  EXPECT_EQ(controller->message(), "start failed: no adapter was returned: no GPU here");
+
+  ASSERT_TRUE(controller->retry());
+  ASSERT_TRUE(provider.reject_adapter(3, "still none"));
+  ASSERT_TRUE(controller->retry());
+  ASSERT_TRUE(provider.reject_adapter(4, "none at all"));
+  ASSERT_TRUE(rebuild.gave_up());
+  EXPECT_EQ(controller->message(),
+            "start failed: no adapter was returned: none at all; rebuild policy gave up: 3 failed device creations "
+            "within 60 s (the last: no adapter was returned: none at all)");
+
+  const size_t fallbacks = renderer.fallbacks().size();
+  ASSERT_TRUE(controller->shutdown());
+  EXPECT_EQ(controller->state(), DeviceState::Stopped);
+  EXPECT_EQ(controller->reason(), StateReason{.cause = StateCause::ShutDown});
+  EXPECT_EQ(renderer.fallbacks().size(), fallbacks) << "a shutdown shows no fallback";
+  for (const std::string& event : provider.journal()) {
+    EXPECT_EQ(event.find("Your work"), std::string::npos) << event;
+    EXPECT_EQ(event.find("Graphics"), std::string::npos) << event;
+  }
+}
+
 TEST_F(ControllerTest, InitializeWhileActiveRetiresAInOrderBeforeBsAdapterRequest) {
   make();
   const DeviceId a = start_ready(1, 1);
@@ -109,7 +172,8 @@ TEST_F(ControllerTest, InitializeWhileActiveRetiresAInOrderBeforeBsAdapterReques
   expect_order("destroy device d1", "request adapter #2");
   EXPECT_FALSE(renderer.attached().has_value());
   EXPECT_EQ(controller->state(), DeviceState::Starting);
-  EXPECT_EQ(renderer.fallbacks().back(), controller->message());
+  EXPECT_EQ(controller->reason().cause, StateCause::Starting);
+  EXPECT_EQ(renderer.fallbacks().back(), controller->reason());
   EXPECT_EQ(provider.live_devices(), 0u);
   EXPECT_EQ(renderer.disposals(a), 1u);
 }
@@ -123,13 +187,14 @@ TEST_F(ControllerTest, ActiveAThenBAdapterRejectedKeepsTheFallbackAndDoesNotRest
   EXPECT_EQ(controller->state(), DeviceState::Failed);
   EXPECT_FALSE(renderer.attached().has_value()) << "A is not restored";
   EXPECT_EQ(renderer.attachments(a), 1u);
-  EXPECT_NE(controller->message().find("adapter request rejected by the test"), std::string::npos);
+  EXPECT_EQ(controller->reason().cause, StateCause::StartFailed);
+  EXPECT_NE(controller->reason().detail.find("adapter request rejected by the test"), std::string::npos);
 
-  const std::string message = controller->message();
+  const StateReason reason = controller->reason();
   const size_t fallbacks = renderer.fallbacks().size();
   ASSERT_TRUE(provider.lose(a));  // A's late lost
   EXPECT_EQ(controller->state(), DeviceState::Failed);
-  EXPECT_EQ(controller->message(), message);
+  EXPECT_EQ(controller->reason(), reason);
   EXPECT_EQ(renderer.fallbacks().size(), fallbacks);
 }
 
@@ -177,8 +242,9 @@ TEST_F(ControllerTest, ApiMissingShowsTheFallbackWithoutAnyRequest) {
   controller->initialize();
   EXPECT_EQ(controller->state(), DeviceState::Failed);
   EXPECT_EQ(provider.adapter_requests(), 0u);
-  EXPECT_NE(controller->message().find("no WebGPU in this process"), std::string::npos);
-  EXPECT_EQ(renderer.fallbacks().back(), controller->message());
+  EXPECT_EQ(controller->reason().cause, StateCause::StartFailed);
+  EXPECT_NE(controller->reason().detail.find("no WebGPU in this process"), std::string::npos);
+  EXPECT_EQ(renderer.fallbacks().back(), controller->reason());
 }
 
 TEST_F(ControllerTest, NullAdapterFails) {
@@ -186,7 +252,8 @@ TEST_F(ControllerTest, NullAdapterFails) {
   controller->initialize();
   ASSERT_TRUE(provider.resolve_null_adapter(1));
   EXPECT_EQ(controller->state(), DeviceState::Failed);
-  EXPECT_NE(controller->message().find("no adapter was returned"), std::string::npos);
+  EXPECT_EQ(controller->reason().cause, StateCause::StartFailed);
+  EXPECT_NE(controller->reason().detail.find("no adapter was returned"), std::string::npos);
   EXPECT_EQ(provider.device_requests(), 0u);
   EXPECT_EQ(renderer.attachments(), 0u);
 }
@@ -196,7 +263,7 @@ TEST_F(ControllerTest, AdapterRequestRejectedFails) {
   controller->initialize();
   ASSERT_TRUE(provider.reject_adapter(1, "rejected"));
   EXPECT_EQ(controller->state(), DeviceState::Failed);
-  EXPECT_EQ(renderer.fallbacks().back(), controller->message());
+  EXPECT_EQ(renderer.fallbacks().back(), controller->reason());
   EXPECT_EQ(provider.device_requests(), 0u);
 }
 
@@ -206,7 +273,8 @@ TEST_F(ControllerTest, DeviceRequestRejectedFailsAndLetsTheAdapterGo) {
   ASSERT_TRUE(provider.resolve_adapter(1));
   ASSERT_TRUE(provider.reject_device(1, "no device for you"));
   EXPECT_EQ(controller->state(), DeviceState::Failed);
-  EXPECT_NE(controller->message().find("no device for you"), std::string::npos);
+  EXPECT_EQ(controller->reason().cause, StateCause::StartFailed);
+  EXPECT_NE(controller->reason().detail.find("no device for you"), std::string::npos);
   EXPECT_EQ(provider.live_adapters(), 0u);
   EXPECT_EQ(renderer.attachments(), 0u);
 }
@@ -217,9 +285,11 @@ TEST_F(ControllerTest, LossAfterSuccessShowsTheFallbackWithTheApisWordsAndReques
   ASSERT_TRUE(provider.lose(a, gpu::DeviceLostReason::Unknown, "the test pulled the plug"));
 
   EXPECT_EQ(controller->state(), DeviceState::Lost);
-  EXPECT_EQ(controller->message(),
-            "Graphics stopped (device lost: unknown: the test pulled the plug). Your work is still available.");
-  EXPECT_EQ(renderer.fallbacks().back(), controller->message());
+  EXPECT_EQ(controller->reason(),
+            (StateReason{.cause = StateCause::DeviceLost,
+                         .loss = {gpu::DeviceLostReason::Unknown, "the test pulled the plug"}}));
+  EXPECT_EQ(controller->message(), "device lost: unknown: the test pulled the plug");
+  EXPECT_EQ(renderer.fallbacks().back(), controller->reason());
   EXPECT_FALSE(renderer.attached().has_value());
   EXPECT_EQ(renderer.disposals(a), 1u);
   EXPECT_EQ(provider.live_devices(), 0u);
@@ -229,12 +299,12 @@ TEST_F(ControllerTest, LossAfterSuccessShowsTheFallbackWithTheApisWordsAndReques
 TEST_F(ControllerTest, UserStopRetiresAndShowsTheStableFallbackWithoutARequest) {
   make();
   const DeviceId a = start_ready(1, 1);
-  const Generation before = controller->generation();
+  const Token before = controller->token();
   controller->stop();
 
   EXPECT_EQ(controller->state(), DeviceState::Stopped);
-  EXPECT_GT(controller->generation(), before);
-  EXPECT_EQ(renderer.fallbacks().back(), "Graphics stopped. Your work is still available.");
+  EXPECT_GT(controller->token(), before);
+  EXPECT_EQ(renderer.fallbacks().back(), StateReason{.cause = StateCause::StoppedByUser});
   EXPECT_EQ(provider.adapter_requests(), 1u);
   EXPECT_EQ(provider.live_devices(), 0u);
   ASSERT_TRUE(provider.lose(a));  // the stopped device's loss arrives afterwards
@@ -265,7 +335,8 @@ TEST_F(ControllerTest, SuccessfulRetryAttachesTheNewDeviceAndFollowsOnlyItsLoss)
   ASSERT_TRUE(b);
   EXPECT_EQ(controller->state(), DeviceState::Ready);
   EXPECT_EQ(renderer.attached(), b.value());
-  EXPECT_EQ(renderer.announcements().back(), "Graphics are ready.");
+  EXPECT_EQ(renderer.states().back(), DeviceState::Ready);
+  EXPECT_EQ(controller->reason().cause, StateCause::Shown);
 
   ASSERT_TRUE(provider.lose(b.value()));
   EXPECT_EQ(controller->state(), DeviceState::Lost);
@@ -286,14 +357,17 @@ TEST_F(ControllerTest, RetryLimitExhaustedKeepsTheFallbackAndRefusesToRequest) {
     ASSERT_TRUE(provider.lose(device.value()));
   }
   ASSERT_TRUE(rebuild.gave_up());
-  EXPECT_EQ(controller->message(), rebuild.explanation()) << "the final state explains itself";
+  // The final state explains itself: the last loss, and the policy's verdict.
+  EXPECT_EQ(controller->reason().cause, StateCause::DeviceLost);
+  EXPECT_EQ(controller->reason().gave_up, rebuild.give_up());
 
   auto refused = controller->retry();
   ASSERT_THAT(refused, warden::testing::FailsWith(MessageId::RebuildGaveUp));
   EXPECT_EQ(refused.error().kind, ErrorKind::Refused);
   EXPECT_EQ(controller->state(), DeviceState::Failed);
   EXPECT_EQ(provider.adapter_requests(), 3u);
-  EXPECT_EQ(renderer.fallbacks().back(), rebuild.explanation());
+  EXPECT_EQ(renderer.fallbacks().back(),
+            (StateReason{.cause = StateCause::RebuildStopped, .gave_up = rebuild.give_up()}));
 }
 
 TEST_F(ControllerTest, NoAdapterWithTheApisReasonKeepsItInThePolicysExplanation) {
@@ -308,9 +382,10 @@ TEST_F(ControllerTest, NoAdapterWithTheApisReasonKeepsItInThePolicysExplanation)
     ASSERT_TRUE(provider.reject_adapter(round, why));
   }
   ASSERT_TRUE(rebuild.gave_up());
-  EXPECT_NE(controller->message().find("3 failed device creations"), std::string::npos) << controller->message();
-  EXPECT_NE(controller->message().find("(the last: no adapter was returned: " + why + ")"), std::string::npos)
-      << controller->message();
+  ASSERT_TRUE(controller->reason().gave_up.has_value()) << controller->message();
+  EXPECT_EQ(controller->reason().gave_up->kind, FaultKind::FailedCreation);
+  EXPECT_EQ(controller->reason().gave_up->faults, 3u);
+  EXPECT_EQ(controller->reason().gave_up->last_detail, "no adapter was returned: " + why);
 }
 
 TEST_F(ControllerTest, RefusedRetryLeavesADeviceThatIsUpAlone) {
@@ -330,12 +405,12 @@ TEST_F(ControllerTest, StopAndRestartAreDifferentActions) {
   start_ready(1, 1);
   controller->stop();
   EXPECT_EQ(provider.adapter_requests(), 1u) << "stop never requests";
-  const Generation stopped = controller->generation();
+  const Token stopped = controller->token();
 
   ASSERT_TRUE(controller->retry());
-  EXPECT_EQ(provider.adapter_requests(), 2u) << "only an explicit retry starts a generation";
+  EXPECT_EQ(provider.adapter_requests(), 2u) << "only an explicit retry asks for a device";
   EXPECT_EQ(controller->state(), DeviceState::Starting);
-  EXPECT_GT(controller->generation(), stopped);
+  EXPECT_GT(controller->token(), stopped);
 }
 
 TEST_F(ControllerTest, CleanupRepeatedDoesNothingTheSecondTimeAndNeverTouchesTheReplacement) {
@@ -398,7 +473,8 @@ TEST_F(ControllerTest, DestroyOverrideDestroysAPresentingDeviceAndTheGateThenRef
   controller->initialize();
   EXPECT_EQ(controller->state(), DeviceState::Failed);
   EXPECT_EQ(provider.adapter_requests(), 1u) << "the gate refuses before any request";
-  EXPECT_NE(controller->message().find(kGateOverrideEnvVar), std::string::npos) << controller->message();
+  EXPECT_EQ(controller->reason().cause, StateCause::StartFailed);
+  EXPECT_NE(controller->reason().detail.find(kGateOverrideEnvVar), std::string::npos) << controller->message();
 }
 
 TEST_F(ControllerTest, GateOverrideAdmitsANewDeviceAfterAPresentingOneWasDestroyed) {
@@ -431,7 +507,7 @@ TEST_F(ControllerTest, RetirementStepsAllRunWhenEarlierStepsThrow) {
 
 // ---- preparation of resources -------------------------------------------------------------------
 
-TEST_F(ControllerTest, GraphicsAreShownOnlyAfterPreparationOfTheCurrentGeneration) {
+TEST_F(ControllerTest, GraphicsAreShownOnlyAfterPreparationUnderTheCurrentToken) {
   renderer.defer_preparation();
   make();
   controller->initialize();
@@ -442,19 +518,19 @@ TEST_F(ControllerTest, GraphicsAreShownOnlyAfterPreparationOfTheCurrentGeneratio
   EXPECT_EQ(controller->state(), DeviceState::Starting);
   EXPECT_FALSE(renderer.attached().has_value());
 
-  ASSERT_TRUE(controller->finish_preparation(renderer.preparations()[0].generation, {}));
+  ASSERT_TRUE(controller->finish_preparation(renderer.preparations()[0].token, {}));
   EXPECT_EQ(controller->state(), DeviceState::Ready);
   EXPECT_EQ(renderer.attached(), a.value());
 }
 
-TEST_F(ControllerTest, PreparationFinishingAfterANewGenerationIsRefusedAndNeverShown) {
+TEST_F(ControllerTest, PreparationFinishingAfterANewTokenIsRefusedAndNeverShown) {
   renderer.defer_preparation();
   make();
   controller->initialize();
   ASSERT_TRUE(provider.resolve_adapter(1));
   auto a = provider.resolve_device(1);
   ASSERT_TRUE(a);
-  const Generation old = renderer.preparations()[0].generation;
+  const Token old = renderer.preparations()[0].token;
   controller->initialize();  // B starts while A's resources are being prepared
   EXPECT_EQ(renderer.disposals(a.value()), 1u);
 
@@ -471,10 +547,11 @@ TEST_F(ControllerTest, FailedPreparationFailsAndRetiresTheDevice) {
   ASSERT_TRUE(provider.resolve_adapter(1));
   auto a = provider.resolve_device(1);
   ASSERT_TRUE(a);
-  ASSERT_TRUE(controller->finish_preparation(renderer.preparations()[0].generation,
+  ASSERT_TRUE(controller->finish_preparation(renderer.preparations()[0].token,
                                              make_error(ErrorKind::Compilation, "shader did not compile")));
   EXPECT_EQ(controller->state(), DeviceState::Failed);
-  EXPECT_NE(controller->message().find("shader did not compile"), std::string::npos);
+  EXPECT_EQ(controller->reason().cause, StateCause::StartFailed);
+  EXPECT_NE(controller->reason().detail.find("shader did not compile"), std::string::npos);
   EXPECT_EQ(provider.live_devices(), 0u);
   ASSERT_TRUE(provider.lose(a.value()));  // the retired device's loss is stale
   EXPECT_EQ(controller->state(), DeviceState::Failed);
@@ -486,10 +563,10 @@ TEST_F(ControllerTest, HangLetsThePresentingDeviceGoAndIsScoredAsHung) {
   make(ControllerOptions{.rebuild = &rebuild});
   const DeviceId a = start_ready(1, 1);
   ASSERT_TRUE(controller->mark_presented());
-  const Generation current = controller->generation();
+  const Token current = controller->token();
 
-  controller->report_hang(Generation{current.value - 1}, "stale report");
-  EXPECT_EQ(controller->state(), DeviceState::Ready) << "a stale generation's hang changes nothing";
+  controller->report_hang(Token{current.value - 1}, "stale report");
+  EXPECT_EQ(controller->state(), DeviceState::Ready) << "a stale token's hang changes nothing";
 
   controller->report_hang(current, "submitted work did not finish within 2000 ms");
   EXPECT_EQ(controller->state(), DeviceState::Lost);
@@ -497,7 +574,8 @@ TEST_F(ControllerTest, HangLetsThePresentingDeviceGoAndIsScoredAsHung) {
   EXPECT_FALSE(provider.destroyed(a));
   EXPECT_EQ(provider.hung_device_ends(), 1u) << "ended as hung: the provider must not wait for its queue";
   EXPECT_EQ(rebuild.strikes(FaultKind::Hung), 1u);
-  EXPECT_NE(controller->message().find("within 2000 ms"), std::string::npos);
+  EXPECT_EQ(controller->reason(), (StateReason{.cause = StateCause::DeviceHung,
+                                                .detail = "submitted work did not finish within 2000 ms"}));
 }
 
 // ---- the device stash (hot restart) -------------------------------------------------------------
@@ -554,7 +632,7 @@ TEST_F(ControllerTest, AHookThatThrowsIsRecordedAndTheTransitionCarriesOn) {
   start_ready(1, 1);
   ASSERT_EQ(controller->hook_failures().size(), 1u);
   EXPECT_EQ(controller->hook_failures()[0], "show graphics: view is broken");
-  EXPECT_EQ(renderer.announcements().back(), "Graphics are ready.");
+  EXPECT_EQ(renderer.states().back(), DeviceState::Ready) << "on_state, after show_graphics, still ran";
 }
 
 // ---- lifetimes ----------------------------------------------------------------------------------

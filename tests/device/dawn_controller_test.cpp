@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/gpu_test.h"
+#include "support/device_print.h"
 #include "support/messages.h"
 #include "support/poll_until.h"
 #include "warden/device/controller.h"
@@ -25,25 +26,25 @@ class BufferApp {
   explicit BufferApp(const gpu::Procs& procs) : procs_(procs) {}
 
   DeviceController* controller = nullptr;  // set once the controller exists
-  std::vector<std::string> fallbacks;
+  std::vector<StateReason> fallbacks;
 
   ControllerHooks hooks() {
     ControllerHooks h;
-    h.show_fallback = [this](std::string_view message) { fallbacks.emplace_back(message); };
+    h.show_fallback = [this](const StateReason& reason) { fallbacks.push_back(reason); };
     h.prepare_resources = [this](const DeviceView& view) {
       gpu::BufferDescriptor desc;
       desc.label = "generation buffer";
       desc.usage = gpu::BufferUsage::CopyDst | gpu::BufferUsage::Uniform;
       desc.size = 256;
       Resources r{procs_.DeviceCreateBuffer(view.device, &desc), procs_.DeviceGetQueue(view.device)};
-      const uint32_t value = static_cast<uint32_t>(view.generation.value);
+      const uint32_t value = static_cast<uint32_t>(view.device_generation);
       procs_.QueueWriteBuffer(r.queue, r.buffer, 0, &value, sizeof value);
-      live_[view.generation.value] = r;
+      live_[view.device_generation] = r;
       ++created_;
-      (void)controller->finish_preparation(view.generation, {});
+      (void)controller->finish_preparation(view.token, {});
     };
     h.dispose_resources = [this](const DeviceView& view) {
-      auto it = live_.find(view.generation.value);
+      auto it = live_.find(view.device_generation);
       if (it == live_.end()) return;
       procs_.BufferDestroy(it->second.buffer);
       procs_.BufferRelease(it->second.buffer);
@@ -55,7 +56,7 @@ class BufferApp {
   }
 
   size_t live_generations() const { return live_.size(); }
-  bool holds(Generation generation) const { return live_.count(generation.value) != 0; }
+  bool holds(uint64_t device_generation) const { return live_.count(device_generation) != 0; }
   uint64_t created() const { return created_; }
   uint64_t disposed() const { return disposed_; }
 
@@ -125,15 +126,17 @@ TEST_F(DawnControllerTest, ForcedLossShowsTheFallbackDisposesTheGenerationThenRe
   ASSERT_EQ(controller->state(), DeviceState::Ready) << controller->message();
   const auto lost = controller->active_device();
   ASSERT_TRUE(lost.has_value());
-  ASSERT_TRUE(app->holds(lost->generation));
+  ASSERT_TRUE(app->holds(lost->device_generation));
 
   context->procs().DeviceForceLoss(lost->device, gpu::DeviceLostReason::Unknown, "forced by the test");
   ASSERT_TRUE(pump_until(*provider, [&] { return controller->state() == DeviceState::Lost; }));
 
-  EXPECT_NE(controller->message().find("forced by the test"), std::string::npos) << controller->message();
+  EXPECT_EQ(controller->reason().cause, StateCause::DeviceLost);
+  EXPECT_EQ(controller->reason().loss.reason, gpu::DeviceLostReason::Unknown);
+  EXPECT_NE(controller->reason().loss.message.find("forced by the test"), std::string::npos) << controller->message();
   ASSERT_FALSE(app->fallbacks.empty());
-  EXPECT_EQ(app->fallbacks.back(), controller->message());
-  EXPECT_FALSE(app->holds(lost->generation)) << "the lost generation's resources are disposed of";
+  EXPECT_EQ(app->fallbacks.back(), controller->reason());
+  EXPECT_FALSE(app->holds(lost->device_generation)) << "the lost generation's resources are disposed of";
   EXPECT_EQ(provider->live_devices(), 0u);
   EXPECT_FALSE(controller->active_device().has_value());
 
@@ -142,9 +145,9 @@ TEST_F(DawnControllerTest, ForcedLossShowsTheFallbackDisposesTheGenerationThenRe
   ASSERT_EQ(controller->state(), DeviceState::Ready) << controller->message();
   const auto replacement = controller->active_device();
   ASSERT_TRUE(replacement.has_value());
-  EXPECT_GT(replacement->generation, lost->generation);
+  EXPECT_GT(replacement->device_generation, lost->device_generation);
   EXPECT_NE(replacement->id, lost->id);
-  EXPECT_TRUE(app->holds(replacement->generation));
+  EXPECT_TRUE(app->holds(replacement->device_generation));
   EXPECT_EQ(provider->live_devices(), 1u);
   EXPECT_TRUE(errors.empty()) << errors.front();
 }
@@ -161,7 +164,7 @@ TEST_F(DawnControllerTest, AHungDeviceIsEndedOnlyOnceItsQueueSaysItsWorkFinished
   const uint64_t destroyed_before = provider->destroy_calls();
   const uint64_t released_before = provider->release_calls();
 
-  controller->report_hang(hung->generation, "submitted work did not finish within 2000 ms");
+  controller->report_hang(hung->token, "submitted work did not finish within 2000 ms");
 
   EXPECT_EQ(controller->state(), DeviceState::Lost);
   EXPECT_EQ(provider->live_devices(), 0u) << "the hung device is no longer the provider's to hand out";
@@ -220,15 +223,16 @@ TEST(DawnProvider, WithoutALibraryTheControllerFailsWithTheReason) {
   DawnProvider provider(nullptr, DawnProviderOptions{.unavailable_reason = "libwebgpu_wrapper.so not found"});
   EXPECT_THAT(provider.check_api(), warden::testing::FailsWith(MessageId::ProviderApiUnavailable));
   RetirementPolicy retirement(RetirementOptions{});
-  std::vector<std::string> fallbacks;
+  std::vector<StateReason> fallbacks;
   ControllerHooks hooks;
-  hooks.show_fallback = [&](std::string_view message) { fallbacks.emplace_back(message); };
+  hooks.show_fallback = [&](const StateReason& reason) { fallbacks.push_back(reason); };
   DeviceController controller(provider, hooks, ControllerOptions{.retirement = &retirement});
   controller.initialize();
   EXPECT_EQ(controller.state(), DeviceState::Failed);
-  EXPECT_NE(controller.message().find("libwebgpu_wrapper.so not found"), std::string::npos);
+  EXPECT_EQ(controller.reason().cause, StateCause::StartFailed);
+  EXPECT_NE(controller.reason().detail.find("libwebgpu_wrapper.so not found"), std::string::npos);
   ASSERT_FALSE(fallbacks.empty());
-  EXPECT_EQ(fallbacks.back(), controller.message());
+  EXPECT_EQ(fallbacks.back(), controller.reason());
 }
 
 }  // namespace

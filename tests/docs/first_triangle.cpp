@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   const auto centre = before->pixel(32, 40), corner = before->pixel(0, 0);
   std::printf("first_triangle: wrote %s; centre %u,%u,%u corner %u,%u,%u; after the loss (generation %llu) %s\n",
               png_path, centre[0], centre[1], centre[2], corner[0], corner[1], corner[2],
-              static_cast<unsigned long long>(engine.generation()),
+              static_cast<unsigned long long>(engine.device_generation()),
               after->rgba == before->rgba ? "the same picture" : "a DIFFERENT picture");
   if (centre[0] != 255 || centre[2] != 0 || corner[0] != 0 || corner[2] < 60 || corner[2] > 68) {
     std::fprintf(stderr, "first_triangle: the pixels are not the triangle and the clear colour\n");

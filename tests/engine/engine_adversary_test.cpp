@@ -294,7 +294,7 @@ TEST(EngineHotReloadSink, ASinkThatForcesALossWhileAReloadIsReportedLeavesTheEng
   std::ofstream(path, std::ios::trunc) << compute_wgsl(2) << "  \n";
   ASSERT_TRUE(warden::testing::poll_until([&] { return losses_forced == 1; }, [&] { engine->poll(); }));
   ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
-  EXPECT_EQ(engine->generation(), 2u);
+  EXPECT_EQ(engine->device_generation(), 2u);
   EXPECT_TRUE(engine->registry().resolve(*pipeline).ok());
   // The new device's reloader works as before.
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -339,7 +339,7 @@ TEST(EngineNested, ARecoveryInsideOnRebuiltLeavesTheReportItReadsIntact) {
   EXPECT_THAT(generations_seen, ElementsAre(3u, 2u));
   ASSERT_EQ(awaiting_seen.size(), 2u);
   for (const std::string& name : awaiting_seen) EXPECT_THAT(name, HasSubstr("an adopted buffer with a long enough"));
-  EXPECT_EQ(e->generation(), 3u);
+  EXPECT_EQ(e->device_generation(), 3u);
   EXPECT_EQ(e->last_rebuild().generation, 3u);
   EXPECT_EQ(e->state(), EngineState::Ready);
 }
@@ -351,8 +351,8 @@ TEST(EngineNested, ARecoveryInsideARefillEndsThatRebuildsRefillsAndLastRebuildIs
   std::vector<uint64_t> first_refills, second_refills;
   auto refilled = [&](std::vector<uint64_t>& seen, bool nest) {
     return [&, nest](resources::Registry&, BufferHandle) {
-      seen.push_back(e->generation());
-      if (nest && e->generation() == 2) {
+      seen.push_back(e->device_generation());
+      if (nest && e->device_generation() == 2) {
         EXPECT_TRUE(e->force_device_loss("inside a refill").ok());
         EXPECT_TRUE(warden::testing::poll_until([&] { return e->state() == EngineState::Ready; }, [&] { e->poll(); }));
       }
@@ -372,7 +372,7 @@ TEST(EngineNested, ARecoveryInsideARefillEndsThatRebuildsRefillsAndLastRebuildIs
   EXPECT_THAT(first_refills, ElementsAre(2u, 3u));
   // Generation 2's rebuild ended inside the first refill: its second refill never ran, on any device.
   EXPECT_THAT(second_refills, ElementsAre(3u));
-  EXPECT_EQ(e->generation(), 3u);
+  EXPECT_EQ(e->device_generation(), 3u);
   EXPECT_EQ(e->last_rebuild().generation, 3u);
 }
 

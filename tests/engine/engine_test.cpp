@@ -115,7 +115,7 @@ TEST(EngineLoss, EveryCallBetweenTheLossAndReadyGivesItsDocumentedResult) {
   EXPECT_EQ(frame.error().message, "begin_frame: " + lost);
   auto submitted = engine->submit(std::move(early.value()));
   ASSERT_THAT(submitted, FailsWith(MessageId::EngineFrameFromLostDevice));
-  EXPECT_THAT(submitted.error().message, HasSubstr("recorded on generation 1"));
+  EXPECT_THAT(submitted.error().message, HasSubstr("recorded on device generation 1"));
   auto forced = engine->force_device_loss();
   ASSERT_THAT(forced, FailsWith(MessageId::EngineDeviceLost));
   EXPECT_EQ(forced.error().message, "force_device_loss: " + lost);
@@ -128,7 +128,7 @@ TEST(EngineLoss, EveryCallBetweenTheLossAndReadyGivesItsDocumentedResult) {
   EXPECT_TRUE(engine->registry().is_alive(*buffer));
 
   ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
-  EXPECT_EQ(engine->generation(), 2u);
+  EXPECT_EQ(engine->device_generation(), 2u);
   EXPECT_TRUE(engine->registry().resolve(*buffer).ok());
   auto next = engine->begin_frame();
   ASSERT_TRUE(next.ok());
@@ -161,7 +161,7 @@ TEST(EngineLoss, ASecondLossForcedInsideTheRebuildEndsCleanlyAndTheNextGeneratio
   ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
   EXPECT_THAT(refilled_on, ElementsAre(2u, 3u));
   EXPECT_THAT(heard.ready, ElementsAre(1u, 3u));  // generation 2 was never shown
-  EXPECT_EQ(engine->generation(), 3u);
+  EXPECT_EQ(engine->device_generation(), 3u);
   EXPECT_TRUE(engine->registry().resolve(*buffer).ok());
   EXPECT_EQ(engine->registry().slot_state(*buffer), resources::SlotState::Live);
   EXPECT_EQ(engine->rebuild_policy().strikes(device::FaultKind::Lost), 2u);
@@ -180,7 +180,7 @@ TEST(EngineLoss, WhenThePolicyGivesUpTheEngineSaysWhyOnceAndHandlesStayValid) {
   ASSERT_THAT(waited, FailsWith(MessageId::EngineGaveUp));
   EXPECT_EQ(engine->state(), EngineState::Failed);
   ASSERT_EQ(heard.failed.size(), 1u);
-  EXPECT_EQ(heard.failed[0], engine->rebuild_policy().explanation());
+  EXPECT_EQ(heard.failed[0], engine->rebuild_policy().give_up());
   for (int i = 0; i < 5; ++i) engine->poll();
   EXPECT_EQ(heard.failed.size(), 1u);
   EXPECT_THAT(engine->begin_frame(), FailsWith(MessageId::EngineGaveUp));
@@ -233,6 +233,25 @@ TEST(EngineDiagnostics, ALossAndItsRecoveryAreReportedInOrderIntoTheEnginesOneDi
                                           MessageId::DeviceReady));
 }
 
+// One number per device: the controller's reports name a device by the engine's device
+// generation, never by the controller's token (which also counts the transitions between them).
+TEST(EngineDiagnostics, EveryDeviceReportNamesTheEnginesDeviceGeneration) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_EQ(engine->device_generation(), 1u);
+  (void)engine->diagnostics().take();
+  ASSERT_TRUE(engine->force_device_loss("numbering test").ok());
+  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_EQ(engine->device_generation(), 2u);
+  std::vector<std::string> device_reports;
+  for (const Diagnostic& d : engine->diagnostics().entries()) {
+    if (d.category == device::kDiagnosticsCategory) device_reports.push_back(d.message.substr(0, d.message.find(':')));
+  }
+  EXPECT_THAT(device_reports, ElementsAre("device generation 1", "device generation 1 retired", "device generation 2",
+                                          "device generation 2"));
+  EXPECT_GT(engine->controller().token().value, engine->device_generation()) << "the token is another number";
+}
+
 // The WebGPU implementation's own log reaches the application as diagnostics, not stderr. Auto
 // tries Vulkan first; where Dawn cannot load it (this machine, CI's), Dawn says so in its log.
 TEST(EngineDiagnostics, DawnsOwnLogIsADiagnosticNotALineOnStandardError) {
@@ -283,7 +302,7 @@ TEST(EngineDiagnostics, ASinkThatForcesALossWhenItHearsReadyIsRecoveredFrom) {
   EXPECT_EQ(forced_from_sink, 1);
   EXPECT_EQ(lost_reports, 2u);
   EXPECT_EQ(engine->state(), EngineState::Ready);
-  EXPECT_EQ(engine->generation(), 3u);
+  EXPECT_EQ(engine->device_generation(), 3u);
   engine->diagnostics().set_sink(nullptr);
 }
 

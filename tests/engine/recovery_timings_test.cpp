@@ -53,7 +53,7 @@ TEST_P(RecoveryTimingsOfAScene, AreFilledAtTheFirstFrameAfterALossEveryPartPrese
 
   ASSERT_TRUE(engine->last_recovery().has_value());
   const RecoveryTimings t = *engine->last_recovery();
-  EXPECT_EQ(t.generation, 2u);
+  EXPECT_EQ(t.device_generation, 2u);
   EXPECT_GT(t.device_request_ms, 0.0);
   EXPECT_GT(t.rebuild_ms, 0.0);
   EXPECT_GT(t.callbacks_ms, 0.0);
@@ -113,7 +113,7 @@ TEST(RecoveryTimings, ALossDuringTheRebuildExtendsTheRecoveryFromTheFirstLoss) {
 
   ASSERT_TRUE(engine->last_recovery().has_value());
   const RecoveryTimings t = *engine->last_recovery();
-  EXPECT_EQ(t.generation, 3u);  // generation 2 was never shown
+  EXPECT_EQ(t.device_generation, 3u);  // generation 2 was never shown
   // Counted from the first loss: longer than from the second one to the first frame.
   const auto ms = [](auto span) { return std::chrono::duration<double, std::milli>(span).count(); };
   EXPECT_GT(t.total_ms, ms(first_frame - second_loss));

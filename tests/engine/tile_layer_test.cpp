@@ -208,7 +208,7 @@ TEST_F(TileLayerScene, TilesComeBackWithinTheBoundAfterAForcedLossAncestorsMeanw
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ASSERT_TRUE(drawn.recorded) << engine->message();
-  EXPECT_EQ(engine->generation(), 2u);
+  EXPECT_EQ(engine->device_generation(), 2u);
   EXPECT_EQ(layer->array().texture(), array_before) << "the same handle, rebuilt";
   // Every layer free after the loss: the pool waits for nothing of the lost device.
   uint32_t after = 1;

@@ -74,7 +74,7 @@ resources::RegistryOptions registry_options() { return {.generation_limit = 16};
 // The options of the engine and of the layers below it.
 engine::EngineOptions engine_options() { return {.device = {.label = "app"}, .hot_reload = false}; }
 engine::EngineCallbacks engine_callbacks() {
-  return {.on_failed = [](std::string_view) {}};
+  return {.on_failed = [](const device::GiveUp&) {}};
 }
 engine::TileLayerOptions tile_layer_options() { return {.tile_size = 128, .label = "map"}; }
 gpu::DeviceOptions device_options() {
@@ -87,7 +87,7 @@ device::RebuildPolicyOptions rebuild_options() { return {.faults_to_give_up = 5}
 device::RetirementOptions retirement_options() { return {.gate_override = true}; }
 device::ControllerOptions controller_options() { return {.device_label = "controlled"}; }
 device::ControllerHooks controller_hooks() {
-  return {.announce = [](std::string_view) {}};
+  return {.on_state = [](device::DeviceState, const device::StateReason&) {}};
 }
 pipelines::BuildOptions build_options() { return {.completion = gpu::Completion::ProcessEvents}; }
 present::RenderTargetDescription render_target() { return {.width = 32, .height = 32}; }
@@ -119,7 +119,7 @@ int main() {
          !engine_callbacks().on_failed || tile_layer_options().tile_size == 0 || !device_options().callbacks.on_lost ||
          library_options().path.empty() || provider_options().device.label.empty() ||
          rebuild_options().faults_to_give_up == 0 || !retirement_options().gate_override ||
-         controller_options().device_label.empty() || !controller_hooks().announce ||
+         controller_options().device_label.empty() || !controller_hooks().on_state ||
          build_options().timeout.count() == 0 || render_target().width == 0 || window_options().title.empty() ||
          swapchain_options().label.empty() || debug_drawer_options().depth_test ||
          compiler_options().timeout.count() == 0 || tile_array().layers == 0 || upload_ring().buffers == 0 ||

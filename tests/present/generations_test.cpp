@@ -45,7 +45,7 @@ class PresentingApp {
       registry = std::make_unique<resources::Registry>(context_, view.device, queue);
       auto attached = swapchain->attach({.device = view.device, .registry = registry.get(),
                                          .on_first_present = [this] { (void)controller->mark_presented(); }});
-      (void)controller->finish_preparation(view.generation, attached);
+      (void)controller->finish_preparation(view.token, attached);
     };
     hooks.dispose_resources = [this](const DeviceView&) {
       swapchain->detach();
@@ -127,7 +127,7 @@ TEST_F(PresentGenerationsTest, FourDeviceGenerationsInARowOnOneWindowEachPresent
     }
     ASSERT_TRUE(app.reach_ready()) << "round " << round << ": " << app.controller->message();
     const DeviceView shown = *app.controller->active_device();
-    presented_by_generation[shown.generation.value] = app.present_frames(20);
+    presented_by_generation[shown.device_generation] = app.present_frames(20);
     if (round == 3) break;
     context->procs().DeviceForceLoss(shown.device, gpu::DeviceLostReason::Unknown, "forced between generations");
     ASSERT_TRUE(pump_until(*app.provider, [&] { return app.controller->state() == DeviceState::Lost; }));

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/device_print.h"
 #include "support/poll_until.h"
 #include "warden/engine/engine.h"
 #include "warden/gpu/objects.h"
@@ -28,7 +29,7 @@ struct Heard {
   std::vector<resources::ContentsLost> contents_lost;
   std::vector<resources::RebuildReport> rebuilt;
   std::vector<std::string> order;  // "ready N", "reload applied", ...
-  std::vector<std::string> failed;
+  std::vector<device::GiveUp> failed;
   std::vector<pipelines::ReloadReport> reloads;
 
   EngineCallbacks callbacks() {
@@ -43,7 +44,7 @@ struct Heard {
       lost_messages.emplace_back(m);
     };
     c.on_contents_lost = [this](const resources::ContentsLost& l) { contents_lost.push_back(l); };
-    c.on_failed = [this](std::string_view m) { failed.emplace_back(m); };
+    c.on_failed = [this](const device::GiveUp& why) { failed.push_back(why); };
     c.on_reload = [this](const pipelines::ReloadReport& r) {
       reloads.push_back(r);
       order.push_back(r.applied ? "reload applied" : "reload refused");

@@ -252,7 +252,7 @@ TEST(TileCacheFrame, StaleCompletionsAreDroppedAndCounted) {
   EXPECT_EQ(cache->stale_completions(), 3u);
   EXPECT_EQ(cache->fetches_in_flight(), 0u);
   EXPECT_EQ(pool.allocated_count(), 0u);
-  EXPECT_EQ(cache->generation(), 1u);
+  EXPECT_EQ(cache->epoch(), 1u);
   fetcher.replies.clear();  // unanswered replies post failures nobody waits for
   auto report = cache->deliver(uploads.upload());
   ASSERT_TRUE(report);

@@ -17,6 +17,7 @@
 #include "warden/core/result.h"
 #include "warden/demo/progress.h"
 #include "warden/demo/report.h"
+#include "warden/device/rebuild_policy.h"
 #include "warden/gpu/context.h"
 
 namespace warden::demo {
@@ -100,6 +101,11 @@ Result<void> check_options(const DemoOptions& options);
 
 /// The frames that get a snapshot: `options.snapshots` spread evenly, ending at the last frame.
 std::vector<uint32_t> snapshot_frames(const DemoOptions& options);
+
+/// The demo's words for its viewer when the engine's rebuild policy gave up ("Graphics are off:
+/// 3 device losses within 60 s (the last: ...). They stay off until ..."): the device layer gives
+/// the facts, the application says them.
+std::string graphics_off_words(const device::GiveUp& why);
 
 /// Runs the demo through an Engine on options.backend, writes frame-NNNN.png, tiles.wgsl,
 /// report.json and report.html into options.out, and returns the report. `progress` may be

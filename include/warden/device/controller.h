@@ -1,17 +1,20 @@
 /// @file
-/// DeviceController: owns the current device generation and walks it through the transitions of
-/// the device rules D1-D8 of docs/design.md (docs/device-lifecycle.md has the diagram).
+/// DeviceController: owns the current device and walks it through the transitions of the
+/// device rules D1-D8 of docs/design.md (docs/device-lifecycle.md has the diagram).
 ///
-/// Every initialisation is a new generation. Every async continuation (adapter request, device
-/// request, lost report, resource preparation) carries the generation it started in and checks
-/// it before it changes anything visible; a device from a superseded request is retired, never
-/// attached. The controller starts nothing on its own: initialize() and retry() are explicit
-/// calls, and the limit on retries lives outside it (RebuildPolicy).
+/// Two numbers, each with its own word. A token names a transition: every initialisation, and
+/// every end of one, takes a new token; every async continuation (adapter request, device
+/// request, lost report, resource preparation) carries the token it started under and checks it
+/// before it changes anything visible, so a device from a superseded request is retired, never
+/// attached. A device generation names a device: 1 for the first one the controller received,
+/// one more for each after it; logs name a device by it. The controller starts nothing on its
+/// own: initialize() and retry() are explicit calls, and the limit on retries lives outside it
+/// (RebuildPolicy).
 ///
 /// Single-threaded: call it, and drive the provider's events, from one thread.
 ///
 /// States flip before hooks run (Dawn: "flip the state before cleanup"). A transition that
-/// ends a generation (initialize, stop, loss, report_hang, a failure, a refused retry, shutdown)
+/// ends a token (initialize, stop, loss, report_hang, a failure, a refused retry, shutdown)
 /// first takes the device out of view and sets the state it leads to, and only then runs the
 /// retirement hooks: while stop_render_loop, detach_graphics and dispose_resources run,
 /// state() already says Starting, Stopped, Lost or Failed and active_device() is empty. Ready
@@ -19,13 +22,13 @@
 /// hooks too, state() is Ready exactly when active_device() names a device.
 ///
 /// Re-entrancy. Any hook may call initialize(), retry(), stop(), shutdown(), report_hang(),
-/// finish_preparation() and mark_presented() (not the destructor). A call that starts or ends
-/// a generation supersedes the transition whose hook made it: that transition re-checks its
-/// generation after each hook and abandons what is left of it (its on_state, fallback,
-/// announce, request); the newer generation wins. A device whose retirement began is still
-/// retired to the end (its remaining steps run, then it is ended). A fault is scored with the
-/// RebuildPolicy once, before the transition's first hook, so a retry() from a hook is judged
-/// with it counted. shutdown() overtaken this way returns Refused.
+/// finish_preparation() and mark_presented() (not the destructor). A call that takes a new
+/// token supersedes the transition whose hook made it: that transition re-checks its token
+/// after each hook and abandons what is left of it (its on_state, fallback, request); the newer
+/// token wins. A device whose retirement began is still retired to the end (its remaining steps
+/// run, then it is ended). A fault is scored with the RebuildPolicy once, before the
+/// transition's first hook, so a retry() from a hook is judged with it counted. shutdown()
+/// overtaken this way returns Refused.
 #pragma once
 
 #include <cstdint>
@@ -50,35 +53,76 @@ enum class DeviceState { Idle, Starting, Ready, Lost, Stopped, Failed };
 /// "idle", "starting", "ready", "lost", "stopped" or "failed".
 const char* to_string(DeviceState state);
 
-/// A generation token. 0 is the generation before the first initialize().
-struct Generation {
-  /// The number: incremented by every initialisation and every stop; 0 before the first.
+/// What brought the controller to its state. The device layer states the facts; an application
+/// puts them in its users' words (docs/device-lifecycle.md, "States and reasons").
+enum class StateCause {
+  NotStarted,      ///< Idle: initialize() was never called
+  Starting,        ///< Starting: a device is being asked for
+  Shown,           ///< Ready: a device is shown
+  StoppedByUser,   ///< Stopped: stop(); no device is asked for until an explicit retry
+  ShutDown,        ///< Stopped: shutdown(), the owner's teardown
+  DeviceLost,      ///< Lost: the API reported the device lost (StateReason::loss)
+  DeviceHung,      ///< Lost: report_hang(); its work did not finish (StateReason::detail)
+  StartFailed,     ///< Failed: no device could be made or prepared (StateReason::detail)
+  RebuildStopped,  ///< Failed: a retry() refused because the rebuild policy had given up
+};
+/// "not started", "starting", "shown", "stopped by the user", "shut down", "device lost",
+/// "device hung", "start failed" or "rebuild stopped".
+const char* to_string(StateCause cause);
+
+/// Why the controller is in its state: the facts, never a sentence for a user.
+struct StateReason {
+  /// What happened; the fields below add its facts.
+  StateCause cause = StateCause::NotStarted;
+  /// DeviceLost: the API's reason and message, as given.
+  LossReport loss{};
+  /// DeviceHung: what did not finish; StartFailed: the error.
+  std::string detail{};
+  /// Set when the rebuild policy has given up (this fault exhausted it, or an earlier one): no
+  /// device is asked for until the owner resets it (a new user action).
+  std::optional<GiveUp> gave_up{};
+  /// Reasons compare field by field.
+  bool operator==(const StateReason&) const = default;
+};
+/// The reason in words for a log or an error ("device lost: unknown: forced", "start failed:
+/// no adapter was returned", with "; rebuild policy gave up: ..." when it did).
+std::string describe(const StateReason& reason);
+
+/// A controller token: which transition of the controller a continuation belongs to. Every
+/// initialisation and every end of one (a stop, a loss, a failure) takes a new token, so a
+/// continuation started before compares unequal and changes nothing. Not a device number: a
+/// device's number is DeviceView::device_generation.
+struct Token {
+  /// The number: incremented by every initialisation and every end of one; 0 before the first.
   uint64_t value = 0;
-  /// Generations order as their numbers do.
-  constexpr auto operator<=>(const Generation&) const = default;
+  /// Tokens order as their numbers do.
+  constexpr auto operator<=>(const Token&) const = default;
 };
 
 /// What the application's hooks are told about a device.
 struct DeviceView {
-  /// The generation the device belongs to.
-  Generation generation{};
+  /// The controller token the device was received under.
+  Token token{};
+  /// The device generation: the devices this controller received as current, counted from 1
+  /// (a device for a superseded request is never counted, and has 0). The one number a log
+  /// names a device by.
+  uint64_t device_generation = 0;
   /// The device, as its provider names it.
   DeviceId id{};
   gpu::Device device = nullptr;  ///< null from providers without real devices
 };
 
-/// The application says what these mean (show the fallback, show the graphics, announce,
-/// stop the render loop, detach the view, dispose of the device's resources); warden calls them at the right
-/// transitions. Any may be empty, and any may call back into the controller (see above). A hook
-/// that throws is caught and recorded (hook_failures(), RetirementRecord::step_failures); the
-/// transition carries on, except prepare_resources: one that throws fails its generation.
+/// The application says what these mean (show the fallback, show the graphics, stop the render
+/// loop, detach the view, dispose of the device's resources); warden calls them at the right
+/// transitions, with typed states and reasons, never words for users. Any may be empty, and any
+/// may call back into the controller (see above). A hook that throws is caught and recorded
+/// (hook_failures(), RetirementRecord::step_failures); the transition carries on, except
+/// prepare_resources: one that throws fails its device's start.
 struct ControllerHooks {
-  /// Show the view without the GPU, with `message` saying why.
-  std::function<void(std::string_view message)> show_fallback{};
+  /// Show the view without the GPU; `reason` says why (the application words it).
+  std::function<void(const StateReason& reason)> show_fallback{};
   /// Show the graphics of this (ready) device.
   std::function<void(const DeviceView&)> show_graphics{};
-  /// Tell the user about a transition (e.g. "graphics restored").
-  std::function<void(std::string_view message)> announce{};
   /// Called once for each show_graphics, when that device retires.
   std::function<void(const DeviceView&)> stop_render_loop{};
   /// Take this device's graphics out of view.
@@ -86,14 +130,14 @@ struct ControllerHooks {
   /// Called once for every device the controller received, when it retires.
   std::function<void(const DeviceView&)> dispose_resources{};
   /// Optional: build the active mode's resources for a new device from application data. When
-  /// set, the device is shown only after finish_preparation(view.generation, ...) succeeds
-  /// (it may be called from inside this hook). If it throws, the generation fails (scored as a
-  /// failed creation, the device retired, the exception's message in the fallback).
+  /// set, the device is shown only after finish_preparation(view.token, ...) succeeds (it may
+  /// be called from inside this hook). If it throws, the start fails (scored as a failed
+  /// creation, the device retired, StartFailed with the exception's message as its detail).
   std::function<void(const DeviceView&)> prepare_resources{};
-  /// Every state reached, with its fallback message: after the retirement the transition
-  /// caused, before show_fallback; for Ready after show_graphics, before announce. A state a
-  /// hook superseded before it was told is not reported.
-  std::function<void(DeviceState, std::string_view message)> on_state{};
+  /// Every state reached, with its reason (for Lost, the API's loss report): after the
+  /// retirement the transition caused, before show_fallback; for Ready after show_graphics.
+  /// A state a hook superseded before it was told is not reported.
+  std::function<void(DeviceState, const StateReason& reason)> on_state{};
 };
 
 /// The Diagnostics category the controller reports under.
@@ -113,8 +157,10 @@ struct ControllerOptions {
 
 /// One retirement as it happened.
 struct RetirementRecord {
-  /// The generation that ended.
-  Generation generation{};
+  /// The token the device was received under.
+  Token token{};
+  /// Its device generation (0: a device for a superseded request, never counted).
+  uint64_t device_generation = 0;
   /// Its device.
   DeviceId device{};
   /// The device had been shown (show_graphics ran).
@@ -136,7 +182,7 @@ struct Teardown {
   bool keep_device = false;
 };
 
-/// Owns the current device generation and walks it through its transitions (see the file comment).
+/// Owns the current device and walks it through its transitions (see the file comment).
 class DeviceController {
  public:
   /// `provider`, and the policies and stash named in `options`, must outlive the controller.
@@ -147,35 +193,38 @@ class DeviceController {
   DeviceController(const DeviceController&) = delete;
   DeviceController& operator=(const DeviceController&) = delete;
 
-  /// A new generation: retires the current device (if any), then asks for a new one. Opening
-  /// the feature is a new user action: it does not ask the rebuild policy.
+  /// A new token: retires the current device (if any), then asks for a new one. Opening the
+  /// feature is a new user action: it does not ask the rebuild policy.
   void initialize();
-  /// A new generation without a request: retires the current device, shows the stable fallback.
+  /// A new token without a request: retires the current device, shows the stable fallback.
   void stop();
   /// An explicit retry: initialize(), unless the rebuild policy has given up (Refused). A
   /// refused retry leaves a shown device alone; anything else, a start still pending
   /// included, ends in Failed with the policy's explanation.
   Result<void> retry();
   /// Engine teardown: retires the device (or hands it to the stash), shows no fallback.
-  /// Refused when a hook started a generation meanwhile: that generation is current.
+  /// Refused when a hook took a new token meanwhile (initialize()): that one is current.
   Result<void> shutdown(Teardown teardown = {});
 
-  /// The application finished preparing resources for `generation`. Refused when that
-  /// generation is no longer current: the caller releases what it made.
-  Result<void> finish_preparation(Generation generation, Result<void> outcome);
+  /// The application finished preparing resources for the device received under `token`.
+  /// Refused when that token is no longer current: the caller releases what it made.
+  Result<void> finish_preparation(Token token, Result<void> outcome);
   /// The shown device presented to a surface: from now on it is released, never destroyed.
   Result<void> mark_presented();
-  /// Work submitted on `generation`'s device did not retire in time (see HangWatch): the device
-  /// is let go like a lost one. Ignored for a generation that is no longer current.
-  void report_hang(Generation generation, std::string_view detail);
+  /// Work submitted on the device received under `token` did not retire in time (see
+  /// HangWatch): the device is let go like a lost one. Ignored for a token no longer current.
+  void report_hang(Token token, std::string_view detail);
 
   /// Where the controller is, or, while a transition's hooks run, where it is going.
   DeviceState state() const;
-  const std::string& message() const;  ///< the fallback message of the current state
-  /// The current generation.
-  Generation generation() const;
-  /// True when `generation` is still the current one: a continuation checks this before it changes anything.
-  bool is_current(Generation generation) const;
+  /// Why the controller is in state().
+  const StateReason& reason() const;
+  /// reason() in words for a log or an error (describe()).
+  const std::string& message() const;
+  /// The current token.
+  Token token() const;
+  /// True when `token` is still the current one: a continuation checks this before it changes anything.
+  bool is_current(Token token) const;
   /// The device shown now: present exactly when state() is Ready.
   std::optional<DeviceView> active_device() const;
   /// One record per device retired, kept for the controller's life (diagnostics and tests).

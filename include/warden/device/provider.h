@@ -55,6 +55,8 @@ struct LossReport {
   gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown;
   /// The API's message.
   std::string message{};
+  /// Reports compare field by field.
+  bool operator==(const LossReport&) const = default;
 };
 
 /// An Error: the request was rejected, or it found no adapter and the API said why

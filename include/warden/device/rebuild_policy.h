@@ -4,8 +4,9 @@
 ///
 /// The controller never retries by itself (docs/design.md, device rule D4); the owner
 /// asks this policy before an explicit retry. Three faults of one kind within a minute give up,
-/// with an explanation a fallback can show; a replacement that held for a while forgives the
-/// past, so a device lost now and then (a GPU suspended under a hidden window) is never punished.
+/// with the facts of why (GiveUp: the application words them for its users); a replacement
+/// that held for a while forgives the past, so a device lost now and then (a GPU suspended
+/// under a hidden window) is never punished.
 #pragma once
 
 #include <array>
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +34,18 @@ enum class FaultKind { Lost, Hung, FailedCreation, Surface };
 inline constexpr size_t kFaultKindCount = 4;
 /// "lost", "hung", "failed creation" or "surface".
 const char* to_string(FaultKind kind);
+
+/// Why a RebuildPolicy gave up: the fault kind that exhausted it, and how.
+struct GiveUp {
+  FaultKind kind = FaultKind::Lost;  ///< the kind whose faults exhausted the policy
+  size_t faults = 0;                 ///< how many of them fell within the window
+  std::chrono::milliseconds window{};  ///< the window they were counted in
+  std::string last_detail{};         ///< what the last of them said (may be empty)
+  /// Give-ups compare field by field.
+  bool operator==(const GiveUp&) const = default;
+};
+/// The facts in words, for a log or an error: "3 device losses within 60 s (the last: ...)".
+std::string describe(const GiveUp& give_up);
 
 /// How forgiving a RebuildPolicy is.
 struct RebuildPolicyOptions {
@@ -58,15 +72,17 @@ class RebuildPolicy {
   /// A policy with `options`.
   explicit RebuildPolicy(RebuildPolicyOptions options = {});
 
-  /// Scores one fault; `detail` goes into explanation() if it gives up.
+  /// Scores one fault; `detail` goes into give_up() if it gives up.
   RebuildVerdict record_fault(FaultKind kind, std::string_view detail);
   /// A new device reached ready; if it stays up for `hold`, the earlier faults are forgiven.
   void replacement_ready();
 
   /// True once a fault kind exhausted the policy; stays so until reset().
-  bool gave_up() const { return gave_up_; }
-  /// Empty until the policy gives up; then says what happened and what it takes to try again.
-  const std::string& explanation() const { return explanation_; }
+  bool gave_up() const { return give_up_.has_value(); }
+  /// Empty until the policy gives up; then why (reset() tries again).
+  const std::optional<GiveUp>& give_up() const { return give_up_; }
+  /// give_up() in words (describe); empty until the policy gives up.
+  std::string explanation() const { return give_up_ ? describe(*give_up_) : std::string(); }
   /// Faults of `kind` inside the window that still count.
   size_t strikes(FaultKind kind) const;
   /// Hangs reported after the policy gave up (recorded, not scored).
@@ -81,8 +97,7 @@ class RebuildPolicy {
   std::array<std::deque<SteadyTime>, kFaultKindCount> faults_;
   bool has_ready_since_ = false;
   SteadyTime ready_since_{};
-  bool gave_up_ = false;
-  std::string explanation_;
+  std::optional<GiveUp> give_up_;  // set once a fault kind exhausted the policy
   uint64_t unscored_hangs_ = 0;
 };
 

@@ -117,7 +117,7 @@ class TestProvider final : public DeviceProvider {
 };
 
 /// Application hooks that record every call into a TestProvider's journal ("show graphics d2",
-/// "detach graphics d1", "fallback: ...") and keep the view's state: which device it belongs to
+/// "detach graphics d1", "fallback: device lost: ...") and keep the view's state: which device it belongs to
 /// and how often each device was attached. Must outlive the controller it is given to.
 class TestRenderer {
  public:
@@ -144,10 +144,8 @@ class TestRenderer {
   uint64_t disposals(DeviceId device) const;
   /// Every prepare_resources call, in order.
   const std::vector<DeviceView>& preparations() const { return preparations_; }
-  /// Every fallback message shown, in order.
-  const std::vector<std::string>& fallbacks() const { return fallbacks_; }
-  /// Every announcement, in order.
-  const std::vector<std::string>& announcements() const { return announcements_; }
+  /// The reason of every fallback shown, in order.
+  const std::vector<StateReason>& fallbacks() const { return fallbacks_; }
   /// Every state reported through on_state, in order.
   const std::vector<DeviceState>& states() const { return states_; }
 
@@ -162,8 +160,7 @@ class TestRenderer {
   std::map<uint64_t, uint64_t> attachments_;
   std::map<uint64_t, uint64_t> disposals_;
   std::vector<DeviceView> preparations_;
-  std::vector<std::string> fallbacks_;
-  std::vector<std::string> announcements_;
+  std::vector<StateReason> fallbacks_;
   std::vector<DeviceState> states_;
 };
 

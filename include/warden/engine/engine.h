@@ -90,12 +90,13 @@ struct EngineOptions {
 /// What the engine tells the application. Any may be empty. They run inside poll() (or
 /// create() for the first on_ready) and may call the engine, except its destructor.
 struct EngineCallbacks {
-  /// A device is ready; generation 1 is the first. Handles made before resolve again.
-  std::function<void(uint64_t generation)> on_ready{};
-  /// The device of `generation` is gone: the API's reason and message, as given. A device the
-  /// hang watchdog let go (EngineOptions::hang_limit) is told here too, with reason Unknown and
-  /// a message that starts "hung: "; recovery then follows as for any loss.
-  std::function<void(uint64_t generation, gpu::DeviceLostReason reason, std::string_view message)> on_lost{};
+  /// A device is ready; device generation 1 is the first. Handles made before resolve again.
+  std::function<void(uint64_t device_generation)> on_ready{};
+  /// The device of `device_generation` is gone: the API's reason and message, as given. A
+  /// device the hang watchdog let go (EngineOptions::hang_limit) is told here too, with reason
+  /// Unknown and a message that starts "hung: "; recovery then follows as for any loss.
+  std::function<void(uint64_t device_generation, gpu::DeviceLostReason reason, std::string_view message)>
+      on_lost{};
   /// After a rebuild, before on_ready: the buffers and textures that came back zeroed
   /// (ContentsSource::None, contents the GPU produced). Produce them again: inside it (and
   /// inside on_rebuilt) device(), queue(), begin_frame() and submit() work on the new device.
@@ -104,8 +105,9 @@ struct EngineCallbacks {
   /// new device refused (now Failed) and the adopted or borrowed ones that await their owner's
   /// replace_* (warden has no recipe for them; until then they stay Lost).
   std::function<void(const resources::RebuildReport& report)> on_rebuilt{};
-  /// The rebuild policy gave up: no more devices are requested. The message says why.
-  std::function<void(std::string_view message)> on_failed{};
+  /// The rebuild policy gave up: no more devices are requested. `why` holds the facts (which
+  /// fault kind, how many, the last one's detail); the application words them for its users.
+  std::function<void(const device::GiveUp& why)> on_failed{};
   /// A hot reload finished (applied or not).
   std::function<void(const pipelines::ReloadReport& report)> on_reload{};
 };
@@ -115,10 +117,10 @@ struct EngineCallbacks {
 class GenerationObserver {
  public:
   virtual ~GenerationObserver() = default;
-  /// The device of `generation` is gone; the registry has already let go of its objects.
-  virtual void device_lost(uint64_t generation) = 0;
-  /// `generation` is ready: every registry object was made again under its handle.
-  virtual void device_ready(uint64_t generation) = 0;
+  /// The device of `device_generation` is gone; the registry has already let go of its objects.
+  virtual void device_lost(uint64_t device_generation) = 0;
+  /// `device_generation` is ready: every registry object was made again under its handle.
+  virtual void device_ready(uint64_t device_generation) = 0;
   /// The engine is being destroyed while this observer is still added: let go of everything
   /// made through the engine now; the engine is gone once this returns.
   virtual void engine_ending() {}
@@ -132,12 +134,12 @@ struct FrameSlot {
   std::shared_ptr<const gpu::Library> library{};
   resources::Registry* registry = nullptr;
   uint64_t next_id = 1;
-  uint64_t open_id = 0;          // the open frame; 0: none
-  uint64_t open_generation = 0;  // the device generation it records for
+  uint64_t open_id = 0;                 // the open frame; 0: none
+  uint64_t open_device_generation = 0;  // the device generation it records for
 };
 }  // namespace detail
 
-/// One frame's commands: an encoder on the device of one generation. Submit it through the
+/// One frame's commands: an encoder on the device of one device generation. Submit it through the
 /// engine; dropped unsubmitted, it is released. One frame of a device is open at a time (the
 /// objects it touches are kept for the one submission being recorded). A frame may outlive its
 /// engine: it then only releases its encoder.
@@ -167,7 +169,7 @@ class Frame {
   /// Engine::submit. Null once moved from or submitted.
   gpu::CommandEncoder encoder() const { return encoder_.get(); }
   /// The device generation the encoder belongs to; submit refuses the frame once it was lost.
-  uint64_t generation() const { return generation_; }
+  uint64_t device_generation() const { return device_generation_; }
 
   /// The live object behind `handle`, marked used by this frame's submission (Registry::touch),
   /// or an error, never a null object: the handle's (Registry::resolve: a stale handle, or a
@@ -188,13 +190,13 @@ class Frame {
  private:
   friend class Engine;
   Frame(std::shared_ptr<detail::FrameSlot> slot, gpu::Ref<gpu::CommandEncoder> encoder, uint64_t id,
-        uint64_t generation)
-      : slot_(std::move(slot)), encoder_(std::move(encoder)), id_(id), generation_(generation) {}
+        uint64_t device_generation)
+      : slot_(std::move(slot)), encoder_(std::move(encoder)), id_(id), device_generation_(device_generation) {}
   // Releases the encoder and, if this is the open frame, lets the next one begin.
   void close();
   // use()'s precondition, checked on every call: an encoder, an engine, the same device.
   bool recording() const {
-    return encoder_ && slot_->registry != nullptr && slot_->registry->device_generation() == generation_;
+    return encoder_ && slot_->registry != nullptr && slot_->registry->device_generation() == device_generation_;
   }
   // Why the frame cannot record (kept as its failure), out of line.
   Error refuse_use();
@@ -203,7 +205,7 @@ class Frame {
   std::shared_ptr<detail::FrameSlot> slot_;  // declared first: the library outlives the encoder
   gpu::Ref<gpu::CommandEncoder> encoder_;
   uint64_t id_ = 0;
-  uint64_t generation_ = 0;
+  uint64_t device_generation_ = 0;
   std::unique_ptr<Error> failure_;  // the first use() that failed; submit drops the frame
 };
 
@@ -279,11 +281,12 @@ class Engine {
 
   /// Ready, Recovering or Failed.
   EngineState state() const { return state_; }
-  /// The device layer's words for the current state (why it failed, what was lost).
+  /// The device layer's words for the current state, for a log or an error (why it failed,
+  /// what was lost: device::describe); the facts are controller().reason().
   const std::string& message() const;
   /// The device generation the registry's objects belong to (or are being rebuilt for): 1 for
   /// the first device, one more for each device after it.
-  uint64_t generation() const { return generation_; }
+  uint64_t device_generation() const { return current_.number; }
 
   /// Where every layer under the engine reports, each message with its id (docs/messages.md):
   /// the instance's log (gfx.gpu), the device's states and retirements (gfx.device), the
@@ -323,11 +326,11 @@ class Engine {
 
   // ---- the frame -----------------------------------------------------------------------------
   /// An encoder on the current device. DeviceFailed ("device lost (generation N), rebuilding",
-  /// or the policy's words once it gave up) while there is no device: skip the frame and poll.
-  /// Refused while another frame of this device is open (EngineFrameAlreadyOpen).
+  /// N the device generation, or the policy's words once it gave up) while there is no device:
+  /// skip the frame and poll. Refused while another frame of this device is open (EngineFrameAlreadyOpen).
   Result<Frame> begin_frame();
-  /// Finishes and submits the frame; its serial. DeviceFailed when the frame's generation was
-  /// lost since begin_frame (nothing is submitted: its commands name objects of a dead device);
+  /// Finishes and submits the frame; its serial. DeviceFailed when the frame's device was lost
+  /// since begin_frame (nothing is submitted: its commands name objects of a dead device);
   /// InvalidArgument for a frame moved from (EngineFrameEmpty). A frame whose Frame::use failed
   /// is dropped: nothing is submitted, its encoder is released, counters().frames_dropped grows,
   /// and the error is EngineFrameDropped, of the failure's kind, with its words (which handle,
@@ -361,7 +364,7 @@ class Engine {
 
   /// What the engine has lived through so far.
   const EngineCounters& counters() const { return counters_; }
-  /// The device controller: the current device's state and generation, for tools and tests.
+  /// The device controller: the current device's state, reason and token, for tools and tests.
   const device::DeviceController& controller() const { return *controller_; }
   /// The rebuild policy: how many losses it has counted and whether it gave up. The mutable one
   /// is for a Swapchain on the engine's device, which scores its surface failures there
@@ -370,7 +373,7 @@ class Engine {
   const device::RebuildPolicy& rebuild_policy() const { return policy_; }
   device::RebuildPolicy& rebuild_policy() { return policy_; }
   ///@}
-  /// The rebuild report of the latest generation (empty for the first).
+  /// The rebuild report of the latest device generation (empty for the first).
   const resources::RebuildReport& last_rebuild() const { return last_rebuild_; }
   /// The last recovery that reached its first frame (submit() on the new device), by part;
   /// empty until one has.
@@ -384,6 +387,23 @@ class Engine {
     GenerationObserver* observer{};
     uint64_t added{};  // tells apart an observer removed and another added at the same address
   };
+  // One device generation as the engine lives it. Only the newest matters: every question the
+  // engine asks ("was it shown?", "was its loss handled, told?") is about the device it has.
+  struct DeviceGeneration {
+    uint64_t number = 0;        // the registry's device generation: 1 for the first device
+    device::Token token{};      // the controller's token the device was received under
+    bool shown = false;         // made Ready: frames recorded, on_ready told
+    bool loss_handled = false;  // its objects let go of (lose(); a forced loss runs it early)
+    bool loss_told = false;     // the application heard on_lost
+  };
+  // What moves the engine's state (apply()): the controller's news, and the engine's own.
+  enum class Change {
+    Shown,         // show_graphics: the prepared device is shown
+    Lost,          // the controller's Lost (a loss the API reported, or a hang)
+    Failed,        // the controller's Failed (a start that failed, a retry it refused)
+    LossForced,    // force_device_loss(): the device is gone before the API reports it
+    RetryRefused,  // poll()'s retry refused without a transition: the policy gave up
+  };
   // The application's code runs in an InCallback scope: wait_until_ready() knows it is inside one.
   struct InCallback;
   template <typename Tell>
@@ -393,9 +413,10 @@ class Engine {
   device::ControllerHooks hooks();
   void prepare(const device::DeviceView& view);
   void ready();
-  // The prepared device is gone: let go of everything made on it (once per generation).
+  // The prepared device is gone: let go of everything made on it (once per device generation).
   void lose();
-  void on_state(device::DeviceState state);
+  // The one place state_ changes, with what each change tells the application.
+  void apply(Change change, const device::StateReason& reason = {});
   // The watchdog (poll()): lets go of a shown device whose oldest submission did not finish.
   void watch_for_hang();
   void start_hot_reload();
@@ -422,7 +443,7 @@ class Engine {
   // Counts reloaders let go of: a poll's reports are delivered only while it has not changed
   // (a pointer compare could meet a new reloader at the old one's address).
   uint64_t reloaders_dropped_ = 0;
-  std::vector<ShaderModuleHandle> watched_;  // loaded from files: watched on every generation
+  std::vector<ShaderModuleHandle> watched_;  // loaded from files: watched on every device
   std::vector<Observing> observers_;
   uint64_t observers_added_ = 0;
   std::shared_ptr<detail::FrameSlot> frames_;
@@ -431,13 +452,9 @@ class Engine {
   bool destroying_ = false;  // the destructor has started
   gpu::Ref<gpu::Queue> queue_;
   EngineState state_ = EngineState::Recovering;
-  uint64_t generation_ = 0;        // devices prepared so far: the registry's device generation
-  uint64_t prepared_token_ = 0;   // the controller's generation token of that device
-  uint64_t lost_generation_ = 0;  // the newest generation whose loss was handled
-  uint64_t shown_generation_ = 0; // the newest generation told ready
-  uint64_t told_lost_ = 0;        // the newest generation whose loss the application was told
-  bool retry_pending_ = false;
-  bool failure_told_ = false;
+  DeviceGeneration current_;      // the newest device prepared (number 0: none yet)
+  bool retry_pending_ = false;    // poll() asks the controller for the next device
+  bool failure_told_ = false;     // on_failed told since the last device was shown
   std::string adapter_name_;
   gpu::BackendType backend_ = gpu::BackendType::Undefined;
   resources::RebuildReport last_rebuild_;
@@ -450,8 +467,6 @@ class Engine {
   std::optional<RecoveryTimings> last_recovery_;
   EngineCounters counters_;
   std::unique_ptr<device::HangWatch> hang_watch_;  // null: hang_limit 0, no watchdog
-  // While the watchdog ends a generation: the words on_lost tells instead of the API's.
-  std::optional<device::LossReport> hang_report_;
 };
 
 }  // namespace warden::engine

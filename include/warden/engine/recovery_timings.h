@@ -14,7 +14,7 @@ namespace warden::engine {
 ///   the loss -> device_request_ms -> rebuild_ms -> callbacks_ms -> first_frame_ms.
 /// The time between two poll() calls falls into the part that was waiting for it.
 struct RecoveryTimings {
-  uint64_t generation = 0;  ///< the device generation this recovery made ready
+  uint64_t device_generation = 0;  ///< the device generation this recovery made ready
   /// From the moment the engine let go of the lost device (force_device_loss, or the loss
   /// heard in poll()) to the new device in hand: the adapter and device requests.
   double device_request_ms = 0;

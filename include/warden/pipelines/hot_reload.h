@@ -72,7 +72,7 @@ class HotReloader {
   /// every reload whose pipelines are all built (or reports why not); asks for the pipelines of
   /// every module the worker finished. A reload overtaken by a newer change of the same file --
   /// still compiling, or with its pipelines half built -- is dropped unseen, its pipelines
-  /// released (its generation is older than the file's). A swap is therefore never published in
+  /// released (its revision is older than the file's). A swap is therefore never published in
   /// the poll that asked for its pipelines. A poll called from inside one (a diagnostics sink
   /// that hears a reload reported) does nothing and returns no report: the outer one goes on.
   std::vector<ReloadReport> poll();
@@ -112,7 +112,8 @@ class HotReloader {
   PipelineLibrary* pipelines_;
   shaders::FileWatcher watcher_;
   std::map<std::filesystem::path, ShaderModuleHandle> watched_;
-  std::map<std::filesystem::path, uint64_t> latest_generation_;  // per file, frame thread only
+  // Per file: its newest change's revision (counted from 1); frame thread only.
+  std::map<std::filesystem::path, uint64_t> latest_revision_;
   size_t in_flight_ = 0;
   std::vector<std::unique_ptr<Building>> building_;  // frame thread only
   uint64_t superseded_builds_ = 0;

@@ -284,7 +284,7 @@ class TileCache {
   /// pinned tile; NotFound when the key is neither resident nor requested.
   Result<void> evict(const TileKey& key);
   /// Drops every tile (pinned ones too) and every request; replies to earlier requests are
-  /// stale from now on (a new cache generation: device loss, a new data set).
+  /// stale from now on (a new epoch: device loss, a new data set).
   Result<void> clear();
 
   /// Bytes of the resident tiles' layers.
@@ -316,8 +316,8 @@ class TileCache {
   /// own message id and words); null, the default: only the return value says so. Must outlive
   /// the cache, or be unset first.
   void set_diagnostics(Diagnostics* diagnostics) { diagnostics_ = diagnostics; }
-  /// Incremented by clear(): replies from before it are stale.
-  uint64_t generation() const { return generation_; }
+  /// The cache's epoch: incremented by clear(); replies from before it are stale.
+  uint64_t epoch() const { return epoch_; }
 
  private:
   TileCache(LayerPool& pool, uint64_t budget_tiles, uint64_t layer_bytes, uint32_t max_fetches);
@@ -394,7 +394,7 @@ class TileCache {
   uint64_t stale_completions_ = 0;
   uint64_t failed_fetches_ = 0;
   Diagnostics* diagnostics_ = nullptr;
-  uint64_t generation_ = 0;
+  uint64_t epoch_ = 0;
 };
 
 }  // namespace warden::tiles

@@ -12,7 +12,12 @@
 //   recovery_callbacks_ms, recovery_first_frame_ms (ready to the first submit), and
 //   recovery_readback_ms (what the benchmark adds: the readback, and frames that differed)
 // for T = 64 (plain keys), 16 (_16) and 256 (_256); each the median of a few runs (the parts
-// are those of the median run).
+// are those of the median run). The same again with a standby device (EngineOptions::
+// standby_device, ADR 0031), which the recovery adopts instead of requesting one:
+//   recovery_standby_ms, recovery_standby_vs_cold_start (against the same cold start: the spare
+//   is asked for only after the first frame), recovery_standby_device_request_ms (what is left
+//   of the request: adopting the spare), standby_poll_ms (the longest poll() while the spare
+//   was made: the frame it costs, after the first frame)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -157,9 +162,10 @@ std::vector<uint8_t> frame(engine::Engine& engine, const ResidentSet& set) {
   return image ? std::move(image->rgba) : std::vector<uint8_t>{};
 }
 
-engine::EngineOptions options(gpu::BackendChoice backend) {
+engine::EngineOptions options(gpu::BackendChoice backend, bool standby) {
   engine::EngineOptions o;
   o.device.backend = backend;
+  o.standby_device = standby;
   o.hot_reload = false;
   o.rebuild.faults_to_give_up = 1000;
   return o;
@@ -167,6 +173,7 @@ engine::EngineOptions options(gpu::BackendChoice backend) {
 
 struct Point {
   double recovery_ms = 0, cold_start_ms = 0;
+  double standby_poll_ms = 0;  // the longest poll while the spare was made (median over runs)
   engine::RecoveryTimings parts;  // of the run whose recovery_ms is the median
 };
 
@@ -193,12 +200,14 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, std::string* backend_name) {
+Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, bool standby,
+                      std::string* backend_name) {
   std::vector<double> cold;
+  std::vector<double> standby_polls;
   std::vector<Run> recovery;
   for (int run = 0; run < runs; ++run) {
     const auto cold_start = Clock::now();
-    auto created = engine::Engine::create(options(backend));
+    auto created = engine::Engine::create(options(backend, standby));
     if (!created) return created.error();
     engine::Engine& engine = **created;
     const ResidentSet set = build(engine, textures);
@@ -206,6 +215,17 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, s
     cold.push_back(ms_since(cold_start));
     if (before.empty()) return make_error(ErrorKind::Internal, "the first frame failed");
     *backend_name = gpu::to_string(engine.backend());
+    if (standby) {
+      double longest = 0;
+      const auto asked = Clock::now();
+      while (!engine.standby().holds()) {
+        const auto poll_at = Clock::now();
+        engine.poll();
+        longest = std::max(longest, ms_since(poll_at));
+        if (ms_since(asked) > 120000) return make_error(ErrorKind::Timeout, "no standby device within 120 s");
+      }
+      standby_polls.push_back(longest);
+    }
 
     const auto lost_at = Clock::now();
     if (auto lost = engine.force_device_loss("recovery benchmark"); !lost) return lost.error();
@@ -221,7 +241,7 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, s
   }
   std::sort(recovery.begin(), recovery.end(), [](const Run& a, const Run& b) { return a.recovery_ms < b.recovery_ms; });
   const Run& middle = recovery[recovery.size() / 2];
-  return Point{middle.recovery_ms, median(cold), middle.parts};
+  return Point{middle.recovery_ms, median(cold), standby ? median(standby_polls) : 0.0, middle.parts};
 }
 
 }  // namespace
@@ -232,14 +252,32 @@ int main() {
   nlohmann::json out;
   std::string backend_name;
   for (uint32_t textures : {16u, 64u, 256u}) {
+    const int runs = textures >= 256 ? 1 : 3;
     Result<Point> point = make_error(ErrorKind::Internal, "not run");
+    Result<Point> spare = make_error(ErrorKind::Internal, "not run");
     try {
-      point = measure(*backend, textures, textures >= 256 ? 1 : 3, &backend_name);
+      point = measure(*backend, textures, runs, false, &backend_name);
+      if (point) spare = measure(*backend, textures, runs, true, &backend_name);
     } catch (const std::exception& e) {
       point = make_error(ErrorKind::Internal, e.what());
     }
     if (!point) return bench::exit_for("recovery_scenario", point.error());
+    if (!spare) return bench::exit_for("recovery_scenario", spare.error());
     const std::string suffix = textures == 64 ? "" : fmt::format("_{}", textures);
+    out["recovery_standby_ms" + suffix] = spare->recovery_ms;
+    out["recovery_standby_vs_cold_start" + suffix] = spare->recovery_ms / point->cold_start_ms;
+    out["recovery_standby_device_request_ms" + suffix] = spare->parts.device_request_ms;
+    out["standby_poll_ms" + suffix] = spare->standby_poll_ms;
+    fmt::print(stderr,
+               "recovery_scenario: {} textures with a standby device: recovery {:.1f} ms ({:.2f} of the cold "
+               "start); device request {:.1f}, rebuild {:.1f} (textures {:.1f}, pipelines {:.1f}, contents {:.1f}), "
+               "first frame {:.1f}; longest poll while the spare was made {:.1f} ms\n",
+               textures, spare->recovery_ms, spare->recovery_ms / point->cold_start_ms, spare->parts.device_request_ms,
+               spare->parts.rebuild_ms, spare->parts.rebuild.of(ResourceKind::Texture),
+               spare->parts.rebuild.pipelines_ms(), spare->parts.rebuild.contents_ms, spare->parts.first_frame_ms,
+               spare->standby_poll_ms);
+    out["recovery_standby_rebuild_ms" + suffix] = spare->parts.rebuild_ms;
+    out["recovery_standby_first_frame_ms" + suffix] = spare->parts.first_frame_ms;
     out["recovery_ms" + suffix] = point->recovery_ms;
     out["cold_start_ms" + suffix] = point->cold_start_ms;
     out["recovery_vs_cold_start" + suffix] = point->recovery_ms / point->cold_start_ms;

@@ -112,6 +112,8 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   std::unique_ptr<Incarnation> active;  // the device shown, if any
   std::vector<RetirementRecord> retirements;
   std::vector<std::string> hook_failures;
+  bool standby_in_flight = false;
+  uint64_t standby_takeovers = 0;
 
   // ---- tokens -----------------------------------------------------------------------------
   bool is_current(Token t) const { return t == token; }
@@ -292,6 +294,12 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (options.stash != nullptr) {
       if (auto stashed = options.stash->take(provider)) return adopt(token, std::move(*stashed));
     }
+    if (options.standby != nullptr) {
+      if (auto spare = options.standby->take(provider)) {
+        ++standby_takeovers;
+        return adopt(token, std::move(*spare));
+      }
+    }
     std::weak_ptr<Core> weak = weak_from_this();
     provider.request_adapter([weak, &provider = provider, token](AdapterReply reply) {
       if (auto core = weak.lock()) return core->on_adapter(token, std::move(reply));
@@ -349,6 +357,45 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     active = std::make_unique<Incarnation>(Incarnation{token, ++devices_received, *reply, std::move(route)});
     listen_for_loss(token);
     prepare_or_publish(token);
+  }
+
+  // ---- the standby device (ADR 0031) --------------------------------------------------------
+  // Asked for like a generation's device, but bound to no generation: it goes to the standby
+  // stash, where its loss is only recorded (the stash lets a lost one go), until a start adopts
+  // it. A failed request leaves no standby; the next start requests a device as it would have.
+  void request_standby() {
+    if (options.standby == nullptr || options.standby->holds() || standby_in_flight) return;
+    if (!provider.check_api() || !retirement.admit_new_device()) return;
+    standby_in_flight = true;
+    std::weak_ptr<Core> weak = weak_from_this();
+    provider.request_adapter([weak, &provider = provider](AdapterReply reply) {
+      auto core = weak.lock();
+      if (core && reply && reply.value()) return core->on_standby_adapter(*reply.value());
+      if (core) core->standby_in_flight = false;
+      if (reply && reply.value()) provider.release_adapter(reply.value()->id);
+    });
+  }
+
+  void on_standby_adapter(const ProvidedAdapter& adapter) {
+    auto route = std::make_shared<LostRoute>();
+    std::weak_ptr<Core> weak = weak_from_this();
+    provider.request_device(
+        adapter, options.device_label + " (standby)",
+        [weak, &provider = provider, &retirement = retirement, adapter, route](DeviceReply device) {
+          provider.release_adapter(adapter.id);
+          if (device) retirement.note_built();
+          auto core = weak.lock();
+          if (core) core->standby_in_flight = false;
+          if (!device) return;
+          if (!core || core->options.standby->holds()) {  // nobody to keep it for; it never presented
+            const DeviceEnd end = retirement.end_for(false);
+            end == DeviceEnd::Destroy ? provider.destroy_device(device->id) : provider.release_device(device->id);
+            retirement.note_ended(end, false);
+            return;
+          }
+          core->options.standby->put(StashedDevice{&provider, *device, false, route, &retirement});
+        },
+        [route](LossReport report) { route->report(std::move(report)); });
   }
 
   // The hot-restart path: a device handed over by the engine before this one.
@@ -503,6 +550,10 @@ Result<void> DeviceController::mark_presented() { return core_->mark_presented()
 void DeviceController::report_hang(Token token, std::string_view detail) {
   core_->report_hang(token, detail);
 }
+
+void DeviceController::request_standby() { core_->request_standby(); }
+bool DeviceController::standby_requested() const { return core_->standby_in_flight; }
+uint64_t DeviceController::standby_takeovers() const { return core_->standby_takeovers; }
 
 DeviceState DeviceController::state() const { return core_->state; }
 const StateReason& DeviceController::reason() const { return core_->reason; }

@@ -192,6 +192,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       device::ControllerOptions{.device_label = options_.device.label,
                                 .retirement = &retirement_,
                                 .rebuild = &policy_,
+                                .standby = options_.standby_device ? &standby_ : nullptr,
                                 .diagnostics = &diagnostics_});
   if (options_.hang_limit.count() > 0) {
     hang_watch_ = std::make_unique<device::HangWatch>(options_.hang_limit, options_.rebuild.now);
@@ -220,6 +221,7 @@ Engine::~Engine() {
   pipelines_.reset();
   shaders_.reset();
   (void)controller_->shutdown();
+  standby_.clear();  // it never presented; let go while the provider is still here
   registry_.reset();
   queue_.reset();
   controller_.reset();
@@ -347,6 +349,7 @@ void Engine::ready() {
   const uint64_t generation = current_.number;
   // Every device after the first is prepared after the loss of the one before it.
   if (generation > 1) ++counters_.recoveries;
+  counters_.standby_takeovers = controller_->standby_takeovers();
   tell_observers([&](GenerationObserver& observer) {
     InCallback in(*this, "GenerationObserver::device_ready");
     observer.device_ready(generation);
@@ -519,6 +522,7 @@ Result<Serial> Engine::submit(Frame frame) {
   const gpu::Procs& procs = context_->procs();
   gpu::Ref<gpu::CommandBuffer> commands(&procs, procs.CommandEncoderFinish(frame.encoder_.get(), nullptr));
   Result<Serial> submitted = registry_->submit(commands.get());
+  if (submitted) current_.submitted = true;
   // The first frame of a recovered device ends the recovery's timing.
   if (submitted && timing_recovery_ && current_.shown && recovering_.device_generation == current_.number &&
       ready_at_ != std::chrono::steady_clock::time_point{}) {
@@ -559,6 +563,11 @@ void Engine::poll() {
     }
   }
   watch_for_hang();
+  // After the shown device's first frame, not before: making the spare blocks this poll for as
+  // long as a device request takes, and a recovery's first frame must not wait for it.
+  if (options_.standby_device && state_ == EngineState::Ready && current_.shown && current_.submitted) {
+    controller_->request_standby();
+  }
   if (retry_pending_) {
     retry_pending_ = false;
     if (auto retried = controller_->retry(); !retried) apply(Change::RetryRefused);

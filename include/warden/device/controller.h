@@ -150,6 +150,9 @@ struct ControllerOptions {
   RetirementPolicy* retirement = nullptr;  ///< null: RetirementPolicy::process()
   RebuildPolicy* rebuild = nullptr;        ///< null: no limit here; the owner keeps its own
   DeviceStash* stash = nullptr;            ///< null: no hand-off; keep_device is refused
+  /// Where request_standby() keeps the spare device it asks for ahead of a loss; the next start
+  /// (a recovery, retry or initialize) takes it instead of requesting one. Null: no standby.
+  DeviceStash* standby = nullptr;
   /// Where every state change (gfx.device: starting, ready, lost, failed, stopped) and every
   /// retirement is reported, with its message id; null: nowhere. Must outlive the controller.
   Diagnostics* diagnostics = nullptr;
@@ -214,6 +217,18 @@ class DeviceController {
   /// Work submitted on the device received under `token` did not retire in time (see
   /// HangWatch): the device is let go like a lost one. Ignored for a token no longer current.
   void report_hang(Token token, std::string_view detail);
+
+  /// Asks the provider for a spare device, kept in ControllerOptions::standby, so that the next
+  /// start adopts it instead of waiting for a device request (ADR 0031). Does nothing without a
+  /// standby stash, while one is held or a standby request is in flight, or while the
+  /// retirement policy refuses new devices. The request is asynchronous, but a provider may make
+  /// the device inside the call that answers it (Dawn does): the caller picks a moment when a
+  /// long frame is acceptable.
+  void request_standby();
+  /// True while a standby request is in flight.
+  bool standby_requested() const;
+  /// Starts that adopted the standby device instead of requesting one.
+  uint64_t standby_takeovers() const;
 
   /// Where the controller is, or, while a transition's hooks run, where it is going.
   DeviceState state() const;

@@ -30,7 +30,8 @@ struct StashedDevice {
   RetirementPolicy* retirement = nullptr;  ///< told when the stash lets the device go
 };
 
-/// Holds at most one healthy device between two engines (see the file comment).
+/// Holds at most one healthy device: between two engines (see the file comment), or as an
+/// engine's standby device, asked for ahead of a loss (ControllerOptions::standby).
 class DeviceStash {
  public:
   DeviceStash() = default;
@@ -43,6 +44,10 @@ class DeviceStash {
 
   /// True while a device waits here.
   bool holds() const { return held_.has_value(); }
+  /// The device held, if any.
+  std::optional<ProvidedDevice> held_device() const {
+    return held_ ? std::optional<ProvidedDevice>(held_->device) : std::nullopt;
+  }
   /// Holds `device`; a device already held is let go first (one device per stash).
   void put(StashedDevice device);
   /// The held device if it came from `provider` and was not lost while stashed. A device lost

@@ -35,6 +35,7 @@
 #include "warden/core/submission_clock.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
+#include "warden/device/device_stash.h"
 #include "warden/device/rebuild_policy.h"
 #include "warden/device/retirement_policy.h"
 #include "warden/engine/recovery_timings.h"
@@ -85,6 +86,14 @@ struct EngineOptions {
   /// instead, where no watchdog can see it (docs/failure-policy.md, "Hangs: what the watchdog
   /// can and cannot see").
   std::chrono::milliseconds hang_limit{2000};
+  /// Keep a spare device, asked for ahead of a loss, so that a recovery adopts it instead of
+  /// waiting for a device request (88-109 ms of a recovery on a discrete GPU through Vulkan).
+  /// The engine asks for it in the poll() after a device generation's first frame was
+  /// submitted, and again after each recovery that used it. Costs a second device for the
+  /// engine's life, and the poll() in which the library makes it blocks for as long as a device
+  /// request takes (Dawn makes the device inside the call). A loss that takes every device of
+  /// the adapter takes the spare too; the recovery then requests one as without it. ADR 0031.
+  bool standby_device = false;
 };
 
 /// What the engine tells the application. Any may be empty. They run inside poll() (or
@@ -260,6 +269,9 @@ struct EngineCounters {
   /// Of those, the hangs seen after the rebuild policy had given up: recorded by it, not scored
   /// (RebuildPolicy::unscored_hangs), and no device requested after them.
   uint64_t unscored_hangs = 0;
+  /// Recoveries (and retries) that adopted the standby device instead of requesting one
+  /// (EngineOptions::standby_device).
+  uint64_t standby_takeovers = 0;
 };
 
 /// One object that owns a device through its losses: the loaded library, the device controller and
@@ -378,6 +390,9 @@ class Engine {
   /// The last recovery that reached its first frame (submit() on the new device), by part;
   /// empty until one has.
   const std::optional<RecoveryTimings>& last_recovery() const { return last_recovery_; }
+  /// Where the standby device waits for the next loss (EngineOptions::standby_device):
+  /// holds() is true while one does.
+  const device::DeviceStash& standby() const { return standby_; }
 
   class QueuedProvider;  ///< the provider seam that holds what Dawn reports until poll()
 
@@ -395,6 +410,7 @@ class Engine {
     bool shown = false;         // made Ready: frames recorded, on_ready told
     bool loss_handled = false;  // its objects let go of (lose(); a forced loss runs it early)
     bool loss_told = false;     // the application heard on_lost
+    bool submitted = false;     // a frame was submitted on it (the standby is asked for after)
   };
   // What moves the engine's state (apply()): the controller's news, and the engine's own.
   enum class Change {
@@ -432,6 +448,7 @@ class Engine {
   std::unique_ptr<QueuedProvider> provider_;
   device::RebuildPolicy policy_;
   device::RetirementPolicy retirement_;
+  device::DeviceStash standby_;  // the spare device (EngineOptions::standby_device), emptied before the provider goes
   std::unique_ptr<device::DeviceController> controller_;
   std::unique_ptr<resources::Registry> registry_;
   std::unique_ptr<shaders::ShaderManager> shaders_;

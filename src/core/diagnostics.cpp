@@ -22,11 +22,14 @@ void Diagnostics::report(Severity severity, std::string_view category, MessageId
     if (capacity_ == 0) {
       ++dropped_;
     } else {
-      if (entries_.size() >= capacity_) {
-        entries_.erase(entries_.begin());
+      if (entries_.size() < capacity_) {
+        entries_.push_back(entry);
+      } else {
+        // Full: the newest takes the oldest's place, and the next one is the oldest now.
+        entries_[oldest_] = entry;
+        oldest_ = (oldest_ + 1) % capacity_;
         ++dropped_;
       }
-      entries_.push_back(entry);
     }
     sink = sink_;
   }
@@ -36,11 +39,16 @@ void Diagnostics::report(Severity severity, std::string_view category, MessageId
 
 std::vector<Diagnostic> Diagnostics::entries() const {
   std::lock_guard lock(mutex_);
-  return entries_;
+  const auto oldest = entries_.begin() + static_cast<std::ptrdiff_t>(oldest_);
+  std::vector<Diagnostic> in_order(oldest, entries_.end());
+  in_order.insert(in_order.end(), entries_.begin(), oldest);
+  return in_order;
 }
 
 std::vector<Diagnostic> Diagnostics::take() {
   std::lock_guard lock(mutex_);
+  std::rotate(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(oldest_), entries_.end());
+  oldest_ = 0;
   return std::exchange(entries_, {});
 }
 

@@ -34,5 +34,11 @@ case "$case_name" in
     rm "$tree/include/warden/tiles/tile.h"
     put src/engine/engine.cpp 'make_error(ErrorKind::InvalidArgument, MessageId::TileZeroSize, "zero");'
     expect 1 "tiles.TileZeroSize is listed under tiles but emitted in src/engine/engine.cpp" ;;
+  UnusedIdNeedsNoEmitter)
+    # A message that went away keeps its id, marked unused in its text, and nothing emits it.
+    put fake-warden '#!/usr/bin/env bash' \
+      'if [[ "$2" == --markdown ]]; then printf "# Messages\n\n| resources.HandleReleased | the handle was released |\n"' \
+      'else printf "core.Application  an application error\nresources.HandleReleased  the handle was released\ntiles.TileZeroSize  a tile of size 0\ntiles.TileGone  unused: a tile that went away\n"; fi'
+    expect 0 "4 messages, each emitted by its layer" ;;
   *) echo "unknown case $case_name" >&2; exit 2 ;;
 esac

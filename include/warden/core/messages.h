@@ -9,7 +9,8 @@
 ///
 /// One X-macro per layer, so that each layer's messages stay together. Each entry is
 /// X(layer, Id, "what the message means"). Ids are never renumbered in meaning: a message that
-/// goes away leaves its id unused rather than giving it to another message.
+/// goes away leaves its id unused rather than giving it to another message (its text then starts
+/// "unused:", and the message check no longer looks for it).
 #pragma once
 
 #include <cstdint>
@@ -144,7 +145,7 @@
   X(present, ReadImageMissingCopySrc, "read_image was given a texture created without CopySrc usage, so it cannot be copied out") \
   X(present, PngImageSizeMismatch, "write_png was given an image whose byte count is not width*height*4") \
   X(present, PngWriteFailed, "libpng could not write the PNG file") \
-  X(present, PngReadFailed, "libpng could not read the file as a PNG (missing, unreadable or not a PNG)") \
+  X(present, PngReadFailed, "a PNG file could not be read: missing (NotFound), or not a PNG libpng can read (InvalidArgument)") \
   X(present, SurfaceCapabilitiesUnreadable, "the surface's capabilities could not be read for the device's adapter") \
   X(present, SwapchainAttachWithoutDevice, "Swapchain::attach was given no device or no registry") \
   X(present, SwapchainNoSurface, "the WebGPU library made no surface for the window") \
@@ -261,10 +262,10 @@
   X(demo, JpegUnopenable, "a JPEG file cannot be opened") \
   X(demo, JpegEmpty, "a JPEG file is empty") \
   X(demo, JpegUnreadable, "a file is not a readable JPEG") \
-  X(demo, PngMissing, "a PNG file to read does not exist") \
-  X(demo, PngUnreadable, "a file is not a readable PNG") \
-  X(demo, PngImageInvalid, "an image to write as PNG has no area, or not 4 bytes per texel") \
-  X(demo, PngUnwritable, "a PNG file cannot be written")
+  X(demo, PngMissing, "unused: was a missing PNG file; PNG files are read by the present layer (present.PngReadFailed)") \
+  X(demo, PngUnreadable, "unused: was a file that is not a readable PNG (now present.PngReadFailed)") \
+  X(demo, PngImageInvalid, "unused: was an image with no area or not 4 bytes per pixel to write as PNG (now present.PngImageSizeMismatch)") \
+  X(demo, PngUnwritable, "unused: was a PNG file that cannot be written (now present.PngWriteFailed)")
 
 #define WARDEN_MESSAGES_APP(X) \
   X(app, SmokeJobGpuError, "the smoke job's error scope caught a WebGPU error")

@@ -24,6 +24,7 @@
 #include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
 #include "warden/tiles/tile_gpu.h"
+#include "warden/gpu/callback.h"
 #include "warden/gpu/ledger.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
@@ -644,13 +645,12 @@ void TileMapDemo::request_snapshot(gpu::CommandEncoder encoder, uint32_t frame) 
 
 void TileMapDemo::map_snapshot() {
   if (unmapped_ == nullptr) return;
-  gpu::BufferMapCallbackInfo done;
-  done.mode = gpu::CallbackMode::AllowProcessEvents;  // delivered by a later poll: no wait
-  done.userdata1 = unmapped_;
-  done.callback = [](gpu::MapAsyncStatus status, gpu::StringView, void* pending, void*) {
-    static_cast<PendingSnapshot*>(pending)->mapped = true;
-    static_cast<PendingSnapshot*>(pending)->status = status;
+  auto on_mapped = [pending = unmapped_](gpu::MapAsyncStatus status, gpu::StringView) {
+    pending->mapped = true;
+    pending->status = status;
   };
+  // Delivered by a later poll: no wait.
+  const auto done = gpu::once_callback<gpu::BufferMapCallbackInfo>(gpu::CallbackMode::AllowProcessEvents, on_mapped);
   procs().BufferMapAsync(unmapped_->buffer.get(), gpu::MapMode::Read, 0,
                          uint64_t{options_.width} * options_.height * 4, done);
   unmapped_ = nullptr;

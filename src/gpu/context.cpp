@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "warden/gpu/callback.h"
 #include "warden/gpu/names.h"
 
 namespace warden::gpu {
@@ -23,23 +24,15 @@ constexpr std::chrono::milliseconds kStartupTimeout{10000};
 std::string copy_view(StringView v) { return std::string(v.view()); }
 
 // Lives on the heap from request to the device-lost callback, which Dawn calls exactly once
-// (on loss, on destruction, or cancelled at instance shutdown); that callback frees it.
+// (on loss, on destruction, or cancelled at instance shutdown) and which owns it; the
+// uncaptured-error callback, called any number of times before that, borrows it.
 struct DeviceEvents {
   DeviceCallbacks callbacks;
+
+  void operator()(const Device*, ErrorType type, StringView message) const {  // an uncaptured error
+    if (callbacks.on_uncaptured_error) callbacks.on_uncaptured_error(type, message.view());
+  }
 };
-
-void on_device_lost(const Device*, DeviceLostReason reason, StringView message, void* userdata1,
-                    void*) {
-  auto* events = static_cast<DeviceEvents*>(userdata1);
-  if (events->callbacks.on_lost) events->callbacks.on_lost(reason, message.view());
-  delete events;
-}
-
-void on_uncaptured_error(const Device*, ErrorType type, StringView message, void* userdata1,
-                         void*) {
-  auto* events = static_cast<DeviceEvents*>(userdata1);
-  if (events->callbacks.on_uncaptured_error) events->callbacks.on_uncaptured_error(type, message.view());
-}
 
 // Where the instance's log goes while an adapter request runs on this thread: Dawn explains a
 // missing adapter only there, and the request's own message is "No supported adapters".
@@ -121,12 +114,12 @@ bool prepare_gl_environment() {
 
 // Outside an adapter request, the message goes to the context's diagnostics, or where Dawn
 // would have put it without a callback.
-void Context::on_instance_log(LoggingType type, StringView message, void* context, void*) {
+void Context::InstanceLog::operator()(LoggingType type, StringView message) const {
   if (t_adapter_request_log != nullptr) {
     t_adapter_request_log->push_back(copy_view(message));
     return;
   }
-  log_line(static_cast<const Context*>(context), type, message.view());
+  log_line(context, type, message.view());
 }
 
 void Context::log_line(const Context* context, LoggingType type, std::string_view text) {
@@ -150,8 +143,8 @@ Result<std::unique_ptr<Context>> Context::create(std::shared_ptr<const Library> 
   std::unique_ptr<Context> ctx(new Context());
   ctx->library_ = std::move(library);
   DawnInstanceDescriptor dawn_options;
-  dawn_options.loggingCallbackInfo.callback = on_instance_log;
-  dawn_options.loggingCallbackInfo.userdata1 = ctx.get();  // heap-allocated: its address is stable
+  // The Context is on the heap: its instance_log_ stays where it is as long as the instance.
+  dawn_options.loggingCallbackInfo = borrowed_callback<LoggingCallbackInfo>(ctx->instance_log_);
   InstanceDescriptor desc;
   desc.nextInChain = reinterpret_cast<const ChainedStruct*>(&dawn_options);
   // Timed WaitAny is what lets tools and tests wait with a bound instead of spinning.
@@ -195,15 +188,12 @@ Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel 
   RequestAdapterOptions options;
   options.backendType = backend;
   options.featureLevel = level;
-  RequestAdapterCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &outcome;
-  cb.callback = [](RequestAdapterStatus status, Adapter adapter, StringView message, void* u1, void*) {
-    auto* o = static_cast<Outcome*>(u1);
-    o->status = status;
-    o->adapter = adapter;
-    o->message = copy_view(message);
+  auto on_adapter = [&outcome](RequestAdapterStatus status, Adapter adapter, StringView message) {
+    outcome.status = status;
+    outcome.adapter = adapter;
+    outcome.message = copy_view(message);
   };
+  const auto cb = borrowed_callback<RequestAdapterCallbackInfo>(CallbackMode::WaitAnyOnly, on_adapter);
   Result<void> waited;
   const std::vector<std::string> log = collect_log([&] {
     Future f = procs().InstanceRequestAdapter(instance_, &options, cb);
@@ -330,12 +320,8 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
     Device device = nullptr;
     std::string message;
   } outcome;
-  auto* events = new DeviceEvents{std::move(options.callbacks)};
   auto request = plan_device_request(procs(), adapter, options);
-  if (!request) {
-    delete events;
-    return request.error();
-  }
+  if (!request) return request.error();
   DeviceDescriptor desc;
   DawnCacheDeviceDescriptor cache;
   if (options.cache) {
@@ -346,24 +332,23 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
   desc.requiredFeatureCount = request->features.size();
   desc.requiredFeatures = request->features.data();
   if (request->limits) desc.requiredLimits = &*request->limits;
-  desc.deviceLostCallbackInfo.mode = CallbackMode::AllowProcessEvents;
-  desc.deviceLostCallbackInfo.callback = on_device_lost;
-  desc.deviceLostCallbackInfo.userdata1 = events;
-  desc.uncapturedErrorCallbackInfo.callback = on_uncaptured_error;
-  desc.uncapturedErrorCallbackInfo.userdata1 = events;
-  RequestDeviceCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &outcome;
-  cb.callback = [](RequestDeviceStatus status, Device device, StringView message, void* u1, void*) {
-    auto* o = static_cast<Outcome*>(u1);
-    o->status = status;
-    o->device = device;
-    o->message = copy_view(message);
+  auto events = std::make_unique<DeviceEvents>(DeviceEvents{std::move(options.callbacks)});
+  desc.uncapturedErrorCallbackInfo = borrowed_callback<UncapturedErrorCallbackInfo>(*events);
+  desc.deviceLostCallbackInfo = once_callback<DeviceLostCallbackInfo>(
+      CallbackMode::AllowProcessEvents,
+      [events = std::move(events)](const Device*, DeviceLostReason reason, StringView message) {
+        if (events->callbacks.on_lost) events->callbacks.on_lost(reason, message.view());
+      });
+  auto on_device = [&outcome](RequestDeviceStatus status, Device device, StringView message) {
+    outcome.status = status;
+    outcome.device = device;
+    outcome.message = copy_view(message);
   };
+  const auto cb = borrowed_callback<RequestDeviceCallbackInfo>(CallbackMode::WaitAnyOnly, on_device);
   Future f = procs().AdapterRequestDevice(adapter, &desc, cb);
   if (auto waited = wait(f, kStartupTimeout); !waited) return waited.error();
   if (outcome.status != RequestDeviceStatus::Success || outcome.device == nullptr) {
-    // A failed request still reports its lost callback (FailedCreation), which frees `events`.
+    // A failed request still reports its lost callback (FailedCreation), which frees the events.
     process_events();
     return make_error(
         ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
@@ -384,10 +369,8 @@ Result<OpenedDevice> Context::open_device(BackendChoice choice, DeviceOptions op
 
 Result<void> Context::wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const {
   QueueWorkDoneStatus status{};
-  QueueWorkDoneCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &status;
-  cb.callback = [](QueueWorkDoneStatus s, StringView, void* u1, void*) { *static_cast<QueueWorkDoneStatus*>(u1) = s; };
+  auto on_done = [&status](QueueWorkDoneStatus s, StringView) { status = s; };
+  const auto cb = borrowed_callback<QueueWorkDoneCallbackInfo>(CallbackMode::WaitAnyOnly, on_done);
   Future f = procs().QueueOnSubmittedWorkDone(queue, cb);
   if (auto waited = wait(f, timeout); !waited) return waited;
   if (status != QueueWorkDoneStatus::Success) {
@@ -403,14 +386,11 @@ Result<std::vector<uint8_t>> Context::read_mapped(Buffer buffer, uint64_t size,
     MapAsyncStatus status{};
     std::string message;
   } outcome;
-  BufferMapCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &outcome;
-  cb.callback = [](MapAsyncStatus s, StringView message, void* u1, void*) {
-    auto* o = static_cast<Outcome*>(u1);
-    o->status = s;
-    o->message = copy_view(message);
+  auto on_mapped = [&outcome](MapAsyncStatus s, StringView message) {
+    outcome.status = s;
+    outcome.message = copy_view(message);
   };
+  const auto cb = borrowed_callback<BufferMapCallbackInfo>(CallbackMode::WaitAnyOnly, on_mapped);
   Future f = procs().BufferMapAsync(buffer, MapMode::Read, 0, size, cb);
   if (auto waited = wait(f, timeout); !waited) return waited.error();
   if (outcome.status != MapAsyncStatus::Success) {

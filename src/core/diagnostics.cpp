@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <utility>
 
+#include "warden/core/enum_names.h"
+
 namespace warden {
 
-const char* to_string(Severity severity) {
-  switch (severity) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "unknown";
-}
+constexpr EnumName<Severity> kSeverityNames[] = {
+    {Severity::Info, "info"},
+    {Severity::Warning, "warning"},
+    {Severity::Error, "error"},
+};
+const char* to_string(Severity severity) { return name_in(kSeverityNames, severity); }
 
 void Diagnostics::report(Severity severity, std::string_view category, MessageId id, std::string message) {
   Diagnostic entry{severity, std::string(category), id, std::move(message)};

@@ -12,6 +12,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "warden/core/enum_names.h"
 #include "warden/demo/camera.h"
 #include "warden/demo/folder_tiles.h"
 #include "warden/demo/mercator_tiler.h"
@@ -835,17 +836,15 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
 
 }  // namespace
 
-const char* to_string(PlannedFaultKind kind) {
-  switch (kind) {
-    case PlannedFaultKind::DeviceLoss: return "device_loss";
-    case PlannedFaultKind::ShaderReload: return "shader_reload";
-    case PlannedFaultKind::ShaderBroken: return "shader_broken";
-    case PlannedFaultKind::FetchFailures: return "fetch_failures";
-    case PlannedFaultKind::PoolExhaustion: return "pool_exhaustion";
-    case PlannedFaultKind::CarelessClient: return "careless_client";
-  }
-  return "unknown";
-}
+constexpr EnumName<PlannedFaultKind> kPlannedFaultKindNames[] = {
+    {PlannedFaultKind::DeviceLoss, "device_loss"},
+    {PlannedFaultKind::ShaderReload, "shader_reload"},
+    {PlannedFaultKind::ShaderBroken, "shader_broken"},
+    {PlannedFaultKind::FetchFailures, "fetch_failures"},
+    {PlannedFaultKind::PoolExhaustion, "pool_exhaustion"},
+    {PlannedFaultKind::CarelessClient, "careless_client"},
+};
+const char* to_string(PlannedFaultKind kind) { return name_in(kPlannedFaultKindNames, kind); }
 
 Result<void> check_options(const DemoOptions& o) {
   auto bad = [](MessageId id, std::string message) {

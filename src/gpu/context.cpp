@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "warden/core/enum_names.h"
 #include "warden/gpu/callback.h"
 #include "warden/gpu/names.h"
 
@@ -38,15 +39,13 @@ struct DeviceEvents {
 // missing adapter only there, and the request's own message is "No supported adapters".
 thread_local std::vector<std::string>* t_adapter_request_log = nullptr;
 
-const char* to_string(LoggingType type) {
-  switch (type) {
-    case LoggingType::Verbose: return "Verbose";
-    case LoggingType::Info: return "Info";
-    case LoggingType::Warning: return "Warning";
-    case LoggingType::Error: return "Error";
-  }
-  return "Log";
-}
+constexpr EnumName<LoggingType> kLoggingTypeNames[] = {
+    {LoggingType::Verbose, "Verbose"},
+    {LoggingType::Info, "Info"},
+    {LoggingType::Warning, "Warning"},
+    {LoggingType::Error, "Error"},
+};
+const char* to_string(LoggingType type) { return name_in(kLoggingTypeNames, type, "Log"); }
 
 }  // namespace
 
@@ -91,16 +90,14 @@ Result<BackendChoice> parse_backend_choice(std::string_view text) {
                     fmt::format("unknown backend '{}': expected auto, vulkan, gl, gles or null", text));
 }
 
-const char* to_string(BackendChoice choice) {
-  switch (choice) {
-    case BackendChoice::Auto: return "auto";
-    case BackendChoice::Vulkan: return "vulkan";
-    case BackendChoice::GL: return "gl";
-    case BackendChoice::GLES: return "gles";
-    case BackendChoice::Null: return "null";
-  }
-  return "unknown";
-}
+constexpr EnumName<BackendChoice> kBackendChoiceNames[] = {
+    {BackendChoice::Auto, "auto"},
+    {BackendChoice::Vulkan, "vulkan"},
+    {BackendChoice::GL, "gl"},
+    {BackendChoice::GLES, "gles"},
+    {BackendChoice::Null, "null"},
+};
+const char* to_string(BackendChoice choice) { return name_in(kBackendChoiceNames, choice); }
 
 bool prepare_gl_environment() {
   auto set = [](const char* name) {

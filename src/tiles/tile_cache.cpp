@@ -6,19 +6,19 @@
 
 #include <fmt/format.h>
 
+#include "warden/core/enum_names.h"
+
 namespace warden::tiles {
 
 std::string to_string(const TileKey& key) { return fmt::format("tile z{}/{}/{}", key.z, key.x, key.y); }
 
-const char* to_string(LoadStatus status) {
-  switch (status) {
-    case LoadStatus::AlreadyResident: return "already resident";
-    case LoadStatus::Loaded: return "loaded";
-    case LoadStatus::Deferred: return "deferred (no layer free yet, try next frame)";
-    case LoadStatus::Held: return "held (the budget is full of pinned or visible tiles)";
-  }
-  return "?";
-}
+constexpr EnumName<LoadStatus> kLoadStatusNames[] = {
+    {LoadStatus::AlreadyResident, "already resident"},
+    {LoadStatus::Loaded, "loaded"},
+    {LoadStatus::Deferred, "deferred (no layer free yet, try next frame)"},
+    {LoadStatus::Held, "held (the budget is full of pinned or visible tiles)"},
+};
+const char* to_string(LoadStatus status) { return name_in(kLoadStatusNames, status, "?"); }
 
 // ---- replies from other threads ---------------------------------------------------------------
 

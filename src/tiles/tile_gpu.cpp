@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "warden/core/enum_names.h"
 #include "warden/tiles/sizing.h"
 
 namespace warden::tiles {
@@ -220,7 +221,8 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
 
 // ---- TileArray ------------------------------------------------------------------------------
 
-const char* to_string(MipPath path) { return path == MipPath::Scratch ? "scratch" : "in-array"; }
+constexpr EnumName<MipPath> kMipPathNames[] = {{MipPath::InArray, "in-array"}, {MipPath::Scratch, "scratch"}};
+const char* to_string(MipPath path) { return name_in(kMipPathNames, path); }
 
 Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDescription& d) {
   resources::Registry& registry = mips.registry();

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "warden/core/enum_names.h"
 #include "warden/gpu/callback.h"
 
 namespace warden::tiles {
@@ -160,7 +161,8 @@ void UploadRing::recycle(const SubmissionClock& clock) {
   }
 }
 
-const char* to_string(UploadPath path) { return path == UploadPath::Ring ? "ring" : "write-texture"; }
+constexpr EnumName<UploadPath> kUploadPathNames[] = {{UploadPath::WriteTexture, "write-texture"}, {UploadPath::Ring, "ring"}};
+const char* to_string(UploadPath path) { return name_in(kUploadPathNames, path); }
 
 // ---- measurement ----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@
 #include "warden/gpu/abi.h"
 
 namespace warden::gpu {
-namespace callback_detail {
+namespace detail {
 
 // The function webgpu.h calls: userdata1 is the handler; the last two arguments (the userdata)
 // are not passed on. Its Args are deduced from the callback type it is assigned to.
@@ -38,14 +38,14 @@ Info make(CallbackMode mode, Handler* handler) {
   return info;
 }
 
-}  // namespace callback_detail
+}  // namespace detail
 
 /// A callback-info whose callback calls `handler` once and then frees it. For the callbacks
 /// webgpu.h calls exactly once (every future's, and a device's lost callback; at the latest,
 /// cancelled, when the instance goes): whatever the handler holds lives until that call.
 template <typename Info, typename Handler>
 Info once_callback(CallbackMode mode, Handler handler) {
-  return callback_detail::make<Info, Handler, true>(mode, new Handler(std::move(handler)));
+  return detail::make<Info, Handler, true>(mode, new Handler(std::move(handler)));
 }
 
 /// A callback-info whose callback calls `handler` in place, as often as it is called. The
@@ -53,13 +53,13 @@ Info once_callback(CallbackMode mode, Handler handler) {
 /// caller waits for in its own scope, or a handler kept as long as the device or instance.
 template <typename Info, typename Handler>
 Info borrowed_callback(CallbackMode mode, Handler& handler) {
-  return callback_detail::make<Info, Handler, false>(mode, &handler);
+  return detail::make<Info, Handler, false>(mode, &handler);
 }
 
 /// borrowed_callback for the callback-infos that have no mode (uncaptured errors, logging).
 template <typename Info, typename Handler>
 Info borrowed_callback(Handler& handler) {
-  return callback_detail::make<Info, Handler, false>(CallbackMode::AllowProcessEvents, &handler);
+  return detail::make<Info, Handler, false>(CallbackMode::AllowProcessEvents, &handler);
 }
 
 }  // namespace warden::gpu

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "warden/app/messages.h"
+#include "warden/gpu/callback.h"
 #include "warden/gpu/objects.h"
 
 namespace warden::app {
@@ -160,14 +161,11 @@ Result<SmokeReport> run_smoke(const Context& ctx, Device device) {
     ErrorType type = ErrorType::NoError;
     std::string message;
   } popped;
-  PopErrorScopeCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &popped;
-  cb.callback = [](PopErrorScopeStatus, ErrorType type, StringView message, void* u1, void*) {
-    auto* o = static_cast<Popped*>(u1);
-    o->type = type;
-    o->message = std::string(message.view());
+  auto on_popped = [&popped](PopErrorScopeStatus, ErrorType type, StringView message) {
+    popped.type = type;
+    popped.message = std::string(message.view());
   };
+  const auto cb = borrowed_callback<PopErrorScopeCallbackInfo>(CallbackMode::WaitAnyOnly, on_popped);
   auto waited = ctx.wait(p.DevicePopErrorScope(device, cb), kTimeout);
   if (!render) return render.error();
   if (!waited) return waited.error();

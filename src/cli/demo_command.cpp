@@ -60,8 +60,8 @@ int run_demo_command(DemoArgs& args) {
   }
   options.backend = *choice;
   options.camera = args.camera == "still" ? demo::CameraMode::Still : demo::CameraMode::Scripted;
-  for (uint32_t frame : args.lose_device_at) options.faults.push_back({frame, demo::FaultKind::DeviceLoss});
-  for (uint32_t frame : args.reload_shader_at) options.faults.push_back({frame, demo::FaultKind::ShaderReload});
+  for (uint32_t frame : args.lose_device_at) options.faults.push_back({frame, demo::PlannedFaultKind::DeviceLoss});
+  for (uint32_t frame : args.reload_shader_at) options.faults.push_back({frame, demo::PlannedFaultKind::ShaderReload});
   if (auto valid = demo::check_options(options); !valid) {
     print_err("warden: {}\n", valid.error().message);
     return kExitUsage;

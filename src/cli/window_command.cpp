@@ -339,7 +339,7 @@ class WindowApp {
     auto acquired = swapchain_.acquire();
     if (!acquired) return acquired.error();
     if (!acquired->has_value()) return false;
-    const present::Frame& frame = **acquired;
+    const present::SwapchainImage& frame = **acquired;
     if (auto drawn = scene_->render(*registry_->resolve(frame.view), frame.width, frame.height, seconds); !drawn) {
       return drawn.error();
     }

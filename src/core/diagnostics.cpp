@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <utility>
 
+#include "warden/core/enum_names.h"
+
 namespace warden {
 
-const char* to_string(Severity severity) {
-  switch (severity) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "unknown";
-}
+constexpr EnumName<Severity> kSeverityNames[] = {
+    {Severity::Info, "info"},
+    {Severity::Warning, "warning"},
+    {Severity::Error, "error"},
+};
+const char* to_string(Severity severity) { return name_in(kSeverityNames, severity); }
 
 void Diagnostics::report(Severity severity, MessageId id, std::string message) {
   Diagnostic entry{severity, std::string(category_of(id)), id, std::move(message)};
@@ -22,11 +22,14 @@ void Diagnostics::report(Severity severity, MessageId id, std::string message) {
     if (capacity_ == 0) {
       ++dropped_;
     } else {
-      if (entries_.size() >= capacity_) {
-        entries_.erase(entries_.begin());
+      if (entries_.size() < capacity_) {
+        entries_.push_back(entry);
+      } else {
+        // Full: the newest takes the oldest's place, and the next one is the oldest now.
+        entries_[oldest_] = entry;
+        oldest_ = (oldest_ + 1) % capacity_;
         ++dropped_;
       }
-      entries_.push_back(entry);
     }
     sink = sink_;
   }
@@ -36,11 +39,16 @@ void Diagnostics::report(Severity severity, MessageId id, std::string message) {
 
 std::vector<Diagnostic> Diagnostics::entries() const {
   std::lock_guard lock(mutex_);
-  return entries_;
+  const auto oldest = entries_.begin() + static_cast<std::ptrdiff_t>(oldest_);
+  std::vector<Diagnostic> in_order(oldest, entries_.end());
+  in_order.insert(in_order.end(), entries_.begin(), oldest);
+  return in_order;
 }
 
 std::vector<Diagnostic> Diagnostics::take() {
   std::lock_guard lock(mutex_);
+  std::rotate(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(oldest_), entries_.end());
+  oldest_ = 0;
   return std::exchange(entries_, {});
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "warden/core/enum_names.h"
+
 namespace warden::demo {
 namespace {
 
@@ -24,7 +26,8 @@ constexpr std::array<Keyframe, 7> kScript = {{
 
 }  // namespace
 
-const char* to_string(MapLayer layer) { return layer == MapLayer::Day ? "day" : "night"; }
+constexpr EnumName<MapLayer> kMapLayerNames[] = {{MapLayer::Day, "day"}, {MapLayer::Night, "night"}};
+const char* to_string(MapLayer layer) { return name_in(kMapLayerNames, layer); }
 
 double ScriptedCamera::progress(uint32_t frame) const {
   return frames_ <= 1 ? 0.0 : std::clamp(static_cast<double>(frame) / (frames_ - 1), 0.0, 1.0);

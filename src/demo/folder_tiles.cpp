@@ -21,7 +21,7 @@ Result<std::unique_ptr<FolderTiles>> FolderTiles::open(const std::filesystem::pa
   return std::unique_ptr<FolderTiles>(new FolderTiles(dir, log, tile_size));
 }
 
-Result<RgbaImage> FolderTiles::read_tile(const tiles::TileKey& key) const {
+Result<present::Image> FolderTiles::read_tile(const tiles::TileKey& key) const {
   if (auto valid = check_tile_key(key); !valid) return valid.error();
   const std::filesystem::path stem = dir_ / std::to_string(key.z) / std::to_string(key.x) / std::to_string(key.y);
   for (const char* ext : {".png", ".jpg", ".jpeg"}) {
@@ -55,7 +55,7 @@ void FolderTiles::count_failure(const tiles::TileKey& key, const Error& error) {
   if (first) log_->warning(error.id, error.message);
 }
 
-Result<RgbaImage> FolderTiles::produce(const tiles::TileKey& key) {
+Result<present::Image> FolderTiles::produce(const tiles::TileKey& key) {
   auto tile = read_tile(key);
   if (!tile) count_failure(key, tile.error());
   return tile;

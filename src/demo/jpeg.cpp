@@ -35,7 +35,7 @@ struct JpegErrorManager {
 void on_jpeg_message(j_common_ptr) {}
 
 // Decodes `bytes` into `out`; returns false with `errors.message` set on a fatal error.
-bool decode(const std::vector<uint8_t>& bytes, RgbaImage& out, JpegErrorManager& errors) {
+bool decode(const std::vector<uint8_t>& bytes, present::Image& out, JpegErrorManager& errors) {
   jpeg_decompress_struct info{};
   info.err = jpeg_std_error(&errors.base);
   errors.base.error_exit = on_jpeg_error;
@@ -51,9 +51,9 @@ bool decode(const std::vector<uint8_t>& bytes, RgbaImage& out, JpegErrorManager&
   jpeg_start_decompress(&info);
   out.width = info.output_width;
   out.height = info.output_height;
-  out.texels.resize(size_t{out.width} * out.height * 4);
+  out.rgba.resize(size_t{out.width} * out.height * 4);
   while (info.output_scanline < info.output_height) {
-    JSAMPROW row = &out.texels[size_t{info.output_scanline} * out.width * 4];
+    JSAMPROW row = &out.rgba[size_t{info.output_scanline} * out.width * 4];
     jpeg_read_scanlines(&info, &row, 1);
   }
   jpeg_finish_decompress(&info);
@@ -63,7 +63,7 @@ bool decode(const std::vector<uint8_t>& bytes, RgbaImage& out, JpegErrorManager&
 
 }  // namespace
 
-Result<RgbaImage> read_jpeg(const std::filesystem::path& path) {
+Result<present::Image> read_jpeg(const std::filesystem::path& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) {
     return make_error(std::filesystem::exists(path) ? ErrorKind::Io : ErrorKind::NotFound, MessageId::JpegUnopenable,
@@ -74,7 +74,7 @@ Result<RgbaImage> read_jpeg(const std::filesystem::path& path) {
     return make_error(ErrorKind::InvalidArgument, MessageId::JpegEmpty,
                       fmt::format("{}: empty file, not a JPEG", path.string()));
   }
-  RgbaImage image;
+  present::Image image;
   JpegErrorManager errors{};
   if (!decode(bytes, image, errors)) {
     return make_error(ErrorKind::InvalidArgument, MessageId::JpegUnreadable,

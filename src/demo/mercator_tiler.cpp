@@ -13,10 +13,10 @@
 namespace warden::demo {
 
 Result<void> check_tile_key(const tiles::TileKey& key) {
-  if (key.z > kMaxZoom) {
+  if (key.z > kMaxSourceZoom) {
     return make_error(
         ErrorKind::InvalidArgument, MessageId::TileSourceZoomTooDeep,
-        fmt::format("tile {}/{}/{}: zoom {} is beyond the deepest zoom {}", key.z, key.x, key.y, key.z, kMaxZoom));
+        fmt::format("tile {}/{}/{}: zoom {} is beyond the deepest zoom {}", key.z, key.x, key.y, key.z, kMaxSourceZoom));
   }
   const uint64_t side = uint64_t{1} << key.z;
   if (key.x >= side || key.y >= side) {
@@ -27,7 +27,7 @@ Result<void> check_tile_key(const tiles::TileKey& key) {
   return {};
 }
 
-Result<MercatorTiler> MercatorTiler::create(RgbaImage equirectangular, uint32_t tile_size) {
+Result<MercatorTiler> MercatorTiler::create(present::Image equirectangular, uint32_t tile_size) {
   if (tile_size == 0) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileSourceSizeZero, "MercatorTiler: tile size is 0");
   }
@@ -44,7 +44,7 @@ uint32_t MercatorTiler::native_zoom() const {
   return zoom;
 }
 
-Rgba MercatorTiler::sample(double x, double y) const {
+present::Rgba MercatorTiler::sample(double x, double y) const {
   // Texel centres sit at +0.5; longitude wraps around, latitude clamps at the poles.
   const double u = x - 0.5, v = y - 0.5;
   const double fu = std::floor(u), fv = std::floor(v);
@@ -53,8 +53,8 @@ Rgba MercatorTiler::sample(double x, double y) const {
   auto column = [w](int64_t i) { return static_cast<uint32_t>(((i % w) + w) % w); };
   auto row = [h](int64_t j) { return static_cast<uint32_t>(std::clamp<int64_t>(j, 0, h - 1)); };
   const auto i0 = static_cast<int64_t>(fu), j0 = static_cast<int64_t>(fv);
-  const Rgba a = source_.at(column(i0), row(j0)), b = source_.at(column(i0 + 1), row(j0));
-  const Rgba c = source_.at(column(i0), row(j0 + 1)), d = source_.at(column(i0 + 1), row(j0 + 1));
+  const present::Rgba a = source_.at(column(i0), row(j0)), b = source_.at(column(i0 + 1), row(j0));
+  const present::Rgba c = source_.at(column(i0), row(j0 + 1)), d = source_.at(column(i0 + 1), row(j0 + 1));
   auto mix = [&](uint8_t pa, uint8_t pb, uint8_t pc, uint8_t pd) {
     const double top = pa + (pb - pa) * tu, bottom = pc + (pd - pc) * tu;
     return static_cast<uint8_t>(std::lround(top + (bottom - top) * tv));
@@ -62,9 +62,9 @@ Rgba MercatorTiler::sample(double x, double y) const {
   return {mix(a.r, b.r, c.r, d.r), mix(a.g, b.g, c.g, d.g), mix(a.b, b.b, c.b, d.b), mix(a.a, b.a, c.a, d.a)};
 }
 
-Result<RgbaImage> MercatorTiler::produce(const tiles::TileKey& key) {
+Result<present::Image> MercatorTiler::produce(const tiles::TileKey& key) {
   if (auto valid = check_tile_key(key); !valid) return valid.error();
-  RgbaImage tile = RgbaImage::filled(tile_size_, tile_size_, Rgba{});
+  present::Image tile = present::Image::filled(tile_size_, tile_size_, present::Rgba{});
   // Longitude depends only on the column and latitude only on the row: compute each once.
   std::vector<double> source_x(tile_size_), source_y(tile_size_);
   for (uint32_t i = 0; i < tile_size_; ++i) {

@@ -8,15 +8,15 @@
 #include <cmath>
 #include <fstream>
 
+#include "warden/core/enum_names.h"
+
 namespace warden::demo {
 
-const char* to_string(ReportEventKind kind) {
-  switch (kind) {
-    case ReportEventKind::DeviceLoss: return "device_loss";
-    case ReportEventKind::ShaderReload: return "shader_reload";
-  }
-  return "unknown";
-}
+constexpr EnumName<ReportEventKind> kReportEventKindNames[] = {
+    {ReportEventKind::DeviceLoss, "device_loss"},
+    {ReportEventKind::ShaderReload, "shader_reload"},
+};
+const char* to_string(ReportEventKind kind) { return name_in(kReportEventKindNames, kind); }
 
 double frame_ms_quantile(const std::vector<FrameSample>& samples, double quantile) {
   if (samples.empty()) return 0;

@@ -9,13 +9,13 @@ namespace warden::demo {
 
 std::vector<PlannedFault> soak_plan(uint32_t frames, uint64_t seed) {
   struct Every {
-    FaultKind kind;
+    PlannedFaultKind kind;
     uint32_t min, max;  // frames between two faults of the kind
   };
   // A loss every 120..250 frames: 5,000 frames bring 20 to 41 of them.
-  constexpr Every kKinds[] = {{FaultKind::DeviceLoss, 120, 250},    {FaultKind::ShaderReload, 200, 400},
-                              {FaultKind::ShaderBroken, 250, 500},  {FaultKind::FetchFailures, 80, 200},
-                              {FaultKind::PoolExhaustion, 100, 300}, {FaultKind::CarelessClient, 50, 150}};
+  constexpr Every kKinds[] = {{PlannedFaultKind::DeviceLoss, 120, 250},    {PlannedFaultKind::ShaderReload, 200, 400},
+                              {PlannedFaultKind::ShaderBroken, 250, 500},  {PlannedFaultKind::FetchFailures, 80, 200},
+                              {PlannedFaultKind::PoolExhaustion, 100, 300}, {PlannedFaultKind::CarelessClient, 50, 150}};
   std::mt19937_64 random(seed);
   std::vector<PlannedFault> plan;
   for (const Every& every : kKinds) {

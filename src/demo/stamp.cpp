@@ -24,7 +24,7 @@ std::optional<Glyph> glyph_of(char c) {
   return std::nullopt;
 }
 
-void fill_clipped(RgbaImage& image, uint64_t x0, uint64_t y0, uint64_t w, uint64_t h, Rgba colour) {
+void fill_clipped(present::Image& image, uint64_t x0, uint64_t y0, uint64_t w, uint64_t h, present::Rgba colour) {
   for (uint64_t y = y0; y < y0 + h && y < image.height; ++y) {
     for (uint64_t x = x0; x < x0 + w && x < image.width; ++x) {
       image.set(static_cast<uint32_t>(x), static_cast<uint32_t>(y), colour);
@@ -36,7 +36,7 @@ void fill_clipped(RgbaImage& image, uint64_t x0, uint64_t y0, uint64_t w, uint64
 
 std::string stamp_text(const tiles::TileKey& key) { return fmt::format("{}/{}/{}", key.z, key.x, key.y); }
 
-Result<void> draw_stamp(RgbaImage& image, std::string_view text, uint32_t x, uint32_t y, uint32_t scale) {
+Result<void> draw_stamp(present::Image& image, std::string_view text, uint32_t x, uint32_t y, uint32_t scale) {
   if (scale == 0) return make_error(ErrorKind::InvalidArgument, MessageId::StampScaleZero, "draw_stamp: scale is 0");
   for (char c : text) {
     if (!glyph_of(c)) {
@@ -46,7 +46,7 @@ Result<void> draw_stamp(RgbaImage& image, std::string_view text, uint32_t x, uin
   }
   // One glyph texel of black margin around the text, one between glyphs.
   const uint64_t advance = uint64_t{kGlyphWidth + 1} * scale;
-  fill_clipped(image, x, y, advance * text.size() + scale, uint64_t{kGlyphHeight + 2} * scale, Rgba{0, 0, 0, 255});
+  fill_clipped(image, x, y, advance * text.size() + scale, uint64_t{kGlyphHeight + 2} * scale, present::Rgba{0, 0, 0, 255});
   for (size_t i = 0; i < text.size(); ++i) {
     const Glyph glyph = *glyph_of(text[i]);
     const uint64_t left = x + scale + advance * i;
@@ -54,7 +54,7 @@ Result<void> draw_stamp(RgbaImage& image, std::string_view text, uint32_t x, uin
       for (uint32_t col = 0; col < kGlyphWidth; ++col) {
         if ((glyph[row] >> (kGlyphWidth - 1 - col) & 1) == 0) continue;
         fill_clipped(image, left + uint64_t{col} * scale, y + uint64_t{row + 1} * scale, scale, scale,
-                     Rgba{255, 255, 255, 255});
+                     present::Rgba{255, 255, 255, 255});
       }
     }
   }

@@ -12,6 +12,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "warden/core/enum_names.h"
 #include "warden/demo/camera.h"
 #include "warden/demo/folder_tiles.h"
 #include "warden/demo/mercator_tiler.h"
@@ -20,6 +21,7 @@
 #include "warden/demo/tile_server.h"
 #include "warden/engine/engine.h"
 #include "warden/engine/tile_layer.h"
+#include "warden/gpu/callback.h"
 #include "warden/gpu/ledger.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
@@ -126,7 +128,7 @@ class ServerFetcher final : public tiles::TileFetcher {
       if (it == waiting_.end()) continue;
       for (tiles::TileReply& reply : it->second) {
         if (tile.image) {
-          reply.deliver(tile.image->texels);
+          reply.deliver(tile.image->rgba);
         } else {
           reply.fail(tile.image.error());
         }
@@ -188,7 +190,7 @@ class TileMapDemo {
   Result<void> open_window();
   Result<void> attach_window();
   // Copies the frame's target to an acquired window frame; the frame to present, if any.
-  Result<std::optional<present::Frame>> show_in_window(gpu::CommandEncoder encoder);
+  Result<std::optional<present::SwapchainImage>> show_in_window(gpu::CommandEncoder encoder);
 
   // Detaches the window's surface when the device goes, attaches a new one when the next is ready.
   class WindowFollower final : public engine::GenerationObserver {
@@ -254,7 +256,7 @@ class TileMapDemo {
   std::list<PendingSnapshot> snapshots_;  // stable addresses: map callbacks point at them
   PendingSnapshot* unmapped_ = nullptr;   // copied this frame, mapped after the submit
   std::vector<uint32_t> snapshot_frames_;
-  std::vector<std::pair<uint32_t, RgbaImage>> captured_;
+  std::vector<std::pair<uint32_t, present::Image>> captured_;
 };
 
 Result<void> TileMapDemo::open_sources() {
@@ -279,7 +281,7 @@ Result<void> TileMapDemo::create_engine() {
   options.library.ledger = options_.ledger ? gpu::LedgerMode::On : gpu::LedgerMode::FromEnvironment;
   // Every planned loss is recovered: the policy gives up only beyond them (and a driver's own).
   unsigned losses = 0;
-  for (const PlannedFault& f : faults_) losses += f.kind == FaultKind::DeviceLoss;
+  for (const PlannedFault& f : faults_) losses += f.kind == PlannedFaultKind::DeviceLoss;
   options.rebuild.faults_to_give_up = std::max(3u, losses + 3);
   // Two tile arrays with a view per (layer, level >= 1) each.
   const uint32_t mip_levels = tiles::full_mip_count(kTileSize, kTileSize);
@@ -341,13 +343,13 @@ Result<void> TileMapDemo::attach_window() {
                              .on_first_present = [this] { (void)engine_->mark_presented(); }});
 }
 
-Result<std::optional<present::Frame>> TileMapDemo::show_in_window(gpu::CommandEncoder encoder) {
-  if (!swapchain_ || !swapchain_->attached()) return std::optional<present::Frame>();
+Result<std::optional<present::SwapchainImage>> TileMapDemo::show_in_window(gpu::CommandEncoder encoder) {
+  if (!swapchain_ || !swapchain_->attached()) return std::optional<present::SwapchainImage>();
   window_->poll_events();
   auto acquired = swapchain_->acquire();
   if (!acquired) return acquired.error();
-  if (!*acquired) return std::optional<present::Frame>();  // no area (minimised)
-  const present::Frame& shown = **acquired;
+  if (!*acquired) return std::optional<present::SwapchainImage>();  // no area (minimised)
+  const present::SwapchainImage& shown = **acquired;
   if (shown.format != gpu::TextureFormat::RGBA8Unorm || shown.width != options_.width || shown.height != options_.height) {
     return make_error(
         ErrorKind::Refused, MessageId::DemoWindowSurfaceMismatch,
@@ -453,23 +455,23 @@ AppState TileMapDemo::app_state() const {
 void TileMapDemo::inject(const PlannedFault& fault, uint32_t frame) {
   ++report_.faults_injected[to_string(fault.kind)];
   switch (fault.kind) {
-    case FaultKind::DeviceLoss: loss_due_ = true; break;
-    case FaultKind::ShaderReload:
+    case PlannedFaultKind::DeviceLoss: loss_due_ = true; break;
+    case PlannedFaultKind::ShaderReload:
       if (write_shader(tile_shader(++shader_variant_))) report_.events.push_back({frame, ReportEventKind::ShaderReload});
       break;
-    case FaultKind::ShaderBroken:
+    case PlannedFaultKind::ShaderBroken:
       if (write_shader(broken_tile_shader())) fix_shader_at_ = frame + kBrokenShaderLongest;
       break;
-    case FaultKind::FetchFailures:
+    case PlannedFaultKind::FetchFailures:
       for (MapTiles& map : maps_) map.fetcher->fail_next(kFetchFailureBurst);
       break;
-    case FaultKind::PoolExhaustion: {
+    case PlannedFaultKind::PoolExhaustion: {
       tiles::LayerPool& pool = maps_[0].layer->pool();
       while (auto layer = pool.acquire(tiles::Priority::Urgent)) held_layers_.push_back(*layer);
       release_held_at_ = frame + kPoolHeldFrames;
       break;
     }
-    case FaultKind::CarelessClient: misuse_handles(); break;
+    case PlannedFaultKind::CarelessClient: misuse_handles(); break;
   }
 }
 
@@ -600,7 +602,7 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   const bool snapshot = std::binary_search(snapshot_frames_.begin(), snapshot_frames_.end(), frame) ||
                         snapshot_next_drawn_ ||
                         (options_.snapshot_faults && next_fault_ < faults_.size() && faults_[next_fault_].frame == frame + 1 &&
-                         (faults_[next_fault_].kind == FaultKind::DeviceLoss || faults_[next_fault_].kind == FaultKind::ShaderReload));
+                         (faults_[next_fault_].kind == PlannedFaultKind::DeviceLoss || faults_[next_fault_].kind == PlannedFaultKind::ShaderReload));
   if (snapshot) {
     snapshot_next_drawn_ = false;
     request_snapshot(f->encoder(), frame);
@@ -650,13 +652,12 @@ void TileMapDemo::request_snapshot(gpu::CommandEncoder encoder, uint32_t frame) 
 
 void TileMapDemo::map_snapshot() {
   if (unmapped_ == nullptr) return;
-  gpu::BufferMapCallbackInfo done;
-  done.mode = gpu::CallbackMode::AllowProcessEvents;  // delivered by a later poll: no wait
-  done.userdata1 = unmapped_;
-  done.callback = [](gpu::MapAsyncStatus status, gpu::StringView, void* pending, void*) {
-    static_cast<PendingSnapshot*>(pending)->mapped = true;
-    static_cast<PendingSnapshot*>(pending)->status = status;
+  auto on_mapped = [pending = unmapped_](gpu::MapAsyncStatus status, gpu::StringView) {
+    pending->mapped = true;
+    pending->status = status;
   };
+  // Delivered by a later poll: no wait.
+  const auto done = gpu::once_callback<gpu::BufferMapCallbackInfo>(gpu::CallbackMode::AllowProcessEvents, on_mapped);
   procs().BufferMapAsync(unmapped_->buffer.get(), gpu::MapMode::Read, 0,
                          uint64_t{options_.width} * options_.height * 4, done);
   unmapped_ = nullptr;
@@ -674,7 +675,7 @@ void TileMapDemo::collect_snapshots() {
                            ? static_cast<const uint8_t*>(p.BufferGetConstMappedRange(it->buffer.get(), 0, size))
                            : nullptr;
     if (data != nullptr) {
-      captured_.push_back({it->frame, RgbaImage{options_.width, options_.height, std::vector<uint8_t>(data, data + size)}});
+      captured_.push_back({it->frame, present::Image{options_.width, options_.height, std::vector<uint8_t>(data, data + size)}});
       p.BufferUnmap(it->buffer.get());
     } else {
       log_.error(MessageId::DemoSnapshotUnmapped,
@@ -703,14 +704,14 @@ Result<void> TileMapDemo::drain_snapshots() {
   measure_first_drawn();
   for (const auto& [frame, image] : captured_) {
     const auto path = options_.out / fmt::format("frame-{:04}.png", frame);
-    if (auto written = write_png(image, path); !written) return written.error();
+    if (auto written = present::write_png(image, path); !written) return written.error();
     report_.snapshots.push_back({frame, path});
   }
   return {};
 }
 
 void TileMapDemo::measure_first_drawn() {
-  auto snapshot = [&](uint32_t frame) -> const RgbaImage* {
+  auto snapshot = [&](uint32_t frame) -> const present::Image* {
     for (const auto& [at, image] : captured_) {
       if (at == frame) return &image;
     }
@@ -718,16 +719,16 @@ void TileMapDemo::measure_first_drawn() {
   };
   for (DemoReport::Loss& loss : report_.losses) {
     // The last frame snapshotted before the loss: the planned loss waits for its readback.
-    const RgbaImage* before = nullptr;
+    const present::Image* before = nullptr;
     for (const auto& [at, image] : captured_) {
       if (at < loss.frame) {
         before = &image;
         loss.compared_frame = at;
       }
     }
-    const RgbaImage* first = loss.first_drawn != 0 ? snapshot(loss.first_drawn) : nullptr;
+    const present::Image* first = loss.first_drawn != 0 ? snapshot(loss.first_drawn) : nullptr;
     if (before != nullptr && first != nullptr) {
-      loss.first_drawn_blank_fraction = blank_fraction(before->texels, first->texels, clear_colour_rgba8());
+      loss.first_drawn_blank_fraction = blank_fraction(before->rgba, first->rgba, clear_colour_rgba8());
     }
   }
 }
@@ -841,17 +842,15 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
 
 }  // namespace
 
-const char* to_string(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::DeviceLoss: return "device_loss";
-    case FaultKind::ShaderReload: return "shader_reload";
-    case FaultKind::ShaderBroken: return "shader_broken";
-    case FaultKind::FetchFailures: return "fetch_failures";
-    case FaultKind::PoolExhaustion: return "pool_exhaustion";
-    case FaultKind::CarelessClient: return "careless_client";
-  }
-  return "unknown";
-}
+constexpr EnumName<PlannedFaultKind> kPlannedFaultKindNames[] = {
+    {PlannedFaultKind::DeviceLoss, "device_loss"},
+    {PlannedFaultKind::ShaderReload, "shader_reload"},
+    {PlannedFaultKind::ShaderBroken, "shader_broken"},
+    {PlannedFaultKind::FetchFailures, "fetch_failures"},
+    {PlannedFaultKind::PoolExhaustion, "pool_exhaustion"},
+    {PlannedFaultKind::CarelessClient, "careless_client"},
+};
+const char* to_string(PlannedFaultKind kind) { return name_in(kPlannedFaultKindNames, kind); }
 
 Result<void> check_options(const DemoOptions& o) {
   auto bad = [](warden::MessageId id, std::string message) {
@@ -873,8 +872,8 @@ Result<void> check_options(const DemoOptions& o) {
     return bad(MessageId::DemoFrameIntervalNegative,
                fmt::format("--frame-interval-ms {} is negative", o.frame_interval.count()));
   }
-  if (o.max_zoom > kMaxZoom) {
-    return bad(MessageId::DemoZoomTooDeep, fmt::format("--max-zoom {} is beyond {}", o.max_zoom, kMaxZoom));
+  if (o.max_zoom > kMaxSourceZoom) {
+    return bad(MessageId::DemoZoomTooDeep, fmt::format("--max-zoom {} is beyond {}", o.max_zoom, kMaxSourceZoom));
   }
   if (!(o.fetch_failure_rate >= 0.0 && o.fetch_failure_rate <= 1.0)) {
     return bad(MessageId::TileFetchFailureRateOutOfRange,

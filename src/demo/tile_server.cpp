@@ -98,9 +98,9 @@ void TileServer::run() {
     // The latency wait ends early on stop; the request is then abandoned (stop() counted it).
     if (wake_.wait_for(lock, options_.latency, [&] { return stopping_; })) return;
     lock.unlock();
-    Result<RgbaImage> image =
+    Result<present::Image> image =
         request.inject_failure
-            ? Result<RgbaImage>(make_error(
+            ? Result<present::Image>(make_error(
                   ErrorKind::Io, MessageId::TileFetchInjectedFailure,
                   fmt::format("tile {}/{}/{}: fetch failed on purpose (failure rate {}, seed {})",
                               request.key.z, request.key.x, request.key.y, options_.failure_rate, options_.seed)))

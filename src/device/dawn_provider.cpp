@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "warden/gpu/callback.h"
 #include "warden/gpu/names.h"
 
 namespace warden::device {
@@ -49,8 +50,8 @@ struct DawnProvider::Shared {
 
 namespace {
 
-// Dawn calls every callback below exactly once (completed, or CallbackCancelled when the
-// instance goes); each frees its ticket there.
+// Dawn calls every callback below but the uncaptured-error one exactly once (completed, or
+// CallbackCancelled when the instance goes); each owns its ticket (gpu::once_callback).
 
 // One request walks the backend choice's candidates (gpu::adapter_plan) in order, one
 // asynchronous request at a time, and answers once.
@@ -64,8 +65,8 @@ struct AdapterTicket {
   std::vector<std::string> log;  // what the instance logged while the request was made
 };
 
-void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::StringView message, void* userdata1,
-                void*);
+void on_adapter(std::unique_ptr<AdapterTicket> ticket, gpu::RequestAdapterStatus status, gpu::Adapter adapter,
+                gpu::StringView message);
 
 // Asks for the ticket's next candidate, or answers when none is left.
 void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider::Shared& shared) {
@@ -81,11 +82,13 @@ void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider:
   gpu::RequestAdapterOptions request;
   request.backendType = candidate.backend;
   request.featureLevel = candidate.feature_level;
-  gpu::RequestAdapterCallbackInfo cb;
-  cb.mode = gpu::CallbackMode::AllowProcessEvents;
-  cb.callback = on_adapter;
   AdapterTicket* const in_flight = ticket.get();
-  cb.userdata1 = ticket.release();
+  const auto cb = gpu::once_callback<gpu::RequestAdapterCallbackInfo>(
+      gpu::CallbackMode::AllowProcessEvents,
+      [ticket = std::move(ticket)](gpu::RequestAdapterStatus status, gpu::Adapter adapter,
+                                   gpu::StringView message) mutable {
+        on_adapter(std::move(ticket), status, adapter, message);
+      });
   ++shared.outstanding_callbacks;
   // Dawn looks for adapters inside the call, and says why it found none only in its log. The
   // ticket is still alive afterwards: AllowProcessEvents runs the callback from process_events.
@@ -122,15 +125,19 @@ struct DeviceTicket {
 };
 
 // Lives from the request until the device-lost callback (loss, destruction, the last release,
-// a failed creation, or instance shutdown). The uncaptured-error callback shares it: Dawn
-// reports no errors after the device is lost.
+// a failed creation, or instance shutdown), which owns it. The uncaptured-error callback
+// borrows it: Dawn reports no errors after the device is lost.
 struct LostTicket {
   std::shared_ptr<LossState> loss;
+
+  void operator()(const gpu::Device*, gpu::ErrorType type, gpu::StringView message) const {  // an uncaptured error
+    auto shared = loss->shared.lock();
+    if (shared && shared->on_uncaptured_error) shared->on_uncaptured_error(loss->id, type, message.view());
+  }
 };
 
-void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::StringView message, void* userdata1,
-                void*) {
-  std::unique_ptr<AdapterTicket> ticket(static_cast<AdapterTicket*>(userdata1));
+void on_adapter(std::unique_ptr<AdapterTicket> ticket, gpu::RequestAdapterStatus status, gpu::Adapter adapter,
+                gpu::StringView message) {
   auto shared = ticket->shared.lock();
   if (!shared) {
     if (adapter != nullptr) ticket->library->procs().AdapterRelease(adapter);
@@ -175,46 +182,35 @@ void on_adapter(gpu::RequestAdapterStatus status, gpu::Adapter adapter, gpu::Str
   request_next_candidate(std::move(ticket), *shared);
 }
 
-void on_device(gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringView message, void* userdata1,
-               void*) {
-  std::unique_ptr<DeviceTicket> ticket(static_cast<DeviceTicket*>(userdata1));
-  auto shared = ticket->shared.lock();
+void on_device(DeviceTicket& ticket, gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringView message) {
+  auto shared = ticket.shared.lock();
   const bool success = status == gpu::RequestDeviceStatus::Success && device != nullptr;
   if (!shared) {
-    if (device != nullptr) ticket->library->procs().DeviceRelease(device);
+    if (device != nullptr) ticket.library->procs().DeviceRelease(device);
     return;
   }
   --shared->outstanding_callbacks;
   if (!success) {
     if (device != nullptr) shared->procs().DeviceRelease(device);
-    return ticket->done(make_error(
+    return ticket.done(make_error(
         ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
         fmt::format("device request failed (status {}): {}", static_cast<uint32_t>(status), message.view())));
   }
   const DeviceId id{shared->next_id++};
   shared->devices.emplace(id.value, device);
   ++shared->built;
-  ticket->loss->id = id;
-  ticket->loss->delivered = true;
-  ticket->done(ProvidedDevice{id, device});
+  ticket.loss->id = id;
+  ticket.loss->delivered = true;
+  ticket.done(ProvidedDevice{id, device});
 }
 
-void on_device_lost(const gpu::Device*, gpu::DeviceLostReason reason, gpu::StringView message, void* userdata1,
-                    void*) {
-  std::unique_ptr<LostTicket> ticket(static_cast<LostTicket*>(userdata1));
-  LossState& loss = *ticket->loss;
+void on_device_lost(const LostTicket& ticket, gpu::DeviceLostReason reason, gpu::StringView message) {
+  LossState& loss = *ticket.loss;
   if (auto shared = loss.shared.lock()) --shared->outstanding_callbacks;
   // A failed request reports FailedCreation here: that device was never delivered, so it
   // cannot be lost.
   if (!loss.delivered || reason == gpu::DeviceLostReason::FailedCreation) return;
   if (loss.lost) loss.lost(LossReport{reason, std::string(message.view())});
-}
-
-void on_uncaptured_error(const gpu::Device*, gpu::ErrorType type, gpu::StringView message, void* userdata1,
-                         void*) {
-  const LossState& loss = *static_cast<LostTicket*>(userdata1)->loss;
-  auto shared = loss.shared.lock();
-  if (shared && shared->on_uncaptured_error) shared->on_uncaptured_error(loss.id, type, message.view());
 }
 
 }  // namespace
@@ -266,7 +262,7 @@ void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::str
   auto loss = std::make_shared<LossState>();
   loss->shared = shared_;
   loss->lost = std::move(lost);
-  auto* lost_ticket = new LostTicket{loss};
+  auto lost_ticket = std::make_unique<LostTicket>(LostTicket{loss});
 
   gpu::DeviceDescriptor desc;
   gpu::DawnCacheDeviceDescriptor cache;
@@ -278,16 +274,19 @@ void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::str
   desc.requiredFeatureCount = request->features.size();
   desc.requiredFeatures = request->features.data();
   if (request->limits) desc.requiredLimits = &*request->limits;
-  desc.deviceLostCallbackInfo.mode = gpu::CallbackMode::AllowProcessEvents;
-  desc.deviceLostCallbackInfo.callback = on_device_lost;
-  desc.deviceLostCallbackInfo.userdata1 = lost_ticket;
-  desc.uncapturedErrorCallbackInfo.callback = on_uncaptured_error;
-  desc.uncapturedErrorCallbackInfo.userdata1 = lost_ticket;
+  desc.uncapturedErrorCallbackInfo = gpu::borrowed_callback<gpu::UncapturedErrorCallbackInfo>(*lost_ticket);
+  desc.deviceLostCallbackInfo = gpu::once_callback<gpu::DeviceLostCallbackInfo>(
+      gpu::CallbackMode::AllowProcessEvents,
+      [ticket = std::move(lost_ticket)](const gpu::Device*, gpu::DeviceLostReason reason, gpu::StringView message) {
+        on_device_lost(*ticket, reason, message);
+      });
 
-  gpu::RequestDeviceCallbackInfo cb;
-  cb.mode = gpu::CallbackMode::AllowProcessEvents;
-  cb.callback = on_device;
-  cb.userdata1 = new DeviceTicket{shared_, shared_->library, std::move(done), loss};
+  const auto cb = gpu::once_callback<gpu::RequestDeviceCallbackInfo>(
+      gpu::CallbackMode::AllowProcessEvents,
+      [ticket = DeviceTicket{shared_, shared_->library, std::move(done), loss}](
+          gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringView message) mutable {
+        on_device(ticket, status, device, message);
+      });
   shared_->outstanding_callbacks += 2;  // the request and the device's lost callback
   shared_->procs().AdapterRequestDevice(adapter.adapter, &desc, cb);
 }
@@ -321,25 +320,19 @@ void DawnProvider::end_hung_device(DeviceId device, DeviceEnd end) {
   const gpu::Device raw = it->second;
   shared_->devices.erase(it);
   shared_->hung[device.value] = Shared::HungDevice{raw, end};
-  struct Ticket {
-    std::weak_ptr<Shared> shared;
-    uint64_t id;
-  };
   const gpu::Procs& p = shared_->procs();
   gpu::Queue queue = p.DeviceGetQueue(raw);
-  gpu::QueueWorkDoneCallbackInfo cb;
-  cb.mode = gpu::CallbackMode::AllowProcessEvents;
-  cb.userdata1 = new Ticket{shared_, device.value};
-  cb.callback = [](gpu::QueueWorkDoneStatus, gpu::StringView, void* userdata1, void*) {
+  auto on_work_done = [weak = std::weak_ptr<Shared>(shared_), id = device.value](gpu::QueueWorkDoneStatus,
+                                                                                 gpu::StringView) {
     // Any status ends the wait: finished, or the device is gone and runs nothing any more.
-    std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(userdata1));
-    auto shared = ticket->shared.lock();
+    auto shared = weak.lock();
     if (!shared) return;
     --shared->outstanding_callbacks;
-    if (auto hung = shared->hung.find(ticket->id); hung != shared->hung.end()) hung->second.work_done = true;
+    if (auto hung = shared->hung.find(id); hung != shared->hung.end()) hung->second.work_done = true;
   };
   ++shared_->outstanding_callbacks;
-  p.QueueOnSubmittedWorkDone(queue, cb);
+  p.QueueOnSubmittedWorkDone(
+      queue, gpu::once_callback<gpu::QueueWorkDoneCallbackInfo>(gpu::CallbackMode::AllowProcessEvents, on_work_done));
   p.QueueRelease(queue);
 }
 

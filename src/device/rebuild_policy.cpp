@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "warden/core/enum_names.h"
+
 namespace warden::device {
 namespace {
 size_t index_of(FaultKind kind) { return static_cast<size_t>(kind); }
@@ -17,15 +19,13 @@ const char* plural_noun(FaultKind kind) {
 }
 }  // namespace
 
-const char* to_string(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::Lost: return "lost";
-    case FaultKind::Hung: return "hung";
-    case FaultKind::FailedCreation: return "failed creation";
-    case FaultKind::Surface: return "surface";
-  }
-  return "unknown";
-}
+constexpr EnumName<FaultKind> kFaultKindNames[] = {
+    {FaultKind::Lost, "lost"},
+    {FaultKind::Hung, "hung"},
+    {FaultKind::FailedCreation, "failed creation"},
+    {FaultKind::Surface, "surface"},
+};
+const char* to_string(FaultKind kind) { return name_in(kFaultKindNames, kind); }
 
 std::string describe(const GiveUp& give_up) {
   const auto window_s = std::chrono::duration_cast<std::chrono::seconds>(give_up.window).count();

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "warden/core/enum_names.h"
+
 namespace warden::device {
 namespace {
 std::string_view env(const char* name) {
@@ -13,13 +15,11 @@ std::string_view env(const char* name) {
 }
 }  // namespace
 
-const char* to_string(DeviceEnd end) {
-  switch (end) {
-    case DeviceEnd::Release: return "release";
-    case DeviceEnd::Destroy: return "destroy";
-  }
-  return "unknown";
-}
+constexpr EnumName<DeviceEnd> kDeviceEndNames[] = {
+    {DeviceEnd::Release, "release"},
+    {DeviceEnd::Destroy, "destroy"},
+};
+const char* to_string(DeviceEnd end) { return name_in(kDeviceEndNames, end); }
 
 RetirementOptions retirement_options_from_environment() {
   RetirementOptions options;

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "warden/core/enum_names.h"
+#include "warden/gpu/callback.h"
 #include "warden/gpu/names.h"
 
 namespace warden::gpu {
@@ -23,37 +25,27 @@ constexpr std::chrono::milliseconds kStartupTimeout{10000};
 std::string copy_view(StringView v) { return std::string(v.view()); }
 
 // Lives on the heap from request to the device-lost callback, which Dawn calls exactly once
-// (on loss, on destruction, or cancelled at instance shutdown); that callback frees it.
+// (on loss, on destruction, or cancelled at instance shutdown) and which owns it; the
+// uncaptured-error callback, called any number of times before that, borrows it.
 struct DeviceEvents {
   DeviceCallbacks callbacks;
+
+  void operator()(const Device*, ErrorType type, StringView message) const {  // an uncaptured error
+    if (callbacks.on_uncaptured_error) callbacks.on_uncaptured_error(type, message.view());
+  }
 };
-
-void on_device_lost(const Device*, DeviceLostReason reason, StringView message, void* userdata1,
-                    void*) {
-  auto* events = static_cast<DeviceEvents*>(userdata1);
-  if (events->callbacks.on_lost) events->callbacks.on_lost(reason, message.view());
-  delete events;
-}
-
-void on_uncaptured_error(const Device*, ErrorType type, StringView message, void* userdata1,
-                         void*) {
-  auto* events = static_cast<DeviceEvents*>(userdata1);
-  if (events->callbacks.on_uncaptured_error) events->callbacks.on_uncaptured_error(type, message.view());
-}
 
 // Where the instance's log goes while an adapter request runs on this thread: Dawn explains a
 // missing adapter only there, and the request's own message is "No supported adapters".
 thread_local std::vector<std::string>* t_adapter_request_log = nullptr;
 
-const char* to_string(LoggingType type) {
-  switch (type) {
-    case LoggingType::Verbose: return "Verbose";
-    case LoggingType::Info: return "Info";
-    case LoggingType::Warning: return "Warning";
-    case LoggingType::Error: return "Error";
-  }
-  return "Log";
-}
+constexpr EnumName<LoggingType> kLoggingTypeNames[] = {
+    {LoggingType::Verbose, "Verbose"},
+    {LoggingType::Info, "Info"},
+    {LoggingType::Warning, "Warning"},
+    {LoggingType::Error, "Error"},
+};
+const char* to_string(LoggingType type) { return name_in(kLoggingTypeNames, type, "Log"); }
 
 }  // namespace
 
@@ -98,16 +90,14 @@ Result<BackendChoice> parse_backend_choice(std::string_view text) {
                     fmt::format("unknown backend '{}': expected auto, vulkan, gl, gles or null", text));
 }
 
-const char* to_string(BackendChoice choice) {
-  switch (choice) {
-    case BackendChoice::Auto: return "auto";
-    case BackendChoice::Vulkan: return "vulkan";
-    case BackendChoice::GL: return "gl";
-    case BackendChoice::GLES: return "gles";
-    case BackendChoice::Null: return "null";
-  }
-  return "unknown";
-}
+constexpr EnumName<BackendChoice> kBackendChoiceNames[] = {
+    {BackendChoice::Auto, "auto"},
+    {BackendChoice::Vulkan, "vulkan"},
+    {BackendChoice::GL, "gl"},
+    {BackendChoice::GLES, "gles"},
+    {BackendChoice::Null, "null"},
+};
+const char* to_string(BackendChoice choice) { return name_in(kBackendChoiceNames, choice); }
 
 bool prepare_gl_environment() {
   auto set = [](const char* name) {
@@ -121,12 +111,12 @@ bool prepare_gl_environment() {
 
 // Outside an adapter request, the message goes to the context's diagnostics, or where Dawn
 // would have put it without a callback.
-void Context::on_instance_log(LoggingType type, StringView message, void* context, void*) {
+void Context::InstanceLog::operator()(LoggingType type, StringView message) const {
   if (t_adapter_request_log != nullptr) {
     t_adapter_request_log->push_back(copy_view(message));
     return;
   }
-  log_line(static_cast<const Context*>(context), type, message.view());
+  log_line(context, type, message.view());
 }
 
 void Context::log_line(const Context* context, LoggingType type, std::string_view text) {
@@ -150,8 +140,8 @@ Result<std::unique_ptr<Context>> Context::create(std::shared_ptr<const Library> 
   std::unique_ptr<Context> ctx(new Context());
   ctx->library_ = std::move(library);
   DawnInstanceDescriptor dawn_options;
-  dawn_options.loggingCallbackInfo.callback = on_instance_log;
-  dawn_options.loggingCallbackInfo.userdata1 = ctx.get();  // heap-allocated: its address is stable
+  // The Context is on the heap: its instance_log_ stays where it is as long as the instance.
+  dawn_options.loggingCallbackInfo = borrowed_callback<LoggingCallbackInfo>(ctx->instance_log_);
   InstanceDescriptor desc;
   desc.nextInChain = reinterpret_cast<const ChainedStruct*>(&dawn_options);
   // Timed WaitAny is what lets tools and tests wait with a bound instead of spinning.
@@ -195,15 +185,12 @@ Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel 
   RequestAdapterOptions options;
   options.backendType = backend;
   options.featureLevel = level;
-  RequestAdapterCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &outcome;
-  cb.callback = [](RequestAdapterStatus status, Adapter adapter, StringView message, void* u1, void*) {
-    auto* o = static_cast<Outcome*>(u1);
-    o->status = status;
-    o->adapter = adapter;
-    o->message = copy_view(message);
+  auto on_adapter = [&outcome](RequestAdapterStatus status, Adapter adapter, StringView message) {
+    outcome.status = status;
+    outcome.adapter = adapter;
+    outcome.message = copy_view(message);
   };
+  const auto cb = borrowed_callback<RequestAdapterCallbackInfo>(CallbackMode::WaitAnyOnly, on_adapter);
   Result<void> waited;
   const std::vector<std::string> log = collect_log([&] {
     Future f = procs().InstanceRequestAdapter(instance_, &options, cb);
@@ -330,12 +317,8 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
     Device device = nullptr;
     std::string message;
   } outcome;
-  auto* events = new DeviceEvents{std::move(options.callbacks)};
   auto request = plan_device_request(procs(), adapter, options);
-  if (!request) {
-    delete events;
-    return request.error();
-  }
+  if (!request) return request.error();
   DeviceDescriptor desc;
   DawnCacheDeviceDescriptor cache;
   if (options.cache) {
@@ -346,24 +329,23 @@ Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions optio
   desc.requiredFeatureCount = request->features.size();
   desc.requiredFeatures = request->features.data();
   if (request->limits) desc.requiredLimits = &*request->limits;
-  desc.deviceLostCallbackInfo.mode = CallbackMode::AllowProcessEvents;
-  desc.deviceLostCallbackInfo.callback = on_device_lost;
-  desc.deviceLostCallbackInfo.userdata1 = events;
-  desc.uncapturedErrorCallbackInfo.callback = on_uncaptured_error;
-  desc.uncapturedErrorCallbackInfo.userdata1 = events;
-  RequestDeviceCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &outcome;
-  cb.callback = [](RequestDeviceStatus status, Device device, StringView message, void* u1, void*) {
-    auto* o = static_cast<Outcome*>(u1);
-    o->status = status;
-    o->device = device;
-    o->message = copy_view(message);
+  auto events = std::make_unique<DeviceEvents>(DeviceEvents{std::move(options.callbacks)});
+  desc.uncapturedErrorCallbackInfo = borrowed_callback<UncapturedErrorCallbackInfo>(*events);
+  desc.deviceLostCallbackInfo = once_callback<DeviceLostCallbackInfo>(
+      CallbackMode::AllowProcessEvents,
+      [events = std::move(events)](const Device*, DeviceLostReason reason, StringView message) {
+        if (events->callbacks.on_lost) events->callbacks.on_lost(reason, message.view());
+      });
+  auto on_device = [&outcome](RequestDeviceStatus status, Device device, StringView message) {
+    outcome.status = status;
+    outcome.device = device;
+    outcome.message = copy_view(message);
   };
+  const auto cb = borrowed_callback<RequestDeviceCallbackInfo>(CallbackMode::WaitAnyOnly, on_device);
   Future f = procs().AdapterRequestDevice(adapter, &desc, cb);
   if (auto waited = wait(f, kStartupTimeout); !waited) return waited.error();
   if (outcome.status != RequestDeviceStatus::Success || outcome.device == nullptr) {
-    // A failed request still reports its lost callback (FailedCreation), which frees `events`.
+    // A failed request still reports its lost callback (FailedCreation), which frees the events.
     process_events();
     return make_error(
         ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
@@ -384,10 +366,8 @@ Result<OpenedDevice> Context::open_device(BackendChoice choice, DeviceOptions op
 
 Result<void> Context::wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const {
   QueueWorkDoneStatus status{};
-  QueueWorkDoneCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &status;
-  cb.callback = [](QueueWorkDoneStatus s, StringView, void* u1, void*) { *static_cast<QueueWorkDoneStatus*>(u1) = s; };
+  auto on_done = [&status](QueueWorkDoneStatus s, StringView) { status = s; };
+  const auto cb = borrowed_callback<QueueWorkDoneCallbackInfo>(CallbackMode::WaitAnyOnly, on_done);
   Future f = procs().QueueOnSubmittedWorkDone(queue, cb);
   if (auto waited = wait(f, timeout); !waited) return waited;
   if (status != QueueWorkDoneStatus::Success) {
@@ -403,14 +383,11 @@ Result<std::vector<uint8_t>> Context::read_mapped(Buffer buffer, uint64_t size,
     MapAsyncStatus status{};
     std::string message;
   } outcome;
-  BufferMapCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
-  cb.userdata1 = &outcome;
-  cb.callback = [](MapAsyncStatus s, StringView message, void* u1, void*) {
-    auto* o = static_cast<Outcome*>(u1);
-    o->status = s;
-    o->message = copy_view(message);
+  auto on_mapped = [&outcome](MapAsyncStatus s, StringView message) {
+    outcome.status = s;
+    outcome.message = copy_view(message);
   };
+  const auto cb = borrowed_callback<BufferMapCallbackInfo>(CallbackMode::WaitAnyOnly, on_mapped);
   Future f = procs().BufferMapAsync(buffer, MapMode::Read, 0, size, cb);
   if (auto waited = wait(f, timeout); !waited) return waited.error();
   if (outcome.status != MapAsyncStatus::Success) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "warden/gpu/callback.h"
 #include "warden/gpu/ledger.h"
 
 namespace warden::gpu {
@@ -65,31 +66,18 @@ void handed_out(SurfaceTexture* frame) {
   if (frame != nullptr && frame->texture != nullptr) Ledger::process().taken(ObjectType::Texture);
 }
 
-template <typename Status, GpuObject Object>
-struct Delivery {
-  using Callback = void (*)(Status, Object, StringView, void*, void*);
-  Callback callback;
-  void* userdata1;
-  void* userdata2;
-
-  // webgpu.h calls every callback exactly once (at the latest when the instance goes away),
-  // which is what frees the Delivery.
-  static void deliver(Status status, Object object, StringView message, void* self, void*) {
-    std::unique_ptr<Delivery> d(static_cast<Delivery*>(self));
-    if (object != nullptr) Ledger::process().taken(ObjectTypeOf<Object>::kType);
-    d->callback(status, object, message, d->userdata1, d->userdata2);
-  }
-};
-
+// The application's callback, given the object after the ledger counted it. webgpu.h calls
+// every such callback exactly once (at the latest when the instance goes away).
 template <typename Status, GpuObject Object>
 CallbackInfo<void (*)(Status, Object, StringView, void*, void*)> counted(
     CallbackInfo<void (*)(Status, Object, StringView, void*, void*)> info) {
   if (info.callback == nullptr) return info;  // nobody receives the object: nothing to count
-  using D = Delivery<Status, Object>;
-  info.userdata1 = new D{info.callback, info.userdata1, info.userdata2};
-  info.userdata2 = nullptr;
-  info.callback = &D::deliver;
-  return info;
+  auto counting = once_callback<decltype(info)>(info.mode, [info](Status status, Object object, StringView message) {
+    if (object != nullptr) Ledger::process().taken(ObjectTypeOf<Object>::kType);
+    info.callback(status, object, message, info.userdata1, info.userdata2);
+  });
+  counting.nextInChain = info.nextInChain;
+  return counting;
 }
 
 template <auto Member, Effect E, typename = decltype(Member)>

@@ -1,5 +1,7 @@
 #include "warden/gpu/error_scope.h"
 
+#include "warden/gpu/callback.h"
+
 namespace warden::gpu {
 
 void push_validation_scope(const Procs& procs, Device device) {
@@ -17,21 +19,14 @@ CallbackMode callback_mode(Completion completion) {
 
 PendingScope pop_scope(const Procs& procs, Device device, Completion completion) {
   auto outcome = std::make_shared<PoppedScope>();
-  PopErrorScopeCallbackInfo cb;
-  cb.mode = callback_mode(completion);
-  // Dawn calls the callback exactly once (cancelled at instance shutdown at the latest); that
-  // call frees this holder.
-  cb.userdata1 = new std::shared_ptr<PoppedScope>(outcome);
-  cb.callback = [](PopErrorScopeStatus status, ErrorType type, StringView message,
-                   void* u1, void*) {
-    std::unique_ptr<std::shared_ptr<PoppedScope>> holder(static_cast<std::shared_ptr<PoppedScope>*>(u1));
-    PoppedScope& o = **holder;
-    o.status = status;
-    o.type = status == PopErrorScopeStatus::Success ? type : ErrorType::NoError;
-    o.message = std::string(message.view());
-    o.done = true;
+  auto on_popped = [outcome](PopErrorScopeStatus status, ErrorType type, StringView message) {
+    outcome->status = status;
+    outcome->type = status == PopErrorScopeStatus::Success ? type : ErrorType::NoError;
+    outcome->message = std::string(message.view());
+    outcome->done = true;
   };
-  Future future = procs.DevicePopErrorScope(device, cb);
+  Future future = procs.DevicePopErrorScope(
+      device, once_callback<PopErrorScopeCallbackInfo>(callback_mode(completion), std::move(on_popped)));
   return PendingScope{future, std::move(outcome)};
 }
 

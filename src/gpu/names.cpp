@@ -4,72 +4,62 @@
 
 #include <utility>
 
+#include "warden/core/enum_names.h"
+
 namespace warden::gpu {
 
-const char* to_string(BackendType type) {
-  switch (type) {
-    case BackendType::Undefined: return "undefined";
-    case BackendType::Null: return "null";
-    case BackendType::Vulkan: return "vulkan";
-    case BackendType::OpenGL: return "opengl";
-    case BackendType::OpenGLES: return "opengles";
-  }
-  return "unknown";
-}
+constexpr EnumName<BackendType> kBackendTypeNames[] = {
+    {BackendType::Undefined, "undefined"},
+    {BackendType::Null, "null"},
+    {BackendType::Vulkan, "vulkan"},
+    {BackendType::OpenGL, "opengl"},
+    {BackendType::OpenGLES, "opengles"},
+};
+const char* to_string(BackendType type) { return name_in(kBackendTypeNames, type); }
 
-const char* to_string(AdapterType type) {
-  switch (type) {
-    case AdapterType::DiscreteGPU: return "discrete-gpu";
-    case AdapterType::CPU: return "cpu";
-    case AdapterType::Unknown: return "unknown";
-  }
-  return "unknown";
-}
+constexpr EnumName<AdapterType> kAdapterTypeNames[] = {
+    {AdapterType::DiscreteGPU, "discrete-gpu"},
+    {AdapterType::CPU, "cpu"},
+    {AdapterType::Unknown, "unknown"},
+};
+const char* to_string(AdapterType type) { return name_in(kAdapterTypeNames, type); }
 
-const char* to_string(FeatureLevel level) {
-  switch (level) {
-    case FeatureLevel::Undefined: return "undefined";
-    case FeatureLevel::Compatibility: return "compatibility";
-    case FeatureLevel::Core: return "core";
-  }
-  return "unknown";
-}
+constexpr EnumName<FeatureLevel> kFeatureLevelNames[] = {
+    {FeatureLevel::Undefined, "undefined"},
+    {FeatureLevel::Compatibility, "compatibility"},
+    {FeatureLevel::Core, "core"},
+};
+const char* to_string(FeatureLevel level) { return name_in(kFeatureLevelNames, level); }
 
-const char* to_string(ErrorType type) {
-  switch (type) {
-    case ErrorType::NoError: return "no-error";
-    case ErrorType::Validation: return "validation";
-  }
-  return "unknown";
-}
+constexpr EnumName<ErrorType> kErrorTypeNames[] = {
+    {ErrorType::NoError, "no-error"},
+    {ErrorType::Validation, "validation"},
+};
+const char* to_string(ErrorType type) { return name_in(kErrorTypeNames, type); }
 
-const char* to_string(DeviceLostReason reason) {
-  switch (reason) {
-    case DeviceLostReason::Unknown: return "unknown";
-    case DeviceLostReason::Destroyed: return "destroyed";
-    case DeviceLostReason::CallbackCancelled: return "callback-cancelled";
-    case DeviceLostReason::FailedCreation: return "failed-creation";
-  }
-  return "unknown";
-}
+constexpr EnumName<DeviceLostReason> kDeviceLostReasonNames[] = {
+    {DeviceLostReason::Unknown, "unknown"},
+    {DeviceLostReason::Destroyed, "destroyed"},
+    {DeviceLostReason::CallbackCancelled, "callback-cancelled"},
+    {DeviceLostReason::FailedCreation, "failed-creation"},
+};
+const char* to_string(DeviceLostReason reason) { return name_in(kDeviceLostReasonNames, reason); }
 
-const char* to_string(TextureFormat format) {
-  switch (format) {
-    case TextureFormat::Undefined: return "undefined";
-    case TextureFormat::R8Unorm: return "r8unorm";
-    case TextureFormat::R32Float: return "r32float";
-    case TextureFormat::R32Uint: return "r32uint";
-    case TextureFormat::RGBA8Unorm: return "rgba8unorm";
-    case TextureFormat::RGBA8UnormSrgb: return "rgba8unorm-srgb";
-    case TextureFormat::RGBA8Sint: return "rgba8sint";
-    case TextureFormat::BGRA8Unorm: return "bgra8unorm";
-    case TextureFormat::RGBA16Float: return "rgba16float";
-    case TextureFormat::RGBA32Float: return "rgba32float";
-    case TextureFormat::Depth24Plus: return "depth24plus";
-    case TextureFormat::Depth32Float: return "depth32float";
-  }
-  return "unknown";
-}
+constexpr EnumName<TextureFormat> kTextureFormatNames[] = {
+    {TextureFormat::Undefined, "undefined"},
+    {TextureFormat::R8Unorm, "r8unorm"},
+    {TextureFormat::R32Float, "r32float"},
+    {TextureFormat::R32Uint, "r32uint"},
+    {TextureFormat::RGBA8Unorm, "rgba8unorm"},
+    {TextureFormat::RGBA8UnormSrgb, "rgba8unorm-srgb"},
+    {TextureFormat::RGBA8Sint, "rgba8sint"},
+    {TextureFormat::BGRA8Unorm, "bgra8unorm"},
+    {TextureFormat::RGBA16Float, "rgba16float"},
+    {TextureFormat::RGBA32Float, "rgba32float"},
+    {TextureFormat::Depth24Plus, "depth24plus"},
+    {TextureFormat::Depth32Float, "depth32float"},
+};
+const char* to_string(TextureFormat format) { return name_in(kTextureFormatNames, format); }
 
 std::optional<uint32_t> copy_texel_bytes(TextureFormat format) {
   switch (format) {

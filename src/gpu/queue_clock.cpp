@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "warden/gpu/callback.h"
+
 namespace warden::gpu {
 
 struct QueueClock::Shared {
@@ -23,16 +25,6 @@ struct QueueClock::Shared {
   }
 };
 
-namespace {
-// One per submit. Dawn calls the callback exactly once: done, or cancelled at instance
-// shutdown; either way the ticket is freed there. A ticket whose clock is gone does nothing.
-struct Ticket {
-  std::weak_ptr<QueueClock::Shared> shared;
-  Serial serial;
-  uint64_t epoch = 0;
-};
-}  // namespace
-
 QueueClock::QueueClock(const Procs& procs, Instance instance, Queue queue)
     : procs_(procs), instance_(instance), queue_(queue), shared_(std::make_shared<Shared>()) {}
 
@@ -44,22 +36,22 @@ SubmissionClock& QueueClock::clock() { return shared_->clock; }
 Serial QueueClock::submit(const CommandBuffer* buffers, size_t count) {
   procs_.QueueSubmit(queue_, count, buffers);
   Serial serial = shared_->clock.on_submitted();
-  QueueWorkDoneCallbackInfo cb;
-  cb.mode = CallbackMode::AllowProcessEvents;
-  cb.userdata1 = new Ticket{shared_, serial, shared_->epoch};
-  cb.callback = [](QueueWorkDoneStatus status, StringView, void* userdata1, void*) {
-    std::unique_ptr<Ticket> ticket(static_cast<Ticket*>(userdata1));
-    auto shared = ticket->shared.lock();
-    if (!shared || shared->epoch != ticket->epoch) return;
+  // One report per submit: done, or cancelled at instance shutdown. A report whose clock is gone,
+  // or from before rebind(), does nothing.
+  auto on_done = [weak = std::weak_ptr<Shared>(shared_), serial, epoch = shared_->epoch](QueueWorkDoneStatus status,
+                                                                                          StringView) {
+    auto shared = weak.lock();
+    if (!shared || shared->epoch != epoch) return;
     // Success retires the serial. An error or cancellation means the device is gone: no work
     // of this queue can still run, so everything submitted counts as complete.
     if (status == QueueWorkDoneStatus::Success) {
-      shared->retire_through(ticket->serial);
+      shared->retire_through(serial);
     } else {
       shared->clock.assume_all_complete();
     }
   };
-  procs_.QueueOnSubmittedWorkDone(queue_, cb);
+  procs_.QueueOnSubmittedWorkDone(queue_, once_callback<QueueWorkDoneCallbackInfo>(CallbackMode::AllowProcessEvents,
+                                                                                   std::move(on_done)));
   return serial;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "warden/gpu/callback.h"
 #include "warden/resources/pipeline_parts.h"
 
 namespace warden::pipelines {
@@ -129,11 +130,10 @@ struct PendingBuild {
   ErrorObject built;  // the pipeline every error is about (built_object)
   BuiltCallback<Pipeline> done;
 
-  static void deliver(gpu::CreatePipelineAsyncStatus status, Pipeline pipeline, gpu::StringView message, void* self,
-                      void*) {
-    std::unique_ptr<PendingBuild> build(static_cast<PendingBuild*>(self));
-    gpu::Ref<Pipeline> made(build->procs, pipeline);
-    build->done(build->outcome(status, std::move(made), message.view()));
+  // The build's one callback.
+  void operator()(gpu::CreatePipelineAsyncStatus status, Pipeline pipeline, gpu::StringView message) {
+    gpu::Ref<Pipeline> made(procs, pipeline);
+    done(outcome(status, std::move(made), message.view()));
   }
 
   Result<gpu::Ref<Pipeline>> outcome(gpu::CreatePipelineAsyncStatus status, gpu::Ref<Pipeline> made,
@@ -212,12 +212,9 @@ Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Devic
                                          const resources::RenderPipelineDescription& d, BuiltCallback<gpu::RenderPipeline> done) {
   auto parts = translate_render_pipeline(source, d);
   if (!parts) return parts.error();
-  auto* pending = new PendingBuild<gpu::RenderPipeline>{&context.procs(), built_object("render pipeline", d.label),
-                                                        std::move(done)};
-  gpu::CreateRenderPipelineAsyncCallbackInfo info;
-  info.mode = gpu::CallbackMode::AllowProcessEvents;
-  info.userdata1 = pending;
-  info.callback = &PendingBuild<gpu::RenderPipeline>::deliver;
+  const auto info = gpu::once_callback<gpu::CreateRenderPipelineAsyncCallbackInfo>(
+      gpu::CallbackMode::AllowProcessEvents,
+      PendingBuild<gpu::RenderPipeline>{&context.procs(), built_object("render pipeline", d.label), std::move(done)});
   (void)context.procs().DeviceCreateRenderPipelineAsync(device, &(*parts)->desc, info);
   return {};
 }
@@ -226,12 +223,9 @@ Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Devi
                                           const resources::ComputePipelineDescription& d, BuiltCallback<gpu::ComputePipeline> done) {
   auto parts = translate_compute_pipeline(source, d);
   if (!parts) return parts.error();
-  auto* pending = new PendingBuild<gpu::ComputePipeline>{&context.procs(), built_object("compute pipeline", d.label),
-                                                         std::move(done)};
-  gpu::CreateComputePipelineAsyncCallbackInfo info;
-  info.mode = gpu::CallbackMode::AllowProcessEvents;
-  info.userdata1 = pending;
-  info.callback = &PendingBuild<gpu::ComputePipeline>::deliver;
+  const auto info = gpu::once_callback<gpu::CreateComputePipelineAsyncCallbackInfo>(
+      gpu::CallbackMode::AllowProcessEvents,
+      PendingBuild<gpu::ComputePipeline>{&context.procs(), built_object("compute pipeline", d.label), std::move(done)});
   (void)context.procs().DeviceCreateComputePipelineAsync(device, &(*parts)->desc, info);
   return {};
 }

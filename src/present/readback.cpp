@@ -1,7 +1,5 @@
 #include "warden/present/readback.h"
 
-#include <png.h>
-
 #include <cstring>
 
 #include <fmt/format.h>
@@ -17,11 +15,6 @@ constexpr uint32_t kRowAlignment = 256;  // WebGPU's bytesPerRow alignment for b
 uint32_t aligned_row_bytes(uint32_t width) { return (width * 4 + kRowAlignment - 1) / kRowAlignment * kRowAlignment; }
 
 }  // namespace
-
-std::array<uint8_t, 4> Image::pixel(uint32_t x, uint32_t y) const {
-  const size_t at = (static_cast<size_t>(y) * width + x) * 4;
-  return {rgba[at], rgba[at + 1], rgba[at + 2], rgba[at + 3]};
-}
 
 Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Queue queue, gpu::Texture texture,
                          std::chrono::milliseconds timeout) {
@@ -73,42 +66,6 @@ Result<Image> read_image(const gpu::Context& context, resources::Registry& regis
   auto raw = registry.resolve(texture);
   if (!raw) return raw.error();
   return read_image(context, registry.device(), registry.queue(), *raw, timeout);
-}
-
-Result<void> write_png(const Image& image, const std::string& path) {
-  if (image.width == 0 || image.height == 0 || image.rgba.size() != static_cast<size_t>(image.width) * image.height * 4) {
-    return make_error(ErrorKind::InvalidArgument, MessageId::PngImageSizeMismatch,
-                      fmt::format("write_png {}: the image is {}x{} with {} bytes, not width*height*4", path,
-                                  image.width, image.height, image.rgba.size()));
-  }
-  png_image png;
-  std::memset(&png, 0, sizeof png);
-  png.version = PNG_IMAGE_VERSION;
-  png.width = image.width;
-  png.height = image.height;
-  png.format = PNG_FORMAT_RGBA;
-  if (png_image_write_to_file(&png, path.c_str(), 0, image.rgba.data(), 0, nullptr) == 0) {
-    return make_error(ErrorKind::Io, MessageId::PngWriteFailed, fmt::format("write_png {}: {}", path, png.message));
-  }
-  return {};
-}
-
-Result<Image> read_png(const std::string& path) {
-  png_image png;
-  std::memset(&png, 0, sizeof png);
-  png.version = PNG_IMAGE_VERSION;
-  if (png_image_begin_read_from_file(&png, path.c_str()) == 0) {
-    return make_error(ErrorKind::Io, MessageId::PngReadFailed, fmt::format("read_png {}: {}", path, png.message));
-  }
-  png.format = PNG_FORMAT_RGBA;
-  Image image;
-  image.width = png.width;
-  image.height = png.height;
-  image.rgba.resize(PNG_IMAGE_SIZE(png));
-  if (png_image_finish_read(&png, nullptr, image.rgba.data(), 0, nullptr) == 0) {
-    return make_error(ErrorKind::Io, MessageId::PngReadFailed, fmt::format("read_png {}: {}", path, png.message));
-  }
-  return image;
 }
 
 }  // namespace warden::present

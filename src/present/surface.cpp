@@ -1,5 +1,7 @@
 #include "warden/present/surface.h"
 
+#include "warden/core/enum_names.h"
+
 namespace warden::present {
 
 gpu::Surface DawnSurfaceDriver::create(gpu::Instance instance, const X11WindowSource& window,
@@ -40,28 +42,25 @@ gpu::SurfaceTexture DawnSurfaceDriver::current_texture(gpu::Surface surface) {
 void DawnSurfaceDriver::present(gpu::Surface surface) { procs_.SurfacePresent(surface); }
 void DawnSurfaceDriver::release(gpu::Surface surface) { procs_.SurfaceRelease(surface); }
 
+constexpr EnumName<gpu::SurfaceGetCurrentTextureStatus> kSurfaceGetCurrentTextureStatusNames[] = {
+    {gpu::SurfaceGetCurrentTextureStatus::SuccessOptimal, "success-optimal"},
+    {gpu::SurfaceGetCurrentTextureStatus::SuccessSuboptimal, "success-suboptimal"},
+    {gpu::SurfaceGetCurrentTextureStatus::Timeout, "timeout"},
+    {gpu::SurfaceGetCurrentTextureStatus::Outdated, "outdated"},
+    {gpu::SurfaceGetCurrentTextureStatus::Lost, "lost"},
+    {gpu::SurfaceGetCurrentTextureStatus::Error, "error"},
+};
 const char* to_string(gpu::SurfaceGetCurrentTextureStatus status) {
-  using S = gpu::SurfaceGetCurrentTextureStatus;
-  switch (status) {
-    case S::SuccessOptimal: return "success-optimal";
-    case S::SuccessSuboptimal: return "success-suboptimal";
-    case S::Timeout: return "timeout";
-    case S::Outdated: return "outdated";
-    case S::Lost: return "lost";
-    case S::Error: return "error";
-  }
-  return "unknown";
+  return name_in(kSurfaceGetCurrentTextureStatusNames, status);
 }
 
-const char* to_string(gpu::PresentMode mode) {
-  switch (mode) {
-    case gpu::PresentMode::Undefined: return "undefined";
-    case gpu::PresentMode::Fifo: return "fifo";
-    case gpu::PresentMode::FifoRelaxed: return "fifo-relaxed";
-    case gpu::PresentMode::Immediate: return "immediate";
-    case gpu::PresentMode::Mailbox: return "mailbox";
-  }
-  return "unknown";
-}
+constexpr EnumName<gpu::PresentMode> kPresentModeNames[] = {
+    {gpu::PresentMode::Undefined, "undefined"},
+    {gpu::PresentMode::Fifo, "fifo"},
+    {gpu::PresentMode::FifoRelaxed, "fifo-relaxed"},
+    {gpu::PresentMode::Immediate, "immediate"},
+    {gpu::PresentMode::Mailbox, "mailbox"},
+};
+const char* to_string(gpu::PresentMode mode) { return name_in(kPresentModeNames, mode); }
 
 }  // namespace warden::present

@@ -109,7 +109,7 @@ void Swapchain::configure() {
   ++counters_.configures;
 }
 
-Result<std::optional<Frame>> Swapchain::acquire() {
+Result<std::optional<SwapchainImage>> Swapchain::acquire() {
   if (surface_ == nullptr) {
     return make_error(ErrorKind::Refused, MessageId::SwapchainAcquireDetached,
                       fmt::format("swapchain \"{}\": acquire with no device attached", options_.label));
@@ -120,7 +120,7 @@ Result<std::optional<Frame>> Swapchain::acquire() {
   }
   if (width_ == 0 || height_ == 0) {
     ++counters_.frames_skipped;
-    return std::optional<Frame>{};
+    return std::optional<SwapchainImage>{};
   }
   if (needs_configure()) configure();
 
@@ -148,13 +148,13 @@ Result<std::optional<Frame>> Swapchain::acquire() {
     procs.TextureRelease(st.texture);
     return handle.error();
   }
-  Frame frame{*handle, st.texture, procs.TextureGetWidth(st.texture), procs.TextureGetHeight(st.texture), format_};
+  SwapchainImage frame{*handle, st.texture, procs.TextureGetWidth(st.texture), procs.TextureGetHeight(st.texture), format_};
   in_flight_ = InFlight{frame, view};
   ++counters_.frames_acquired;
-  return std::optional<Frame>(frame);
+  return std::optional<SwapchainImage>(frame);
 }
 
-Result<std::optional<Frame>> Swapchain::surface_failure(std::string detail) {
+Result<std::optional<SwapchainImage>> Swapchain::surface_failure(std::string detail) {
   ++counters_.surface_failures;
   const ErrorObject swapchain{"swapchain", {}, {}, options_.label};
   const std::string what = fmt::format("{} \"{}\": the surface gave no frame at {}x{} {} ({})", swapchain.kind,

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "warden/gpu/callback.h"
 #include "warden/gpu/error_scope.h"
 #include "warden/shaders/error_scope_message.h"
 #include "warden/shaders/shader_features.h"
@@ -35,23 +36,15 @@ struct PendingCompilationInfo {
 
 PendingCompilationInfo request_compilation_info(const gpu::Procs& procs, gpu::ShaderModule module,
                                                 std::string path, gpu::Completion completion) {
-  struct Holder {
-    std::shared_ptr<CompilationOutcome> outcome;
-    std::string path;
-  };
   auto outcome = std::make_shared<CompilationOutcome>();
-  gpu::CompilationInfoCallbackInfo cb;
-  cb.mode = gpu::callback_mode(completion);
-  cb.userdata1 = new Holder{outcome, std::move(path)};  // freed by the one callback
-  cb.callback = [](gpu::CompilationInfoRequestStatus status, const gpu::CompilationInfo* info,
-                   void* u1, void*) {
-    std::unique_ptr<Holder> holder(static_cast<Holder*>(u1));
-    CompilationOutcome& o = *holder->outcome;
+  auto on_info = [outcome, path = std::move(path)](gpu::CompilationInfoRequestStatus status,
+                                                   const gpu::CompilationInfo* info) {
+    CompilationOutcome& o = *outcome;
     o.status = status;
     if (status == gpu::CompilationInfoRequestStatus::Success && info != nullptr) {
       for (size_t i = 0; i < info->messageCount; ++i) {
         const gpu::CompilationMessage& m = info->messages[i];
-        o.diagnostics.push_back(ShaderDiagnostic{severity_from(m.type), holder->path,
+        o.diagnostics.push_back(ShaderDiagnostic{severity_from(m.type), path,
                                                  static_cast<uint32_t>(m.lineNum),
                                                  static_cast<uint32_t>(m.linePos),
                                                  std::string(m.message.view())});
@@ -59,7 +52,8 @@ PendingCompilationInfo request_compilation_info(const gpu::Procs& procs, gpu::Sh
     }
     o.done = true;
   };
-  gpu::Future future = procs.ShaderModuleGetCompilationInfo(module, cb);
+  gpu::Future future = procs.ShaderModuleGetCompilationInfo(
+      module, gpu::once_callback<gpu::CompilationInfoCallbackInfo>(gpu::callback_mode(completion), std::move(on_info)));
   return PendingCompilationInfo{future, std::move(outcome)};
 }
 

@@ -6,19 +6,19 @@
 
 #include <fmt/format.h>
 
+#include "warden/core/enum_names.h"
+
 namespace warden::tiles {
 
 std::string to_string(const TileKey& key) { return fmt::format("tile z{}/{}/{}", key.z, key.x, key.y); }
 
-const char* to_string(LoadStatus status) {
-  switch (status) {
-    case LoadStatus::AlreadyResident: return "already resident";
-    case LoadStatus::Loaded: return "loaded";
-    case LoadStatus::Deferred: return "deferred (no layer free yet, try next frame)";
-    case LoadStatus::Held: return "held (the budget is full of pinned or visible tiles)";
-  }
-  return "?";
-}
+constexpr EnumName<LoadStatus> kLoadStatusNames[] = {
+    {LoadStatus::AlreadyResident, "already resident"},
+    {LoadStatus::Loaded, "loaded"},
+    {LoadStatus::Deferred, "deferred (no layer free yet, try next frame)"},
+    {LoadStatus::Held, "held (the budget is full of pinned or visible tiles)"},
+};
+const char* to_string(LoadStatus status) { return name_in(kLoadStatusNames, status, "?"); }
 
 // ---- replies from other threads ---------------------------------------------------------------
 
@@ -424,20 +424,20 @@ Result<bool> TileCache::accept(const FetchTicket& ticket, Result<std::vector<uin
   return true;
 }
 
-Result<Completion> TileCache::place_arrived(Requests::iterator it, const Upload& upload, Priority priority) {
+Result<ReplyOutcome> TileCache::place_arrived(Requests::iterator it, const Upload& upload, Priority priority) {
   const TileKey key = it->first;
   if (!wanted_now(it->second) || entries_.contains(key)) {
     drop_request(it);  // the camera left, or the tile was loaded another way
-    return Completion::Stale;
+    return ReplyOutcome::Stale;
   }
   const std::vector<uint8_t>& texels = it->second.texels;
   Result<LoadStatus> placed = place_tile(
       key, [&](const TileKey& k, LayerIndex layer) { return upload(k, layer, texels); }, priority);
   if (!placed) return fail_request(it, placed.error());
-  if (*placed != LoadStatus::Loaded) return Completion::Waiting;
+  if (*placed != LoadStatus::Loaded) return ReplyOutcome::Waiting;
   --fetches_in_flight_;
   requests_.erase(it);
-  return Completion::Loaded;
+  return ReplyOutcome::Loaded;
 }
 
 Error TileCache::fail_request(Requests::iterator it, Error error) {
@@ -453,12 +453,12 @@ Error TileCache::fail_request(Requests::iterator it, Error error) {
   return error;
 }
 
-Result<Completion> TileCache::complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
+Result<ReplyOutcome> TileCache::complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
                                        const Upload& upload, Priority priority) {
   if (auto ok = refuse_inside_callback("complete"); !ok) return ok.error();
   Result<bool> accepted = accept(ticket, std::move(texels));
   if (!accepted) return accepted.error();
-  if (!*accepted) return Completion::Stale;
+  if (!*accepted) return ReplyOutcome::Stale;
   return place_arrived(requests_.find(ticket.key), upload, priority);
 }
 
@@ -475,14 +475,14 @@ Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority
     if (request.state == Request::State::Arrived) arrived.push_back(key);
   }
   for (const TileKey& key : nearest_first(std::move(arrived))) {
-    Result<Completion> done = place_arrived(requests_.find(key), upload, priority);
+    Result<ReplyOutcome> done = place_arrived(requests_.find(key), upload, priority);
     if (!done) {
       report.failed.emplace_back(key, done.error());
       continue;
     }
-    if (*done == Completion::Loaded) ++report.loaded;
-    if (*done == Completion::Waiting) ++report.waiting;
-    if (*done == Completion::Stale) ++report.stale;
+    if (*done == ReplyOutcome::Loaded) ++report.loaded;
+    if (*done == ReplyOutcome::Waiting) ++report.waiting;
+    if (*done == ReplyOutcome::Stale) ++report.stale;
   }
   return report;
 }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "warden/core/enum_names.h"
 #include "warden/tiles/sizing.h"
 
 namespace warden::tiles {
@@ -120,39 +121,22 @@ Result<BindGroupHandle> make_texture_group(HeldObjects& held, BindGroupLayoutHan
   return held.hold(*group);
 }
 
-// A render pipeline with an explicit layout of one texture group (`layout`): "vs" and "fs" of
-// one WGSL module, `targets` colour targets of `format`.
-Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, const std::string& wgsl, BindGroupLayoutHandle layout,
-                                           std::vector<resources::VertexLayout> vertex_buffers, uint32_t targets,
-                                           TextureFormat format, const std::string& label) {
-  resources::Registry& registry = held.registry();
-  auto module = registry.create_shader_module(wgsl, label);
+// A shader module of warden's own WGSL, held like every other tile object.
+Result<ShaderModuleHandle> make_module(HeldObjects& held, const std::string& wgsl, const std::string& label) {
+  auto module = held.registry().create_shader_module(wgsl, label);
   if (!module) return module.error();
-  held.hold(*module);
-  const BindGroupLayoutHandle layouts[] = {layout};
-  auto pipeline_layout = registry.create_pipeline_layout(layouts, label);
-  if (!pipeline_layout) return pipeline_layout.error();
-  held.hold(*pipeline_layout);
-  resources::RenderPipelineDescription desc;
-  desc.label = label;
-  desc.layout = *pipeline_layout;
-  desc.vertex = {*module, "vs", {}};
-  desc.vertex_buffers = std::move(vertex_buffers);
-  desc.fragment = warden::resources::ShaderStage{*module, "fs", {}};
-  desc.targets.assign(targets, resources::ColorTarget{format, std::nullopt, ColorWriteMask::All});
-  auto pipeline = registry.create_render_pipeline(desc);
-  if (!pipeline) return pipeline.error();
-  return held.hold(*pipeline);
+  return held.hold(*module);
 }
 
-// The draw pipeline from the application's module, made through the pipeline library so that a
-// hot reload of the module finds it (render_users_of) and swaps it under the same handle. The
-// registry holds it like every other tile object; a destroyed handle has no recipe, so the
-// library forgets it too.
-Result<RenderPipelineHandle> make_library_pipeline(HeldObjects& held, pipelines::PipelineLibrary& library,
-                                                   ShaderModuleHandle module, BindGroupLayoutHandle layout,
-                                                   std::vector<resources::VertexLayout> vertex_buffers, TextureFormat format,
-                                                   const std::string& label) {
+// A render pipeline with an explicit layout of one texture group (`layout`): "vs" and "fs" of
+// `module`, `targets` colour targets of `format`. With a `library` (the application's draw
+// module) it is made through the pipeline library, so that a hot reload of the module finds it
+// (render_users_of) and swaps it under the same handle; the registry holds it like every other
+// tile object, and a destroyed handle has no recipe, so the library forgets it too.
+Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, ShaderModuleHandle module, BindGroupLayoutHandle layout,
+                                           std::vector<resources::VertexLayout> vertex_buffers, uint32_t targets,
+                                           TextureFormat format, const std::string& label,
+                                           pipelines::PipelineLibrary* library) {
   const BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = held.registry().create_pipeline_layout(layouts, label);
   if (!pipeline_layout) return pipeline_layout.error();
@@ -163,8 +147,9 @@ Result<RenderPipelineHandle> make_library_pipeline(HeldObjects& held, pipelines:
   desc.vertex = {module, "vs", {}};
   desc.vertex_buffers = std::move(vertex_buffers);
   desc.fragment = warden::resources::ShaderStage{module, "fs", {}};
-  desc.targets.assign(1, resources::ColorTarget{format, std::nullopt, ColorWriteMask::All});
-  auto pipeline = library.create_render_pipeline(std::move(desc));
+  desc.targets.assign(targets, resources::ColorTarget{format, std::nullopt, ColorWriteMask::All});
+  auto pipeline = library != nullptr ? library->create_render_pipeline(std::move(desc))
+                                     : held.registry().create_render_pipeline(desc);
   if (!pipeline) return pipeline.error();
   return held.hold(*pipeline);
 }
@@ -202,8 +187,10 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
     for (uint32_t i = 0; i < t; ++i) {
       layer_buffers[i] = {sizeof(uint32_t), VertexStepMode::Instance, {{VertexFormat::Uint32, 0, i}}};
     }
-    auto pipeline = make_pipeline(g.held_, mip_wgsl(t), g.layout_, std::move(layer_buffers), t, format,
-                                  fmt::format("tile mip chain x{}", t));
+    const std::string label = fmt::format("tile mip chain x{}", t);
+    auto module = make_module(g.held_, mip_wgsl(t), label);
+    auto pipeline = module ? make_pipeline(g.held_, *module, g.layout_, std::move(layer_buffers), t, format, label, nullptr)
+                           : Result<RenderPipelineHandle>(module.error());
     if (!pipeline) {
       return make_error(ErrorKind::Validation, MessageId::TileMipPipelineNotCreated,
                         fmt::format("tile mip pipeline for {} layers was not created: {}", t, pipeline.error().message));
@@ -234,7 +221,8 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
 
 // ---- TileArray ------------------------------------------------------------------------------
 
-const char* to_string(MipPath path) { return path == MipPath::Scratch ? "scratch" : "in-array"; }
+constexpr EnumName<MipPath> kMipPathNames[] = {{MipPath::InArray, "in-array"}, {MipPath::Scratch, "scratch"}};
+const char* to_string(MipPath path) { return name_in(kMipPathNames, path); }
 
 Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDescription& d) {
   resources::Registry& registry = mips.registry();
@@ -572,10 +560,11 @@ Result<TileRenderer> TileRenderer::create(resources::Registry& registry, Texture
   instances.attributes = {{VertexFormat::Float32x4, offsetof(TileInstance, x0), 0},
                           {VertexFormat::Float32x4, offsetof(TileInstance, u0), 1},
                           {VertexFormat::Uint32, offsetof(TileInstance, layer), 2}};
-  auto pipeline = shader.library == nullptr
-                      ? make_pipeline(r.held_, kDrawWgsl, r.layout_, {instances}, 1, target_format, "tile draw")
-                      : make_library_pipeline(r.held_, *shader.library, shader.module, r.layout_, {instances},
-                                              target_format, "tile draw");
+  auto module = shader.library == nullptr ? make_module(r.held_, kDrawWgsl, "tile draw")
+                                          : Result<ShaderModuleHandle>(shader.module);
+  auto pipeline = module ? make_pipeline(r.held_, *module, r.layout_, {instances}, 1, target_format, "tile draw",
+                                         shader.library)
+                         : Result<RenderPipelineHandle>(module.error());
   if (!pipeline) {
     return make_error(ErrorKind::Validation, MessageId::TileDrawPipelineNotCreated,
                       fmt::format("tile draw pipeline was not created: {}", pipeline.error().message));

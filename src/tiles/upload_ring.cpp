@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "warden/core/enum_names.h"
+#include "warden/gpu/callback.h"
+
 namespace warden::tiles {
 
 using namespace gpu;
@@ -37,11 +40,10 @@ struct MapRequest {
   const Procs* procs;
   std::weak_ptr<UploadRing::Buffer> buffer;
 
-  static void done(MapAsyncStatus status, StringView, void* self, void*) {
-    std::unique_ptr<MapRequest> request(static_cast<MapRequest*>(self));
-    std::shared_ptr<UploadRing::Buffer> b = request->buffer.lock();
+  void operator()(MapAsyncStatus status, StringView) const {
+    std::shared_ptr<UploadRing::Buffer> b = buffer.lock();
     if (!b || status != MapAsyncStatus::Success) return;  // the ring is gone, or the device
-    b->mapped = static_cast<uint8_t*>(request->procs->BufferGetMappedRange(b->buffer.get(), 0, b->size));
+    b->mapped = static_cast<uint8_t*>(procs->BufferGetMappedRange(b->buffer.get(), 0, b->size));
     if (b->mapped != nullptr) b->state = UploadRing::BufferState::Mapped;
   }
 };
@@ -155,15 +157,13 @@ void UploadRing::recycle(const SubmissionClock& clock) {
     // The invariant of the ring: mapped again only once the submission reading it retired.
     if (b->state != BufferState::InFlight || !clock.is_retired(b->serial)) continue;
     b->state = BufferState::Mapping;
-    BufferMapCallbackInfo info;
-    info.mode = CallbackMode::AllowProcessEvents;
-    info.callback = &MapRequest::done;
-    info.userdata1 = new MapRequest{procs_, b};
-    (void)procs_->BufferMapAsync(b->buffer.get(), MapMode::Write, 0, b->size, info);
+    (void)procs_->BufferMapAsync(b->buffer.get(), MapMode::Write, 0, b->size,
+                                 once_callback<BufferMapCallbackInfo>(CallbackMode::AllowProcessEvents, MapRequest{procs_, b}));
   }
 }
 
-const char* to_string(UploadPath path) { return path == UploadPath::Ring ? "ring" : "write-texture"; }
+constexpr EnumName<UploadPath> kUploadPathNames[] = {{UploadPath::WriteTexture, "write-texture"}, {UploadPath::Ring, "ring"}};
+const char* to_string(UploadPath path) { return name_in(kUploadPathNames, path); }
 
 // ---- measurement ----------------------------------------------------------------------------
 

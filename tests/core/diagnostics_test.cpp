@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace warden {
 namespace {
 
@@ -33,6 +36,25 @@ TEST(Diagnostics, BoundedStoreDropsTheOldestAndCountsThem) {
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].message, "2");
   EXPECT_EQ(d.dropped(), 1u);
+}
+
+TEST(Diagnostics, BoundedStoreKeepsTheNewestInOrderAfterWrappingAround) {
+  Diagnostics d(3);
+  for (int i = 1; i <= 8; ++i) d.info("c", i % 2 == 0 ? MessageId::SlotRetired : MessageId::Application, std::to_string(i));
+  auto messages = [](const std::vector<Diagnostic>& entries) {
+    std::vector<std::string> out;
+    for (const Diagnostic& e : entries) out.push_back(e.message);
+    return out;
+  };
+  EXPECT_EQ(messages(d.entries()), (std::vector<std::string>{"6", "7", "8"}));
+  EXPECT_EQ(d.dropped(), 5u);
+  EXPECT_EQ(d.count(MessageId::SlotRetired), 2u);  // 6 and 8
+  EXPECT_EQ(messages(d.take()), (std::vector<std::string>{"6", "7", "8"}));
+  EXPECT_TRUE(d.entries().empty());
+  // Emptied, the store fills from the start again and wraps as before.
+  for (int i = 9; i <= 12; ++i) d.info("c", MessageId::Application, std::to_string(i));
+  EXPECT_EQ(messages(d.entries()), (std::vector<std::string>{"10", "11", "12"}));
+  EXPECT_EQ(d.dropped(), 6u);
 }
 
 TEST(Diagnostics, SinkSeesEveryEntryAndMayReportAgain) {

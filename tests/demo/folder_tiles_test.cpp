@@ -27,11 +27,11 @@ class TileFolder : public ::testing::Test {
     std::filesystem::create_directories(dir / "0" / "0");
     std::filesystem::create_directories(dir / "1" / "0");
     std::filesystem::create_directories(dir / "1" / "1");
-    good = RgbaImage::filled(256, 256, Rgba{20, 120, 40, 255});
-    good.set(7, 9, Rgba{250, 1, 2, 255});
-    ASSERT_TRUE(write_png(good, dir / "0/0/0.png"));
+    good = present::Image::filled(256, 256, present::Rgba{20, 120, 40, 255});
+    good.set(7, 9, present::Rgba{250, 1, 2, 255});
+    ASSERT_TRUE(present::write_png(good, dir / "0/0/0.png"));
     std::ofstream(dir / "1/0/0.jpg", std::ios::binary) << "this is not a JPEG";
-    ASSERT_TRUE(write_png(good, dir / "1/1/0.png"));
+    ASSERT_TRUE(present::write_png(good, dir / "1/1/0.png"));
     std::filesystem::resize_file(dir / "1/1/0.png", 100);
     auto opened = FolderTiles::open(dir, log);
     ASSERT_TRUE(opened) << opened.error().message;
@@ -40,7 +40,7 @@ class TileFolder : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir); }
 
   std::filesystem::path dir;
-  RgbaImage good;
+  present::Image good;
   Diagnostics log;
   std::unique_ptr<FolderTiles> tiles;
 };
@@ -48,7 +48,7 @@ class TileFolder : public ::testing::Test {
 TEST_F(TileFolder, GoodTileDecodesToItsTexels) {
   auto tile = tiles->produce({0, 0, 0});
   ASSERT_TRUE(tile) << tile.error().message;
-  EXPECT_EQ(tile->texels, good.texels);
+  EXPECT_EQ(tile->rgba, good.rgba);
   EXPECT_EQ(tiles->failures(), 0u);
   EXPECT_TRUE(log.entries().empty());
 }
@@ -66,7 +66,8 @@ TEST_F(TileFolder, MissingAndCorruptTilesAreErrorsOnThatTileOnly) {
   EXPECT_NE(not_jpeg.error().message.find("1/0/0.jpg: not a readable JPEG"), std::string::npos) << not_jpeg.error().message;
 
   auto truncated = tiles->produce({1, 1, 0});
-  ASSERT_THAT(truncated, FailsWith(MessageId::PngUnreadable));
+  ASSERT_THAT(truncated, FailsWith(MessageId::PngReadFailed));
+  EXPECT_EQ(truncated.error().kind, ErrorKind::InvalidArgument) << "a file that is there, not a PNG";
   EXPECT_NE(truncated.error().message.find("1/1/0.png: not a readable PNG"), std::string::npos) << truncated.error().message;
 
   EXPECT_TRUE(tiles->produce({0, 0, 0})) << "the good tile still loads";
@@ -91,7 +92,7 @@ TEST_F(TileFolder, AFailingTileIsCountedEveryTimeAndNamedInTheLogOnce) {
 }
 
 TEST_F(TileFolder, ATileOfAnotherSizeIsAnErrorNamingBothSizes) {
-  ASSERT_TRUE(write_png(RgbaImage::filled(300, 200, Rgba{}), dir / "1/1/1.png"));
+  ASSERT_TRUE(present::write_png(present::Image::filled(300, 200, present::Rgba{}), dir / "1/1/1.png"));
   auto tile = tiles->produce({1, 1, 1});
   ASSERT_THAT(tile, FailsWith(MessageId::FolderTileWrongSize));
   EXPECT_NE(tile.error().message.find("is 300x200, expected 256x256"), std::string::npos) << tile.error().message;
@@ -107,7 +108,7 @@ TEST_F(TileFolder, ThroughTheFetcherTheRunGoesOnPastBadTiles) {
   EXPECT_THAT(done[0].image, FailsWith(MessageId::JpegUnreadable));
   EXPECT_THAT(done[1].image, FailsWith(MessageId::FolderTileMissing));
   EXPECT_TRUE(done[2].image);
-  EXPECT_THAT(done[3].image, FailsWith(MessageId::PngUnreadable));
+  EXPECT_THAT(done[3].image, FailsWith(MessageId::PngReadFailed));
   EXPECT_EQ(tiles->failures(), 3u);
 }
 
@@ -126,8 +127,8 @@ TEST(ImageFiles, UnknownExtensionAndMissingFilesAreNamed) {
   auto jpeg = read_jpeg("/nonexistent/x.jpg");
   ASSERT_THAT(jpeg, FailsWith(MessageId::JpegUnopenable));
   EXPECT_EQ(jpeg.error().kind, ErrorKind::NotFound);
-  auto png = read_png("/nonexistent/x.png");
-  ASSERT_THAT(png, FailsWith(MessageId::PngMissing));
+  auto png = present::read_png("/nonexistent/x.png");
+  ASSERT_THAT(png, FailsWith(MessageId::PngReadFailed));
   EXPECT_EQ(png.error().kind, ErrorKind::NotFound);
 }
 

@@ -30,7 +30,7 @@ Mean mean_colour_at(MercatorTiler& tiler, LatLon place, uint32_t zoom) {
   Mean mean;
   for (int dy = -4; dy <= 4; ++dy) {
     for (int dx = -4; dx <= 4; ++dx) {
-      Rgba c = tile->at(static_cast<uint32_t>(std::clamp(px + dx, 0, 255)), static_cast<uint32_t>(std::clamp(py + dy, 0, 255)));
+      present::Rgba c = tile->at(static_cast<uint32_t>(std::clamp(px + dx, 0, 255)), static_cast<uint32_t>(std::clamp(py + dy, 0, 255)));
       mean.r += c.r / 81.0;
       mean.g += c.g / 81.0;
       mean.b += c.b / 81.0;
@@ -86,7 +86,7 @@ TEST_F(BlueMarbleTiles, TileOutsideThePyramidIsAnErrorNamingIt) {
   ASSERT_THAT(tile, FailsWith(MessageId::TileSourceKeyOutside));
   EXPECT_EQ(tile.error().kind, ErrorKind::InvalidArgument);
   EXPECT_NE(tile.error().message.find("tile 2/4/0"), std::string::npos) << tile.error().message;
-  EXPECT_THAT(earth->day.produce({kMaxZoom + 1, 0, 0}), FailsWith(MessageId::TileSourceZoomTooDeep));
+  EXPECT_THAT(earth->day.produce({kMaxSourceZoom + 1, 0, 0}), FailsWith(MessageId::TileSourceZoomTooDeep));
 }
 
 TEST(BlueMarbleLoad, MissingImagesNameTheFileAndThePackage) {
@@ -100,49 +100,49 @@ TEST(BlueMarbleLoad, MissingImagesNameTheFileAndThePackage) {
 // On a uniform source every texel of a tile is that colour except its stamp, so two tiles
 // differ exactly where their stamps differ.
 TEST(MercatorTilerStamp, EveryTileCarriesItsOwnStamp) {
-  auto tiler = MercatorTiler::create(RgbaImage::filled(64, 32, Rgba{10, 80, 160, 255}));
+  auto tiler = MercatorTiler::create(present::Image::filled(64, 32, present::Rgba{10, 80, 160, 255}));
   ASSERT_TRUE(tiler) << tiler.error().message;
   std::set<std::vector<uint8_t>> seen;
   for (TileKey key : {TileKey{2, 1, 1}, TileKey{2, 1, 2}, TileKey{2, 2, 1}, TileKey{5, 17, 9}, TileKey{0, 0, 0}}) {
     auto tile = tiler->produce(key);
     ASSERT_TRUE(tile) << tile.error().message;
-    EXPECT_TRUE(seen.insert(tile->texels).second) << "tile " << stamp_text(key) << " looks like another tile";
+    EXPECT_TRUE(seen.insert(tile->rgba).second) << "tile " << stamp_text(key) << " looks like another tile";
     size_t white = 0, source = 0;
     for (uint32_t y = 0; y < 256; ++y) {
       for (uint32_t x = 0; x < 256; ++x) {
-        Rgba c = tile->at(x, y);
-        if (c == Rgba{255, 255, 255, 255}) ++white;
-        if (c == Rgba{10, 80, 160, 255}) ++source;
+        present::Rgba c = tile->at(x, y);
+        if (c == present::Rgba{255, 255, 255, 255}) ++white;
+        if (c == present::Rgba{10, 80, 160, 255}) ++source;
       }
     }
     EXPECT_GT(white, 0u) << stamp_text(key);
-    EXPECT_EQ(tile->at(4, 4), (Rgba{0, 0, 0, 255})) << "the stamp's box starts at (4, 4)";
+    EXPECT_EQ(tile->at(4, 4), (present::Rgba{0, 0, 0, 255})) << "the stamp's box starts at (4, 4)";
     EXPECT_GT(source, 256u * 256 * 9 / 10) << "the stamp is small";
   }
 }
 
 TEST(Stamp, DrawsDigitsAndRefusesOtherCharacters) {
-  RgbaImage image = RgbaImage::filled(40, 20, Rgba{1, 2, 3, 255});
+  present::Image image = present::Image::filled(40, 20, present::Rgba{1, 2, 3, 255});
   ASSERT_TRUE(draw_stamp(image, "1/0", 0, 0, 1));
   // Glyph texel scale 1: box 0..12 x 0..6; the '1' glyph's top row is .#. at x 1..3, y 1.
-  EXPECT_EQ(image.at(2, 1), (Rgba{255, 255, 255, 255}));
-  EXPECT_EQ(image.at(1, 1), (Rgba{0, 0, 0, 255}));
-  EXPECT_EQ(image.at(20, 10), (Rgba{1, 2, 3, 255}));
+  EXPECT_EQ(image.at(2, 1), (present::Rgba{255, 255, 255, 255}));
+  EXPECT_EQ(image.at(1, 1), (present::Rgba{0, 0, 0, 255}));
+  EXPECT_EQ(image.at(20, 10), (present::Rgba{1, 2, 3, 255}));
   auto bad = draw_stamp(image, "3/x/1", 0, 0);
   ASSERT_THAT(bad, FailsWith(MessageId::StampGlyphMissing));
   EXPECT_NE(bad.error().message.find("'x'"), std::string::npos) << bad.error().message;
   // Clipped at the edges, not written past them.
-  RgbaImage small = RgbaImage::filled(5, 5, Rgba{});
+  present::Image small = present::Image::filled(5, 5, present::Rgba{});
   EXPECT_TRUE(draw_stamp(small, "123", 3, 3, 4));
 }
 
 TEST(MercatorTilerUpsampling, DeeperThanTheSourceBlendsNeighbouringTexels) {
   // Left half black, right half white: at zoom 8 the tile on the prime meridian at the equator
   // shows a ramp across the boundary, not one hard step.
-  RgbaImage source = RgbaImage::filled(4, 2, Rgba{0, 0, 0, 255});
+  present::Image source = present::Image::filled(4, 2, present::Rgba{0, 0, 0, 255});
   for (uint32_t y = 0; y < 2; ++y) {
-    source.set(2, y, Rgba{255, 255, 255, 255});
-    source.set(3, y, Rgba{255, 255, 255, 255});
+    source.set(2, y, present::Rgba{255, 255, 255, 255});
+    source.set(3, y, present::Rgba{255, 255, 255, 255});
   }
   auto tiler = MercatorTiler::create(source);
   ASSERT_TRUE(tiler);
@@ -157,8 +157,8 @@ TEST(MercatorTilerUpsampling, DeeperThanTheSourceBlendsNeighbouringTexels) {
 }
 
 TEST(MercatorTilerCreate, EmptySourceOrZeroTileSizeIsAnError) {
-  EXPECT_THAT(MercatorTiler::create(RgbaImage{}), FailsWith(MessageId::MercatorSourceEmpty));
-  EXPECT_THAT(MercatorTiler::create(RgbaImage::filled(2, 1, Rgba{}), 0), FailsWith(MessageId::TileSourceSizeZero));
+  EXPECT_THAT(MercatorTiler::create(present::Image{}), FailsWith(MessageId::MercatorSourceEmpty));
+  EXPECT_THAT(MercatorTiler::create(present::Image::filled(2, 1, present::Rgba{}), 0), FailsWith(MessageId::TileSourceSizeZero));
 }
 
 }  // namespace

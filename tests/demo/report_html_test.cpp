@@ -47,7 +47,7 @@ struct RegionStats {
   size_t matching = 0;  // pixels within 40 per channel of the colour asked for
 };
 
-RegionStats stats_of(const RgbaImage& shot, const Region& r, Rgba colour) {
+RegionStats stats_of(const present::Image& shot, const Region& r, present::Rgba colour) {
   RegionStats stats;
   double sum = 0, sum_sq = 0;
   size_t n = 0;
@@ -56,7 +56,7 @@ RegionStats stats_of(const RgbaImage& shot, const Region& r, Rgba colour) {
   const auto y1 = std::min(shot.height, static_cast<uint32_t>(r.y + r.height));
   for (uint32_t y = y0; y < y1; ++y) {
     for (uint32_t x = x0; x < x1; ++x) {
-      const Rgba c = shot.at(x, y);
+      const present::Rgba c = shot.at(x, y);
       const double lum = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b;
       sum += lum;
       sum_sq += lum * lum;
@@ -92,8 +92,8 @@ class ReportInChromium : public ::testing::Test {
                                 30, (30ull + static_cast<uint64_t>(10 + 10 * wave)) << 20, f % 7, f % 11 == 0 ? 3u : 0u});
     }
     report.events = {{100, ReportEventKind::DeviceLoss}, {200, ReportEventKind::ShaderReload}};
-    RgbaImage snapshot = RgbaImage::filled(64, 48, Rgba{0, 128, 255, 255});
-    EXPECT_TRUE(write_png(snapshot, dir / "frame-0100.png"));
+    present::Image snapshot = present::Image::filled(64, 48, present::Rgba{0, 128, 255, 255});
+    EXPECT_TRUE(present::write_png(snapshot, dir / "frame-0100.png"));
     report.snapshots = {{100, dir / "frame-0100.png"}};
     return report;
   }
@@ -129,7 +129,7 @@ TEST_F(ReportInChromium, ChartsRenderWithMarkersAndSnapshotsDecode) {
       << "the adapter name shows as text in the summary";
 
   ASSERT_EQ(run_chromium(page, "--screenshot=" + (dir / "shot.png").string(), dir / "profile-shot", dir / "shot.log"), 0);
-  auto shot = read_png(dir / "shot.png");
+  auto shot = present::read_png(dir / "shot.png");
   ASSERT_TRUE(shot) << shot.error().message;
   for (const auto& chart : layout["charts"]) {
     const Region region{chart["x"], chart["y"], chart["width"], chart["height"]};
@@ -137,11 +137,11 @@ TEST_F(ReportInChromium, ChartsRenderWithMarkersAndSnapshotsDecode) {
     ASSERT_GT(region.width, 100) << id;
     ASSERT_GT(region.height, 100) << id;
     ASSERT_LE(region.y + region.height, shot->height) << id << " lies below the screenshot";
-    const RegionStats series = stats_of(*shot, region, Rgba{31, 119, 180, 255});
+    const RegionStats series = stats_of(*shot, region, present::Rgba{31, 119, 180, 255});
     EXPECT_GT(series.luminance_stddev, 5.0) << id << " is blank";
     EXPECT_GT(series.matching, 200u) << id << ": its first series (blue) is not drawn";
-    EXPECT_GT(stats_of(*shot, region, Rgba{214, 39, 40, 255}).matching, 50u) << id << ": no device-loss marker";
-    EXPECT_GT(stats_of(*shot, region, Rgba{148, 103, 189, 255}).matching, 50u) << id << ": no reload marker";
+    EXPECT_GT(stats_of(*shot, region, present::Rgba{214, 39, 40, 255}).matching, 50u) << id << ": no device-loss marker";
+    EXPECT_GT(stats_of(*shot, region, present::Rgba{148, 103, 189, 255}).matching, 50u) << id << ": no reload marker";
   }
 }
 

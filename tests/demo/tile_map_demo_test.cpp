@@ -70,12 +70,12 @@ TEST_F(TileMapDemoTest, RunsWritesSnapshotsAndTheReportWithoutWaitingOnTheFrameP
   EXPECT_EQ(report->snapshots[1].png.filename(), "frame-0039.png");
 
   // The last frame shows the map: nearly every pixel is imagery, not the clear colour.
-  auto last = read_png(report->snapshots[1].png);
+  auto last = present::read_png(report->snapshots[1].png);
   ASSERT_TRUE(last) << last.error().message;
   ASSERT_EQ(last->width, 256u);
   size_t cleared = 0;
   for (uint32_t y = 0; y < last->height; ++y) {
-    for (uint32_t x = 0; x < last->width; ++x) cleared += last->at(x, y) == Rgba{13, 13, 20, 255};
+    for (uint32_t x = 0; x < last->width; ++x) cleared += last->at(x, y) == present::Rgba{13, 13, 20, 255};
   }
   EXPECT_LT(cleared, 256u * 128 / 20) << "more than 5% of the last frame is blank";
 
@@ -94,7 +94,7 @@ TEST_F(TileMapDemoTest, AFolderWithAMissingAndACorruptTileCompletesAndCountsBoth
   const auto tiles = dir / "tiles";
   std::filesystem::create_directories(tiles / "0" / "0");
   std::filesystem::create_directories(tiles / "1" / "0");
-  ASSERT_TRUE(write_png(RgbaImage::filled(256, 256, Rgba{30, 90, 200, 255}), tiles / "0/0/0.png"));
+  ASSERT_TRUE(present::write_png(present::Image::filled(256, 256, present::Rgba{30, 90, 200, 255}), tiles / "0/0/0.png"));
   std::ofstream(tiles / "1/0/0.jpg", std::ios::binary) << "corrupt";
   DemoOptions options = small_run();
   options.tiles_dir = tiles;
@@ -114,9 +114,9 @@ TEST_F(TileMapDemoTest, AFolderWithAMissingAndACorruptTileCompletesAndCountsBoth
   EXPECT_EQ(log.count(MessageId::JpegUnreadable), 1u) << "the corrupt tile, by its id";
   EXPECT_EQ(named("tile 1/1/0: "), 1u);
   // Every position still draws: from the root, the only good tile.
-  auto last = read_png(report->snapshots.back().png);
+  auto last = present::read_png(report->snapshots.back().png);
   ASSERT_TRUE(last);
-  EXPECT_EQ(last->at(128, 64), (Rgba{30, 90, 200, 255}));
+  EXPECT_EQ(last->at(128, 64), (present::Rgba{30, 90, 200, 255}));
 }
 
 // The demo's own words for its viewer, made from the device layer's facts.
@@ -171,7 +171,7 @@ DemoOptions still_run(const std::filesystem::path& out) {
 // both frames show the same resident tiles.
 TEST_F(TileMapDemoTest, ALossAndAReloadRecoverWithNothingLeakedAndTheSettledFrameIdenticalToARunWithoutLoss) {
   DemoOptions with_faults = still_run(dir / "faults");
-  with_faults.faults = {{40, FaultKind::DeviceLoss}, {100, FaultKind::ShaderReload}};
+  with_faults.faults = {{40, PlannedFaultKind::DeviceLoss}, {100, PlannedFaultKind::ShaderReload}};
   auto report = run_tile_map_demo(with_faults, nullptr, log);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->frames, 120u);
@@ -269,13 +269,13 @@ TEST_F(TileMapDemoTest, AShortSoakOnSeveralSeedsPassesEveryCheck) {
 TEST(SoakPlan, TheSameSeedGivesTheSamePlanAndAnotherSeedAnother) {
   const auto a = soak_plan(5000, 1), b = soak_plan(5000, 1), c = soak_plan(5000, 2);
   auto frames = [](const std::vector<PlannedFault>& plan) {
-    std::vector<std::pair<uint32_t, FaultKind>> out;
+    std::vector<std::pair<uint32_t, PlannedFaultKind>> out;
     for (const PlannedFault& f : plan) out.emplace_back(f.frame, f.kind);
     return out;
   };
   EXPECT_EQ(frames(a), frames(b));
   EXPECT_NE(frames(a), frames(c));
-  EXPECT_GE(std::count_if(a.begin(), a.end(), [](const PlannedFault& f) { return f.kind == FaultKind::DeviceLoss; }), 20);
+  EXPECT_GE(std::count_if(a.begin(), a.end(), [](const PlannedFault& f) { return f.kind == PlannedFaultKind::DeviceLoss; }), 20);
   EXPECT_TRUE(std::is_sorted(a.begin(), a.end(), [](const auto& x, const auto& y) { return x.frame < y.frame; }));
 }
 

@@ -18,7 +18,7 @@ using tiles::TileKey;
 using warden::testing::FailsWith;
 
 // Real tiles, 16 pixels a side, from a small uniform source: cheap enough for a thousand.
-MercatorTiler small_tiler() { return std::move(*MercatorTiler::create(RgbaImage::filled(64, 32, Rgba{0, 0, 200, 255}), 16)); }
+MercatorTiler small_tiler() { return std::move(*MercatorTiler::create(present::Image::filled(64, 32, present::Rgba{0, 0, 200, 255}), 16)); }
 
 // Fetches every tile of zoom 5 (1,024 tiles) and returns the keys that failed.
 std::set<std::tuple<uint32_t, uint32_t, uint32_t>> failed_keys_of_zoom5(MercatorTiler& tiler, double rate, uint64_t seed) {

@@ -323,7 +323,7 @@ TEST_F(SwapchainAcrossLoss, FramesArePresentedAndReadBackOnTheDeviceAfterALoss) 
     auto acquired = swapchain.acquire();
     EXPECT_TRUE(acquired) << acquired.error().message;
     if (!acquired || !acquired->has_value()) return {};
-    const present::Frame frame = **acquired;
+    const present::SwapchainImage frame = **acquired;
     auto begun = engine->begin_frame();
     EXPECT_TRUE(begun) << begun.error().message;
     if (!begun) return {};

@@ -146,6 +146,12 @@ TEST_F(RenderTargetTest, PngRoundTripsTheReadbackAndBadPathsAreNamed) {
   auto missing = read_png("/nonexistent-dir/x.png");
   ASSERT_THAT(missing, FailsWith(MessageId::PngReadFailed));
   EXPECT_THAT(missing.error().message, HasSubstr("read_png /nonexistent-dir/x.png"));
+  EXPECT_EQ(missing.error().kind, ErrorKind::NotFound);
+  const Image short_rows{5, 3, std::vector<uint8_t>(5 * 3 * 4 - 1)};
+  auto refused = write_png(short_rows, path.string());
+  ASSERT_THAT(refused, FailsWith(MessageId::PngImageSizeMismatch));
+  EXPECT_EQ(refused.error().kind, ErrorKind::InvalidArgument);
+  EXPECT_FALSE(std::filesystem::exists(path)) << "nothing written for a refused image";
 }
 
 }  // namespace

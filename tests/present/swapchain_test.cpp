@@ -68,7 +68,7 @@ class SwapchainTest : public ::testing::Test {
   }
 
   // Clears the frame, submits and presents it.
-  void draw_and_present(const Frame& frame) {
+  void draw_and_present(const SwapchainImage& frame) {
     const gpu::Procs& procs = dev->procs();
     auto view = registry->resolve(frame.view);
     ASSERT_TRUE(view) << view.error().message;

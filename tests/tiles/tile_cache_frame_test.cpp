@@ -236,19 +236,19 @@ TEST(TileCacheFrame, StaleCompletionsAreDroppedAndCounted) {
   ASSERT_EQ(*cache->request({2, 1, 0}), RequestStatus::Queued) << "a new request, a new fetch";
   auto left = cache->complete(fetcher.ticket_of({2, 2, 0}), texels_of({2, 2, 0}), uploads.upload());
   ASSERT_TRUE(left);
-  EXPECT_EQ(*left, Completion::Stale) << "camera left";
+  EXPECT_EQ(*left, ReplyOutcome::Stale) << "camera left";
   auto evicted = cache->complete(fetcher.ticket_of({2, 1, 0}), texels_of({2, 1, 0}), uploads.upload());
   ASSERT_TRUE(evicted);
-  EXPECT_EQ(*evicted, Completion::Stale) << "evicted while fetched";
+  EXPECT_EQ(*evicted, ReplyOutcome::Stale) << "evicted while fetched";
   auto fresh = cache->complete(fetcher.ticket_of({2, 0, 0}), texels_of({2, 0, 0}), uploads.upload());
   ASSERT_TRUE(fresh);
-  EXPECT_EQ(*fresh, Completion::Loaded);
+  EXPECT_EQ(*fresh, ReplyOutcome::Loaded);
 
   ASSERT_TRUE(cache->clear());  // a new generation: device lost, or a new data set
   EXPECT_EQ(cache->resident_count(), 0u);
   auto old = cache->complete(fetcher.ticket_of({2, 3, 0}), texels_of({2, 3, 0}), uploads.upload());
   ASSERT_TRUE(old);
-  EXPECT_EQ(*old, Completion::Stale) << "from before clear()";
+  EXPECT_EQ(*old, ReplyOutcome::Stale) << "from before clear()";
   EXPECT_EQ(cache->stale_completions(), 3u);
   EXPECT_EQ(cache->fetches_in_flight(), 0u);
   EXPECT_EQ(pool.allocated_count(), 0u);

@@ -85,7 +85,10 @@ class Diagnostics {
   template <typename Match>
   size_t count_where(Match match) const;  // kept entries for which match(entry) holds
   mutable std::mutex mutex_;
+  // A ring: it grows to capacity_, then each report overwrites the oldest entry, at oldest_, in
+  // place (a report costs the same when the store is full as when it is not).
   std::vector<Diagnostic> entries_;
+  size_t oldest_ = 0;
   size_t capacity_;
   uint64_t dropped_ = 0;
   Sink sink_;

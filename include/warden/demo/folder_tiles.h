@@ -26,7 +26,7 @@ class FolderTiles final : public TileProvider {
 
   /// Safe from any thread. Errors: NotFound (no file for the tile), InvalidArgument (a file
   /// that does not decode, or of another size than tile_size), each naming the tile and file.
-  Result<RgbaImage> produce(const tiles::TileKey& key) override;
+  Result<present::Image> produce(const tiles::TileKey& key) override;
   /// Width and height of the folder's tiles.
   uint32_t tile_size() const override { return tile_size_; }
 
@@ -38,7 +38,7 @@ class FolderTiles final : public TileProvider {
  private:
   FolderTiles(std::filesystem::path dir, Diagnostics& log, uint32_t tile_size)
       : dir_(std::move(dir)), log_(&log), tile_size_(tile_size) {}
-  Result<RgbaImage> read_tile(const tiles::TileKey& key) const;
+  Result<present::Image> read_tile(const tiles::TileKey& key) const;
   void count_failure(const tiles::TileKey& key, const Error& error);
 
   std::filesystem::path dir_;

@@ -14,22 +14,22 @@ namespace warden::demo {
 class MercatorTiler final : public TileProvider {
  public:
   /// An empty image or a tile size of 0 is an InvalidArgument error.
-  static Result<MercatorTiler> create(RgbaImage equirectangular, uint32_t tile_size = 256);
+  static Result<MercatorTiler> create(present::Image equirectangular, uint32_t tile_size = 256);
 
   /// Reads only the source image, which never changes: safe from any thread.
-  Result<RgbaImage> produce(const tiles::TileKey& key) override;
+  Result<present::Image> produce(const tiles::TileKey& key) override;
   /// Width and height of the tiles it produces.
   uint32_t tile_size() const override { return tile_size_; }
   /// The first zoom whose world is at least as wide as the source image: deeper is upsampled.
   uint32_t native_zoom() const;
   /// The equirectangular image it reprojects.
-  const RgbaImage& source() const { return source_; }
+  const present::Image& source() const { return source_; }
 
  private:
-  MercatorTiler(RgbaImage source, uint32_t tile_size) : source_(std::move(source)), tile_size_(tile_size) {}
-  Rgba sample(double x, double y) const;  // bilinear, at continuous source pixel coordinates
+  MercatorTiler(present::Image source, uint32_t tile_size) : source_(std::move(source)), tile_size_(tile_size) {}
+  present::Rgba sample(double x, double y) const;  // bilinear, at continuous source pixel coordinates
 
-  RgbaImage source_;
+  present::Image source_;
   uint32_t tile_size_;
 };
 

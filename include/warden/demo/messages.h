@@ -41,11 +41,7 @@
   X(demo, ImageFormatUnknown, 28, "a file's extension names no image format warden reads") \
   X(demo, JpegUnopenable, 29, "a JPEG file cannot be opened") \
   X(demo, JpegEmpty, 30, "a JPEG file is empty") \
-  X(demo, JpegUnreadable, 31, "a file is not a readable JPEG") \
-  X(demo, PngMissing, 32, "a PNG file to read does not exist") \
-  X(demo, PngUnreadable, 33, "a file is not a readable PNG") \
-  X(demo, PngImageInvalid, 34, "an image to write as PNG has no area, or not 4 bytes per texel") \
-  X(demo, PngUnwritable, 35, "a PNG file cannot be written")
+  X(demo, JpegUnreadable, 31, "a file is not a readable JPEG")
 // clang-format on
 
 namespace warden::demo {

@@ -114,7 +114,7 @@ struct DemoReport {
   std::vector<Loss> losses;
   /// Hot reloads the Engine reported that did not apply (a broken shader file kept the old one).
   uint64_t reload_failures = 0;
-  /// Faults injected, by kind (FaultKind's names).
+  /// Faults injected, by kind (PlannedFaultKind's names).
   std::map<std::string, uint64_t> faults_injected;
   /// The rebuild policy gave up (its words in gave_up_message).
   bool gave_up = false;

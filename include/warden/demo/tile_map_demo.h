@@ -23,7 +23,7 @@
 namespace warden::demo {
 
 /// A fault the run injects at a frame.
-enum class FaultKind {
+enum class PlannedFaultKind {
   DeviceLoss,      ///< Engine::force_device_loss
   ShaderReload,    ///< the tile shader file rewritten with another (valid) look
   ShaderBroken,    ///< the tile shader file rewritten with a syntax error; fixed a few frames later
@@ -32,14 +32,14 @@ enum class FaultKind {
   CarelessClient,  ///< a handle destroyed twice and used after destroy
 };
 /// "device_loss", "shader_reload", "shader_broken", "fetch_failures", "pool_exhaustion", "careless_client".
-const char* to_string(FaultKind kind);
+const char* to_string(PlannedFaultKind kind);
 
 /// One fault, at the start of `frame`.
 struct PlannedFault {
   /// The frame it comes at.
   uint32_t frame = 0;
   /// What it is.
-  FaultKind kind = FaultKind::DeviceLoss;
+  PlannedFaultKind kind = PlannedFaultKind::DeviceLoss;
 };
 
 /// The camera: the scripted path, or still at its first place (deterministic runs to compare).

@@ -36,7 +36,7 @@ struct FetchOptions {
 struct FetchedTile {
   /// The tile asked for.
   tiles::TileKey key;
-  Result<RgbaImage> image;  ///< the provider's error, or an injected one
+  Result<present::Image> image;  ///< the provider's error, or an injected one
 };
 
 /// Fetches tiles from a TileProvider on a worker thread, with a latency and injected failures.

@@ -232,9 +232,13 @@ class Context {
   std::shared_ptr<const Library> library_;
   Instance instance_ = nullptr;
   Diagnostics* diagnostics_ = nullptr;
-  // The instance's logging callback (userdata1: the Context), and where a line goes (see
-  // set_diagnostics); `context` may be null.
-  static void on_instance_log(LoggingType type, StringView message, void* context, void*);
+  // The instance's logging callback, and where a line goes (see set_diagnostics); `context` may
+  // be null.
+  struct InstanceLog {
+    const Context* context;
+    void operator()(LoggingType type, StringView message) const;
+  };
+  InstanceLog instance_log_{this};
   static void log_line(const Context* context, LoggingType type, std::string_view text);
 };
 

@@ -12,7 +12,7 @@
   X(present, ReadImageMissingCopySrc, 1, "read_image was given a texture created without CopySrc usage, so it cannot be copied out") \
   X(present, PngImageSizeMismatch, 2, "write_png was given an image whose byte count is not width*height*4") \
   X(present, PngWriteFailed, 3, "libpng could not write the PNG file") \
-  X(present, PngReadFailed, 4, "libpng could not read the file as a PNG (missing, unreadable or not a PNG)") \
+  X(present, PngReadFailed, 4, "a PNG file could not be read: missing (NotFound), or not a PNG libpng can read (InvalidArgument)") \
   X(present, SurfaceCapabilitiesUnreadable, 5, "the surface's capabilities could not be read for the device's adapter") \
   X(present, SwapchainAttachWithoutDevice, 6, "Swapchain::attach was given no device or no registry") \
   X(present, SwapchainNoSurface, 7, "the WebGPU library made no surface for the window") \

@@ -53,7 +53,7 @@ struct SwapchainDevice {
 };
 
 /// One acquired frame: render into `view`, then present().
-struct Frame {
+struct SwapchainImage {
   TextureViewHandle view{};  ///< imported into the generation's Registry; dead after present()
   gpu::Texture texture = nullptr;  ///< the surface's, valid until present()
   /// Pixels across.
@@ -102,7 +102,7 @@ class Swapchain {
   void resize(uint32_t width, uint32_t height);
   /// A frame to render into, or nothing while the window has no area. Errors: not attached, a
   /// frame still unpresented, or the surface failed twice (the second time after reconfiguring).
-  Result<std::optional<Frame>> acquire();
+  Result<std::optional<SwapchainImage>> acquire();
   /// Presents the acquired frame (submit its work first).
   Result<void> present();
 
@@ -118,7 +118,7 @@ class Swapchain {
  private:
   void configure();
   bool needs_configure() const;
-  Result<std::optional<Frame>> surface_failure(std::string detail);
+  Result<std::optional<SwapchainImage>> surface_failure(std::string detail);
   void drop_frame();
 
   const gpu::Context& context_;
@@ -141,7 +141,7 @@ class Swapchain {
   uint32_t height_ = 0;
 
   struct InFlight {
-    Frame frame{};
+    SwapchainImage frame{};
     gpu::TextureView view = nullptr;  // ours: the registry only tracks it
   };
   std::optional<InFlight> in_flight_;

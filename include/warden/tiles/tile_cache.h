@@ -197,7 +197,7 @@ struct DeliverReport {
 };
 
 /// What became of one reply.
-enum class Completion {
+enum class ReplyOutcome {
   Loaded,   ///< uploaded and resident
   Waiting,  ///< kept: no layer yet (Deferred or Held); deliver() retries it
   Stale,    ///< dropped and counted: not wanted this frame, evicted, cancelled, or before clear()
@@ -269,7 +269,7 @@ class TileCache {
   Result<DeliverReport> deliver(const Upload& upload, Priority priority = Priority::Normal);
   /// One reply, on the frame thread: for sources that answer there (and for tests). deliver()
   /// calls it for every arrival.
-  Result<Completion> complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
+  Result<ReplyOutcome> complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
                               const Upload& upload, Priority priority = Priority::Normal);
 
   // ---- explicit control ---------------------------------------------------------------------
@@ -364,7 +364,7 @@ class TileCache {
   bool wanted_now(const Request& request) const { return request.wanted_in_frame == frame_; }
   // A reply's first stop: true when its texels now wait in the request, false when stale.
   Result<bool> accept(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels);
-  Result<Completion> place_arrived(Requests::iterator it, const Upload& upload, Priority priority);
+  Result<ReplyOutcome> place_arrived(Requests::iterator it, const Upload& upload, Priority priority);
   // A fetch that ended in failure: its slot and request go, and it is counted and reported.
   Error fail_request(Requests::iterator it, Error error);
   // Forgets a request; a fetch still running keeps its slot until its reply comes back.

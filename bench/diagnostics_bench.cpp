@@ -13,9 +13,9 @@ namespace {
 
 void diagnostics_report_full_ns(benchmark::State& state) {
   warden::Diagnostics store(static_cast<size_t>(state.range(0)));
-  for (int64_t i = 0; i < state.range(0); ++i) store.info("gfx.tiles", warden::MessageId::Application, "filler");
+  for (int64_t i = 0; i < state.range(0); ++i) store.info(warden::MessageId::Application, "filler");
   const std::string message = "tile z3/4/5 could not be loaded";
-  for (auto _ : state) store.warning("gfx.tiles", warden::MessageId::Application, message);
+  for (auto _ : state) store.warning(warden::MessageId::Application, message);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ TEST(Diagnostics, BoundedStoreDropsTheOldestAndCountsThem) {
 
 TEST(Diagnostics, BoundedStoreKeepsTheNewestInOrderAfterWrappingAround) {
   Diagnostics d(3);
-  for (int i = 1; i <= 8; ++i) d.info("c", i % 2 == 0 ? MessageId::SlotRetired : MessageId::Application, std::to_string(i));
+  for (int i = 1; i <= 8; ++i) d.info(i % 2 == 0 ? MessageId::SlotRetired : MessageId::Application, std::to_string(i));
   auto messages = [](const std::vector<Diagnostic>& entries) {
     std::vector<std::string> out;
     for (const Diagnostic& e : entries) out.push_back(e.message);
@@ -52,7 +52,7 @@ TEST(Diagnostics, BoundedStoreKeepsTheNewestInOrderAfterWrappingAround) {
   EXPECT_EQ(messages(d.take()), (std::vector<std::string>{"6", "7", "8"}));
   EXPECT_TRUE(d.entries().empty());
   // Emptied, the store fills from the start again and wraps as before.
-  for (int i = 9; i <= 12; ++i) d.info("c", MessageId::Application, std::to_string(i));
+  for (int i = 9; i <= 12; ++i) d.info(MessageId::Application, std::to_string(i));
   EXPECT_EQ(messages(d.entries()), (std::vector<std::string>{"10", "11", "12"}));
   EXPECT_EQ(d.dropped(), 6u);
 }

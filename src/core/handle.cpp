@@ -1,23 +1,22 @@
 #include "warden/core/handle.h"
+#include "warden/core/enum_names.h"
 
 namespace warden {
 
-const char* to_string(ResourceKind kind) {
-  switch (kind) {
-    case ResourceKind::None: return "none";
-    case ResourceKind::Buffer: return "buffer";
-    case ResourceKind::Texture: return "texture";
-    case ResourceKind::TextureView: return "texture view";
-    case ResourceKind::Sampler: return "sampler";
-    case ResourceKind::ShaderModule: return "shader module";
-    case ResourceKind::BindGroupLayout: return "bind group layout";
-    case ResourceKind::PipelineLayout: return "pipeline layout";
-    case ResourceKind::BindGroup: return "bind group";
-    case ResourceKind::RenderPipeline: return "render pipeline";
-    case ResourceKind::ComputePipeline: return "compute pipeline";
-    case ResourceKind::QuerySet: return "query set";
-  }
-  return "unknown";
-}
+constexpr EnumName<ResourceKind> kResourceKindNames[] = {
+    {ResourceKind::None, "none"},
+    {ResourceKind::Buffer, "buffer"},
+    {ResourceKind::Texture, "texture"},
+    {ResourceKind::TextureView, "texture view"},
+    {ResourceKind::Sampler, "sampler"},
+    {ResourceKind::ShaderModule, "shader module"},
+    {ResourceKind::BindGroupLayout, "bind group layout"},
+    {ResourceKind::PipelineLayout, "pipeline layout"},
+    {ResourceKind::BindGroup, "bind group"},
+    {ResourceKind::RenderPipeline, "render pipeline"},
+    {ResourceKind::ComputePipeline, "compute pipeline"},
+    {ResourceKind::QuerySet, "query set"},
+};
+const char* to_string(ResourceKind kind) { return name_in(kResourceKindNames, kind); }
 
 }  // namespace warden

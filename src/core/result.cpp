@@ -2,29 +2,28 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include "warden/core/enum_names.h"
 
 namespace warden {
 
-const char* to_string(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::InvalidArgument: return "invalid argument";
-    case ErrorKind::NotFound: return "not found";
-    case ErrorKind::Io: return "i/o error";
-    case ErrorKind::LibraryMissing: return "webgpu library missing";
-    case ErrorKind::SymbolMissing: return "webgpu symbol missing";
-    case ErrorKind::NoAdapter: return "no adapter";
-    case ErrorKind::DeviceFailed: return "device failed";
-    case ErrorKind::StaleHandle: return "stale handle";
-    case ErrorKind::PoolFull: return "pool full";
-    case ErrorKind::MissingUsage: return "missing usage";
-    case ErrorKind::Refused: return "refused";
-    case ErrorKind::Validation: return "validation error";
-    case ErrorKind::Compilation: return "compilation error";
-    case ErrorKind::Timeout: return "timeout";
-    case ErrorKind::Internal: return "internal error";
-  }
-  return "unknown error";
-}
+constexpr EnumName<ErrorKind> kErrorKindNames[] = {
+    {ErrorKind::InvalidArgument, "invalid argument"},
+    {ErrorKind::NotFound, "not found"},
+    {ErrorKind::Io, "i/o error"},
+    {ErrorKind::LibraryMissing, "webgpu library missing"},
+    {ErrorKind::SymbolMissing, "webgpu symbol missing"},
+    {ErrorKind::NoAdapter, "no adapter"},
+    {ErrorKind::DeviceFailed, "device failed"},
+    {ErrorKind::StaleHandle, "stale handle"},
+    {ErrorKind::PoolFull, "pool full"},
+    {ErrorKind::MissingUsage, "missing usage"},
+    {ErrorKind::Refused, "refused"},
+    {ErrorKind::Validation, "validation error"},
+    {ErrorKind::Compilation, "compilation error"},
+    {ErrorKind::Timeout, "timeout"},
+    {ErrorKind::Internal, "internal error"},
+};
+const char* to_string(ErrorKind kind) { return name_in(kErrorKindNames, kind, "unknown error"); }
 
 namespace detail {
 

@@ -7,6 +7,7 @@
 
 #include "device/lost_route.h"
 #include "warden/gpu/names.h"
+#include "warden/core/enum_names.h"
 
 namespace warden::device {
 namespace {
@@ -36,32 +37,28 @@ std::optional<std::string> run_hook(const Hook& hook, const Args&... args) {
 
 }  // namespace
 
-const char* to_string(DeviceState state) {
-  switch (state) {
-    case DeviceState::Idle: return "idle";
-    case DeviceState::Starting: return "starting";
-    case DeviceState::Ready: return "ready";
-    case DeviceState::Lost: return "lost";
-    case DeviceState::Stopped: return "stopped";
-    case DeviceState::Failed: return "failed";
-  }
-  return "unknown";
-}
+constexpr EnumName<DeviceState> kDeviceStateNames[] = {
+    {DeviceState::Idle, "idle"},
+    {DeviceState::Starting, "starting"},
+    {DeviceState::Ready, "ready"},
+    {DeviceState::Lost, "lost"},
+    {DeviceState::Stopped, "stopped"},
+    {DeviceState::Failed, "failed"},
+};
+const char* to_string(DeviceState state) { return name_in(kDeviceStateNames, state); }
 
-const char* to_string(StateCause cause) {
-  switch (cause) {
-    case StateCause::NotStarted: return "not started";
-    case StateCause::Starting: return "starting";
-    case StateCause::Shown: return "shown";
-    case StateCause::StoppedByUser: return "stopped by the user";
-    case StateCause::ShutDown: return "shut down";
-    case StateCause::DeviceLost: return "device lost";
-    case StateCause::DeviceHung: return "device hung";
-    case StateCause::StartFailed: return "start failed";
-    case StateCause::RebuildStopped: return "rebuild stopped";
-  }
-  return "unknown";
-}
+constexpr EnumName<StateCause> kStateCauseNames[] = {
+    {StateCause::NotStarted, "not started"},
+    {StateCause::Starting, "starting"},
+    {StateCause::Shown, "shown"},
+    {StateCause::StoppedByUser, "stopped by the user"},
+    {StateCause::ShutDown, "shut down"},
+    {StateCause::DeviceLost, "device lost"},
+    {StateCause::DeviceHung, "device hung"},
+    {StateCause::StartFailed, "start failed"},
+    {StateCause::RebuildStopped, "rebuild stopped"},
+};
+const char* to_string(StateCause cause) { return name_in(kStateCauseNames, cause); }
 
 std::string describe(const StateReason& reason) {
   std::string words = to_string(reason.cause);

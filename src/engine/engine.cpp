@@ -8,6 +8,7 @@
 
 #include "warden/shaders/source_file.h"
 #include "warden/gpu/names.h"
+#include "warden/core/enum_names.h"
 
 namespace warden::engine {
 
@@ -19,14 +20,12 @@ double ms_between(std::chrono::steady_clock::time_point from, std::chrono::stead
 
 }  // namespace
 
-const char* to_string(EngineState state) {
-  switch (state) {
-    case EngineState::Ready: return "ready";
-    case EngineState::Recovering: return "recovering";
-    case EngineState::Failed: return "failed";
-  }
-  return "unknown";
-}
+constexpr EnumName<EngineState> kEngineStateNames[] = {
+    {EngineState::Ready, "ready"},
+    {EngineState::Recovering, "recovering"},
+    {EngineState::Failed, "failed"},
+};
+const char* to_string(EngineState state) { return name_in(kEngineStateNames, state); }
 
 // What Dawn reports to the provider (adapters, devices, losses) waits here until poll(), so the
 // controller, and through it every EngineCallback, hears of it only there. Dawn may run these
@@ -478,7 +477,7 @@ Error Engine::no_device_error(std::string_view call) const {
                       fmt::format("{}: the engine gave up rebuilding: {}", call, message()));
   }
   return make_error(ErrorKind::DeviceFailed, MessageId::EngineDeviceLost,
-                    fmt::format("{}: device lost (generation {}), rebuilding", call, current_.number));
+                    fmt::format("{}: device lost (device generation {}), rebuilding", call, current_.number));
 }
 
 Result<Frame> Engine::begin_frame() {

@@ -13,7 +13,7 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   const std::string& name = options.label;
   if (engine.device() == nullptr) {
     return make_error(ErrorKind::DeviceFailed, MessageId::EngineDeviceLost,
-                      fmt::format("tile layer '{}': device lost (generation {}), rebuilding", name,
+                      fmt::format("tile layer \"{}\": device lost (device generation {}), rebuilding", name,
                                   engine.device_generation()));
   }
   const uint32_t mip_levels = tiles::full_mip_count(options.tile_size, options.tile_size);
@@ -22,13 +22,13 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   const uint64_t budget_layers = options.budget_bytes / *layer_bytes;
   if (budget_layers == 0) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerBudgetBelowLayer,
-                      fmt::format("tile layer '{}': a budget of {} bytes is below one tile layer ({} bytes)", name,
+                      fmt::format("tile layer \"{}\": a budget of {} bytes is below one tile layer ({} bytes)", name,
                                   options.budget_bytes, *layer_bytes));
   }
   if (options.cpu_cache_budget_bytes > 0 && options.memory_uploads_per_frame == 0) {
     // A held tile is never fetched, so with no uploads from memory it would never come back.
     return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerNoMemoryUploads,
-                      fmt::format("tile layer '{}': memory_uploads_per_frame is 0 while {} bytes of tiles are kept in "
+                      fmt::format("tile layer \"{}\": memory_uploads_per_frame is 0 while {} bytes of tiles are kept in "
                                   "memory, so a tile held there would never be uploaded; allow at least 1, or set "
                                   "cpu_cache_budget_bytes to 0",
                                   name, options.cpu_cache_budget_bytes));
@@ -37,7 +37,7 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   engine.procs().DeviceGetLimits(engine.device(), &limits);
   if (options.in_flight_headroom >= limits.maxTextureArrayLayers) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerHeadroomTooLarge,
-                      fmt::format("tile layer '{}': an in-flight headroom of {} layers leaves none of this device's {} "
+                      fmt::format("tile layer \"{}\": an in-flight headroom of {} layers leaves none of this device's {} "
                                   "array layers for tiles; the headroom must be below {}",
                                   name, options.in_flight_headroom, limits.maxTextureArrayLayers,
                                   limits.maxTextureArrayLayers));
@@ -46,7 +46,7 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   if (layer_count > limits.maxTextureArrayLayers) {
     const uint64_t fitting_layers = uint64_t{limits.maxTextureArrayLayers} - options.in_flight_headroom;
     return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerTooManyLayers,
-                      fmt::format("tile layer '{}': {} tile layers of {} bytes plus {} in flight exceed this device's "
+                      fmt::format("tile layer \"{}\": {} tile layers of {} bytes plus {} in flight exceed this device's "
                                   "{} array layers; a budget of at most {} bytes fits",
                                   name, budget_layers, *layer_bytes, options.in_flight_headroom,
                                   limits.maxTextureArrayLayers, fitting_layers * *layer_bytes));

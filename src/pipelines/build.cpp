@@ -22,7 +22,7 @@ Result<gpu::ShaderModule> stage_module(const ObjectSource& source, const resourc
   auto module = source.module(stage.module);
   if (!module) {
     return make_error(module.error().kind, module.error().id,
-                      fmt::format("{} pipeline '{}': {} stage module: {}", pipeline_kind,
+                      fmt::format("{} pipeline \"{}\": {} stage module: {}", pipeline_kind,
                                                        label, stage_name, module.error().message));
   }
   return *module;
@@ -34,7 +34,7 @@ Result<gpu::PipelineLayout> translate_layout(const ObjectSource& source, Pipelin
   auto layout = source.layout(handle);
   if (!layout) {
     return make_error(layout.error().kind, layout.error().id,
-                      fmt::format("{} pipeline '{}': layout: {}", pipeline_kind, label, layout.error().message));
+                      fmt::format("{} pipeline \"{}\": layout: {}", pipeline_kind, label, layout.error().message));
   }
   return *layout;
 }
@@ -45,7 +45,7 @@ ErrorObject built_object(std::string_view kind, std::string_view label) {
 }
 
 // "render pipeline 'label'": the start of every build error's message.
-std::string named(const ErrorObject& built) { return fmt::format("{} '{}'", built.kind, *built.label); }
+std::string named(const ErrorObject& built) { return fmt::format("{} \"{}\"", built.kind, *built.label); }
 
 // Creates an object inside a validation scope; a scope error becomes a Validation error about
 // `built` (the kind and label of the object).

@@ -13,35 +13,30 @@
 #include "resources/kind_order.h"
 #include "resources/requests.h"
 #include "warden/gpu/names.h"
+#include "warden/core/enum_names.h"
 
 namespace warden::resources {
 
-const char* to_string(Ownership ownership) {
-  switch (ownership) {
-    case Ownership::Owned: return "owned";
-    case Ownership::Borrowed: return "borrowed";
-    case Ownership::Imported: return "imported";
-  }
-  return "unknown";
-}
+constexpr EnumName<Ownership> kOwnershipNames[] = {
+    {Ownership::Owned, "owned"},
+    {Ownership::Borrowed, "borrowed"},
+    {Ownership::Imported, "imported"},
+};
+const char* to_string(Ownership ownership) { return name_in(kOwnershipNames, ownership); }
 
-const char* to_string(SlotState state) {
-  switch (state) {
-    case SlotState::Live: return "live";
-    case SlotState::Lost: return "lost";
-    case SlotState::Failed: return "failed";
-  }
-  return "unknown";
-}
+constexpr EnumName<SlotState> kSlotStateNames[] = {
+    {SlotState::Live, "live"},
+    {SlotState::Lost, "lost"},
+    {SlotState::Failed, "failed"},
+};
+const char* to_string(SlotState state) { return name_in(kSlotStateNames, state); }
 
-const char* to_string(ContentsSource source) {
-  switch (source) {
-    case ContentsSource::Kept: return "kept";
-    case ContentsSource::Callback: return "callback";
-    case ContentsSource::None: return "none";
-  }
-  return "unknown";
-}
+constexpr EnumName<ContentsSource> kContentsSourceNames[] = {
+    {ContentsSource::Kept, "kept"},
+    {ContentsSource::Callback, "callback"},
+    {ContentsSource::None, "none"},
+};
+const char* to_string(ContentsSource source) { return name_in(kContentsSourceNames, source); }
 
 RegistryOptions RegistryOptions::uniform(uint32_t capacity) {
   RegistryOptions options;
@@ -390,7 +385,7 @@ std::optional<SlotState> RegistryImpl::state_of(Handle<Tag> handle) const {
 
 Error RegistryImpl::device_lost_error(std::string_view what) const {
   return make_error(ErrorKind::DeviceFailed, MessageId::RegistryDeviceLost,
-                    fmt::format("{}: device lost (generation {}), rebuilding", what, device_generation_));
+                    fmt::format("{}: device lost (device generation {}), rebuilding", what, device_generation_));
 }
 
 template <typename Tag>
@@ -741,7 +736,7 @@ void RegistryImpl::touch_impl(Handle<Tag> handle) {
 Serial RegistryImpl::submit(const gpu::CommandBuffer* commands, size_t count) {
   if (device_lost_) {
     diagnostics_.warning(MessageId::SubmitDroppedDeviceLost,
-                         fmt::format("submit of {} command buffer(s) dropped: device lost (generation {}), rebuilding",
+                         fmt::format("submit of {} command buffer(s) dropped: device lost (device generation {}), rebuilding",
                                      count, device_generation_));
     return Serial{};
   }

@@ -292,7 +292,7 @@ class RegistryImpl {
   Serial last_used_of(Handle<Tag> handle) const;
   template <typename Tag>
   std::optional<SlotState> state_of(Handle<Tag> handle) const;
-  // DeviceFailed: "<what>: device lost (generation N), rebuilding".
+  // DeviceFailed: "<what>: device lost (device generation N), rebuilding".
   Error device_lost_error(std::string_view what) const;
   // The GPU object a recipe describes, made on the current device inside creation error
   // scopes (create_scoped). One function per kind; create_* and rebuild() both call it.

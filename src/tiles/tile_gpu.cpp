@@ -163,7 +163,7 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
   if (!texel) return texel.error();
   if (registry.device_lost()) {
     return make_error(ErrorKind::DeviceFailed, MessageId::TileDeviceLost,
-                      fmt::format("tile mip generator: device lost (generation {}), rebuilding",
+                      fmt::format("tile mip generator: device lost (device generation {}), rebuilding",
                                   registry.device_generation()));
   }
   const Procs& p = registry.procs();
@@ -228,26 +228,26 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   resources::Registry& registry = mips.registry();
   if (registry.device_lost()) {
     return make_error(ErrorKind::DeviceFailed, MessageId::TileDeviceLost,
-                      fmt::format("tile array '{}': device lost (generation {}), rebuilding",
+                      fmt::format("tile array \"{}\": device lost (device generation {}), rebuilding",
                                   d.label, registry.device_generation()));
   }
   Limits limits;
   registry.procs().DeviceGetLimits(registry.device(), &limits);
   if (d.tile_size == 0 || d.tile_size > limits.maxTextureDimension2D) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayTileSizeOutOfRange,
-                      fmt::format("tile array '{}': tile size {} (1..{})", d.label, d.tile_size, limits.maxTextureDimension2D));
+                      fmt::format("tile array \"{}\": tile size {} (1..{})", d.label, d.tile_size, limits.maxTextureDimension2D));
   }
   if (d.layers == 0 || d.layers > limits.maxTextureArrayLayers) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayLayerCountOutOfRange,
-                      fmt::format("tile array '{}': {} layers (1..{} on this device)", d.label, d.layers, limits.maxTextureArrayLayers));
+                      fmt::format("tile array \"{}\": {} layers (1..{} on this device)", d.label, d.layers, limits.maxTextureArrayLayers));
   }
   const uint32_t levels = d.mip_levels == 0 ? full_mip_count(d.tile_size, d.tile_size) : d.mip_levels;
   auto bytes = texture_bytes(mips.format(), d.tile_size, d.tile_size, levels, d.layers);
   if (!bytes) return make_error(ErrorKind::InvalidArgument, bytes.error().id,
-                                fmt::format("tile array '{}': {}", d.label, bytes.error().message));
+                                fmt::format("tile array \"{}\": {}", d.label, bytes.error().message));
   // Whatever fails below, `a` goes out of scope and its objects are destroyed in the registry.
   auto in_array = [&](std::string what, const Error& error) {
-    return make_error(error.kind, error.id, fmt::format("tile array '{}': {}: {}", d.label, what, error.message));
+    return make_error(error.kind, error.id, fmt::format("tile array \"{}\": {}: {}", d.label, what, error.message));
   };
 
   TileArray a;
@@ -333,7 +333,7 @@ namespace {
 Error array_destroyed(const char* use, const std::string& label) {
   const ErrorObject array{"tile array", {}, {}, label};
   return make_error(ErrorKind::StaleHandle, MessageId::TileArrayDestroyed, array,
-                    fmt::format("{} '{}': the array was destroyed", use, *array.label));
+                    fmt::format("{} \"{}\": the array was destroyed", use, *array.label));
 }
 
 }  // namespace
@@ -348,12 +348,12 @@ Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> 
   if (destroyed_) return array_destroyed("upload into", label_);
   if (layer >= layers_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayLayerOutOfRange,
-                      fmt::format("upload into '{}': layer {} of {}", label_, layer, layers_));
+                      fmt::format("upload into \"{}\": layer {} of {}", label_, layer, layers_));
   }
   const uint64_t row = uint64_t{tile_size_} * texel_bytes_;
   if (texels.size() != row * tile_size_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileTexelsSizeMismatch,
-                      fmt::format("upload into '{}' layer {}: {} bytes, expected {} ({}x{} texels of {} bytes)",
+                      fmt::format("upload into \"{}\" layer {}: {} bytes, expected {} ({}x{} texels of {} bytes)",
                                   label_, layer, texels.size(), row * tile_size_, tile_size_, tile_size_, texel_bytes_));
   }
   resources::TextureWrite where;
@@ -364,7 +364,7 @@ Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> 
   // The registry's write: a texture whose device is lost is an error, not a dropped write.
   auto written = held_.registry().write_texture(texture_, where, texels.data(), texels.size());
   if (!written) return make_error(written.error().kind, written.error().id,
-                                  fmt::format("upload into '{}' layer {}: {}", label_, layer, written.error().message));
+                                  fmt::format("upload into \"{}\" layer {}: {}", label_, layer, written.error().message));
   return {};
 }
 
@@ -377,13 +377,13 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
   if (destroyed_) return array_destroyed("mip chain of", label_);
   if (scratch_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileMipPassInScratchArray,
-                      fmt::format("mip pass into '{}': its chains are rendered in its scratch array (MipPath::Scratch); "
+                      fmt::format("mip pass into \"{}\": its chains are rendered in its scratch array (MipPath::Scratch); "
                                   "use regenerate_mips",
                                   label_));
   }
   if (layers.empty() || layers.size() > mip_pipelines_.size()) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileMipPassWidthOutOfRange,
-                      fmt::format("mip chain of '{}': {} layers in one pass (1..{})", label_,
+                      fmt::format("mip chain of \"{}\": {} layers in one pass (1..{})", label_,
                                   layers.size(), mip_pipelines_.size()));
   }
   for (size_t i = 0; i < layers.size(); ++i) {
@@ -391,13 +391,13 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
     if (layer >= layers_ || level == 0 || level >= mip_levels_) {
       return make_error(ErrorKind::InvalidArgument,
                         layer >= layers_ ? MessageId::TileArrayLayerOutOfRange : MessageId::TileMipLevelOutOfRange,
-                        fmt::format("mip chain of '{}': layer {} of {}, level {} (1..{})", label_, layer, layers_,
+                        fmt::format("mip chain of \"{}\": layer {} of {}, level {} (1..{})", label_, layer, layers_,
                                     level, mip_levels_ - 1));
     }
     for (size_t j = 0; j < i; ++j) {
       if (layers[j] == layer) {
         return make_error(ErrorKind::InvalidArgument, MessageId::TileMipLayerTwice,
-                          fmt::format("mip chain of '{}': layer {} twice in one pass", label_, layer));
+                          fmt::format("mip chain of \"{}\": layer {} twice in one pass", label_, layer));
       }
     }
   }
@@ -405,7 +405,7 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
   const resources::Registry& registry = held_.registry();
   auto failed = [&](const Error& error) {
     return make_error(error.kind, error.id,
-                      fmt::format("mip chain of '{}' level {}: {}", label_, level, error.message));
+                      fmt::format("mip chain of \"{}\" level {}: {}", label_, level, error.message));
   };
   const uint32_t targets = static_cast<uint32_t>(layers.size());
   auto pipeline = registry.resolve(mip_pipelines_[targets - 1]);
@@ -477,13 +477,13 @@ Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::
   for (size_t i = 0; i < layers.size(); ++i) {
     if (layers[i] >= layers_) {
       return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayLayerOutOfRange,
-                        fmt::format("mip chain of '{}': layer {} of {}", label_, layers[i], layers_));
+                        fmt::format("mip chain of \"{}\": layer {} of {}", label_, layers[i], layers_));
     }
     // A layer twice in one group would be copied from two scratch layers.
     for (size_t j = i - i % width; j < i; ++j) {
       if (layers[j] == layers[i]) {
         return make_error(ErrorKind::InvalidArgument, MessageId::TileMipLayerTwice,
-                          fmt::format("mip chain of '{}': layer {} twice in one pass", label_, layers[i]));
+                          fmt::format("mip chain of \"{}\": layer {} twice in one pass", label_, layers[i]));
       }
     }
   }
@@ -491,10 +491,10 @@ Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::
   const resources::Registry& registry = held_.registry();
   auto texture = registry.resolve(texture_);
   if (!texture) return make_error(texture.error().kind, texture.error().id,
-                                  fmt::format("mip chain of '{}': {}", label_, texture.error().message));
+                                  fmt::format("mip chain of \"{}\": {}", label_, texture.error().message));
   auto scratch = registry.resolve(scratch_->texture());
   if (!scratch) return make_error(scratch.error().kind, scratch.error().id,
-                                  fmt::format("mip chain of '{}': {}", label_, scratch.error().message));
+                                  fmt::format("mip chain of \"{}\": {}", label_, scratch.error().message));
   const Procs& p = registry.procs();
   std::vector<LayerIndex> slots(width);
   for (size_t t = 0; t < width; ++t) slots[t] = static_cast<LayerIndex>(t);
@@ -517,11 +517,11 @@ Result<void> TileArray::destroy_retired(const LayerPool& pool, const SubmissionC
   if (destroyed_) return {};
   if (pool.allocated_count() != 0) {
     return make_error(ErrorKind::Refused, MessageId::TileArrayLayersStillAllocated,
-                      fmt::format("destroy '{}': {} layers are still allocated", label_, pool.allocated_count()));
+                      fmt::format("destroy \"{}\": {} layers are still allocated", label_, pool.allocated_count()));
   }
   if (!clock.is_retired(pool.last_use_of_any())) {
     return make_error(ErrorKind::Refused, MessageId::TileArrayStillInUse,
-                      fmt::format("destroy '{}': submission {} still reads it (retired through {})", label_,
+                      fmt::format("destroy \"{}\": submission {} still reads it (retired through {})", label_,
                                   pool.last_use_of_any().value, clock.retired().value));
   }
   // Users before what they use; the registry calls Destroy on the texture once it may.

@@ -54,7 +54,7 @@ Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device de
   if (d.tile_size == 0 || d.texel_bytes == 0 || d.buffers == 0 || d.tiles_per_buffer == 0) {
     const ErrorObject ring{"upload ring", {}, {}, d.label};
     return make_error(ErrorKind::InvalidArgument, MessageId::UploadRingZeroSize, ring,
-                      fmt::format("{} '{}': tile size {}, texel bytes {}, {} buffers of {} tiles: none may be 0",
+                      fmt::format("{} \"{}\": tile size {}, texel bytes {}, {} buffers of {} tiles: none may be 0",
                                   ring.kind, *ring.label, d.tile_size, d.texel_bytes, d.buffers, d.tiles_per_buffer));
   }
   std::unique_ptr<UploadRing> ring(new UploadRing);
@@ -77,7 +77,7 @@ Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device de
     if (b->buffer) b->mapped = static_cast<uint8_t*>(p.BufferGetMappedRange(b->buffer.get(), 0, desc.size));
     if (b->mapped == nullptr) {
       return make_error(ErrorKind::Validation, MessageId::UploadRingStagingNotMapped,
-                        fmt::format("upload ring '{}': staging buffer {} of {} bytes was not created mapped", d.label,
+                        fmt::format("upload ring \"{}\": staging buffer {} of {} bytes was not created mapped", d.label,
                                     i, desc.size));
     }
     ring->buffers_.push_back(std::move(b));

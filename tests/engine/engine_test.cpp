@@ -105,7 +105,7 @@ TEST(EngineLoss, EveryCallBetweenTheLossAndReadyGivesItsDocumentedResult) {
   ASSERT_TRUE(early.ok());
 
   ASSERT_TRUE(engine->force_device_loss().ok());
-  const std::string lost = "device lost (generation 1), rebuilding";
+  const std::string lost = "device lost (device generation 1), rebuilding";
   EXPECT_EQ(engine->state(), EngineState::Recovering);
   EXPECT_EQ(engine->device(), nullptr);
   EXPECT_EQ(engine->queue(), nullptr);

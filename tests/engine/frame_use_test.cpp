@@ -182,7 +182,7 @@ TEST(FrameUseDeathTest, TheValueOfALostHandlesResolveStopsTheProgramWithItsWords
   ASSERT_TRUE(engine->force_device_loss().ok());
   EXPECT_DEATH((void)*reg.resolve(vertices),
                "the value of a failed Result was read: device failed \\(resources\\.RegistryDeviceLost\\): "
-               "buffer \"doomed vertices\" \\(index [0-9]+, generation [0-9]+\\): device lost \\(generation 1\\), "
+               "buffer \"doomed vertices\" \\(index [0-9]+, generation [0-9]+\\): device lost \\(device generation 1\\), "
                "rebuilding");
 
   // Recovered, an adopted object stays Lost: the same, with the reason it is not back.

@@ -470,7 +470,7 @@ TEST_F(TileLayerScene, TilesKeptInMemoryWithNoUploadsAFrameAreAnErrorNamingBoth)
   auto made = TileLayer::create(*engine, stuck);
   ASSERT_THAT(made, FailsWith(MessageId::TileLayerNoMemoryUploads));
   EXPECT_EQ(made.error().kind, ErrorKind::InvalidArgument);
-  EXPECT_THAT(made.error().message, ::testing::HasSubstr("tile layer 'stuck': memory_uploads_per_frame is 0 while 1048576 bytes"));
+  EXPECT_THAT(made.error().message, ::testing::HasSubstr("tile layer \"stuck\": memory_uploads_per_frame is 0 while 1048576 bytes"));
   stuck.cpu_cache_budget_bytes = 0;  // nothing kept in memory: nothing to upload from it
   EXPECT_TRUE(TileLayer::create(*engine, stuck));
 }
@@ -509,7 +509,7 @@ TEST_F(TileLayerScene, ABudgetBelowOneLayerIsAnErrorNamingBoth) {
   auto made = TileLayer::create(*engine, tiny);
   ASSERT_THAT(made, FailsWith(MessageId::TileLayerBudgetBelowLayer));
   EXPECT_EQ(made.error().kind, ErrorKind::InvalidArgument);
-  EXPECT_NE(made.error().message.find("tile layer 'tiny': a budget of 100 bytes is below one tile layer"),
+  EXPECT_NE(made.error().message.find("tile layer \"tiny\": a budget of 100 bytes is below one tile layer"),
             std::string::npos)
       << made.error().message;
 }

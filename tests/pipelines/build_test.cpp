@@ -142,7 +142,7 @@ TEST_F(PipelineBuildTest, StaleModuleHandleIsRefusedNamingLabelAndStage) {
   ASSERT_FALSE(render.ok());
   EXPECT_EQ(render.error().kind, ErrorKind::StaleHandle);
   EXPECT_THAT(render, FailsWith(MessageId::HandleDestroyed));  // the registry's id, kept under the prefix
-  EXPECT_THAT(render.error().message, HasSubstr("render pipeline 'hud': vertex stage module"));
+  EXPECT_THAT(render.error().message, HasSubstr("render pipeline \"hud\": vertex stage module"));
 }
 
 TEST_F(PipelineBuildTest, ReplaceSwapsUnderTheSameHandleAndAFailedReplaceKeepsTheOld) {

@@ -370,7 +370,7 @@ TEST_F(HotReloadTest, ARebuildThatFailsKeepsTheOldModuleAndPipeline) {
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_FALSE(reports[0].applied);
   EXPECT_TRUE(reports[0].diagnostics.empty());
-  EXPECT_THAT(reports[0].error, HasSubstr("render pipeline 'tint pass'"));
+  EXPECT_THAT(reports[0].error, HasSubstr("render pipeline \"tint pass\""));
   EXPECT_EQ(registry->diagnostics().count(MessageId::HotReloadKeptPrevious), 1u);
   EXPECT_EQ(*registry->resolve(module_), old_module);
   EXPECT_EQ(*registry->resolve(pipeline), old_pipeline);

@@ -158,7 +158,7 @@ TEST_F(NullDeviceTest, BetweenLossAndRebuildHandlesStayValidAndDeviceCallsSayThe
   gpu::TextureView raw_view = reg->resolve(*view).value();
   reg->procs().TextureViewAddRef(raw_view);  // the "surface" keeps its own reference
   force_loss(*dev, *reg);
-  const std::string lost = "device lost (generation 1), rebuilding";
+  const std::string lost = "device lost (device generation 1), rebuilding";
 
   auto resolved = reg->resolve(kit.buffer);
   ASSERT_FALSE(resolved.ok());

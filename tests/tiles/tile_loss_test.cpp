@@ -469,7 +469,7 @@ TEST_F(TilesAcrossLossNull, AnArrayTheRegistryHasNoRoomForIsAnErrorNamingTheView
   EXPECT_EQ(array.error().kind, ErrorKind::PoolFull) << array.error().message;
   EXPECT_THAT(array, FailsWith(MessageId::ResourcePoolFull));
   EXPECT_EQ(TileArray::view_count(8, 6), 46u);
-  EXPECT_NE(array.error().message.find("tile array 'band z7'"), std::string::npos) << array.error().message;
+  EXPECT_NE(array.error().message.find("tile array \"band z7\""), std::string::npos) << array.error().message;
   EXPECT_NE(array.error().message.find("46 views"), std::string::npos) << array.error().message;
   EXPECT_EQ(registry.live_counts().by_kind, before.by_kind);
 }
@@ -490,18 +490,18 @@ TEST_F(TilesAcrossLossNull, TileCallsBetweenLossAndRebuildAreDeviceLostErrors) {
     ASSERT_FALSE(r) << what;
     EXPECT_EQ(r.error().kind, ErrorKind::DeviceFailed) << what << ": " << r.error().message;
     EXPECT_THAT(r, FailsWith(MessageId::RegistryDeviceLost)) << what << ": the registry's error, passed on";
-    EXPECT_NE(r.error().message.find("device lost (generation 1), rebuilding"), std::string::npos)
+    EXPECT_NE(r.error().message.find("device lost (device generation 1), rebuilding"), std::string::npos)
         << what << ": " << r.error().message;
   };
   auto written = array->write_level0(0, solid(kClear));
   expect_lost(written, "write_level0");
-  EXPECT_NE(written.error().message.find("'band z2' layer 0"), std::string::npos) << written.error().message;
+  EXPECT_NE(written.error().message.find("\"band z2\" layer 0"), std::string::npos) << written.error().message;
   const TileInstance one[1] = {};
   expect_lost(renderer->write_instances(one), "write_instances");
   auto again = TileArray::create(*mips, {kTile, 4, 0, "band z3"});
   ASSERT_THAT(again, FailsWith(MessageId::TileDeviceLost));
   EXPECT_EQ(again.error().kind, ErrorKind::DeviceFailed);
-  EXPECT_NE(again.error().message.find("'band z3': device lost (generation 1), rebuilding"), std::string::npos)
+  EXPECT_NE(again.error().message.find("\"band z3\": device lost (device generation 1), rebuilding"), std::string::npos)
       << again.error().message;
 }
 

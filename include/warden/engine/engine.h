@@ -337,7 +337,7 @@ class Engine {
   bool hot_reload_available() const { return reloader_ != nullptr; }
 
   // ---- the frame -----------------------------------------------------------------------------
-  /// An encoder on the current device. DeviceFailed ("device lost (generation N), rebuilding",
+  /// An encoder on the current device. DeviceFailed ("device lost (device generation N), rebuilding",
   /// N the device generation, or the policy's words once it gave up) while there is no device:
   /// skip the frame and poll. Refused while another frame of this device is open (EngineFrameAlreadyOpen).
   Result<Frame> begin_frame();

@@ -598,7 +598,7 @@ class Registry {
   /// The device is gone: every GPU object is let go now (pending releases too), every owned or
   /// borrowed slot becomes Lost under the same handle, imported views are forgotten (their
   /// handles die). Until rebuild(), calls that need the device return a DeviceFailed error
-  /// "device lost (generation N), rebuilding"; destroy_*, label, is_alive, touch and
+  /// "device lost (device generation N), rebuilding"; destroy_*, label, is_alive, touch and
   /// live_counts work as before. A second call does nothing.
   void on_device_lost();
   /// Makes every Lost object with a recipe again on `device`, under the same handle, in

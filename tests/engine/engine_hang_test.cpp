@@ -72,23 +72,6 @@ Serial submit_hung_frame(Engine& engine) {
   return submit_frame(engine);
 }
 
-// Clears `view` to green through the engine's frame and reads `target`'s first texel back.
-std::vector<uint8_t> draw_green(Engine& engine, TextureHandle target, TextureViewHandle view) {
-  auto frame = engine.begin_frame();
-  EXPECT_TRUE(frame.ok()) << frame.error().message;
-  if (!frame.ok()) return {};
-  auto used = frame->use(view);
-  EXPECT_TRUE(used.ok()) << used.error().message;
-  if (!used.ok()) return {};
-  const gpu::Procs& p = engine.procs();
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *used, gpu::Color{0.0, 1.0, 0.0, 1.0});
-  p.RenderPassEncoderEnd(pass);
-  p.RenderPassEncoderRelease(pass);
-  EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
-  std::vector<uint8_t> texels = testing::read_rgba8(engine, target, kSize, kSize);
-  if (texels.size() < 4) return {};
-  return {texels.begin(), texels.begin() + 4};
-}
 
 // What an observer of the engine's generations heard, in order.
 struct Journal final : GenerationObserver {
@@ -156,7 +139,7 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   EXPECT_EQ(engine->counters().recoveries, 1u);
   EXPECT_THAT(journal.heard, ElementsAre("lost 1", "ready 2")) << "observers hear a hang as a loss";
   // The new device's queue finishes its work: no second report, however long it runs.
-  const std::vector<uint8_t> texel = draw_green(*engine, *target, *view);
+  const std::vector<uint8_t> texel = testing::draw_green(*engine, *target, *view, kSize, kSize);
   EXPECT_THAT(texel, ElementsAre(0, 255, 0, 255));
   time.advance(10 * kLimit);
   poll_a_while(*engine);

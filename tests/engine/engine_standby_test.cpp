@@ -50,23 +50,6 @@ Target make_target(Engine& engine) {
   return {*texture, view.ok() ? *view : TextureViewHandle{}};
 }
 
-// Clears the target to green through the engine's frame; its first texel, read back.
-std::vector<uint8_t> draw_green(Engine& engine, const Target& target) {
-  auto frame = engine.begin_frame();
-  EXPECT_TRUE(frame.ok()) << frame.error().message;
-  if (!frame.ok()) return {};
-  auto used = frame->use(target.view);
-  EXPECT_TRUE(used.ok()) << used.error().message;
-  if (!used.ok()) return {};
-  const gpu::Procs& p = engine.procs();
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *used, gpu::Color{0.0, 1.0, 0.0, 1.0});
-  p.RenderPassEncoderEnd(pass);
-  p.RenderPassEncoderRelease(pass);
-  EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
-  std::vector<uint8_t> texels = testing::read_rgba8(engine, target.texture, kSize, kSize);
-  if (texels.size() < 4) return {};
-  return {texels.begin(), texels.begin() + 4};
-}
 
 bool poll_until_standby(Engine& engine) {
   return testing::poll_until([&] { return engine.standby().holds(); }, [&] { engine.poll(); });
@@ -90,7 +73,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   EXPECT_FALSE(engine->standby().holds());
   EXPECT_FALSE(engine->controller().standby_requested());
 
-  EXPECT_THAT(draw_green(*engine, target), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine)) << "no standby device after the first frame";
   const std::optional<device::ProvidedDevice> spare = engine->standby().held_device();
   ASSERT_TRUE(spare.has_value());
@@ -107,7 +90,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   EXPECT_FALSE(engine->standby().holds());
   EXPECT_FALSE(engine->controller().standby_requested()) << "asked for before the recovered device's first frame";
 
-  EXPECT_THAT(draw_green(*engine, target), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine)) << "no new standby after the recovery's first frame";
   EXPECT_NE(engine->standby().held_device()->device, spare->device);
 
@@ -117,7 +100,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
   EXPECT_EQ(engine->device(), second_spare);
   EXPECT_EQ(engine->counters().standby_takeovers, 2u);
-  EXPECT_THAT(draw_green(*engine, target), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
 }
 
 TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
@@ -125,7 +108,7 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
   auto engine = make_engine(standby_options(), heard.callbacks());
   ASSERT_NE(engine, nullptr);
   const Target target = make_target(*engine);
-  EXPECT_THAT(draw_green(*engine, target), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine));
   const gpu::Device spare = engine->standby().held_device()->device;
 
@@ -141,7 +124,7 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
   EXPECT_NE(engine->device(), spare) << "a lost spare was adopted";
   EXPECT_EQ(engine->counters().standby_takeovers, 0u);
   EXPECT_EQ(engine->counters().recoveries, 1u);
-  EXPECT_THAT(draw_green(*engine, target), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine)) << "no new standby after the recovery's first frame";
 }
 
@@ -149,7 +132,7 @@ TEST(StandbyDevice, OffByDefaultNoSpareIsMade) {
   auto engine = make_engine(testing::engine_options(testing::pixel_test_backend()));
   ASSERT_NE(engine, nullptr);
   const Target target = make_target(*engine);
-  EXPECT_THAT(draw_green(*engine, target), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
   poll_a_while(*engine);
   EXPECT_FALSE(engine->standby().holds());
   EXPECT_FALSE(engine->controller().standby_requested());
@@ -160,7 +143,7 @@ TEST(StandbyDevice, AnEngineEndsWithItsSpareHeldOrStillAskedFor) {
     auto engine = make_engine(standby_options());
     ASSERT_NE(engine, nullptr);
     const Target target = make_target(*engine);
-    EXPECT_THAT(draw_green(*engine, target), ElementsAre(0, 255, 0, 255));
+    EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
     if (wait_for_it) {
       ASSERT_TRUE(poll_until_standby(*engine));
     } else {

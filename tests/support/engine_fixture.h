@@ -98,4 +98,24 @@ inline std::vector<uint8_t> read_rgba8(Engine& engine, TextureHandle texture, ui
   return packed;
 }
 
+// Clears `view` (of `target`, RGBA8, CopySrc) to green through the engine's frame and submits it;
+// the target's first texel, read back (empty on failure, with a test failure).
+inline std::vector<uint8_t> draw_green(Engine& engine, TextureHandle target, TextureViewHandle view,
+                                       uint32_t width, uint32_t height) {
+  auto frame = engine.begin_frame();
+  EXPECT_TRUE(frame.ok()) << frame.error().message;
+  if (!frame.ok()) return {};
+  auto used = frame->use(view);
+  EXPECT_TRUE(used.ok()) << used.error().message;
+  if (!used.ok()) return {};
+  const gpu::Procs& p = engine.procs();
+  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *used, gpu::Color{0.0, 1.0, 0.0, 1.0});
+  p.RenderPassEncoderEnd(pass);
+  p.RenderPassEncoderRelease(pass);
+  EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
+  std::vector<uint8_t> texels = read_rgba8(engine, target, width, height);
+  if (texels.size() < 4) return {};
+  return {texels.begin(), texels.begin() + 4};
+}
+
 }  // namespace warden::testing

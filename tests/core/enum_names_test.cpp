@@ -60,7 +60,9 @@ void expect_every_enumerator_named(std::index_sequence<I...>) {
       const std::string_view enumerator = spelling<V>();
       const std::string name = to_string(V);
       EXPECT_FALSE(name.empty()) << enumerator;
-      if (!enumerator.ends_with("::Unknown")) EXPECT_NE(name, "unknown") << enumerator << " has no name";
+      if (!enumerator.ends_with("::Unknown")) {
+        EXPECT_NE(name, "unknown") << enumerator << " has no name";
+      }
       EXPECT_TRUE(names.insert(name).second) << enumerator << "'s name '" << name << "' is another's too";
     }
   };

@@ -242,7 +242,9 @@ TEST_F(HotReloadTest, SameHandleDrawsV2AfterReloadAndKeepsV2WhenV3IsBroken) {
   EXPECT_GE(registry->diagnostics().count(pipelines::kDiagnosticsCategory, Severity::Error), 1u);
   EXPECT_EQ(registry->diagnostics().count(MessageId::HotReloadKeptPrevious), 1u);
   for (const Diagnostic& e : registry->diagnostics().entries()) {
-    if (e.id == MessageId::HotReloadKeptPrevious) EXPECT_EQ(e.category, "gfx.pipelines") << "filed under its id's layer";
+    if (e.id == MessageId::HotReloadKeptPrevious) {
+      EXPECT_EQ(e.category, "gfx.pipelines") << "filed under its id's layer";
+    }
   }
 }
 

@@ -19,6 +19,9 @@ if ! command -v "$doxygen" >/dev/null 2>&1; then
 fi
 [[ -f "$doxyfile" ]] || { echo "api-docs: no Doxyfile at '$doxyfile'" >&2; exit 2; }
 cd "$root"
+# Doxygen writes over its pages but never removes one: a page of a header that was renamed or
+# moved would stay behind and be checked as if current.
+rm -rf "$out/api"
 warnings="$out/warnings.txt"
 status=0
 { cat "$doxyfile"; echo "OUTPUT_DIRECTORY = $out"; echo "PROJECT_NUMBER = $version"; } |

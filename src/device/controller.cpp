@@ -14,6 +14,14 @@ namespace {
 
 StateReason because(StateCause cause) { return StateReason{.cause = cause}; }
 
+// A device that arrived with nobody to take it (its controller gone, or a spare already held):
+// never attached, never presented, so it ends as the retirement policy ends such a device.
+void end_unshown(DeviceProvider& provider, RetirementPolicy& retirement, DeviceId device) {
+  const DeviceEnd end = retirement.end_for(false);
+  end == DeviceEnd::Destroy ? provider.destroy_device(device) : provider.release_device(device);
+  retirement.note_ended(end, false);
+}
+
 StateReason start_failed(std::string why) {
   return StateReason{.cause = StateCause::StartFailed, .detail = std::move(why)};
 }
@@ -326,11 +334,9 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
         [weak, &provider = provider, &retirement = retirement, token, adapter, route](DeviceReply device) {
           provider.release_adapter(adapter.id);  // the device holds what it needs of it
           if (auto core = weak.lock()) return core->on_device(token, std::move(device), route);
-          if (device) {  // the controller is gone: nobody will attach it; it never presented
+          if (device) {  // the controller is gone: nobody will attach it
             retirement.note_built();
-            const DeviceEnd end = retirement.end_for(false);
-            end == DeviceEnd::Destroy ? provider.destroy_device(device->id) : provider.release_device(device->id);
-            retirement.note_ended(end, false);
+            end_unshown(provider, retirement, device->id);
           }
         },
         [route](LossReport report) { route->report(std::move(report)); });
@@ -384,12 +390,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
           auto core = weak.lock();
           if (core) core->standby_in_flight = false;
           if (!device) return;
-          if (!core || core->options.standby->holds()) {  // nobody to keep it for; it never presented
-            const DeviceEnd end = retirement.end_for(false);
-            end == DeviceEnd::Destroy ? provider.destroy_device(device->id) : provider.release_device(device->id);
-            retirement.note_ended(end, false);
-            return;
-          }
+          if (!core || core->options.standby->holds()) return end_unshown(provider, retirement, device->id);
           core->options.standby->put(StashedDevice{&provider, *device, false, route, &retirement});
         },
         [route](LossReport report) { route->report(std::move(report)); });

@@ -564,7 +564,11 @@ void Engine::poll() {
   watch_for_hang();
   // After the shown device's first frame, not before: making the spare blocks this poll for as
   // long as a device request takes, and a recovery's first frame must not wait for it.
-  if (options_.standby_device && state_ == EngineState::Ready && current_.shown && current_.submitted) {
+  // Once per device: a spare held or in flight makes the call do nothing, and one the
+  // retirement policy refuses is not asked for again on every frame.
+  if (options_.standby_device && state_ == EngineState::Ready && current_.shown && current_.submitted &&
+      !current_.standby_asked) {
+    current_.standby_asked = true;
     controller_->request_standby();
   }
   if (retry_pending_) {

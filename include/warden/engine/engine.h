@@ -411,6 +411,7 @@ class Engine {
     bool loss_handled = false;  // its objects let go of (lose(); a forced loss runs it early)
     bool loss_told = false;     // the application heard on_lost
     bool submitted = false;     // a frame was submitted on it (the standby is asked for after)
+    bool standby_asked = false; // request_standby() was called for it (once per device)
   };
   // What moves the engine's state (apply()): the controller's news, and the engine's own.
   enum class Change {

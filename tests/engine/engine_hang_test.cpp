@@ -45,16 +45,6 @@ EngineOptions hang_options(FakeTime& time, std::chrono::milliseconds limit, unsi
   return options;
 }
 
-// Polls for a little wall time, so Dawn's reports of finished work arrive (and are retired, or
-// held back by the seam) while the fake clock stands still.
-void poll_a_while(Engine& engine) {
-  const auto until = std::chrono::steady_clock::now() + 30ms;
-  while (std::chrono::steady_clock::now() < until) {
-    engine.poll();
-    std::this_thread::sleep_for(1ms);
-  }
-}
-
 // Submits one empty frame; its serial.
 Serial submit_frame(Engine& engine) {
   auto frame = engine.begin_frame();
@@ -100,9 +90,9 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   ASSERT_TRUE(view.ok()) << view.error().message;
 
   const Serial hung = submit_hung_frame(*engine);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   time.advance(kLimit);  // at the limit, not past it: not yet a hang
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   EXPECT_EQ(engine->counters().hangs, 0u);
   EXPECT_EQ(engine->state(), EngineState::Ready);
   EXPECT_FALSE(engine->registry().clock().is_retired(hung)) << "the seam holds the submission back";
@@ -142,11 +132,11 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   const std::vector<uint8_t> texel = testing::draw_green(*engine, *target, *view, kSize, kSize);
   EXPECT_THAT(texel, ElementsAre(0, 255, 0, 255));
   time.advance(10 * kLimit);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   submit_frame(*engine);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   time.advance(10 * kLimit);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   EXPECT_EQ(engine->state(), EngineState::Ready);
   EXPECT_EQ(engine->counters().hangs, 1u);
   EXPECT_EQ(engine->diagnostics().count(MessageId::EngineHang), 1u);
@@ -167,9 +157,9 @@ TEST(EngineHang, AHangAfterThePolicyGaveUpIsRecordedNotScoredAndNoDeviceIsAskedF
   ASSERT_EQ(engine->state(), EngineState::Ready) << "surface failures leave the device up";
 
   submit_hung_frame(*engine);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   time.advance(kLimit + 1ms);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   EXPECT_EQ(engine->counters().hangs, 1u);
   EXPECT_EQ(engine->counters().unscored_hangs, 1u);
   EXPECT_EQ(engine->rebuild_policy().unscored_hangs(), 1u);
@@ -180,7 +170,7 @@ TEST(EngineHang, AHangAfterThePolicyGaveUpIsRecordedNotScoredAndNoDeviceIsAskedF
   EXPECT_EQ(heard.lost.size(), 1u);
   for (int i = 0; i < 3; ++i) {
     time.advance(10 * kLimit);
-    poll_a_while(*engine);
+    testing::poll_for(*engine, 30ms);
   }
   EXPECT_THAT(heard.ready, ElementsAre(1u)) << "no device after a hang while given up";
   EXPECT_EQ(engine->device_generation(), 1u);
@@ -196,9 +186,9 @@ TEST(EngineHang, RepeatedHangsGiveUpLikeLossesAndTheLastIsScored) {
   for (int hang = 0; hang < 2; ++hang) {
     ASSERT_EQ(engine->state(), EngineState::Ready) << "before hang " << hang + 1;
     submit_hung_frame(*engine);
-    poll_a_while(*engine);
+    testing::poll_for(*engine, 30ms);
     time.advance(kLimit + 1ms);
-    poll_a_while(*engine);
+    testing::poll_for(*engine, 30ms);
     if (hang == 0) {
       ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
     }
@@ -222,15 +212,15 @@ TEST(EngineHang, ASlowQueueThatKeepsFinishingWorkIsNotAHangUntilItStops) {
   ASSERT_NE(engine, nullptr);
   gpu::QueueClock& clock = engine->registry().queue_clock();
   Serial previous = submit_hung_frame(*engine);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   // Each step one more submission in flight and the one before it finishing 60 ms late: work is
   // outstanding the whole time, ten times the limit in all.
   for (int step = 0; step < 16; ++step) {
     const Serial next = submit_frame(*engine);
     time.advance(60ms);
-    poll_a_while(*engine);
+    testing::poll_for(*engine, 30ms);
     clock.release_held_reports(previous);
-    poll_a_while(*engine);
+    testing::poll_for(*engine, 30ms);
     ASSERT_TRUE(engine->registry().clock().is_retired(previous));
     ASSERT_FALSE(engine->registry().clock().is_retired(next)) << "always one submission in flight";
     previous = next;
@@ -240,9 +230,9 @@ TEST(EngineHang, ASlowQueueThatKeepsFinishingWorkIsNotAHangUntilItStops) {
   EXPECT_EQ(engine->device_generation(), 1u);
 
   time.advance(60ms);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   time.advance(60ms);
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 30ms);
   EXPECT_EQ(engine->counters().hangs, 1u) << "stopped for 120 ms with a 100 ms limit";
 }
 
@@ -255,10 +245,10 @@ TEST(EngineHang, HangLimitZeroNeverFiresWhereALimitDoes) {
     if (engine == nullptr) return ~uint64_t{0};
     submit_hung_frame(*engine);
     for (int i = 0; i < 10; ++i) {
-      poll_a_while(*engine);
+      testing::poll_for(*engine, 30ms);
       time.advance(1000ms);
     }
-    poll_a_while(*engine);
+    testing::poll_for(*engine, 30ms);
     EXPECT_EQ(engine->diagnostics().count(MessageId::EngineHang), engine->counters().hangs);
     if (limit.count() == 0) {
       EXPECT_EQ(engine->state(), EngineState::Ready);

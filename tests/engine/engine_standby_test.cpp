@@ -55,21 +55,13 @@ bool poll_until_standby(Engine& engine) {
   return testing::poll_until([&] { return engine.standby().holds(); }, [&] { engine.poll(); });
 }
 
-void poll_a_while(Engine& engine) {
-  const auto until = std::chrono::steady_clock::now() + 50ms;
-  while (std::chrono::steady_clock::now() < until) {
-    engine.poll();
-    std::this_thread::sleep_for(1ms);
-  }
-}
-
 TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirstFrame) {
   Heard heard;
   auto engine = make_engine(standby_options(), heard.callbacks());
   ASSERT_NE(engine, nullptr);
   const Target target = make_target(*engine);
   // No frame yet: no spare is asked for (making one blocks a poll; the first frame comes first).
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 50ms);
   EXPECT_FALSE(engine->standby().holds());
   EXPECT_FALSE(engine->controller().standby_requested());
 
@@ -115,7 +107,7 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
   // The spare alone is lost (as a loss of the whole adapter would take it): nobody is told, it
   // is only recorded, and the application's device draws on.
   engine->procs().DeviceForceLoss(spare, gpu::DeviceLostReason::Unknown, gpu::StringView("the spare is lost"));
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 50ms);
   EXPECT_EQ(engine->state(), EngineState::Ready);
   EXPECT_TRUE(heard.lost.empty());
 
@@ -133,7 +125,7 @@ TEST(StandbyDevice, OffByDefaultNoSpareIsMade) {
   ASSERT_NE(engine, nullptr);
   const Target target = make_target(*engine);
   EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
-  poll_a_while(*engine);
+  testing::poll_for(*engine, 50ms);
   EXPECT_FALSE(engine->standby().holds());
   EXPECT_FALSE(engine->controller().standby_requested());
 }

@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -96,6 +98,16 @@ inline std::vector<uint8_t> read_rgba8(Engine& engine, TextureHandle texture, ui
     packed.insert(packed.end(), bytes->begin() + size_t{y} * pitch, bytes->begin() + size_t{y} * pitch + width * 4);
   }
   return packed;
+}
+
+// Polls for `duration` of wall time, giving the CPU away between polls, so Dawn's reports (work
+// finished, devices made) arrive while the test's own clock, if it has one, stands still.
+inline void poll_for(Engine& engine, std::chrono::milliseconds duration) {
+  const auto until = std::chrono::steady_clock::now() + duration;
+  while (std::chrono::steady_clock::now() < until) {
+    engine.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 // Clears `view` (of `target`, RGBA8, CopySrc) to green through the engine's frame and submits it;

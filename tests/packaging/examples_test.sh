@@ -154,6 +154,10 @@ case "$mode" in
     for wanted in version.h resources/registry.h tiles/layer_pool.h gpu/context.h present/window.h; do
       [[ -f "$include/$wanted" ]] || fail "missing from the install: $include/$wanted"
     done
+    # The generated C API (docs/adr/0032) beside warden's headers.
+    for wanted in webgpu.h warden_procs.inc; do
+      [[ -f "$work/prefix/include/webgpu/$wanted" ]] || fail "missing from the install: include/webgpu/$wanted"
+    done
     for wanted in warden.pc warden-window.pc; do
       [[ -n "$(find "$work/prefix" -name "$wanted")" ]] || fail "no $wanted installed"
     done
@@ -184,6 +188,11 @@ case "$mode" in
     echo "pkg-config --modversion warden: $(pkg-config --modversion warden)"
     flags=$(pkg-config --cflags --libs warden)
     echo "pkg-config --cflags --libs warden: $flags"
+    # <webgpu/webgpu.h> is found through warden's own flags, as C and as C++.
+    printf '#include <webgpu/webgpu.h>\nint main(void) { return WGPUTextureFormat_RGBA8Unorm == 0x12 ? 0 : 1; }\n' > "$moved/webgpu_h.c"
+    # shellcheck disable=SC2046  # pkg-config's output is a list of words
+    cc -std=c11 -fsyntax-only $(pkg-config --cflags warden) "$moved/webgpu_h.c" ||
+      fail "<webgpu/webgpu.h> is not found by pkg-config --cflags warden"
     # shellcheck disable=SC2086  # pkg-config's output is a list of words
     c++ -std=c++20 -Wl,--no-as-needed -o "$moved/compute_deferred_release" \
       "$examples/compute_deferred_release.cpp" $flags

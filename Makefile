@@ -14,6 +14,7 @@ all: build
 setup:
 	@scripts/setup.sh
 	@scripts/fetch-dawn.sh $(CURDIR)/build/dawn
+	@scripts/fetch-dawn-abi-samples.sh $(CURDIR)/build/dawn-samples
 	@scripts/fetch-uplot.sh $(CURDIR)/build/uplot
 
 $(BUILD_DIR)/CMakeCache.txt:

@@ -15,6 +15,7 @@ setup:
 	@scripts/setup.sh
 	@scripts/fetch-dawn.sh $(CURDIR)/build/dawn
 	@scripts/fetch-webgpu-tables.sh $(CURDIR)/build/webgpu-tables
+	@scripts/fetch-dawn-abi-samples.sh $(CURDIR)/build/dawn-samples
 	@scripts/fetch-uplot.sh $(CURDIR)/build/uplot
 
 $(BUILD_DIR)/CMakeCache.txt:

@@ -7,12 +7,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include "warden/core/result.h"
+
 namespace warden::cli {
 
 // Exit codes shared by every command (docs/shader-check.md, README).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;  // the command ran and found a problem
 inline constexpr int kExitUsage = 2;    // bad usage, missing file or library, I/O error (output lost too)
+
+// A WebGPU library that cannot be used (none found, entry points missing, an ABI other than
+// warden's header) ends every command with kExitUsage, like a missing file.
+inline bool library_unusable(ErrorKind kind) {
+  return kind == ErrorKind::LibraryMissing || kind == ErrorKind::SymbolMissing || kind == ErrorKind::AbiMismatch;
+}
 
 // The command line split at the first "--". What follows it are operands (file names), whatever
 // they look like. warden splits it itself because CLI11 2.1 hands a "--" that follows a

@@ -77,7 +77,8 @@ int run_demo_command(DemoArgs& args) {
   if (mode == demo::ProgressMode::LiveLine) print_out("\n");  // end the status line
   if (!report) {
     print_err("warden: demo: {}\n", report.error().message);
-    return report.error().kind == ErrorKind::InvalidArgument || report.error().kind == ErrorKind::NotFound
+    const ErrorKind kind = report.error().kind;
+    return kind == ErrorKind::InvalidArgument || kind == ErrorKind::NotFound || library_unusable(kind)
                ? kExitUsage
                : kExitFailure;
   }

@@ -27,6 +27,24 @@ nlohmann::json key_limits(const gpu::Limits& l) {
   };
 }
 
+// What the load-time ABI check found (gpu/abi_check.h); a library that failed it never gets
+// here, Library::load() refused it.
+nlohmann::json abi_check_json(const gpu::AbiCheckReport& report) {
+  nlohmann::json structs = nlohmann::json::array();
+  for (const auto& s : report.structs) {
+    structs.push_back({{"call", s.call}, {"type", s.type}, {"declared_bytes", s.declared}, {"written_bytes", s.written}});
+  }
+  nlohmann::json out = {
+      {"passed", report.passed()},
+      {"structs", structs},
+      {"enum_values_round_tripped", report.enums.size()},
+      {"microseconds", report.duration.count()},
+      {"summary", report.summary()},
+  };
+  if (!report.incomplete.empty()) out["incomplete"] = report.incomplete;
+  return out;
+}
+
 // Which path tile uploads take on this adapter, measured now on a device of its own (16 tiles
 // of 256x256, best of 3): the choice warden makes per backend (tiles/upload_ring.h).
 nlohmann::json measure_tile_upload(const OpenedGpu& opened) {
@@ -65,6 +83,7 @@ int run_info(const std::string& backend, bool json) {
       {"vendor_id", d.vendor_id},
       {"device_id", d.device_id},
       {"library", gpu_opened->context->library().path()},
+      {"abi_check", abi_check_json(gpu_opened->context->library().abi_check())},
       {"limits", key_limits(d.limits)},
       {"features", features},
       {"attempts", attempts},
@@ -81,6 +100,9 @@ int run_info(const std::string& backend, bool json) {
   print_out("adapter type  {}\n", gpu::to_string(d.adapter_type));
   print_out("feature level {}\n", gpu::to_string(d.feature_level));
   print_out("library       {}\n", gpu_opened->context->library().path());
+  // Where the header's source ("header        <source>") will be printed: the check below compares
+  // the library with that header.
+  print_out("ABI check     {}\n", gpu_opened->context->library().abi_check().summary());
   const nlohmann::json& upload = out["tile_upload"];
   if (upload.contains("path")) {
     print_out("tile upload   {} (measured: ring {:.2f} GB/s, writeTexture {:.2f} GB/s)\n",

@@ -62,7 +62,8 @@ int run_soak_command(const SoakArgs& args) {
   auto report = demo::run_tile_map_demo(options, nullptr, log);
   if (!report) {
     print_err("warden: soak: {}\n", report.error().message);
-    return report.error().kind == ErrorKind::InvalidArgument ? kExitUsage : kExitFailure;
+    const ErrorKind kind = report.error().kind;
+    return kind == ErrorKind::InvalidArgument || library_unusable(kind) ? kExitUsage : kExitFailure;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::vector<demo::SoakCheck> checks = demo::soak_checks(*report, args.frames);

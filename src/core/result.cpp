@@ -12,6 +12,7 @@ constexpr EnumName<ErrorKind> kErrorKindNames[] = {
     {ErrorKind::Io, "i/o error"},
     {ErrorKind::LibraryMissing, "webgpu library missing"},
     {ErrorKind::SymbolMissing, "webgpu symbol missing"},
+    {ErrorKind::AbiMismatch, "webgpu abi mismatch"},
     {ErrorKind::NoAdapter, "no adapter"},
     {ErrorKind::DeviceFailed, "device failed"},
     {ErrorKind::StaleHandle, "stale handle"},

@@ -7,6 +7,8 @@
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -49,6 +51,18 @@ std::string loaded_file(void* handle, const std::string& fallback) {
     return fallback;
   }
   return std::filesystem::path(object->l_name).lexically_normal().string();  // a run path's "lib/../"
+}
+
+// The ABI check's report per loaded library (dlopen gives one handle per file however often it
+// is opened), so that it runs once per process and library, not once per Context.
+Result<AbiCheckReport> checked_abi(void* handle, const Procs& own_procs, const std::string& path) {
+  static std::mutex mutex;
+  static std::map<void*, AbiCheckReport> reports;
+  std::lock_guard lock(mutex);
+  auto found = reports.find(handle);
+  if (found == reports.end()) found = reports.emplace(handle, run_abi_check(own_procs)).first;
+  if (auto mismatch = abi_mismatch(found->second, path)) return *mismatch;
+  return found->second;
 }
 
 }  // namespace
@@ -127,6 +141,12 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
     }
     // Where it came from, for `warden info`: a bare name as the file the loader found.
     lib->path_ = loaded_file(handle, path);
+    // Before anything else calls it, and with its own entry points: a library of another ABI
+    // is refused here, with what differs, instead of corrupting memory later. Not dlclose()d
+    // when refused: the check has started the library's instance (see the class comment).
+    auto abi = checked_abi(handle, lib->procs_, lib->path_);
+    if (!abi) return abi.error();
+    lib->abi_check_ = std::move(abi.value());
     if (*count) {
       auto counting = counting_procs(lib->procs_, path);
       if (!counting) {
@@ -147,7 +167,8 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
                                 "finds it through the run path find_package(warden) or `pkg-config "
                                 "--libs warden` gives it; check that folder is there. A program can "
                                 "also ship {} in a dawn/ folder beside its executable, or set "
-                                "{}=/path/to/{} (or to another webgpu.h implementation). In "
+                                "{}=/path/to/{} (a Dawn build with the ABI of the header warden was built "
+                                "with: docs/adr/0033). In "
                                 "warden's source tree, scripts/fetch-dawn.sh (run by `make build`) "
                                 "fetches Dawn into build/dawn/.",
                                 list, kInstalledDawnFolder, kDawnFileName, kLibraryEnvVar, kDawnFileName));

@@ -75,6 +75,50 @@ TEST(InfoCommand, LibraryWithoutTheApiNamesTheMissingEntryPoints) {
   EXPECT_THAT(run.err, HasSubstr("wgpuCreateInstance"));
 }
 
+// A published build of Dawn's package whose WGPULimits is larger than warden's header
+// (tests/gpu/abi_check_test.cpp, docs/adr/0033): refused with words, never a crash (-1).
+std::string dawn_sample(const std::string& version) {
+  return std::string(WARDEN_DAWN_SAMPLES_DIR) + "/" + version + "/libwebgpu_wrapper.so";
+}
+
+TEST(InfoCommand, PrintsTheAbiChecksResult) {
+  auto run = run_cli("info --backend null");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\nABI check     passed (WGPUInstanceCapabilities 24 bytes, WGPULimits 152 bytes, "
+                                 "WGPUAdapterInfo 96 bytes, WGPUSupportedFeatures 16 bytes, 18 enum values "
+                                 "round-tripped, "));
+  auto json = run_cli("info --backend null --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  auto check = nlohmann::json::parse(json.out)["abi_check"];
+  EXPECT_EQ(check["passed"], true);
+  EXPECT_EQ(check["structs"].size(), 6u);
+  EXPECT_EQ(check["enum_values_round_tripped"], 18);
+  EXPECT_GT(check["microseconds"].get<int64_t>(), 0);
+}
+
+TEST(InfoCommand, ALibraryOfAnotherAbiIsRefusedWithExitTwoAndWhatDiffers) {
+  auto run = run_cli("info --backend null", "WARDEN_WEBGPU_LIB=" + dawn_sample("0.1.3"));
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(run.out, "");
+  EXPECT_THAT(run.err, HasSubstr("has an ABI that differs from the header warden was built with"));
+  EXPECT_THAT(run.err, HasSubstr("wgpuAdapterGetLimits wrote 168 bytes into WGPULimits, which is 152 bytes in the "
+                                 "header warden was built with: 16 bytes past its end"));
+}
+
+TEST(SmokeCommand, ALibraryOfAnotherAbiIsRefusedWithExitTwo) {
+  auto run = run_cli("smoke --backend gl", "WARDEN_WEBGPU_LIB=" + dawn_sample("0.1.3"));
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("wgpuAdapterGetLimits wrote 168 bytes into WGPULimits"));
+}
+
+TEST(InfoCommand, ABuildOfTheSameAbiIsNotRefused) {
+  auto run = run_cli("info --backend null --json", "WARDEN_WEBGPU_LIB=" + dawn_sample("0.1.6"));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto info = nlohmann::json::parse(run.out);
+  EXPECT_THAT(info["library"].get<std::string>(), HasSubstr("0.1.6"));
+  EXPECT_EQ(info["abi_check"]["passed"], true);
+}
+
 TEST(InfoCommand, UnsatisfiableBackendListsWhatWasTriedAndWhy) {
   // With no Vulkan driver to find, a Vulkan request fails the same way on every machine.
   auto run = run_cli("info --backend vulkan", "VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json");

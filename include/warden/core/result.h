@@ -21,6 +21,7 @@ enum class ErrorKind {
   Io,                ///< a file that exists but cannot be read or written
   LibraryMissing,    ///< no WebGPU implementation could be loaded
   SymbolMissing,     ///< the library lacks an entry point warden needs
+  AbiMismatch,       ///< the library's ABI differs from the header warden was built with
   NoAdapter,         ///< no adapter satisfied the request
   DeviceFailed,      ///< device request rejected or device lost
   StaleHandle,       ///< null, dead, foreign or wrong-kind handle

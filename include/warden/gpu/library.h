@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "warden/core/result.h"
+#include "warden/gpu/abi_check.h"
 #include "warden/gpu/ledger.h"
 #include "warden/gpu/procs.h"
 
 namespace warden::gpu {
 
-/// The environment variable that names the library to load instead of the bundled Dawn.
+/// The environment variable that names the library to load instead of the bundled Dawn. The
+/// library must have the ABI of the header warden was built with; load() refuses one that does
+/// not (docs/adr/0033).
 inline constexpr const char* kLibraryEnvVar = "WARDEN_WEBGPU_LIB";
 
 /// Where Library::load() looks and whether it counts references.
@@ -35,7 +38,9 @@ class Library {
   /// file name: the dynamic linker's own search, which a program linking a static warden's
   /// package answers with its run path to `<prefix>/lib/warden/dawn/`. No path of warden's
   /// build is compiled in. The error names every place tried, what each one said, and how to
-  /// fix it.
+  /// fix it. The library found is checked against the header warden was built with
+  /// (run_abi_check(), once per process and library) before anything else calls it; one that
+  /// differs is refused with ErrorKind::AbiMismatch, naming what differs.
   static Result<std::shared_ptr<const Library>> load(const LibraryOptions& options = {});
 
   /// The candidate paths load() would try, in order (for messages and tests).
@@ -47,12 +52,15 @@ class Library {
   const std::string& path() const { return path_; }
   /// True when procs() counts references in Ledger::process().
   bool counts_references() const { return counts_references_; }
+  /// What the load-time ABI check found (it passed, or load() would have failed).
+  const AbiCheckReport& abi_check() const { return abi_check_; }
 
  private:
   Library() = default;
   Procs procs_;
   std::string path_;
   bool counts_references_ = false;
+  AbiCheckReport abi_check_;
 };
 
 /// Resolves every entry point of the proc table from an open dlopen handle. Returns the names

@@ -17,7 +17,10 @@
 //   recovery_standby_ms, recovery_standby_vs_cold_start (against the same cold start: the spare
 //   is asked for only after the first frame), recovery_standby_device_request_ms (what is left
 //   of the request: adopting the spare), standby_poll_ms (the longest poll() while the spare
-//   was made: the frame it costs, after the first frame)
+//   was made: the frame it costs, after the first frame, with the pipelines made on the spare
+//   then, ADR 0034), and the recovery's parts with the spare: recovery_standby_rebuild_ms,
+//   _first_frame_ms, _pipelines_ms (what the recovery still made: 0 when it took those made on
+//   the spare), _textures_ms, _contents_ms
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -278,6 +281,9 @@ int main() {
                spare->standby_poll_ms);
     out["recovery_standby_rebuild_ms" + suffix] = spare->parts.rebuild_ms;
     out["recovery_standby_first_frame_ms" + suffix] = spare->parts.first_frame_ms;
+    out["recovery_standby_pipelines_ms" + suffix] = spare->parts.rebuild.pipelines_ms();
+    out["recovery_standby_textures_ms" + suffix] = spare->parts.rebuild.of(ResourceKind::Texture);
+    out["recovery_standby_contents_ms" + suffix] = spare->parts.rebuild.contents_ms;
     out["recovery_ms" + suffix] = point->recovery_ms;
     out["cold_start_ms" + suffix] = point->cold_start_ms;
     out["recovery_vs_cold_start" + suffix] = point->recovery_ms / point->cold_start_ms;

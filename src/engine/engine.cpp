@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -318,6 +319,7 @@ void Engine::prepare(const device::DeviceView& view) {
       recovering_.rebuild = report.timings;
     }
     counters_.objects_rebuilt += report.rebuilt;
+    counters_.objects_prepared_taken += report.prepared_taken;
     counters_.rebuild_failures += report.failed.size();
   }
   if (superseded()) return;
@@ -571,10 +573,27 @@ void Engine::poll() {
     current_.standby_asked = true;
     controller_->request_standby();
   }
+  prepare_standby();
   if (retry_pending_) {
     retry_pending_ = false;
     if (auto retried = controller_->retry(); !retried) apply(Change::RetryRefused);
   }
+}
+
+// A spare waits and nothing was prepared on it since (or a reload released what was): make on
+// it the shader modules, layouts and pipelines a recovery onto it would make, so the recovery
+// takes them instead (ADR 0034). In the poll that made the spare, while the picture is up; the
+// shared compile cache makes them cheap.
+void Engine::prepare_standby() {
+  if (!options_.standby_device || state_ != EngineState::Ready || !registry_ || registry_->device_lost()) return;
+  const std::optional<device::ProvidedDevice> spare = standby_.held_device();
+  if (!spare || spare->device == nullptr || registry_->prepared_device() == spare->device) return;
+  // While they are made the registry's slots hold the spare's objects: what Dawn reports
+  // meanwhile (a loss would let go of the slots' objects) waits for the next poll.
+  const uint32_t delivering = std::exchange(inbox_->delivering, 0);
+  registry_->prepare_rebuild(spare->device);
+  inbox_->delivering = delivering;
+  ++counters_.standby_preparations;
 }
 
 // Runs after the registry's poll, so what finished by now has retired. A hang goes the loss's

@@ -242,6 +242,7 @@ void RegistryImpl::shutdown() {
   // Nothing can still run once the application is done with this registry, neither submitted
   // nor being recorded: the caller either waited for the queue or is tearing the device down.
   assume_all_complete();
+  discard_prepared();
   detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() { release_all_live<Tag>(); });
 }
 
@@ -517,6 +518,8 @@ Result<void> RegistryImpl::replace_with_recipe(Handle<Tag> handle, Object<Tag> o
 
 template <typename Tag>
 void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
+  // A prepared object may be made of the one replaced here (a pipeline of a reloaded module).
+  if constexpr (detail::kPreparedKind<Tag>) discard_prepared();
   auto s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];
   Object<Tag> old = std::exchange(*s.pool.find(id.bits), made);

@@ -146,6 +146,10 @@ void Registry::on_device_lost() { impl_->on_device_lost(); }
 RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation) {
   return impl_->rebuild(device, queue, generation);
 }
+size_t Registry::prepare_rebuild(gpu::Device device) { return impl_->prepare_rebuild(device); }
+gpu::Device Registry::prepared_device() const { return impl_->prepared_device(); }
+size_t Registry::prepared_count() const { return impl_->prepared_count(); }
+void Registry::discard_prepared() { impl_->discard_prepared(); }
 bool Registry::device_lost() const { return impl_->device_lost(); }
 uint64_t Registry::device_generation() const { return impl_->device_generation(); }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -93,6 +94,13 @@ struct KindStore {
   Maybe<Pool<typename GpuType<Tag>::type>>& pool;  // hot: handle + object, what resolve reads
   Maybe<std::deque<Record<Tag>>>& records;          // cold, by slot index
 };
+
+// The kinds prepare_rebuild makes ahead of a rebuild: none holds memory of its own, so a second
+// set of them costs the other device little, and the compile cache they share makes them cheap.
+template <typename Tag>
+constexpr bool kPreparedKind = std::is_same_v<Tag, ShaderModuleTag> || std::is_same_v<Tag, BindGroupLayoutTag> ||
+                               std::is_same_v<Tag, PipelineLayoutTag> || std::is_same_v<Tag, RenderPipelineTag> ||
+                               std::is_same_v<Tag, ComputePipelineTag>;
 
 }  // namespace detail
 
@@ -203,6 +211,10 @@ class RegistryImpl {
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
   void on_device_lost();
   RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
+  size_t prepare_rebuild(gpu::Device device);
+  gpu::Device prepared_device() const { return prepared_device_; }
+  size_t prepared_count() const { return prepared_.size(); }
+  void discard_prepared();
   bool device_lost() const { return device_lost_; }
   uint64_t device_generation() const { return device_generation_; }
 
@@ -308,6 +320,16 @@ class RegistryImpl {
   void lose_all();
   template <typename Tag>
   void rebuild_all(RebuildReport& report);
+  // A slot's own object, set aside while prepare_rebuild puts the prepared one in its place.
+  struct SetAside {
+    ResourceKind kind = ResourceKind::None;
+    uint64_t bits = 0;
+    void* object = nullptr;
+  };
+  template <typename Tag>
+  void prepare_all(std::vector<SetAside>& set_aside);
+  template <typename Tag>
+  Object<Tag> take_prepared(uint64_t bits);
   void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
   void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
   // Releasing a GPU object, one verb with what it acts on and when:
@@ -368,6 +390,10 @@ class RegistryImpl {
       records_;
   // In release_after order, oldest first (queue_pending keeps it so).
   std::deque<PendingRelease> pending_;
+  // What prepare_rebuild made on prepared_device_, by kind and slot bits; owned here until a
+  // rebuild onto that device takes them or discard_prepared releases them.
+  gpu::Device prepared_device_ = nullptr;
+  std::map<std::pair<ResourceKind, uint64_t>, void*> prepared_;
 };
 
 // make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.

@@ -1,6 +1,8 @@
 // Registry across device generations: on_device_lost() and rebuild() (docs/adr/0013, 0014;
 // docs/lifecycle-in-detail.md walks one object through both).
 #include <chrono>
+#include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -74,10 +76,14 @@ RebuildReport RegistryImpl::rebuild(gpu::Device device, gpu::Queue queue, uint64
   queue_clock_->rebind(queue_);
   device_lost_ = false;
 
+  // Prepared for another device (a spare that was lost, or not the one adopted): let go.
+  if (prepared_device_ != device) discard_prepared();
+
   RebuildReport report;
   report.generation = generation;
   // Dependency order: what an object uses is made before it.
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() { rebuild_all<Tag>(report); });
+  discard_prepared();  // what no slot took (destroyed since it was prepared)
   // The application writes its contents once every object exists (a refill may use any).
   const auto refilling = Clock::now();
   std::vector<std::function<void()>> refills = std::move(refills_);
@@ -110,7 +116,11 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
       report.awaiting_owner.push_back(fmt::format("{} \"{}\"", to_string(Tag::kind), rec.label));
       continue;
     }
-    Result<Object<Tag>> made = [&] {
+    Result<Object<Tag>> made = [&]() -> Result<Object<Tag>> {
+      if (Object<Tag> prepared = take_prepared<Tag>(id.bits)) {
+        ++report.prepared_taken;
+        return prepared;
+      }
       if constexpr (std::is_same_v<Tag, BufferTag>) {
         BufferDescription unmapped = *rec.recipe;  // a mapped buffer would refuse the contents' restore
         unmapped.mapped_at_creation = false;
@@ -135,6 +145,74 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
     }
   }
   report.timings.kind_ms[kind_index(Tag::kind)] = ms_since(walk) - (report.timings.contents_ms - contents_before);
+}
+
+// ---- prepared ahead of a rebuild (docs/adr/0034) ------------------------------------------------
+
+size_t RegistryImpl::prepare_rebuild(gpu::Device device) {
+  discard_prepared();
+  if (device_lost_ || device == nullptr || device == device_) return 0;
+  // make_object makes on device_ and finds what an object uses in the pools: while they are
+  // made, device_ is the other device and each prepared object stands in its slot, so a
+  // pipeline is made of the other device's layout and modules. The slots' own objects go back
+  // before this returns; nothing else runs meanwhile (the registry is single-threaded).
+  const gpu::Device own_device = std::exchange(device_, device);
+  std::vector<SetAside> set_aside;
+  detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
+    if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>(set_aside);
+  });
+  device_ = own_device;
+  for (const SetAside& aside : set_aside) {
+    detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
+      if constexpr (detail::kPreparedKind<Tag>) {
+        if (aside.kind == Tag::kind) *store<Tag>().pool.find(aside.bits) = static_cast<Object<Tag>>(aside.object);
+      }
+    });
+  }
+  prepared_device_ = device;
+  return prepared_.size();
+}
+
+template <typename Tag>
+void RegistryImpl::prepare_all(std::vector<SetAside>& set_aside) {
+  auto s = store<Tag>();
+  std::vector<SlotId> live;
+  s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
+    if (object != nullptr && s.records[id.index].recipe) live.push_back(id);
+  });
+  for (SlotId id : live) {
+    Result<Object<Tag>> made = make_object<Tag>(*s.records[id.index].recipe);
+    if (!made) continue;  // the rebuild makes it again and reports what the device says
+    Object<Tag>& slot = *s.pool.find(id.bits);
+    set_aside.push_back({Tag::kind, id.bits, slot});
+    slot = *made;
+    prepared_.emplace(std::pair{Tag::kind, id.bits}, *made);
+  }
+}
+
+template <typename Tag>
+RegistryImpl::Object<Tag> RegistryImpl::take_prepared(uint64_t bits) {
+  if constexpr (!detail::kPreparedKind<Tag>) {
+    return nullptr;
+  } else {
+    auto found = prepared_.find({Tag::kind, bits});
+    if (found == prepared_.end()) return nullptr;
+    auto object = static_cast<Object<Tag>>(found->second);
+    prepared_.erase(found);
+    return object;
+  }
+}
+
+void RegistryImpl::discard_prepared() {
+  for (const auto& [key, object] : prepared_) {
+    detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
+      if constexpr (detail::kPreparedKind<Tag>) {
+        if (key.first == Tag::kind) release_object<Tag>(static_cast<Object<Tag>>(object), Ownership::Owned);
+      }
+    });
+  }
+  prepared_.clear();
+  prepared_device_ = nullptr;
 }
 
 void RegistryImpl::restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report) {

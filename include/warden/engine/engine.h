@@ -93,6 +93,9 @@ struct EngineOptions {
   /// engine's life, and the poll() in which the library makes it blocks for as long as a device
   /// request takes (Dawn makes the device inside the call). A loss that takes every device of
   /// the adapter takes the spare too; the recovery then requests one as without it. ADR 0031.
+  /// In the same poll, the engine makes on the spare the shader modules, layouts and pipelines
+  /// the registry holds, and the recovery onto the spare takes them instead of making them
+  /// (Registry::prepare_rebuild, ADR 0034).
   bool standby_device = false;
 };
 
@@ -272,6 +275,13 @@ struct EngineCounters {
   /// Recoveries (and retries) that adopted the standby device instead of requesting one
   /// (EngineOptions::standby_device).
   uint64_t standby_takeovers = 0;
+  /// Times the engine made its shader modules, layouts and pipelines on the standby device
+  /// ahead of a loss (Registry::prepare_rebuild, ADR 0034): once per spare, and again after a
+  /// replacement (a hot reload) released what was made.
+  uint64_t standby_preparations = 0;
+  /// Objects recoveries took from what was prepared on the spare instead of making them
+  /// (RebuildReport::prepared_taken; also counted in objects_rebuilt).
+  uint64_t objects_prepared_taken = 0;
 };
 
 /// One object that owns a device through its losses: the loaded library, the device controller and
@@ -436,6 +446,8 @@ class Engine {
   void apply(Change change, const device::StateReason& reason = {});
   // The watchdog (poll()): lets go of a shown device whose oldest submission did not finish.
   void watch_for_hang();
+  // Makes the registry's modules, layouts and pipelines on a waiting spare (poll()).
+  void prepare_standby();
   void start_hot_reload();
   Error no_device_error(std::string_view call) const;
   bool has_device() const;

@@ -421,6 +421,8 @@ struct RebuildReport {
   /// Adopted and borrowed objects still Lost: warden has no recipe; their owner re-supplies them
   /// with replace_*. By label; report_awaiting_owner() names those still Lost later.
   std::vector<std::string> awaiting_owner{};
+  /// Objects taken from prepare_rebuild() instead of made (counted in `rebuilt` too).
+  uint32_t prepared_taken = 0;
   /// How long each part of the rebuild took.
   RebuildTimings timings{};
 };
@@ -607,6 +609,22 @@ class Registry {
   /// by the registry (it takes no reference). Called on a live registry it first does
   /// on_device_lost(). A loss reported from inside a refill callback ends the rebuild there.
   RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
+  /// Makes on `device`, ahead of a rebuild onto it, what that rebuild would make of the kinds
+  /// that hold no memory of their own: shader modules, bind group layouts, pipeline layouts,
+  /// render and compute pipelines (docs/adr/0034: the engine's standby device). The next
+  /// rebuild() onto `device` takes them instead of making them; one onto another device
+  /// releases them. What was prepared before is released first. Everything prepared is released
+  /// as soon as any object is replaced or made again under its handle (a hot reload, a
+  /// recreate): it may be made of what changed. Objects made after this call are made by the
+  /// rebuild. Returns how many objects it made (one the device refuses is left to the rebuild).
+  size_t prepare_rebuild(gpu::Device device);
+  /// The device of the last prepare_rebuild(), until a rebuild or discard_prepared() let go of
+  /// what it made (then null).
+  gpu::Device prepared_device() const;
+  /// How many prepared objects wait for a rebuild onto prepared_device().
+  size_t prepared_count() const;
+  /// Releases every prepared object (their device goes elsewhere).
+  void discard_prepared();
   /// True between on_device_lost() and the next rebuild().
   bool device_lost() const;
   /// The device generation the registry's objects belong to (RegistryOptions::device_generation,

@@ -11,7 +11,7 @@
 namespace warden::cli {
 namespace {
 
-nlohmann::json key_limits(const gpu::Limits& l) {
+nlohmann::json key_limits(const WGPULimits& l) {
   return {
       {"max_texture_dimension_2d", l.maxTextureDimension2D},
       {"max_texture_array_layers", l.maxTextureArrayLayers},
@@ -35,7 +35,7 @@ nlohmann::json measure_tile_upload(const OpenedGpu& opened) {
   auto device = opened.context->request_device(opened.adapter.adapter.get(), std::move(options));
   if (!device) return {{"error", device.error().message}};
   const gpu::Procs& p = opened.context->procs();
-  gpu::Ref<gpu::Queue> queue(&p, p.DeviceGetQueue(device->get()));
+  gpu::Ref<WGPUQueue> queue(&p, p.DeviceGetQueue(device->get()));
   auto m = tiles::measure_upload_paths(*opened.context, device->get(), queue.get());
   if (!m) return {{"error", m.error().message}};
   return {{"path", tiles::to_string(m->faster)},

@@ -39,8 +39,8 @@ struct Target {
 Target make_target(Engine& engine) {
   auto texture = engine.registry().create_texture(
       {.size = {kSize, kSize, 1},
-       .format = gpu::TextureFormat::RGBA8Unorm,
-       .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+       .format = WGPUTextureFormat_RGBA8Unorm,
+       .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
        .label = "standby target",
        .contents = resources::ContentsSource::None});
   EXPECT_TRUE(texture.ok()) << texture.error().message;
@@ -69,7 +69,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   ASSERT_TRUE(poll_until_standby(*engine)) << "no standby device after the first frame";
   const std::optional<device::ProvidedDevice> spare = engine->standby().held_device();
   ASSERT_TRUE(spare.has_value());
-  const gpu::Device first = engine->device();
+  const WGPUDevice first = engine->device();
   EXPECT_NE(spare->device, first);
 
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
@@ -87,7 +87,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   EXPECT_NE(engine->standby().held_device()->device, spare->device);
 
   // A second loss takes the new spare.
-  const gpu::Device second_spare = engine->standby().held_device()->device;
+  const WGPUDevice second_spare = engine->standby().held_device()->device;
   ASSERT_TRUE(engine->force_device_loss("and again").ok());
   ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
   EXPECT_EQ(engine->device(), second_spare);
@@ -102,11 +102,11 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
   const Target target = make_target(*engine);
   EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine));
-  const gpu::Device spare = engine->standby().held_device()->device;
+  const WGPUDevice spare = engine->standby().held_device()->device;
 
   // The spare alone is lost (as a loss of the whole adapter would take it): nobody is told, it
   // is only recorded, and the application's device draws on.
-  engine->procs().DeviceForceLoss(spare, gpu::DeviceLostReason::Unknown, gpu::StringView("the spare is lost"));
+  engine->procs().DeviceForceLoss(spare, WGPUDeviceLostReason_Unknown, gpu::string_view("the spare is lost"));
   testing::poll_for(*engine, 50ms);
   EXPECT_EQ(engine->state(), EngineState::Ready);
   EXPECT_TRUE(heard.lost.empty());

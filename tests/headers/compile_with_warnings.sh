@@ -18,7 +18,7 @@ fi
 what=$1 cxx=$2 src=$3 build=$4 work=$5
 command -v "$cxx" > /dev/null || { echo "compile_with_warnings: no compiler '$cxx' on PATH" >&2; exit 1; }
 echo "compile_with_warnings: $("$cxx" --version | head -n 1)"
-flags=(-std=c++20 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I "$src/include" -I "$build/include")
+flags=(-std=c++20 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I "$src/include" -I "$src/cmake/interim-webgpu" -I "$build/include")
 
 rm -rf "$work"
 mkdir -p "$work/units" "$work/logs"

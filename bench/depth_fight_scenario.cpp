@@ -66,7 +66,7 @@ std::vector<float> plane_vertices(double distance) {
 struct Mode {
   const char* name;
   Mat4 projection;
-  gpu::CompareFunction compare;
+  WGPUCompareFunction compare;
   float clear_depth;
 };
 
@@ -79,22 +79,22 @@ class Bench {
     if (!colour) return colour.error();
     colour_.emplace(std::move(colour.value()));
     auto depth = present::RenderTarget::create(registry_, {.width = kSize, .height = kSize, .format = present::kDepthFormat,
-                                                           .usage = gpu::TextureUsage::RenderAttachment, .label = "depth"});
+                                                           .usage = WGPUTextureUsage_RenderAttachment, .label = "depth"});
     if (!depth) return depth.error();
     depth_.emplace(std::move(depth.value()));
     auto module = registry_.create_shader_module(kPlaneWgsl, "planes");
     if (!module) return module.error();
     module_ = *module;
-    auto uniforms = registry_.create_buffer({.size = 64, .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, .label = "projection"});
+    auto uniforms = registry_.create_buffer({.size = 64, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, .label = "projection"});
     if (!uniforms) return uniforms.error();
     uniforms_ = *uniforms;
-    auto vertices = registry_.create_buffer({.size = 12 * 3 * sizeof(float), .usage = gpu::BufferUsage::Vertex | gpu::BufferUsage::CopyDst, .label = "planes"});
+    auto vertices = registry_.create_buffer({.size = 12 * 3 * sizeof(float), .usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, .label = "planes"});
     if (!vertices) return vertices.error();
     vertices_ = *vertices;
-    gpu::BindGroupLayoutEntry entry;
+    WGPUBindGroupLayoutEntry entry{};
     entry.binding = 0;
-    entry.visibility = gpu::ShaderStage::Vertex;
-    entry.buffer.type = gpu::BufferBindingType::Uniform;
+    entry.visibility = WGPUShaderStage_Vertex;
+    entry.buffer.type = WGPUBufferBindingType_Uniform;
     auto group_layout = registry_.create_bind_group_layout({&entry, 1}, "projection");
     if (!group_layout) return group_layout.error();
     const BindGroupLayoutHandle layouts[] = {*group_layout};
@@ -117,30 +117,31 @@ class Bench {
     if (!near_pipeline || !far_pipeline) return make_error(ErrorKind::Validation, "no pipeline");
 
     const gpu::Procs& procs = registry_.procs();
-    gpu::RenderPassColorAttachment colour;
+    WGPURenderPassColorAttachment colour{};
+    colour.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
     colour.view = *registry_.resolve(colour_->view());
-    colour.loadOp = gpu::LoadOp::Clear;
-    colour.storeOp = gpu::StoreOp::Store;
-    gpu::RenderPassDepthStencilAttachment depth;
+    colour.loadOp = WGPULoadOp_Clear;
+    colour.storeOp = WGPUStoreOp_Store;
+    WGPURenderPassDepthStencilAttachment depth{};
     depth.view = *registry_.resolve(depth_->view());
-    depth.depthLoadOp = gpu::LoadOp::Clear;
-    depth.depthStoreOp = gpu::StoreOp::Store;
+    depth.depthLoadOp = WGPULoadOp_Clear;
+    depth.depthStoreOp = WGPUStoreOp_Store;
     depth.depthClearValue = mode.clear_depth;
-    gpu::RenderPassDescriptor desc;
+    WGPURenderPassDescriptor desc{};
     desc.colorAttachmentCount = 1;
     desc.colorAttachments = &colour;
     desc.depthStencilAttachment = &depth;
-    gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry_.device(), nullptr);
-    gpu::RenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &desc);
+    WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry_.device(), nullptr);
+    WGPURenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &desc);
     procs.RenderPassEncoderSetBindGroup(pass, 0, *registry_.resolve(group_), 0, nullptr);
-    procs.RenderPassEncoderSetVertexBuffer(pass, 0, *registry_.resolve(vertices_), 0, gpu::kWholeSize);
+    procs.RenderPassEncoderSetVertexBuffer(pass, 0, *registry_.resolve(vertices_), 0, WGPU_WHOLE_SIZE);
     procs.RenderPassEncoderSetPipeline(pass, near_pipeline.get());
     procs.RenderPassEncoderDraw(pass, 6, 1, 0, 0);
     procs.RenderPassEncoderSetPipeline(pass, far_pipeline.get());
     procs.RenderPassEncoderDraw(pass, 6, 1, 6, 0);
     procs.RenderPassEncoderEnd(pass);
     procs.RenderPassEncoderRelease(pass);
-    gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
     registry_.submit(commands);
     procs.CommandBufferRelease(commands);
     procs.CommandEncoderRelease(encoder);
@@ -153,16 +154,20 @@ class Bench {
   }
 
  private:
-  gpu::Ref<gpu::RenderPipeline> pipeline(const Mode& mode, double red, double green) {
-    const gpu::ConstantEntry constants[] = {{nullptr, "red", red}, {nullptr, "green", green}};
-    const gpu::VertexAttribute attribute{nullptr, gpu::VertexFormat::Float32x3, 0, 0};
-    gpu::VertexBufferLayout vertex_layout;
+  gpu::Ref<WGPURenderPipeline> pipeline(const Mode& mode, double red, double green) {
+    const WGPUConstantEntry constants[] = {{nullptr, gpu::string_view("red"), red},
+                                               {nullptr, gpu::string_view("green"), green}};
+    const WGPUVertexAttribute attribute{nullptr, WGPUVertexFormat_Float32x3, 0, 0};
+    WGPUVertexBufferLayout vertex_layout{};
+    vertex_layout.stepMode = WGPUVertexStepMode_Vertex;
     vertex_layout.arrayStride = 3 * sizeof(float);
     vertex_layout.attributeCount = 1;
     vertex_layout.attributes = &attribute;
-    gpu::DepthStencilState depth;
+    WGPUDepthStencilState depth{};
+    depth.stencilReadMask = 0xFFFFFFFF;
+    depth.stencilWriteMask = 0xFFFFFFFF;
     depth.format = present::kDepthFormat;
-    depth.depthWriteEnabled = gpu::OptionalBool::True;
+    depth.depthWriteEnabled = WGPUOptionalBool_True;
     depth.depthCompare = mode.compare;
     gpu::VsFsPipelineDescription p(*registry_.resolve(module_));
     p.fragment.constantCount = 2;
@@ -171,7 +176,7 @@ class Bench {
     p.desc.vertex.buffers = &vertex_layout;
     p.desc.depthStencil = &depth;
     p.desc.layout = *registry_.resolve(layout_);
-    return gpu::Ref<gpu::RenderPipeline>(&registry_.procs(),
+    return gpu::Ref<WGPURenderPipeline>(&registry_.procs(),
                                          registry_.procs().DeviceCreateRenderPipeline(registry_.device(), &p.desc));
   }
 
@@ -206,7 +211,7 @@ int main() {
     return 1;
   }
   const Mode modes[] = {
-      {"standard", present::perspective_standard(kFovy, 1.0f, kNear, kStandardFar), gpu::CompareFunction::LessEqual, 1.0f},
+      {"standard", present::perspective_standard(kFovy, 1.0f, kNear, kStandardFar), WGPUCompareFunction_LessEqual, 1.0f},
       {"reverse", present::perspective_reverse_z_infinite(kFovy, 1.0f, kNear), present::kReverseZCompare,
        present::kReverseZClearDepth},
   };

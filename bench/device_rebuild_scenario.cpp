@@ -55,11 +55,11 @@ int main() {
   if (!requested) return bench::exit_for("device_rebuild_scenario", requested.error());
   auto probe = ctx.select_adapter(*requested);
   if (!probe) return bench::exit_for("device_rebuild_scenario", probe.error());
-  const gpu::BackendType backend = probe->description.backend;
+  const WGPUBackendType backend = probe->description.backend;
   // Both paths ask for exactly the backend the probe found.
-  const gpu::BackendChoice choice = backend == gpu::BackendType::Vulkan     ? gpu::BackendChoice::Vulkan
-                                    : backend == gpu::BackendType::OpenGLES ? gpu::BackendChoice::GLES
-                                    : backend == gpu::BackendType::Null     ? gpu::BackendChoice::Null
+  const gpu::BackendChoice choice = backend == WGPUBackendType_Vulkan     ? gpu::BackendChoice::Vulkan
+                                    : backend == WGPUBackendType_OpenGLES ? gpu::BackendChoice::GLES
+                                    : backend == WGPUBackendType_Null     ? gpu::BackendChoice::Null
                                                                             : gpu::BackendChoice::GL;
   probe->adapter.reset();
 
@@ -71,10 +71,10 @@ int main() {
     if (!adapter) return 1;
     bool lost = false;
     gpu::DeviceOptions options;
-    options.callbacks.on_lost = [&lost](gpu::DeviceLostReason, std::string_view) { lost = true; };
+    options.callbacks.on_lost = [&lost](WGPUDeviceLostReason, std::string_view) { lost = true; };
     auto device = ctx.request_device(adapter->adapter.get(), std::move(options));
     if (!device) return 1;
-    ctx.procs().DeviceForceLoss(device->get(), gpu::DeviceLostReason::Unknown, "bench");
+    ctx.procs().DeviceForceLoss(device->get(), WGPUDeviceLostReason_Unknown, gpu::string_view("bench"));
     while (!lost) ctx.process_events();
     device->reset();
     adapter->adapter.reset();
@@ -99,7 +99,7 @@ int main() {
       fmt::print(stderr, "device_rebuild_scenario: {}\n", controller.message());
       return 1;
     }
-    ctx.procs().DeviceForceLoss(controller.active_device()->device, gpu::DeviceLostReason::Unknown, "bench");
+    ctx.procs().DeviceForceLoss(controller.active_device()->device, WGPUDeviceLostReason_Unknown, gpu::string_view("bench"));
     if (!pump(provider, [&] { return controller.state() == device::DeviceState::Lost; })) return 1;
     managed.push_back(ms_since(start));
   }

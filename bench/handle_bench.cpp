@@ -7,7 +7,7 @@
 // The raw pointer, the map and the shared_ptr reach the same heap-allocated Entry objects.
 //   raw_pointer_packed_ns  the raw pointer's best case, the Entry objects packed in one array:
 //                          reported so the comparison does not rest on the allocation pattern.
-// Every variant yields the same gpu::Buffer. Targets (docs/lifecycle-in-detail.md): resolve
+// Every variant yields the same WGPUBuffer. Targets (docs/lifecycle-in-detail.md): resolve
 // within 1.5x of the raw pointer, at least 5x faster than the map.
 //
 // What is timed is the lookup and nothing else the variants would not share:
@@ -45,7 +45,7 @@ constexpr uint32_t kLiveHandles = 100'000;  // the unsuffixed keys
 constexpr uint32_t kCurveSizes[] = {1'000, 10'000, 100'000, 1'000'000};
 
 struct Entry {
-  gpu::Buffer object = nullptr;
+  WGPUBuffer object = nullptr;
 };
 
 // One Null-backend device and registry shared by every benchmark in this file.
@@ -101,13 +101,13 @@ struct HandleBenchWorld {
     std::vector<BufferHandle> handles_by_creation;
     std::vector<std::shared_ptr<Entry>> shared_by_creation;
     for (uint32_t i = 0; i < live; ++i) {
-      auto h = w.registry->create_buffer({4, gpu::BufferUsage::CopyDst, false, "bench"});
+      auto h = w.registry->create_buffer({4, WGPUBufferUsage_CopyDst, false, "bench"});
       if (!h) {
         w.error = h.error().message;
         return made;
       }
       handles_by_creation.push_back(*h);
-      const gpu::Buffer object = *w.registry->resolve(*h);
+      const WGPUBuffer object = *w.registry->resolve(*h);
       shared_by_creation.push_back(std::make_shared<Entry>(Entry{object}));
       w.map.emplace(h->bits(), shared_by_creation.back().get());
       w.packed[i].object = object;
@@ -191,7 +191,7 @@ void registry_churn(benchmark::State& state, uint32_t live) {
     return;
   }
   for (auto _ : state) {
-    auto h = w.registry->create_buffer({4, gpu::BufferUsage::CopyDst, false, "churn"});
+    auto h = w.registry->create_buffer({4, WGPUBufferUsage_CopyDst, false, "churn"});
     benchmark::DoNotOptimize(h);
     if (h.ok()) (void)w.registry->destroy_buffer(*h);
   }
@@ -203,12 +203,12 @@ void raw_churn(benchmark::State& state, uint32_t live) {
     return;
   }
   const auto& p = w.context->procs();
-  gpu::BufferDescriptor d;
-  d.label = "churn";
+  WGPUBufferDescriptor d{};
+  d.label = gpu::string_view("churn");
   d.size = 4;
-  d.usage = gpu::BufferUsage::CopyDst;
+  d.usage = WGPUBufferUsage_CopyDst;
   for (auto _ : state) {
-    gpu::Buffer b = p.DeviceCreateBuffer(w.gpu.device.get(), &d);
+    WGPUBuffer b = p.DeviceCreateBuffer(w.gpu.device.get(), &d);
     benchmark::DoNotOptimize(b);
     p.BufferDestroy(b);
     p.BufferRelease(b);

@@ -116,15 +116,19 @@ struct Spin {
 Spin build(engine::Engine& engine) {
   resources::Registry& reg = engine.registry();
   Spin s;
-  s.params = take(reg.create_buffer({16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "hang params"}));
-  s.results = take(reg.create_buffer({kResultBytes, gpu::BufferUsage::Storage | gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst, false,
+  s.params = take(reg.create_buffer({16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "hang params"}));
+  s.results = take(reg.create_buffer({kResultBytes, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, false,
                                       "hang results", resources::ContentsSource::None}));
-  s.readback = take(reg.create_buffer({kResultBytes, gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst, false,
+  s.readback = take(reg.create_buffer({kResultBytes, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false,
                                        "hang readback", resources::ContentsSource::None}));
   auto module = take(reg.create_shader_module(kShader, "hang shader"));
-  std::vector<gpu::BindGroupLayoutEntry> entries(2);
-  entries[0] = {.binding = 0, .visibility = gpu::ShaderStage::Compute, .buffer = {.type = gpu::BufferBindingType::Uniform}};
-  entries[1] = {.binding = 1, .visibility = gpu::ShaderStage::Compute, .buffer = {.type = gpu::BufferBindingType::Storage}};
+  std::vector<WGPUBindGroupLayoutEntry> entries(2);
+  entries[0].binding = 0;
+  entries[0].visibility = WGPUShaderStage_Compute;
+  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
+  entries[1].binding = 1;
+  entries[1].visibility = WGPUShaderStage_Compute;
+  entries[1].buffer.type = WGPUBufferBindingType_Storage;
   auto layout = take(reg.create_bind_group_layout(entries, "hang layout"));
   BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = take(reg.create_pipeline_layout(layouts, "hang pipeline layout"));
@@ -149,7 +153,7 @@ Submitted dispatch(engine::Engine& engine, const Spin& s, Size size, uint32_t se
   auto [pipeline, group, results, readback] = take(frame.use(s.pipeline, s.group, s.results, s.readback));
   const gpu::Procs& p = engine.procs();
   p.CommandEncoderClearBuffer(frame.encoder(), results, 0, kResultBytes);
-  gpu::ComputePassEncoder pass = p.CommandEncoderBeginComputePass(frame.encoder(), nullptr);
+  WGPUComputePassEncoder pass = p.CommandEncoderBeginComputePass(frame.encoder(), nullptr);
   p.ComputePassEncoderSetPipeline(pass, pipeline);
   p.ComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
   p.ComputePassEncoderDispatchWorkgroups(pass, size.per_row, size.rows, 1);

@@ -58,10 +58,10 @@ int main() {
   gpu::Context& ctx = **context;
   gpu::DeviceOptions options;
   options.label = "hot reload scenario";
-  options.required_features = {gpu::kFeatureImplicitDeviceSynchronization};
+  options.required_features = {WGPUFeatureName_ImplicitDeviceSynchronization};
   auto opened = bench::open_bench_device(ctx, std::move(options));
   if (!opened) return bench::exit_for("hot_reload_scenario", opened.error());
-  const gpu::Device device = opened->device.get();
+  const WGPUDevice device = opened->device.get();
 
   auto dir = std::filesystem::temp_directory_path() / fmt::format("warden_hot_reload_bench_{}", ::getpid());
   std::filesystem::create_directories(dir);

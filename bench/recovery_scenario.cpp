@@ -92,18 +92,23 @@ ResidentSet build(engine::Engine& engine, uint32_t textures) {
   set.side = static_cast<uint32_t>(std::ceil(std::sqrt(static_cast<double>(textures))));
   std::vector<BufferHandle> buffers;
   for (uint32_t i = 0; i < kBuffers; ++i) {
-    buffers.push_back(take(reg.create_buffer({4096, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false,
+    buffers.push_back(take(reg.create_buffer({4096, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false,
                                               fmt::format("params {}", i)})));
     const float params[4] = {static_cast<float>(set.side), 0.25f + 0.05f * static_cast<float>(i), 0, 0};
     if (auto w = reg.write_buffer(buffers.back(), 0, params, sizeof params); !w) throw std::runtime_error(w.error().message);
   }
   auto module = take(reg.create_shader_module(kShader, "recovery shader"));
-  std::vector<gpu::BindGroupLayoutEntry> entries(3);
-  entries[0] = {.binding = 0, .visibility = gpu::ShaderStage::Vertex | gpu::ShaderStage::Fragment,
-                .buffer = {.type = gpu::BufferBindingType::Uniform}};
-  entries[1] = {.binding = 1, .visibility = gpu::ShaderStage::Fragment,
-                .texture = {.sampleType = gpu::TextureSampleType::Float, .viewDimension = gpu::TextureViewDimension::e2D}};
-  entries[2] = {.binding = 2, .visibility = gpu::ShaderStage::Fragment, .sampler = {.type = gpu::SamplerBindingType::Filtering}};
+  std::vector<WGPUBindGroupLayoutEntry> entries(3);
+  entries[0].binding = 0;
+  entries[0].visibility = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment;
+  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
+  entries[1].binding = 1;
+  entries[1].visibility = WGPUShaderStage_Fragment;
+  entries[1].texture.sampleType = WGPUTextureSampleType_Float;
+  entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
+  entries[2].binding = 2;
+  entries[2].visibility = WGPUShaderStage_Fragment;
+  entries[2].sampler.type = WGPUSamplerBindingType_Filtering;
   auto layout = take(reg.create_bind_group_layout(entries, "recovery layout"));
   BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = take(reg.create_pipeline_layout(layouts, "recovery pipeline layout"));
@@ -114,11 +119,11 @@ ResidentSet build(engine::Engine& engine, uint32_t textures) {
     d.targets = {resources::ColorTarget{}};
     set.pipelines.push_back(take(reg.create_render_pipeline(d)));
   }
-  auto sampler = take(reg.create_sampler({.min_filter = gpu::FilterMode::Linear, .label = "recovery sampler"}));
+  auto sampler = take(reg.create_sampler({.min_filter = WGPUFilterMode_Linear, .label = "recovery sampler"}));
   std::vector<uint8_t> texels(size_t{kTextureSize} * kTextureSize * 4);
   for (uint32_t t = 0; t < textures; ++t) {
     auto texture = take(reg.create_texture({.size = {kTextureSize, kTextureSize, 1},
-                                            .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                                            .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst,
                                             .mip_level_count = kMipLevels,
                                             .label = fmt::format("texture {}", t)}));
     for (uint32_t level = 0; level < kMipLevels; ++level) {
@@ -139,7 +144,7 @@ ResidentSet build(engine::Engine& engine, uint32_t textures) {
         {layout, {{0, resources::BufferBinding{buffers[t % kBuffers]}}, {1, view}, {2, sampler}}, fmt::format("group {}", t)})));
   }
   set.target = take(reg.create_texture({.size = {kTarget, kTarget, 1},
-                                        .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                        .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                         .label = "recovery target"}));
   set.target_view = take(reg.create_texture_view(set.target));
   return set;
@@ -151,7 +156,7 @@ std::vector<uint8_t> frame(engine::Engine& engine, const ResidentSet& set) {
   auto f = engine.begin_frame();
   if (!f) return {};
   const gpu::Procs& p = engine.procs();
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *reg.resolve(set.target_view));
+  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *reg.resolve(set.target_view));
   for (uint32_t i = 0; i < set.groups.size(); ++i) {
     p.RenderPassEncoderSetPipeline(pass, *reg.resolve(set.pipelines[i % kPipelines]));
     p.RenderPassEncoderSetBindGroup(pass, 0, *reg.resolve(set.groups[i]), 0, nullptr);

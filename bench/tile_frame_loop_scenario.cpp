@@ -117,14 +117,14 @@ const std::vector<uint8_t>& image_for(const std::vector<std::vector<uint8_t>>& i
 
 struct Gpu {
   const Procs* p = nullptr;
-  Device device = nullptr;
-  Queue queue = nullptr;
+  WGPUDevice device = nullptr;
+  WGPUQueue queue = nullptr;
   // Custody of every tile object of both designs; its clock is the one both loops submit through.
   std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<tiles::MipGenerator> mips;
   std::unique_ptr<tiles::TileRenderer> renderer;
-  Ref<Texture> target;
-  Ref<TextureView> target_view;
+  Ref<WGPUTexture> target;
+  Ref<WGPUTextureView> target_view;
   uint32_t target_size = 0;
   uint32_t grid = kGrid;
 
@@ -133,12 +133,12 @@ struct Gpu {
     registry->poll();  // also lets go of what the registry released once its readers retired
     while (registry->clock().in_flight() > frames) registry->poll();
   }
-  Ref<CommandEncoder> encoder() const { return Ref<CommandEncoder>(p, p->DeviceCreateCommandEncoder(device, nullptr)); }
-  RenderPassEncoder begin(CommandEncoder enc) const { return begin_clear_pass(*p, enc, target_view.get()); }
-  void end_and_submit(CommandEncoder enc, RenderPassEncoder pass) const {
+  Ref<WGPUCommandEncoder> encoder() const { return Ref<WGPUCommandEncoder>(p, p->DeviceCreateCommandEncoder(device, nullptr)); }
+  WGPURenderPassEncoder begin(WGPUCommandEncoder enc) const { return begin_clear_pass(*p, enc, target_view.get()); }
+  void end_and_submit(WGPUCommandEncoder enc, WGPURenderPassEncoder pass) const {
     p->RenderPassEncoderEnd(pass);
     p->RenderPassEncoderRelease(pass);
-    CommandBuffer commands = p->CommandEncoderFinish(enc, nullptr);
+    WGPUCommandBuffer commands = p->CommandEncoderFinish(enc, nullptr);
     registry->submit(commands);
     p->CommandBufferRelease(commands);
   }
@@ -255,7 +255,7 @@ class RecycleLoop {
     }
     if (auto ok = gpu_.renderer->write_instances(instances_); !ok) return ok;
     lap(&FrameParts::instances);
-    RenderPassEncoder pass = gpu_.begin(enc.get());
+    WGPURenderPassEncoder pass = gpu_.begin(enc.get());
     auto drawn = gpu_.renderer->draw(pass, *group_, static_cast<uint32_t>(instances_.size()));
     lap(&FrameParts::draw);
     gpu_.end_and_submit(enc.get(), pass);
@@ -325,7 +325,7 @@ class DestroyLoop {
       groups_.push_back(&*it->second.group);
     }
     if (auto ok = gpu_.renderer->write_instances(instances_); !ok) return ok;
-    RenderPassEncoder pass = gpu_.begin(enc.get());
+    WGPURenderPassEncoder pass = gpu_.begin(enc.get());
     // A bind group and a draw per tile; pipeline and instance buffer are set once.
     Result<void> drawn;
     for (uint32_t i = 0; i < groups_.size() && drawn; ++i) {
@@ -389,7 +389,7 @@ int main() {
   DeviceOptions options;
   options.label = "tile frame loop";
   options.limits = LimitsChoice::Adapter;  // the curve's 256 and 1,024 points need 512 and 2,048 layers
-  options.callbacks.on_uncaptured_error = [&](ErrorType, std::string_view message) {
+  options.callbacks.on_uncaptured_error = [&](WGPUErrorType, std::string_view message) {
     std::lock_guard lock(mutex);
     errors.emplace_back(message);
   };
@@ -409,16 +409,16 @@ int main() {
   registry_options.bind_group_capacity = 1u << 15;
   registry_options.texture_capacity = 1u << 13;
   gpu.registry = std::make_unique<resources::Registry>(*ctx.value(), gpu.device, gpu.queue, std::move(registry_options));
-  auto mips = tiles::MipGenerator::create(*gpu.registry, TextureFormat::RGBA8Unorm);
+  auto mips = tiles::MipGenerator::create(*gpu.registry, WGPUTextureFormat_RGBA8Unorm);
   if (!mips) return fail(mips.error().message);
   gpu.mips = std::make_unique<tiles::MipGenerator>(std::move(mips.value()));
-  auto renderer = tiles::TileRenderer::create(*gpu.registry, TextureFormat::RGBA8Unorm, max_grid * max_grid);
+  auto renderer = tiles::TileRenderer::create(*gpu.registry, WGPUTextureFormat_RGBA8Unorm, max_grid * max_grid);
   if (!renderer) return fail(renderer.error().message);
   gpu.renderer = std::make_unique<tiles::TileRenderer>(std::move(renderer.value()));
   // What `warden info` reports for uploads on this backend, for the record (blocking: start-up).
   auto upload = tiles::measure_upload_paths(*ctx.value(), gpu.device, gpu.queue, kTile, 16, 3);
   if (!upload) return fail(upload.error().message);
-  Limits limits;
+  WGPULimits limits{};
   p.DeviceGetLimits(gpu.device, &limits);
   const auto images = make_images();
   nlohmann::json out = nlohmann::json::object();
@@ -447,13 +447,16 @@ int main() {
       continue;
     }
     gpu.grid = config.grid;
-    TextureDescriptor tdesc;
+    WGPUTextureDescriptor tdesc{};
+    tdesc.dimension = WGPUTextureDimension_2D;
+    tdesc.mipLevelCount = 1;
+    tdesc.sampleCount = 1;
     tdesc.label = "pan target";
     tdesc.size = {size, size, 1};
-    tdesc.format = TextureFormat::RGBA8Unorm;
-    tdesc.usage = TextureUsage::RenderAttachment;
-    gpu.target = Ref<Texture>(&p, p.DeviceCreateTexture(gpu.device, &tdesc));
-    gpu.target_view = Ref<TextureView>(&p, p.TextureCreateView(gpu.target.get(), nullptr));
+    tdesc.format = WGPUTextureFormat_RGBA8Unorm;
+    tdesc.usage = WGPUTextureUsage_RenderAttachment;
+    gpu.target = Ref<WGPUTexture>(&p, p.DeviceCreateTexture(gpu.device, &tdesc));
+    gpu.target_view = Ref<WGPUTextureView>(&p, p.TextureCreateView(gpu.target.get(), nullptr));
     gpu.target_size = size;
 
     // The recycle variants and the destroy design, in blocks that alternate, so a change in

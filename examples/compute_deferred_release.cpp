@@ -44,10 +44,10 @@ int main() {
   std::printf("device: %s\n", engine.adapter_name().c_str());
 
   // The pipeline: one storage buffer at binding 0, visible to the compute stage.
-  gpu::BindGroupLayoutEntry entry{};
+  WGPUBindGroupLayoutEntry entry{};
   entry.binding = 0;
-  entry.visibility = gpu::ShaderStage::Compute;
-  entry.buffer.type = gpu::BufferBindingType::Storage;
+  entry.visibility = WGPUShaderStage_Compute;
+  entry.buffer.type = WGPUBufferBindingType_Storage;
   auto group_layout = registry.create_bind_group_layout({&entry, 1}, "values layout");
   if (!group_layout) return fail("bind group layout", group_layout.error());
   auto pipeline_layout = registry.create_pipeline_layout({&*group_layout, 1}, "double layout");
@@ -60,7 +60,7 @@ int main() {
   // The data: the input lives in `values`; the result is copied to `readback` for the CPU.
   std::vector<uint32_t> input(kCount);
   for (uint32_t i = 0; i < kCount; ++i) input[i] = i * 7 + 1;
-  namespace usage = gpu::BufferUsage;
+  namespace usage = WGPUBufferUsage;
   auto values = registry.create_buffer(
       {.size = kBytes, .usage = usage::Storage | usage::CopySrc | usage::CopyDst, .label = "values"});
   if (!values) return fail("values buffer", values.error());
@@ -80,7 +80,7 @@ int main() {
   if (!objects) return fail("use", objects.error());
   auto [doubling, bindings, values_buffer, readback_buffer] = *objects;
   const gpu::Procs& p = engine.procs();
-  gpu::ComputePassEncoder pass = p.CommandEncoderBeginComputePass(frame->encoder(), nullptr);
+  WGPUComputePassEncoder pass = p.CommandEncoderBeginComputePass(frame->encoder(), nullptr);
   p.ComputePassEncoderSetPipeline(pass, doubling);
   p.ComputePassEncoderSetBindGroup(pass, 0, bindings, 0, nullptr);
   p.ComputePassEncoderDispatchWorkgroups(pass, kCount / 64, 1, 1);

@@ -54,12 +54,12 @@ int main(int argc, char** argv) {
                             0.8f,  -0.8f, 1, 1, 1, 0, 1,
                             0.0f,  0.8f,  0.5f, 0, -1, 0, 1};
   auto vertex_buffer = must(reg.create_buffer({.size = sizeof vertices,
-                                               .usage = gpu::BufferUsage::Vertex | gpu::BufferUsage::CopyDst,
+                                               .usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst,
                                                .label = "triangle"}));
   must(reg.write_buffer(vertex_buffer, 0, vertices, sizeof vertices));
   const float light[] = {0.3f, 0.5f, 1.0f, 0.0f};
   auto light_buffer = must(reg.create_buffer({.size = sizeof light,
-                                              .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
+                                              .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
                                               .label = "light"}));
   must(reg.write_buffer(light_buffer, 0, light, sizeof light));
   std::vector<uint8_t> checker(8 * 8 * 4);
@@ -69,21 +69,27 @@ int main(int argc, char** argv) {
     std::copy(texel, texel + 4, checker.begin() + i * 4);
   }
   auto texture = must(reg.create_texture({.size = {8, 8, 1},
-                                          .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                                          .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst,
                                           .label = "checker"}));
   must(reg.write_texture(texture, {.size = {8, 8, 1}, .bytes_per_row = 32}, checker.data(), checker.size()));
   auto target = must(reg.create_texture({.size = {kSize, kSize, 1},
-                                         .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                         .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                          .label = "frame"}));
   auto target_view = must(reg.create_texture_view(target));
   auto module = must(reg.create_shader_module(kShader, "lit triangle"));
-  auto layout = must(reg.create_bind_group_layout(
-      std::vector<gpu::BindGroupLayoutEntry>{
-          {.binding = 0, .visibility = gpu::ShaderStage::Fragment, .buffer = {.type = gpu::BufferBindingType::Uniform}},
-          {.binding = 1, .visibility = gpu::ShaderStage::Fragment,
-           .texture = {.sampleType = gpu::TextureSampleType::Float, .viewDimension = gpu::TextureViewDimension::e2D}},
-          {.binding = 2, .visibility = gpu::ShaderStage::Fragment, .sampler = {.type = gpu::SamplerBindingType::Filtering}}},
-      "lit layout"));
+  // webgpu.h structs: zeroed, then the fields that matter written.
+  std::vector<WGPUBindGroupLayoutEntry> entries(3);
+  entries[0].binding = 0;
+  entries[0].visibility = WGPUShaderStage_Fragment;
+  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
+  entries[1].binding = 1;
+  entries[1].visibility = WGPUShaderStage_Fragment;
+  entries[1].texture.sampleType = WGPUTextureSampleType_Float;
+  entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
+  entries[2].binding = 2;
+  entries[2].visibility = WGPUShaderStage_Fragment;
+  entries[2].sampler.type = WGPUSamplerBindingType_Filtering;
+  auto layout = must(reg.create_bind_group_layout(entries, "lit layout"));
   BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = must(reg.create_pipeline_layout(layouts, "lit pipeline layout"));
   auto group = must(reg.create_bind_group({layout,
@@ -92,9 +98,9 @@ int main(int argc, char** argv) {
                                             {2, must(reg.create_sampler({.label = "checker sampler"}))}},
                                            "lit group"}));
   resources::RenderPipelineDescription draw{.label = "lit triangle", .layout = pipeline_layout, .vertex = {module, "vs", {}}};
-  draw.vertex_buffers = {{28, gpu::VertexStepMode::Vertex,
-                          {{gpu::VertexFormat::Float32x2, 0, 0}, {gpu::VertexFormat::Float32x2, 8, 1},
-                           {gpu::VertexFormat::Float32x3, 16, 2}}}};
+  draw.vertex_buffers = {{28, WGPUVertexStepMode_Vertex,
+                          {{WGPUVertexFormat_Float32x2, 0, 0}, {WGPUVertexFormat_Float32x2, 8, 1},
+                           {WGPUVertexFormat_Float32x3, 16, 2}}}};
   draw.fragment = resources::ShaderStage{module, "fs", {}};
   draw.targets = {resources::ColorTarget{}};
   auto pipeline = must(reg.create_render_pipeline(draw));
@@ -107,10 +113,10 @@ int main(int argc, char** argv) {
     if (auto objects = frame->use(target_view, pipeline, group, vertex_buffer)) {
       auto [view, lit, bindings, triangle] = *objects;
       const gpu::Procs& p = engine->procs();
-      gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), view);
+      WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), view);
       p.RenderPassEncoderSetPipeline(pass, lit);
       p.RenderPassEncoderSetBindGroup(pass, 0, bindings, 0, nullptr);
-      p.RenderPassEncoderSetVertexBuffer(pass, 0, triangle, 0, gpu::kWholeSize);
+      p.RenderPassEncoderSetVertexBuffer(pass, 0, triangle, 0, WGPU_WHOLE_SIZE);
       p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
       p.RenderPassEncoderEnd(pass);
       p.RenderPassEncoderRelease(pass);

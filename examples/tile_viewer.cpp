@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   auto layer = must(engine::TileLayer::create(*engine, options));
   resources::Registry& reg = engine->registry();
   auto target = must(reg.create_texture({.size = {kSize, kSize, 1},
-                                         .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                         .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                          .label = "viewer frame"}));
   auto target_view = must(reg.create_texture_view(target));
   GeneratedTiles fetcher;
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
     }
     if (auto view = f->use(target_view)) {
       const gpu::Procs& p = engine->procs();
-      gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *view);
+      WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *view);
       must(layer->draw(pass, instances));
       p.RenderPassEncoderEnd(pass);
       p.RenderPassEncoderRelease(pass);

@@ -38,54 +38,54 @@ fn fs() -> @location(0) vec4<f32> {
 }
 )";
 
-Ref<ShaderModule> make_module(const Procs& p, Device device, const char* code, const char* label) {
-  return Ref<ShaderModule>(&p, create_wgsl_module(p, device, code, label));
+Ref<WGPUShaderModule> make_module(const Procs& p, WGPUDevice device, const char* code, const char* label) {
+  return Ref<WGPUShaderModule>(&p, create_wgsl_module(p, device, code, label));
 }
 
-Ref<Buffer> make_buffer(const Procs& p, Device device, uint64_t size, Flags usage, const char* label) {
-  BufferDescriptor desc;
-  desc.label = label;
+Ref<WGPUBuffer> make_buffer(const Procs& p, WGPUDevice device, uint64_t size, WGPUBufferUsage usage, const char* label) {
+  WGPUBufferDescriptor desc{};
+  desc.label = gpu::string_view(label);
   desc.size = size;
   desc.usage = usage;
-  return Ref<Buffer>(&p, p.DeviceCreateBuffer(device, &desc));
+  return Ref<WGPUBuffer>(&p, p.DeviceCreateBuffer(device, &desc));
 }
 
-void submit(const Procs& p, Queue queue, CommandEncoder encoder) {
-  CommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+void submit(const Procs& p, WGPUQueue queue, WGPUCommandEncoder encoder) {
+  WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
   p.QueueSubmit(queue, 1, &commands);
   p.CommandBufferRelease(commands);
 }
 
-Result<void> run_compute(const Context& ctx, Device device, Queue queue, SmokeReport& report) {
+Result<void> run_compute(const Context& ctx, WGPUDevice device, WGPUQueue queue, SmokeReport& report) {
   const Procs& p = ctx.procs();
   const uint64_t bytes = uint64_t{kSmokeComputeElements} * sizeof(uint32_t);
   std::vector<uint32_t> input(kSmokeComputeElements);
   for (uint32_t i = 0; i < kSmokeComputeElements; ++i) input[i] = i * 3u + 1u;
 
   auto module = make_module(p, device, kDoubleWgsl, "smoke double");
-  ComputePipelineDescriptor pdesc;
-  pdesc.label = "smoke double";
+  WGPUComputePipelineDescriptor pdesc{};
+  pdesc.label = gpu::string_view("smoke double");
   pdesc.compute.module = module.get();
-  pdesc.compute.entryPoint = "main";
-  Ref<ComputePipeline> pipeline(&p, p.DeviceCreateComputePipeline(device, &pdesc));
-  auto storage = make_buffer(p, device, bytes, BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc, "smoke values");
-  auto readback = make_buffer(p, device, bytes, BufferUsage::MapRead | BufferUsage::CopyDst, "smoke readback");
+  pdesc.compute.entryPoint = gpu::string_view("main");
+  Ref<WGPUComputePipeline> pipeline(&p, p.DeviceCreateComputePipeline(device, &pdesc));
+  auto storage = make_buffer(p, device, bytes, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, "smoke values");
+  auto readback = make_buffer(p, device, bytes, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "smoke readback");
 
-  Ref<BindGroupLayout> layout(&p, p.ComputePipelineGetBindGroupLayout(pipeline.get(), 0));
-  BindGroupEntry entry;
+  Ref<WGPUBindGroupLayout> layout(&p, p.ComputePipelineGetBindGroupLayout(pipeline.get(), 0));
+  WGPUBindGroupEntry entry{};
   entry.binding = 0;
   entry.buffer = storage.get();
   entry.size = bytes;
-  BindGroupDescriptor bdesc;
+  WGPUBindGroupDescriptor bdesc{};
   bdesc.layout = layout.get();
   bdesc.entryCount = 1;
   bdesc.entries = &entry;
-  Ref<BindGroup> group(&p, p.DeviceCreateBindGroup(device, &bdesc));
+  Ref<WGPUBindGroup> group(&p, p.DeviceCreateBindGroup(device, &bdesc));
 
   auto start = std::chrono::steady_clock::now();
   p.QueueWriteBuffer(queue, storage.get(), 0, input.data(), bytes);
-  Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
-  ComputePassEncoder pass = p.CommandEncoderBeginComputePass(encoder.get(), nullptr);
+  Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
+  WGPUComputePassEncoder pass = p.CommandEncoderBeginComputePass(encoder.get(), nullptr);
   p.ComputePassEncoderSetPipeline(pass, pipeline.get());
   p.ComputePassEncoderSetBindGroup(pass, 0, group.get(), 0, nullptr);
   p.ComputePassEncoderDispatchWorkgroups(pass, kSmokeComputeElements / 64, 1, 1);
@@ -105,30 +105,33 @@ Result<void> run_compute(const Context& ctx, Device device, Queue queue, SmokeRe
   return {};
 }
 
-Result<void> run_render(const Context& ctx, Device device, Queue queue, SmokeReport& report) {
+Result<void> run_render(const Context& ctx, WGPUDevice device, WGPUQueue queue, SmokeReport& report) {
   const Procs& p = ctx.procs();
   constexpr uint32_t kSize = kSmokeTargetSize;
   constexpr uint32_t kRowBytes = kSize * 4;  // 256: already the copy alignment
-  const Color clear{0.0, 0.0, 1.0, 1.0};
+  const WGPUColor clear{0.0, 0.0, 1.0, 1.0};
   report.expected_clear = {0, 0, 255, 255};
   report.expected_triangle = {255, 0, 255, 255};
 
-  TextureDescriptor tdesc;
-  tdesc.label = "smoke target";
+  WGPUTextureDescriptor tdesc{};
+  tdesc.dimension = WGPUTextureDimension_2D;
+  tdesc.mipLevelCount = 1;
+  tdesc.sampleCount = 1;
+  tdesc.label = gpu::string_view("smoke target");
   tdesc.size = {kSize, kSize, 1};
-  tdesc.format = TextureFormat::RGBA8Unorm;
-  tdesc.usage = TextureUsage::RenderAttachment | TextureUsage::CopySrc;
-  Ref<Texture> target(&p, p.DeviceCreateTexture(device, &tdesc));
-  Ref<TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
+  tdesc.format = WGPUTextureFormat_RGBA8Unorm;
+  tdesc.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
+  Ref<WGPUTexture> target(&p, p.DeviceCreateTexture(device, &tdesc));
+  Ref<WGPUTextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
 
   auto module = make_module(p, device, kTriangleWgsl, "smoke triangle");
   VsFsPipelineDescription rdesc(module.get());
-  rdesc.desc.label = "smoke triangle";
-  Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &rdesc.desc));
+  rdesc.desc.label = gpu::string_view("smoke triangle");
+  Ref<WGPURenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &rdesc.desc));
 
-  auto readback = make_buffer(p, device, uint64_t{kRowBytes} * kSize, BufferUsage::MapRead | BufferUsage::CopyDst, "smoke pixels");
-  Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
-  RenderPassEncoder pass = begin_clear_pass(p, encoder.get(), view.get(), clear);
+  auto readback = make_buffer(p, device, uint64_t{kRowBytes} * kSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "smoke pixels");
+  Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
+  WGPURenderPassEncoder pass = begin_clear_pass(p, encoder.get(), view.get(), clear);
   p.RenderPassEncoderSetPipeline(pass, pipeline.get());
   p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
   p.RenderPassEncoderEnd(pass);
@@ -149,27 +152,27 @@ Result<void> run_render(const Context& ctx, Device device, Queue queue, SmokeRep
 
 }  // namespace
 
-Result<SmokeReport> run_smoke(const Context& ctx, Device device) {
+Result<SmokeReport> run_smoke(const Context& ctx, WGPUDevice device) {
   const Procs& p = ctx.procs();
-  Ref<Queue> queue(&p, p.DeviceGetQueue(device));
+  Ref<WGPUQueue> queue(&p, p.DeviceGetQueue(device));
   SmokeReport report;
   // Validation errors surface through an error scope so a broken declaration names itself.
-  p.DevicePushErrorScope(device, ErrorFilter::Validation);
+  p.DevicePushErrorScope(device, WGPUErrorFilter_Validation);
   auto compute = run_compute(ctx, device, queue.get(), report);
   auto render = compute ? run_render(ctx, device, queue.get(), report) : Result<void>(compute.error());
   struct Popped {
-    ErrorType type = ErrorType::NoError;
+    WGPUErrorType type = WGPUErrorType_NoError;
     std::string message;
   } popped;
-  auto on_popped = [&popped](PopErrorScopeStatus, ErrorType type, StringView message) {
+  auto on_popped = [&popped](WGPUPopErrorScopeStatus, WGPUErrorType type, WGPUStringView message) {
     popped.type = type;
-    popped.message = std::string(message.view());
+    popped.message = std::string(gpu::to_std(message));
   };
-  const auto cb = borrowed_callback<PopErrorScopeCallbackInfo>(CallbackMode::WaitAnyOnly, on_popped);
+  const auto cb = borrowed_callback<WGPUPopErrorScopeCallbackInfo>(WGPUCallbackMode_WaitAnyOnly, on_popped);
   auto waited = ctx.wait(p.DevicePopErrorScope(device, cb), kTimeout);
   if (!render) return render.error();
   if (!waited) return waited.error();
-  if (popped.type != ErrorType::NoError) {
+  if (popped.type != WGPUErrorType_NoError) {
     return make_error(
         ErrorKind::Validation, MessageId::SmokeJobGpuError,
         fmt::format("smoke job raised a {} error: {}", static_cast<uint32_t>(popped.type), popped.message));

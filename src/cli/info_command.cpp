@@ -11,7 +11,7 @@
 namespace warden::cli {
 namespace {
 
-nlohmann::json key_limits(const gpu::Limits& l) {
+nlohmann::json key_limits(const WGPULimits& l) {
   return {
       {"max_texture_dimension_2d", l.maxTextureDimension2D},
       {"max_texture_array_layers", l.maxTextureArrayLayers},
@@ -53,7 +53,7 @@ nlohmann::json measure_tile_upload(const OpenedGpu& opened) {
   auto device = opened.context->request_device(opened.adapter.adapter.get(), std::move(options));
   if (!device) return {{"error", device.error().message}};
   const gpu::Procs& p = opened.context->procs();
-  gpu::Ref<gpu::Queue> queue(&p, p.DeviceGetQueue(device->get()));
+  gpu::Ref<WGPUQueue> queue(&p, p.DeviceGetQueue(device->get()));
   auto m = tiles::measure_upload_paths(*opened.context, device->get(), queue.get());
   if (!m) return {{"error", m.error().message}};
   return {{"path", tiles::to_string(m->faster)},
@@ -83,6 +83,7 @@ int run_info(const std::string& backend, bool json) {
       {"vendor_id", d.vendor_id},
       {"device_id", d.device_id},
       {"library", gpu_opened->context->library().path()},
+      {"webgpu_header", WARDEN_WEBGPU_HEADER_SOURCE},
       {"abi_check", abi_check_json(gpu_opened->context->library().abi_check())},
       {"limits", key_limits(d.limits)},
       {"features", features},
@@ -100,8 +101,8 @@ int run_info(const std::string& backend, bool json) {
   print_out("adapter type  {}\n", gpu::to_string(d.adapter_type));
   print_out("feature level {}\n", gpu::to_string(d.feature_level));
   print_out("library       {}\n", gpu_opened->context->library().path());
-  // Where the header's source ("header        <source>") will be printed: the check below compares
-  // the library with that header.
+  // The check on the next line compares the library with this header.
+  print_out("header        {}\n", WARDEN_WEBGPU_HEADER_SOURCE);
   print_out("ABI check     {}\n", gpu_opened->context->library().abi_check().summary());
   const nlohmann::json& upload = out["tile_upload"];
   if (upload.contains("path")) {

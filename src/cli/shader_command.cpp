@@ -158,11 +158,11 @@ Result<uint64_t> read_max_bytes(const std::string& text) {
 }
 
 // The device features to ask for: every shader feature the adapter offers, or the ones named.
-Result<std::vector<gpu::FeatureName>> choose_features(const std::optional<std::vector<shaders::ShaderFeature>>& named,
+Result<std::vector<WGPUFeatureName>> choose_features(const std::optional<std::vector<shaders::ShaderFeature>>& named,
                                                       const gpu::AdapterDescription& adapter) {
-  const std::vector<gpu::FeatureName> offered = shaders::shader_features_among(adapter.features);
+  const std::vector<WGPUFeatureName> offered = shaders::shader_features_among(adapter.features);
   if (!named) return offered;
-  std::vector<gpu::FeatureName> chosen;
+  std::vector<WGPUFeatureName> chosen;
   for (const shaders::ShaderFeature& feature : *named) {
     if (std::find(offered.begin(), offered.end(), feature.value) == offered.end()) {
       return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckFeatureNotOffered,

@@ -19,7 +19,7 @@ int run_smoke_command(const std::string& backend) {
   auto opened = open_gpu(backend, exit_code);
   if (!opened) return exit_code;
   const auto& d = opened->adapter.description;
-  if (d.backend == gpu::BackendType::Null) {
+  if (d.backend == WGPUBackendType_Null) {
     // Its readbacks hold whatever the buffers held: every comparison would fail for no fault.
     print_err("warden: the Null backend executes nothing, so the smoke job cannot run on it; "
               "choose --backend auto, vulkan, gl or gles\n");

@@ -97,7 +97,7 @@ std::vector<uint8_t> checker_texels(uint32_t size) {
 // One device generation's scene: every object in that generation's Registry.
 class CubeScene {
  public:
-  static Result<std::unique_ptr<CubeScene>> create(resources::Registry& registry, gpu::TextureFormat colour_format) {
+  static Result<std::unique_ptr<CubeScene>> create(resources::Registry& registry, WGPUTextureFormat colour_format) {
     std::unique_ptr<CubeScene> scene(new CubeScene(registry));
     if (auto built = scene->build(colour_format); !built) return built.error();
     return scene;
@@ -119,10 +119,10 @@ class CubeScene {
   }
 
   // Records and submits one frame into `target` (width x height) at time `seconds`.
-  Result<void> render(gpu::TextureView target, uint32_t width, uint32_t height, float seconds) {
+  Result<void> render(WGPUTextureView target, uint32_t width, uint32_t height, float seconds) {
     if (!depth_) {
       auto depth = present::RenderTarget::create(registry_, {.width = width, .height = height, .format = present::kDepthFormat,
-                                                             .usage = gpu::TextureUsage::RenderAttachment, .label = "cube depth"});
+                                                             .usage = WGPUTextureUsage_RenderAttachment, .label = "cube depth"});
       if (!depth) return depth.error();
       depth_.emplace(std::move(depth.value()));
     } else if (auto resized = depth_->resize(width, height); !resized) {
@@ -141,27 +141,28 @@ class CubeScene {
     if (auto uploaded = drawer_->upload(lines_, clip_from_world); !uploaded) return uploaded;
 
     const gpu::Procs& procs = registry_.procs();
-    gpu::RenderPassColorAttachment colour;
+    WGPURenderPassColorAttachment colour{};
+    colour.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
     colour.view = target;
-    colour.loadOp = gpu::LoadOp::Clear;
-    colour.storeOp = gpu::StoreOp::Store;
+    colour.loadOp = WGPULoadOp_Clear;
+    colour.storeOp = WGPUStoreOp_Store;
     colour.clearValue = {0.08, 0.09, 0.12, 1};
     const auto depth = present::reverse_z_depth_attachment(*registry_.resolve(depth_->view()));
-    gpu::RenderPassDescriptor desc;
+    WGPURenderPassDescriptor desc{};
     desc.colorAttachmentCount = 1;
     desc.colorAttachments = &colour;
     desc.depthStencilAttachment = &depth;
-    gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry_.device(), nullptr);
-    gpu::RenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &desc);
+    WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry_.device(), nullptr);
+    WGPURenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &desc);
     procs.RenderPassEncoderSetPipeline(pass, *registry_.resolve(pipeline_));
     procs.RenderPassEncoderSetBindGroup(pass, 0, *registry_.resolve(bind_group_), 0, nullptr);
-    procs.RenderPassEncoderSetVertexBuffer(pass, 0, *registry_.resolve(vertices_), 0, gpu::kWholeSize);
-    procs.RenderPassEncoderSetIndexBuffer(pass, *registry_.resolve(indices_), gpu::IndexFormat::Uint16, 0, gpu::kWholeSize);
+    procs.RenderPassEncoderSetVertexBuffer(pass, 0, *registry_.resolve(vertices_), 0, WGPU_WHOLE_SIZE);
+    procs.RenderPassEncoderSetIndexBuffer(pass, *registry_.resolve(indices_), WGPUIndexFormat_Uint16, 0, WGPU_WHOLE_SIZE);
     procs.RenderPassEncoderDrawIndexed(pass, 36, 1, 0, 0, 0);
     drawer_->draw(pass);
     procs.RenderPassEncoderEnd(pass);
     procs.RenderPassEncoderRelease(pass);
-    gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
     for (BufferHandle b : {vertices_, indices_, uniforms_}) registry_.touch(b);
     registry_.touch(pipeline_);
     registry_.touch(bind_group_);
@@ -178,18 +179,18 @@ class CubeScene {
  private:
   explicit CubeScene(resources::Registry& registry) : registry_(registry) {}
 
-  Result<void> build(gpu::TextureFormat colour_format) {
+  Result<void> build(WGPUTextureFormat colour_format) {
     const auto vertices = cube_vertices();
     const auto indices = cube_indices();
     auto vb = registry_.create_buffer({.size = vertices.size() * sizeof(CubeVertex),
-                                       .usage = gpu::BufferUsage::Vertex | gpu::BufferUsage::CopyDst, .label = "cube vertices"});
+                                       .usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, .label = "cube vertices"});
     if (!vb) return vb.error();
     vertices_ = *vb;
     auto ib = registry_.create_buffer({.size = indices.size() * sizeof(uint16_t),
-                                       .usage = gpu::BufferUsage::Index | gpu::BufferUsage::CopyDst, .label = "cube indices"});
+                                       .usage = WGPUBufferUsage_Index | WGPUBufferUsage_CopyDst, .label = "cube indices"});
     if (!ib) return ib.error();
     indices_ = *ib;
-    auto ub = registry_.create_buffer({.size = sizeof(Mat4::m), .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
+    auto ub = registry_.create_buffer({.size = sizeof(Mat4::m), .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
                                        .label = "cube transform"});
     if (!ub) return ub.error();
     uniforms_ = *ub;
@@ -198,8 +199,8 @@ class CubeScene {
 
     constexpr uint32_t kChecker = 64;
     auto texture = registry_.create_texture({.size = {kChecker, kChecker, 1},
-                                             .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
-                                             .binding_view_dimension = gpu::TextureViewDimension::e2D, .label = "checker"});
+                                             .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst,
+                                             .binding_view_dimension = WGPUTextureViewDimension_2D, .label = "checker"});
     if (!texture) return texture.error();
     checker_ = *texture;
     const auto texels = checker_texels(kChecker);
@@ -211,7 +212,7 @@ class CubeScene {
     auto view = registry_.create_texture_view(checker_);
     if (!view) return view.error();
     checker_view_ = *view;
-    auto sampler = registry_.create_sampler({.mag_filter = gpu::FilterMode::Linear, .min_filter = gpu::FilterMode::Linear,
+    auto sampler = registry_.create_sampler({.mag_filter = WGPUFilterMode_Linear, .min_filter = WGPUFilterMode_Linear,
                                              .label = "checker"});
     if (!sampler) return sampler.error();
     sampler_ = *sampler;
@@ -219,17 +220,17 @@ class CubeScene {
     if (!shader) return shader.error();
     shader_ = *shader;
 
-    gpu::BindGroupLayoutEntry entries[3];
+    WGPUBindGroupLayoutEntry entries[3]{};
     entries[0].binding = 0;
-    entries[0].visibility = gpu::ShaderStage::Vertex;
-    entries[0].buffer.type = gpu::BufferBindingType::Uniform;
+    entries[0].visibility = WGPUShaderStage_Vertex;
+    entries[0].buffer.type = WGPUBufferBindingType_Uniform;
     entries[1].binding = 1;
-    entries[1].visibility = gpu::ShaderStage::Fragment;
-    entries[1].sampler.type = gpu::SamplerBindingType::Filtering;
+    entries[1].visibility = WGPUShaderStage_Fragment;
+    entries[1].sampler.type = WGPUSamplerBindingType_Filtering;
     entries[2].binding = 2;
-    entries[2].visibility = gpu::ShaderStage::Fragment;
-    entries[2].texture.sampleType = gpu::TextureSampleType::Float;
-    entries[2].texture.viewDimension = gpu::TextureViewDimension::e2D;
+    entries[2].visibility = WGPUShaderStage_Fragment;
+    entries[2].texture.sampleType = WGPUTextureSampleType_Float;
+    entries[2].texture.viewDimension = WGPUTextureViewDimension_2D;
     auto group_layout = registry_.create_bind_group_layout(entries, "cube");
     if (!group_layout) return group_layout.error();
     group_layout_ = *group_layout;
@@ -247,10 +248,10 @@ class CubeScene {
     desc.label = "cube";
     desc.layout = pipeline_layout_;
     desc.vertex = {shader_, "vs", {}};
-    desc.vertex_buffers = {{sizeof(CubeVertex), gpu::VertexStepMode::Vertex,
-                            {{gpu::VertexFormat::Float32x3, offsetof(CubeVertex, x), 0},
-                             {gpu::VertexFormat::Float32x2, offsetof(CubeVertex, u), 1}}}};
-    desc.cull_mode = gpu::CullMode::Back;
+    desc.vertex_buffers = {{sizeof(CubeVertex), WGPUVertexStepMode_Vertex,
+                            {{WGPUVertexFormat_Float32x3, offsetof(CubeVertex, x), 0},
+                             {WGPUVertexFormat_Float32x2, offsetof(CubeVertex, u), 1}}}};
+    desc.cull_mode = WGPUCullMode_Back;
     desc.depth = present::reverse_z_depth();
     desc.fragment = resources::ShaderStage{shader_, "fs", {}};
     desc.targets = {resources::ColorTarget{.format = colour_format}};
@@ -305,7 +306,7 @@ class WindowApp {
         retirement_(device::retirement_options_from_environment()),
         provider_(&context, device::DawnProviderOptions{
             .device = {.backend = gpu::BackendChoice::GL},
-            .on_uncaptured_error = [](device::DeviceId, gpu::ErrorType, std::string_view message) {
+            .on_uncaptured_error = [](device::DeviceId, WGPUErrorType, std::string_view message) {
               print_err("warden: GPU error: {}\n", message);
             }}),
         swapchain_(context, window.surface_source(), size.width, size.height, {.label = "window"}) {
@@ -361,7 +362,7 @@ class WindowApp {
 
  private:
   void prepare(const device::DeviceView& view) {
-    queue_ = gpu::Ref<gpu::Queue>(&context_.procs(), context_.procs().DeviceGetQueue(view.device));
+    queue_ = gpu::Ref<WGPUQueue>(&context_.procs(), context_.procs().DeviceGetQueue(view.device));
     registry_ = std::make_unique<resources::Registry>(context_, view.device, queue_.get());
     Result<void> outcome = swapchain_.attach({.device = view.device, .registry = registry_.get(),
                                               .on_first_present = [this] { (void)controller_->mark_presented(); }});
@@ -380,7 +381,7 @@ class WindowApp {
   device::RetirementPolicy retirement_;
   device::DawnProvider provider_;
   present::Swapchain swapchain_;
-  gpu::Ref<gpu::Queue> queue_;
+  gpu::Ref<WGPUQueue> queue_;
   std::unique_ptr<resources::Registry> registry_;
   std::unique_ptr<CubeScene> scene_;
   std::optional<device::DeviceController> controller_;

@@ -24,7 +24,7 @@ struct Out {
 )";
 
 constexpr uint64_t kMatrixBytes = sizeof(present::Mat4::m);
-constexpr gpu::Flags kBufferUsage = gpu::BufferUsage::Vertex | gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst;
+constexpr WGPUBufferUsage kBufferUsage = WGPUBufferUsage_Vertex | WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
 
 }  // namespace
 
@@ -61,10 +61,10 @@ Result<void> DebugDrawer::build() {
   if (!shader) return shader.error();
   shader_ = *shader;
 
-  gpu::BindGroupLayoutEntry entry;
+  WGPUBindGroupLayoutEntry entry{};
   entry.binding = 0;
-  entry.visibility = gpu::ShaderStage::Vertex;
-  entry.buffer.type = gpu::BufferBindingType::Uniform;
+  entry.visibility = WGPUShaderStage_Vertex;
+  entry.buffer.type = WGPUBufferBindingType_Uniform;
   entry.buffer.minBindingSize = kMatrixBytes;
   auto group_layout = registry_.create_bind_group_layout({&entry, 1}, label);
   if (!group_layout) return group_layout.error();
@@ -78,10 +78,10 @@ Result<void> DebugDrawer::build() {
   desc.label = label;
   desc.layout = pipeline_layout_;
   desc.vertex = {shader_, "vs", {}};
-  desc.vertex_buffers = {{sizeof(LineVertex), gpu::VertexStepMode::Vertex,
-                          {{gpu::VertexFormat::Float32x3, offsetof(LineVertex, x), 0},
-                           {gpu::VertexFormat::Uint32, offsetof(LineVertex, colour), 1}}}};
-  desc.topology = gpu::PrimitiveTopology::LineList;
+  desc.vertex_buffers = {{sizeof(LineVertex), WGPUVertexStepMode_Vertex,
+                          {{WGPUVertexFormat_Float32x3, offsetof(LineVertex, x), 0},
+                           {WGPUVertexFormat_Uint32, offsetof(LineVertex, colour), 1}}}};
+  desc.topology = WGPUPrimitiveTopology_LineList;
   // Lines sit on surfaces: they are tested against the scene's depth but do not write it.
   if (options_.depth_test) desc.depth = present::reverse_z_depth(/*write=*/false);
   desc.fragment = resources::ShaderStage{shader_, "fs", {}};
@@ -144,7 +144,7 @@ Result<void> DebugDrawer::upload(const LineList& lines, const present::Mat4& cli
   return {};
 }
 
-void DebugDrawer::draw(gpu::RenderPassEncoder pass) {
+void DebugDrawer::draw(WGPURenderPassEncoder pass) {
   if (vertex_count_ == 0) return;
   auto pipeline = registry_.resolve(pipeline_);
   auto group = registry_.resolve(bind_group_);

@@ -155,9 +155,9 @@ struct MapTiles {
 // A snapshot copied into a buffer, mapped asynchronously; written once the map completes.
 struct PendingSnapshot {
   uint32_t frame = 0;
-  gpu::Ref<gpu::Buffer> buffer;
+  gpu::Ref<WGPUBuffer> buffer;
   bool mapped = false;
-  gpu::MapAsyncStatus status = gpu::MapAsyncStatus::Error;
+  WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
 };
 
 // What the application keeps on the CPU and a loss must not change.
@@ -190,7 +190,7 @@ class TileMapDemo {
   Result<void> open_window();
   Result<void> attach_window();
   // Copies the frame's target to an acquired window frame; the frame to present, if any.
-  Result<std::optional<present::SwapchainImage>> show_in_window(gpu::CommandEncoder encoder);
+  Result<std::optional<present::SwapchainImage>> show_in_window(WGPUCommandEncoder encoder);
 
   // Detaches the window's surface when the device goes, attaches a new one when the next is ready.
   class WindowFollower final : public engine::GenerationObserver {
@@ -207,7 +207,7 @@ class TileMapDemo {
   void inject(const PlannedFault& fault, uint32_t frame);
   void misuse_handles();
   Result<bool> render_frame(uint32_t frame, FrameSample& sample);
-  void request_snapshot(gpu::CommandEncoder encoder, uint32_t frame);
+  void request_snapshot(WGPUCommandEncoder encoder, uint32_t frame);
   void map_snapshot();
   void collect_snapshots();
   Result<void> drain_snapshots();
@@ -326,8 +326,8 @@ Result<void> TileMapDemo::open_window() {
   window_ = std::move(*window);
   present::SwapchainOptions options;
   options.label = "demo window";
-  options.usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopyDst;
-  options.preferred_formats = {gpu::TextureFormat::RGBA8Unorm};  // the target's: a plain copy
+  options.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopyDst;
+  options.preferred_formats = {WGPUTextureFormat_RGBA8Unorm};  // the target's: a plain copy
   swapchain_ = std::make_unique<present::Swapchain>(engine_->context(), window_->surface_source(), options_.width,
                                                     options_.height, options);
   window_follower_ = std::make_unique<WindowFollower>(*this);
@@ -343,14 +343,14 @@ Result<void> TileMapDemo::attach_window() {
                              .on_first_present = [this] { (void)engine_->mark_presented(); }});
 }
 
-Result<std::optional<present::SwapchainImage>> TileMapDemo::show_in_window(gpu::CommandEncoder encoder) {
+Result<std::optional<present::SwapchainImage>> TileMapDemo::show_in_window(WGPUCommandEncoder encoder) {
   if (!swapchain_ || !swapchain_->attached()) return std::optional<present::SwapchainImage>();
   window_->poll_events();
   auto acquired = swapchain_->acquire();
   if (!acquired) return acquired.error();
   if (!*acquired) return std::optional<present::SwapchainImage>();  // no area (minimised)
   const present::SwapchainImage& shown = **acquired;
-  if (shown.format != gpu::TextureFormat::RGBA8Unorm || shown.width != options_.width || shown.height != options_.height) {
+  if (shown.format != WGPUTextureFormat_RGBA8Unorm || shown.width != options_.width || shown.height != options_.height) {
     return make_error(
         ErrorKind::Refused, MessageId::DemoWindowSurfaceMismatch,
         fmt::format("--window: the window's surface is {} {}x{}; the demo copies its {}x{} rgba8unorm "
@@ -359,11 +359,13 @@ Result<std::optional<present::SwapchainImage>> TileMapDemo::show_in_window(gpu::
   }
   auto target = engine_->registry().resolve(target_);
   if (!target) return target.error();
-  gpu::TexelCopyTextureInfo from;
+  WGPUTexelCopyTextureInfo from{};
+  from.aspect = WGPUTextureAspect_All;
   from.texture = *target;
-  gpu::TexelCopyTextureInfo to;
+  WGPUTexelCopyTextureInfo to{};
+  to.aspect = WGPUTextureAspect_All;
   to.texture = shown.texture;
-  const gpu::Extent3D size{options_.width, options_.height, 1};
+  const WGPUExtent3D size{options_.width, options_.height, 1};
   procs().CommandEncoderCopyTextureToTexture(encoder, &from, &to, &size);
   return *acquired;
 }
@@ -411,7 +413,7 @@ Result<void> TileMapDemo::create_scene() {
   }
   auto texture = engine_->registry().create_texture(
       {.size = {options_.width, options_.height, 1},
-       .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+       .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
        .label = "demo target"});
   if (!texture) return texture.error();
   target_ = *texture;
@@ -480,7 +482,7 @@ void TileMapDemo::inject(const PlannedFault& fault, uint32_t frame) {
 // after destroy an error naming the stale handle. Anything else is counted as unclean.
 void TileMapDemo::misuse_handles() {
   resources::Registry& registry = engine_->registry();
-  auto buffer = registry.create_buffer({.size = 256, .usage = gpu::BufferUsage::CopyDst, .label = "careless"});
+  auto buffer = registry.create_buffer({.size = 256, .usage = WGPUBufferUsage_CopyDst, .label = "careless"});
   if (!buffer) {
     report_.unclean_misuse += buffer.error().kind != ErrorKind::DeviceFailed;  // no device: a clean error
     return;
@@ -592,7 +594,7 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   const gpu::Procs& p = procs();
   auto view = engine_->registry().resolve(target_view_);
   if (!view) return view.error();
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(
+  WGPURenderPassEncoder pass = gpu::begin_clear_pass(
       p, f->encoder(), *view, {kClearColour[0], kClearColour[1], kClearColour[2], kClearColour[3]});
   auto drawn = layer.draw(pass, instances);
   p.RenderPassEncoderEnd(pass);
@@ -636,15 +638,15 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
   return true;
 }
 
-void TileMapDemo::request_snapshot(gpu::CommandEncoder encoder, uint32_t frame) {
+void TileMapDemo::request_snapshot(WGPUCommandEncoder encoder, uint32_t frame) {
   const gpu::Procs& p = procs();
-  gpu::BufferDescriptor desc;
-  desc.label = "demo snapshot";
-  desc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
+  WGPUBufferDescriptor desc{};
+  desc.label = gpu::string_view("demo snapshot");
+  desc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
   desc.size = uint64_t{options_.width} * options_.height * 4;
   PendingSnapshot& snapshot = snapshots_.emplace_back();
   snapshot.frame = frame;
-  snapshot.buffer = gpu::Ref<gpu::Buffer>(&p, p.DeviceCreateBuffer(engine_->device(), &desc));
+  snapshot.buffer = gpu::Ref<WGPUBuffer>(&p, p.DeviceCreateBuffer(engine_->device(), &desc));
   gpu::copy_image_to_buffer(p, encoder, *engine_->registry().resolve(target_), snapshot.buffer.get(), options_.width,
                             options_.height, options_.width * 4);
   unmapped_ = &snapshot;
@@ -652,13 +654,13 @@ void TileMapDemo::request_snapshot(gpu::CommandEncoder encoder, uint32_t frame) 
 
 void TileMapDemo::map_snapshot() {
   if (unmapped_ == nullptr) return;
-  auto on_mapped = [pending = unmapped_](gpu::MapAsyncStatus status, gpu::StringView) {
+  auto on_mapped = [pending = unmapped_](WGPUMapAsyncStatus status, WGPUStringView) {
     pending->mapped = true;
     pending->status = status;
   };
   // Delivered by a later poll: no wait.
-  const auto done = gpu::once_callback<gpu::BufferMapCallbackInfo>(gpu::CallbackMode::AllowProcessEvents, on_mapped);
-  procs().BufferMapAsync(unmapped_->buffer.get(), gpu::MapMode::Read, 0,
+  const auto done = gpu::once_callback<WGPUBufferMapCallbackInfo>(WGPUCallbackMode_AllowProcessEvents, on_mapped);
+  procs().BufferMapAsync(unmapped_->buffer.get(), WGPUMapMode_Read, 0,
                          uint64_t{options_.width} * options_.height * 4, done);
   unmapped_ = nullptr;
 }
@@ -671,7 +673,7 @@ void TileMapDemo::collect_snapshots() {
       continue;
     }
     const uint64_t size = uint64_t{options_.width} * options_.height * 4;
-    const auto* data = it->status == gpu::MapAsyncStatus::Success
+    const auto* data = it->status == WGPUMapAsyncStatus_Success
                            ? static_cast<const uint8_t*>(p.BufferGetConstMappedRange(it->buffer.get(), 0, size))
                            : nullptr;
     if (data != nullptr) {

@@ -14,14 +14,14 @@ struct DawnProvider::Shared {
   // go of what it brings.
   std::shared_ptr<const gpu::Library> library;
   const gpu::Context* context = nullptr;  // for its log; alive while the provider is
-  gpu::Instance instance = nullptr;
-  std::function<void(DeviceId, gpu::ErrorType, std::string_view)> on_uncaptured_error;
+  WGPUInstance instance = nullptr;
+  std::function<void(DeviceId, WGPUErrorType, std::string_view)> on_uncaptured_error;
   uint64_t next_id = 1;
-  std::map<uint64_t, gpu::Adapter> adapters;
-  std::map<uint64_t, gpu::Device> devices;
+  std::map<uint64_t, WGPUAdapter> adapters;
+  std::map<uint64_t, WGPUDevice> devices;
   // A hung device waits here, out of `devices`, for its queue's work-done report.
   struct HungDevice {
-    gpu::Device device = nullptr;
+    WGPUDevice device = nullptr;
     DeviceEnd end = DeviceEnd::Release;
     bool work_done = false;
   };
@@ -32,12 +32,12 @@ struct DawnProvider::Shared {
   uint64_t outstanding_callbacks = 0;  // registered with Dawn, not yet called
   // What the log last said when a backend gave no adapter. Dawn warns once per message and
   // instance, so the same failure again comes with an empty log.
-  std::map<gpu::BackendType, std::string> said_before;
+  std::map<WGPUBackendType, std::string> said_before;
 
   const gpu::Procs& procs() const { return library->procs(); }
 
   // Ends a device the provider no longer lists, as `end` says, and counts it.
-  void end_now(gpu::Device device, DeviceEnd end) {
+  void end_now(WGPUDevice device, DeviceEnd end) {
     if (end == DeviceEnd::Destroy) {
       procs().DeviceDestroy(device);
       ++destroyed;
@@ -65,8 +65,8 @@ struct AdapterTicket {
   std::vector<std::string> log;  // what the instance logged while the request was made
 };
 
-void on_adapter(std::unique_ptr<AdapterTicket> ticket, gpu::RequestAdapterStatus status, gpu::Adapter adapter,
-                gpu::StringView message);
+void on_adapter(std::unique_ptr<AdapterTicket> ticket, WGPURequestAdapterStatus status, WGPUAdapter adapter,
+                WGPUStringView message);
 
 // Asks for the ticket's next candidate, or answers when none is left.
 void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider::Shared& shared) {
@@ -76,17 +76,17 @@ void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider:
                                    "no adapter satisfies the request. Tried:" + ticket->tried));
   }
   const gpu::AdapterCandidate& candidate = ticket->plan[ticket->next++];
-  if (candidate.backend == gpu::BackendType::OpenGL || candidate.backend == gpu::BackendType::OpenGLES) {
+  if (candidate.backend == WGPUBackendType_OpenGL || candidate.backend == WGPUBackendType_OpenGLES) {
     gpu::prepare_gl_environment();
   }
-  gpu::RequestAdapterOptions request;
+  WGPURequestAdapterOptions request{};
   request.backendType = candidate.backend;
   request.featureLevel = candidate.feature_level;
   AdapterTicket* const in_flight = ticket.get();
-  const auto cb = gpu::once_callback<gpu::RequestAdapterCallbackInfo>(
-      gpu::CallbackMode::AllowProcessEvents,
-      [ticket = std::move(ticket)](gpu::RequestAdapterStatus status, gpu::Adapter adapter,
-                                   gpu::StringView message) mutable {
+  const auto cb = gpu::once_callback<WGPURequestAdapterCallbackInfo>(
+      WGPUCallbackMode_AllowProcessEvents,
+      [ticket = std::move(ticket)](WGPURequestAdapterStatus status, WGPUAdapter adapter,
+                                   WGPUStringView message) mutable {
         on_adapter(std::move(ticket), status, adapter, message);
       });
   ++shared.outstanding_callbacks;
@@ -97,7 +97,7 @@ void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider:
 }
 
 // Why `backend` gave no adapter: Dawn's answer, then what its log said (or said before).
-std::string no_adapter_reason(DawnProvider::Shared& shared, gpu::BackendType backend, std::string answer,
+std::string no_adapter_reason(DawnProvider::Shared& shared, WGPUBackendType backend, std::string answer,
                               const std::vector<std::string>& log) {
   std::string said = gpu::summarise_log(log);
   if (!said.empty()) {
@@ -130,14 +130,14 @@ struct DeviceTicket {
 struct LostTicket {
   std::shared_ptr<LossState> loss;
 
-  void operator()(const gpu::Device*, gpu::ErrorType type, gpu::StringView message) const {  // an uncaptured error
+  void operator()(const WGPUDevice*, WGPUErrorType type, WGPUStringView message) const {  // an uncaptured error
     auto shared = loss->shared.lock();
-    if (shared && shared->on_uncaptured_error) shared->on_uncaptured_error(loss->id, type, message.view());
+    if (shared && shared->on_uncaptured_error) shared->on_uncaptured_error(loss->id, type, gpu::to_std(message));
   }
 };
 
-void on_adapter(std::unique_ptr<AdapterTicket> ticket, gpu::RequestAdapterStatus status, gpu::Adapter adapter,
-                gpu::StringView message) {
+void on_adapter(std::unique_ptr<AdapterTicket> ticket, WGPURequestAdapterStatus status, WGPUAdapter adapter,
+                WGPUStringView message) {
   auto shared = ticket->shared.lock();
   if (!shared) {
     if (adapter != nullptr) ticket->library->procs().AdapterRelease(adapter);
@@ -147,30 +147,30 @@ void on_adapter(std::unique_ptr<AdapterTicket> ticket, gpu::RequestAdapterStatus
   shared->context->report_log(ticket->log);  // reported as before, and kept in the reason below
   const gpu::AdapterCandidate& candidate = ticket->plan[ticket->next - 1];
   std::string passed_over;
-  if (status == gpu::RequestAdapterStatus::Success && adapter != nullptr) {
+  if (status == WGPURequestAdapterStatus_Success && adapter != nullptr) {
     const bool cpu = candidate.gpu_only &&
                      gpu::describe_adapter(shared->procs(), adapter, candidate.feature_level).adapter_type ==
-                         gpu::AdapterType::CPU;
+                         WGPUAdapterType_CPU;
     if (!cpu) {
       const AdapterId id{shared->next_id++};
       shared->adapters.emplace(id.value, adapter);
       return ticket->done(std::optional<ProvidedAdapter>(ProvidedAdapter{id, adapter}));
     }
     passed_over = "a CPU adapter, not a GPU";
-  } else if (status == gpu::RequestAdapterStatus::Unavailable || status == gpu::RequestAdapterStatus::Success) {
+  } else if (status == WGPURequestAdapterStatus_Unavailable || status == WGPURequestAdapterStatus_Success) {
     // "Unavailable" is WebGPU's null adapter: the request worked, nothing fits.
-    const bool said_nothing = message.view().empty() && gpu::summarise_log(ticket->log).empty() &&
+    const bool said_nothing = gpu::to_std(message).empty() && gpu::summarise_log(ticket->log).empty() &&
                               !shared->said_before.contains(candidate.backend);
     // The last candidate answers as it was answered: a null adapter stays a null adapter,
     // unless Dawn said why, which goes with it.
     if (said_nothing && ticket->plan.size() == 1) return ticket->done(std::optional<ProvidedAdapter>());
     passed_over = no_adapter_reason(*shared, candidate.backend,
-                                    message.view().empty() ? "no adapter returned" : std::string(message.view()),
+                                    gpu::to_std(message).empty() ? "no adapter returned" : std::string(gpu::to_std(message)),
                                     ticket->log);
   } else {
     passed_over = no_adapter_reason(
         *shared, candidate.backend,
-        fmt::format("adapter request failed (status {}): {}", static_cast<uint32_t>(status), message.view()),
+        fmt::format("adapter request failed (status {}): {}", static_cast<uint32_t>(status), gpu::to_std(message)),
         ticket->log);
   }
   if (adapter != nullptr) shared->procs().AdapterRelease(adapter);
@@ -182,9 +182,9 @@ void on_adapter(std::unique_ptr<AdapterTicket> ticket, gpu::RequestAdapterStatus
   request_next_candidate(std::move(ticket), *shared);
 }
 
-void on_device(DeviceTicket& ticket, gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringView message) {
+void on_device(DeviceTicket& ticket, WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message) {
   auto shared = ticket.shared.lock();
-  const bool success = status == gpu::RequestDeviceStatus::Success && device != nullptr;
+  const bool success = status == WGPURequestDeviceStatus_Success && device != nullptr;
   if (!shared) {
     if (device != nullptr) ticket.library->procs().DeviceRelease(device);
     return;
@@ -194,7 +194,7 @@ void on_device(DeviceTicket& ticket, gpu::RequestDeviceStatus status, gpu::Devic
     if (device != nullptr) shared->procs().DeviceRelease(device);
     return ticket.done(make_error(
         ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
-        fmt::format("device request failed (status {}): {}", static_cast<uint32_t>(status), message.view())));
+        fmt::format("device request failed (status {}): {}", static_cast<uint32_t>(status), gpu::to_std(message))));
   }
   const DeviceId id{shared->next_id++};
   shared->devices.emplace(id.value, device);
@@ -204,13 +204,13 @@ void on_device(DeviceTicket& ticket, gpu::RequestDeviceStatus status, gpu::Devic
   ticket.done(ProvidedDevice{id, device});
 }
 
-void on_device_lost(const LostTicket& ticket, gpu::DeviceLostReason reason, gpu::StringView message) {
+void on_device_lost(const LostTicket& ticket, WGPUDeviceLostReason reason, WGPUStringView message) {
   LossState& loss = *ticket.loss;
   if (auto shared = loss.shared.lock()) --shared->outstanding_callbacks;
   // A failed request reports FailedCreation here: that device was never delivered, so it
   // cannot be lost.
-  if (!loss.delivered || reason == gpu::DeviceLostReason::FailedCreation) return;
-  if (loss.lost) loss.lost(LossReport{reason, std::string(message.view())});
+  if (!loss.delivered || reason == WGPUDeviceLostReason_FailedCreation) return;
+  if (loss.lost) loss.lost(LossReport{reason, std::string(gpu::to_std(message))});
 }
 
 }  // namespace
@@ -264,27 +264,28 @@ void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::str
   loss->lost = std::move(lost);
   auto lost_ticket = std::make_unique<LostTicket>(LostTicket{loss});
 
-  gpu::DeviceDescriptor desc;
-  gpu::DawnCacheDeviceDescriptor cache;
+  WGPUDeviceDescriptor desc{};
+  WGPUDawnCacheDeviceDescriptor cache{};
+  cache.chain.sType = WGPUSType_DawnCacheDeviceDescriptor;
   if (options_.device.cache) {
     cache = options_.device.cache->descriptor();
-    desc.nextInChain = reinterpret_cast<const gpu::ChainedStruct*>(&cache);
+    desc.nextInChain = reinterpret_cast<WGPUChainedStruct*>(&cache);
   }
-  desc.label = label;
+  desc.label = gpu::string_view(label);
   desc.requiredFeatureCount = request->features.size();
   desc.requiredFeatures = request->features.data();
   if (request->limits) desc.requiredLimits = &*request->limits;
-  desc.uncapturedErrorCallbackInfo = gpu::borrowed_callback<gpu::UncapturedErrorCallbackInfo>(*lost_ticket);
-  desc.deviceLostCallbackInfo = gpu::once_callback<gpu::DeviceLostCallbackInfo>(
-      gpu::CallbackMode::AllowProcessEvents,
-      [ticket = std::move(lost_ticket)](const gpu::Device*, gpu::DeviceLostReason reason, gpu::StringView message) {
+  desc.uncapturedErrorCallbackInfo = gpu::borrowed_callback<WGPUUncapturedErrorCallbackInfo>(*lost_ticket);
+  desc.deviceLostCallbackInfo = gpu::once_callback<WGPUDeviceLostCallbackInfo>(
+      WGPUCallbackMode_AllowProcessEvents,
+      [ticket = std::move(lost_ticket)](const WGPUDevice*, WGPUDeviceLostReason reason, WGPUStringView message) {
         on_device_lost(*ticket, reason, message);
       });
 
-  const auto cb = gpu::once_callback<gpu::RequestDeviceCallbackInfo>(
-      gpu::CallbackMode::AllowProcessEvents,
+  const auto cb = gpu::once_callback<WGPURequestDeviceCallbackInfo>(
+      WGPUCallbackMode_AllowProcessEvents,
       [ticket = DeviceTicket{shared_, shared_->library, std::move(done), loss}](
-          gpu::RequestDeviceStatus status, gpu::Device device, gpu::StringView message) mutable {
+          WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message) mutable {
         on_device(ticket, status, device, message);
       });
   shared_->outstanding_callbacks += 2;  // the request and the device's lost callback
@@ -301,7 +302,7 @@ void DawnProvider::release_adapter(AdapterId adapter) {
 void DawnProvider::destroy_device(DeviceId device) {
   auto it = shared_->devices.find(device.value);
   if (it == shared_->devices.end()) return;
-  const gpu::Device raw = it->second;
+  const WGPUDevice raw = it->second;
   shared_->devices.erase(it);
   shared_->end_now(raw, DeviceEnd::Destroy);
 }
@@ -309,7 +310,7 @@ void DawnProvider::destroy_device(DeviceId device) {
 void DawnProvider::release_device(DeviceId device) {
   auto it = shared_->devices.find(device.value);
   if (it == shared_->devices.end()) return;
-  const gpu::Device raw = it->second;
+  const WGPUDevice raw = it->second;
   shared_->devices.erase(it);
   shared_->end_now(raw, DeviceEnd::Release);
 }
@@ -317,13 +318,13 @@ void DawnProvider::release_device(DeviceId device) {
 void DawnProvider::end_hung_device(DeviceId device, DeviceEnd end) {
   auto it = shared_->devices.find(device.value);
   if (it == shared_->devices.end()) return;
-  const gpu::Device raw = it->second;
+  const WGPUDevice raw = it->second;
   shared_->devices.erase(it);
   shared_->hung[device.value] = Shared::HungDevice{raw, end};
   const gpu::Procs& p = shared_->procs();
-  gpu::Queue queue = p.DeviceGetQueue(raw);
-  auto on_work_done = [weak = std::weak_ptr<Shared>(shared_), id = device.value](gpu::QueueWorkDoneStatus,
-                                                                                 gpu::StringView) {
+  WGPUQueue queue = p.DeviceGetQueue(raw);
+  auto on_work_done = [weak = std::weak_ptr<Shared>(shared_), id = device.value](WGPUQueueWorkDoneStatus,
+                                                                                 WGPUStringView) {
     // Any status ends the wait: finished, or the device is gone and runs nothing any more.
     auto shared = weak.lock();
     if (!shared) return;
@@ -332,7 +333,7 @@ void DawnProvider::end_hung_device(DeviceId device, DeviceEnd end) {
   };
   ++shared_->outstanding_callbacks;
   p.QueueOnSubmittedWorkDone(
-      queue, gpu::once_callback<gpu::QueueWorkDoneCallbackInfo>(gpu::CallbackMode::AllowProcessEvents, on_work_done));
+      queue, gpu::once_callback<WGPUQueueWorkDoneCallbackInfo>(WGPUCallbackMode_AllowProcessEvents, on_work_done));
   p.QueueRelease(queue);
 }
 
@@ -354,7 +355,7 @@ void DawnProvider::process_events() const {
 
 uint64_t DawnProvider::hung_devices_waiting() const { return shared_->hung.size(); }
 
-gpu::Device DawnProvider::device(DeviceId id) const {
+WGPUDevice DawnProvider::device(DeviceId id) const {
   auto it = shared_->devices.find(id.value);
   return it == shared_->devices.end() ? nullptr : it->second;
 }

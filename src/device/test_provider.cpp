@@ -125,7 +125,7 @@ Result<void> TestProvider::reject_device(size_t request, std::string why) {
   return {};
 }
 
-Result<void> TestProvider::lose(DeviceId device, gpu::DeviceLostReason reason, std::string message) {
+Result<void> TestProvider::lose(DeviceId device, WGPUDeviceLostReason reason, std::string message) {
   auto it = lost_promises_.find(device.value);
   if (it == lost_promises_.end()) {
     return make_error(

@@ -146,8 +146,8 @@ EngineOptions with_engine_features(EngineOptions options) {
   if (!options.device.cache) options.device.cache = std::make_shared<gpu::BlobCache>();
   if (options.hot_reload) {
     auto& optional = options.device.optional_features;
-    if (std::find(optional.begin(), optional.end(), gpu::kFeatureImplicitDeviceSynchronization) == optional.end()) {
-      optional.push_back(gpu::kFeatureImplicitDeviceSynchronization);
+    if (std::find(optional.begin(), optional.end(), WGPUFeatureName_ImplicitDeviceSynchronization) == optional.end()) {
+      optional.push_back(WGPUFeatureName_ImplicitDeviceSynchronization);
     }
   }
   return options;
@@ -177,7 +177,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       context_.get(), device::DawnProviderOptions{
                           .device = options_.device,
                           .on_uncaptured_error =
-                              [this](device::DeviceId, gpu::ErrorType type, std::string_view message) {
+                              [this](device::DeviceId, WGPUErrorType type, std::string_view message) {
                                 ++counters_.uncaptured_errors;
                                 diagnostics_.error(
                                     MessageId::EngineUncapturedError,
@@ -238,8 +238,8 @@ bool Engine::has_device() const {
   return !destroying_ && registry_ && !registry_->device_lost() && (state_ == EngineState::Ready || preparing_);
 }
 
-gpu::Device Engine::device() const { return has_device() ? registry_->device() : nullptr; }
-gpu::Queue Engine::queue() const { return has_device() ? queue_.get() : nullptr; }
+WGPUDevice Engine::device() const { return has_device() ? registry_->device() : nullptr; }
+WGPUQueue Engine::queue() const { return has_device() ? queue_.get() : nullptr; }
 
 template <typename Tell>
 void Engine::tell_observers(Tell&& tell) {
@@ -288,10 +288,10 @@ void Engine::prepare(const device::DeviceView& view) {
   current_ = DeviceGeneration{.number = view.device_generation, .token = view.token};
   const uint64_t generation = current_.number;
   const gpu::Procs& procs = context_->procs();
-  queue_ = gpu::Ref<gpu::Queue>(&procs, procs.DeviceGetQueue(view.device));
-  gpu::AdapterInfo info;
-  if (procs.DeviceGetAdapterInfo(view.device, &info) == gpu::Status::Success) {
-    adapter_name_ = std::string(info.device.view());
+  queue_ = gpu::Ref<WGPUQueue>(&procs, procs.DeviceGetQueue(view.device));
+  WGPUAdapterInfo info{};
+  if (procs.DeviceGetAdapterInfo(view.device, &info) == WGPUStatus_Success) {
+    adapter_name_ = std::string(gpu::to_std(info.device));
     backend_ = info.backendType;
     procs.AdapterInfoFreeMembers(info);
   }
@@ -412,7 +412,7 @@ void Engine::apply(Change change, const device::StateReason& reason) {
         const uint64_t generation = current_.number;
         const device::LossReport loss =
             reason.cause == device::StateCause::DeviceHung
-                ? device::LossReport{gpu::DeviceLostReason::Unknown, "hung: " + reason.detail}
+                ? device::LossReport{WGPUDeviceLostReason_Unknown, "hung: " + reason.detail}
                 : reason.loss;
         if (callbacks_.on_lost) {
           InCallback in(*this, "on_lost");
@@ -492,9 +492,9 @@ Result<Frame> Engine::begin_frame() {
                                   current_.number));
   }
   const gpu::Procs& procs = context_->procs();
-  gpu::CommandEncoderDescriptor desc;
-  desc.label = "warden frame";
-  gpu::Ref<gpu::CommandEncoder> encoder(&procs, procs.DeviceCreateCommandEncoder(registry_->device(), &desc));
+  WGPUCommandEncoderDescriptor desc{};
+  desc.label = gpu::string_view("warden frame");
+  gpu::Ref<WGPUCommandEncoder> encoder(&procs, procs.DeviceCreateCommandEncoder(registry_->device(), &desc));
   const uint64_t id = frames_->next_id++;
   frames_->registry = registry_.get();
   frames_->open_id = id;
@@ -521,7 +521,7 @@ Result<Serial> Engine::submit(Frame frame) {
                       fmt::format("submit: frame dropped, nothing was submitted: {}", frame.failure_->message));
   }
   const gpu::Procs& procs = context_->procs();
-  gpu::Ref<gpu::CommandBuffer> commands(&procs, procs.CommandEncoderFinish(frame.encoder_.get(), nullptr));
+  gpu::Ref<WGPUCommandBuffer> commands(&procs, procs.CommandEncoderFinish(frame.encoder_.get(), nullptr));
   Result<Serial> submitted = registry_->submit(commands.get());
   if (submitted) current_.submitted = true;
   // The first frame of a recovered device ends the recovery's timing.
@@ -649,7 +649,7 @@ Result<void> Engine::force_device_loss(std::string_view why) {
   if (destroying_ || registry_->device_lost() || state_ == EngineState::Failed) {
     return no_device_error("force_device_loss");
   }
-  context_->procs().DeviceForceLoss(registry_->device(), gpu::DeviceLostReason::Unknown, gpu::StringView(why));
+  context_->procs().DeviceForceLoss(registry_->device(), WGPUDeviceLostReason_Unknown, gpu::string_view(why));
   // The device is gone now; the controller hears of it at the next poll().
   lose();
   apply(Change::LossForced);

@@ -33,7 +33,7 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
                                   "cpu_cache_budget_bytes to 0",
                                   name, options.cpu_cache_budget_bytes));
   }
-  gpu::Limits limits;
+  WGPULimits limits{};
   engine.procs().DeviceGetLimits(engine.device(), &limits);
   if (options.in_flight_headroom >= limits.maxTextureArrayLayers) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileLayerHeadroomTooLarge,
@@ -129,7 +129,7 @@ Result<uint32_t> TileLayer::dispatch(tiles::TileFetcher& fetcher) {
 
 Result<tiles::DeliverReport> TileLayer::deliver(const Frame& frame, tiles::Priority priority) {
   if (auto ok = usable("deliver"); !ok) return ok.error();
-  gpu::CommandEncoder encoder = frame.encoder();
+  WGPUCommandEncoder encoder = frame.encoder();
   // device_ready could not record the cover: it goes first into this frame, before it draws.
   if (restore_pending_ && !clear_pending_) restore_pending_ = !restore_view(encoder);
   auto report = cache_->deliver(
@@ -189,7 +189,7 @@ Result<tiles::DeliverReport> TileLayer::deliver(const Frame& frame, tiles::Prior
   return report;
 }
 
-Result<tiles::LoadStatus> TileLayer::upload_from_memory(gpu::CommandEncoder encoder, const tiles::TileKey& key,
+Result<tiles::LoadStatus> TileLayer::upload_from_memory(WGPUCommandEncoder encoder, const tiles::TileKey& key,
                                                         tiles::Priority priority) {
   // Held: the callers check contains() first, and nothing changes the TexelCache during the load.
   const std::span<const uint8_t> texels = *texels_.take(key);
@@ -202,7 +202,7 @@ Result<tiles::LoadStatus> TileLayer::upload_from_memory(gpu::CommandEncoder enco
       priority);
 }
 
-bool TileLayer::restore_view(gpu::CommandEncoder encoder) {
+bool TileLayer::restore_view(WGPUCommandEncoder encoder) {
   // The coarsest held ancestor of each position: the fewest uploads that leave no position the
   // map covered blank (usually the root alone covers the whole view).
   std::vector<tiles::TileKey> cover;
@@ -248,7 +248,7 @@ tiles::TileInstance TileLayer::place(const tiles::TileSource& source, float x, f
   return instance;
 }
 
-Result<void> TileLayer::draw(gpu::RenderPassEncoder pass, std::span<const tiles::TileInstance> instances) {
+Result<void> TileLayer::draw(WGPURenderPassEncoder pass, std::span<const tiles::TileInstance> instances) {
   if (auto ok = usable("draw"); !ok) return ok;
   if (instances.empty()) return {};
   if (auto written = renderer_->write_instances(instances); !written) return written;

@@ -62,7 +62,7 @@ void record(AbiCheckReport& report, std::string what, uint64_t declared, uint64_
 
 // Runs the library's events until `done` or the bound; the callbacks are AllowSpontaneous, so
 // most answers have come before the first call.
-bool pump(const Procs& p, Instance instance, const std::atomic<bool>& done) {
+bool pump(const Procs& p, WGPUInstance instance, const std::atomic<bool>& done) {
   const auto deadline = Clock::now() + kAnswerTimeout;
   for (int spins = 0; !done.load() && Clock::now() < deadline; ++spins) {
     p.InstanceProcessEvents(instance);
@@ -74,43 +74,43 @@ bool pump(const Procs& p, Instance instance, const std::atomic<bool>& done) {
 // The enum values the check sends to the library and reads back, with webgpu.h's names for the
 // words. The one place in the check that names the header's values.
 struct FormatProbe {
-  TextureFormat format;
+  WGPUTextureFormat format;
   const char* name;
 };
 constexpr FormatProbe kFormatProbes[] = {
-    {TextureFormat::R8Unorm, "WGPUTextureFormat_R8Unorm"},
-    {TextureFormat::R32Float, "WGPUTextureFormat_R32Float"},
-    {TextureFormat::R32Uint, "WGPUTextureFormat_R32Uint"},
-    {TextureFormat::RGBA8Unorm, "WGPUTextureFormat_RGBA8Unorm"},
-    {TextureFormat::RGBA8UnormSrgb, "WGPUTextureFormat_RGBA8UnormSrgb"},
-    {TextureFormat::RGBA8Sint, "WGPUTextureFormat_RGBA8Sint"},
-    {TextureFormat::BGRA8Unorm, "WGPUTextureFormat_BGRA8Unorm"},
-    {TextureFormat::RGBA16Float, "WGPUTextureFormat_RGBA16Float"},
-    {TextureFormat::RGBA32Float, "WGPUTextureFormat_RGBA32Float"},
-    {TextureFormat::Depth24Plus, "WGPUTextureFormat_Depth24Plus"},
-    {TextureFormat::Depth32Float, "WGPUTextureFormat_Depth32Float"},
+    {WGPUTextureFormat_R8Unorm, "WGPUTextureFormat_R8Unorm"},
+    {WGPUTextureFormat_R32Float, "WGPUTextureFormat_R32Float"},
+    {WGPUTextureFormat_R32Uint, "WGPUTextureFormat_R32Uint"},
+    {WGPUTextureFormat_RGBA8Unorm, "WGPUTextureFormat_RGBA8Unorm"},
+    {WGPUTextureFormat_RGBA8UnormSrgb, "WGPUTextureFormat_RGBA8UnormSrgb"},
+    {WGPUTextureFormat_RGBA8Sint, "WGPUTextureFormat_RGBA8Sint"},
+    {WGPUTextureFormat_BGRA8Unorm, "WGPUTextureFormat_BGRA8Unorm"},
+    {WGPUTextureFormat_RGBA16Float, "WGPUTextureFormat_RGBA16Float"},
+    {WGPUTextureFormat_RGBA32Float, "WGPUTextureFormat_RGBA32Float"},
+    {WGPUTextureFormat_Depth24Plus, "WGPUTextureFormat_Depth24Plus"},
+    {WGPUTextureFormat_Depth32Float, "WGPUTextureFormat_Depth32Float"},
 };
 
-// The adapter half: its Limits, AdapterInfo and SupportedFeatures, and the values AdapterInfo
+// The adapter half: its WGPULimits, WGPUAdapterInfo and WGPUSupportedFeatures, and the values WGPUAdapterInfo
 // must carry for a Null adapter. False when a struct differs.
-bool probe_adapter(const Procs& p, Adapter adapter, AbiCheckReport& report) {
-  SentinelBox<Limits> limits(true);
+bool probe_adapter(const Procs& p, WGPUAdapter adapter, AbiCheckReport& report) {
+  SentinelBox<WGPULimits> limits(true);
   p.AdapterGetLimits(adapter, limits.get());
   bool same = record(report, "wgpuAdapterGetLimits", "WGPULimits", limits);
 
-  SentinelBox<AdapterInfo> info(true);
-  const Status info_status = p.AdapterGetInfo(adapter, info.get());
-  if (record(report, "wgpuAdapterGetInfo", "WGPUAdapterInfo", info) && info_status == Status::Success) {
-    record(report, "WGPUBackendType_Null through wgpuAdapterGetInfo", static_cast<uint32_t>(BackendType::Null),
+  SentinelBox<WGPUAdapterInfo> info(true);
+  const WGPUStatus info_status = p.AdapterGetInfo(adapter, info.get());
+  if (record(report, "wgpuAdapterGetInfo", "WGPUAdapterInfo", info) && info_status == WGPUStatus_Success) {
+    record(report, "WGPUBackendType_Null through wgpuAdapterGetInfo", static_cast<uint32_t>(WGPUBackendType_Null),
            static_cast<uint32_t>(info.get()->backendType));
     record(report, "WGPUAdapterType_CPU (a Null adapter) through wgpuAdapterGetInfo",
-           static_cast<uint32_t>(AdapterType::CPU), static_cast<uint32_t>(info.get()->adapterType));
+           static_cast<uint32_t>(WGPUAdapterType_CPU), static_cast<uint32_t>(info.get()->adapterType));
     p.AdapterInfoFreeMembers(*info.get());
   } else {
     same = false;  // never handed back to AdapterInfoFreeMembers: its layout is not ours
   }
 
-  SentinelBox<SupportedFeatures> features(false);
+  SentinelBox<WGPUSupportedFeatures> features(false);
   p.AdapterGetFeatures(adapter, features.get());
   if (record(report, "wgpuAdapterGetFeatures", "WGPUSupportedFeatures", features)) {
     p.SupportedFeaturesFreeMembers(*features.get());
@@ -120,57 +120,59 @@ bool probe_adapter(const Procs& p, Adapter adapter, AbiCheckReport& report) {
   return same;
 }
 
-// The device half: the device's own Limits and AdapterInfo, and enum values round-tripped
+// The device half: the device's own WGPULimits and WGPUAdapterInfo, and enum values round-tripped
 // through the objects it makes.
-void probe_device(const Procs& p, Device device, AbiCheckReport& report) {
-  SentinelBox<Limits> limits(true);
+void probe_device(const Procs& p, WGPUDevice device, AbiCheckReport& report) {
+  SentinelBox<WGPULimits> limits(true);
   p.DeviceGetLimits(device, limits.get());
   record(report, "wgpuDeviceGetLimits", "WGPULimits", limits);
-  SentinelBox<AdapterInfo> info(true);
-  const Status info_status = p.DeviceGetAdapterInfo(device, info.get());
-  if (record(report, "wgpuDeviceGetAdapterInfo", "WGPUAdapterInfo", info) && info_status == Status::Success) {
+  SentinelBox<WGPUAdapterInfo> info(true);
+  const WGPUStatus info_status = p.DeviceGetAdapterInfo(device, info.get());
+  if (record(report, "wgpuDeviceGetAdapterInfo", "WGPUAdapterInfo", info) && info_status == WGPUStatus_Success) {
     p.AdapterInfoFreeMembers(*info.get());
   } else {
     return;
   }
 
   // TextureBinding is allowed for every probed format, depth ones included.
-  constexpr Flags kTextureUsage = TextureUsage::TextureBinding;
+  constexpr WGPUFlags kTextureUsage = WGPUTextureUsage_TextureBinding;
   for (const FormatProbe& probe : kFormatProbes) {
-    TextureDescriptor desc;
+    WGPUTextureDescriptor desc{};
+    desc.mipLevelCount = 1;
+    desc.sampleCount = 1;
     desc.usage = kTextureUsage;
-    desc.dimension = TextureDimension::e2D;
+    desc.dimension = WGPUTextureDimension_2D;
     desc.size = {4, 4, 1};
     desc.format = probe.format;
-    Texture texture = p.DeviceCreateTexture(device, &desc);
+    WGPUTexture texture = p.DeviceCreateTexture(device, &desc);
     if (texture == nullptr) continue;
     record(report, fmt::format("{} through wgpuTextureGetFormat", probe.name), static_cast<uint32_t>(probe.format),
            static_cast<uint32_t>(p.TextureGetFormat(texture)));
-    if (probe.format == TextureFormat::RGBA8Unorm) {
+    if (probe.format == WGPUTextureFormat_RGBA8Unorm) {
       record(report, "WGPUTextureDimension_2D through wgpuTextureGetDimension",
-             static_cast<uint32_t>(TextureDimension::e2D), static_cast<uint32_t>(p.TextureGetDimension(texture)));
+             static_cast<uint32_t>(WGPUTextureDimension_2D), static_cast<uint32_t>(p.TextureGetDimension(texture)));
       record(report, "WGPUTextureUsage_TextureBinding through wgpuTextureGetUsage", kTextureUsage,
              p.TextureGetUsage(texture));
     }
     p.TextureRelease(texture);
   }
 
-  BufferDescriptor buffer_desc;
+  WGPUBufferDescriptor buffer_desc{};
   buffer_desc.size = 16;
-  buffer_desc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
-  if (Buffer buffer = p.DeviceCreateBuffer(device, &buffer_desc); buffer != nullptr) {
+  buffer_desc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+  if (WGPUBuffer buffer = p.DeviceCreateBuffer(device, &buffer_desc); buffer != nullptr) {
     record(report, "WGPUBufferUsage_MapRead|CopyDst through wgpuBufferGetUsage", buffer_desc.usage,
            p.BufferGetUsage(buffer));
     record(report, "WGPUBufferMapState_Unmapped through wgpuBufferGetMapState",
-           static_cast<uint32_t>(BufferMapState::Unmapped), static_cast<uint32_t>(p.BufferGetMapState(buffer)));
+           static_cast<uint32_t>(WGPUBufferMapState_Unmapped), static_cast<uint32_t>(p.BufferGetMapState(buffer)));
     p.BufferRelease(buffer);
   }
 
-  QuerySetDescriptor query_desc;
-  query_desc.type = QueryType::Occlusion;
+  WGPUQuerySetDescriptor query_desc{};
+  query_desc.type = WGPUQueryType_Occlusion;
   query_desc.count = 1;
-  if (QuerySet queries = p.DeviceCreateQuerySet(device, &query_desc); queries != nullptr) {
-    record(report, "WGPUQueryType_Occlusion through wgpuQuerySetGetType", static_cast<uint32_t>(QueryType::Occlusion),
+  if (WGPUQuerySet queries = p.DeviceCreateQuerySet(device, &query_desc); queries != nullptr) {
+    record(report, "WGPUQueryType_Occlusion through wgpuQuerySetGetType", static_cast<uint32_t>(WGPUQueryType_Occlusion),
            static_cast<uint32_t>(p.QuerySetGetType(queries)));
     p.QuerySetRelease(queries);
   }
@@ -180,11 +182,11 @@ void probe_device(const Procs& p, Device device, AbiCheckReport& report) {
 // library descriptors in warden's layout, which a library that has just shown another layout
 // could misread.
 void probe(const Procs& p, AbiCheckReport& report) {
-  SentinelBox<InstanceCapabilities> capabilities(true);
+  SentinelBox<WGPUInstanceCapabilities> capabilities(true);
   p.GetInstanceCapabilities(capabilities.get());
   if (!record(report, "wgpuGetInstanceCapabilities", "WGPUInstanceCapabilities", capabilities)) return;
 
-  Instance instance = p.CreateInstance(nullptr);  // a null descriptor: nothing to misread
+  WGPUInstance instance = p.CreateInstance(nullptr);  // a null descriptor: nothing to misread
   if (instance == nullptr) {
     report.incomplete = "wgpuCreateInstance(nullptr) returned no instance";
     return;
@@ -193,22 +195,22 @@ void probe(const Procs& p, AbiCheckReport& report) {
   // is then deliberately left alive, as is the instance that would answer it.
   struct AdapterAnswer {
     std::atomic<bool> done = false;  // AllowSpontaneous: the answer may come on another thread
-    RequestAdapterStatus status{};
-    Adapter adapter = nullptr;
+    WGPURequestAdapterStatus status{};
+    WGPUAdapter adapter = nullptr;
     std::string message;
   };
   auto adapter_answer = std::make_unique<AdapterAnswer>();
-  RequestAdapterOptions options;
-  options.backendType = BackendType::Null;
-  options.featureLevel = FeatureLevel::Core;
-  RequestAdapterCallbackInfo adapter_cb;
-  adapter_cb.mode = CallbackMode::AllowSpontaneous;
+  WGPURequestAdapterOptions options{};
+  options.backendType = WGPUBackendType_Null;
+  options.featureLevel = WGPUFeatureLevel_Core;
+  WGPURequestAdapterCallbackInfo adapter_cb{};
+  adapter_cb.mode = WGPUCallbackMode_AllowSpontaneous;
   adapter_cb.userdata1 = adapter_answer.get();
-  adapter_cb.callback = [](RequestAdapterStatus status, Adapter adapter, StringView message, void* u, void*) {
+  adapter_cb.callback = [](WGPURequestAdapterStatus status, WGPUAdapter adapter, WGPUStringView message, void* u, void*) {
     auto* a = static_cast<AdapterAnswer*>(u);
     a->status = status;
     a->adapter = adapter;
-    a->message = std::string(message.view());
+    a->message = std::string(to_std(message));
     a->done = true;
   };
   p.InstanceRequestAdapter(instance, &options, adapter_cb);
@@ -217,27 +219,27 @@ void probe(const Procs& p, AbiCheckReport& report) {
     report.incomplete = "the Null adapter request was not answered";
     return;
   }
-  if (adapter_answer->status != RequestAdapterStatus::Success || adapter_answer->adapter == nullptr) {
+  if (adapter_answer->status != WGPURequestAdapterStatus_Success || adapter_answer->adapter == nullptr) {
     report.incomplete = fmt::format("no Null adapter ({})", adapter_answer->message.empty() ? "no message"
                                                                                             : adapter_answer->message);
     p.InstanceRelease(instance);
     return;
   }
-  Adapter adapter = adapter_answer->adapter;
+  WGPUAdapter adapter = adapter_answer->adapter;
   if (probe_adapter(p, adapter, report)) {
     struct DeviceAnswer {
       std::atomic<bool> done = false;
-      Device device = nullptr;
+      WGPUDevice device = nullptr;
       std::string message;
     };
     auto device_answer = std::make_unique<DeviceAnswer>();
-    RequestDeviceCallbackInfo device_cb;
-    device_cb.mode = CallbackMode::AllowSpontaneous;
+    WGPURequestDeviceCallbackInfo device_cb{};
+    device_cb.mode = WGPUCallbackMode_AllowSpontaneous;
     device_cb.userdata1 = device_answer.get();
-    device_cb.callback = [](RequestDeviceStatus, Device device, StringView message, void* u, void*) {
+    device_cb.callback = [](WGPURequestDeviceStatus, WGPUDevice device, WGPUStringView message, void* u, void*) {
       auto* d = static_cast<DeviceAnswer*>(u);
       d->device = device;
-      d->message = std::string(message.view());
+      d->message = std::string(to_std(message));
       d->done = true;
     };
     p.AdapterRequestDevice(adapter, nullptr, device_cb);  // a null descriptor: nothing to misread

@@ -39,8 +39,9 @@ BlobCacheStats BlobCache::stats() const {
   return stats_;
 }
 
-DawnCacheDeviceDescriptor BlobCache::descriptor() {
-  DawnCacheDeviceDescriptor d;
+WGPUDawnCacheDeviceDescriptor BlobCache::descriptor() {
+  WGPUDawnCacheDeviceDescriptor d{};
+  d.chain.sType = WGPUSType_DawnCacheDeviceDescriptor;
   d.loadDataFunction = [](const void* key, size_t key_size, void* value, size_t value_size, void* self) {
     return static_cast<BlobCache*>(self)->load(key, key_size, value, value_size);
   };

@@ -22,7 +22,7 @@ thread_local uint64_t g_blocking_waits_this_thread = 0;
 
 constexpr std::chrono::milliseconds kStartupTimeout{10000};
 
-std::string copy_view(StringView v) { return std::string(v.view()); }
+std::string copy_view(WGPUStringView v) { return std::string(gpu::to_std(v)); }
 
 // Lives on the heap from request to the device-lost callback, which Dawn calls exactly once
 // (on loss, on destruction, or cancelled at instance shutdown) and which owns it; the
@@ -30,8 +30,8 @@ std::string copy_view(StringView v) { return std::string(v.view()); }
 struct DeviceEvents {
   DeviceCallbacks callbacks;
 
-  void operator()(const Device*, ErrorType type, StringView message) const {  // an uncaptured error
-    if (callbacks.on_uncaptured_error) callbacks.on_uncaptured_error(type, message.view());
+  void operator()(const WGPUDevice*, WGPUErrorType type, WGPUStringView message) const {  // an uncaptured error
+    if (callbacks.on_uncaptured_error) callbacks.on_uncaptured_error(type, gpu::to_std(message));
   }
 };
 
@@ -39,13 +39,13 @@ struct DeviceEvents {
 // missing adapter only there, and the request's own message is "No supported adapters".
 thread_local std::vector<std::string>* t_adapter_request_log = nullptr;
 
-constexpr EnumName<LoggingType> kLoggingTypeNames[] = {
-    {LoggingType::Verbose, "Verbose"},
-    {LoggingType::Info, "Info"},
-    {LoggingType::Warning, "Warning"},
-    {LoggingType::Error, "Error"},
+constexpr EnumName<WGPULoggingType> kLoggingTypeNames[] = {
+    {WGPULoggingType_Verbose, "Verbose"},
+    {WGPULoggingType_Info, "Info"},
+    {WGPULoggingType_Warning, "Warning"},
+    {WGPULoggingType_Error, "Error"},
 };
-const char* to_string(LoggingType type) { return name_in(kLoggingTypeNames, type, "Log"); }
+const char* to_string(WGPULoggingType type) { return name_in(kLoggingTypeNames, type, "Log"); }
 
 }  // namespace
 
@@ -70,7 +70,7 @@ std::vector<std::string> Context::collect_log(const std::function<void()>& reque
 }
 
 void Context::report_log(const std::vector<std::string>& log) const {
-  for (const std::string& message : log) log_line(this, LoggingType::Warning, message);
+  for (const std::string& message : log) log_line(this, WGPULoggingType_Warning, message);
 }
 
 uint64_t blocking_wait_count() { return g_blocking_waits.load(std::memory_order_relaxed); }
@@ -111,18 +111,18 @@ bool prepare_gl_environment() {
 
 // Outside an adapter request, the message goes to the context's diagnostics, or where Dawn
 // would have put it without a callback.
-void Context::InstanceLog::operator()(LoggingType type, StringView message) const {
+void Context::InstanceLog::operator()(WGPULoggingType type, WGPUStringView message) const {
   if (t_adapter_request_log != nullptr) {
     t_adapter_request_log->push_back(copy_view(message));
     return;
   }
-  log_line(context, type, message.view());
+  log_line(context, type, gpu::to_std(message));
 }
 
-void Context::log_line(const Context* context, LoggingType type, std::string_view text) {
+void Context::log_line(const Context* context, WGPULoggingType type, std::string_view text) {
   if (context != nullptr && context->diagnostics_ != nullptr) {
-    const Severity severity = type == LoggingType::Error     ? Severity::Error
-                              : type == LoggingType::Warning ? Severity::Warning
+    const Severity severity = type == WGPULoggingType_Error     ? Severity::Error
+                              : type == WGPULoggingType_Warning ? Severity::Warning
                                                              : Severity::Info;
     context->diagnostics_->report(severity, MessageId::DawnLog, std::string(text));
     return;
@@ -141,9 +141,9 @@ Result<std::unique_ptr<Context>> Context::create(std::shared_ptr<const Library> 
   ctx->library_ = std::move(library);
   DawnInstanceDescriptor dawn_options;
   // The Context is on the heap: its instance_log_ stays where it is as long as the instance.
-  dawn_options.loggingCallbackInfo = borrowed_callback<LoggingCallbackInfo>(ctx->instance_log_);
-  InstanceDescriptor desc;
-  desc.nextInChain = reinterpret_cast<const ChainedStruct*>(&dawn_options);
+  dawn_options.loggingCallbackInfo = borrowed_callback<WGPULoggingCallbackInfo>(ctx->instance_log_);
+  WGPUInstanceDescriptor desc{};
+  desc.nextInChain = reinterpret_cast<WGPUChainedStruct*>(&dawn_options);
   // Timed WaitAny is what lets tools and tests wait with a bound instead of spinning.
   desc.capabilities.timedWaitAnyEnable = 1;
   desc.capabilities.timedWaitAnyMaxCount = 1;
@@ -161,13 +161,13 @@ Context::~Context() {
 
 void Context::process_events() const { procs().InstanceProcessEvents(instance_); }
 
-Result<void> Context::wait(Future future, std::chrono::milliseconds timeout) const {
+Result<void> Context::wait(WGPUFuture future, std::chrono::milliseconds timeout) const {
   count_blocking_wait();
-  FutureWaitInfo info{future, 0};
+  WGPUFutureWaitInfo info{future, 0};
   uint64_t ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count());
-  WaitStatus status = procs().InstanceWaitAny(instance_, 1, &info, ns);
-  if (status == WaitStatus::Success && info.completed) return {};
-  if (status == WaitStatus::TimedOut) {
+  WGPUWaitStatus status = procs().InstanceWaitAny(instance_, 1, &info, ns);
+  if (status == WGPUWaitStatus_Success && info.completed) return {};
+  if (status == WGPUWaitStatus_TimedOut) {
     return make_error(ErrorKind::Timeout, MessageId::FutureWaitTimedOut,
                       fmt::format("wait timed out after {} ms", timeout.count()));
   }
@@ -175,45 +175,45 @@ Result<void> Context::wait(Future future, std::chrono::milliseconds timeout) con
                     fmt::format("wgpuInstanceWaitAny failed (status {})", static_cast<uint32_t>(status)));
 }
 
-Result<Ref<Adapter>> Context::request_adapter(BackendType backend, FeatureLevel level,
+Result<Ref<WGPUAdapter>> Context::request_adapter(WGPUBackendType backend, WGPUFeatureLevel level,
                                               std::string* why) const {
   struct Outcome {
-    RequestAdapterStatus status{};
-    Adapter adapter = nullptr;
+    WGPURequestAdapterStatus status{};
+    WGPUAdapter adapter = nullptr;
     std::string message;
   } outcome;
-  RequestAdapterOptions options;
+  WGPURequestAdapterOptions options{};
   options.backendType = backend;
   options.featureLevel = level;
-  auto on_adapter = [&outcome](RequestAdapterStatus status, Adapter adapter, StringView message) {
+  auto on_adapter = [&outcome](WGPURequestAdapterStatus status, WGPUAdapter adapter, WGPUStringView message) {
     outcome.status = status;
     outcome.adapter = adapter;
     outcome.message = copy_view(message);
   };
-  const auto cb = borrowed_callback<RequestAdapterCallbackInfo>(CallbackMode::WaitAnyOnly, on_adapter);
+  const auto cb = borrowed_callback<WGPURequestAdapterCallbackInfo>(WGPUCallbackMode_WaitAnyOnly, on_adapter);
   Result<void> waited;
   const std::vector<std::string> log = collect_log([&] {
-    Future f = procs().InstanceRequestAdapter(instance_, &options, cb);
+    WGPUFuture f = procs().InstanceRequestAdapter(instance_, &options, cb);
     waited = wait(f, kStartupTimeout);
   });
   if (!waited) {
     *why = waited.error().message;
     return waited.error();
   }
-  if (outcome.status != RequestAdapterStatus::Success || outcome.adapter == nullptr) {
+  if (outcome.status != WGPURequestAdapterStatus_Success || outcome.adapter == nullptr) {
     // Dawn's words, both of them: the request's answer and what its log said on the way.
     *why = outcome.message.empty() ? "no adapter returned" : outcome.message;
     if (std::string said = summarise_log(log); !said.empty()) *why += " (" + said + ")";
     return make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, *why);
   }
   report_log(log);
-  return Ref<Adapter>(&procs(), outcome.adapter);
+  return Ref<WGPUAdapter>(&procs(), outcome.adapter);
 }
 
-AdapterDescription describe_adapter(const Procs& procs, Adapter adapter, FeatureLevel level) {
+AdapterDescription describe_adapter(const Procs& procs, WGPUAdapter adapter, WGPUFeatureLevel level) {
   AdapterDescription d;
-  AdapterInfo info;
-  if (procs.AdapterGetInfo(adapter, &info) == Status::Success) {
+  WGPUAdapterInfo info{};
+  if (procs.AdapterGetInfo(adapter, &info) == WGPUStatus_Success) {
     d.vendor = copy_view(info.vendor);
     d.architecture = copy_view(info.architecture);
     d.device = copy_view(info.device);
@@ -226,7 +226,7 @@ AdapterDescription describe_adapter(const Procs& procs, Adapter adapter, Feature
   }
   d.feature_level = level;
   procs.AdapterGetLimits(adapter, &d.limits);
-  SupportedFeatures features;
+  WGPUSupportedFeatures features{};
   procs.AdapterGetFeatures(adapter, &features);
   d.features.assign(features.features, features.features + features.featureCount);
   procs.SupportedFeaturesFreeMembers(features);
@@ -236,21 +236,21 @@ AdapterDescription describe_adapter(const Procs& procs, Adapter adapter, Feature
 std::vector<AdapterCandidate> adapter_plan(BackendChoice choice) {
   switch (choice) {
     case BackendChoice::Auto:
-      return {{BackendType::Vulkan, FeatureLevel::Core, true},
-              {BackendType::OpenGL, FeatureLevel::Compatibility, false},
-              {BackendType::OpenGLES, FeatureLevel::Compatibility, false}};
-    case BackendChoice::Vulkan: return {{BackendType::Vulkan, FeatureLevel::Core, false}};
-    case BackendChoice::GL: return {{BackendType::OpenGL, FeatureLevel::Compatibility, false}};
-    case BackendChoice::GLES: return {{BackendType::OpenGLES, FeatureLevel::Compatibility, false}};
-    case BackendChoice::Null: return {{BackendType::Null, FeatureLevel::Core, false}};
+      return {{WGPUBackendType_Vulkan, WGPUFeatureLevel_Core, true},
+              {WGPUBackendType_OpenGL, WGPUFeatureLevel_Compatibility, false},
+              {WGPUBackendType_OpenGLES, WGPUFeatureLevel_Compatibility, false}};
+    case BackendChoice::Vulkan: return {{WGPUBackendType_Vulkan, WGPUFeatureLevel_Core, false}};
+    case BackendChoice::GL: return {{WGPUBackendType_OpenGL, WGPUFeatureLevel_Compatibility, false}};
+    case BackendChoice::GLES: return {{WGPUBackendType_OpenGLES, WGPUFeatureLevel_Compatibility, false}};
+    case BackendChoice::Null: return {{WGPUBackendType_Null, WGPUFeatureLevel_Core, false}};
   }
   return {};
 }
 
-Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, const DeviceOptions& options) {
+Result<DeviceRequest> plan_device_request(const Procs& procs, WGPUAdapter adapter, const DeviceOptions& options) {
   DeviceRequest request;
   std::vector<std::string> missing;
-  for (FeatureName feature : options.required_features) {
+  for (WGPUFeatureName feature : options.required_features) {
     if (procs.AdapterHasFeature(adapter, feature)) {
       request.features.push_back(feature);
     } else {
@@ -262,13 +262,13 @@ Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, c
                       fmt::format("device \"{}\": the adapter lacks required feature(s) {}", options.label,
                                   fmt::join(missing, ", ")));
   }
-  for (FeatureName feature : options.optional_features) {
+  for (WGPUFeatureName feature : options.optional_features) {
     const bool asked = std::find(request.features.begin(), request.features.end(), feature) != request.features.end();
     if (!asked && procs.AdapterHasFeature(adapter, feature)) request.features.push_back(feature);
   }
   if (options.limits == LimitsChoice::Adapter) {
-    Limits limits;
-    if (procs.AdapterGetLimits(adapter, &limits) == Status::Success) {
+    WGPULimits limits{};
+    if (procs.AdapterGetLimits(adapter, &limits) == WGPUStatus_Success) {
       limits.nextInChain = nullptr;
       request.limits = limits;
     }
@@ -281,7 +281,7 @@ Result<SelectedAdapter> Context::select_adapter(BackendChoice choice) const {
 
   SelectedAdapter selected;
   for (const AdapterCandidate& c : plan) {
-    if (c.backend == BackendType::OpenGL || c.backend == BackendType::OpenGLES) prepare_gl_environment();
+    if (c.backend == WGPUBackendType_OpenGL || c.backend == WGPUBackendType_OpenGLES) prepare_gl_environment();
     AdapterAttempt attempt{c.backend, c.feature_level, {}};
     std::string why;
     auto adapter = request_adapter(c.backend, c.feature_level, &why);
@@ -291,7 +291,7 @@ Result<SelectedAdapter> Context::select_adapter(BackendChoice choice) const {
       continue;
     }
     AdapterDescription desc = describe_adapter(procs(), adapter->get(), c.feature_level);
-    if (c.gpu_only && desc.adapter_type == AdapterType::CPU) {
+    if (c.gpu_only && desc.adapter_type == WGPUAdapterType_CPU) {
       attempt.outcome = fmt::format("adapter '{}' is a CPU adapter, not a GPU", desc.device);
       selected.attempts.push_back(attempt);
       continue;
@@ -311,47 +311,48 @@ Result<SelectedAdapter> Context::select_adapter(BackendChoice choice) const {
                     fmt::format("no adapter satisfies backend '{}'. Tried:{}", to_string(choice), tried));
 }
 
-Result<Ref<Device>> Context::request_device(Adapter adapter, DeviceOptions options) const {
+Result<Ref<WGPUDevice>> Context::request_device(WGPUAdapter adapter, DeviceOptions options) const {
   struct Outcome {
-    RequestDeviceStatus status{};
-    Device device = nullptr;
+    WGPURequestDeviceStatus status{};
+    WGPUDevice device = nullptr;
     std::string message;
   } outcome;
   auto request = plan_device_request(procs(), adapter, options);
   if (!request) return request.error();
-  DeviceDescriptor desc;
-  DawnCacheDeviceDescriptor cache;
+  WGPUDeviceDescriptor desc{};
+  WGPUDawnCacheDeviceDescriptor cache{};
+  cache.chain.sType = WGPUSType_DawnCacheDeviceDescriptor;
   if (options.cache) {
     cache = options.cache->descriptor();
-    desc.nextInChain = reinterpret_cast<const ChainedStruct*>(&cache);
+    desc.nextInChain = reinterpret_cast<WGPUChainedStruct*>(&cache);
   }
-  desc.label = std::string_view(options.label);
+  desc.label = gpu::string_view(std::string_view(options.label));
   desc.requiredFeatureCount = request->features.size();
   desc.requiredFeatures = request->features.data();
   if (request->limits) desc.requiredLimits = &*request->limits;
   auto events = std::make_unique<DeviceEvents>(DeviceEvents{std::move(options.callbacks)});
-  desc.uncapturedErrorCallbackInfo = borrowed_callback<UncapturedErrorCallbackInfo>(*events);
-  desc.deviceLostCallbackInfo = once_callback<DeviceLostCallbackInfo>(
-      CallbackMode::AllowProcessEvents,
-      [events = std::move(events)](const Device*, DeviceLostReason reason, StringView message) {
-        if (events->callbacks.on_lost) events->callbacks.on_lost(reason, message.view());
+  desc.uncapturedErrorCallbackInfo = borrowed_callback<WGPUUncapturedErrorCallbackInfo>(*events);
+  desc.deviceLostCallbackInfo = once_callback<WGPUDeviceLostCallbackInfo>(
+      WGPUCallbackMode_AllowProcessEvents,
+      [events = std::move(events)](const WGPUDevice*, WGPUDeviceLostReason reason, WGPUStringView message) {
+        if (events->callbacks.on_lost) events->callbacks.on_lost(reason, gpu::to_std(message));
       });
-  auto on_device = [&outcome](RequestDeviceStatus status, Device device, StringView message) {
+  auto on_device = [&outcome](WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message) {
     outcome.status = status;
     outcome.device = device;
     outcome.message = copy_view(message);
   };
-  const auto cb = borrowed_callback<RequestDeviceCallbackInfo>(CallbackMode::WaitAnyOnly, on_device);
-  Future f = procs().AdapterRequestDevice(adapter, &desc, cb);
+  const auto cb = borrowed_callback<WGPURequestDeviceCallbackInfo>(WGPUCallbackMode_WaitAnyOnly, on_device);
+  WGPUFuture f = procs().AdapterRequestDevice(adapter, &desc, cb);
   if (auto waited = wait(f, kStartupTimeout); !waited) return waited.error();
-  if (outcome.status != RequestDeviceStatus::Success || outcome.device == nullptr) {
+  if (outcome.status != WGPURequestDeviceStatus_Success || outcome.device == nullptr) {
     // A failed request still reports its lost callback (FailedCreation), which frees the events.
     process_events();
     return make_error(
         ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
         fmt::format("device request failed: {}", outcome.message.empty() ? "no device" : outcome.message));
   }
-  return Ref<Device>(&procs(), outcome.device);
+  return Ref<WGPUDevice>(&procs(), outcome.device);
 }
 
 Result<OpenedDevice> Context::open_device(BackendChoice choice, DeviceOptions options) const {
@@ -360,37 +361,37 @@ Result<OpenedDevice> Context::open_device(BackendChoice choice, DeviceOptions op
   auto device = request_device(adapter->adapter.get(), std::move(options));
   if (!device) return device.error();
   OpenedDevice opened{std::move(adapter.value()), std::move(device.value()), {}};
-  opened.queue = Ref<Queue>(&procs(), procs().DeviceGetQueue(opened.device.get()));
+  opened.queue = Ref<WGPUQueue>(&procs(), procs().DeviceGetQueue(opened.device.get()));
   return opened;
 }
 
-Result<void> Context::wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const {
-  QueueWorkDoneStatus status{};
-  auto on_done = [&status](QueueWorkDoneStatus s, StringView) { status = s; };
-  const auto cb = borrowed_callback<QueueWorkDoneCallbackInfo>(CallbackMode::WaitAnyOnly, on_done);
-  Future f = procs().QueueOnSubmittedWorkDone(queue, cb);
+Result<void> Context::wait_queue_idle(WGPUQueue queue, std::chrono::milliseconds timeout) const {
+  WGPUQueueWorkDoneStatus status{};
+  auto on_done = [&status](WGPUQueueWorkDoneStatus s, WGPUStringView) { status = s; };
+  const auto cb = borrowed_callback<WGPUQueueWorkDoneCallbackInfo>(WGPUCallbackMode_WaitAnyOnly, on_done);
+  WGPUFuture f = procs().QueueOnSubmittedWorkDone(queue, cb);
   if (auto waited = wait(f, timeout); !waited) return waited;
-  if (status != QueueWorkDoneStatus::Success) {
+  if (status != WGPUQueueWorkDoneStatus_Success) {
     return make_error(ErrorKind::DeviceFailed, MessageId::QueueIdleWaitFailed,
                       fmt::format("queue work did not complete (status {})", static_cast<uint32_t>(status)));
   }
   return {};
 }
 
-Result<std::vector<uint8_t>> Context::read_mapped(Buffer buffer, uint64_t size,
+Result<std::vector<uint8_t>> Context::read_mapped(WGPUBuffer buffer, uint64_t size,
                                                   std::chrono::milliseconds timeout) const {
   struct Outcome {
-    MapAsyncStatus status{};
+    WGPUMapAsyncStatus status{};
     std::string message;
   } outcome;
-  auto on_mapped = [&outcome](MapAsyncStatus s, StringView message) {
+  auto on_mapped = [&outcome](WGPUMapAsyncStatus s, WGPUStringView message) {
     outcome.status = s;
     outcome.message = copy_view(message);
   };
-  const auto cb = borrowed_callback<BufferMapCallbackInfo>(CallbackMode::WaitAnyOnly, on_mapped);
-  Future f = procs().BufferMapAsync(buffer, MapMode::Read, 0, size, cb);
+  const auto cb = borrowed_callback<WGPUBufferMapCallbackInfo>(WGPUCallbackMode_WaitAnyOnly, on_mapped);
+  WGPUFuture f = procs().BufferMapAsync(buffer, WGPUMapMode_Read, 0, size, cb);
   if (auto waited = wait(f, timeout); !waited) return waited.error();
-  if (outcome.status != MapAsyncStatus::Success) {
+  if (outcome.status != WGPUMapAsyncStatus_Success) {
     return make_error(ErrorKind::Validation, MessageId::ReadMappedMapFailed,
                       fmt::format("buffer map failed: {}", outcome.message));
   }

@@ -32,7 +32,7 @@ template <typename T>
 struct ObjectTypeOf : std::false_type {};
 #define WARDEN_GPU_OBJECT_TYPE_OF(Name)                                \
   template <>                                                          \
-  struct ObjectTypeOf<Name> : std::true_type {                         \
+  struct ObjectTypeOf<WGPU##Name> : std::true_type {                   \
     static constexpr ObjectType kType = ObjectType::Name;              \
   };
 WARDEN_GPU_OBJECT_TYPES(WARDEN_GPU_OBJECT_TYPE_OF)
@@ -62,17 +62,33 @@ Arg counted(Arg arg) {
 // After the call: objects handed out through an out-parameter.
 template <typename Arg>
 void handed_out(Arg) {}
-void handed_out(SurfaceTexture* frame) {
+void handed_out(WGPUSurfaceTexture* frame) {
   if (frame != nullptr && frame->texture != nullptr) Ledger::process().taken(ObjectType::Texture);
 }
 
+// A callback info whose callback delivers an object: (status, object, message, userdata1,
+// userdata2), as webgpu.h's adapter and device requests and asynchronous pipeline creations do.
+template <typename Callback>
+struct DeliversObject : std::false_type {};
+template <typename Status, GpuObject Object>
+struct DeliversObject<void (*)(Status, Object, WGPUStringView, void*, void*)> : std::true_type {
+  using Delivered = Object;
+};
+template <typename Info>
+concept ObjectCallbackInfo = requires(Info info) {
+  info.mode;
+  info.userdata1;
+  info.userdata2;
+  requires DeliversObject<decltype(info.callback)>::value;
+};
+
 // The application's callback, given the object after the ledger counted it. webgpu.h calls
 // every such callback exactly once (at the latest when the instance goes away).
-template <typename Status, GpuObject Object>
-CallbackInfo<void (*)(Status, Object, StringView, void*, void*)> counted(
-    CallbackInfo<void (*)(Status, Object, StringView, void*, void*)> info) {
+template <ObjectCallbackInfo Info>
+Info counted(Info info) {
   if (info.callback == nullptr) return info;  // nobody receives the object: nothing to count
-  auto counting = once_callback<decltype(info)>(info.mode, [info](Status status, Object object, StringView message) {
+  using Object = typename DeliversObject<decltype(info.callback)>::Delivered;
+  auto counting = once_callback<Info>(info.mode, [info](auto status, Object object, WGPUStringView message) {
     if (object != nullptr) Ledger::process().taken(ObjectTypeOf<Object>::kType);
     info.callback(status, object, message, info.userdata1, info.userdata2);
   });

@@ -4,33 +4,33 @@
 
 namespace warden::gpu {
 
-void push_validation_scope(const Procs& procs, Device device) {
-  procs.DevicePushErrorScope(device, ErrorFilter::Validation);
+void push_validation_scope(const Procs& procs, WGPUDevice device) {
+  procs.DevicePushErrorScope(device, WGPUErrorFilter_Validation);
 }
 
-CallbackMode callback_mode(Completion completion) {
+WGPUCallbackMode callback_mode(Completion completion) {
   switch (completion) {
-    case Completion::WorkerWait: return CallbackMode::WaitAnyOnly;
-    case Completion::WithinCall: return CallbackMode::AllowSpontaneous;
+    case Completion::WorkerWait: return WGPUCallbackMode_WaitAnyOnly;
+    case Completion::WithinCall: return WGPUCallbackMode_AllowSpontaneous;
     case Completion::ProcessEvents: break;
   }
-  return CallbackMode::AllowProcessEvents;
+  return WGPUCallbackMode_AllowProcessEvents;
 }
 
-PendingScope pop_scope(const Procs& procs, Device device, Completion completion) {
+PendingScope pop_scope(const Procs& procs, WGPUDevice device, Completion completion) {
   auto outcome = std::make_shared<PoppedScope>();
-  auto on_popped = [outcome](PopErrorScopeStatus status, ErrorType type, StringView message) {
+  auto on_popped = [outcome](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView message) {
     outcome->status = status;
-    outcome->type = status == PopErrorScopeStatus::Success ? type : ErrorType::NoError;
-    outcome->message = std::string(message.view());
+    outcome->type = status == WGPUPopErrorScopeStatus_Success ? type : WGPUErrorType_NoError;
+    outcome->message = std::string(gpu::to_std(message));
     outcome->done = true;
   };
-  Future future = procs.DevicePopErrorScope(
-      device, once_callback<PopErrorScopeCallbackInfo>(callback_mode(completion), std::move(on_popped)));
+  WGPUFuture future = procs.DevicePopErrorScope(
+      device, once_callback<WGPUPopErrorScopeCallbackInfo>(callback_mode(completion), std::move(on_popped)));
   return PendingScope{future, std::move(outcome)};
 }
 
-Result<void> settle(const Context& context, Future future, const bool& outcome_done,
+Result<void> settle(const Context& context, WGPUFuture future, const bool& outcome_done,
                     std::chrono::milliseconds timeout, Completion completion) {
   if (completion == Completion::WorkerWait) return context.wait(future, timeout);
   if (completion == Completion::WithinCall) return outcome_done ? Result<void>{} : context.wait(future, timeout);

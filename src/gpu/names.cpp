@@ -8,78 +8,79 @@
 
 namespace warden::gpu {
 
-constexpr EnumName<BackendType> kBackendTypeNames[] = {
-    {BackendType::Undefined, "undefined"},
-    {BackendType::Null, "null"},
-    {BackendType::Vulkan, "vulkan"},
-    {BackendType::OpenGL, "opengl"},
-    {BackendType::OpenGLES, "opengles"},
+constexpr EnumName<WGPUBackendType> kBackendTypeNames[] = {
+    {WGPUBackendType_Undefined, "undefined"},
+    {WGPUBackendType_Null, "null"},
+    {WGPUBackendType_Vulkan, "vulkan"},
+    {WGPUBackendType_OpenGL, "opengl"},
+    {WGPUBackendType_OpenGLES, "opengles"},
 };
-const char* to_string(BackendType type) { return name_in(kBackendTypeNames, type); }
+const char* to_string(WGPUBackendType type) { return name_in(kBackendTypeNames, type); }
 
-constexpr EnumName<AdapterType> kAdapterTypeNames[] = {
-    {AdapterType::DiscreteGPU, "discrete-gpu"},
-    {AdapterType::CPU, "cpu"},
-    {AdapterType::Unknown, "unknown"},
+constexpr EnumName<WGPUAdapterType> kAdapterTypeNames[] = {
+    {WGPUAdapterType_DiscreteGPU, "discrete-gpu"},
+    {WGPUAdapterType_CPU, "cpu"},
+    {WGPUAdapterType_Unknown, "unknown"},
 };
-const char* to_string(AdapterType type) { return name_in(kAdapterTypeNames, type); }
+const char* to_string(WGPUAdapterType type) { return name_in(kAdapterTypeNames, type); }
 
-constexpr EnumName<FeatureLevel> kFeatureLevelNames[] = {
-    {FeatureLevel::Undefined, "undefined"},
-    {FeatureLevel::Compatibility, "compatibility"},
-    {FeatureLevel::Core, "core"},
+constexpr EnumName<WGPUFeatureLevel> kFeatureLevelNames[] = {
+    {WGPUFeatureLevel_Undefined, "undefined"},
+    {WGPUFeatureLevel_Compatibility, "compatibility"},
+    {WGPUFeatureLevel_Core, "core"},
 };
-const char* to_string(FeatureLevel level) { return name_in(kFeatureLevelNames, level); }
+const char* to_string(WGPUFeatureLevel level) { return name_in(kFeatureLevelNames, level); }
 
-constexpr EnumName<ErrorType> kErrorTypeNames[] = {
-    {ErrorType::NoError, "no-error"},
-    {ErrorType::Validation, "validation"},
+constexpr EnumName<WGPUErrorType> kErrorTypeNames[] = {
+    {WGPUErrorType_NoError, "no-error"},
+    {WGPUErrorType_Validation, "validation"},
 };
-const char* to_string(ErrorType type) { return name_in(kErrorTypeNames, type); }
+const char* to_string(WGPUErrorType type) { return name_in(kErrorTypeNames, type); }
 
-constexpr EnumName<DeviceLostReason> kDeviceLostReasonNames[] = {
-    {DeviceLostReason::Unknown, "unknown"},
-    {DeviceLostReason::Destroyed, "destroyed"},
-    {DeviceLostReason::CallbackCancelled, "callback-cancelled"},
-    {DeviceLostReason::FailedCreation, "failed-creation"},
+constexpr EnumName<WGPUDeviceLostReason> kDeviceLostReasonNames[] = {
+    {WGPUDeviceLostReason_Unknown, "unknown"},
+    {WGPUDeviceLostReason_Destroyed, "destroyed"},
+    {WGPUDeviceLostReason_CallbackCancelled, "callback-cancelled"},
+    {WGPUDeviceLostReason_FailedCreation, "failed-creation"},
 };
-const char* to_string(DeviceLostReason reason) { return name_in(kDeviceLostReasonNames, reason); }
+const char* to_string(WGPUDeviceLostReason reason) { return name_in(kDeviceLostReasonNames, reason); }
 
-constexpr EnumName<TextureFormat> kTextureFormatNames[] = {
-    {TextureFormat::Undefined, "undefined"},
-    {TextureFormat::R8Unorm, "r8unorm"},
-    {TextureFormat::R32Float, "r32float"},
-    {TextureFormat::R32Uint, "r32uint"},
-    {TextureFormat::RGBA8Unorm, "rgba8unorm"},
-    {TextureFormat::RGBA8UnormSrgb, "rgba8unorm-srgb"},
-    {TextureFormat::RGBA8Sint, "rgba8sint"},
-    {TextureFormat::BGRA8Unorm, "bgra8unorm"},
-    {TextureFormat::RGBA16Float, "rgba16float"},
-    {TextureFormat::RGBA32Float, "rgba32float"},
-    {TextureFormat::Depth24Plus, "depth24plus"},
-    {TextureFormat::Depth32Float, "depth32float"},
+constexpr EnumName<WGPUTextureFormat> kTextureFormatNames[] = {
+    {WGPUTextureFormat_Undefined, "undefined"},
+    {WGPUTextureFormat_R8Unorm, "r8unorm"},
+    {WGPUTextureFormat_R32Float, "r32float"},
+    {WGPUTextureFormat_R32Uint, "r32uint"},
+    {WGPUTextureFormat_RGBA8Unorm, "rgba8unorm"},
+    {WGPUTextureFormat_RGBA8UnormSrgb, "rgba8unorm-srgb"},
+    {WGPUTextureFormat_RGBA8Sint, "rgba8sint"},
+    {WGPUTextureFormat_BGRA8Unorm, "bgra8unorm"},
+    {WGPUTextureFormat_RGBA16Float, "rgba16float"},
+    {WGPUTextureFormat_RGBA32Float, "rgba32float"},
+    {WGPUTextureFormat_Depth24Plus, "depth24plus"},
+    {WGPUTextureFormat_Depth32Float, "depth32float"},
 };
-const char* to_string(TextureFormat format) { return name_in(kTextureFormatNames, format); }
+const char* to_string(WGPUTextureFormat format) { return name_in(kTextureFormatNames, format); }
 
-std::optional<uint32_t> copy_texel_bytes(TextureFormat format) {
+std::optional<uint32_t> copy_texel_bytes(WGPUTextureFormat format) {
   switch (format) {
-    case TextureFormat::R8Unorm: return 1u;
-    case TextureFormat::R32Float:
-    case TextureFormat::R32Uint:
-    case TextureFormat::RGBA8Unorm:
-    case TextureFormat::RGBA8UnormSrgb:
-    case TextureFormat::RGBA8Sint:
-    case TextureFormat::BGRA8Unorm:
-    case TextureFormat::Depth32Float: return 4u;
-    case TextureFormat::RGBA16Float: return 8u;
-    case TextureFormat::RGBA32Float: return 16u;
-    case TextureFormat::Undefined:
-    case TextureFormat::Depth24Plus: break;  // its texels have no defined byte layout
+    case WGPUTextureFormat_R8Unorm: return 1u;
+    case WGPUTextureFormat_R32Float:
+    case WGPUTextureFormat_R32Uint:
+    case WGPUTextureFormat_RGBA8Unorm:
+    case WGPUTextureFormat_RGBA8UnormSrgb:
+    case WGPUTextureFormat_RGBA8Sint:
+    case WGPUTextureFormat_BGRA8Unorm:
+    case WGPUTextureFormat_Depth32Float: return 4u;
+    case WGPUTextureFormat_RGBA16Float: return 8u;
+    case WGPUTextureFormat_RGBA32Float: return 16u;
+    case WGPUTextureFormat_Undefined:
+    case WGPUTextureFormat_Depth24Plus: break;  // its texels have no defined byte layout
+    default: break;                             // a format this table does not know
   }
   return std::nullopt;
 }
 
-std::string feature_name(FeatureName feature) {
+std::string feature_name(WGPUFeatureName feature) {
   // The standard features of this ABI (numbers from the library's own tables, docs/adr/0001).
   static constexpr const char* kStandard[] = {
       nullptr,
@@ -110,7 +111,7 @@ std::string feature_name(FeatureName feature) {
 
 namespace {
 template <size_t N>
-std::string flag_names(Flags flags, const std::pair<Flags, const char*> (&table)[N]) {
+std::string flag_names(WGPUFlags flags, const std::pair<WGPUFlags, const char*> (&table)[N]) {
   std::string out;
   for (const auto& [bit, name] : table) {
     if (flags & bit) {
@@ -122,24 +123,24 @@ std::string flag_names(Flags flags, const std::pair<Flags, const char*> (&table)
 }
 }  // namespace
 
-std::string buffer_usage_names(Flags usage) {
-  static constexpr std::pair<Flags, const char*> kNames[] = {
-      {BufferUsage::MapRead, "MapRead"},   {BufferUsage::MapWrite, "MapWrite"},
-      {BufferUsage::CopySrc, "CopySrc"},   {BufferUsage::CopyDst, "CopyDst"},
-      {BufferUsage::Index, "Index"},       {BufferUsage::Vertex, "Vertex"},
-      {BufferUsage::Uniform, "Uniform"},   {BufferUsage::Storage, "Storage"},
-      {BufferUsage::Indirect, "Indirect"}, {BufferUsage::QueryResolve, "QueryResolve"},
+std::string buffer_usage_names(WGPUBufferUsage usage) {
+  static constexpr std::pair<WGPUFlags, const char*> kNames[] = {
+      {WGPUBufferUsage_MapRead, "MapRead"},   {WGPUBufferUsage_MapWrite, "MapWrite"},
+      {WGPUBufferUsage_CopySrc, "CopySrc"},   {WGPUBufferUsage_CopyDst, "CopyDst"},
+      {WGPUBufferUsage_Index, "Index"},       {WGPUBufferUsage_Vertex, "Vertex"},
+      {WGPUBufferUsage_Uniform, "Uniform"},   {WGPUBufferUsage_Storage, "Storage"},
+      {WGPUBufferUsage_Indirect, "Indirect"}, {WGPUBufferUsage_QueryResolve, "QueryResolve"},
   };
   return flag_names(usage, kNames);
 }
 
-std::string texture_usage_names(Flags usage) {
-  static constexpr std::pair<Flags, const char*> kNames[] = {
-      {TextureUsage::CopySrc, "CopySrc"},
-      {TextureUsage::CopyDst, "CopyDst"},
-      {TextureUsage::TextureBinding, "TextureBinding"},
-      {TextureUsage::StorageBinding, "StorageBinding"},
-      {TextureUsage::RenderAttachment, "RenderAttachment"},
+std::string texture_usage_names(WGPUTextureUsage usage) {
+  static constexpr std::pair<WGPUFlags, const char*> kNames[] = {
+      {WGPUTextureUsage_CopySrc, "CopySrc"},
+      {WGPUTextureUsage_CopyDst, "CopyDst"},
+      {WGPUTextureUsage_TextureBinding, "TextureBinding"},
+      {WGPUTextureUsage_StorageBinding, "StorageBinding"},
+      {WGPUTextureUsage_RenderAttachment, "RenderAttachment"},
   };
   return flag_names(usage, kNames);
 }

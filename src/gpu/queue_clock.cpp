@@ -25,7 +25,7 @@ struct QueueClock::Shared {
   }
 };
 
-QueueClock::QueueClock(const Procs& procs, Instance instance, Queue queue)
+QueueClock::QueueClock(const Procs& procs, WGPUInstance instance, WGPUQueue queue)
     : procs_(procs), instance_(instance), queue_(queue), shared_(std::make_shared<Shared>()) {}
 
 QueueClock::~QueueClock() = default;
@@ -33,29 +33,29 @@ QueueClock::~QueueClock() = default;
 const SubmissionClock& QueueClock::clock() const { return shared_->clock; }
 SubmissionClock& QueueClock::clock() { return shared_->clock; }
 
-Serial QueueClock::submit(const CommandBuffer* buffers, size_t count) {
+Serial QueueClock::submit(const WGPUCommandBuffer* buffers, size_t count) {
   procs_.QueueSubmit(queue_, count, buffers);
   Serial serial = shared_->clock.on_submitted();
   // One report per submit: done, or cancelled at instance shutdown. A report whose clock is gone,
   // or from before rebind(), does nothing.
-  auto on_done = [weak = std::weak_ptr<Shared>(shared_), serial, epoch = shared_->epoch](QueueWorkDoneStatus status,
-                                                                                          StringView) {
+  auto on_done = [weak = std::weak_ptr<Shared>(shared_), serial, epoch = shared_->epoch](WGPUQueueWorkDoneStatus status,
+                                                                                          WGPUStringView) {
     auto shared = weak.lock();
     if (!shared || shared->epoch != epoch) return;
     // Success retires the serial. An error or cancellation means the device is gone: no work
     // of this queue can still run, so everything submitted counts as complete.
-    if (status == QueueWorkDoneStatus::Success) {
+    if (status == WGPUQueueWorkDoneStatus_Success) {
       shared->retire_through(serial);
     } else {
       shared->clock.assume_all_complete();
     }
   };
-  procs_.QueueOnSubmittedWorkDone(queue_, once_callback<QueueWorkDoneCallbackInfo>(CallbackMode::AllowProcessEvents,
+  procs_.QueueOnSubmittedWorkDone(queue_, once_callback<WGPUQueueWorkDoneCallbackInfo>(WGPUCallbackMode_AllowProcessEvents,
                                                                                    std::move(on_done)));
   return serial;
 }
 
-void QueueClock::rebind(Queue queue) {
+void QueueClock::rebind(WGPUQueue queue) {
   queue_ = queue;
   ++shared_->epoch;
   // A new device's queue is not the one that stopped finishing work.

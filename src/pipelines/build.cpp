@@ -16,7 +16,7 @@ template <typename... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
 // The module a stage names, from `source`; a failure says which pipeline and stage.
-Result<gpu::ShaderModule> stage_module(const ObjectSource& source, const resources::ShaderStage& stage,
+Result<WGPUShaderModule> stage_module(const ObjectSource& source, const resources::ShaderStage& stage,
                                        std::string_view pipeline_kind, std::string_view label,
                                        std::string_view stage_name) {
   auto module = source.module(stage.module);
@@ -28,9 +28,9 @@ Result<gpu::ShaderModule> stage_module(const ObjectSource& source, const resourc
   return *module;
 }
 
-Result<gpu::PipelineLayout> translate_layout(const ObjectSource& source, PipelineLayoutHandle handle,
+Result<WGPUPipelineLayout> translate_layout(const ObjectSource& source, PipelineLayoutHandle handle,
                                              std::string_view pipeline_kind, std::string_view label) {
-  if (handle.is_null()) return gpu::PipelineLayout{nullptr};
+  if (handle.is_null()) return WGPUPipelineLayout{nullptr};
   auto layout = source.layout(handle);
   if (!layout) {
     return make_error(layout.error().kind, layout.error().id,
@@ -50,7 +50,7 @@ std::string named(const ErrorObject& built) { return fmt::format("{} \"{}\"", bu
 // Creates an object inside a validation scope; a scope error becomes a Validation error about
 // `built` (the kind and label of the object).
 template <typename Object, typename Create>
-Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, gpu::Device device,
+Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, WGPUDevice device,
                                          const BuildOptions& options, const ErrorObject& built, Create&& create) {
   const std::string what = named(built);
   const gpu::Procs& procs = context.procs();
@@ -76,11 +76,11 @@ Result<gpu::Ref<Object>> create_in_scope(const gpu::Context& context, gpu::Devic
 }  // namespace
 
 // ---- translation ----------------------------------------------------------------------------
-std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const resources::LayoutEntry> entries) {
-  std::vector<gpu::BindGroupLayoutEntry> out;
+std::vector<WGPUBindGroupLayoutEntry> translate_layout_entries(std::span<const resources::LayoutEntry> entries) {
+  std::vector<WGPUBindGroupLayoutEntry> out;
   out.reserve(entries.size());
   for (const resources::LayoutEntry& e : entries) {
-    gpu::BindGroupLayoutEntry c;
+    WGPUBindGroupLayoutEntry c{};
     c.binding = e.binding;
     c.visibility = e.visibility;
     std::visit(Overloaded{
@@ -107,16 +107,16 @@ std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const 
   return out;
 }
 
-Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Context& context, gpu::Device device,
+Result<gpu::Ref<WGPUBindGroupLayout>> build_bind_group_layout(const gpu::Context& context, WGPUDevice device,
                                                                std::string_view label,
                                                                std::span<const resources::LayoutEntry> entries,
                                                                BuildOptions options) {
-  std::vector<gpu::BindGroupLayoutEntry> c_entries = translate_layout_entries(entries);
-  gpu::BindGroupLayoutDescriptor desc;
-  desc.label = gpu::StringView(label);
+  std::vector<WGPUBindGroupLayoutEntry> c_entries = translate_layout_entries(entries);
+  WGPUBindGroupLayoutDescriptor desc{};
+  desc.label = gpu::string_view(label);
   desc.entryCount = c_entries.size();
   desc.entries = c_entries.data();
-  return create_in_scope<gpu::BindGroupLayout>(context, device, options, built_object("bind group layout", label),
+  return create_in_scope<WGPUBindGroupLayout>(context, device, options, built_object("bind group layout", label),
                                                [&] { return context.procs().DeviceCreateBindGroupLayout(device, &desc); });
 }
 
@@ -131,26 +131,27 @@ struct PendingBuild {
   BuiltCallback<Pipeline> done;
 
   // The build's one callback.
-  void operator()(gpu::CreatePipelineAsyncStatus status, Pipeline pipeline, gpu::StringView message) {
+  void operator()(WGPUCreatePipelineAsyncStatus status, Pipeline pipeline, WGPUStringView message) {
     gpu::Ref<Pipeline> made(procs, pipeline);
-    done(outcome(status, std::move(made), message.view()));
+    done(outcome(status, std::move(made), gpu::to_std(message)));
   }
 
-  Result<gpu::Ref<Pipeline>> outcome(gpu::CreatePipelineAsyncStatus status, gpu::Ref<Pipeline> made,
+  Result<gpu::Ref<Pipeline>> outcome(WGPUCreatePipelineAsyncStatus status, gpu::Ref<Pipeline> made,
                                      std::string_view message) const {
     const std::string what = named(built);
     switch (status) {
-      case gpu::CreatePipelineAsyncStatus::Success:
+      case WGPUCreatePipelineAsyncStatus_Success:
         if (made) return made;
         return make_error(ErrorKind::Internal, MessageId::PipelineBuildReturnedNull, built,
                           fmt::format("{}: the implementation returned null", what));
-      case gpu::CreatePipelineAsyncStatus::ValidationError:
+      case WGPUCreatePipelineAsyncStatus_ValidationError:
         return make_error(ErrorKind::Validation, MessageId::PipelineBuildRejected, built,
                           fmt::format("{}: {}", what, message));
-      case gpu::CreatePipelineAsyncStatus::CallbackCancelled:
+      case WGPUCreatePipelineAsyncStatus_CallbackCancelled:
         return make_error(ErrorKind::Refused, MessageId::PipelineBuildCancelled, built,
                           fmt::format("{}: cancelled, the instance went away: {}", what, message));
-      case gpu::CreatePipelineAsyncStatus::InternalError:
+      case WGPUCreatePipelineAsyncStatus_InternalError:
+      default:  // a status this header does not name reads as an internal error
         break;
     }
     return make_error(ErrorKind::Internal, MessageId::PipelineBuildInternalError, built,
@@ -166,7 +167,7 @@ Result<std::unique_ptr<resources::RenderPipelineParts>> translate_render_pipelin
   if (!layout) return layout.error();
   auto vertex = stage_module(source, d.vertex, "render", d.label, "vertex");
   if (!vertex) return vertex.error();
-  gpu::ShaderModule fragment = nullptr;
+  WGPUShaderModule fragment = nullptr;
   if (d.fragment) {
     auto translated = stage_module(source, *d.fragment, "render", d.label, "fragment");
     if (!translated) return translated.error();
@@ -186,46 +187,46 @@ Result<std::unique_ptr<resources::ComputePipelineParts>> translate_compute_pipel
 
 }  // namespace
 
-Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
+Result<gpu::Ref<WGPURenderPipeline>> build_render_pipeline(const gpu::Context& context, WGPUDevice device,
                                                             const ObjectSource& source,
                                                             const resources::RenderPipelineDescription& d,
                                                             BuildOptions options) {
   auto parts = translate_render_pipeline(source, d);
   if (!parts) return parts.error();
-  const gpu::RenderPipelineDescriptor& desc = (*parts)->desc;
-  return create_in_scope<gpu::RenderPipeline>(context, device, options, built_object("render pipeline", d.label),
+  const WGPURenderPipelineDescriptor& desc = (*parts)->desc;
+  return create_in_scope<WGPURenderPipeline>(context, device, options, built_object("render pipeline", d.label),
                                               [&] { return context.procs().DeviceCreateRenderPipeline(device, &desc); });
 }
 
-Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context& context, gpu::Device device,
+Result<gpu::Ref<WGPUComputePipeline>> build_compute_pipeline(const gpu::Context& context, WGPUDevice device,
                                                               const ObjectSource& source,
                                                               const resources::ComputePipelineDescription& d,
                                                               BuildOptions options) {
   auto parts = translate_compute_pipeline(source, d);
   if (!parts) return parts.error();
-  const gpu::ComputePipelineDescriptor& desc = (*parts)->desc;
-  return create_in_scope<gpu::ComputePipeline>(context, device, options, built_object("compute pipeline", d.label),
+  const WGPUComputePipelineDescriptor& desc = (*parts)->desc;
+  return create_in_scope<WGPUComputePipeline>(context, device, options, built_object("compute pipeline", d.label),
                                                [&] { return context.procs().DeviceCreateComputePipeline(device, &desc); });
 }
 
-Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
-                                         const resources::RenderPipelineDescription& d, BuiltCallback<gpu::RenderPipeline> done) {
+Result<void> build_render_pipeline_async(const gpu::Context& context, WGPUDevice device, const ObjectSource& source,
+                                         const resources::RenderPipelineDescription& d, BuiltCallback<WGPURenderPipeline> done) {
   auto parts = translate_render_pipeline(source, d);
   if (!parts) return parts.error();
-  const auto info = gpu::once_callback<gpu::CreateRenderPipelineAsyncCallbackInfo>(
-      gpu::CallbackMode::AllowProcessEvents,
-      PendingBuild<gpu::RenderPipeline>{&context.procs(), built_object("render pipeline", d.label), std::move(done)});
+  const auto info = gpu::once_callback<WGPUCreateRenderPipelineAsyncCallbackInfo>(
+      WGPUCallbackMode_AllowProcessEvents,
+      PendingBuild<WGPURenderPipeline>{&context.procs(), built_object("render pipeline", d.label), std::move(done)});
   (void)context.procs().DeviceCreateRenderPipelineAsync(device, &(*parts)->desc, info);
   return {};
 }
 
-Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
-                                          const resources::ComputePipelineDescription& d, BuiltCallback<gpu::ComputePipeline> done) {
+Result<void> build_compute_pipeline_async(const gpu::Context& context, WGPUDevice device, const ObjectSource& source,
+                                          const resources::ComputePipelineDescription& d, BuiltCallback<WGPUComputePipeline> done) {
   auto parts = translate_compute_pipeline(source, d);
   if (!parts) return parts.error();
-  const auto info = gpu::once_callback<gpu::CreateComputePipelineAsyncCallbackInfo>(
-      gpu::CallbackMode::AllowProcessEvents,
-      PendingBuild<gpu::ComputePipeline>{&context.procs(), built_object("compute pipeline", d.label), std::move(done)});
+  const auto info = gpu::once_callback<WGPUCreateComputePipelineAsyncCallbackInfo>(
+      WGPUCallbackMode_AllowProcessEvents,
+      PendingBuild<WGPUComputePipeline>{&context.procs(), built_object("compute pipeline", d.label), std::move(done)});
   (void)context.procs().DeviceCreateComputePipelineAsync(device, &(*parts)->desc, info);
   return {};
 }

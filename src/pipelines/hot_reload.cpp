@@ -25,26 +25,26 @@ struct HotReloader::Job {
 struct HotReloader::Finished {
   Job job;
   ReloadReport report;
-  gpu::Ref<gpu::ShaderModule> module;  // null when the file did not compile
+  gpu::Ref<WGPUShaderModule> module;  // null when the file did not compile
   std::string source;                  // what was compiled: the module's recipe once published
 };
 
 // Where the asynchronous builds of one reload land. Written by their callbacks, which run in
 // ProcessEvents on the frame thread and hold it only weakly.
 struct HotReloader::BuildResults {
-  std::vector<std::pair<RenderPipelineHandle, gpu::Ref<gpu::RenderPipeline>>> render;
-  std::vector<std::pair<ComputePipelineHandle, gpu::Ref<gpu::ComputePipeline>>> compute;
+  std::vector<std::pair<RenderPipelineHandle, gpu::Ref<WGPURenderPipeline>>> render;
+  std::vector<std::pair<ComputePipelineHandle, gpu::Ref<WGPUComputePipeline>>> compute;
   size_t outstanding = 0;  // builds asked for and not yet delivered
   std::string error;       // the first build that failed
-  void add(RenderPipelineHandle h, gpu::Ref<gpu::RenderPipeline> p) { render.emplace_back(h, std::move(p)); }
-  void add(ComputePipelineHandle h, gpu::Ref<gpu::ComputePipeline> p) { compute.emplace_back(h, std::move(p)); }
+  void add(RenderPipelineHandle h, gpu::Ref<WGPURenderPipeline> p) { render.emplace_back(h, std::move(p)); }
+  void add(ComputePipelineHandle h, gpu::Ref<WGPUComputePipeline> p) { compute.emplace_back(h, std::move(p)); }
 };
 
 // A compiled module whose pipelines are being built; published once none is outstanding.
 struct HotReloader::Building {
   Job job;
   ReloadReport report;
-  gpu::Ref<gpu::ShaderModule> module;
+  gpu::Ref<WGPUShaderModule> module;
   std::string source;
   std::chrono::steady_clock::time_point requested;
   std::shared_ptr<BuildResults> results;
@@ -53,13 +53,13 @@ struct HotReloader::Building {
 Result<std::unique_ptr<HotReloader>> HotReloader::create(const gpu::Context& context,
                                                          shaders::ShaderManager& shaders,
                                                          PipelineLibrary& pipelines) {
-  gpu::Device device = pipelines.registry().device();
+  WGPUDevice device = pipelines.registry().device();
   if (pipelines.registry().device_lost()) {
     return make_error(ErrorKind::DeviceFailed, MessageId::HotReloadDeviceLost,
                       "hot reload: the registry's device is lost; create the reloader for the device that "
                       "replaces it");
   }
-  if (!context.procs().DeviceHasFeature(device, gpu::kFeatureImplicitDeviceSynchronization)) {
+  if (!context.procs().DeviceHasFeature(device, WGPUFeatureName_ImplicitDeviceSynchronization)) {
     return make_error(ErrorKind::Refused, MessageId::HotReloadNeedsImplicitSync,
                       "hot reload compiles on a worker thread: the device must be requested with "
                       "kFeatureImplicitDeviceSynchronization (DeviceOptions::required_features)");
@@ -70,7 +70,7 @@ Result<std::unique_ptr<HotReloader>> HotReloader::create(const gpu::Context& con
       new HotReloader(context, device, shaders, pipelines, std::move(watcher.value())));
 }
 
-HotReloader::HotReloader(const gpu::Context& context, gpu::Device device, shaders::ShaderManager& shaders,
+HotReloader::HotReloader(const gpu::Context& context, WGPUDevice device, shaders::ShaderManager& shaders,
                          PipelineLibrary& pipelines, shaders::FileWatcher watcher)
     : context_(&context), device_(device), shaders_(&shaders), pipelines_(&pipelines), watcher_(std::move(watcher)) {
   worker_ = std::thread([this] { run_worker(); });

@@ -63,7 +63,7 @@ Result<void> PipelineLibrary::replace_compute_pipeline(ComputePipelineHandle han
 
 // The pipeline was built from the handle's recipe (with a new module under the same module
 // handle), so the recipe stays.
-Result<void> PipelineLibrary::install(RenderPipelineHandle handle, gpu::Ref<gpu::RenderPipeline> pipeline) {
+Result<void> PipelineLibrary::install(RenderPipelineHandle handle, gpu::Ref<WGPURenderPipeline> pipeline) {
   const resources::RenderPipelineDescription* recipe = registry_->recipe(handle);
   if (recipe == nullptr) return reported(not_from_library(handle));
   if (auto replaced = registry_->replace_render_pipeline(handle, pipeline.get(), *recipe); !replaced) return replaced;
@@ -71,7 +71,7 @@ Result<void> PipelineLibrary::install(RenderPipelineHandle handle, gpu::Ref<gpu:
   return {};
 }
 
-Result<void> PipelineLibrary::install(ComputePipelineHandle handle, gpu::Ref<gpu::ComputePipeline> pipeline) {
+Result<void> PipelineLibrary::install(ComputePipelineHandle handle, gpu::Ref<WGPUComputePipeline> pipeline) {
   const resources::ComputePipelineDescription* recipe = registry_->recipe(handle);
   if (recipe == nullptr) return reported(not_from_library(handle));
   if (auto replaced = registry_->replace_compute_pipeline(handle, pipeline.get(), *recipe); !replaced) return replaced;

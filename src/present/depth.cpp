@@ -2,10 +2,12 @@
 
 namespace warden::present {
 
-gpu::DepthStencilState reverse_z_depth_state(bool write) {
-  gpu::DepthStencilState state;
+WGPUDepthStencilState reverse_z_depth_state(bool write) {
+  WGPUDepthStencilState state{};
+  state.stencilReadMask = 0xFFFFFFFF;
+  state.stencilWriteMask = 0xFFFFFFFF;
   state.format = kDepthFormat;
-  state.depthWriteEnabled = write ? gpu::OptionalBool::True : gpu::OptionalBool::False;
+  state.depthWriteEnabled = write ? WGPUOptionalBool_True : WGPUOptionalBool_False;
   state.depthCompare = kReverseZCompare;
   return state;
 }
@@ -14,11 +16,11 @@ resources::DepthState reverse_z_depth(bool write) {
   return resources::DepthState{.format = kDepthFormat, .write = write, .compare = kReverseZCompare};
 }
 
-gpu::RenderPassDepthStencilAttachment reverse_z_depth_attachment(gpu::TextureView view) {
-  gpu::RenderPassDepthStencilAttachment attachment;
+WGPURenderPassDepthStencilAttachment reverse_z_depth_attachment(WGPUTextureView view) {
+  WGPURenderPassDepthStencilAttachment attachment{};
   attachment.view = view;
-  attachment.depthLoadOp = gpu::LoadOp::Clear;
-  attachment.depthStoreOp = gpu::StoreOp::Store;
+  attachment.depthLoadOp = WGPULoadOp_Clear;
+  attachment.depthStoreOp = WGPUStoreOp_Store;
   attachment.depthClearValue = kReverseZClearDepth;
   return attachment;
 }

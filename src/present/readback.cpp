@@ -16,17 +16,17 @@ uint32_t aligned_row_bytes(uint32_t width) { return (width * 4 + kRowAlignment -
 
 }  // namespace
 
-Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Queue queue, gpu::Texture texture,
+Result<Image> read_image(const gpu::Context& context, WGPUDevice device, WGPUQueue queue, WGPUTexture texture,
                          std::chrono::milliseconds timeout) {
   const gpu::Procs& procs = context.procs();
-  const gpu::TextureFormat format = procs.TextureGetFormat(texture);
-  const bool bgra = format == gpu::TextureFormat::BGRA8Unorm;
-  if (!bgra && format != gpu::TextureFormat::RGBA8Unorm && format != gpu::TextureFormat::RGBA8UnormSrgb) {
+  const WGPUTextureFormat format = procs.TextureGetFormat(texture);
+  const bool bgra = format == WGPUTextureFormat_BGRA8Unorm;
+  if (!bgra && format != WGPUTextureFormat_RGBA8Unorm && format != WGPUTextureFormat_RGBA8UnormSrgb) {
     return make_error(ErrorKind::InvalidArgument, MessageId::ReadImageFormatUnreadable,
                       fmt::format("read_image: format {} is not readable as an 8-bit RGBA image (rgba8unorm, "
                                   "rgba8unorm-srgb and bgra8unorm are)", gpu::to_string(format)));
   }
-  if ((procs.TextureGetUsage(texture) & gpu::TextureUsage::CopySrc) == 0) {
+  if ((procs.TextureGetUsage(texture) & WGPUTextureUsage_CopySrc) == 0) {
     return make_error(ErrorKind::MissingUsage, MessageId::ReadImageMissingCopySrc,
                       "read_image: the texture was not created with CopySrc");
   }
@@ -34,15 +34,15 @@ Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Q
   image.width = procs.TextureGetWidth(texture);
   image.height = procs.TextureGetHeight(texture);
   const uint32_t row_bytes = aligned_row_bytes(image.width);
-  gpu::BufferDescriptor bd;
-  bd.label = "readback";
+  WGPUBufferDescriptor bd{};
+  bd.label = gpu::string_view("readback");
   bd.size = static_cast<uint64_t>(row_bytes) * image.height;
-  bd.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
-  gpu::Ref<gpu::Buffer> buffer(&procs, procs.DeviceCreateBuffer(device, &bd));
+  bd.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+  gpu::Ref<WGPUBuffer> buffer(&procs, procs.DeviceCreateBuffer(device, &bd));
 
-  gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(device, nullptr);
+  WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(device, nullptr);
   gpu::copy_image_to_buffer(procs, encoder, texture, buffer.get(), image.width, image.height, row_bytes);
-  gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+  WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
   procs.QueueSubmit(queue, 1, &commands);
   procs.CommandBufferRelease(commands);
   procs.CommandEncoderRelease(encoder);
@@ -62,7 +62,7 @@ Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Q
 
 Result<Image> read_image(const gpu::Context& context, resources::Registry& registry, TextureHandle texture,
                          std::chrono::milliseconds timeout) {
-  if (auto usage = registry.require_usage(texture, gpu::TextureUsage::CopySrc); !usage) return usage.error();
+  if (auto usage = registry.require_usage(texture, WGPUTextureUsage_CopySrc); !usage) return usage.error();
   auto raw = registry.resolve(texture);
   if (!raw) return raw.error();
   return read_image(context, registry.device(), registry.queue(), *raw, timeout);

@@ -42,7 +42,7 @@ RenderTargetDescription depth_target(uint32_t width, uint32_t height, std::strin
   return {.width = width,
           .height = height,
           .format = kDepthFormat,
-          .usage = gpu::TextureUsage::RenderAttachment,
+          .usage = WGPUTextureUsage_RenderAttachment,
           .label = std::move(label)};
 }
 

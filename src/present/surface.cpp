@@ -4,20 +4,21 @@
 
 namespace warden::present {
 
-gpu::Surface DawnSurfaceDriver::create(gpu::Instance instance, const X11WindowSource& window,
+WGPUSurface DawnSurfaceDriver::create(WGPUInstance instance, const X11WindowSource& window,
                                        std::string_view label) {
-  gpu::SurfaceSourceXlibWindow source;
+  WGPUSurfaceSourceXlibWindow source{};
+  source.chain.sType = WGPUSType_SurfaceSourceXlibWindow;
   source.display = window.display;
   source.window = window.window;
-  gpu::SurfaceDescriptor desc;
+  WGPUSurfaceDescriptor desc{};
   desc.nextInChain = &source.chain;
-  desc.label = label;
+  desc.label = gpu::string_view(label);
   return procs_.InstanceCreateSurface(instance, &desc);
 }
 
-Result<SurfaceCaps> DawnSurfaceDriver::capabilities(gpu::Surface surface, gpu::Adapter adapter) {
-  gpu::SurfaceCapabilities raw;
-  if (procs_.SurfaceGetCapabilities(surface, adapter, &raw) != gpu::Status::Success) {
+Result<SurfaceCaps> DawnSurfaceDriver::capabilities(WGPUSurface surface, WGPUAdapter adapter) {
+  WGPUSurfaceCapabilities raw{};
+  if (procs_.SurfaceGetCapabilities(surface, adapter, &raw) != WGPUStatus_Success) {
     return make_error(ErrorKind::Validation, MessageId::SurfaceCapabilitiesUnreadable,
                       "the surface's capabilities could not be read for this adapter");
   }
@@ -30,37 +31,37 @@ Result<SurfaceCaps> DawnSurfaceDriver::capabilities(gpu::Surface surface, gpu::A
   return caps;
 }
 
-void DawnSurfaceDriver::configure(gpu::Surface surface, const gpu::SurfaceConfiguration& config) {
+void DawnSurfaceDriver::configure(WGPUSurface surface, const WGPUSurfaceConfiguration& config) {
   procs_.SurfaceConfigure(surface, &config);
 }
-void DawnSurfaceDriver::unconfigure(gpu::Surface surface) { procs_.SurfaceUnconfigure(surface); }
-gpu::SurfaceTexture DawnSurfaceDriver::current_texture(gpu::Surface surface) {
-  gpu::SurfaceTexture st;
+void DawnSurfaceDriver::unconfigure(WGPUSurface surface) { procs_.SurfaceUnconfigure(surface); }
+WGPUSurfaceTexture DawnSurfaceDriver::current_texture(WGPUSurface surface) {
+  WGPUSurfaceTexture st{};
   procs_.SurfaceGetCurrentTexture(surface, &st);
   return st;
 }
-void DawnSurfaceDriver::present(gpu::Surface surface) { procs_.SurfacePresent(surface); }
-void DawnSurfaceDriver::release(gpu::Surface surface) { procs_.SurfaceRelease(surface); }
+void DawnSurfaceDriver::present(WGPUSurface surface) { procs_.SurfacePresent(surface); }
+void DawnSurfaceDriver::release(WGPUSurface surface) { procs_.SurfaceRelease(surface); }
 
-constexpr EnumName<gpu::SurfaceGetCurrentTextureStatus> kSurfaceGetCurrentTextureStatusNames[] = {
-    {gpu::SurfaceGetCurrentTextureStatus::SuccessOptimal, "success-optimal"},
-    {gpu::SurfaceGetCurrentTextureStatus::SuccessSuboptimal, "success-suboptimal"},
-    {gpu::SurfaceGetCurrentTextureStatus::Timeout, "timeout"},
-    {gpu::SurfaceGetCurrentTextureStatus::Outdated, "outdated"},
-    {gpu::SurfaceGetCurrentTextureStatus::Lost, "lost"},
-    {gpu::SurfaceGetCurrentTextureStatus::Error, "error"},
+constexpr EnumName<WGPUSurfaceGetCurrentTextureStatus> kSurfaceGetCurrentTextureStatusNames[] = {
+    {WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal, "success-optimal"},
+    {WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal, "success-suboptimal"},
+    {WGPUSurfaceGetCurrentTextureStatus_Timeout, "timeout"},
+    {WGPUSurfaceGetCurrentTextureStatus_Outdated, "outdated"},
+    {WGPUSurfaceGetCurrentTextureStatus_Lost, "lost"},
+    {WGPUSurfaceGetCurrentTextureStatus_Error, "error"},
 };
-const char* to_string(gpu::SurfaceGetCurrentTextureStatus status) {
+const char* to_string(WGPUSurfaceGetCurrentTextureStatus status) {
   return name_in(kSurfaceGetCurrentTextureStatusNames, status);
 }
 
-constexpr EnumName<gpu::PresentMode> kPresentModeNames[] = {
-    {gpu::PresentMode::Undefined, "undefined"},
-    {gpu::PresentMode::Fifo, "fifo"},
-    {gpu::PresentMode::FifoRelaxed, "fifo-relaxed"},
-    {gpu::PresentMode::Immediate, "immediate"},
-    {gpu::PresentMode::Mailbox, "mailbox"},
+constexpr EnumName<WGPUPresentMode> kPresentModeNames[] = {
+    {WGPUPresentMode_Undefined, "undefined"},
+    {WGPUPresentMode_Fifo, "fifo"},
+    {WGPUPresentMode_FifoRelaxed, "fifo-relaxed"},
+    {WGPUPresentMode_Immediate, "immediate"},
+    {WGPUPresentMode_Mailbox, "mailbox"},
 };
-const char* to_string(gpu::PresentMode mode) { return name_in(kPresentModeNames, mode); }
+const char* to_string(WGPUPresentMode mode) { return name_in(kPresentModeNames, mode); }
 
 }  // namespace warden::present

@@ -9,12 +9,16 @@
 namespace warden::present {
 namespace {
 
-using Status = gpu::SurfaceGetCurrentTextureStatus;
+using Status = WGPUSurfaceGetCurrentTextureStatus;
 
-bool is_success(Status status) { return status == Status::SuccessOptimal || status == Status::SuccessSuboptimal; }
+bool is_success(Status status) {
+  return status == WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal ||
+         status == WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal;
+}
 // The statuses answered with one reconfigure and one retry (docs/design.md, presenting rule P1).
 bool is_retryable(Status status) {
-  return status == Status::Outdated || status == Status::Lost || status == Status::Timeout;
+  return status == WGPUSurfaceGetCurrentTextureStatus_Outdated || status == WGPUSurfaceGetCurrentTextureStatus_Lost ||
+         status == WGPUSurfaceGetCurrentTextureStatus_Timeout;
 }
 
 template <typename T>
@@ -42,13 +46,13 @@ Result<void> Swapchain::attach(SwapchainDevice target) {
                       fmt::format("swapchain \"{}\": attach needs a device and a registry", options_.label));
   }
   detach();
-  gpu::Surface surface = driver_.create(context_.instance(), window_, options_.label);
+  WGPUSurface surface = driver_.create(context_.instance(), window_, options_.label);
   if (surface == nullptr) {
     return make_error(ErrorKind::Validation, MessageId::SwapchainNoSurface,
                       fmt::format("swapchain \"{}\": the library made no surface for X11 window 0x{:x}",
                                   options_.label, window_.window));
   }
-  gpu::Ref<gpu::Adapter> adapter(&context_.procs(), context_.procs().DeviceGetAdapter(target.device));
+  gpu::Ref<WGPUAdapter> adapter(&context_.procs(), context_.procs().DeviceGetAdapter(target.device));
   auto caps = driver_.capabilities(surface, adapter.get());
   if (!caps || caps->formats.empty()) {
     driver_.release(surface);
@@ -57,14 +61,14 @@ Result<void> Swapchain::attach(SwapchainDevice target) {
                                   caps ? "the surface offers no format for this adapter" : caps.error().message));
   }
   format_ = caps->formats.front();
-  for (gpu::TextureFormat preferred : options_.preferred_formats) {
+  for (WGPUTextureFormat preferred : options_.preferred_formats) {
     if (contains(caps->formats, preferred)) {
       format_ = preferred;
       break;
     }
   }
-  present_mode_ = contains(caps->present_modes, options_.present_mode) ? options_.present_mode : gpu::PresentMode::Fifo;
-  alpha_mode_ = caps->alpha_modes.empty() ? gpu::CompositeAlphaMode::Auto : caps->alpha_modes.front();
+  present_mode_ = contains(caps->present_modes, options_.present_mode) ? options_.present_mode : WGPUPresentMode_Fifo;
+  alpha_mode_ = caps->alpha_modes.empty() ? WGPUCompositeAlphaMode_Auto : caps->alpha_modes.front();
   surface_ = surface;
   target_ = std::move(target);
   configured_ = false;
@@ -94,7 +98,7 @@ bool Swapchain::needs_configure() const {
 }
 
 void Swapchain::configure() {
-  gpu::SurfaceConfiguration config;
+  WGPUSurfaceConfiguration config{};
   config.device = target_.device;
   config.format = format_;
   config.usage = options_.usage;
@@ -124,7 +128,7 @@ Result<std::optional<SwapchainImage>> Swapchain::acquire() {
   }
   if (needs_configure()) configure();
 
-  gpu::SurfaceTexture st = driver_.current_texture(surface_);
+  WGPUSurfaceTexture st = driver_.current_texture(surface_);
   if (is_retryable(st.status)) {
     const Status first = st.status;
     if (st.texture != nullptr) context_.procs().TextureRelease(st.texture);
@@ -141,7 +145,7 @@ Result<std::optional<SwapchainImage>> Swapchain::acquire() {
   }
 
   const gpu::Procs& procs = context_.procs();
-  gpu::TextureView view = procs.TextureCreateView(st.texture, nullptr);
+  WGPUTextureView view = procs.TextureCreateView(st.texture, nullptr);
   auto handle = target_.registry->import_texture_view(view, options_.label + " frame");
   if (!handle) {
     procs.TextureViewRelease(view);

@@ -3,11 +3,11 @@
 namespace warden::resources {
 namespace {
 
-StageParts stage_parts(gpu::ShaderModule module, const ShaderStage& stage) {
+StageParts stage_parts(WGPUShaderModule module, const ShaderStage& stage) {
   StageParts parts{module, {}};
   for (const Constant& c : stage.constants) {
-    gpu::ConstantEntry entry;
-    entry.key = gpu::StringView(c.key);
+    WGPUConstantEntry entry{};
+    entry.key = gpu::string_view(c.key);
     entry.value = c.value;
     parts.constants.push_back(entry);
   }
@@ -17,8 +17,8 @@ StageParts stage_parts(gpu::ShaderModule module, const ShaderStage& stage) {
 }  // namespace
 
 std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineDescription& d,
-                                                           gpu::PipelineLayout layout, gpu::ShaderModule vertex,
-                                                           gpu::ShaderModule fragment) {
+                                                           WGPUPipelineLayout layout, WGPUShaderModule vertex,
+                                                           WGPUShaderModule fragment) {
   auto parts = std::make_unique<RenderPipelineParts>();
   RenderPipelineParts& c = *parts;
   c.vertex = stage_parts(vertex, d.vertex);
@@ -26,13 +26,13 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
   for (size_t i = 0; i < d.vertex_buffers.size(); ++i) {
     const VertexLayout& v = d.vertex_buffers[i];
     for (const VertexAttribute& a : v.attributes) {
-      gpu::VertexAttribute attribute;
+      WGPUVertexAttribute attribute{};
       attribute.format = a.format;
       attribute.offset = a.offset;
       attribute.shaderLocation = a.location;
       c.attributes[i].push_back(attribute);
     }
-    gpu::VertexBufferLayout buffer;
+    WGPUVertexBufferLayout buffer{};
     buffer.stepMode = v.step_mode;
     buffer.arrayStride = v.stride;
     buffer.attributeCount = c.attributes[i].size();
@@ -40,11 +40,11 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
     c.buffers.push_back(buffer);
   }
 
-  gpu::RenderPipelineDescriptor& desc = c.desc;
-  desc.label = gpu::StringView(d.label);
+  WGPURenderPipelineDescriptor& desc = c.desc;
+  desc.label = gpu::string_view(d.label);
   desc.layout = layout;
   desc.vertex.module = c.vertex.module;
-  desc.vertex.entryPoint = gpu::StringView(d.vertex.entry_point);
+  desc.vertex.entryPoint = gpu::string_view(d.vertex.entry_point);
   desc.vertex.constantCount = c.vertex.constants.size();
   desc.vertex.constants = c.vertex.constants.data();
   desc.vertex.bufferCount = c.buffers.size();
@@ -53,17 +53,20 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
   desc.primitive.frontFace = d.front_face;
   desc.primitive.cullMode = d.cull_mode;
   desc.multisample.count = d.sample_count;
+  desc.multisample.mask = 0xFFFFFFFF;
 
   if (d.depth) {
     c.depth.format = d.depth->format;
-    c.depth.depthWriteEnabled = d.depth->write ? gpu::OptionalBool::True : gpu::OptionalBool::False;
+    c.depth.depthWriteEnabled = d.depth->write ? WGPUOptionalBool_True : WGPUOptionalBool_False;
     c.depth.depthCompare = d.depth->compare;
+    c.depth.stencilReadMask = 0xFFFFFFFF;
+    c.depth.stencilWriteMask = 0xFFFFFFFF;
     desc.depthStencil = &c.depth;
   }
 
   c.blends.resize(d.targets.size());
   for (size_t i = 0; i < d.targets.size(); ++i) {
-    gpu::ColorTargetState target;
+    WGPUColorTargetState target{};
     target.format = d.targets[i].format;
     target.writeMask = d.targets[i].write_mask;
     if (d.targets[i].blend) {
@@ -75,7 +78,7 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
   if (d.fragment) {
     c.fragment_parts = stage_parts(fragment, *d.fragment);
     c.fragment.module = c.fragment_parts.module;
-    c.fragment.entryPoint = gpu::StringView(d.fragment->entry_point);
+    c.fragment.entryPoint = gpu::string_view(d.fragment->entry_point);
     c.fragment.constantCount = c.fragment_parts.constants.size();
     c.fragment.constants = c.fragment_parts.constants.data();
     c.fragment.targetCount = c.targets.size();
@@ -86,14 +89,14 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
 }
 
 std::unique_ptr<ComputePipelineParts> compute_pipeline_parts(const ComputePipelineDescription& d,
-                                                             gpu::PipelineLayout layout, gpu::ShaderModule compute) {
+                                                             WGPUPipelineLayout layout, WGPUShaderModule compute) {
   auto parts = std::make_unique<ComputePipelineParts>();
   parts->stage = stage_parts(compute, d.compute);
-  gpu::ComputePipelineDescriptor& desc = parts->desc;
-  desc.label = gpu::StringView(d.label);
+  WGPUComputePipelineDescriptor& desc = parts->desc;
+  desc.label = gpu::string_view(d.label);
   desc.layout = layout;
   desc.compute.module = parts->stage.module;
-  desc.compute.entryPoint = gpu::StringView(d.compute.entry_point);
+  desc.compute.entryPoint = gpu::string_view(d.compute.entry_point);
   desc.compute.constantCount = parts->stage.constants.size();
   desc.compute.constants = parts->stage.constants.data();
   return parts;

@@ -152,14 +152,14 @@ std::string call_name(const char* verb) {
 }
 
 #define WARDEN_ADD_REF(Name, snake) \
-  [[maybe_unused]] void add_ref(const gpu::Procs& p, gpu::Name object) { p.Name##AddRef(object); }
+  [[maybe_unused]] void add_ref(const gpu::Procs& p, WGPU##Name object) { p.Name##AddRef(object); }
 WARDEN_RESOURCE_KINDS(WARDEN_ADD_REF)
 #undef WARDEN_ADD_REF
 
 // GPU-side destroy exists only for the kinds that own memory (ResourceKindFacts::has_destroy).
-void destroy_gpu(const gpu::Procs& p, gpu::Buffer object) { p.BufferDestroy(object); }
-void destroy_gpu(const gpu::Procs& p, gpu::Texture object) { p.TextureDestroy(object); }
-void destroy_gpu(const gpu::Procs& p, gpu::QuerySet object) { p.QuerySetDestroy(object); }
+void destroy_gpu(const gpu::Procs& p, WGPUBuffer object) { p.BufferDestroy(object); }
+void destroy_gpu(const gpu::Procs& p, WGPUTexture object) { p.TextureDestroy(object); }
+void destroy_gpu(const gpu::Procs& p, WGPUQuerySet object) { p.QuerySetDestroy(object); }
 
 std::string quoted_labels(const std::vector<std::string>& labels, size_t limit) {
   std::string out;
@@ -175,7 +175,7 @@ std::string quoted_labels(const std::vector<std::string>& labels, size_t limit) 
 
 // ---- construction and teardown ----------------------------------------------------------------
 
-RegistryImpl::RegistryImpl(Registry& facade, const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+RegistryImpl::RegistryImpl(Registry& facade, const gpu::Context& context, WGPUDevice device, WGPUQueue queue,
                            RegistryOptions options)
     : context_(context),
       procs_(context.procs()),
@@ -203,7 +203,7 @@ Registry::Pools RegistryImpl::make_pools() const {
   const uint32_t generation_limit = generation_ceiling(first_generation_, options_.generation_limit);
   return Registry::Pools(
 #define WARDEN_POOL_INIT(Name, snake)                                                            \
-  Pool<gpu::Name>(options_.snake##_capacity, HandleLayout::owner_bits(ResourceKind::Name, id_), \
+  Pool<WGPU##Name>(options_.snake##_capacity, HandleLayout::owner_bits(ResourceKind::Name, id_), \
                   generation_limit, first_generation_),
       WARDEN_RESOURCE_KINDS(WARDEN_POOL_INIT)
 #undef WARDEN_POOL_INIT
@@ -605,7 +605,7 @@ Result<void> RegistryImpl::destroy(Handle<Tag> handle) {
     if (rec->data.live_views > 0) {
       std::vector<std::string> views;
       auto vs = store<TextureViewTag>();
-      vs.pool.for_each_live([&](SlotId id, gpu::TextureView&) {
+      vs.pool.for_each_live([&](SlotId id, WGPUTextureView&) {
         if (vs.records[id.index].data.texture == handle) views.push_back(vs.records[id.index].label);
       });
       return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews, object_of(handle, rec->label),
@@ -619,7 +619,7 @@ Result<void> RegistryImpl::destroy(Handle<Tag> handle) {
   return {};
 }
 
-Result<TextureViewHandle> RegistryImpl::import_texture_view(gpu::TextureView view, std::string label) {
+Result<TextureViewHandle> RegistryImpl::import_texture_view(WGPUTextureView view, std::string label) {
   return adopt<TextureViewTag>(view, std::move(label), Ownership::Imported);
 }
 
@@ -736,7 +736,7 @@ void RegistryImpl::touch_impl(Handle<Tag> handle) {
   }
 }
 
-Serial RegistryImpl::submit(const gpu::CommandBuffer* commands, size_t count) {
+Serial RegistryImpl::submit(const WGPUCommandBuffer* commands, size_t count) {
   if (device_lost_) {
     diagnostics_.warning(MessageId::SubmitDroppedDeviceLost,
                          fmt::format("submit of {} command buffer(s) dropped: device lost (device generation {}), rebuilding",
@@ -793,7 +793,7 @@ void RegistryImpl::release_pending(const PendingRelease& pending) {
   switch (pending.kind) {
 #define WARDEN_RELEASE_PENDING(Name, snake)                                                   \
   case ResourceKind::Name:                                                                    \
-    destroyed = release_object<Name##Tag>(static_cast<gpu::Name>(pending.object), pending.ownership); \
+    destroyed = release_object<Name##Tag>(static_cast<WGPU##Name>(pending.object), pending.ownership); \
     break;
     WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_PENDING)
 #undef WARDEN_RELEASE_PENDING
@@ -808,29 +808,29 @@ void RegistryImpl::release_pending(const PendingRelease& pending) {
 // ---- explicit instantiations of the per-kind templates ----------------------------------------
 #define WARDEN_INSTANTIATE(Name, snake)                                                         \
   template Error RegistryImpl::stale_error<Name##Tag>(Name##Handle) const;                         \
-  template Result<gpu::Name> RegistryImpl::stale_result<Name##Tag>(Name##Handle) const;             \
-  template Result<Name##Handle> RegistryImpl::adopt<Name##Tag>(gpu::Name, std::string, Ownership);  \
-  template Result<void> RegistryImpl::replace<Name##Tag>(Name##Handle, gpu::Name);                  \
-  template void RegistryImpl::swap_in<Name##Tag>(SlotId, gpu::Name);                                \
+  template Result<WGPU##Name> RegistryImpl::stale_result<Name##Tag>(Name##Handle) const;             \
+  template Result<Name##Handle> RegistryImpl::adopt<Name##Tag>(WGPU##Name, std::string, Ownership);  \
+  template Result<void> RegistryImpl::replace<Name##Tag>(Name##Handle, WGPU##Name);                  \
+  template void RegistryImpl::swap_in<Name##Tag>(SlotId, WGPU##Name);                                \
   template Result<void> RegistryImpl::destroy<Name##Tag>(Name##Handle);                             \
   template const std::string* RegistryImpl::label_of<Name##Tag>(Name##Handle) const;                \
   template std::optional<Ownership> RegistryImpl::ownership_of<Name##Tag>(Name##Handle) const;      \
   template void RegistryImpl::touch_impl<Name##Tag>(Name##Handle);                                  \
   template Serial RegistryImpl::last_used_of<Name##Tag>(Name##Handle) const;                     \
   template std::optional<SlotState> RegistryImpl::state_of<Name##Tag>(Name##Handle) const;        \
-  template Result<Name##Handle> RegistryImpl::insert<Name##Tag>(gpu::Name, std::string, Ownership,  \
+  template Result<Name##Handle> RegistryImpl::insert<Name##Tag>(WGPU##Name, std::string, Ownership,  \
                                                             detail::KindData<Name##Tag>);       \
   template detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle);                \
-  template bool RegistryImpl::release_object<Name##Tag>(gpu::Name, Ownership);                         \
+  template bool RegistryImpl::release_object<Name##Tag>(WGPU##Name, Ownership);                         \
   template void RegistryImpl::release_occupant<Name##Tag>(Name##Handle);                                \
-  template void RegistryImpl::release_when_retired<Name##Tag>(gpu::Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t); \
+  template void RegistryImpl::release_when_retired<Name##Tag>(WGPU##Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t); \
   template const detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE
 
 #define WARDEN_INSTANTIATE_WITH_RECIPE(Name)                                                      \
-  template Result<Name##Handle> RegistryImpl::adopt_with_recipe<Name##Tag>(gpu::Name, detail::Recipe<Name##Tag>); \
-  template Result<void> RegistryImpl::replace_with_recipe<Name##Tag>(Name##Handle, gpu::Name, detail::Recipe<Name##Tag>);
+  template Result<Name##Handle> RegistryImpl::adopt_with_recipe<Name##Tag>(WGPU##Name, detail::Recipe<Name##Tag>); \
+  template Result<void> RegistryImpl::replace_with_recipe<Name##Tag>(Name##Handle, WGPU##Name, detail::Recipe<Name##Tag>);
 WARDEN_INSTANTIATE_WITH_RECIPE(ShaderModule)
 WARDEN_INSTANTIATE_WITH_RECIPE(RenderPipeline)
 WARDEN_INSTANTIATE_WITH_RECIPE(ComputePipeline)

@@ -51,8 +51,8 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 // ---- objects warden made ------------------------------------------------------------------------
 
 std::string RegistryImpl::run_scoped(const std::function<void()>& call) {
-  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::OutOfMemory);
-  procs_.DevicePushErrorScope(device_, gpu::ErrorFilter::Validation);
+  procs_.DevicePushErrorScope(device_, WGPUErrorFilter_OutOfMemory);
+  procs_.DevicePushErrorScope(device_, WGPUErrorFilter_Validation);
   call();
   // Dawn knows a creation's (or a queue write's) errors when the call returns, so each scope
   // settles inside its pop. A deferred callback is not seen with this Dawn build; if an
@@ -105,25 +105,25 @@ Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, detail::R
 }
 
 template <typename Tag>
-Result<void> RegistryImpl::require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
-                                              std::string (*usage_names)(gpu::Flags)) const {
+Result<void> RegistryImpl::require_recorded_usage(Handle<Tag> handle, WGPUFlags needed,
+                                              std::string (*usage_names)(WGPUFlags)) const {
   const auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
-  const gpu::Flags missing = needed & ~rec->data.usage;
+  const WGPUFlags missing = needed & ~rec->data.usage;
   if (missing == 0) return {};
   const ErrorObject object = object_of(handle, rec->label);
   return about(missing_usage(describe(object), usage_names(missing), usage_names(rec->data.usage)), object);
 }
 
-Result<void> RegistryImpl::require_usage(BufferHandle handle, gpu::Flags needed) const {
+Result<void> RegistryImpl::require_usage(BufferHandle handle, WGPUBufferUsage needed) const {
   return require_recorded_usage(handle, needed, gpu::buffer_usage_names);
 }
 
-Result<void> RegistryImpl::require_usage(TextureHandle handle, gpu::Flags needed) const {
+Result<void> RegistryImpl::require_usage(TextureHandle handle, WGPUTextureUsage needed) const {
   return require_recorded_usage(handle, needed, gpu::texture_usage_names);
 }
 
-Result<void> RegistryImpl::require_usage(TextureViewHandle handle, gpu::Flags needed) const {
+Result<void> RegistryImpl::require_usage(TextureViewHandle handle, WGPUTextureUsage needed) const {
   const auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
   if (rec->data.texture.is_null()) return {};  // adopted or imported: usages unknown to warden
@@ -141,7 +141,7 @@ Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, co
   if (rec == nullptr) return in_context("write_buffer", stale_error(handle));
   auto buffer = resolve(handle);  // a Lost or Failed slot has no buffer to write
   if (!buffer) return in_context("write_buffer", buffer.error());
-  if (auto usage = require_usage(handle, gpu::BufferUsage::CopyDst); !usage) {
+  if (auto usage = require_usage(handle, WGPUBufferUsage_CopyDst); !usage) {
     return in_context("write_buffer", usage.error());
   }
   auto object = [&] { return object_of(handle, rec->label); };  // made only on a failure
@@ -185,12 +185,12 @@ struct TextureWriteLayout {
 };
 
 // Layers (or depth slices) a mip level has: a 3D texture's depth shrinks with its mips.
-uint32_t level_layers(const detail::KindData<TextureTag>& t, gpu::TextureDimension dimension, uint32_t mip) {
-  return dimension == gpu::TextureDimension::e3D ? mip_extent(t.size.depthOrArrayLayers, mip)
+uint32_t level_layers(const detail::KindData<TextureTag>& t, WGPUTextureDimension dimension, uint32_t mip) {
+  return dimension == WGPUTextureDimension_3D ? mip_extent(t.size.depthOrArrayLayers, mip)
                                                  : t.size.depthOrArrayLayers;
 }
 
-Result<TextureWriteLayout> texture_write_layout(const std::string& what, gpu::TextureFormat format,
+Result<TextureWriteLayout> texture_write_layout(const std::string& what, WGPUTextureFormat format,
                                                 const TextureWrite& where, size_t size) {
   const std::optional<uint32_t> texel = gpu::copy_texel_bytes(format);
   if (!texel) {
@@ -201,7 +201,7 @@ Result<TextureWriteLayout> texture_write_layout(const std::string& what, gpu::Te
   TextureWriteLayout layout;
   layout.texel_bytes = *texel;
   layout.row_bytes = where.size.width * *texel;
-  const bool packed = where.bytes_per_row == 0 || where.bytes_per_row == gpu::kCopyStrideUndefined;
+  const bool packed = where.bytes_per_row == 0 || where.bytes_per_row == WGPU_COPY_STRIDE_UNDEFINED;
   layout.row_pitch = packed ? layout.row_bytes : where.bytes_per_row;
   if (layout.row_pitch < layout.row_bytes) {
     return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureRowTooShort,
@@ -209,7 +209,7 @@ Result<TextureWriteLayout> texture_write_layout(const std::string& what, gpu::Te
                                   "texels of {} bytes: {} bytes)",
                                   what, where.bytes_per_row, where.size.width, *texel, layout.row_bytes));
   }
-  layout.image_rows = where.rows_per_image == gpu::kCopyStrideUndefined ? where.size.height : where.rows_per_image;
+  layout.image_rows = where.rows_per_image == WGPU_COPY_STRIDE_UNDEFINED ? where.size.height : where.rows_per_image;
   if (layout.image_rows < where.size.height) {
     return make_error(ErrorKind::InvalidArgument, MessageId::WriteTextureRowsPerImageTooShort,
                       fmt::format("write_texture to {}: rows_per_image {} is below the region's height {}", what,
@@ -262,7 +262,7 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
   if (rec == nullptr) return in_context("write_texture", stale_error(handle));
   auto texture = resolve(handle);  // a Lost or Failed slot has no texture to write
   if (!texture) return in_context("write_texture", texture.error());
-  if (auto usage = require_usage(handle, gpu::TextureUsage::CopyDst); !usage) {
+  if (auto usage = require_usage(handle, WGPUTextureUsage_CopyDst); !usage) {
     return in_context("write_texture", usage.error());
   }
   auto object = [&] { return object_of(handle, rec->label); };  // made only on a failure
@@ -278,7 +278,7 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
                       fmt::format("write_texture to {}: mip level {} does not exist ({} levels)", what,
                                   where.mip_level, t.mip_level_count));
   }
-  const gpu::TextureDimension dimension = rec->recipe ? rec->recipe->dimension : gpu::TextureDimension::e2D;
+  const WGPUTextureDimension dimension = rec->recipe ? rec->recipe->dimension : WGPUTextureDimension_2D;
   const uint32_t w = mip_extent(t.size.width, where.mip_level);
   const uint32_t h = mip_extent(t.size.height, where.mip_level);
   const uint32_t d = level_layers(t, dimension, where.mip_level);
@@ -301,12 +301,12 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
   auto layout = texture_write_layout(what, t.format, where, size);
   if (!layout) return about(layout.error(), object());
 
-  gpu::TexelCopyTextureInfo dst;
+  WGPUTexelCopyTextureInfo dst{};
   dst.texture = *texture;
   dst.mipLevel = where.mip_level;
   dst.origin = where.origin;
   dst.aspect = where.aspect;
-  gpu::TexelCopyBufferLayout copy;
+  WGPUTexelCopyBufferLayout copy{};
   copy.bytesPerRow = layout->row_pitch;
   copy.rowsPerImage = layout->image_rows;
   // A write Dawn refuses for a reason the checks above do not know (an aspect the format
@@ -326,9 +326,9 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
 // ---- make_object: one per kind, what create_* and rebuild() both run ---------------------------
 
 template <>
-Result<gpu::Buffer> RegistryImpl::make_object<BufferTag>(const BufferDescription& desc) {
-  gpu::BufferDescriptor d;
-  d.label = desc.label;
+Result<WGPUBuffer> RegistryImpl::make_object<BufferTag>(const BufferDescription& desc) {
+  WGPUBufferDescriptor d{};
+  d.label = gpu::string_view(desc.label);
   d.size = desc.size;
   d.usage = desc.usage;
   d.mappedAtCreation = desc.mapped_at_creation ? 1 : 0;
@@ -336,14 +336,15 @@ Result<gpu::Buffer> RegistryImpl::make_object<BufferTag>(const BufferDescription
 }
 
 template <>
-Result<gpu::Texture> RegistryImpl::make_object<TextureTag>(const TextureDescription& desc) {
-  gpu::TextureBindingViewDimensionDescriptor binding_dimension;
+Result<WGPUTexture> RegistryImpl::make_object<TextureTag>(const TextureDescription& desc) {
+  WGPUTextureBindingViewDimensionDescriptor binding_dimension{};
+  binding_dimension.chain.sType = WGPUSType_TextureBindingViewDimensionDescriptor;
   binding_dimension.textureBindingViewDimension = desc.binding_view_dimension;
-  gpu::TextureDescriptor d;
-  if (desc.binding_view_dimension != gpu::TextureViewDimension::Undefined) {
+  WGPUTextureDescriptor d{};
+  if (desc.binding_view_dimension != WGPUTextureViewDimension_Undefined) {
     d.nextInChain = &binding_dimension.chain;
   }
-  d.label = desc.label;
+  d.label = gpu::string_view(desc.label);
   d.usage = desc.usage;
   d.dimension = desc.dimension;
   d.size = desc.size;
@@ -354,12 +355,12 @@ Result<gpu::Texture> RegistryImpl::make_object<TextureTag>(const TextureDescript
 }
 
 template <>
-Result<gpu::TextureView> RegistryImpl::make_object<TextureViewTag>(const TextureAndViewDescription& recipe) {
+Result<WGPUTextureView> RegistryImpl::make_object<TextureViewTag>(const TextureAndViewDescription& recipe) {
   const TextureViewDescription& desc = recipe.desc;
   auto texture = resolve(recipe.texture);
   if (!texture) return in_context(fmt::format("create_texture_view \"{}\"", desc.label), texture.error());
-  gpu::TextureViewDescriptor d;
-  d.label = desc.label;
+  WGPUTextureViewDescriptor d{};
+  d.label = gpu::string_view(desc.label);
   d.format = desc.format;
   d.dimension = desc.dimension;
   d.baseMipLevel = desc.base_mip_level;
@@ -372,27 +373,31 @@ Result<gpu::TextureView> RegistryImpl::make_object<TextureViewTag>(const Texture
 }
 
 template <>
-Result<gpu::Sampler> RegistryImpl::make_object<SamplerTag>(const SamplerDescription& desc) {
-  gpu::SamplerDescriptor d;
-  d.label = desc.label;
+Result<WGPUSampler> RegistryImpl::make_object<SamplerTag>(const SamplerDescription& desc) {
+  WGPUSamplerDescriptor d{};
+  d.label = gpu::string_view(desc.label);
   d.addressModeU = d.addressModeV = d.addressModeW = desc.address_mode;
   d.magFilter = desc.mag_filter;
   d.minFilter = desc.min_filter;
   d.mipmapFilter = desc.mipmap_filter;
+  d.lodMinClamp = 0.0f;
+  d.lodMaxClamp = 32.0f;
+  d.compare = WGPUCompareFunction_Undefined;
+  d.maxAnisotropy = 1;
   return create_scoped<SamplerTag>("create_sampler", desc.label, [&] { return procs_.DeviceCreateSampler(device_, &d); });
 }
 
 template <>
-Result<gpu::ShaderModule> RegistryImpl::make_object<ShaderModuleTag>(const ShaderModuleDescription& desc) {
+Result<WGPUShaderModule> RegistryImpl::make_object<ShaderModuleTag>(const ShaderModuleDescription& desc) {
   return create_scoped<ShaderModuleTag>("create_shader_module", desc.label, [&] {
     return gpu::create_wgsl_module(procs_, device_, desc.wgsl, desc.label);
   });
 }
 
 template <>
-Result<gpu::BindGroupLayout> RegistryImpl::make_object<BindGroupLayoutTag>(const BindGroupLayoutDescription& desc) {
-  gpu::BindGroupLayoutDescriptor d;
-  d.label = desc.label;
+Result<WGPUBindGroupLayout> RegistryImpl::make_object<BindGroupLayoutTag>(const BindGroupLayoutDescription& desc) {
+  WGPUBindGroupLayoutDescriptor d{};
+  d.label = gpu::string_view(desc.label);
   d.entryCount = desc.entries.size();
   d.entries = desc.entries.data();
   return create_scoped<BindGroupLayoutTag>("create_bind_group_layout", desc.label,
@@ -400,8 +405,8 @@ Result<gpu::BindGroupLayout> RegistryImpl::make_object<BindGroupLayoutTag>(const
 }
 
 template <>
-Result<gpu::PipelineLayout> RegistryImpl::make_object<PipelineLayoutTag>(const PipelineLayoutDescription& desc) {
-  std::vector<gpu::BindGroupLayout> raw;
+Result<WGPUPipelineLayout> RegistryImpl::make_object<PipelineLayoutTag>(const PipelineLayoutDescription& desc) {
+  std::vector<WGPUBindGroupLayout> raw;
   raw.reserve(desc.layouts.size());
   for (size_t i = 0; i < desc.layouts.size(); ++i) {
     auto layout = resolve(desc.layouts[i]);
@@ -411,8 +416,8 @@ Result<gpu::PipelineLayout> RegistryImpl::make_object<PipelineLayoutTag>(const P
     }
     raw.push_back(*layout);
   }
-  gpu::PipelineLayoutDescriptor d;
-  d.label = desc.label;
+  WGPUPipelineLayoutDescriptor d{};
+  d.label = gpu::string_view(desc.label);
   d.bindGroupLayoutCount = raw.size();
   d.bindGroupLayouts = raw.data();
   return create_scoped<PipelineLayoutTag>("create_pipeline_layout", desc.label,
@@ -420,16 +425,17 @@ Result<gpu::PipelineLayout> RegistryImpl::make_object<PipelineLayoutTag>(const P
 }
 
 template <>
-Result<gpu::BindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDescription& desc) {
+Result<WGPUBindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDescription& desc) {
   auto layout = resolve(desc.layout);
   if (!layout) return in_context(fmt::format("create_bind_group \"{}\"", desc.label), layout.error());
-  std::vector<gpu::BindGroupEntry> raw;
+  std::vector<WGPUBindGroupEntry> raw;
   for (size_t i = 0; i < desc.entries.size(); ++i) {
     const BindGroupEntryDescription& entry = desc.entries[i];
     const std::string where =
         fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
-    gpu::BindGroupEntry out;
+    WGPUBindGroupEntry out{};
     out.binding = entry.binding;
+    out.size = WGPU_WHOLE_SIZE;
     Result<void> resolved = std::visit(
         Overloaded{
             [&](const BufferBinding& b) -> Result<void> {
@@ -457,8 +463,8 @@ Result<gpu::BindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDe
     if (!resolved) return in_context(where, resolved.error());
     raw.push_back(out);
   }
-  gpu::BindGroupDescriptor d;
-  d.label = desc.label;
+  WGPUBindGroupDescriptor d{};
+  d.label = gpu::string_view(desc.label);
   d.layout = *layout;
   d.entryCount = raw.size();
   d.entries = raw.data();
@@ -469,9 +475,9 @@ Result<gpu::BindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDe
 namespace {
 
 // A pipeline's layout; null when the description derives it from the shaders ("auto").
-Result<gpu::PipelineLayout> pipeline_layout_of(const RegistryImpl& registry, PipelineLayoutHandle handle,
+Result<WGPUPipelineLayout> pipeline_layout_of(const RegistryImpl& registry, PipelineLayoutHandle handle,
                                                const std::string& where) {
-  if (handle.is_null()) return gpu::PipelineLayout{nullptr};
+  if (handle.is_null()) return WGPUPipelineLayout{nullptr};
   auto resolved = registry.resolve(handle);
   if (!resolved) return in_context(where + ", layout", resolved.error());
   return *resolved;
@@ -480,13 +486,13 @@ Result<gpu::PipelineLayout> pipeline_layout_of(const RegistryImpl& registry, Pip
 }  // namespace
 
 template <>
-Result<gpu::RenderPipeline> RegistryImpl::make_object<RenderPipelineTag>(const RenderPipelineDescription& d) {
+Result<WGPURenderPipeline> RegistryImpl::make_object<RenderPipelineTag>(const RenderPipelineDescription& d) {
   const std::string where = fmt::format("create_render_pipeline \"{}\"", d.label);
   auto layout = pipeline_layout_of(*this, d.layout, where);
   if (!layout) return layout.error();
   auto vertex = resolve(d.vertex.module);
   if (!vertex) return in_context(fmt::format("{}, vertex stage", where), vertex.error());
-  gpu::ShaderModule fragment = nullptr;
+  WGPUShaderModule fragment = nullptr;
   if (d.fragment) {
     auto resolved = resolve(d.fragment->module);
     if (!resolved) return in_context(fmt::format("{}, fragment stage", where), resolved.error());
@@ -498,7 +504,7 @@ Result<gpu::RenderPipeline> RegistryImpl::make_object<RenderPipelineTag>(const R
 }
 
 template <>
-Result<gpu::ComputePipeline> RegistryImpl::make_object<ComputePipelineTag>(const ComputePipelineDescription& d) {
+Result<WGPUComputePipeline> RegistryImpl::make_object<ComputePipelineTag>(const ComputePipelineDescription& d) {
   const std::string where = fmt::format("create_compute_pipeline \"{}\"", d.label);
   auto layout = pipeline_layout_of(*this, d.layout, where);
   if (!layout) return layout.error();
@@ -510,9 +516,9 @@ Result<gpu::ComputePipeline> RegistryImpl::make_object<ComputePipelineTag>(const
 }
 
 template <>
-Result<gpu::QuerySet> RegistryImpl::make_object<QuerySetTag>(const QuerySetDescription& desc) {
-  gpu::QuerySetDescriptor d;
-  d.label = desc.label;
+Result<WGPUQuerySet> RegistryImpl::make_object<QuerySetTag>(const QuerySetDescription& desc) {
+  WGPUQuerySetDescriptor d{};
+  d.label = gpu::string_view(desc.label);
   d.type = desc.type;
   d.count = desc.count;
   return create_scoped<QuerySetTag>("create_query_set", desc.label,
@@ -527,7 +533,7 @@ Result<void> RegistryImpl::check_buffer_description(const char* call, const Buff
     return make_error(ErrorKind::InvalidArgument, MessageId::BufferZeroSize, described(),
                       fmt::format("{} \"{}\": size is 0", call, desc.label));
   }
-  if (desc.usage == gpu::BufferUsage::None) {
+  if (desc.usage == WGPUBufferUsage_None) {
     return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage, described(),
                       fmt::format("{} \"{}\": no usage declared", call, desc.label));
   }
@@ -565,7 +571,7 @@ Result<void> RegistryImpl::check_texture_description(const char* call, const Tex
                                   "be at least 1",
                                   call, desc.label, desc.mip_level_count, desc.sample_count));
   }
-  if (desc.usage == gpu::TextureUsage::None) {
+  if (desc.usage == WGPUTextureUsage_None) {
     return make_error(ErrorKind::InvalidArgument, MessageId::ResourceNoUsage, described(),
                       fmt::format("{} \"{}\": no usage declared", call, desc.label));
   }
@@ -611,7 +617,7 @@ Result<ShaderModuleHandle> RegistryImpl::create_shader_module(ShaderModuleDescri
 }
 
 Result<BindGroupLayoutHandle> RegistryImpl::create_bind_group_layout(
-    std::span<const gpu::BindGroupLayoutEntry> entries, std::string label) {
+    std::span<const WGPUBindGroupLayoutEntry> entries, std::string label) {
   BindGroupLayoutDescription desc{{entries.begin(), entries.end()}, std::move(label)};
   for (auto& entry : desc.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
   detail::KindData<BindGroupLayoutTag> data;
@@ -630,7 +636,7 @@ Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescripti
   if (layout == nullptr) {
     return in_context(fmt::format("create_bind_group \"{}\"", desc.label), stale_error(desc.layout));
   }
-  auto layout_entry = [&](uint32_t binding) -> const gpu::BindGroupLayoutEntry* {
+  auto layout_entry = [&](uint32_t binding) -> const WGPUBindGroupLayoutEntry* {
     if (!layout->data.entries) return nullptr;  // adopted layout: nothing to check against
     for (const auto& e : *layout->data.entries) {
       if (e.binding == binding) return &e;
@@ -643,15 +649,15 @@ Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescripti
     const BindGroupEntryDescription& entry = desc.entries[i];
     const std::string where =
         fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
-    const gpu::BindGroupLayoutEntry* declared = layout_entry(entry.binding);
+    const WGPUBindGroupLayoutEntry* declared = layout_entry(entry.binding);
     if (const auto* b = std::get_if<BufferBinding>(&entry.resource)) {
       if (auto buffer = resolve(b->buffer); !buffer) return in_context(where, buffer.error());
       if (declared != nullptr) {
-        gpu::Flags needed = 0;
+        WGPUFlags needed = 0;
         switch (declared->buffer.type) {
-          case gpu::BufferBindingType::Uniform: needed = gpu::BufferUsage::Uniform; break;
-          case gpu::BufferBindingType::Storage:
-          case gpu::BufferBindingType::ReadOnlyStorage: needed = gpu::BufferUsage::Storage; break;
+          case WGPUBufferBindingType_Uniform: needed = WGPUBufferUsage_Uniform; break;
+          case WGPUBufferBindingType_Storage:
+          case WGPUBufferBindingType_ReadOnlyStorage: needed = WGPUBufferUsage_Storage; break;
           default: break;
         }
         if (auto usage = require_usage(b->buffer, needed); !usage) return in_context(where, usage.error());
@@ -660,11 +666,11 @@ Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescripti
     } else if (const auto* v = std::get_if<TextureViewHandle>(&entry.resource)) {
       if (auto view = resolve(*v); !view) return in_context(where, view.error());
       if (declared != nullptr) {
-        gpu::Flags needed = 0;
-        if (declared->texture.sampleType != gpu::TextureSampleType::BindingNotUsed) {
-          needed = gpu::TextureUsage::TextureBinding;
-        } else if (declared->storageTexture.access != gpu::StorageTextureAccess::BindingNotUsed) {
-          needed = gpu::TextureUsage::StorageBinding;
+        WGPUFlags needed = 0;
+        if (declared->texture.sampleType != WGPUTextureSampleType_BindingNotUsed) {
+          needed = WGPUTextureUsage_TextureBinding;
+        } else if (declared->storageTexture.access != WGPUStorageTextureAccess_BindingNotUsed) {
+          needed = WGPUTextureUsage_StorageBinding;
         }
         if (auto usage = require_usage(*v, needed); !usage) return in_context(where, usage.error());
       }

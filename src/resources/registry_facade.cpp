@@ -4,7 +4,7 @@
 
 namespace warden::resources {
 
-Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+Registry::Registry(const gpu::Context& context, WGPUDevice device, WGPUQueue queue,
                    RegistryOptions options)
     : impl_(std::make_unique<RegistryImpl>(*this, context, device, queue, std::move(options))),
       pools_(impl_->make_pools()) {}
@@ -13,10 +13,10 @@ Registry::Registry(const gpu::Context& context, gpu::Device device, gpu::Queue q
 Registry::~Registry() { impl_->end(); }
 
 #define WARDEN_REGISTRY_FORWARD_PER_KIND(Name, snake)                                              \
-  Result<Name##Handle> Registry::adopt_##snake(gpu::Name object, std::string label, Ownership ownership) { \
+  Result<Name##Handle> Registry::adopt_##snake(WGPU##Name object, std::string label, Ownership ownership) { \
     return impl_->adopt_##snake(object, std::move(label), ownership);                              \
   }                                                                                                \
-  Result<void> Registry::replace_##snake(Name##Handle handle, gpu::Name object) {                 \
+  Result<void> Registry::replace_##snake(Name##Handle handle, WGPU##Name object) {                 \
     return impl_->replace_##snake(handle, object);                                                 \
   }                                                                                                \
   Result<void> Registry::destroy_##snake(Name##Handle handle) { return impl_->destroy_##snake(handle); } \
@@ -32,7 +32,7 @@ Registry::~Registry() { impl_->end(); }
   }                                                                                                \
   void Registry::touch(Name##Handle handle) { impl_->touch(handle); }                              \
   Serial Registry::last_used(Name##Handle handle) const { return impl_->last_used(handle); }       \
-  Result<gpu::Name> Registry::stale_result(Name##Handle handle) const {                            \
+  Result<WGPU##Name> Registry::stale_result(Name##Handle handle) const {                            \
     return impl_->stale_result<Name##Tag>(handle);                                                 \
   }
 WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_FORWARD_PER_KIND)
@@ -49,7 +49,7 @@ Result<SamplerHandle> Registry::create_sampler(const SamplerDescription& desc) {
 Result<ShaderModuleHandle> Registry::create_shader_module(ShaderModuleDescription desc) {
   return impl_->create_shader_module(std::move(desc));
 }
-Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(std::span<const gpu::BindGroupLayoutEntry> entries,
+Result<BindGroupLayoutHandle> Registry::create_bind_group_layout(std::span<const WGPUBindGroupLayoutEntry> entries,
                                                                  std::string label) {
   return impl_->create_bind_group_layout(entries, std::move(label));
 }
@@ -82,46 +82,46 @@ size_t Registry::report_awaiting_owner() { return impl_->report_awaiting_owner()
 
 // ---- objects made elsewhere from a recipe -----------------------------------------------------
 
-Result<ShaderModuleHandle> Registry::adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe) {
+Result<ShaderModuleHandle> Registry::adopt_shader_module(WGPUShaderModule module, ShaderModuleDescription recipe) {
   return impl_->adopt_shader_module(module, std::move(recipe));
 }
-Result<RenderPipelineHandle> Registry::adopt_render_pipeline(gpu::RenderPipeline pipeline,
+Result<RenderPipelineHandle> Registry::adopt_render_pipeline(WGPURenderPipeline pipeline,
                                                              RenderPipelineDescription recipe) {
   return impl_->adopt_render_pipeline(pipeline, std::move(recipe));
 }
-Result<ComputePipelineHandle> Registry::adopt_compute_pipeline(gpu::ComputePipeline pipeline,
+Result<ComputePipelineHandle> Registry::adopt_compute_pipeline(WGPUComputePipeline pipeline,
                                                                ComputePipelineDescription recipe) {
   return impl_->adopt_compute_pipeline(pipeline, std::move(recipe));
 }
-Result<void> Registry::replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module,
+Result<void> Registry::replace_shader_module(ShaderModuleHandle handle, WGPUShaderModule module,
                                              ShaderModuleDescription recipe) {
   return impl_->replace_shader_module(handle, module, std::move(recipe));
 }
-Result<void> Registry::replace_render_pipeline(RenderPipelineHandle handle, gpu::RenderPipeline pipeline,
+Result<void> Registry::replace_render_pipeline(RenderPipelineHandle handle, WGPURenderPipeline pipeline,
                                                RenderPipelineDescription recipe) {
   return impl_->replace_render_pipeline(handle, pipeline, std::move(recipe));
 }
-Result<void> Registry::replace_compute_pipeline(ComputePipelineHandle handle, gpu::ComputePipeline pipeline,
+Result<void> Registry::replace_compute_pipeline(ComputePipelineHandle handle, WGPUComputePipeline pipeline,
                                                 ComputePipelineDescription recipe) {
   return impl_->replace_compute_pipeline(handle, pipeline, std::move(recipe));
 }
 
 // ---- imported views ---------------------------------------------------------------------------
 
-Result<TextureViewHandle> Registry::import_texture_view(gpu::TextureView view, std::string label) {
+Result<TextureViewHandle> Registry::import_texture_view(WGPUTextureView view, std::string label) {
   return impl_->import_texture_view(view, std::move(label));
 }
 Result<void> Registry::forget_texture_view(TextureViewHandle handle) { return impl_->forget_texture_view(handle); }
 
 // ---- contracts and contents-only updates ------------------------------------------------------
 
-Result<void> Registry::require_usage(BufferHandle handle, gpu::Flags needed) const {
+Result<void> Registry::require_usage(BufferHandle handle, WGPUBufferUsage needed) const {
   return impl_->require_usage(handle, needed);
 }
-Result<void> Registry::require_usage(TextureHandle handle, gpu::Flags needed) const {
+Result<void> Registry::require_usage(TextureHandle handle, WGPUTextureUsage needed) const {
   return impl_->require_usage(handle, needed);
 }
-Result<void> Registry::require_usage(TextureViewHandle handle, gpu::Flags needed) const {
+Result<void> Registry::require_usage(TextureViewHandle handle, WGPUTextureUsage needed) const {
   return impl_->require_usage(handle, needed);
 }
 Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
@@ -134,7 +134,7 @@ Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& w
 
 // ---- submissions and retirement ---------------------------------------------------------------
 
-Serial Registry::submit(const gpu::CommandBuffer* commands, size_t count) { return impl_->submit(commands, count); }
+Serial Registry::submit(const WGPUCommandBuffer* commands, size_t count) { return impl_->submit(commands, count); }
 void Registry::poll() { impl_->poll(); }
 void Registry::assume_all_complete() { impl_->assume_all_complete(); }
 gpu::QueueClock& Registry::queue_clock() { return impl_->queue_clock(); }
@@ -143,11 +143,11 @@ const SubmissionClock& Registry::clock() const { return impl_->clock(); }
 // ---- device generations -----------------------------------------------------------------------
 
 void Registry::on_device_lost() { impl_->on_device_lost(); }
-RebuildReport Registry::rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation) {
+RebuildReport Registry::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation) {
   return impl_->rebuild(device, queue, generation);
 }
-size_t Registry::prepare_rebuild(gpu::Device device) { return impl_->prepare_rebuild(device); }
-gpu::Device Registry::prepared_device() const { return impl_->prepared_device(); }
+size_t Registry::prepare_rebuild(WGPUDevice device) { return impl_->prepare_rebuild(device); }
+WGPUDevice Registry::prepared_device() const { return impl_->prepared_device(); }
 size_t Registry::prepared_count() const { return impl_->prepared_count(); }
 void Registry::discard_prepared() { impl_->discard_prepared(); }
 bool Registry::device_lost() const { return impl_->device_lost(); }
@@ -162,8 +162,8 @@ const Diagnostics& Registry::diagnostics() const { return impl_->diagnostics(); 
 uint32_t Registry::id() const { return impl_->id(); }
 uint32_t Registry::first_generation() const { return impl_->first_generation(); }
 const gpu::Procs& Registry::procs() const { return impl_->procs(); }
-gpu::Device Registry::device() const { return impl_->device(); }
-gpu::Queue Registry::queue() const { return impl_->queue(); }
+WGPUDevice Registry::device() const { return impl_->device(); }
+WGPUQueue Registry::queue() const { return impl_->queue(); }
 void Registry::shutdown() { impl_->shutdown(); }
 
 }  // namespace warden::resources

@@ -26,7 +26,7 @@ template <typename Tag>
 struct KindData {};
 template <>
 struct KindData<BufferTag> {
-  gpu::Flags usage = 0;
+  WGPUFlags usage = 0;
   uint64_t size = 0;
   // ContentsSource::Kept: the buffer's bytes as written through warden (sized on first write).
   std::vector<uint8_t> kept{};
@@ -36,7 +36,7 @@ struct KindData<BufferTag> {
 // where they land in the texture, so the latest write of every texel wins whatever the order of
 // overlapping regions, and it never grows past the subresource's size.
 struct KeptSubresource {
-  gpu::TextureAspect aspect = gpu::TextureAspect::All;
+  WGPUTextureAspect aspect = WGPUTextureAspect_All;
   uint32_t mip_level = 0;
   uint32_t layer = 0;       // array layer, or depth slice of a 3D texture
   uint32_t width = 0;       // texels in a row of the level
@@ -46,9 +46,9 @@ struct KeptSubresource {
 };
 template <>
 struct KindData<TextureTag> {
-  gpu::Flags usage = 0;
-  gpu::Extent3D size{};
-  gpu::TextureFormat format = gpu::TextureFormat::Undefined;
+  WGPUFlags usage = 0;
+  WGPUExtent3D size{};
+  WGPUTextureFormat format = WGPUTextureFormat_Undefined;
   uint32_t mip_level_count = 1;
   uint32_t live_views = 0;  // views made through create_texture_view and not yet destroyed
   std::vector<KeptSubresource> kept{};  // made on each subresource's first write
@@ -60,7 +60,7 @@ struct KindData<TextureViewTag> {
 template <>
 struct KindData<BindGroupLayoutTag> {
   // Known when made by create_bind_group_layout; create_bind_group checks usages against it.
-  std::optional<std::vector<gpu::BindGroupLayoutEntry>> entries{};
+  std::optional<std::vector<WGPUBindGroupLayoutEntry>> entries{};
 };
 template <>
 struct KindData<BindGroupTag> {
@@ -110,7 +110,7 @@ class RegistryImpl {
   using Object = typename detail::GpuType<Tag>::type;
 
   // `facade` is the Registry that owns this and holds the pools (Registry::pools_).
-  RegistryImpl(Registry& facade, const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+  RegistryImpl(Registry& facade, const gpu::Context& context, WGPUDevice device, WGPUQueue queue,
                RegistryOptions options);
   RegistryImpl(const RegistryImpl&) = delete;
   RegistryImpl& operator=(const RegistryImpl&) = delete;
@@ -122,14 +122,14 @@ class RegistryImpl {
 
   // ---- per kind: adopt, replace, destroy, resolve, label, touch ----------------------------
 #define WARDEN_REGISTRY_PER_KIND(Name, snake)                                                     \
-  Result<Name##Handle> adopt_##snake(gpu::Name object, std::string label, Ownership ownership) {  \
+  Result<Name##Handle> adopt_##snake(WGPU##Name object, std::string label, Ownership ownership) {  \
     return adopt<Name##Tag>(object, std::move(label), ownership);                                 \
   }                                                                                               \
-  Result<void> replace_##snake(Name##Handle handle, gpu::Name object) {                          \
+  Result<void> replace_##snake(Name##Handle handle, WGPU##Name object) {                          \
     return replace<Name##Tag>(handle, object);                                                    \
   }                                                                                               \
   Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }      \
-  Result<gpu::Name> resolve(Name##Handle handle) const { return facade_.resolve(handle); }      \
+  Result<WGPU##Name> resolve(Name##Handle handle) const { return facade_.resolve(handle); }      \
   std::optional<SlotState> slot_state(Name##Handle handle) const { return state_of<Name##Tag>(handle); } \
   const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }    \
   std::optional<Ownership> ownership(Name##Handle handle) const { return ownership_of<Name##Tag>(handle); } \
@@ -152,7 +152,7 @@ class RegistryImpl {
   Result<ShaderModuleHandle> create_shader_module(std::string_view wgsl, std::string label) {
     return create_shader_module(ShaderModuleDescription{std::string(wgsl), std::move(label), {}});
   }
-  Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const gpu::BindGroupLayoutEntry> entries,
+  Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const WGPUBindGroupLayoutEntry> entries,
                                                          std::string label);
   Result<PipelineLayoutHandle> create_pipeline_layout(std::span<const BindGroupLayoutHandle> layouts,
                                                       std::string label);
@@ -167,42 +167,42 @@ class RegistryImpl {
   size_t report_awaiting_owner();
 
   // ---- objects made elsewhere from a recipe ------------------------------------------------
-  Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe) {
+  Result<ShaderModuleHandle> adopt_shader_module(WGPUShaderModule module, ShaderModuleDescription recipe) {
     return adopt_with_recipe<ShaderModuleTag>(module, std::move(recipe));
   }
-  Result<RenderPipelineHandle> adopt_render_pipeline(gpu::RenderPipeline pipeline, RenderPipelineDescription recipe) {
+  Result<RenderPipelineHandle> adopt_render_pipeline(WGPURenderPipeline pipeline, RenderPipelineDescription recipe) {
     return adopt_with_recipe<RenderPipelineTag>(pipeline, std::move(recipe));
   }
-  Result<ComputePipelineHandle> adopt_compute_pipeline(gpu::ComputePipeline pipeline, ComputePipelineDescription recipe) {
+  Result<ComputePipelineHandle> adopt_compute_pipeline(WGPUComputePipeline pipeline, ComputePipelineDescription recipe) {
     return adopt_with_recipe<ComputePipelineTag>(pipeline, std::move(recipe));
   }
-  Result<void> replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module, ShaderModuleDescription recipe) {
+  Result<void> replace_shader_module(ShaderModuleHandle handle, WGPUShaderModule module, ShaderModuleDescription recipe) {
     return replace_with_recipe<ShaderModuleTag>(handle, module, std::move(recipe));
   }
-  Result<void> replace_render_pipeline(RenderPipelineHandle handle, gpu::RenderPipeline pipeline,
+  Result<void> replace_render_pipeline(RenderPipelineHandle handle, WGPURenderPipeline pipeline,
                                        RenderPipelineDescription recipe) {
     return replace_with_recipe<RenderPipelineTag>(handle, pipeline, std::move(recipe));
   }
-  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, gpu::ComputePipeline pipeline,
+  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, WGPUComputePipeline pipeline,
                                         ComputePipelineDescription recipe) {
     return replace_with_recipe<ComputePipelineTag>(handle, pipeline, std::move(recipe));
   }
 
   // ---- imported views --------------------------------------------------------------------
-  Result<TextureViewHandle> import_texture_view(gpu::TextureView view, std::string label);
+  Result<TextureViewHandle> import_texture_view(WGPUTextureView view, std::string label);
   Result<void> forget_texture_view(TextureViewHandle handle);
 
   // ---- contracts and contents-only updates ----------------------------------------------
-  Result<void> require_usage(BufferHandle handle, gpu::Flags needed) const;
-  Result<void> require_usage(TextureHandle handle, gpu::Flags needed) const;
-  Result<void> require_usage(TextureViewHandle handle, gpu::Flags needed) const;
+  Result<void> require_usage(BufferHandle handle, WGPUBufferUsage needed) const;
+  Result<void> require_usage(TextureHandle handle, WGPUTextureUsage needed) const;
+  Result<void> require_usage(TextureViewHandle handle, WGPUTextureUsage needed) const;
   Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
   Result<void> write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                              size_t size);
 
   // ---- submissions and retirement --------------------------------------------------------
-  Serial submit(gpu::CommandBuffer commands) { return submit(&commands, 1); }
-  Serial submit(const gpu::CommandBuffer* commands, size_t count);
+  Serial submit(WGPUCommandBuffer commands) { return submit(&commands, 1); }
+  Serial submit(const WGPUCommandBuffer* commands, size_t count);
   void poll();
   void assume_all_complete();
   gpu::QueueClock& queue_clock() { return *queue_clock_; }
@@ -210,9 +210,9 @@ class RegistryImpl {
 
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
   void on_device_lost();
-  RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
-  size_t prepare_rebuild(gpu::Device device);
-  gpu::Device prepared_device() const { return prepared_device_; }
+  RebuildReport rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation);
+  size_t prepare_rebuild(WGPUDevice device);
+  WGPUDevice prepared_device() const { return prepared_device_; }
   size_t prepared_count() const { return prepared_.size(); }
   void discard_prepared();
   bool device_lost() const { return device_lost_; }
@@ -226,8 +226,8 @@ class RegistryImpl {
   uint32_t id() const { return id_; }
   uint32_t first_generation() const { return first_generation_; }
   const gpu::Procs& procs() const { return procs_; }
-  gpu::Device device() const { return device_; }
-  gpu::Queue queue() const { return queue_; }
+  WGPUDevice device() const { return device_; }
+  WGPUQueue queue() const { return queue_; }
 
   void shutdown();
 
@@ -253,8 +253,8 @@ class RegistryImpl {
   Error stale_error(Handle<Tag> handle) const;
   // require_usage for the kinds whose usages warden records (buffers, textures).
   template <typename Tag>
-  Result<void> require_recorded_usage(Handle<Tag> handle, gpu::Flags needed,
-                                      std::string (*usage_names)(gpu::Flags)) const;
+  Result<void> require_recorded_usage(Handle<Tag> handle, WGPUFlags needed,
+                                      std::string (*usage_names)(WGPUFlags)) const;
   template <typename Tag>
   [[gnu::cold]] Result<Object<Tag>> stale_result(Handle<Tag> handle) const;
   template <typename Tag>
@@ -366,9 +366,9 @@ class RegistryImpl {
 
   const gpu::Context& context_;
   const gpu::Procs& procs_;
-  gpu::Device device_;
-  gpu::Limits limits_;  // the device's, read once: create_* checks requests against them
-  gpu::Queue queue_;
+  WGPUDevice device_;
+  WGPULimits limits_{};  // the device's, read once: create_* checks requests against them
+  WGPUQueue queue_;
   bool device_lost_ = false;
   uint64_t device_generation_;
   // Refill callbacks of the rebuild in progress, run once every object is made again.
@@ -392,14 +392,14 @@ class RegistryImpl {
   std::deque<PendingRelease> pending_;
   // What prepare_rebuild made on prepared_device_, by kind and slot bits; owned here until a
   // rebuild onto that device takes them or discard_prepared releases them.
-  gpu::Device prepared_device_ = nullptr;
+  WGPUDevice prepared_device_ = nullptr;
   std::map<std::pair<ResourceKind, uint64_t>, void*> prepared_;
 };
 
 // make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.
 #define WARDEN_DECLARE_MAKE_OBJECT(Name, snake) \
   template <>                                   \
-  Result<gpu::Name> RegistryImpl::make_object<Name##Tag>(const detail::Recipe<Name##Tag>& recipe);
+  Result<WGPU##Name> RegistryImpl::make_object<Name##Tag>(const detail::Recipe<Name##Tag>& recipe);
 WARDEN_RESOURCE_KINDS(WARDEN_DECLARE_MAKE_OBJECT)
 #undef WARDEN_DECLARE_MAKE_OBJECT
 

@@ -15,9 +15,9 @@ namespace {
 
 // Usages that let the GPU write an object: what it holds then is the GPU's work, which no copy
 // on the CPU side has seen (docs/adr/0013). Copies into an object (CopyDst) are not tracked.
-constexpr gpu::Flags kGpuWrittenBuffer =
-    gpu::BufferUsage::Storage | gpu::BufferUsage::QueryResolve | gpu::BufferUsage::MapRead;
-constexpr gpu::Flags kGpuWrittenTexture = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::StorageBinding;
+constexpr WGPUFlags kGpuWrittenBuffer =
+    WGPUBufferUsage_Storage | WGPUBufferUsage_QueryResolve | WGPUBufferUsage_MapRead;
+constexpr WGPUTextureUsage kGpuWrittenTexture = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_StorageBinding;
 
 using Clock = std::chrono::steady_clock;
 
@@ -66,7 +66,7 @@ void RegistryImpl::lose_all() {
   for (SlotId id : imported) release_occupant(Handle<Tag>::from_bits(id.bits));
 }
 
-RebuildReport RegistryImpl::rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation) {
+RebuildReport RegistryImpl::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation) {
   const auto started = Clock::now();
   on_device_lost();
   device_ = device;
@@ -149,14 +149,14 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
 
 // ---- prepared ahead of a rebuild (docs/adr/0034) ------------------------------------------------
 
-size_t RegistryImpl::prepare_rebuild(gpu::Device device) {
+size_t RegistryImpl::prepare_rebuild(WGPUDevice device) {
   discard_prepared();
   if (device_lost_ || device == nullptr || device == device_) return 0;
   // make_object makes on device_ and finds what an object uses in the pools: while they are
   // made, device_ is the other device and each prepared object stands in its slot, so a
   // pipeline is made of the other device's layout and modules. The slots' own objects go back
   // before this returns; nothing else runs meanwhile (the registry is single-threaded).
-  const gpu::Device own_device = std::exchange(device_, device);
+  const WGPUDevice own_device = std::exchange(device_, device);
   std::vector<SetAside> set_aside;
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
     if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>(set_aside);
@@ -240,15 +240,15 @@ void RegistryImpl::restore_contents(TextureHandle handle, detail::Record<Texture
     case ContentsSource::Kept: break;
   }
   for (const detail::KeptSubresource& kept : rec.data.kept) {
-    gpu::TexelCopyTextureInfo dst;
+    WGPUTexelCopyTextureInfo dst{};
     dst.texture = *find(handle);
     dst.mipLevel = kept.mip_level;
     dst.origin = {0, 0, kept.layer};
     dst.aspect = kept.aspect;
-    gpu::TexelCopyBufferLayout layout;
+    WGPUTexelCopyBufferLayout layout{};
     layout.bytesPerRow = kept.row_bytes;
     layout.rowsPerImage = kept.rows;
-    const gpu::Extent3D size{kept.width, kept.rows, 1};
+    const WGPUExtent3D size{kept.width, kept.rows, 1};
     procs_.QueueWriteTexture(queue_, &dst, kept.texels.data(), kept.texels.size(), &layout, &size);
   }
   if ((desc.usage & kGpuWrittenTexture) != 0) report.contents_lost.textures.push_back(handle);

@@ -77,7 +77,7 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
   if constexpr (std::is_same_v<Tag, TextureTag>) {
     auto vs = store<TextureViewTag>();
     std::vector<SlotId> made_of_it;
-    vs.pool.for_each_live([&](SlotId view, gpu::TextureView&) {
+    vs.pool.for_each_live([&](SlotId view, WGPUTextureView&) {
       const auto& view_rec = vs.records[view.index];
       if (view_rec.data.texture == handle && view_rec.recipe) made_of_it.push_back(view);
     });
@@ -88,7 +88,7 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
   }
   auto gs = store<BindGroupTag>();
   std::vector<SlotId> groups;
-  gs.pool.for_each_live([&](SlotId group, gpu::BindGroup&) {
+  gs.pool.for_each_live([&](SlotId group, WGPUBindGroup&) {
     const auto& group_rec = gs.records[group.index];
     if (!group_rec.recipe) return;
     bool uses = false;

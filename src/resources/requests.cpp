@@ -9,18 +9,19 @@
 
 namespace warden::resources {
 
-std::optional<std::string> broken_buffer_rule(const BufferDescription& desc, const gpu::Limits& limits) {
+std::optional<std::string> broken_buffer_rule(const BufferDescription& desc, const WGPULimits& limits) {
   if (desc.size > limits.maxBufferSize) {
     return fmt::format("size {} exceeds the device's maxBufferSize ({})", desc.size, limits.maxBufferSize);
   }
   if (desc.mapped_at_creation && desc.size % 4 != 0) {
     return fmt::format("mapped_at_creation needs a size that is a multiple of 4 (size {})", desc.size);
   }
-  using gpu::BufferUsage::CopyDst, gpu::BufferUsage::CopySrc, gpu::BufferUsage::MapRead, gpu::BufferUsage::MapWrite;
-  if ((desc.usage & MapRead) != 0 && (desc.usage & ~(MapRead | CopyDst)) != 0) {
+  if ((desc.usage & WGPUBufferUsage_MapRead) != 0 &&
+      (desc.usage & ~(WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst)) != 0) {
     return fmt::format("MapRead may be combined only with CopyDst (usage {})", gpu::buffer_usage_names(desc.usage));
   }
-  if ((desc.usage & MapWrite) != 0 && (desc.usage & ~(MapWrite | CopySrc)) != 0) {
+  if ((desc.usage & WGPUBufferUsage_MapWrite) != 0 &&
+      (desc.usage & ~(WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc)) != 0) {
     return fmt::format("MapWrite may be combined only with CopySrc (usage {})", gpu::buffer_usage_names(desc.usage));
   }
   return std::nullopt;
@@ -30,25 +31,25 @@ namespace {
 
 // floor(log2(largest dimension)) + 1; a 1D texture has one level.
 uint32_t max_mip_level_count(const TextureDescription& desc) {
-  if (desc.dimension == gpu::TextureDimension::e1D) return 1;
+  if (desc.dimension == WGPUTextureDimension_1D) return 1;
   uint32_t largest = std::max(desc.size.width, desc.size.height);
-  if (desc.dimension == gpu::TextureDimension::e3D) largest = std::max(largest, desc.size.depthOrArrayLayers);
+  if (desc.dimension == WGPUTextureDimension_3D) largest = std::max(largest, desc.size.depthOrArrayLayers);
   return static_cast<uint32_t>(std::bit_width(largest));
 }
 
 }  // namespace
 
-std::optional<std::string> broken_texture_rule(const TextureDescription& desc, const gpu::Limits& limits) {
-  const gpu::Extent3D& size = desc.size;
+std::optional<std::string> broken_texture_rule(const TextureDescription& desc, const WGPULimits& limits) {
+  const WGPUExtent3D& size = desc.size;
   switch (desc.dimension) {
-    case gpu::TextureDimension::e1D:
+    case WGPUTextureDimension_1D:
       if (size.width > limits.maxTextureDimension1D || size.height != 1 || size.depthOrArrayLayers != 1) {
         return fmt::format("a 1D texture of {}x{}x{}: width at most the device's maxTextureDimension1D ({}), "
                            "height and depth 1",
                            size.width, size.height, size.depthOrArrayLayers, limits.maxTextureDimension1D);
       }
       break;
-    case gpu::TextureDimension::e3D:
+    case WGPUTextureDimension_3D:
       if (std::max({size.width, size.height, size.depthOrArrayLayers}) > limits.maxTextureDimension3D) {
         return fmt::format("size {}x{}x{} exceeds the device's maxTextureDimension3D ({})", size.width, size.height,
                            size.depthOrArrayLayers, limits.maxTextureDimension3D);

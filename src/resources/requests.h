@@ -19,7 +19,7 @@ inline constexpr uint32_t kMaxQueryCount = 4096;
 const char* call_suffix(ResourceKind kind);
 
 // The first rule the request breaks, in words, or nullopt.
-std::optional<std::string> broken_buffer_rule(const BufferDescription& desc, const gpu::Limits& limits);
-std::optional<std::string> broken_texture_rule(const TextureDescription& desc, const gpu::Limits& limits);
+std::optional<std::string> broken_buffer_rule(const BufferDescription& desc, const WGPULimits& limits);
+std::optional<std::string> broken_texture_rule(const TextureDescription& desc, const WGPULimits& limits);
 
 }  // namespace warden::resources

@@ -16,50 +16,51 @@ namespace {
 
 struct CompilationOutcome {
   bool done = false;
-  gpu::CompilationInfoRequestStatus status = gpu::CompilationInfoRequestStatus::CallbackCancelled;
+  WGPUCompilationInfoRequestStatus status = WGPUCompilationInfoRequestStatus_CallbackCancelled;
   std::vector<ShaderDiagnostic> diagnostics;
 };
 
-Severity severity_from(gpu::CompilationMessageType type) {
+Severity severity_from(WGPUCompilationMessageType type) {
   switch (type) {
-    case gpu::CompilationMessageType::Error: return Severity::Error;
-    case gpu::CompilationMessageType::Warning: return Severity::Warning;
-    case gpu::CompilationMessageType::Info: return Severity::Info;
+    case WGPUCompilationMessageType_Error: return Severity::Error;
+    case WGPUCompilationMessageType_Warning: return Severity::Warning;
+    case WGPUCompilationMessageType_Info: return Severity::Info;
+    default: break;  // a type this header does not name reads as an error
   }
   return Severity::Error;
 }
 
 struct PendingCompilationInfo {
-  gpu::Future future;
+  WGPUFuture future{};
   std::shared_ptr<CompilationOutcome> outcome;
 };
 
-PendingCompilationInfo request_compilation_info(const gpu::Procs& procs, gpu::ShaderModule module,
+PendingCompilationInfo request_compilation_info(const gpu::Procs& procs, WGPUShaderModule module,
                                                 std::string path, gpu::Completion completion) {
   auto outcome = std::make_shared<CompilationOutcome>();
-  auto on_info = [outcome, path = std::move(path)](gpu::CompilationInfoRequestStatus status,
-                                                   const gpu::CompilationInfo* info) {
+  auto on_info = [outcome, path = std::move(path)](WGPUCompilationInfoRequestStatus status,
+                                                   const WGPUCompilationInfo* info) {
     CompilationOutcome& o = *outcome;
     o.status = status;
-    if (status == gpu::CompilationInfoRequestStatus::Success && info != nullptr) {
+    if (status == WGPUCompilationInfoRequestStatus_Success && info != nullptr) {
       for (size_t i = 0; i < info->messageCount; ++i) {
-        const gpu::CompilationMessage& m = info->messages[i];
+        const WGPUCompilationMessage& m = info->messages[i];
         o.diagnostics.push_back(ShaderDiagnostic{severity_from(m.type), path,
                                                  static_cast<uint32_t>(m.lineNum),
                                                  static_cast<uint32_t>(m.linePos),
-                                                 std::string(m.message.view())});
+                                                 std::string(gpu::to_std(m.message))});
       }
     }
     o.done = true;
   };
-  gpu::Future future = procs.ShaderModuleGetCompilationInfo(
-      module, gpu::once_callback<gpu::CompilationInfoCallbackInfo>(gpu::callback_mode(completion), std::move(on_info)));
+  WGPUFuture future = procs.ShaderModuleGetCompilationInfo(
+      module, gpu::once_callback<WGPUCompilationInfoCallbackInfo>(gpu::callback_mode(completion), std::move(on_info)));
   return PendingCompilationInfo{future, std::move(outcome)};
 }
 
 // Dawn's "extension 'f16' is not allowed in the current environment" does not say that a device
 // feature would allow it, nor which: a note right after the error does.
-void note_missing_features(const gpu::Procs& procs, gpu::Device device, std::vector<ShaderDiagnostic>& diagnostics) {
+void note_missing_features(const gpu::Procs& procs, WGPUDevice device, std::vector<ShaderDiagnostic>& diagnostics) {
   for (size_t i = 0; i < diagnostics.size(); ++i) {
     auto extension = extension_not_allowed(diagnostics[i].message);
     if (!extension) continue;
@@ -77,7 +78,7 @@ void note_missing_features(const gpu::Procs& procs, gpu::Device device, std::vec
 
 }  // namespace
 
-ShaderCompiler::ShaderCompiler(const gpu::Context& context, gpu::Device device, CompilerOptions options)
+ShaderCompiler::ShaderCompiler(const gpu::Context& context, WGPUDevice device, CompilerOptions options)
     : context_(&context), device_(device), options_(options) {}
 
 Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::string_view source) const {
@@ -85,7 +86,7 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
   const gpu::Procs& procs = context_->procs();
 
   gpu::push_validation_scope(procs, device_);
-  gpu::Ref<gpu::ShaderModule> module(&procs, gpu::create_wgsl_module(procs, device_, source, path));
+  gpu::Ref<WGPUShaderModule> module(&procs, gpu::create_wgsl_module(procs, device_, source, path));
   // The scope is popped in every mode: it keeps a compile error from reaching the device's
   // uncaptured-error callback, and it is the only report when compilation info is not used.
   gpu::PendingScope scope = gpu::pop_scope(procs, device_, options_.completion);
@@ -98,7 +99,7 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
       return make_error(settled.error().kind, settled.error().id,
                         fmt::format("{}: no compilation info: {}", path, settled.error().message));
     }
-    if (info.outcome->status == gpu::CompilationInfoRequestStatus::Success) {
+    if (info.outcome->status == WGPUCompilationInfoRequestStatus_Success) {
       compiled.diagnostics = std::move(info.outcome->diagnostics);
       from_compilation_info = true;
     }

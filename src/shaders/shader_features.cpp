@@ -7,8 +7,8 @@
 
 namespace warden::shaders {
 
-std::vector<gpu::FeatureName> shader_features_among(const std::vector<gpu::FeatureName>& offered) {
-  std::vector<gpu::FeatureName> features;
+std::vector<WGPUFeatureName> shader_features_among(const std::vector<WGPUFeatureName>& offered) {
+  std::vector<WGPUFeatureName> features;
   for (const ShaderFeature& f : kShaderFeatures) {
     if (std::find(offered.begin(), offered.end(), f.value) != offered.end()) features.push_back(f.value);
   }

@@ -52,7 +52,7 @@ Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path
   return handle;
 }
 
-Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module,
+Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<WGPUShaderModule> module,
                                     std::string source) {
   const resources::ShaderModuleDescription* before = registry_->recipe(handle);
   resources::ShaderModuleDescription recipe{std::move(source), before != nullptr ? before->label : std::string(),

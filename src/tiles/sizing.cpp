@@ -31,7 +31,7 @@ Result<PoolSizing> size_layer_pool(const PoolSizingInput& in) {
   return s;
 }
 
-Result<uint32_t> bytes_per_texel(gpu::TextureFormat format) {
+Result<uint32_t> bytes_per_texel(WGPUTextureFormat format) {
   if (auto bytes = gpu::copy_texel_bytes(format)) return *bytes;
   return make_error(ErrorKind::InvalidArgument, MessageId::TexelSizeUnknown,
                     fmt::format("no byte accounting for texture format {}", static_cast<uint32_t>(format)));
@@ -41,7 +41,7 @@ uint32_t full_mip_count(uint32_t width, uint32_t height) {
   return static_cast<uint32_t>(std::bit_width(std::max({width, height, 1u})));
 }
 
-Result<uint64_t> texture_bytes(gpu::TextureFormat format, uint32_t width, uint32_t height,
+Result<uint64_t> texture_bytes(WGPUTextureFormat format, uint32_t width, uint32_t height,
                                uint32_t mip_levels, uint32_t array_layers) {
   auto texel = bytes_per_texel(format);
   if (!texel) return texel.error();

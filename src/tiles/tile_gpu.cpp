@@ -86,24 +86,24 @@ fn fs(in : VOut) -> @location(0) vec4<f32> {
 // Both the mip passes and the draw bind a texture_2d_array at 0 and a filtering sampler at 1,
 // read in the fragment stage.
 Result<BindGroupLayoutHandle> make_texture_layout(HeldObjects& held, const char* label) {
-  BindGroupLayoutEntry entries[2];
+  WGPUBindGroupLayoutEntry entries[2]{};
   entries[0].binding = 0;
-  entries[0].visibility = ShaderStage::Fragment;
-  entries[0].texture.sampleType = TextureSampleType::Float;
-  entries[0].texture.viewDimension = TextureViewDimension::e2DArray;
+  entries[0].visibility = WGPUShaderStage_Fragment;
+  entries[0].texture.sampleType = WGPUTextureSampleType_Float;
+  entries[0].texture.viewDimension = WGPUTextureViewDimension_2DArray;
   entries[1].binding = 1;
-  entries[1].visibility = ShaderStage::Fragment;
-  entries[1].sampler.type = SamplerBindingType::Filtering;
+  entries[1].visibility = WGPUShaderStage_Fragment;
+  entries[1].sampler.type = WGPUSamplerBindingType_Filtering;
   auto layout = held.registry().create_bind_group_layout(entries, label);
   if (!layout) return layout.error();
   return held.hold(*layout);
 }
 
-Result<SamplerHandle> make_linear_sampler(HeldObjects& held, MipmapFilterMode mip_filter, const char* label) {
+Result<SamplerHandle> make_linear_sampler(HeldObjects& held, WGPUMipmapFilterMode mip_filter, const char* label) {
   resources::SamplerDescription desc;
   desc.label = label;
-  desc.mag_filter = FilterMode::Linear;
-  desc.min_filter = FilterMode::Linear;
+  desc.mag_filter = WGPUFilterMode_Linear;
+  desc.min_filter = WGPUFilterMode_Linear;
   desc.mipmap_filter = mip_filter;
   auto sampler = held.registry().create_sampler(desc);
   if (!sampler) return sampler.error();
@@ -135,7 +135,7 @@ Result<ShaderModuleHandle> make_module(HeldObjects& held, const std::string& wgs
 // tile object, and a destroyed handle has no recipe, so the library forgets it too.
 Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, ShaderModuleHandle module, BindGroupLayoutHandle layout,
                                            std::vector<resources::VertexLayout> vertex_buffers, uint32_t targets,
-                                           TextureFormat format, const std::string& label,
+                                           WGPUTextureFormat format, const std::string& label,
                                            pipelines::PipelineLibrary* library) {
   const BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = held.registry().create_pipeline_layout(layouts, label);
@@ -147,7 +147,7 @@ Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, ShaderModuleHandle
   desc.vertex = {module, "vs", {}};
   desc.vertex_buffers = std::move(vertex_buffers);
   desc.fragment = warden::resources::ShaderStage{module, "fs", {}};
-  desc.targets.assign(targets, resources::ColorTarget{format, std::nullopt, ColorWriteMask::All});
+  desc.targets.assign(targets, resources::ColorTarget{format, std::nullopt, WGPUColorWriteMask_All});
   auto pipeline = library != nullptr ? library->create_render_pipeline(std::move(desc))
                                      : held.registry().create_render_pipeline(desc);
   if (!pipeline) return pipeline.error();
@@ -158,7 +158,7 @@ Result<RenderPipelineHandle> make_pipeline(HeldObjects& held, ShaderModuleHandle
 
 // ---- MipGenerator ---------------------------------------------------------------------------
 
-Result<MipGenerator> MipGenerator::create(resources::Registry& registry, TextureFormat format) {
+Result<MipGenerator> MipGenerator::create(resources::Registry& registry, WGPUTextureFormat format) {
   auto texel = bytes_per_texel(format);
   if (!texel) return texel.error();
   if (registry.device_lost()) {
@@ -167,7 +167,7 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
                                   registry.device_generation()));
   }
   const Procs& p = registry.procs();
-  Limits limits;
+  WGPULimits limits{};
   p.DeviceGetLimits(registry.device(), &limits);
   // As many targets as the device takes: an RGBA8 target costs 8 bytes per sample against
   // maxColorAttachmentBytesPerSample (32 in Compatibility mode); wider formats are counted at
@@ -185,7 +185,7 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
     // Layer t's index: an instance-rate u32 at location t - 1, from its own vertex buffer.
     std::vector<resources::VertexLayout> layer_buffers(t);
     for (uint32_t i = 0; i < t; ++i) {
-      layer_buffers[i] = {sizeof(uint32_t), VertexStepMode::Instance, {{VertexFormat::Uint32, 0, i}}};
+      layer_buffers[i] = {sizeof(uint32_t), WGPUVertexStepMode_Instance, {{WGPUVertexFormat_Uint32, 0, i}}};
     }
     const std::string label = fmt::format("tile mip chain x{}", t);
     auto module = make_module(g.held_, mip_wgsl(t), label);
@@ -197,14 +197,14 @@ Result<MipGenerator> MipGenerator::create(resources::Registry& registry, Texture
     }
     g.pipelines_.push_back(*pipeline);
   }
-  auto sampler = make_linear_sampler(g.held_, MipmapFilterMode::Nearest, "tile mip chain");
+  auto sampler = make_linear_sampler(g.held_, WGPUMipmapFilterMode_Nearest, "tile mip chain");
   if (!sampler) return sampler.error();
   g.sampler_ = *sampler;
 
   const uint32_t count = std::max(limits.maxTextureArrayLayers, 1u);
   resources::BufferDescription bdesc;
   bdesc.label = "tile layer indices";
-  bdesc.usage = BufferUsage::Vertex | BufferUsage::CopyDst;
+  bdesc.usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst;
   bdesc.size = uint64_t{count} * sizeof(uint32_t);
   bdesc.contents = resources::ContentsSource::Kept;  // written once, here: a rebuild writes the same bytes again
   auto indices = registry.create_buffer(bdesc);
@@ -231,7 +231,7 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
                       fmt::format("tile array \"{}\": device lost (device generation {}), rebuilding",
                                   d.label, registry.device_generation()));
   }
-  Limits limits;
+  WGPULimits limits{};
   registry.procs().DeviceGetLimits(registry.device(), &limits);
   if (d.tile_size == 0 || d.tile_size > limits.maxTextureDimension2D) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayTileSizeOutOfRange,
@@ -262,19 +262,19 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
 
   resources::TextureDescription tdesc;
   tdesc.label = d.label;
-  tdesc.usage = TextureUsage::TextureBinding | TextureUsage::CopyDst | TextureUsage::CopySrc |
-                TextureUsage::RenderAttachment;
+  tdesc.usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc |
+                WGPUTextureUsage_RenderAttachment;
   tdesc.size = {d.tile_size, d.tile_size, d.layers};
   tdesc.format = mips.format();
   tdesc.mip_level_count = levels;
-  tdesc.binding_view_dimension = TextureViewDimension::e2DArray;  // Compatibility mode fixes it at creation
+  tdesc.binding_view_dimension = WGPUTextureViewDimension_2DArray;  // Compatibility mode fixes it at creation
   tdesc.contents = resources::ContentsSource::None;  // after a loss the tiles are fetched again
   auto texture = registry.create_texture(tdesc);
   if (!texture) return texture.error();
   a.texture_ = a.held_.hold(*texture);
 
   resources::TextureViewDescription vdesc;
-  vdesc.dimension = TextureViewDimension::e2DArray;
+  vdesc.dimension = WGPUTextureViewDimension_2DArray;
   vdesc.label = d.label + " sampled";
   auto sampled = registry.create_texture_view(a.texture_, vdesc);
   if (!sampled) return sampled.error();
@@ -293,7 +293,7 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   for (uint32_t t = 1; t <= widths; ++t) a.mip_pipelines_.push_back(mips.mip_pipeline(t));
   for (uint32_t m = 0; m + 1 < levels; ++m) {
     resources::TextureViewDescription level;
-    level.dimension = TextureViewDimension::e2DArray;
+    level.dimension = WGPUTextureViewDimension_2DArray;
     level.base_mip_level = m;
     level.mip_level_count = 1;
     level.label = fmt::format("{} mip {}", d.label, m);
@@ -309,7 +309,7 @@ Result<TileArray> TileArray::create(const MipGenerator& mips, const TileArrayDes
   for (uint32_t layer = 0; layer < d.layers; ++layer) {
     for (uint32_t m = 1; m < levels; ++m) {
       resources::TextureViewDescription target;
-      target.dimension = TextureViewDimension::e2D;
+      target.dimension = WGPUTextureViewDimension_2D;
       target.base_mip_level = m;
       target.mip_level_count = 1;
       target.base_array_layer = layer;
@@ -338,7 +338,7 @@ Error array_destroyed(const char* use, const std::string& label) {
 
 }  // namespace
 
-Result<void> TileArray::upload(CommandEncoder encoder, LayerIndex layer, std::span<const uint8_t> texels) const {
+Result<void> TileArray::upload(WGPUCommandEncoder encoder, LayerIndex layer, std::span<const uint8_t> texels) const {
   if (auto ok = write_level0(layer, texels); !ok) return ok;
   const LayerIndex one[] = {layer};
   return regenerate_mips(encoder, one);
@@ -368,12 +368,12 @@ Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> 
   return {};
 }
 
-Result<void> TileArray::record_mip_level(CommandEncoder encoder, LayerIndex layer, uint32_t level) const {
+Result<void> TileArray::record_mip_level(WGPUCommandEncoder encoder, LayerIndex layer, uint32_t level) const {
   const LayerIndex one[] = {layer};
   return record_mip_pass(encoder, one, level);
 }
 
-Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const {
+Result<void> TileArray::record_mip_pass(WGPUCommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const {
   if (destroyed_) return array_destroyed("mip chain of", label_);
   if (scratch_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileMipPassInScratchArray,
@@ -414,19 +414,20 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
   if (!source) return failed(source.error());
   auto indices = registry.resolve(layer_indices_);
   if (!indices) return failed(indices.error());
-  RenderPassColorAttachment attachments[kMaxLayersPerPass];
+  WGPURenderPassColorAttachment attachments[kMaxLayersPerPass]{};
   for (uint32_t t = 0; t < targets; ++t) {
     auto view = registry.resolve(target_view(layers[t], level));
     if (!view) return failed(view.error());
     attachments[t].view = *view;
-    attachments[t].loadOp = LoadOp::Clear;
-    attachments[t].storeOp = StoreOp::Store;
+    attachments[t].depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
+    attachments[t].loadOp = WGPULoadOp_Clear;
+    attachments[t].storeOp = WGPUStoreOp_Store;
   }
   const Procs& p = registry.procs();
-  RenderPassDescriptor pass_desc;
+  WGPURenderPassDescriptor pass_desc{};
   pass_desc.colorAttachmentCount = targets;
   pass_desc.colorAttachments = attachments;
-  RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder, &pass_desc);
+  WGPURenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder, &pass_desc);
   p.RenderPassEncoderSetPipeline(pass, *pipeline);
   p.RenderPassEncoderSetBindGroup(pass, 0, *source, 0, nullptr);
   for (uint32_t t = 0; t < targets; ++t) {
@@ -438,7 +439,7 @@ Result<void> TileArray::record_mip_pass(CommandEncoder encoder, std::span<const 
   return {};
 }
 
-Result<void> TileArray::regenerate_mips(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
+Result<void> TileArray::regenerate_mips(WGPUCommandEncoder encoder, std::span<const LayerIndex> layers) const {
   if (scratch_) return regenerate_through_scratch(encoder, layers);
   const size_t width = std::max<size_t>(mip_pipelines_.size(), 1);
   for (uint32_t level = 1; level < mip_levels_; ++level) {
@@ -454,24 +455,26 @@ Result<void> TileArray::regenerate_mips(CommandEncoder encoder, std::span<const 
 namespace {
 
 // Copies level `level` of one layer to one layer of another texture of the same size and format.
-void copy_level(const Procs& p, CommandEncoder encoder, Texture from, LayerIndex from_layer, Texture to,
+void copy_level(const Procs& p, WGPUCommandEncoder encoder, WGPUTexture from, LayerIndex from_layer, WGPUTexture to,
                 LayerIndex to_layer, uint32_t level, uint32_t tile_size) {
-  TexelCopyTextureInfo src;
+  WGPUTexelCopyTextureInfo src{};
+  src.aspect = WGPUTextureAspect_All;
   src.texture = from;
   src.mipLevel = level;
   src.origin = {0, 0, from_layer};
-  TexelCopyTextureInfo dst;
+  WGPUTexelCopyTextureInfo dst{};
+  dst.aspect = WGPUTextureAspect_All;
   dst.texture = to;
   dst.mipLevel = level;
   dst.origin = {0, 0, to_layer};
   const uint32_t size = std::max(tile_size >> level, 1u);
-  const Extent3D extent{size, size, 1};
+  const WGPUExtent3D extent{size, size, 1};
   p.CommandEncoderCopyTextureToTexture(encoder, &src, &dst, &extent);
 }
 
 }  // namespace
 
-Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::span<const LayerIndex> layers) const {
+Result<void> TileArray::regenerate_through_scratch(WGPUCommandEncoder encoder, std::span<const LayerIndex> layers) const {
   if (destroyed_) return array_destroyed("mip chain of", label_);
   const size_t width = scratch_->layers();
   for (size_t i = 0; i < layers.size(); ++i) {
@@ -498,7 +501,7 @@ Result<void> TileArray::regenerate_through_scratch(CommandEncoder encoder, std::
   const Procs& p = registry.procs();
   std::vector<LayerIndex> slots(width);
   for (size_t t = 0; t < width; ++t) slots[t] = static_cast<LayerIndex>(t);
-  // Queue order keeps groups apart: a group's copies out of the scratch array are recorded
+  // WGPUQueue order keeps groups apart: a group's copies out of the scratch array are recorded
   // before the next group's copies into it.
   for (size_t first = 0; first < layers.size(); first += width) {
     const auto group = layers.subspan(first, std::min(width, layers.size() - first));
@@ -536,11 +539,11 @@ Result<void> TileArray::destroy_retired(const LayerPool& pool, const SubmissionC
 
 // ---- TileRenderer ---------------------------------------------------------------------------
 
-Result<TileRenderer> TileRenderer::create(resources::Registry& registry, TextureFormat target_format, uint32_t max_instances) {
+Result<TileRenderer> TileRenderer::create(resources::Registry& registry, WGPUTextureFormat target_format, uint32_t max_instances) {
   return create(registry, target_format, max_instances, TileDrawShader{});
 }
 
-Result<TileRenderer> TileRenderer::create(resources::Registry& registry, TextureFormat target_format, uint32_t max_instances,
+Result<TileRenderer> TileRenderer::create(resources::Registry& registry, WGPUTextureFormat target_format, uint32_t max_instances,
                                           const TileDrawShader& shader) {
   if (max_instances == 0) return make_error(ErrorKind::InvalidArgument, MessageId::TileRendererZeroInstances,
                                             "TileRenderer: max_instances is 0");
@@ -555,11 +558,11 @@ Result<TileRenderer> TileRenderer::create(resources::Registry& registry, Texture
   if (!layout) return layout.error();
   r.layout_ = *layout;
   resources::VertexLayout instances;
-  instances.step_mode = VertexStepMode::Instance;
+  instances.step_mode = WGPUVertexStepMode_Instance;
   instances.stride = sizeof(TileInstance);
-  instances.attributes = {{VertexFormat::Float32x4, offsetof(TileInstance, x0), 0},
-                          {VertexFormat::Float32x4, offsetof(TileInstance, u0), 1},
-                          {VertexFormat::Uint32, offsetof(TileInstance, layer), 2}};
+  instances.attributes = {{WGPUVertexFormat_Float32x4, offsetof(TileInstance, x0), 0},
+                          {WGPUVertexFormat_Float32x4, offsetof(TileInstance, u0), 1},
+                          {WGPUVertexFormat_Uint32, offsetof(TileInstance, layer), 2}};
   auto module = shader.library == nullptr ? make_module(r.held_, kDrawWgsl, "tile draw")
                                           : Result<ShaderModuleHandle>(shader.module);
   auto pipeline = module ? make_pipeline(r.held_, *module, r.layout_, {instances}, 1, target_format, "tile draw",
@@ -570,12 +573,12 @@ Result<TileRenderer> TileRenderer::create(resources::Registry& registry, Texture
                       fmt::format("tile draw pipeline was not created: {}", pipeline.error().message));
   }
   r.pipeline_ = *pipeline;
-  auto sampler = make_linear_sampler(r.held_, MipmapFilterMode::Linear, "tile draw");
+  auto sampler = make_linear_sampler(r.held_, WGPUMipmapFilterMode_Linear, "tile draw");
   if (!sampler) return sampler.error();
   r.sampler_ = *sampler;
   resources::BufferDescription bdesc;
   bdesc.label = "tile instances";
-  bdesc.usage = BufferUsage::Vertex | BufferUsage::CopyDst;
+  bdesc.usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst;
   bdesc.size = uint64_t{max_instances} * sizeof(TileInstance);
   bdesc.contents = resources::ContentsSource::None;  // every frame writes it again: keeping a copy would copy every frame
   auto buffer = registry.create_buffer(bdesc);
@@ -605,7 +608,7 @@ Result<void> TileRenderer::write_instances(std::span<const TileInstance> instanc
   return held_.registry().write_buffer(instances_, 0, instances.data(), instances.size_bytes());
 }
 
-Result<void> TileRenderer::draw(RenderPassEncoder pass, const TileBindGroup& group, uint32_t count,
+Result<void> TileRenderer::draw(WGPURenderPassEncoder pass, const TileBindGroup& group, uint32_t count,
                                 uint32_t first) const {
   const resources::Registry& registry = held_.registry();
   auto pipeline = registry.resolve(pipeline_);
@@ -617,7 +620,7 @@ Result<void> TileRenderer::draw(RenderPassEncoder pass, const TileBindGroup& gro
   const Procs& p = registry.procs();
   p.RenderPassEncoderSetPipeline(pass, *pipeline);
   p.RenderPassEncoderSetBindGroup(pass, 0, *bind_group, 0, nullptr);
-  p.RenderPassEncoderSetVertexBuffer(pass, 0, *instances, 0, kWholeSize);
+  p.RenderPassEncoderSetVertexBuffer(pass, 0, *instances, 0, WGPU_WHOLE_SIZE);
   p.RenderPassEncoderDraw(pass, 6, count, 0, first);
   return {};
 }

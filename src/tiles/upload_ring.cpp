@@ -21,11 +21,11 @@ uint32_t aligned_row_pitch(uint32_t width, uint32_t texel_bytes) {
 
 struct UploadRing::Buffer {
   struct Staged {
-    Texture texture = nullptr;
+    WGPUTexture texture = nullptr;
     LayerIndex layer = 0;
     uint64_t offset = 0;
   };
-  Ref<gpu::Buffer> buffer;
+  Ref<WGPUBuffer> buffer;
   uint64_t size = 0;
   BufferState state = BufferState::Mapped;
   uint8_t* mapped = nullptr;  // while Mapped
@@ -40,9 +40,9 @@ struct MapRequest {
   const Procs* procs;
   std::weak_ptr<UploadRing::Buffer> buffer;
 
-  void operator()(MapAsyncStatus status, StringView) const {
+  void operator()(WGPUMapAsyncStatus status, WGPUStringView) const {
     std::shared_ptr<UploadRing::Buffer> b = buffer.lock();
-    if (!b || status != MapAsyncStatus::Success) return;  // the ring is gone, or the device
+    if (!b || status != WGPUMapAsyncStatus_Success) return;  // the ring is gone, or the device
     b->mapped = static_cast<uint8_t*>(procs->BufferGetMappedRange(b->buffer.get(), 0, b->size));
     if (b->mapped != nullptr) b->state = UploadRing::BufferState::Mapped;
   }
@@ -50,7 +50,7 @@ struct MapRequest {
 
 }  // namespace
 
-Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device device, const UploadRingDescription& d) {
+Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, WGPUDevice device, const UploadRingDescription& d) {
   if (d.tile_size == 0 || d.texel_bytes == 0 || d.buffers == 0 || d.tiles_per_buffer == 0) {
     const ErrorObject ring{"upload ring", {}, {}, d.label};
     return make_error(ErrorKind::InvalidArgument, MessageId::UploadRingZeroSize, ring,
@@ -65,14 +65,14 @@ Result<std::unique_ptr<UploadRing>> UploadRing::create(const Procs& p, Device de
   ring->tiles_per_buffer_ = d.tiles_per_buffer;
   ring->tile_bytes_ = uint64_t{ring->row_pitch_} * d.tile_size;
   for (uint32_t i = 0; i < d.buffers; ++i) {
-    BufferDescriptor desc;
+    WGPUBufferDescriptor desc{};
     const std::string label = fmt::format("{} {}", d.label, i);
-    desc.label = label;
-    desc.usage = BufferUsage::MapWrite | BufferUsage::CopySrc;
+    desc.label = gpu::string_view(label);
+    desc.usage = WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc;
     desc.size = ring->tile_bytes_ * d.tiles_per_buffer;
     desc.mappedAtCreation = 1;  // starts Mapped: the first frame needs no map
     auto b = std::make_shared<Buffer>();
-    b->buffer = Ref<gpu::Buffer>(&p, p.DeviceCreateBuffer(device, &desc));
+    b->buffer = Ref<WGPUBuffer>(&p, p.DeviceCreateBuffer(device, &desc));
     b->size = desc.size;
     if (b->buffer) b->mapped = static_cast<uint8_t*>(p.BufferGetMappedRange(b->buffer.get(), 0, desc.size));
     if (b->mapped == nullptr) {
@@ -105,7 +105,7 @@ UploadRing::Buffer* UploadRing::current() {
   return empty;
 }
 
-Result<bool> UploadRing::stage(Texture texture, LayerIndex layer, std::span<const uint8_t> texels) {
+Result<bool> UploadRing::stage(WGPUTexture texture, LayerIndex layer, std::span<const uint8_t> texels) {
   const uint64_t row = uint64_t{tile_size_} * texel_bytes_;
   if (texels.size() != row * tile_size_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileTexelsSizeMismatch,
@@ -129,21 +129,22 @@ Result<bool> UploadRing::stage(Texture texture, LayerIndex layer, std::span<cons
   return true;
 }
 
-void UploadRing::record(CommandEncoder encoder, Serial recording) {
+void UploadRing::record(WGPUCommandEncoder encoder, Serial recording) {
   for (const auto& b : buffers_) {
     if (b->state != BufferState::Mapped || b->staged.empty()) continue;
     procs_->BufferUnmap(b->buffer.get());
     b->mapped = nullptr;
     for (const Buffer::Staged& s : b->staged) {
-      TexelCopyBufferInfo src;
+      WGPUTexelCopyBufferInfo src{};
       src.buffer = b->buffer.get();
       src.layout.offset = s.offset;
       src.layout.bytesPerRow = row_pitch_;
       src.layout.rowsPerImage = tile_size_;
-      TexelCopyTextureInfo dst;
+      WGPUTexelCopyTextureInfo dst{};
+      dst.aspect = WGPUTextureAspect_All;
       dst.texture = s.texture;
       dst.origin = {0, 0, s.layer};
-      Extent3D extent{tile_size_, tile_size_, 1};
+      WGPUExtent3D extent{tile_size_, tile_size_, 1};
       procs_->CommandEncoderCopyBufferToTexture(encoder, &src, &dst, &extent);
     }
     b->staged.clear();
@@ -157,8 +158,8 @@ void UploadRing::recycle(const SubmissionClock& clock) {
     // The invariant of the ring: mapped again only once the submission reading it retired.
     if (b->state != BufferState::InFlight || !clock.is_retired(b->serial)) continue;
     b->state = BufferState::Mapping;
-    (void)procs_->BufferMapAsync(b->buffer.get(), MapMode::Write, 0, b->size,
-                                 once_callback<BufferMapCallbackInfo>(CallbackMode::AllowProcessEvents, MapRequest{procs_, b}));
+    (void)procs_->BufferMapAsync(b->buffer.get(), WGPUMapMode_Write, 0, b->size,
+                                 once_callback<WGPUBufferMapCallbackInfo>(WGPUCallbackMode_AllowProcessEvents, MapRequest{procs_, b}));
   }
 }
 
@@ -177,7 +178,7 @@ double gbps(uint64_t bytes, Clock::duration d) {
 
 }  // namespace
 
-Result<UploadMeasurement> measure_upload_paths(const Context& context, Device device, Queue queue, uint32_t tile_size,
+Result<UploadMeasurement> measure_upload_paths(const Context& context, WGPUDevice device, WGPUQueue queue, uint32_t tile_size,
                                                uint32_t tiles, uint32_t rounds) {
   const Procs& p = context.procs();
   if (tile_size == 0 || tiles == 0 || rounds == 0) {
@@ -185,12 +186,15 @@ Result<UploadMeasurement> measure_upload_paths(const Context& context, Device de
                       fmt::format("upload measurement: tile size {}, {} tiles, {} rounds: none may be 0", tile_size,
                                   tiles, rounds));
   }
-  TextureDescriptor tdesc;
-  tdesc.label = "upload measurement";
+  WGPUTextureDescriptor tdesc{};
+  tdesc.dimension = WGPUTextureDimension_2D;
+  tdesc.mipLevelCount = 1;
+  tdesc.sampleCount = 1;
+  tdesc.label = gpu::string_view("upload measurement");
   tdesc.size = {tile_size, tile_size, tiles};
-  tdesc.format = TextureFormat::RGBA8Unorm;
-  tdesc.usage = TextureUsage::CopyDst | TextureUsage::TextureBinding;
-  Ref<Texture> texture(&p, p.DeviceCreateTexture(device, &tdesc));
+  tdesc.format = WGPUTextureFormat_RGBA8Unorm;
+  tdesc.usage = WGPUTextureUsage_CopyDst | WGPUTextureUsage_TextureBinding;
+  Ref<WGPUTexture> texture(&p, p.DeviceCreateTexture(device, &tdesc));
   auto ring = UploadRing::create(p, device, {tile_size, 4, 2, tiles, "upload measurement ring"});
   if (!ring) return ring.error();
   gpu::QueueClock clock(p, context.instance(), queue);
@@ -205,13 +209,14 @@ Result<UploadMeasurement> measure_upload_paths(const Context& context, Device de
   for (uint32_t round = 0; round < rounds; ++round) {
     auto start = Clock::now();
     for (uint32_t layer = 0; layer < tiles; ++layer) {
-      TexelCopyTextureInfo dst;
+      WGPUTexelCopyTextureInfo dst{};
+      dst.aspect = WGPUTextureAspect_All;
       dst.texture = texture.get();
       dst.origin = {0, 0, layer};
-      TexelCopyBufferLayout layout;
+      WGPUTexelCopyBufferLayout layout{};
       layout.bytesPerRow = tile_size * 4;
       layout.rowsPerImage = tile_size;
-      Extent3D extent{tile_size, tile_size, 1};
+      WGPUExtent3D extent{tile_size, tile_size, 1};
       p.QueueWriteTexture(queue, &dst, texels.data(), texels.size(), &layout, &extent);
     }
     if (auto idle = context.wait_queue_idle(queue, kTimeout); !idle) return idle.error();
@@ -230,9 +235,9 @@ Result<UploadMeasurement> measure_upload_paths(const Context& context, Device de
       if (!*staged) return make_error(ErrorKind::Internal, MessageId::UploadMeasurementNoMappedBuffer,
                                       "upload measurement: the ring had no mapped buffer");
     }
-    Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
+    Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
     (*ring)->record(encoder.get(), clock.clock().recording());
-    CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
+    WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
     clock.submit(commands);
     p.CommandBufferRelease(commands);
     if (auto idle = context.wait_queue_idle(queue, kTimeout); !idle) return idle.error();

@@ -81,7 +81,7 @@ class DebugDrawerTest : public testing::GlDeviceTest {
     ASSERT_TRUE(colour);
     target = std::make_unique<present::RenderTarget>(std::move(colour.value()));
     auto depth = present::RenderTarget::create(*registry, {.width = kSize, .height = kSize, .format = present::kDepthFormat,
-                                                           .usage = gpu::TextureUsage::RenderAttachment, .label = "depth"});
+                                                           .usage = WGPUTextureUsage_RenderAttachment, .label = "depth"});
     ASSERT_TRUE(depth);
     depth_target = std::make_unique<present::RenderTarget>(std::move(depth.value()));
   }
@@ -93,22 +93,23 @@ class DebugDrawerTest : public testing::GlDeviceTest {
   // One frame: clear colour and depth, draw the uploaded lines, submit.
   void render(DebugDrawer& drawer) {
     const gpu::Procs& procs = dev->procs();
-    gpu::RenderPassColorAttachment colour;
+    WGPURenderPassColorAttachment colour{};
+    colour.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
     colour.view = *registry->resolve(target->view());
-    colour.loadOp = gpu::LoadOp::Clear;
-    colour.storeOp = gpu::StoreOp::Store;
+    colour.loadOp = WGPULoadOp_Clear;
+    colour.storeOp = WGPUStoreOp_Store;
     colour.clearValue = {0, 0, 0, 1};
     const auto depth = present::reverse_z_depth_attachment(*registry->resolve(depth_target->view()));
-    gpu::RenderPassDescriptor desc;
+    WGPURenderPassDescriptor desc{};
     desc.colorAttachmentCount = 1;
     desc.colorAttachments = &colour;
     desc.depthStencilAttachment = &depth;
-    gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-    gpu::RenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &desc);
+    WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+    WGPURenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &desc);
     drawer.draw(pass);
     procs.RenderPassEncoderEnd(pass);
     procs.RenderPassEncoderRelease(pass);
-    gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
     registry->touch(target->view());
     registry->touch(depth_target->view());
     registry->submit(commands);

@@ -282,12 +282,12 @@ TEST_F(ControllerTest, DeviceRequestRejectedFailsAndLetsTheAdapterGo) {
 TEST_F(ControllerTest, LossAfterSuccessShowsTheFallbackWithTheApisWordsAndRequestsNothing) {
   make();
   const DeviceId a = start_ready(1, 1);
-  ASSERT_TRUE(provider.lose(a, gpu::DeviceLostReason::Unknown, "the test pulled the plug"));
+  ASSERT_TRUE(provider.lose(a, WGPUDeviceLostReason_Unknown, "the test pulled the plug"));
 
   EXPECT_EQ(controller->state(), DeviceState::Lost);
   EXPECT_EQ(controller->reason(),
             (StateReason{.cause = StateCause::DeviceLost,
-                         .loss = {gpu::DeviceLostReason::Unknown, "the test pulled the plug"}}));
+                         .loss = {WGPUDeviceLostReason_Unknown, "the test pulled the plug"}}));
   EXPECT_EQ(controller->message(), "device lost: unknown: the test pulled the plug");
   EXPECT_EQ(renderer.fallbacks().back(), controller->reason());
   EXPECT_FALSE(renderer.attached().has_value());

@@ -32,9 +32,9 @@ class BufferApp {
     ControllerHooks h;
     h.show_fallback = [this](const StateReason& reason) { fallbacks.push_back(reason); };
     h.prepare_resources = [this](const DeviceView& view) {
-      gpu::BufferDescriptor desc;
-      desc.label = "generation buffer";
-      desc.usage = gpu::BufferUsage::CopyDst | gpu::BufferUsage::Uniform;
+      WGPUBufferDescriptor desc{};
+      desc.label = gpu::string_view("generation buffer");
+      desc.usage = WGPUBufferUsage_CopyDst | WGPUBufferUsage_Uniform;
       desc.size = 256;
       Resources r{procs_.DeviceCreateBuffer(view.device, &desc), procs_.DeviceGetQueue(view.device)};
       const uint32_t value = static_cast<uint32_t>(view.device_generation);
@@ -62,8 +62,8 @@ class BufferApp {
 
  private:
   struct Resources {
-    gpu::Buffer buffer = nullptr;
-    gpu::Queue queue = nullptr;
+    WGPUBuffer buffer = nullptr;
+    WGPUQueue queue = nullptr;
   };
   const gpu::Procs& procs_;
   std::map<uint64_t, Resources> live_;
@@ -83,7 +83,7 @@ class DawnControllerTest : public ::testing::Test {
     ASSERT_NE(context, nullptr);
     DawnProviderOptions options;
     options.device.backend = gpu::BackendChoice::GL;
-    options.on_uncaptured_error = [this](DeviceId, gpu::ErrorType, std::string_view message) {
+    options.on_uncaptured_error = [this](DeviceId, WGPUErrorType, std::string_view message) {
       errors.emplace_back(message);
     };
     provider = std::make_unique<DawnProvider>(context, std::move(options));
@@ -128,11 +128,11 @@ TEST_F(DawnControllerTest, ForcedLossShowsTheFallbackDisposesTheGenerationThenRe
   ASSERT_TRUE(lost.has_value());
   ASSERT_TRUE(app->holds(lost->device_generation));
 
-  context->procs().DeviceForceLoss(lost->device, gpu::DeviceLostReason::Unknown, "forced by the test");
+  context->procs().DeviceForceLoss(lost->device, WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
   ASSERT_TRUE(pump_until(*provider, [&] { return controller->state() == DeviceState::Lost; }));
 
   EXPECT_EQ(controller->reason().cause, StateCause::DeviceLost);
-  EXPECT_EQ(controller->reason().loss.reason, gpu::DeviceLostReason::Unknown);
+  EXPECT_EQ(controller->reason().loss.reason, WGPUDeviceLostReason_Unknown);
   EXPECT_NE(controller->reason().loss.message.find("forced by the test"), std::string::npos) << controller->message();
   ASSERT_FALSE(app->fallbacks.empty());
   EXPECT_EQ(app->fallbacks.back(), controller->reason());
@@ -195,8 +195,8 @@ TEST_F(DawnControllerTest, TwentyRebuildsEndWithOneLiveDeviceAndNothingLeaked) {
     }
     if (round == kRounds - 1) break;
 
-    context->procs().DeviceForceLoss(controller->active_device()->device, gpu::DeviceLostReason::Unknown,
-                                     "rebuild loop");
+    context->procs().DeviceForceLoss(controller->active_device()->device, WGPUDeviceLostReason_Unknown,
+                                     gpu::string_view("rebuild loop"));
     ASSERT_TRUE(pump_until(*provider, [&] { return controller->state() == DeviceState::Lost; }));
     ASSERT_EQ(provider->live_devices(), 0u) << "round " << round;
     ASSERT_EQ(app->live_generations(), 0u) << "round " << round;

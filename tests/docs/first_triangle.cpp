@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     if (auto objects = frame->use(target->view(), *pipeline)) {
       auto [view, triangle] = *objects;
       const gpu::Procs& procs = engine.procs();
-      gpu::RenderPassEncoder pass = gpu::begin_clear_pass(procs, frame->encoder(), view, {0.0, 0.0, 0.25, 1.0});
+      WGPURenderPassEncoder pass = gpu::begin_clear_pass(procs, frame->encoder(), view, {0.0, 0.0, 0.25, 1.0});
       procs.RenderPassEncoderSetPipeline(pass, triangle);
       procs.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
       procs.RenderPassEncoderEnd(pass);

@@ -40,7 +40,7 @@ std::vector<uint8_t> filled(uint32_t w, uint32_t h, uint8_t value) { return std:
 
 resources::TextureDescription kept_texture(std::string label, uint32_t layers = 1, uint32_t mips = 1) {
   return {.size = {kSide, kSide, layers},
-          .usage = gpu::TextureUsage::CopyDst | gpu::TextureUsage::CopySrc | gpu::TextureUsage::TextureBinding,
+          .usage = WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc | WGPUTextureUsage_TextureBinding,
           .mip_level_count = mips,
           .label = std::move(label)};
 }
@@ -127,7 +127,7 @@ TEST(WriteTexture, TooLittleDataOrShortRowsAreRefusedAndTheKeptContentsStay) {
   EXPECT_THAT(short_images, FailsWith(MessageId::WriteTextureRowsPerImageTooShort));
   // An aspect the format lacks passes warden's checks; the device's refusal is an error too.
   auto refused = reg.write_texture(
-      *texture, {.size = {kSide, kSide, 1}, .bytes_per_row = kSide * 4, .aspect = gpu::TextureAspect::DepthOnly},
+      *texture, {.size = {kSide, kSide, 1}, .bytes_per_row = kSide * 4, .aspect = WGPUTextureAspect_DepthOnly},
       bytes.data(), bytes.size());
   EXPECT_THAT(refused, FailsWith(MessageId::WriteTextureRejected));
   EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
@@ -147,8 +147,8 @@ TEST(WriteTexture, PackedRowsNeedNoPitchAndADepthFormatWithoutBytesIsNamed) {
   const std::vector<uint8_t> bytes = filled(kSide, kSide, 1);
   EXPECT_TRUE(reg.write_texture(*texture, {.size = {kSide, kSide, 1}}, bytes.data(), bytes.size()).ok());
   auto depth = reg.create_texture({.size = {kSide, kSide, 1},
-                                   .format = gpu::TextureFormat::Depth24Plus,
-                                   .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopyDst,
+                                   .format = WGPUTextureFormat_Depth24Plus,
+                                   .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopyDst,
                                    .label = "depth"});
   ASSERT_TRUE(depth.ok()) << depth.error().message;
   auto written = reg.write_texture(*depth, {.size = {kSide, kSide, 1}}, bytes.data(), bytes.size());
@@ -163,20 +163,20 @@ TEST(WriteRegression, FuzzerFindingsAreNamedErrorsNotUncapturedOnes) {
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
   ASSERT_NE(engine, nullptr);
   resources::Registry& reg = engine->registry();
-  auto mapped = reg.create_buffer({.size = 16, .usage = gpu::BufferUsage::CopyDst | gpu::BufferUsage::Uniform,
+  auto mapped = reg.create_buffer({.size = 16, .usage = WGPUBufferUsage_CopyDst | WGPUBufferUsage_Uniform,
                                    .mapped_at_creation = true, .label = "mapped"});
   ASSERT_TRUE(mapped.ok()) << mapped.error().message;
   const uint32_t word = 7;
   EXPECT_THAT(reg.write_buffer(*mapped, 0, &word, 4), FailsWith(MessageId::WriteBufferRejected));
   EXPECT_THAT(reg.write_buffer(*mapped, 0, &word, 0), FailsWith(MessageId::WriteBufferRejected));
   auto srgb = reg.create_texture({.size = {kSide, kSide, 2},
-                                  .format = gpu::TextureFormat::RGBA8UnormSrgb,
-                                  .usage = gpu::TextureUsage::CopyDst | gpu::TextureUsage::TextureBinding,
+                                  .format = WGPUTextureFormat_RGBA8UnormSrgb,
+                                  .usage = WGPUTextureUsage_CopyDst | WGPUTextureUsage_TextureBinding,
                                   .label = "srgb"});
   ASSERT_TRUE(srgb.ok()) << srgb.error().message;
   const std::vector<uint8_t> two_layers = filled(kSide, kSide * 2, 3);
   auto stencil = reg.write_texture(
-      *srgb, {.size = {kSide, kSide, 1}, .bytes_per_row = kSide * 4, .aspect = gpu::TextureAspect::StencilOnly},
+      *srgb, {.size = {kSide, kSide, 1}, .bytes_per_row = kSide * 4, .aspect = WGPUTextureAspect_StencilOnly},
       two_layers.data(), two_layers.size());
   EXPECT_THAT(stencil, FailsWith(MessageId::WriteTextureRejected));
   // Two images with rows_per_image left undefined: the region's height, as documented.
@@ -328,9 +328,9 @@ TEST(EngineNested, ARecoveryInsideOnRebuiltLeavesTheReportItReadsIntact) {
   engine_holder = make_engine(engine_options(gpu::BackendChoice::Null), std::move(callbacks));
   ASSERT_NE(engine_holder, nullptr);
   e = engine_holder.get();
-  gpu::BufferDescriptor d;
+  WGPUBufferDescriptor d{};
   d.size = 64;
-  d.usage = gpu::BufferUsage::Uniform;
+  d.usage = WGPUBufferUsage_Uniform;
   auto adopted = e->registry().adopt_buffer(e->procs().DeviceCreateBuffer(e->device(), &d),
                                             "an adopted buffer with a long enough label to live on the heap",
                                             resources::Ownership::Owned);
@@ -359,7 +359,7 @@ TEST(EngineNested, ARecoveryInsideARefillEndsThatRebuildsRefillsAndLastRebuildIs
     };
   };
   resources::BufferDescription first{.size = 64,
-                                     .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
+                                     .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
                                      .label = "first",
                                      .contents = resources::ContentsSource::Callback,
                                      .refill = refilled(first_refills, true)};
@@ -439,7 +439,7 @@ TEST(EngineCallbacksRun, OnlyInsidePollWhenADriverResetIsPendingDuringOtherCalls
   auto note = [&](const char* what) {
     if (!inside_poll) outside.emplace_back(what);
   };
-  callbacks.on_lost = [&](uint64_t, gpu::DeviceLostReason, std::string_view) { note("on_lost"); };
+  callbacks.on_lost = [&](uint64_t, WGPUDeviceLostReason, std::string_view) { note("on_lost"); };
   callbacks.on_ready = [&](uint64_t g) {
     heard.ready.push_back(g);
     if (g > 1) note("on_ready");
@@ -450,7 +450,7 @@ TEST(EngineCallbacksRun, OnlyInsidePollWhenADriverResetIsPendingDuringOtherCalls
   observer.on_lost = [&] { note("observer"); };
   engine->add_observer(observer);
   // A driver reset the engine has not heard of yet: Dawn reports it at its next event processing.
-  engine->procs().DeviceForceLoss(engine->device(), gpu::DeviceLostReason::Unknown, gpu::StringView("reset"));
+  engine->procs().DeviceForceLoss(engine->device(), WGPUDeviceLostReason_Unknown, gpu::string_view("reset"));
   (void)engine->load_shader(path);
   auto module = engine->shaders().compile("inline.wgsl", compute_wgsl(2));
   if (module.ok()) {
@@ -471,7 +471,7 @@ TEST(EngineCallbacksRun, OnlyInsidePollWhenADriverResetIsPendingDuringOtherCalls
 TEST(EngineCallbacksRun, ObserversHearAForcedLossInsideForceDeviceLossAndOnLostInsidePoll) {
   std::vector<std::string> order;
   EngineCallbacks callbacks;
-  callbacks.on_lost = [&](uint64_t, gpu::DeviceLostReason, std::string_view) { order.push_back("on_lost"); };
+  callbacks.on_lost = [&](uint64_t, WGPUDeviceLostReason, std::string_view) { order.push_back("on_lost"); };
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null), std::move(callbacks));
   ASSERT_NE(engine, nullptr);
   CountingObserver observer;
@@ -498,7 +498,7 @@ TEST(EngineCallbacksRun, OnContentsLostRecordsAndSubmitsAFrameThatProducesThemAg
     auto frame = e->begin_frame();
     if (!frame.ok()) return failures.push_back(frame.error().message);
     const gpu::Procs& p = e->procs();
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), e->registry().resolve(view).value(),
+    WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), e->registry().resolve(view).value(),
                                                         {1.0, 0.0, 0.0, 1.0});
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
@@ -509,7 +509,7 @@ TEST(EngineCallbacksRun, OnContentsLostRecordsAndSubmitsAFrameThatProducesThemAg
   ASSERT_NE(engine, nullptr);
   e = engine.get();
   auto texture = e->registry().create_texture({.size = {kSide, kSide, 1},
-                                               .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                               .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                                .label = "produced",
                                                .contents = resources::ContentsSource::None});
   ASSERT_TRUE(texture.ok());
@@ -529,7 +529,7 @@ TEST(EngineCallbacksRun, WaitUntilReadyInsideOnLostIsRefusedAtOnce) {
   Engine* e = nullptr;
   std::optional<Result<void>> waited;
   EngineCallbacks callbacks;
-  callbacks.on_lost = [&](uint64_t, gpu::DeviceLostReason, std::string_view) {
+  callbacks.on_lost = [&](uint64_t, WGPUDeviceLostReason, std::string_view) {
     waited = e->wait_until_ready(std::chrono::milliseconds(300));
   };
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null), std::move(callbacks));

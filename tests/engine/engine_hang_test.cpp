@@ -81,8 +81,8 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   ASSERT_TRUE(engine->mark_presented().ok());
   auto target = engine->registry().create_texture(
       {.size = {kSize, kSize, 1},
-       .format = gpu::TextureFormat::RGBA8Unorm,
-       .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+       .format = WGPUTextureFormat_RGBA8Unorm,
+       .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
        .label = "hang target",
        .contents = resources::ContentsSource::None});
   ASSERT_TRUE(target.ok()) << target.error().message;

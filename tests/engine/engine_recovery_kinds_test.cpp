@@ -59,23 +59,24 @@ class KindsAcrossLoss : public ::testing::Test {
 
   // One frame through the engine: a pass into `colour` (and `depth`, cleared to reverse-Z's far),
   // cleared to `clear`, with what `draw` records.
-  void frame(const present::RenderTarget& colour, const present::RenderTarget* depth, gpu::Color clear,
-             const std::function<void(gpu::RenderPassEncoder)>& draw = {}) {
+  void frame(const present::RenderTarget& colour, const present::RenderTarget* depth, WGPUColor clear,
+             const std::function<void(WGPURenderPassEncoder)>& draw = {}) {
     resources::Registry& reg = engine->registry();
     const gpu::Procs& p = engine->procs();
     auto begun = engine->begin_frame();
     ASSERT_TRUE(begun) << begun.error().message;
     auto colour_view = reg.resolve(colour.view());
     ASSERT_TRUE(colour_view) << colour_view.error().message;
-    gpu::RenderPassColorAttachment attachment;
+    WGPURenderPassColorAttachment attachment{};
+    attachment.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
     attachment.view = *colour_view;
-    attachment.loadOp = gpu::LoadOp::Clear;
-    attachment.storeOp = gpu::StoreOp::Store;
+    attachment.loadOp = WGPULoadOp_Clear;
+    attachment.storeOp = WGPUStoreOp_Store;
     attachment.clearValue = clear;
-    gpu::RenderPassDescriptor desc;
+    WGPURenderPassDescriptor desc{};
     desc.colorAttachmentCount = 1;
     desc.colorAttachments = &attachment;
-    gpu::RenderPassDepthStencilAttachment depth_attachment;
+    WGPURenderPassDepthStencilAttachment depth_attachment{};
     if (depth != nullptr) {
       auto depth_view = reg.resolve(depth->view());
       ASSERT_TRUE(depth_view) << depth_view.error().message;
@@ -83,7 +84,7 @@ class KindsAcrossLoss : public ::testing::Test {
       desc.depthStencilAttachment = &depth_attachment;
       reg.touch(depth->view());
     }
-    gpu::RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(begun->encoder(), &desc);
+    WGPURenderPassEncoder pass = p.CommandEncoderBeginRenderPass(begun->encoder(), &desc);
     if (draw) draw(pass);
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
@@ -180,7 +181,7 @@ TEST_F(KindsAcrossLoss, ADepthTargetComesBackAndTheNearerTriangleStillWins) {
   desc.targets = {resources::ColorTarget{}};
   auto pipeline = reg.create_render_pipeline(desc);
   ASSERT_TRUE(pipeline) << pipeline.error().message;
-  auto draw = [&](gpu::RenderPassEncoder pass) {
+  auto draw = [&](WGPURenderPassEncoder pass) {
     engine->procs().RenderPassEncoderSetPipeline(pass, *reg.resolve(*pipeline));
     engine->procs().RenderPassEncoderDraw(pass, 6, 1, 0, 0);
     reg.touch(*pipeline);
@@ -220,7 +221,7 @@ TEST_F(KindsAcrossLoss, ADebugDrawersBufferThatGrewComesBackWithItsLinesAndDraws
   ASSERT_TRUE(drawer.upload(lines, present::Mat4::identity()));
   ASSERT_EQ(drawer.grows(), 1u);
   ASSERT_EQ(drawer.buffer(), buffer);
-  auto draw = [&](gpu::RenderPassEncoder pass) { drawer.draw(pass); };
+  auto draw = [&](WGPURenderPassEncoder pass) { drawer.draw(pass); };
   auto expect_lines = [&](const char* when) {
     const present::Image image = read(*colour);
     ASSERT_EQ(image.width, 64u);
@@ -319,7 +320,7 @@ TEST_F(SwapchainAcrossLoss, FramesArePresentedAndReadBackOnTheDeviceAfterALoss) 
   engine->add_observer(owner);
 
   // Acquires a frame, clears it through the engine, reads it back and presents it.
-  auto present_cleared = [&](gpu::Color clear) -> present::Image {
+  auto present_cleared = [&](WGPUColor clear) -> present::Image {
     auto acquired = swapchain.acquire();
     EXPECT_TRUE(acquired) << acquired.error().message;
     if (!acquired || !acquired->has_value()) return {};
@@ -330,7 +331,7 @@ TEST_F(SwapchainAcrossLoss, FramesArePresentedAndReadBackOnTheDeviceAfterALoss) 
     auto view = engine->registry().resolve(frame.view);
     EXPECT_TRUE(view) << view.error().message;
     if (!view) return {};
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(engine->procs(), begun->encoder(), *view, clear);
+    WGPURenderPassEncoder pass = gpu::begin_clear_pass(engine->procs(), begun->encoder(), *view, clear);
     engine->procs().RenderPassEncoderEnd(pass);
     engine->procs().RenderPassEncoderRelease(pass);
     engine->registry().touch(frame.view);
@@ -370,7 +371,15 @@ TEST(AwaitingOwner, AnAdoptedObjectStillLostAfterTheRebuildIsAWarningNamingItBef
     warnings.push_back(d);
     order.push_back("warning");
   });
-  gpu::SamplerDescriptor d;
+  WGPUSamplerDescriptor d{};
+  d.addressModeU = WGPUAddressMode_ClampToEdge;
+  d.addressModeV = WGPUAddressMode_ClampToEdge;
+  d.addressModeW = WGPUAddressMode_ClampToEdge;
+  d.magFilter = WGPUFilterMode_Nearest;
+  d.minFilter = WGPUFilterMode_Nearest;
+  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+  d.lodMaxClamp = 32.0f;
+  d.maxAnisotropy = 1;
   auto adopted = engine->registry().adopt_sampler(engine->procs().DeviceCreateSampler(engine->device(), &d), "app sampler");
   ASSERT_TRUE(adopted);
 
@@ -391,13 +400,29 @@ TEST(AwaitingOwner, AnObjectItsOwnerReSuppliesInOnRebuiltIsNotWarnedAbout) {
   EngineCallbacks callbacks;
   callbacks.on_rebuilt = [&](const resources::RebuildReport& report) {
     ASSERT_THAT(report.awaiting_owner, ElementsAre("sampler \"app sampler\""));
-    gpu::SamplerDescriptor d;
+    WGPUSamplerDescriptor d{};
+    d.addressModeU = WGPUAddressMode_ClampToEdge;
+    d.addressModeV = WGPUAddressMode_ClampToEdge;
+    d.addressModeW = WGPUAddressMode_ClampToEdge;
+    d.magFilter = WGPUFilterMode_Nearest;
+    d.minFilter = WGPUFilterMode_Nearest;
+    d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+    d.lodMaxClamp = 32.0f;
+    d.maxAnisotropy = 1;
     ASSERT_TRUE(e->registry().replace_sampler(adopted, e->procs().DeviceCreateSampler(e->device(), &d)));
   };
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null), std::move(callbacks));
   ASSERT_NE(engine, nullptr);
   e = engine.get();
-  gpu::SamplerDescriptor d;
+  WGPUSamplerDescriptor d{};
+  d.addressModeU = WGPUAddressMode_ClampToEdge;
+  d.addressModeV = WGPUAddressMode_ClampToEdge;
+  d.addressModeW = WGPUAddressMode_ClampToEdge;
+  d.magFilter = WGPUFilterMode_Nearest;
+  d.minFilter = WGPUFilterMode_Nearest;
+  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+  d.lodMaxClamp = 32.0f;
+  d.maxAnisotropy = 1;
   auto made = engine->registry().adopt_sampler(engine->procs().DeviceCreateSampler(engine->device(), &d), "app sampler");
   ASSERT_TRUE(made);
   adopted = *made;

@@ -42,8 +42,8 @@ struct Target {
 Target make_target(Engine& engine) {
   auto texture = engine.registry().create_texture(
       {.size = {kSize, kSize, 1},
-       .format = gpu::TextureFormat::RGBA8Unorm,
-       .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+       .format = WGPUTextureFormat_RGBA8Unorm,
+       .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
        .label = "standby target",
        .contents = resources::ContentsSource::None});
   EXPECT_TRUE(texture.ok()) << texture.error().message;
@@ -72,7 +72,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   ASSERT_TRUE(poll_until_standby(*engine)) << "no standby device after the first frame";
   const std::optional<device::ProvidedDevice> spare = engine->standby().held_device();
   ASSERT_TRUE(spare.has_value());
-  const gpu::Device first = engine->device();
+  const WGPUDevice first = engine->device();
   EXPECT_NE(spare->device, first);
 
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
@@ -90,7 +90,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   EXPECT_NE(engine->standby().held_device()->device, spare->device);
 
   // A second loss takes the new spare.
-  const gpu::Device second_spare = engine->standby().held_device()->device;
+  const WGPUDevice second_spare = engine->standby().held_device()->device;
   ASSERT_TRUE(engine->force_device_loss("and again").ok());
   ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
   EXPECT_EQ(engine->device(), second_spare);
@@ -136,7 +136,7 @@ std::vector<uint8_t> draw_solid(Engine& engine, const Target& target, RenderPipe
   if (!used.ok()) return {};
   const auto [view, object] = *used;
   const gpu::Procs& p = engine.procs();
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), view);
+  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), view);
   p.RenderPassEncoderSetPipeline(pass, object);
   p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
   p.RenderPassEncoderEnd(pass);
@@ -163,7 +163,7 @@ TEST(StandbyDevice, TheRecoveryOntoTheSpareTakesTheModulesAndPipelinesMadeOnItAh
   const Solid solid = make_solid(*engine);
   EXPECT_THAT(draw_solid(*engine, target, solid.pipeline), ElementsAre(255, 0, 0, 255));
   ASSERT_TRUE(poll_until_prepared(*engine)) << "nothing was made on the spare";
-  const gpu::Device spare = engine->standby().held_device()->device;
+  const WGPUDevice spare = engine->standby().held_device()->device;
   // The module and the pipeline (its layout is derived from the shaders: no layout object).
   EXPECT_EQ(engine->registry().prepared_count(), 2u);
   EXPECT_EQ(engine->counters().standby_preparations, 1u);
@@ -198,7 +198,7 @@ TEST(StandbyDevice, AModuleReplacedAfterThePreparationReleasesItAndTheRecoveryDr
     // pipeline prepared on the spare is made of the old module.
     const std::string blue = solid_shader("vec4<f32>(0.0, 0.0, 1.0, 1.0)");
     const gpu::Procs& p = engine->procs();
-    gpu::Ref<gpu::ShaderModule> module(&p, gpu::create_wgsl_module(p, engine->device(), blue, "solid, blue"));
+    gpu::Ref<WGPUShaderModule> module(&p, gpu::create_wgsl_module(p, engine->device(), blue, "solid, blue"));
     ASSERT_TRUE(engine->shaders().install(solid.module, std::move(module), blue).ok());
     EXPECT_EQ(engine->registry().prepared_count(), 0u);
     EXPECT_EQ(engine->registry().prepared_device(), nullptr);
@@ -222,11 +222,11 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
   const Target target = make_target(*engine);
   EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine));
-  const gpu::Device spare = engine->standby().held_device()->device;
+  const WGPUDevice spare = engine->standby().held_device()->device;
 
   // The spare alone is lost (as a loss of the whole adapter would take it): nobody is told, it
   // is only recorded, and the application's device draws on.
-  engine->procs().DeviceForceLoss(spare, gpu::DeviceLostReason::Unknown, gpu::StringView("the spare is lost"));
+  engine->procs().DeviceForceLoss(spare, WGPUDeviceLostReason_Unknown, gpu::string_view("the spare is lost"));
   testing::poll_for(*engine, 50ms);
   EXPECT_EQ(engine->state(), EngineState::Ready);
   EXPECT_TRUE(heard.lost.empty());

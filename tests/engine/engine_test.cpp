@@ -99,7 +99,7 @@ TEST(EngineLoss, EveryCallBetweenTheLossAndReadyGivesItsDocumentedResult) {
   Heard heard;
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null), heard.callbacks());
   ASSERT_NE(engine, nullptr);
-  auto buffer = engine->registry().create_buffer({64, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "u"});
+  auto buffer = engine->registry().create_buffer({64, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "u"});
   ASSERT_TRUE(buffer.ok());
   auto early = engine->begin_frame();
   ASSERT_TRUE(early.ok());
@@ -143,7 +143,7 @@ TEST(EngineLoss, ASecondLossForcedInsideTheRebuildEndsCleanlyAndTheNextGeneratio
   ASSERT_NE(engine, nullptr);
   Engine* e = engine.get();
   std::vector<uint64_t> refilled_on;
-  resources::BufferDescription desc{16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "refilled", resources::ContentsSource::Callback};
+  resources::BufferDescription desc{16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "refilled", resources::ContentsSource::Callback};
   desc.refill = [&](resources::Registry& reg, BufferHandle h) {
     refilled_on.push_back(reg.device_generation());
     // The first rebuild is interrupted by a second loss, from inside it.
@@ -193,10 +193,10 @@ TEST(EngineLoss, WhenThePolicyGivesUpTheEngineSaysWhyOnceAndHandlesStayValid) {
 TEST(EngineDiagnostics, AnUncapturedErrorIsReportedByItsId) {
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
   ASSERT_NE(engine, nullptr);
-  gpu::BufferDescriptor desc;
-  desc.label = "rejected";
+  WGPUBufferDescriptor desc{};
+  desc.label = gpu::string_view("rejected");
   desc.size = 16;
-  desc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::MapWrite;  // never valid together
+  desc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_MapWrite;  // never valid together
   const gpu::Procs& procs = engine->procs();
   procs.BufferRelease(procs.DeviceCreateBuffer(engine->device(), &desc));
   ASSERT_TRUE(testing::poll_until([&] { return engine->counters().uncaptured_errors > 0; }, [&] { engine->poll(); }));
@@ -265,7 +265,7 @@ TEST(EngineDiagnostics, DawnsOwnLogIsADiagnosticNotALineOnStandardError) {
       EXPECT_EQ(d.category, "gfx.gpu");
     }
   }
-  if (engine->backend() == gpu::BackendType::Vulkan) {
+  if (engine->backend() == WGPUBackendType_Vulkan) {
     RecordProperty("vulkan_loaded", 1);  // nothing for Dawn to complain about here
     return;
   }
@@ -311,7 +311,15 @@ TEST(EngineLoss, AnAdoptedObjectIsReportedAsAwaitingItsOwnerAndIsLiveOnceReplace
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null), heard.callbacks());
   ASSERT_NE(engine, nullptr);
   const gpu::Procs& p = engine->procs();
-  gpu::SamplerDescriptor d;
+  WGPUSamplerDescriptor d{};
+  d.addressModeU = WGPUAddressMode_ClampToEdge;
+  d.addressModeV = WGPUAddressMode_ClampToEdge;
+  d.addressModeW = WGPUAddressMode_ClampToEdge;
+  d.magFilter = WGPUFilterMode_Nearest;
+  d.minFilter = WGPUFilterMode_Nearest;
+  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+  d.lodMaxClamp = 32.0f;
+  d.maxAnisotropy = 1;
   auto adopted = engine->registry().adopt_sampler(p.DeviceCreateSampler(engine->device(), &d), "app sampler");
   ASSERT_TRUE(adopted.ok());
   ASSERT_TRUE(engine->force_device_loss().ok());
@@ -357,11 +365,11 @@ struct ChurnScene {
 
 ChurnScene build_small_scene(resources::Registry& reg) {
   ChurnScene s;
-  s.buffer = reg.create_buffer({256, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "churn buffer"}).value();
+  s.buffer = reg.create_buffer({256, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "churn buffer"}).value();
   const std::vector<uint8_t> bytes(256, 3);
   EXPECT_TRUE(reg.write_buffer(s.buffer, 0, bytes.data(), bytes.size()).ok());
   s.texture = reg.create_texture({.size = {8, 8, 1},
-                                  .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                                  .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst,
                                   .label = "churn texture"})
                   .value();
   s.view = reg.create_texture_view(s.texture).value();
@@ -405,10 +413,10 @@ TEST(EngineManyLosses, FiftyOnGlCostNoMoreThanRawDawnDeviceChurn) {
   auto churn = [&] {
     bool lost = false;
     gpu::DeviceOptions options;
-    options.callbacks.on_lost = [&lost](gpu::DeviceLostReason, std::string_view) { lost = true; };
+    options.callbacks.on_lost = [&lost](WGPUDeviceLostReason, std::string_view) { lost = true; };
     auto opened = (*context)->open_device(testing::pixel_test_backend(), std::move(options));
     ASSERT_TRUE(opened.ok());
-    (*context)->procs().DeviceForceLoss(opened->device.get(), gpu::DeviceLostReason::Unknown, "raw churn");
+    (*context)->procs().DeviceForceLoss(opened->device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("raw churn"));
     while (!lost) (*context)->process_events();
     opened->queue.reset();
     opened->device.reset();
@@ -449,7 +457,7 @@ resources::RenderPipelineDescription tint_pipeline(ShaderModuleHandle module) {
   d.label = "tint";
   d.vertex = {module, "vs", {}};
   d.fragment = resources::ShaderStage{module, "fs", {}};
-  d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+  d.targets = {resources::ColorTarget{WGPUTextureFormat_RGBA8Unorm, std::nullopt, WGPUColorWriteMask_All}};
   return d;
 }
 
@@ -476,7 +484,7 @@ class EngineHotReload : public ::testing::Test {
     auto frame = engine.begin_frame();
     EXPECT_TRUE(frame.ok());
     if (!frame.ok()) return 0;
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), reg.resolve(view).value());
+    WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), reg.resolve(view).value());
     p.RenderPassEncoderSetPipeline(pass, reg.resolve(pipeline).value());
     p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
     p.RenderPassEncoderEnd(pass);
@@ -516,11 +524,11 @@ TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSw
   auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
   auto target = reg.create_texture({.size = {kSize, kSize, 1},
-                                    .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                    .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                     .label = "tint target"});
   ASSERT_TRUE(target.ok());
   auto view = reg.create_texture_view(*target);
-  auto readback = reg.create_buffer({256 * kSize, gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst, false, "rb"});
+  auto readback = reg.create_buffer({256 * kSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
   ASSERT_TRUE(view.ok() && readback.ok());
   EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 64);  // 0.25 * 255, rounded
 

@@ -29,7 +29,7 @@ constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 BufferHandle make_vertices(resources::Registry& reg, std::string label) {
   auto buffer = reg.create_buffer(
-      {.size = 64, .usage = gpu::BufferUsage::Vertex | gpu::BufferUsage::CopyDst, .label = std::move(label)});
+      {.size = 64, .usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, .label = std::move(label)});
   EXPECT_TRUE(buffer.ok()) << buffer.error().message;
   return buffer.ok() ? *buffer : BufferHandle{};
 }
@@ -37,7 +37,15 @@ BufferHandle make_vertices(resources::Registry& reg, std::string label) {
 // A sampler made by the application and adopted: warden has no recipe for it, so after a loss
 // it stays Lost until its owner replaces it.
 SamplerHandle adopt_sampler(Engine& engine, std::string label) {
-  gpu::SamplerDescriptor d;
+  WGPUSamplerDescriptor d{};
+  d.addressModeU = WGPUAddressMode_ClampToEdge;
+  d.addressModeV = WGPUAddressMode_ClampToEdge;
+  d.addressModeW = WGPUAddressMode_ClampToEdge;
+  d.magFilter = WGPUFilterMode_Nearest;
+  d.minFilter = WGPUFilterMode_Nearest;
+  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+  d.lodMaxClamp = 32.0f;
+  d.maxAnisotropy = 1;
   auto adopted = engine.registry().adopt_sampler(engine.procs().DeviceCreateSampler(engine.device(), &d),
                                                  std::move(label));
   EXPECT_TRUE(adopted.ok()) << adopted.error().message;
@@ -114,7 +122,15 @@ TEST(FrameUse, AnObjectStillLostAfterTheRecoveryDropsTheFrameWithItsHandleLabelA
   ASSERT_TRUE(next.ok()) << next.error().message;
 
   // Once its owner supplies it again, the same handle is used and the frame is submitted.
-  gpu::SamplerDescriptor d;
+  WGPUSamplerDescriptor d{};
+  d.addressModeU = WGPUAddressMode_ClampToEdge;
+  d.addressModeV = WGPUAddressMode_ClampToEdge;
+  d.addressModeW = WGPUAddressMode_ClampToEdge;
+  d.magFilter = WGPUFilterMode_Nearest;
+  d.minFilter = WGPUFilterMode_Nearest;
+  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+  d.lodMaxClamp = 32.0f;
+  d.maxAnisotropy = 1;
   ASSERT_TRUE(reg.replace_sampler(sampler, engine->procs().DeviceCreateSampler(engine->device(), &d)).ok());
   auto again = next->use(sampler);
   ASSERT_TRUE(again.ok()) << again.error().message;

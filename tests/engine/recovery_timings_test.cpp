@@ -92,7 +92,7 @@ TEST(RecoveryTimings, ALossDuringTheRebuildExtendsTheRecoveryFromTheFirstLoss) {
   ASSERT_NE(engine, nullptr);
   Engine* e = engine.get();
   std::chrono::steady_clock::time_point second_loss;
-  resources::BufferDescription desc{16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "refilled",
+  resources::BufferDescription desc{16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "refilled",
                                     resources::ContentsSource::Callback};
   desc.refill = [&](resources::Registry& reg, BufferHandle h) {
     if (reg.device_generation() == 2) {

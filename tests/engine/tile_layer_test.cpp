@@ -62,7 +62,7 @@ struct KeyLess {
 };
 
 uint64_t layer_bytes() {
-  return *tiles::texture_bytes(gpu::TextureFormat::RGBA8Unorm, kTile, kTile, tiles::full_mip_count(kTile, kTile), 1);
+  return *tiles::texture_bytes(WGPUTextureFormat_RGBA8Unorm, kTile, kTile, tiles::full_mip_count(kTile, kTile), 1);
 }
 
 // The application: an engine, one tile layer, a target it draws into (in the registry too).
@@ -86,7 +86,7 @@ class TileLayerScene : public ::testing::Test {
     layer = std::move(*made_layer);
     resources::Registry& reg = engine->registry();
     auto texture = reg.create_texture({.size = {kTarget, kTarget, 1},
-                                       .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                       .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                        .label = "tile layer test target"});
     ASSERT_TRUE(texture) << texture.error().message;
     target = *texture;
@@ -131,7 +131,7 @@ class TileLayerScene : public ::testing::Test {
     }
     EXPECT_TRUE(layer->within_budget()) << layer->cache().resident_bytes() << " > " << layer->cache().budget_bytes();
     const gpu::Procs& p = engine->procs();
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *engine->registry().resolve(target_view),
+    WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, f->encoder(), *engine->registry().resolve(target_view),
                                                         {0, 0, 0, 1});
     auto drew = layer->draw(pass, instances);
     EXPECT_TRUE(drew) << drew.error().message;
@@ -528,7 +528,7 @@ TEST_F(TileLayerScene, ALossHeardInsideDeliverLeavesNoTileOfTheLostDeviceResiden
   ASSERT_NE(layer, nullptr);
   for (uint32_t i = 0; i < kFramesToAllVisible; ++i) ASSERT_TRUE(frame().recorded);
   ASSERT_GT(layer->cache().resident_count(), 0u);
-  engine->procs().DeviceForceLoss(engine->device(), gpu::DeviceLostReason::Unknown, gpu::StringView("driver reset"));
+  engine->procs().DeviceForceLoss(engine->device(), WGPUDeviceLostReason_Unknown, gpu::string_view("driver reset"));
   bool polled_inside = false;
   Engine* e = engine.get();
   engine->diagnostics().set_sink([&](const Diagnostic& d) {
@@ -557,7 +557,7 @@ TEST_F(TileLayerScene, ALossHeardInsideDeliverLeavesNoTileOfTheLostDeviceResiden
 
 TEST_F(TileLayerScene, AHeadroomAboveTheDevicesLayerCountIsNamedWithoutAnUnderflowedBudget) {
   ASSERT_NE(layer, nullptr);
-  gpu::Limits limits;
+  WGPULimits limits{};
   engine->procs().DeviceGetLimits(engine->device(), &limits);
   TileLayerOptions greedy;
   greedy.tile_size = kTile;

@@ -42,37 +42,37 @@ Enum one_of(Bytes& in, const Enum (&values)[N]) {
   return values[in.below(N)];
 }
 
-constexpr gpu::TextureFormat kFormats[] = {
-    gpu::TextureFormat::Undefined,   gpu::TextureFormat::R8Unorm,     gpu::TextureFormat::R32Float,
-    gpu::TextureFormat::R32Uint,     gpu::TextureFormat::RGBA8Unorm,  gpu::TextureFormat::RGBA8UnormSrgb,
-    gpu::TextureFormat::RGBA8Sint,   gpu::TextureFormat::BGRA8Unorm,  gpu::TextureFormat::RGBA16Float,
-    gpu::TextureFormat::RGBA32Float, gpu::TextureFormat::Depth24Plus, gpu::TextureFormat::Depth32Float};
-constexpr gpu::TextureDimension kDimensions[] = {gpu::TextureDimension::Undefined, gpu::TextureDimension::e1D,
-                                                 gpu::TextureDimension::e2D, gpu::TextureDimension::e3D};
-constexpr gpu::TextureViewDimension kViewDimensions[] = {
-    gpu::TextureViewDimension::Undefined, gpu::TextureViewDimension::e1D,  gpu::TextureViewDimension::e2D,
-    gpu::TextureViewDimension::e2DArray,  gpu::TextureViewDimension::Cube, gpu::TextureViewDimension::CubeArray,
-    gpu::TextureViewDimension::e3D};
-constexpr gpu::TextureAspect kAspects[] = {gpu::TextureAspect::All, gpu::TextureAspect::StencilOnly,
-                                           gpu::TextureAspect::DepthOnly};
-constexpr gpu::AddressMode kAddressModes[] = {gpu::AddressMode::Undefined, gpu::AddressMode::ClampToEdge,
-                                              gpu::AddressMode::Repeat, gpu::AddressMode::MirrorRepeat};
-constexpr gpu::FilterMode kFilters[] = {gpu::FilterMode::Undefined, gpu::FilterMode::Nearest, gpu::FilterMode::Linear};
-constexpr gpu::MipmapFilterMode kMipFilters[] = {gpu::MipmapFilterMode::Undefined, gpu::MipmapFilterMode::Nearest,
-                                                 gpu::MipmapFilterMode::Linear};
-constexpr gpu::QueryType kQueryTypes[] = {gpu::QueryType::Occlusion, gpu::QueryType::Timestamp};
-constexpr gpu::BufferBindingType kBufferBindings[] = {
-    gpu::BufferBindingType::BindingNotUsed, gpu::BufferBindingType::Uniform, gpu::BufferBindingType::Storage,
-    gpu::BufferBindingType::ReadOnlyStorage};
-constexpr gpu::SamplerBindingType kSamplerBindings[] = {
-    gpu::SamplerBindingType::BindingNotUsed, gpu::SamplerBindingType::Filtering,
-    gpu::SamplerBindingType::NonFiltering, gpu::SamplerBindingType::Comparison};
-constexpr gpu::TextureSampleType kSampleTypes[] = {
-    gpu::TextureSampleType::BindingNotUsed, gpu::TextureSampleType::Float, gpu::TextureSampleType::UnfilterableFloat,
-    gpu::TextureSampleType::Depth,          gpu::TextureSampleType::Sint,  gpu::TextureSampleType::Uint};
-constexpr gpu::StorageTextureAccess kStorageAccess[] = {
-    gpu::StorageTextureAccess::BindingNotUsed, gpu::StorageTextureAccess::WriteOnly,
-    gpu::StorageTextureAccess::ReadOnly, gpu::StorageTextureAccess::ReadWrite};
+constexpr WGPUTextureFormat kFormats[] = {
+    WGPUTextureFormat_Undefined,   WGPUTextureFormat_R8Unorm,     WGPUTextureFormat_R32Float,
+    WGPUTextureFormat_R32Uint,     WGPUTextureFormat_RGBA8Unorm,  WGPUTextureFormat_RGBA8UnormSrgb,
+    WGPUTextureFormat_RGBA8Sint,   WGPUTextureFormat_BGRA8Unorm,  WGPUTextureFormat_RGBA16Float,
+    WGPUTextureFormat_RGBA32Float, WGPUTextureFormat_Depth24Plus, WGPUTextureFormat_Depth32Float};
+constexpr WGPUTextureDimension kDimensions[] = {WGPUTextureDimension_Undefined, WGPUTextureDimension_1D,
+                                                 WGPUTextureDimension_2D, WGPUTextureDimension_3D};
+constexpr WGPUTextureViewDimension kViewDimensions[] = {
+    WGPUTextureViewDimension_Undefined, WGPUTextureViewDimension_1D,  WGPUTextureViewDimension_2D,
+    WGPUTextureViewDimension_2DArray,  WGPUTextureViewDimension_Cube, WGPUTextureViewDimension_CubeArray,
+    WGPUTextureViewDimension_3D};
+constexpr WGPUTextureAspect kAspects[] = {WGPUTextureAspect_All, WGPUTextureAspect_StencilOnly,
+                                           WGPUTextureAspect_DepthOnly};
+constexpr WGPUAddressMode kAddressModes[] = {WGPUAddressMode_Undefined, WGPUAddressMode_ClampToEdge,
+                                              WGPUAddressMode_Repeat, WGPUAddressMode_MirrorRepeat};
+constexpr WGPUFilterMode kFilters[] = {WGPUFilterMode_Undefined, WGPUFilterMode_Nearest, WGPUFilterMode_Linear};
+constexpr WGPUMipmapFilterMode kMipFilters[] = {WGPUMipmapFilterMode_Undefined, WGPUMipmapFilterMode_Nearest,
+                                                 WGPUMipmapFilterMode_Linear};
+constexpr WGPUQueryType kQueryTypes[] = {WGPUQueryType_Occlusion, WGPUQueryType_Timestamp};
+constexpr WGPUBufferBindingType kBufferBindings[] = {
+    WGPUBufferBindingType_BindingNotUsed, WGPUBufferBindingType_Uniform, WGPUBufferBindingType_Storage,
+    WGPUBufferBindingType_ReadOnlyStorage};
+constexpr WGPUSamplerBindingType kSamplerBindings[] = {
+    WGPUSamplerBindingType_BindingNotUsed, WGPUSamplerBindingType_Filtering,
+    WGPUSamplerBindingType_NonFiltering, WGPUSamplerBindingType_Comparison};
+constexpr WGPUTextureSampleType kSampleTypes[] = {
+    WGPUTextureSampleType_BindingNotUsed, WGPUTextureSampleType_Float, WGPUTextureSampleType_UnfilterableFloat,
+    WGPUTextureSampleType_Depth,          WGPUTextureSampleType_Sint,  WGPUTextureSampleType_Uint};
+constexpr WGPUStorageTextureAccess kStorageAccess[] = {
+    WGPUStorageTextureAccess_BindingNotUsed, WGPUStorageTextureAccess_WriteOnly,
+    WGPUStorageTextureAccess_ReadOnly, WGPUStorageTextureAccess_ReadWrite};
 constexpr ContentsSource kSources[] = {ContentsSource::Kept, ContentsSource::Callback, ContentsSource::None};
 
 class Creations {
@@ -142,19 +142,19 @@ class Creations {
     d.dimension = one_of(in_, kDimensions);
     d.mip_level_count = in_.coin() ? 1 : extent(in_);
     d.sample_count = in_.coin() ? 1 : extent(in_);
-    d.binding_view_dimension = in_.coin() ? gpu::TextureViewDimension::Undefined : one_of(in_, kViewDimensions);
+    d.binding_view_dimension = in_.coin() ? WGPUTextureViewDimension_Undefined : one_of(in_, kViewDimensions);
     contents_and_label(d);
     check("create_texture", registry_->create_texture(d), d.label, textures_);
   }
 
   void view() {
     TextureViewDescription d;
-    d.format = in_.coin() ? gpu::TextureFormat::Undefined : one_of(in_, kFormats);
-    d.dimension = in_.coin() ? gpu::TextureViewDimension::Undefined : one_of(in_, kViewDimensions);
+    d.format = in_.coin() ? WGPUTextureFormat_Undefined : one_of(in_, kFormats);
+    d.dimension = in_.coin() ? WGPUTextureViewDimension_Undefined : one_of(in_, kViewDimensions);
     d.base_mip_level = in_.coin() ? 0 : extent(in_);
-    d.mip_level_count = in_.coin() ? gpu::kMipLevelCountUndefined : extent(in_);
+    d.mip_level_count = in_.coin() ? WGPU_MIP_LEVEL_COUNT_UNDEFINED : extent(in_);
     d.base_array_layer = in_.coin() ? 0 : extent(in_);
-    d.array_layer_count = in_.coin() ? gpu::kArrayLayerCountUndefined : extent(in_);
+    d.array_layer_count = in_.coin() ? WGPU_ARRAY_LAYER_COUNT_UNDEFINED : extent(in_);
     d.aspect = one_of(in_, kAspects);
     d.label = in_.text(24);
     check("create_texture_view", registry_->create_texture_view(pick(textures_), d), d.label, views_);
@@ -179,7 +179,7 @@ class Creations {
   }
 
   void bind_group_layout() {
-    std::vector<gpu::BindGroupLayoutEntry> entries(in_.below(5));
+    std::vector<WGPUBindGroupLayoutEntry> entries(in_.below(5));
     for (auto& e : entries) {
       e.binding = in_.coin() ? in_.below(4) : extent(in_);
       e.visibility = in_.below(8);
@@ -215,7 +215,7 @@ class Creations {
       e.binding = in_.coin() ? in_.below(4) : extent(in_);
       switch (in_.below(3)) {
         case 0: e.resource = BufferBinding{pick(buffers_), in_.coin() ? 0 : buffer_size(in_),
-                                           in_.coin() ? gpu::kWholeSize : buffer_size(in_)};
+                                           in_.coin() ? WGPU_WHOLE_SIZE : buffer_size(in_)};
                 break;
         case 1: e.resource = pick(views_); break;
         case 2: e.resource = pick(samplers_); break;
@@ -243,7 +243,7 @@ class Creations {
     where.origin = {in_.below(8), in_.below(8), in_.below(2)};
     where.size = {extent(in_) % 17, extent(in_) % 17, 1 + in_.below(2)};
     where.bytes_per_row = in_.coin() ? where.size.width * 4 : extent(in_);
-    where.rows_per_image = in_.coin() ? gpu::kCopyStrideUndefined : extent(in_);
+    where.rows_per_image = in_.coin() ? WGPU_COPY_STRIDE_UNDEFINED : extent(in_);
     where.aspect = one_of(in_, kAspects);
     const uint64_t length = in_.coin() ? uint64_t{where.bytes_per_row} * where.size.height * where.size.depthOrArrayLayers
                                        : in_.below(256);

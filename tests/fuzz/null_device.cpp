@@ -30,7 +30,7 @@ Opened& opened() {
     made->context = std::move(*context);
     gpu::DeviceOptions options;
     options.label = "fuzz device";
-    options.callbacks.on_uncaptured_error = [made](gpu::ErrorType, std::string_view message) {
+    options.callbacks.on_uncaptured_error = [made](WGPUErrorType, std::string_view message) {
       std::lock_guard lock(made->mutex);
       made->uncaptured.emplace_back(message);
     };

@@ -10,8 +10,8 @@ namespace warden::fuzz {
 // opening one per input would cost more than the input.
 struct NullDevice {
   gpu::Context* context = nullptr;
-  gpu::Device device = nullptr;
-  gpu::Queue queue = nullptr;
+  WGPUDevice device = nullptr;
+  WGPUQueue queue = nullptr;
   const gpu::Procs& procs() const { return context->procs(); }
 };
 NullDevice& null_device();

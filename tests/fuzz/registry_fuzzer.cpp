@@ -97,9 +97,9 @@ class RegistryRun {
 
   void create() {
     if (in_.coin()) {
-      made(ResourceKind::Buffer, registry_->create_buffer({4, gpu::BufferUsage::CopyDst, false, "fuzz buffer"}));
+      made(ResourceKind::Buffer, registry_->create_buffer({4, WGPUBufferUsage_CopyDst, false, "fuzz buffer"}));
     } else {
-      made(ResourceKind::Texture, registry_->create_texture({.size = {2, 2, 1}, .usage = gpu::TextureUsage::CopyDst,
+      made(ResourceKind::Texture, registry_->create_texture({.size = {2, 2, 1}, .usage = WGPUTextureUsage_CopyDst,
                                                              .label = "fuzz texture"}));
     }
   }
@@ -250,10 +250,10 @@ class RegistryRun {
     ModelHandle* h = any(false);
     if (h == nullptr || h->kind != ResourceKind::Buffer) return;
     const gpu::Procs& procs = null_device().procs();
-    gpu::BufferDescriptor d;
+    WGPUBufferDescriptor d{};
     d.size = 8;
-    d.usage = gpu::BufferUsage::CopyDst;
-    gpu::Buffer fresh = procs.DeviceCreateBuffer(null_device().device, &d);
+    d.usage = WGPUBufferUsage_CopyDst;
+    WGPUBuffer fresh = procs.DeviceCreateBuffer(null_device().device, &d);
     const bool was_alive = h->alive;
     Result<void> done = registry_->replace_buffer(BufferHandle::from_bits(h->bits), fresh);
     if (!was_alive) {

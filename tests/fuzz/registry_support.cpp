@@ -12,8 +12,8 @@ std::unique_ptr<resources::Registry> make_fuzz_registry(resources::RegistryOptio
 
 Serial submit_empty(resources::Registry& registry) {
   const gpu::Procs& procs = null_device().procs();
-  gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(null_device().device, nullptr);
-  gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+  WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(null_device().device, nullptr);
+  WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
   const Serial serial = registry.submit(commands);
   procs.CommandBufferRelease(commands);
   procs.CommandEncoderRelease(encoder);

@@ -23,25 +23,25 @@ using ::testing::StartsWith;
 constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 struct AdapterOutcome {
-  RequestAdapterStatus status{};
-  Adapter adapter = nullptr;
+  WGPURequestAdapterStatus status{};
+  WGPUAdapter adapter = nullptr;
   std::string message;
 };
 
-AdapterOutcome request_adapter(BackendType backend, FeatureLevel level) {
+AdapterOutcome request_adapter(WGPUBackendType backend, WGPUFeatureLevel level) {
   Context* ctx = shared_context();
   AdapterOutcome out;
-  RequestAdapterOptions options;
+  WGPURequestAdapterOptions options{};
   options.backendType = backend;
   options.featureLevel = level;
-  RequestAdapterCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
+  WGPURequestAdapterCallbackInfo cb{};
+  cb.mode = WGPUCallbackMode_WaitAnyOnly;
   cb.userdata1 = &out;
-  cb.callback = [](RequestAdapterStatus s, Adapter a, StringView m, void* u, void*) {
+  cb.callback = [](WGPURequestAdapterStatus s, WGPUAdapter a, WGPUStringView m, void* u, void*) {
     auto* o = static_cast<AdapterOutcome*>(u);
     o->status = s;
     o->adapter = a;
-    o->message = std::string(m.view());
+    o->message = std::string(gpu::to_std(m));
   };
   EXPECT_TRUE(ctx->wait(ctx->procs().InstanceRequestAdapter(ctx->instance(), &options, cb), kTimeout).ok());
   return out;
@@ -49,30 +49,30 @@ AdapterOutcome request_adapter(BackendType backend, FeatureLevel level) {
 
 TEST(WebGpuAbi, InstanceCapabilitiesRoundTripThroughTheLibrary) {
   const Procs& p = shared_context()->procs();
-  InstanceCapabilities caps;
-  Status status = p.GetInstanceCapabilities(&caps);
-  EXPECT_EQ(status, Status::Success);
+  WGPUInstanceCapabilities caps{};
+  WGPUStatus status = p.GetInstanceCapabilities(&caps);
+  EXPECT_EQ(status, WGPUStatus_Success);
   EXPECT_EQ(caps.timedWaitAnyEnable, 1u);
   EXPECT_GT(caps.timedWaitAnyMaxCount, 0u);
-  // An unknown chained struct is refused with the other Status value.
-  ChainedStructOut unknown{nullptr, static_cast<SType>(0x7777)};
+  // An unknown chained struct is refused with the other WGPUStatus value.
+  WGPUChainedStruct unknown{nullptr, static_cast<WGPUSType>(0x7777)};
   caps.nextInChain = &unknown;
-  EXPECT_EQ(p.GetInstanceCapabilities(&caps), Status::Error);
+  EXPECT_EQ(p.GetInstanceCapabilities(&caps), WGPUStatus_Error);
 }
 
 TEST(WebGpuAbi, RequestAdapterStatusAndFeatureLevel) {
   // Metal (5, not declared by warden) never exists on Linux: Unavailable, not an error.
-  auto none = request_adapter(static_cast<BackendType>(5), FeatureLevel::Core);
-  EXPECT_EQ(none.status, RequestAdapterStatus::Unavailable);
+  auto none = request_adapter(static_cast<WGPUBackendType>(5), WGPUFeatureLevel_Core);
+  EXPECT_EQ(none.status, WGPURequestAdapterStatus_Unavailable);
   EXPECT_EQ(none.adapter, nullptr);
   EXPECT_EQ(none.message, "No supported adapters");
   const Procs& p = shared_context()->procs();
-  constexpr FeatureName kCoreFeaturesAndLimits = 18;
+  constexpr WGPUFeatureName kCoreFeaturesAndLimits = static_cast<WGPUFeatureName>(18);
   // The Null backend is a Core adapter; GL over llvmpipe only reaches Compatibility.
-  auto core = request_adapter(BackendType::Null, FeatureLevel::Core);
-  ASSERT_EQ(core.status, RequestAdapterStatus::Success);
+  auto core = request_adapter(WGPUBackendType_Null, WGPUFeatureLevel_Core);
+  ASSERT_EQ(core.status, WGPURequestAdapterStatus_Success);
   EXPECT_EQ(p.AdapterHasFeature(core.adapter, kCoreFeaturesAndLimits), 1u);
-  SupportedFeatures features;
+  WGPUSupportedFeatures features{};
   p.AdapterGetFeatures(core.adapter, &features);
   bool listed = false;
   for (size_t i = 0; i < features.featureCount; ++i) listed |= features.features[i] == kCoreFeaturesAndLimits;
@@ -84,11 +84,11 @@ TEST(WebGpuAbi, RequestAdapterStatusAndFeatureLevel) {
 TEST(WebGpuAbi, GlAdapterIsCompatibilityOnly) {
   prepare_gl_environment();
   const Procs& p = shared_context()->procs();
-  auto core = request_adapter(BackendType::OpenGL, FeatureLevel::Core);
-  EXPECT_EQ(core.status, RequestAdapterStatus::Unavailable);
-  auto compat = request_adapter(BackendType::OpenGL, FeatureLevel::Compatibility);
-  ASSERT_EQ(compat.status, RequestAdapterStatus::Success);
-  EXPECT_EQ(p.AdapterHasFeature(compat.adapter, 18), 0u);
+  auto core = request_adapter(WGPUBackendType_OpenGL, WGPUFeatureLevel_Core);
+  EXPECT_EQ(core.status, WGPURequestAdapterStatus_Unavailable);
+  auto compat = request_adapter(WGPUBackendType_OpenGL, WGPUFeatureLevel_Compatibility);
+  ASSERT_EQ(compat.status, WGPURequestAdapterStatus_Success);
+  EXPECT_EQ(p.AdapterHasFeature(compat.adapter, static_cast<WGPUFeatureName>(18)), 0u);
   p.AdapterRelease(compat.adapter);
 }
 
@@ -96,27 +96,27 @@ TEST(WebGpuAbi, AdapterInfoFieldsLandWhereDeclared) {
   prepare_gl_environment();
   const Procs& p = shared_context()->procs();
   struct Case {
-    BackendType backend;
-    FeatureLevel level;
+    WGPUBackendType backend;
+    WGPUFeatureLevel level;
   };
-  for (Case c : {Case{BackendType::Null, FeatureLevel::Core}, Case{BackendType::OpenGL, FeatureLevel::Compatibility},
-                 Case{BackendType::OpenGLES, FeatureLevel::Compatibility}}) {
+  for (Case c : {Case{WGPUBackendType_Null, WGPUFeatureLevel_Core}, Case{WGPUBackendType_OpenGL, WGPUFeatureLevel_Compatibility},
+                 Case{WGPUBackendType_OpenGLES, WGPUFeatureLevel_Compatibility}}) {
     auto got = request_adapter(c.backend, c.level);
-    ASSERT_EQ(got.status, RequestAdapterStatus::Success);
-    AdapterInfo info;
-    ASSERT_EQ(p.AdapterGetInfo(got.adapter, &info), Status::Success);
+    ASSERT_EQ(got.status, WGPURequestAdapterStatus_Success);
+    WGPUAdapterInfo info{};
+    ASSERT_EQ(p.AdapterGetInfo(got.adapter, &info), WGPUStatus_Success);
     EXPECT_EQ(info.backendType, c.backend);
-    if (c.backend == BackendType::Null) {
-      EXPECT_EQ(info.device.view(), "Null backend");
-      EXPECT_EQ(info.adapterType, AdapterType::CPU);
+    if (c.backend == WGPUBackendType_Null) {
+      EXPECT_EQ(gpu::to_std(info.device), "Null backend");
+      EXPECT_EQ(info.adapterType, WGPUAdapterType_CPU);
     } else {
       // The four strings precede the enums: the GL driver's version lands in `description`.
-      std::string description(info.description.view());
+      std::string description(gpu::to_std(info.description));
       EXPECT_THAT(description, StartsWith("OpenGL version"));
-      if (c.backend == BackendType::OpenGLES) {
+      if (c.backend == WGPUBackendType_OpenGLES) {
         EXPECT_THAT(description, HasSubstr("OpenGL ES"));
       }
-      EXPECT_FALSE(info.device.view().empty());
+      EXPECT_FALSE(gpu::to_std(info.device).empty());
     }
     p.AdapterInfoFreeMembers(info);
     p.AdapterRelease(got.adapter);
@@ -124,37 +124,37 @@ TEST(WebGpuAbi, AdapterInfoFieldsLandWhereDeclared) {
 }
 
 struct DeviceOutcome {
-  RequestDeviceStatus status{};
-  Device device = nullptr;
+  WGPURequestDeviceStatus status{};
+  WGPUDevice device = nullptr;
   std::string message;
-  DeviceLostReason lost_reason{};
+  WGPUDeviceLostReason lost_reason{};
   int lost_calls = 0;
 };
 
 // Requests a device with `limits` on the Null adapter, delivering every callback.
-DeviceOutcome request_device_with(const Limits* limits) {
+DeviceOutcome request_device_with(const WGPULimits* limits) {
   Context* ctx = shared_context();
   const Procs& p = ctx->procs();
-  auto adapter = request_adapter(BackendType::Null, FeatureLevel::Core);
-  EXPECT_EQ(adapter.status, RequestAdapterStatus::Success);
+  auto adapter = request_adapter(WGPUBackendType_Null, WGPUFeatureLevel_Core);
+  EXPECT_EQ(adapter.status, WGPURequestAdapterStatus_Success);
   DeviceOutcome out;
-  DeviceDescriptor desc;
+  WGPUDeviceDescriptor desc{};
   desc.requiredLimits = limits;
-  desc.deviceLostCallbackInfo.mode = CallbackMode::AllowProcessEvents;
+  desc.deviceLostCallbackInfo.mode = WGPUCallbackMode_AllowProcessEvents;
   desc.deviceLostCallbackInfo.userdata1 = &out;
-  desc.deviceLostCallbackInfo.callback = [](const Device*, DeviceLostReason r, StringView, void* u, void*) {
+  desc.deviceLostCallbackInfo.callback = [](const WGPUDevice*, WGPUDeviceLostReason r, WGPUStringView, void* u, void*) {
     auto* o = static_cast<DeviceOutcome*>(u);
     o->lost_reason = r;
     ++o->lost_calls;
   };
-  RequestDeviceCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
+  WGPURequestDeviceCallbackInfo cb{};
+  cb.mode = WGPUCallbackMode_WaitAnyOnly;
   cb.userdata1 = &out;
-  cb.callback = [](RequestDeviceStatus s, Device d, StringView m, void* u, void*) {
+  cb.callback = [](WGPURequestDeviceStatus s, WGPUDevice d, WGPUStringView m, void* u, void*) {
     auto* o = static_cast<DeviceOutcome*>(u);
     o->status = s;
     o->device = d;
-    o->message = std::string(m.view());
+    o->message = std::string(gpu::to_std(m));
   };
   EXPECT_TRUE(ctx->wait(p.AdapterRequestDevice(adapter.adapter, &desc, cb), kTimeout).ok());
   ctx->process_events();
@@ -164,10 +164,10 @@ DeviceOutcome request_device_with(const Limits* limits) {
 
 TEST(WebGpuAbi, LimitsLayoutIsReadFieldByField) {
   const Procs& p = shared_context()->procs();
-  auto adapter = request_adapter(BackendType::Null, FeatureLevel::Core);
-  ASSERT_EQ(adapter.status, RequestAdapterStatus::Success);
-  Limits supported;
-  ASSERT_EQ(p.AdapterGetLimits(adapter.adapter, &supported), Status::Success);
+  auto adapter = request_adapter(WGPUBackendType_Null, WGPUFeatureLevel_Core);
+  ASSERT_EQ(adapter.status, WGPURequestAdapterStatus_Success);
+  WGPULimits supported{};
+  ASSERT_EQ(p.AdapterGetLimits(adapter.adapter, &supported), WGPUStatus_Success);
   p.AdapterRelease(adapter.adapter);
   EXPECT_EQ(supported.maxTextureDimension2D, 8192u);
   EXPECT_EQ(supported.maxBindGroups, 4u);
@@ -176,40 +176,40 @@ TEST(WebGpuAbi, LimitsLayoutIsReadFieldByField) {
   // one in the middle, and the last two, so every offset in between is pinned.
   struct Case {
     const char* name;
-    void (*raise)(Limits&, const Limits&);
+    void (*raise)(WGPULimits&, const WGPULimits&);
   };
   const Case cases[] = {
-      {"maxTextureDimension1D", [](Limits& l, const Limits& s) { l.maxTextureDimension1D = s.maxTextureDimension1D + 1; }},
-      {"maxBufferSize", [](Limits& l, const Limits& s) { l.maxBufferSize = s.maxBufferSize + 1; }},
-      {"maxComputeWorkgroupsPerDimension", [](Limits& l, const Limits& s) { l.maxComputeWorkgroupsPerDimension = s.maxComputeWorkgroupsPerDimension + 1; }},
-      {"maxImmediateSize", [](Limits& l, const Limits& s) { l.maxImmediateSize = s.maxImmediateSize + 1; }},
+      {"maxTextureDimension1D", [](WGPULimits& l, const WGPULimits& s) { l.maxTextureDimension1D = s.maxTextureDimension1D + 1; }},
+      {"maxBufferSize", [](WGPULimits& l, const WGPULimits& s) { l.maxBufferSize = s.maxBufferSize + 1; }},
+      {"maxComputeWorkgroupsPerDimension", [](WGPULimits& l, const WGPULimits& s) { l.maxComputeWorkgroupsPerDimension = s.maxComputeWorkgroupsPerDimension + 1; }},
+      {"maxImmediateSize", [](WGPULimits& l, const WGPULimits& s) { l.maxImmediateSize = s.maxImmediateSize + 1; }},
   };
   for (const Case& c : cases) {
-    Limits required = supported;
+    WGPULimits required = supported;
     c.raise(required, supported);
     DeviceOutcome out = request_device_with(&required);
-    EXPECT_EQ(out.status, RequestDeviceStatus::Error) << c.name;
+    EXPECT_EQ(out.status, WGPURequestDeviceStatus_Error) << c.name;
     EXPECT_EQ(out.device, nullptr);
     EXPECT_THAT(out.message, HasSubstr(c.name));
     EXPECT_EQ(out.lost_calls, 1) << "a failed request reports its lost callback once";
-    EXPECT_EQ(out.lost_reason, DeviceLostReason::FailedCreation);
+    EXPECT_EQ(out.lost_reason, WGPUDeviceLostReason_FailedCreation);
   }
-  Limits exact = supported;
+  WGPULimits exact = supported;
   DeviceOutcome ok = request_device_with(&exact);
-  ASSERT_EQ(ok.status, RequestDeviceStatus::Success);
-  Limits device_limits;
-  ASSERT_EQ(p.DeviceGetLimits(ok.device, &device_limits), Status::Success);
+  ASSERT_EQ(ok.status, WGPURequestDeviceStatus_Success);
+  WGPULimits device_limits{};
+  ASSERT_EQ(p.DeviceGetLimits(ok.device, &device_limits), WGPUStatus_Success);
   EXPECT_EQ(device_limits.maxComputeWorkgroupsPerDimension, supported.maxComputeWorkgroupsPerDimension);
   EXPECT_EQ(device_limits.maxBufferSize, supported.maxBufferSize);
   p.DeviceDestroy(ok.device);
   shared_context()->process_events();
-  EXPECT_EQ(ok.lost_reason, DeviceLostReason::Destroyed);
+  EXPECT_EQ(ok.lost_reason, WGPUDeviceLostReason_Destroyed);
   p.DeviceRelease(ok.device);
 }
 
 TEST_F(NullDeviceTest, ForceLossReportsUnknownReasonAndMessage) {
   const Procs& p = dev->procs();
-  p.DeviceForceLoss(dev->device.get(), DeviceLostReason::Unknown, "lost on purpose");
+  p.DeviceForceLoss(dev->device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("lost on purpose"));
   dev->context->process_events();
   std::lock_guard lock(dev->mutex);
   EXPECT_TRUE(dev->lost);
@@ -221,10 +221,10 @@ TEST(WebGpuAbi, InstanceReleaseCancelsPendingLostCallbacks) {
   ASSERT_TRUE(ctx.ok());
   auto adapter = ctx.value()->select_adapter(BackendChoice::Null);
   ASSERT_TRUE(adapter.ok());
-  DeviceLostReason reason{};
+  WGPUDeviceLostReason reason{};
   int calls = 0;
   DeviceOptions options;
-  options.callbacks.on_lost = [&](DeviceLostReason r, std::string_view) {
+  options.callbacks.on_lost = [&](WGPUDeviceLostReason r, std::string_view) {
     reason = r;
     ++calls;
   };
@@ -235,60 +235,60 @@ TEST(WebGpuAbi, InstanceReleaseCancelsPendingLostCallbacks) {
   adapter->adapter.reset();
   ctx.value().reset();
   EXPECT_EQ(calls, 1);
-  EXPECT_EQ(reason, DeviceLostReason::CallbackCancelled);
+  EXPECT_EQ(reason, WGPUDeviceLostReason_CallbackCancelled);
 }
 
 TEST_F(NullDeviceTest, WaitStatusValues) {
   const Procs& p = dev->procs();
   // A live device's lost future never completes: a zero timeout reports TimedOut.
-  FutureWaitInfo pending{p.DeviceGetLostFuture(dev->device.get()), 0};
-  EXPECT_EQ(p.InstanceWaitAny(dev->context->instance(), 1, &pending, 0), WaitStatus::TimedOut);
+  WGPUFutureWaitInfo pending{p.DeviceGetLostFuture(dev->device.get()), 0};
+  EXPECT_EQ(p.InstanceWaitAny(dev->context->instance(), 1, &pending, 0), WGPUWaitStatus_TimedOut);
   EXPECT_EQ(pending.completed, 0u);
   // A finished future reports Success and marks itself completed.
   testing::ScopeResult scope;
-  PopErrorScopeCallbackInfo cb;
-  cb.mode = CallbackMode::WaitAnyOnly;
+  WGPUPopErrorScopeCallbackInfo cb{};
+  cb.mode = WGPUCallbackMode_WaitAnyOnly;
   cb.userdata1 = &scope;
-  cb.callback = [](PopErrorScopeStatus s, ErrorType t, StringView, void* u, void*) {
+  cb.callback = [](WGPUPopErrorScopeStatus s, WGPUErrorType t, WGPUStringView, void* u, void*) {
     static_cast<testing::ScopeResult*>(u)->status = s;
     static_cast<testing::ScopeResult*>(u)->type = t;
   };
-  p.DevicePushErrorScope(dev->device.get(), ErrorFilter::Validation);
-  FutureWaitInfo done{p.DevicePopErrorScope(dev->device.get(), cb), 0};
-  EXPECT_EQ(p.InstanceWaitAny(dev->context->instance(), 1, &done, 1'000'000'000), WaitStatus::Success);
+  p.DevicePushErrorScope(dev->device.get(), WGPUErrorFilter_Validation);
+  WGPUFutureWaitInfo done{p.DevicePopErrorScope(dev->device.get(), cb), 0};
+  EXPECT_EQ(p.InstanceWaitAny(dev->context->instance(), 1, &done, 1'000'000'000), WGPUWaitStatus_Success);
   EXPECT_EQ(done.completed, 1u);
-  EXPECT_EQ(scope.status, PopErrorScopeStatus::Success);
-  EXPECT_EQ(scope.type, ErrorType::NoError);
+  EXPECT_EQ(scope.status, WGPUPopErrorScopeStatus_Success);
+  EXPECT_EQ(scope.type, WGPUErrorType_NoError);
   // An instance created without timed waits refuses a wait with a timeout.
-  InstanceDescriptor plain;
-  Instance untimed = p.CreateInstance(&plain);
+  WGPUInstanceDescriptor plain{};
+  WGPUInstance untimed = p.CreateInstance(&plain);
   ASSERT_NE(untimed, nullptr);
-  FutureWaitInfo none{Future{1}, 0};
-  EXPECT_EQ(p.InstanceWaitAny(untimed, 1, &none, 1000), WaitStatus::Error);
+  WGPUFutureWaitInfo none{WGPUFuture{1}, 0};
+  EXPECT_EQ(p.InstanceWaitAny(untimed, 1, &none, 1000), WGPUWaitStatus_Error);
   p.InstanceRelease(untimed);
 }
 
 TEST_F(NullDeviceTest, ErrorScopesFiltersAndUncapturedErrors) {
   const Procs& p = dev->procs();
   auto bad_buffer = [&] {
-    BufferDescriptor d;
+    WGPUBufferDescriptor d{};
     d.size = 16;
-    d.usage = BufferUsage::MapRead | BufferUsage::Storage;
+    d.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_Storage;
     p.BufferRelease(p.DeviceCreateBuffer(dev->device.get(), &d));
   };
   // Out-of-memory and internal scopes let a validation error through to the outer scope.
-  p.DevicePushErrorScope(dev->device.get(), ErrorFilter::Validation);
-  auto oom = testing::capture_errors(*dev, ErrorFilter::OutOfMemory, bad_buffer);
-  auto internal = testing::capture_errors(*dev, ErrorFilter::Internal, [] {});
+  p.DevicePushErrorScope(dev->device.get(), WGPUErrorFilter_Validation);
+  auto oom = testing::capture_errors(*dev, WGPUErrorFilter_OutOfMemory, bad_buffer);
+  auto internal = testing::capture_errors(*dev, WGPUErrorFilter_Internal, [] {});
   auto outer = testing::pop_error_scope(*dev);
-  EXPECT_EQ(oom.status, PopErrorScopeStatus::Success);
-  EXPECT_EQ(oom.type, ErrorType::NoError);
-  EXPECT_EQ(internal.type, ErrorType::NoError);
-  EXPECT_EQ(outer.type, ErrorType::Validation);
+  EXPECT_EQ(oom.status, WGPUPopErrorScopeStatus_Success);
+  EXPECT_EQ(oom.type, WGPUErrorType_NoError);
+  EXPECT_EQ(internal.type, WGPUErrorType_NoError);
+  EXPECT_EQ(outer.type, WGPUErrorType_Validation);
   EXPECT_THAT(outer.message, HasSubstr("BufferUsage::(MapRead|Storage)"));
   // Nothing left to pop.
   auto empty = testing::pop_error_scope(*dev);
-  EXPECT_EQ(empty.status, PopErrorScopeStatus::Error);
+  EXPECT_EQ(empty.status, WGPUPopErrorScopeStatus_Error);
   EXPECT_THAT(empty.message, HasSubstr("No error scopes to pop"));
   // Without a scope the error reaches the device's uncaptured-error callback.
   bad_buffer();
@@ -299,19 +299,19 @@ TEST_F(NullDeviceTest, ErrorScopesFiltersAndUncapturedErrors) {
 }
 
 struct MapOutcome {
-  MapAsyncStatus status{};
+  WGPUMapAsyncStatus status{};
   std::string message;
   int calls = 0;
 };
 
-BufferMapCallbackInfo map_callback(MapOutcome* out) {
-  BufferMapCallbackInfo cb;
-  cb.mode = CallbackMode::AllowProcessEvents;
+WGPUBufferMapCallbackInfo map_callback(MapOutcome* out) {
+  WGPUBufferMapCallbackInfo cb{};
+  cb.mode = WGPUCallbackMode_AllowProcessEvents;
   cb.userdata1 = out;
-  cb.callback = [](MapAsyncStatus s, StringView m, void* u, void*) {
+  cb.callback = [](WGPUMapAsyncStatus s, WGPUStringView m, void* u, void*) {
     auto* o = static_cast<MapOutcome*>(u);
     o->status = s;
-    o->message = std::string(m.view());
+    o->message = std::string(gpu::to_std(m));
     ++o->calls;
   };
   return cb;
@@ -320,29 +320,29 @@ BufferMapCallbackInfo map_callback(MapOutcome* out) {
 TEST_F(GlDeviceTest, MapAsyncStatusesAndMapStates) {
   const Procs& p = dev->procs();
   Context& ctx = *dev->context;
-  BufferDescriptor d;
+  WGPUBufferDescriptor d{};
   d.size = 256;
-  d.usage = BufferUsage::MapWrite | BufferUsage::CopySrc;
-  Buffer upload = p.DeviceCreateBuffer(dev->device.get(), &d);
-  EXPECT_EQ(p.BufferGetMapState(upload), BufferMapState::Unmapped);
+  d.usage = WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc;
+  WGPUBuffer upload = p.DeviceCreateBuffer(dev->device.get(), &d);
+  EXPECT_EQ(p.BufferGetMapState(upload), WGPUBufferMapState_Unmapped);
   MapOutcome first;
-  p.BufferMapAsync(upload, MapMode::Write, 0, 256, map_callback(&first));
-  EXPECT_EQ(p.BufferGetMapState(upload), BufferMapState::Pending);
+  p.BufferMapAsync(upload, WGPUMapMode_Write, 0, 256, map_callback(&first));
+  EXPECT_EQ(p.BufferGetMapState(upload), WGPUBufferMapState_Pending);
   testing::poll_until([&] { return first.calls != 0; }, [&] { ctx.process_events(); });
-  ASSERT_EQ(first.status, MapAsyncStatus::Success);
-  EXPECT_EQ(p.BufferGetMapState(upload), BufferMapState::Mapped);
+  ASSERT_EQ(first.status, WGPUMapAsyncStatus_Success);
+  EXPECT_EQ(p.BufferGetMapState(upload), WGPUBufferMapState_Mapped);
   auto* bytes = static_cast<uint8_t*>(p.BufferGetMappedRange(upload, 0, 256));
   ASSERT_NE(bytes, nullptr);
   for (int i = 0; i < 256; ++i) bytes[i] = static_cast<uint8_t>(i);
   p.BufferUnmap(upload);
-  EXPECT_EQ(p.BufferGetMapState(upload), BufferMapState::Unmapped);
+  EXPECT_EQ(p.BufferGetMapState(upload), WGPUBufferMapState_Unmapped);
 
-  // Reading the written bytes back proves MapMode::Write wrote and MapMode::Read reads.
-  d.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
-  Buffer readback = p.DeviceCreateBuffer(dev->device.get(), &d);
-  CommandEncoder e = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  // Reading the written bytes back proves WGPUMapMode_Write wrote and WGPUMapMode_Read reads.
+  d.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+  WGPUBuffer readback = p.DeviceCreateBuffer(dev->device.get(), &d);
+  WGPUCommandEncoder e = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
   p.CommandEncoderCopyBufferToBuffer(e, upload, 0, readback, 0, 256);
-  CommandBuffer cmd = p.CommandEncoderFinish(e, nullptr);
+  WGPUCommandBuffer cmd = p.CommandEncoderFinish(e, nullptr);
   p.QueueSubmit(dev->queue.get(), 1, &cmd);
   p.CommandBufferRelease(cmd);
   p.CommandEncoderRelease(e);
@@ -353,24 +353,24 @@ TEST_F(GlDeviceTest, MapAsyncStatusesAndMapStates) {
 
   // Unmapping before the callback ran aborts the map.
   MapOutcome aborted;
-  p.BufferMapAsync(readback, MapMode::Read, 0, 256, map_callback(&aborted));
+  p.BufferMapAsync(readback, WGPUMapMode_Read, 0, 256, map_callback(&aborted));
   p.BufferUnmap(readback);
   testing::poll_until([&] { return aborted.calls != 0; }, [&] { ctx.process_events(); });
-  EXPECT_EQ(aborted.status, MapAsyncStatus::Aborted);
+  EXPECT_EQ(aborted.status, WGPUMapAsyncStatus_Aborted);
 
   // Mapping for the wrong mode is an error naming the mode.
   MapOutcome wrong;
   std::string msg = testing::validation_message(*dev, [&] {
-    p.BufferMapAsync(readback, MapMode::Write, 0, 256, map_callback(&wrong));
+    p.BufferMapAsync(readback, WGPUMapMode_Write, 0, 256, map_callback(&wrong));
   });
   testing::poll_until([&] { return wrong.calls != 0; }, [&] { ctx.process_events(); });
-  EXPECT_EQ(wrong.status, MapAsyncStatus::Error);
+  EXPECT_EQ(wrong.status, WGPUMapAsyncStatus_Error);
   EXPECT_THAT(msg + wrong.message, HasSubstr("MapMode::Write"));
 
   d.mappedAtCreation = 1;
-  d.usage = BufferUsage::CopySrc;
-  Buffer mapped = p.DeviceCreateBuffer(dev->device.get(), &d);
-  EXPECT_EQ(p.BufferGetMapState(mapped), BufferMapState::Mapped);
+  d.usage = WGPUBufferUsage_CopySrc;
+  WGPUBuffer mapped = p.DeviceCreateBuffer(dev->device.get(), &d);
+  EXPECT_EQ(p.BufferGetMapState(mapped), WGPUBufferMapState_Mapped);
   p.BufferUnmap(mapped);
   p.BufferRelease(mapped);
   p.BufferRelease(readback);
@@ -378,29 +378,30 @@ TEST_F(GlDeviceTest, MapAsyncStatusesAndMapStates) {
 }
 
 struct CompileOutcome {
-  CompilationInfoRequestStatus status{};
-  std::vector<CompilationMessage> messages;
+  WGPUCompilationInfoRequestStatus status{};
+  std::vector<WGPUCompilationMessage> messages;
   std::vector<std::string> texts;
 };
 
 CompileOutcome compilation_info(testing::TestDevice& dev, const std::string& code) {
   const Procs& p = dev.procs();
-  ShaderSourceWGSL wgsl;
-  wgsl.code = code;
-  ShaderModuleDescriptor sd;
+  WGPUShaderSourceWGSL wgsl{};
+  wgsl.chain.sType = WGPUSType_ShaderSourceWGSL;
+  wgsl.code = gpu::string_view(code);
+  WGPUShaderModuleDescriptor sd{};
   sd.nextInChain = &wgsl.chain;
   CompileOutcome out;
-  testing::capture_errors(dev, ErrorFilter::Validation, [&] {
-    ShaderModule module = p.DeviceCreateShaderModule(dev.device.get(), &sd);
-    CompilationInfoCallbackInfo cb;
-    cb.mode = CallbackMode::WaitAnyOnly;
+  testing::capture_errors(dev, WGPUErrorFilter_Validation, [&] {
+    WGPUShaderModule module = p.DeviceCreateShaderModule(dev.device.get(), &sd);
+    WGPUCompilationInfoCallbackInfo cb{};
+    cb.mode = WGPUCallbackMode_WaitAnyOnly;
     cb.userdata1 = &out;
-    cb.callback = [](CompilationInfoRequestStatus s, const CompilationInfo* info, void* u, void*) {
+    cb.callback = [](WGPUCompilationInfoRequestStatus s, const WGPUCompilationInfo* info, void* u, void*) {
       auto* o = static_cast<CompileOutcome*>(u);
       o->status = s;
       for (size_t i = 0; i < info->messageCount; ++i) {
         o->messages.push_back(info->messages[i]);
-        o->texts.emplace_back(info->messages[i].message.view());
+        o->texts.emplace_back(gpu::to_std(info->messages[i].message));
       }
     };
     EXPECT_TRUE(dev.context->wait(p.ShaderModuleGetCompilationInfo(module, cb), kTimeout).ok());
@@ -412,16 +413,16 @@ CompileOutcome compilation_info(testing::TestDevice& dev, const std::string& cod
 TEST_F(NullDeviceTest, CompilationMessagesCarryTypeLineAndColumn) {
   // Missing ';' at the end of line 3 is reported at the next token: line 4, column 3.
   auto broken = compilation_info(*dev, "fn f() -> i32 {\n  var x = 1;\n  x = 2\n  return x;\n}\n");
-  EXPECT_EQ(broken.status, CompilationInfoRequestStatus::Success);
+  EXPECT_EQ(broken.status, WGPUCompilationInfoRequestStatus_Success);
   ASSERT_EQ(broken.messages.size(), 1u);
-  EXPECT_EQ(broken.messages[0].type, CompilationMessageType::Error);
+  EXPECT_EQ(broken.messages[0].type, WGPUCompilationMessageType_Error);
   EXPECT_EQ(broken.messages[0].lineNum, 4u);
   EXPECT_EQ(broken.messages[0].linePos, 3u);
   EXPECT_THAT(broken.texts[0], HasSubstr("expected ';'"));
   // Unreachable code is a warning, on its own line and column.
   auto warned = compilation_info(*dev, "fn f() -> i32 {\n  return 1;\n  let y = 2;\n}\n");
   ASSERT_EQ(warned.messages.size(), 1u);
-  EXPECT_EQ(warned.messages[0].type, CompilationMessageType::Warning);
+  EXPECT_EQ(warned.messages[0].type, WGPUCompilationMessageType_Warning);
   EXPECT_EQ(warned.messages[0].lineNum, 3u);
   EXPECT_EQ(warned.messages[0].linePos, 3u);
   EXPECT_THAT(warned.texts[0], HasSubstr("unreachable"));
@@ -430,21 +431,25 @@ TEST_F(NullDeviceTest, CompilationMessagesCarryTypeLineAndColumn) {
 // Compatibility mode fixes a texture's binding view dimension at creation through a chained
 // struct; a bad value in it is refused by name, which proves the sType is read.
 TEST_F(GlDeviceTest, TextureBindingViewDimensionDescriptorIsReadFromTheChain) {
-  if (dev->adapter.description.feature_level != FeatureLevel::Compatibility) {
+  if (dev->adapter.description.feature_level != WGPUFeatureLevel_Compatibility) {
     GTEST_SKIP() << "only Compatibility adapters read the binding view dimension";
   }
   const Procs& p = dev->procs();
-  TextureBindingViewDimensionDescriptor binding;
-  binding.textureBindingViewDimension = TextureViewDimension::Cube;
-  TextureDescriptor d;
+  WGPUTextureBindingViewDimensionDescriptor binding{};
+  binding.chain.sType = WGPUSType_TextureBindingViewDimensionDescriptor;
+  binding.textureBindingViewDimension = WGPUTextureViewDimension_Cube;
+  WGPUTextureDescriptor d{};
+  d.dimension = WGPUTextureDimension_2D;
+  d.mipLevelCount = 1;
+  d.sampleCount = 1;
   d.nextInChain = &binding.chain;
   d.size = {4, 4, 2};
-  d.format = TextureFormat::RGBA8Unorm;
-  d.usage = TextureUsage::TextureBinding;
+  d.format = WGPUTextureFormat_RGBA8Unorm;
+  d.usage = WGPUTextureUsage_TextureBinding;
   std::string msg = testing::validation_message(*dev, [&] { p.TextureRelease(p.DeviceCreateTexture(dev->device.get(), &d)); });
   EXPECT_THAT(msg, HasSubstr("TextureViewDimension of Cube is only compatible with depthOrArrayLayers equals 6")) << msg;
   EXPECT_THAT(msg, ::testing::Not(HasSubstr("Unexpected chained struct")));
-  binding.textureBindingViewDimension = TextureViewDimension::e2DArray;
+  binding.textureBindingViewDimension = WGPUTextureViewDimension_2DArray;
   EXPECT_EQ(testing::validation_message(*dev, [&] { p.TextureRelease(p.DeviceCreateTexture(dev->device.get(), &d)); }), "");
 }
 

@@ -1,4 +1,4 @@
-// Proof for kFeatureImplicitDeviceSynchronization (0x50004) and DeviceOptions::required_features:
+// Proof for WGPUFeatureName_ImplicitDeviceSynchronization (0x50004) and DeviceOptions::required_features:
 // the adapters offer it, a device requested with it is created, a feature the adapter lacks
 // fails the request (so requiredFeatures is read where we put it), and a device with it takes
 // calls from a second thread.
@@ -12,7 +12,7 @@
 namespace warden::gpu {
 namespace {
 
-Result<Ref<Device>> request_with(const Context& ctx, Adapter adapter, std::vector<FeatureName> features) {
+Result<Ref<WGPUDevice>> request_with(const Context& ctx, WGPUAdapter adapter, std::vector<WGPUFeatureName> features) {
   DeviceOptions options;
   options.label = "abi device sync";
   options.required_features = std::move(features);
@@ -25,15 +25,15 @@ TEST(AbiDeviceSync, GlAndNullAdaptersOfferImplicitDeviceSynchronization) {
   for (BackendChoice backend : {BackendChoice::GL, BackendChoice::Null}) {
     auto adapter = ctx->select_adapter(backend);
     ASSERT_TRUE(adapter.ok()) << adapter.error().message;
-    EXPECT_TRUE(ctx->procs().AdapterHasFeature(adapter->adapter.get(), kFeatureImplicitDeviceSynchronization))
+    EXPECT_TRUE(ctx->procs().AdapterHasFeature(adapter->adapter.get(), WGPUFeatureName_ImplicitDeviceSynchronization))
         << to_string(backend);
-    auto device = request_with(*ctx, adapter->adapter.get(), {kFeatureImplicitDeviceSynchronization});
+    auto device = request_with(*ctx, adapter->adapter.get(), {WGPUFeatureName_ImplicitDeviceSynchronization});
     ASSERT_TRUE(device.ok()) << device.error().message;
     // DeviceHasFeature reads back what was required, and only that.
-    EXPECT_TRUE(ctx->procs().DeviceHasFeature(device->get(), kFeatureImplicitDeviceSynchronization));
+    EXPECT_TRUE(ctx->procs().DeviceHasFeature(device->get(), WGPUFeatureName_ImplicitDeviceSynchronization));
     auto plain = request_with(*ctx, adapter->adapter.get(), {});
     ASSERT_TRUE(plain.ok()) << plain.error().message;
-    EXPECT_FALSE(ctx->procs().DeviceHasFeature(plain->get(), kFeatureImplicitDeviceSynchronization));
+    EXPECT_FALSE(ctx->procs().DeviceHasFeature(plain->get(), WGPUFeatureName_ImplicitDeviceSynchronization));
   }
   ctx->process_events();
 }
@@ -44,7 +44,7 @@ TEST(AbiDeviceSync, RequiringAFeatureTheAdapterLacksFailsTheRequest) {
   auto adapter = ctx->select_adapter(BackendChoice::GL);
   ASSERT_TRUE(adapter.ok()) << adapter.error().message;
   // 0x50001 is offered by the Null adapter but not by GL in this build.
-  constexpr FeatureName kNotOnGl = 0x50001;
+  constexpr WGPUFeatureName kNotOnGl = static_cast<WGPUFeatureName>(0x50001);
   ASSERT_FALSE(ctx->procs().AdapterHasFeature(adapter->adapter.get(), kNotOnGl));
   auto device = request_with(*ctx, adapter->adapter.get(), {kNotOnGl});
   ASSERT_FALSE(device.ok());
@@ -58,26 +58,27 @@ TEST(AbiDeviceSync, ASynchronizedDeviceTakesCallsFromAnotherThread) {
   ASSERT_NE(ctx, nullptr);
   auto adapter = ctx->select_adapter(BackendChoice::GL);
   ASSERT_TRUE(adapter.ok()) << adapter.error().message;
-  auto device = request_with(*ctx, adapter->adapter.get(), {kFeatureImplicitDeviceSynchronization});
+  auto device = request_with(*ctx, adapter->adapter.get(), {WGPUFeatureName_ImplicitDeviceSynchronization});
   ASSERT_TRUE(device.ok()) << device.error().message;
   const Procs& p = ctx->procs();
-  ComputePipeline made = nullptr;
+  WGPUComputePipeline made = nullptr;
   std::thread worker([&] {
-    ShaderSourceWGSL wgsl;
-    wgsl.code = StringView("@compute @workgroup_size(1) fn main() {}\n");
-    ShaderModuleDescriptor sdesc;
+    WGPUShaderSourceWGSL wgsl{};
+    wgsl.chain.sType = WGPUSType_ShaderSourceWGSL;
+    wgsl.code = gpu::string_view("@compute @workgroup_size(1) fn main() {}\n");
+    WGPUShaderModuleDescriptor sdesc{};
     sdesc.nextInChain = &wgsl.chain;
-    Ref<ShaderModule> module(&p, p.DeviceCreateShaderModule(device->get(), &sdesc));
-    ComputePipelineDescriptor cdesc;
+    Ref<WGPUShaderModule> module(&p, p.DeviceCreateShaderModule(device->get(), &sdesc));
+    WGPUComputePipelineDescriptor cdesc{};
     cdesc.compute.module = module.get();
-    cdesc.compute.entryPoint = "main";
+    cdesc.compute.entryPoint = gpu::string_view("main");
     made = p.DeviceCreateComputePipeline(device->get(), &cdesc);
   });
   worker.join();
   ASSERT_NE(made, nullptr);
-  Ref<ComputePipeline> pipeline(&p, made);
+  Ref<WGPUComputePipeline> pipeline(&p, made);
   // The pipeline made on the worker is valid on this thread: its layout can be read back.
-  Ref<BindGroupLayout> layout(&p, p.ComputePipelineGetBindGroupLayout(pipeline.get(), 0));
+  Ref<WGPUBindGroupLayout> layout(&p, p.ComputePipelineGetBindGroupLayout(pipeline.get(), 0));
   EXPECT_NE(layout.get(), nullptr);
   layout.reset();
   pipeline.reset();

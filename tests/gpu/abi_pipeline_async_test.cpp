@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <type_traits>
 
 #include "support/gpu_test.h"
 #include "support/poll_until.h"
@@ -22,52 +23,56 @@ constexpr auto kTimeout = warden::testing::kSafetyNet;
 template <typename Pipeline>
 struct AsyncOutcome {
   int calls = 0;
-  CreatePipelineAsyncStatus status{};
+  WGPUCreatePipelineAsyncStatus status{};
   Pipeline pipeline = nullptr;
   std::string message;
   void* userdata2 = nullptr;
 };
 
 template <typename Pipeline>
-CallbackInfo<void (*)(CreatePipelineAsyncStatus, Pipeline, StringView, void*, void*)> collect_into(
-    AsyncOutcome<Pipeline>& out, CallbackMode mode, void* userdata2) {
-  CallbackInfo<void (*)(CreatePipelineAsyncStatus, Pipeline, StringView, void*, void*)> info;
+using AsyncCallbackInfo = std::conditional_t<std::is_same_v<Pipeline, WGPURenderPipeline>,
+                                             WGPUCreateRenderPipelineAsyncCallbackInfo,
+                                             WGPUCreateComputePipelineAsyncCallbackInfo>;
+
+template <typename Pipeline>
+AsyncCallbackInfo<Pipeline> collect_into(AsyncOutcome<Pipeline>& out, WGPUCallbackMode mode, void* userdata2) {
+  AsyncCallbackInfo<Pipeline> info{};
   info.mode = mode;
   info.userdata1 = &out;
   info.userdata2 = userdata2;
-  info.callback = [](CreatePipelineAsyncStatus s, Pipeline p, StringView m, void* u1, void* u2) {
+  info.callback = [](WGPUCreatePipelineAsyncStatus s, Pipeline p, WGPUStringView m, void* u1, void* u2) {
     auto* o = static_cast<AsyncOutcome<Pipeline>*>(u1);
     ++o->calls;
     o->status = s;
     o->pipeline = p;
-    o->message = std::string(m.view());
+    o->message = std::string(gpu::to_std(m));
     o->userdata2 = u2;
   };
   return info;
 }
 
-Ref<ShaderModule> compute_module(const Procs& p, Device device) {
-  return Ref<ShaderModule>(&p, create_wgsl_module(p, device, "@compute @workgroup_size(1) fn main() {}\n", "async"));
+Ref<WGPUShaderModule> compute_module(const Procs& p, WGPUDevice device) {
+  return Ref<WGPUShaderModule>(&p, create_wgsl_module(p, device, "@compute @workgroup_size(1) fn main() {}\n", "async"));
 }
 
 TEST_F(NullDeviceTest, CreateComputePipelineAsyncDeliversSuccessAndBothUserdata) {
   const Procs& p = dev->procs();
   auto module = compute_module(p, dev->device.get());
-  ComputePipelineDescriptor desc;
+  WGPUComputePipelineDescriptor desc{};
   desc.compute.module = module.get();
-  desc.compute.entryPoint = "main";
-  AsyncOutcome<ComputePipeline> out;
+  desc.compute.entryPoint = gpu::string_view("main");
+  AsyncOutcome<WGPUComputePipeline> out;
   int marker = 0;
-  Future f = p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, CallbackMode::WaitAnyOnly, &marker));
+  WGPUFuture f = p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, WGPUCallbackMode_WaitAnyOnly, &marker));
   EXPECT_NE(f.id, 0u);
   ASSERT_TRUE(dev->context->wait(f, kTimeout).ok());
   EXPECT_EQ(out.calls, 1);
-  EXPECT_EQ(out.status, CreatePipelineAsyncStatus::Success);
+  EXPECT_EQ(out.status, WGPUCreatePipelineAsyncStatus_Success);
   EXPECT_EQ(out.userdata2, &marker);
   EXPECT_TRUE(out.message.empty()) << out.message;
   ASSERT_NE(out.pipeline, nullptr);
-  Ref<ComputePipeline> pipeline(&p, out.pipeline);
-  Ref<BindGroupLayout> layout(&p, p.ComputePipelineGetBindGroupLayout(pipeline.get(), 0));
+  Ref<WGPUComputePipeline> pipeline(&p, out.pipeline);
+  Ref<WGPUBindGroupLayout> layout(&p, p.ComputePipelineGetBindGroupLayout(pipeline.get(), 0));
   EXPECT_NE(layout.get(), nullptr);
   EXPECT_TRUE(dev->take_errors().empty());
 }
@@ -75,16 +80,16 @@ TEST_F(NullDeviceTest, CreateComputePipelineAsyncDeliversSuccessAndBothUserdata)
 TEST_F(NullDeviceTest, CreatePipelineAsyncReportsValidationErrorWithTheMessageAndNoPipeline) {
   const Procs& p = dev->procs();
   auto module = compute_module(p, dev->device.get());
-  ComputePipelineDescriptor desc;
-  desc.label = "async label";
+  WGPUComputePipelineDescriptor desc{};
+  desc.label = gpu::string_view("async label");
   desc.compute.module = module.get();
-  desc.compute.entryPoint = "no_such_entry";
-  AsyncOutcome<ComputePipeline> out;
+  desc.compute.entryPoint = gpu::string_view("no_such_entry");
+  AsyncOutcome<WGPUComputePipeline> out;
   ASSERT_TRUE(dev->context->wait(
-      p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, CallbackMode::WaitAnyOnly, nullptr)),
+      p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, WGPUCallbackMode_WaitAnyOnly, nullptr)),
       kTimeout).ok());
   EXPECT_EQ(out.calls, 1);
-  EXPECT_EQ(out.status, CreatePipelineAsyncStatus::ValidationError);
+  EXPECT_EQ(out.status, WGPUCreatePipelineAsyncStatus_ValidationError);
   EXPECT_EQ(out.pipeline, nullptr);
   EXPECT_THAT(out.message, HasSubstr("no_such_entry"));
   // The error went to the callback, not to the device's uncaptured-error callback.
@@ -94,24 +99,24 @@ TEST_F(NullDeviceTest, CreatePipelineAsyncReportsValidationErrorWithTheMessageAn
 TEST_F(NullDeviceTest, AllowProcessEventsCallbackArrivesFromProcessEventsNotFromTheCall) {
   const Procs& p = dev->procs();
   auto module = compute_module(p, dev->device.get());
-  ComputePipelineDescriptor desc;
+  WGPUComputePipelineDescriptor desc{};
   desc.compute.module = module.get();
-  desc.compute.entryPoint = "main";
-  AsyncOutcome<ComputePipeline> out;
-  (void)p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, CallbackMode::AllowProcessEvents, nullptr));
+  desc.compute.entryPoint = gpu::string_view("main");
+  AsyncOutcome<WGPUComputePipeline> out;
+  (void)p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, WGPUCallbackMode_AllowProcessEvents, nullptr));
   EXPECT_EQ(out.calls, 0) << "a callback in AllowProcessEvents mode never runs inside the call";
   const auto deadline = std::chrono::steady_clock::now() + kTimeout;
   while (out.calls == 0 && std::chrono::steady_clock::now() < deadline) dev->context->process_events();
   ASSERT_EQ(out.calls, 1);
-  EXPECT_EQ(out.status, CreatePipelineAsyncStatus::Success);
-  Ref<ComputePipeline> pipeline(&p, out.pipeline);
+  EXPECT_EQ(out.status, WGPUCreatePipelineAsyncStatus_Success);
+  Ref<WGPUComputePipeline> pipeline(&p, out.pipeline);
   EXPECT_NE(pipeline.get(), nullptr);
 }
 
 TEST(AbiPipelineAsync, DroppingTheInstanceCancelsAPendingCallback) {
   Context* shared = testing::shared_context();
   ASSERT_NE(shared, nullptr);
-  AsyncOutcome<ComputePipeline> out;
+  AsyncOutcome<WGPUComputePipeline> out;
   {
     auto own = Context::create(shared->library_ptr());
     ASSERT_TRUE(own.ok()) << own.error().message;
@@ -119,58 +124,61 @@ TEST(AbiPipelineAsync, DroppingTheInstanceCancelsAPendingCallback) {
     ASSERT_TRUE(opened.ok()) << opened.error().message;
     const Procs& p = own.value()->procs();
     auto module = compute_module(p, opened->device.get());
-    ComputePipelineDescriptor desc;
+    WGPUComputePipelineDescriptor desc{};
     desc.compute.module = module.get();
-    desc.compute.entryPoint = "main";
+    desc.compute.entryPoint = gpu::string_view("main");
     (void)p.DeviceCreateComputePipelineAsync(opened->device.get(), &desc,
-                                             collect_into(out, CallbackMode::AllowProcessEvents, nullptr));
+                                             collect_into(out, WGPUCallbackMode_AllowProcessEvents, nullptr));
     module.reset();
     opened->queue.reset();
     opened->device.reset();
     opened->adapter.adapter.reset();
   }  // the instance goes here, with the callback never delivered by ProcessEvents
   EXPECT_EQ(out.calls, 1);
-  EXPECT_EQ(out.status, CreatePipelineAsyncStatus::CallbackCancelled);
+  EXPECT_EQ(out.status, WGPUCreatePipelineAsyncStatus_CallbackCancelled);
   EXPECT_EQ(out.pipeline, nullptr);
 }
 
 TEST_F(GlDeviceTest, RenderPipelineFromTheAsyncCallbackDraws) {
   const Procs& p = dev->procs();
-  Ref<ShaderModule> module(&p, create_wgsl_module(p, dev->device.get(), R"(
+  Ref<WGPUShaderModule> module(&p, create_wgsl_module(p, dev->device.get(), R"(
 @vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {
   var q = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(3.0, -1.0), vec2<f32>(-1.0, 3.0));
   return vec4<f32>(q[i], 0.0, 1.0);
 }
 @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(0.0, 1.0, 0.0, 1.0); }
 )", "async draw"));
-  VsFsPipelineDescription desc(module.get(), TextureFormat::RGBA8Unorm);
-  AsyncOutcome<RenderPipeline> out;
+  VsFsPipelineDescription desc(module.get(), WGPUTextureFormat_RGBA8Unorm);
+  AsyncOutcome<WGPURenderPipeline> out;
   ASSERT_TRUE(dev->context->wait(p.DeviceCreateRenderPipelineAsync(dev->device.get(), &desc.desc,
-                                                                   collect_into(out, CallbackMode::WaitAnyOnly, nullptr)),
+                                                                   collect_into(out, WGPUCallbackMode_WaitAnyOnly, nullptr)),
                                  kTimeout).ok());
-  ASSERT_EQ(out.status, CreatePipelineAsyncStatus::Success) << out.message;
-  Ref<RenderPipeline> pipeline(&p, out.pipeline);
+  ASSERT_EQ(out.status, WGPUCreatePipelineAsyncStatus_Success) << out.message;
+  Ref<WGPURenderPipeline> pipeline(&p, out.pipeline);
   ASSERT_NE(pipeline.get(), nullptr);
 
   constexpr uint32_t kSize = 64;  // 64 texels of 4 bytes: rows already 256-byte aligned
-  TextureDescriptor tdesc;
+  WGPUTextureDescriptor tdesc{};
+  tdesc.dimension = WGPUTextureDimension_2D;
+  tdesc.mipLevelCount = 1;
+  tdesc.sampleCount = 1;
   tdesc.size = {kSize, kSize, 1};
-  tdesc.format = TextureFormat::RGBA8Unorm;
-  tdesc.usage = TextureUsage::RenderAttachment | TextureUsage::CopySrc;
-  Ref<Texture> target(&p, p.DeviceCreateTexture(dev->device.get(), &tdesc));
-  Ref<TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
-  BufferDescriptor bdesc;
+  tdesc.format = WGPUTextureFormat_RGBA8Unorm;
+  tdesc.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
+  Ref<WGPUTexture> target(&p, p.DeviceCreateTexture(dev->device.get(), &tdesc));
+  Ref<WGPUTextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
+  WGPUBufferDescriptor bdesc{};
   bdesc.size = uint64_t{kSize} * kSize * 4;
-  bdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
-  Ref<Buffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
-  Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
-  RenderPassEncoder pass = begin_clear_pass(p, encoder.get(), view.get(), {0.0, 0.0, 0.0, 1.0});
+  bdesc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+  Ref<WGPUBuffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
+  Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+  WGPURenderPassEncoder pass = begin_clear_pass(p, encoder.get(), view.get(), {0.0, 0.0, 0.0, 1.0});
   p.RenderPassEncoderSetPipeline(pass, pipeline.get());
   p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
   copy_image_to_buffer(p, encoder.get(), target.get(), readback.get(), kSize, kSize, kSize * 4);
-  CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
+  WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
   p.QueueSubmit(dev->queue.get(), 1, &commands);
   p.CommandBufferRelease(commands);
   auto pixels = dev->context->read_mapped(readback.get(), bdesc.size, kTimeout);

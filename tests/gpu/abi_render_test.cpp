@@ -65,17 +65,17 @@ override u : f32 = 0.0;
 struct DrawSpec {
   const char* wgsl = kFullscreenWgsl;
   std::vector<std::pair<const char*, double>> constants;
-  Color clear{0, 0, 0, 0};
-  LoadOp load = LoadOp::Clear;
-  StoreOp store = StoreOp::Store;
+  WGPUColor clear{0, 0, 0, 0};
+  WGPULoadOp load = WGPULoadOp_Clear;
+  WGPUStoreOp store = WGPUStoreOp_Store;
   bool draw = true;
-  const BlendState* blend = nullptr;
-  Flags write_mask = ColorWriteMask::All;
-  CullMode cull = CullMode::None;
-  FrontFace front = FrontFace::CCW;
-  const DepthStencilState* depth = nullptr;
+  const WGPUBlendState* blend = nullptr;
+  WGPUColorWriteMask write_mask = WGPUColorWriteMask_All;
+  WGPUCullMode cull = WGPUCullMode_None;
+  WGPUFrontFace front = WGPUFrontFace_CCW;
+  const WGPUDepthStencilState* depth = nullptr;
   float depth_clear = 0.5f;
-  BindGroup (*bind)(testing::TestDevice&, RenderPipeline) = nullptr;
+  WGPUBindGroup (*bind)(testing::TestDevice&, WGPURenderPipeline) = nullptr;
 };
 
 class RenderAbiTest : public GlDeviceTest {
@@ -83,14 +83,17 @@ class RenderAbiTest : public GlDeviceTest {
   void SetUp() override {
     GlDeviceTest::SetUp();
     const Procs& p = dev->procs();
-    TextureDescriptor d;
+    WGPUTextureDescriptor d{};
+    d.dimension = WGPUTextureDimension_2D;
+    d.mipLevelCount = 1;
+    d.sampleCount = 1;
     d.size = {kSize, kSize, 1};
-    d.format = TextureFormat::RGBA8Unorm;
-    d.usage = TextureUsage::RenderAttachment | TextureUsage::CopySrc;
-    target_ = Ref<Texture>(&p, p.DeviceCreateTexture(dev->device.get(), &d));
-    d.format = TextureFormat::Depth32Float;
-    d.usage = TextureUsage::RenderAttachment;
-    depth_ = Ref<Texture>(&p, p.DeviceCreateTexture(dev->device.get(), &d));
+    d.format = WGPUTextureFormat_RGBA8Unorm;
+    d.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
+    target_ = Ref<WGPUTexture>(&p, p.DeviceCreateTexture(dev->device.get(), &d));
+    d.format = WGPUTextureFormat_Depth32Float;
+    d.usage = WGPUTextureUsage_RenderAttachment;
+    depth_ = Ref<WGPUTexture>(&p, p.DeviceCreateTexture(dev->device.get(), &d));
   }
   void TearDown() override {
     target_.reset();
@@ -101,14 +104,14 @@ class RenderAbiTest : public GlDeviceTest {
   // Renders one pass as `spec` says and returns the centre pixel; no validation error allowed.
   Rgba draw(const DrawSpec& spec) {
     const Procs& p = dev->procs();
-    Device device = dev->device.get();
+    WGPUDevice device = dev->device.get();
     Rgba result{-1, -1, -1, -1};
     std::string errors = testing::validation_message(*dev, [&] {
-      Ref<ShaderModule> module(&p, create_wgsl_module(p, device, spec.wgsl, "render probe"));
-      std::vector<ConstantEntry> constants;
+      Ref<WGPUShaderModule> module(&p, create_wgsl_module(p, device, spec.wgsl, "render probe"));
+      std::vector<WGPUConstantEntry> constants;
       for (const auto& [key, value] : spec.constants) {
-        ConstantEntry c;
-        c.key = key;
+        WGPUConstantEntry c{};
+        c.key = gpu::string_view(key);
         c.value = value;
         constants.push_back(c);
       }
@@ -122,27 +125,28 @@ class RenderAbiTest : public GlDeviceTest {
       desc.desc.primitive.cullMode = spec.cull;
       desc.desc.primitive.frontFace = spec.front;
       desc.desc.depthStencil = spec.depth;
-      Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
-      Ref<BindGroup> group(&p, spec.bind ? spec.bind(*dev, pipeline.get()) : nullptr);
+      Ref<WGPURenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
+      Ref<WGPUBindGroup> group(&p, spec.bind ? spec.bind(*dev, pipeline.get()) : nullptr);
 
-      Ref<TextureView> view(&p, p.TextureCreateView(target_.get(), nullptr));
-      Ref<TextureView> depth_view(&p, p.TextureCreateView(depth_.get(), nullptr));
-      RenderPassColorAttachment attachment;
+      Ref<WGPUTextureView> view(&p, p.TextureCreateView(target_.get(), nullptr));
+      Ref<WGPUTextureView> depth_view(&p, p.TextureCreateView(depth_.get(), nullptr));
+      WGPURenderPassColorAttachment attachment{};
+      attachment.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
       attachment.view = view.get();
       attachment.loadOp = spec.load;
       attachment.storeOp = spec.store;
       attachment.clearValue = spec.clear;
-      RenderPassDepthStencilAttachment depth_attachment;
+      WGPURenderPassDepthStencilAttachment depth_attachment{};
       depth_attachment.view = depth_view.get();
-      depth_attachment.depthLoadOp = LoadOp::Clear;
-      depth_attachment.depthStoreOp = StoreOp::Store;
+      depth_attachment.depthLoadOp = WGPULoadOp_Clear;
+      depth_attachment.depthStoreOp = WGPUStoreOp_Store;
       depth_attachment.depthClearValue = spec.depth_clear;
-      RenderPassDescriptor pass_desc;
+      WGPURenderPassDescriptor pass_desc{};
       pass_desc.colorAttachmentCount = 1;
       pass_desc.colorAttachments = &attachment;
       pass_desc.depthStencilAttachment = spec.depth ? &depth_attachment : nullptr;
-      Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
-      RenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder.get(), &pass_desc);
+      Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
+      WGPURenderPassEncoder pass = p.CommandEncoderBeginRenderPass(encoder.get(), &pass_desc);
       if (spec.draw) {
         p.RenderPassEncoderSetPipeline(pass, pipeline.get());
         if (group) p.RenderPassEncoderSetBindGroup(pass, 0, group.get(), 0, nullptr);
@@ -157,20 +161,22 @@ class RenderAbiTest : public GlDeviceTest {
   }
 
   // Copies the target after whatever `encoder` recorded, submits, and reads the centre texel.
-  Rgba read_centre(CommandEncoder encoder) {
+  Rgba read_centre(WGPUCommandEncoder encoder) {
     const Procs& p = dev->procs();
-    BufferDescriptor bd;
+    WGPUBufferDescriptor bd{};
     bd.size = kRowBytes * kSize;
-    bd.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
-    Ref<Buffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bd));
-    TexelCopyTextureInfo src;
+    bd.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+    Ref<WGPUBuffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bd));
+    WGPUTexelCopyTextureInfo src{};
+    src.aspect = WGPUTextureAspect_All;
     src.texture = target_.get();
-    TexelCopyBufferInfo dst;
+    WGPUTexelCopyBufferInfo dst{};
+    dst.layout.rowsPerImage = WGPU_COPY_STRIDE_UNDEFINED;
     dst.buffer = readback.get();
     dst.layout.bytesPerRow = kRowBytes;
-    Extent3D extent{kSize, kSize, 1};
+    WGPUExtent3D extent{kSize, kSize, 1};
     p.CommandEncoderCopyTextureToBuffer(encoder, &src, &dst, &extent);
-    CommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
     p.QueueSubmit(dev->queue.get(), 1, &commands);
     p.CommandBufferRelease(commands);
     auto bytes = dev->context->read_mapped(readback.get(), bd.size, kTimeout);
@@ -180,8 +186,8 @@ class RenderAbiTest : public GlDeviceTest {
     return {px[0], px[1], px[2], px[3]};
   }
 
-  Ref<Texture> target_;
-  Ref<Texture> depth_;
+  Ref<WGPUTexture> target_;
+  Ref<WGPUTexture> depth_;
 };
 
 ::testing::AssertionResult near(const Rgba& got, const Rgba& want, int tolerance = 2, int channels = 4) {
@@ -198,41 +204,41 @@ class RenderAbiTest : public GlDeviceTest {
 TEST_F(RenderAbiTest, BlendOperationsAndFactorsComputeWhatTheirNamesSay) {
   const std::array<double, 4> dst{0.2, 0.4, 0.6, 0.8};
   const std::array<double, 4> src{0.6, 0.3, 0.1, 0.25};
-  auto factor = [&](BlendFactor f, int c) -> double {
+  auto factor = [&](WGPUBlendFactor f, int c) -> double {
     switch (f) {
-      case BlendFactor::Zero: return 0;
-      case BlendFactor::One: return 1;
-      case BlendFactor::Src: return src[c];
-      case BlendFactor::OneMinusSrc: return 1 - src[c];
-      case BlendFactor::SrcAlpha: return src[3];
-      case BlendFactor::OneMinusSrcAlpha: return 1 - src[3];
-      case BlendFactor::Dst: return dst[c];
-      case BlendFactor::OneMinusDst: return 1 - dst[c];
-      case BlendFactor::DstAlpha: return dst[3];
-      case BlendFactor::OneMinusDstAlpha: return 1 - dst[3];
+      case WGPUBlendFactor_Zero: return 0;
+      case WGPUBlendFactor_One: return 1;
+      case WGPUBlendFactor_Src: return src[c];
+      case WGPUBlendFactor_OneMinusSrc: return 1 - src[c];
+      case WGPUBlendFactor_SrcAlpha: return src[3];
+      case WGPUBlendFactor_OneMinusSrcAlpha: return 1 - src[3];
+      case WGPUBlendFactor_Dst: return dst[c];
+      case WGPUBlendFactor_OneMinusDst: return 1 - dst[c];
+      case WGPUBlendFactor_DstAlpha: return dst[3];
+      case WGPUBlendFactor_OneMinusDstAlpha: return 1 - dst[3];
       default: return -1;
     }
   };
   struct Case {
-    BlendOperation op;
-    BlendFactor src_factor, dst_factor;
+    WGPUBlendOperation op;
+    WGPUBlendFactor src_factor, dst_factor;
   };
   std::vector<Case> cases = {
-      {BlendOperation::Add, BlendFactor::One, BlendFactor::Zero},
-      {BlendOperation::Add, BlendFactor::Zero, BlendFactor::One},
-      {BlendOperation::Add, BlendFactor::Src, BlendFactor::OneMinusSrc},
-      {BlendOperation::Add, BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha},
-      {BlendOperation::Add, BlendFactor::Dst, BlendFactor::OneMinusDst},
-      {BlendOperation::Add, BlendFactor::DstAlpha, BlendFactor::OneMinusDstAlpha},
-      {BlendOperation::Subtract, BlendFactor::One, BlendFactor::SrcAlpha},
-      {BlendOperation::ReverseSubtract, BlendFactor::SrcAlpha, BlendFactor::One},
-      {BlendOperation::Min, BlendFactor::One, BlendFactor::One},
-      {BlendOperation::Max, BlendFactor::One, BlendFactor::One},
+      {WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_Zero},
+      {WGPUBlendOperation_Add, WGPUBlendFactor_Zero, WGPUBlendFactor_One},
+      {WGPUBlendOperation_Add, WGPUBlendFactor_Src, WGPUBlendFactor_OneMinusSrc},
+      {WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha},
+      {WGPUBlendOperation_Add, WGPUBlendFactor_Dst, WGPUBlendFactor_OneMinusDst},
+      {WGPUBlendOperation_Add, WGPUBlendFactor_DstAlpha, WGPUBlendFactor_OneMinusDstAlpha},
+      {WGPUBlendOperation_Subtract, WGPUBlendFactor_One, WGPUBlendFactor_SrcAlpha},
+      {WGPUBlendOperation_ReverseSubtract, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_One},
+      {WGPUBlendOperation_Min, WGPUBlendFactor_One, WGPUBlendFactor_One},
+      {WGPUBlendOperation_Max, WGPUBlendFactor_One, WGPUBlendFactor_One},
   };
   for (const Case& k : cases) {
-    BlendState blend;
+    WGPUBlendState blend{};
     blend.color = {k.op, k.src_factor, k.dst_factor};
-    blend.alpha = {BlendOperation::Add, BlendFactor::One, BlendFactor::Zero};
+    blend.alpha = {WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_Zero};
     DrawSpec spec;
     spec.clear = {dst[0], dst[1], dst[2], dst[3]};
     spec.constants = {{"r", src[0]}, {"g", src[1]}, {"b", src[2]}, {"a", src[3]}};
@@ -241,11 +247,11 @@ TEST_F(RenderAbiTest, BlendOperationsAndFactorsComputeWhatTheirNamesSay) {
     for (int c = 0; c < 3; ++c) {
       double s = src[c] * factor(k.src_factor, c), d = dst[c] * factor(k.dst_factor, c), v = 0;
       switch (k.op) {
-        case BlendOperation::Add: v = s + d; break;
-        case BlendOperation::Subtract: v = s - d; break;
-        case BlendOperation::ReverseSubtract: v = d - s; break;
-        case BlendOperation::Min: v = std::min(src[c], dst[c]); break;
-        case BlendOperation::Max: v = std::max(src[c], dst[c]); break;
+        case WGPUBlendOperation_Add: v = s + d; break;
+        case WGPUBlendOperation_Subtract: v = s - d; break;
+        case WGPUBlendOperation_ReverseSubtract: v = d - s; break;
+        case WGPUBlendOperation_Min: v = std::min(src[c], dst[c]); break;
+        case WGPUBlendOperation_Max: v = std::max(src[c], dst[c]); break;
         default: v = -1;
       }
       want[c] = static_cast<int>(std::lround(std::clamp(v, 0.0, 1.0) * 255));
@@ -258,13 +264,13 @@ TEST_F(RenderAbiTest, BlendOperationsAndFactorsComputeWhatTheirNamesSay) {
 
 TEST_F(RenderAbiTest, CullModeAndFrontFaceCullTheFacesTheirNamesSay) {
   struct Case {
-    FrontFace front;
-    CullMode cull;
+    WGPUFrontFace front;
+    WGPUCullMode cull;
     bool visible;
   };
-  for (Case k : {Case{FrontFace::CCW, CullMode::None, true}, Case{FrontFace::CCW, CullMode::Back, true},
-                 Case{FrontFace::CCW, CullMode::Front, false}, Case{FrontFace::CW, CullMode::Back, false},
-                 Case{FrontFace::CW, CullMode::Front, true}}) {
+  for (Case k : {Case{WGPUFrontFace_CCW, WGPUCullMode_None, true}, Case{WGPUFrontFace_CCW, WGPUCullMode_Back, true},
+                 Case{WGPUFrontFace_CCW, WGPUCullMode_Front, false}, Case{WGPUFrontFace_CW, WGPUCullMode_Back, false},
+                 Case{WGPUFrontFace_CW, WGPUCullMode_Front, true}}) {
     DrawSpec spec;
     spec.wgsl = kCcwTriangleWgsl;
     spec.front = k.front;
@@ -278,19 +284,21 @@ TEST_F(RenderAbiTest, DepthCompareFunctionsPassExactlyWhereTheirNamesSay) {
   // The triangle is drawn at depth below, equal to and above the cleared 0.5; the pattern of
   // passes identifies each function uniquely.
   struct Case {
-    CompareFunction compare;
+    WGPUCompareFunction compare;
     bool below, equal, above;
   };
   const Case cases[] = {
-      {CompareFunction::Never, false, false, false},      {CompareFunction::Less, true, false, false},
-      {CompareFunction::Equal, false, true, false},       {CompareFunction::LessEqual, true, true, false},
-      {CompareFunction::Greater, false, false, true},     {CompareFunction::NotEqual, true, false, true},
-      {CompareFunction::GreaterEqual, false, true, true}, {CompareFunction::Always, true, true, true},
+      {WGPUCompareFunction_Never, false, false, false},      {WGPUCompareFunction_Less, true, false, false},
+      {WGPUCompareFunction_Equal, false, true, false},       {WGPUCompareFunction_LessEqual, true, true, false},
+      {WGPUCompareFunction_Greater, false, false, true},     {WGPUCompareFunction_NotEqual, true, false, true},
+      {WGPUCompareFunction_GreaterEqual, false, true, true}, {WGPUCompareFunction_Always, true, true, true},
   };
   for (const Case& k : cases) {
-    DepthStencilState depth;
-    depth.format = TextureFormat::Depth32Float;
-    depth.depthWriteEnabled = OptionalBool::False;
+    WGPUDepthStencilState depth{};
+    depth.stencilReadMask = 0xFFFFFFFF;
+    depth.stencilWriteMask = 0xFFFFFFFF;
+    depth.format = WGPUTextureFormat_Depth32Float;
+    depth.depthWriteEnabled = WGPUOptionalBool_False;
     depth.depthCompare = k.compare;
     const std::pair<double, bool> probes[] = {{0.25, k.below}, {0.5, k.equal}, {0.75, k.above}};
     for (auto [z, passes] : probes) {
@@ -305,17 +313,19 @@ TEST_F(RenderAbiTest, DepthCompareFunctionsPassExactlyWhereTheirNamesSay) {
 
 TEST_F(RenderAbiTest, DepthWriteEnabledIsAnOptionalBool) {
   const Procs& p = dev->procs();
-  DepthStencilState depth;
-  depth.format = TextureFormat::Depth32Float;
-  depth.depthCompare = CompareFunction::Always;
-  depth.depthWriteEnabled = OptionalBool::True;
+  WGPUDepthStencilState depth{};
+  depth.stencilReadMask = 0xFFFFFFFF;
+  depth.stencilWriteMask = 0xFFFFFFFF;
+  depth.format = WGPUTextureFormat_Depth32Float;
+  depth.depthCompare = WGPUCompareFunction_Always;
+  depth.depthWriteEnabled = WGPUOptionalBool_True;
   DrawSpec spec;
   spec.depth = &depth;
   EXPECT_TRUE(near(draw(spec), {255, 255, 255, 255}));
   // Undefined is refused for a depth format, naming the field.
-  depth.depthWriteEnabled = OptionalBool::Undefined;
+  depth.depthWriteEnabled = WGPUOptionalBool_Undefined;
   std::string msg = testing::validation_message(*dev, [&] {
-    Ref<ShaderModule> module(&p, create_wgsl_module(p, dev->device.get(), kFullscreenWgsl, "depth write probe"));
+    Ref<WGPUShaderModule> module(&p, create_wgsl_module(p, dev->device.get(), kFullscreenWgsl, "depth write probe"));
     gpu::VsFsPipelineDescription pipeline(module.get());
     pipeline.desc.depthStencil = &depth;
     p.RenderPipelineRelease(p.DeviceCreateRenderPipeline(dev->device.get(), &pipeline.desc));
@@ -325,12 +335,12 @@ TEST_F(RenderAbiTest, DepthWriteEnabledIsAnOptionalBool) {
 
 TEST_F(RenderAbiTest, ColorWriteMaskBitsWriteTheirChannels) {
   struct Case {
-    Flags mask;
+    WGPUColorWriteMask mask;
     Rgba want;
   };
-  for (Case k : {Case{ColorWriteMask::Red, {255, 0, 0, 0}}, Case{ColorWriteMask::Green, {0, 255, 0, 0}},
-                 Case{ColorWriteMask::Blue, {0, 0, 255, 0}}, Case{ColorWriteMask::Alpha, {0, 0, 0, 255}},
-                 Case{ColorWriteMask::None, {0, 0, 0, 0}}, Case{ColorWriteMask::All, {255, 255, 255, 255}}}) {
+  for (Case k : {Case{WGPUColorWriteMask_Red, {255, 0, 0, 0}}, Case{WGPUColorWriteMask_Green, {0, 255, 0, 0}},
+                 Case{WGPUColorWriteMask_Blue, {0, 0, 255, 0}}, Case{WGPUColorWriteMask_Alpha, {0, 0, 0, 255}},
+                 Case{WGPUColorWriteMask_None, {0, 0, 0, 0}}, Case{WGPUColorWriteMask_All, {255, 255, 255, 255}}}) {
     DrawSpec spec;
     spec.write_mask = k.mask;
     EXPECT_TRUE(near(draw(spec), k.want)) << "mask " << k.mask;
@@ -344,43 +354,57 @@ TEST_F(RenderAbiTest, LoadOpsAndStoreOpsKeepClearOrDropContents) {
   EXPECT_TRUE(near(draw(first), {255, 0, 0, 255}));
   DrawSpec load;
   load.draw = false;
-  load.load = LoadOp::Load;
+  load.load = WGPULoadOp_Load;
   load.clear = {0, 0, 1, 1};
   EXPECT_TRUE(near(draw(load), {255, 0, 0, 255})) << "Load keeps what the last pass stored";
   DrawSpec discard;
   discard.draw = false;
   discard.clear = {0, 1, 0, 1};
-  discard.store = StoreOp::Discard;
+  discard.store = WGPUStoreOp_Discard;
   EXPECT_TRUE(near(draw(discard), {0, 0, 0, 0})) << "Discard leaves the attachment zeroed";
 }
 
 // A 2x1 texture (red, green) sampled nearest at u = 1.25 and u = 1.75 through a sampler with
 // each address mode: the three modes give three different pairs.
-BindGroup sampler_group(testing::TestDevice& dev, RenderPipeline pipeline, AddressMode mode) {
+WGPUBindGroup sampler_group(testing::TestDevice& dev, WGPURenderPipeline pipeline, WGPUAddressMode mode) {
   const Procs& p = dev.procs();
-  TextureDescriptor td;
+  WGPUTextureDescriptor td{};
+  td.dimension = WGPUTextureDimension_2D;
+  td.mipLevelCount = 1;
+  td.sampleCount = 1;
   td.size = {2, 1, 1};
-  td.format = TextureFormat::RGBA8Unorm;
-  td.usage = TextureUsage::TextureBinding | TextureUsage::CopyDst;
-  Ref<Texture> texture(&p, p.DeviceCreateTexture(dev.device.get(), &td));
+  td.format = WGPUTextureFormat_RGBA8Unorm;
+  td.usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst;
+  Ref<WGPUTexture> texture(&p, p.DeviceCreateTexture(dev.device.get(), &td));
   const uint8_t texels[8] = {255, 0, 0, 255, 0, 255, 0, 255};
-  TexelCopyTextureInfo dst;
+  WGPUTexelCopyTextureInfo dst{};
+  dst.aspect = WGPUTextureAspect_All;
   dst.texture = texture.get();
-  TexelCopyBufferLayout layout;
+  WGPUTexelCopyBufferLayout layout{};
+  layout.rowsPerImage = WGPU_COPY_STRIDE_UNDEFINED;
   layout.bytesPerRow = 8;
-  Extent3D extent{2, 1, 1};
+  WGPUExtent3D extent{2, 1, 1};
   p.QueueWriteTexture(dev.queue.get(), &dst, texels, sizeof texels, &layout, &extent);
-  SamplerDescriptor sd;
+  WGPUSamplerDescriptor sd{};
+  sd.addressModeV = WGPUAddressMode_ClampToEdge;
+  sd.addressModeW = WGPUAddressMode_ClampToEdge;
+  sd.magFilter = WGPUFilterMode_Nearest;
+  sd.minFilter = WGPUFilterMode_Nearest;
+  sd.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+  sd.lodMaxClamp = 32.0f;
+  sd.maxAnisotropy = 1;
   sd.addressModeU = mode;
-  Ref<Sampler> sampler(&p, p.DeviceCreateSampler(dev.device.get(), &sd));
-  Ref<TextureView> view(&p, p.TextureCreateView(texture.get(), nullptr));
-  Ref<BindGroupLayout> layout0(&p, p.RenderPipelineGetBindGroupLayout(pipeline, 0));
-  BindGroupEntry entries[2];
+  Ref<WGPUSampler> sampler(&p, p.DeviceCreateSampler(dev.device.get(), &sd));
+  Ref<WGPUTextureView> view(&p, p.TextureCreateView(texture.get(), nullptr));
+  Ref<WGPUBindGroupLayout> layout0(&p, p.RenderPipelineGetBindGroupLayout(pipeline, 0));
+  WGPUBindGroupEntry entries[2]{};
   entries[0].binding = 0;
+  entries[0].size = WGPU_WHOLE_SIZE;
   entries[0].sampler = sampler.get();
   entries[1].binding = 1;
+  entries[1].size = WGPU_WHOLE_SIZE;
   entries[1].textureView = view.get();
-  BindGroupDescriptor bd;
+  WGPUBindGroupDescriptor bd{};
   bd.layout = layout0.get();
   bd.entryCount = 2;
   bd.entries = entries;
@@ -389,15 +413,15 @@ BindGroup sampler_group(testing::TestDevice& dev, RenderPipeline pipeline, Addre
 
 TEST_F(RenderAbiTest, AddressModesWrapTheWayTheirNamesSay) {
   struct Case {
-    AddressMode mode;
-    BindGroup (*bind)(testing::TestDevice&, RenderPipeline);
+    WGPUAddressMode mode;
+    WGPUBindGroup (*bind)(testing::TestDevice&, WGPURenderPipeline);
     Rgba at_1_25, at_1_75;
   };
   const Rgba red{255, 0, 0, 255}, green{0, 255, 0, 255};
   const Case cases[] = {
-      {AddressMode::ClampToEdge, [](testing::TestDevice& d, RenderPipeline rp) { return sampler_group(d, rp, AddressMode::ClampToEdge); }, green, green},
-      {AddressMode::Repeat, [](testing::TestDevice& d, RenderPipeline rp) { return sampler_group(d, rp, AddressMode::Repeat); }, red, green},
-      {AddressMode::MirrorRepeat, [](testing::TestDevice& d, RenderPipeline rp) { return sampler_group(d, rp, AddressMode::MirrorRepeat); }, green, red},
+      {WGPUAddressMode_ClampToEdge, [](testing::TestDevice& d, WGPURenderPipeline rp) { return sampler_group(d, rp, WGPUAddressMode_ClampToEdge); }, green, green},
+      {WGPUAddressMode_Repeat, [](testing::TestDevice& d, WGPURenderPipeline rp) { return sampler_group(d, rp, WGPUAddressMode_Repeat); }, red, green},
+      {WGPUAddressMode_MirrorRepeat, [](testing::TestDevice& d, WGPURenderPipeline rp) { return sampler_group(d, rp, WGPUAddressMode_MirrorRepeat); }, green, red},
   };
   for (const Case& k : cases) {
     for (auto [u, want] : {std::pair{1.25, k.at_1_25}, std::pair{1.75, k.at_1_75}}) {
@@ -412,33 +436,39 @@ TEST_F(RenderAbiTest, AddressModesWrapTheWayTheirNamesSay) {
 
 TEST_F(GlDeviceTest, WriteTextureOriginPlacesTexelsAtXThenY) {
   const Procs& p = dev->procs();
-  TextureDescriptor td;
+  WGPUTextureDescriptor td{};
+  td.dimension = WGPUTextureDimension_2D;
+  td.mipLevelCount = 1;
+  td.sampleCount = 1;
   td.size = {4, 4, 1};
-  td.format = TextureFormat::RGBA8Unorm;
-  td.usage = TextureUsage::CopyDst | TextureUsage::CopySrc;
-  Ref<Texture> texture(&p, p.DeviceCreateTexture(dev->device.get(), &td));
+  td.format = WGPUTextureFormat_RGBA8Unorm;
+  td.usage = WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc;
+  Ref<WGPUTexture> texture(&p, p.DeviceCreateTexture(dev->device.get(), &td));
   const uint8_t texel[4] = {10, 20, 30, 40};
-  TexelCopyTextureInfo dst;
+  WGPUTexelCopyTextureInfo dst{};
+  dst.aspect = WGPUTextureAspect_All;
   dst.texture = texture.get();
   dst.origin = {1, 2, 0};
-  TexelCopyBufferLayout layout;
+  WGPUTexelCopyBufferLayout layout{};
   layout.bytesPerRow = 4;
-  Extent3D one{1, 1, 1};
+  layout.rowsPerImage = WGPU_COPY_STRIDE_UNDEFINED;
+  WGPUExtent3D one{1, 1, 1};
   p.QueueWriteTexture(dev->queue.get(), &dst, texel, sizeof texel, &layout, &one);
-  BufferDescriptor bd;
+  WGPUBufferDescriptor bd{};
   bd.size = 256 * 4;
-  bd.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
-  Ref<Buffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bd));
-  Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
-  TexelCopyTextureInfo src;
+  bd.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+  Ref<WGPUBuffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bd));
+  Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+  WGPUTexelCopyTextureInfo src{};
+  src.aspect = WGPUTextureAspect_All;
   src.texture = texture.get();
-  TexelCopyBufferInfo out;
+  WGPUTexelCopyBufferInfo out{};
   out.buffer = readback.get();
   out.layout.bytesPerRow = 256;
   out.layout.rowsPerImage = 4;
-  Extent3D all{4, 4, 1};
+  WGPUExtent3D all{4, 4, 1};
   p.CommandEncoderCopyTextureToBuffer(encoder.get(), &src, &out, &all);
-  CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
+  WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
   p.QueueSubmit(dev->queue.get(), 1, &commands);
   p.CommandBufferRelease(commands);
   auto bytes = dev->context->read_mapped(readback.get(), bd.size, kTimeout);

@@ -32,12 +32,13 @@ class SurfaceAbiTest : public ::testing::Test {
     window = std::move(opened.value());
     dev = testing::open_test_device(BackendChoice::GL);
     ASSERT_NE(dev, nullptr);
-    SurfaceSourceXlibWindow source;
+    WGPUSurfaceSourceXlibWindow source{};
+    source.chain.sType = WGPUSType_SurfaceSourceXlibWindow;
     source.display = window->display();
     source.window = window->window();
-    SurfaceDescriptor desc;
+    WGPUSurfaceDescriptor desc{};
     desc.nextInChain = &source.chain;
-    desc.label = "abi surface";
+    desc.label = gpu::string_view("abi surface");
     surface = procs().InstanceCreateSurface(dev->context->instance(), &desc);
     ASSERT_NE(surface, nullptr);
   }
@@ -56,59 +57,59 @@ class SurfaceAbiTest : public ::testing::Test {
 
   const Procs& procs() const { return dev->procs(); }
 
-  SurfaceConfiguration configuration(uint32_t width, uint32_t height) const {
-    SurfaceConfiguration config;
+  WGPUSurfaceConfiguration configuration(uint32_t width, uint32_t height) const {
+    WGPUSurfaceConfiguration config{};
     config.device = dev->device.get();
-    config.format = TextureFormat::RGBA8Unorm;
-    config.usage = TextureUsage::RenderAttachment | TextureUsage::CopySrc;
+    config.format = WGPUTextureFormat_RGBA8Unorm;
+    config.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
     config.width = width;
     config.height = height;
-    config.alphaMode = CompositeAlphaMode::Auto;
-    config.presentMode = PresentMode::Fifo;
+    config.alphaMode = WGPUCompositeAlphaMode_Auto;
+    config.presentMode = WGPUPresentMode_Fifo;
     return config;
   }
 
   std::unique_ptr<testing::X11TestWindow> window;
   std::unique_ptr<testing::TestDevice> dev;
-  Surface surface = nullptr;
+  WGPUSurface surface = nullptr;
 };
 
 // The counts and pointers land in the right fields: this build's GL surface offers exactly
 // rgba8unorm and rgba8unorm-srgb, Fifo, Immediate and Mailbox, Opaque, and every usage.
 TEST_F(SurfaceAbiTest, CapabilitiesListFormatsPresentModesAndAlphaModes) {
-  SurfaceCapabilities caps;
-  ASSERT_EQ(procs().SurfaceGetCapabilities(surface, dev->adapter.adapter.get(), &caps), Status::Success);
-  const std::vector<TextureFormat> formats(caps.formats, caps.formats + caps.formatCount);
-  const std::vector<PresentMode> modes(caps.presentModes, caps.presentModes + caps.presentModeCount);
-  const std::vector<CompositeAlphaMode> alphas(caps.alphaModes, caps.alphaModes + caps.alphaModeCount);
-  const Flags usages = caps.usages;
+  WGPUSurfaceCapabilities caps{};
+  ASSERT_EQ(procs().SurfaceGetCapabilities(surface, dev->adapter.adapter.get(), &caps), WGPUStatus_Success);
+  const std::vector<WGPUTextureFormat> formats(caps.formats, caps.formats + caps.formatCount);
+  const std::vector<WGPUPresentMode> modes(caps.presentModes, caps.presentModes + caps.presentModeCount);
+  const std::vector<WGPUCompositeAlphaMode> alphas(caps.alphaModes, caps.alphaModes + caps.alphaModeCount);
+  const WGPUTextureUsage usages = caps.usages;
   procs().SurfaceCapabilitiesFreeMembers(caps);
-  EXPECT_THAT(formats, ::testing::ElementsAre(TextureFormat::RGBA8Unorm, TextureFormat::RGBA8UnormSrgb));
-  EXPECT_THAT(modes, ::testing::ElementsAre(PresentMode::Fifo, PresentMode::Immediate, PresentMode::Mailbox));
-  EXPECT_THAT(alphas, ::testing::ElementsAre(CompositeAlphaMode::Opaque));
-  const Flags all = TextureUsage::CopySrc | TextureUsage::CopyDst | TextureUsage::TextureBinding |
-                    TextureUsage::StorageBinding | TextureUsage::RenderAttachment;
+  EXPECT_THAT(formats, ::testing::ElementsAre(WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_RGBA8UnormSrgb));
+  EXPECT_THAT(modes, ::testing::ElementsAre(WGPUPresentMode_Fifo, WGPUPresentMode_Immediate, WGPUPresentMode_Mailbox));
+  EXPECT_THAT(alphas, ::testing::ElementsAre(WGPUCompositeAlphaMode_Opaque));
+  const WGPUTextureUsage all = WGPUTextureUsage_CopySrc | WGPUTextureUsage_CopyDst | WGPUTextureUsage_TextureBinding |
+                    WGPUTextureUsage_StorageBinding | WGPUTextureUsage_RenderAttachment;
   EXPECT_EQ(usages, all);
 }
 
 TEST_F(SurfaceAbiTest, ConfiguredSurfaceHandsOutTexturesOfTheConfiguredSizeFormatAndUsage) {
-  const SurfaceConfiguration config = configuration(80, 48);
+  const WGPUSurfaceConfiguration config = configuration(80, 48);
   procs().SurfaceConfigure(surface, &config);
-  SurfaceTexture st;
+  WGPUSurfaceTexture st{};
   procs().SurfaceGetCurrentTexture(surface, &st);
-  ASSERT_EQ(st.status, SurfaceGetCurrentTextureStatus::SuccessOptimal);
+  ASSERT_EQ(st.status, WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal);
   ASSERT_NE(st.texture, nullptr);
   EXPECT_EQ(procs().TextureGetWidth(st.texture), 80u);
   EXPECT_EQ(procs().TextureGetHeight(st.texture), 48u);
-  EXPECT_EQ(procs().TextureGetFormat(st.texture), TextureFormat::RGBA8Unorm);
+  EXPECT_EQ(procs().TextureGetFormat(st.texture), WGPUTextureFormat_RGBA8Unorm);
   EXPECT_EQ(procs().TextureGetUsage(st.texture), config.usage);
 
-  TextureView view = procs().TextureCreateView(st.texture, nullptr);
-  CommandEncoder encoder = procs().DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-  RenderPassEncoder pass = begin_clear_pass(procs(), encoder, view, Color{1, 0, 0, 1});
+  WGPUTextureView view = procs().TextureCreateView(st.texture, nullptr);
+  WGPUCommandEncoder encoder = procs().DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  WGPURenderPassEncoder pass = begin_clear_pass(procs(), encoder, view, WGPUColor{1, 0, 0, 1});
   procs().RenderPassEncoderEnd(pass);
   procs().RenderPassEncoderRelease(pass);
-  CommandBuffer commands = procs().CommandEncoderFinish(encoder, nullptr);
+  WGPUCommandBuffer commands = procs().CommandEncoderFinish(encoder, nullptr);
   procs().QueueSubmit(dev->queue.get(), 1, &commands);
   procs().CommandBufferRelease(commands);
   procs().CommandEncoderRelease(encoder);
@@ -122,43 +123,43 @@ TEST_F(SurfaceAbiTest, ConfiguredSurfaceHandsOutTexturesOfTheConfiguredSizeForma
 // The surface's capabilities are asked of the device's adapter: the device hands back a new
 // reference to the very adapter it was requested from.
 TEST_F(SurfaceAbiTest, DeviceGetAdapterReturnsTheAdapterTheDeviceCameFrom) {
-  Adapter adapter = procs().DeviceGetAdapter(dev->device.get());
+  WGPUAdapter adapter = procs().DeviceGetAdapter(dev->device.get());
   EXPECT_EQ(adapter, dev->adapter.adapter.get());
   procs().AdapterRelease(adapter);
 }
 
 TEST_F(SurfaceAbiTest, UnconfiguredSurfaceReportsStatusErrorAndNoTexture) {
-  SurfaceTexture st;
-  st.status = SurfaceGetCurrentTextureStatus::SuccessOptimal;
+  WGPUSurfaceTexture st{};
+  st.status = WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal;
   procs().SurfaceGetCurrentTexture(surface, &st);
-  EXPECT_EQ(st.status, SurfaceGetCurrentTextureStatus::Error);
+  EXPECT_EQ(st.status, WGPUSurfaceGetCurrentTextureStatus_Error);
   EXPECT_EQ(st.texture, nullptr);
 }
 
 // The library names what it received: each value it refuses here is printed by its name.
 TEST_F(SurfaceAbiTest, ValidationNamesThePresentModeAlphaModeAndFormatItReceived) {
-  SurfaceConfiguration config = configuration(32, 32);
-  config.presentMode = PresentMode::FifoRelaxed;
+  WGPUSurfaceConfiguration config = configuration(32, 32);
+  config.presentMode = WGPUPresentMode_FifoRelaxed;
   EXPECT_THAT(testing::validation_message(*dev, [&] { procs().SurfaceConfigure(surface, &config); }),
               HasSubstr("Present mode (PresentMode::FifoRelaxed) is not supported"));
-  config.presentMode = PresentMode::Fifo;
-  const std::pair<CompositeAlphaMode, const char*> refused[] = {
-      {CompositeAlphaMode::Premultiplied, "CompositeAlphaMode::Premultiplied"},
-      {CompositeAlphaMode::Unpremultiplied, "CompositeAlphaMode::Unpremultiplied"},
-      {CompositeAlphaMode::Inherit, "CompositeAlphaMode::Inherit"},
+  config.presentMode = WGPUPresentMode_Fifo;
+  const std::pair<WGPUCompositeAlphaMode, const char*> refused[] = {
+      {WGPUCompositeAlphaMode_Premultiplied, "CompositeAlphaMode::Premultiplied"},
+      {WGPUCompositeAlphaMode_Unpremultiplied, "CompositeAlphaMode::Unpremultiplied"},
+      {WGPUCompositeAlphaMode_Inherit, "CompositeAlphaMode::Inherit"},
   };
   for (const auto& [mode, name] : refused) {
     config.alphaMode = mode;
     EXPECT_THAT(testing::validation_message(*dev, [&] { procs().SurfaceConfigure(surface, &config); }),
                 HasSubstr(std::string("Alpha mode (") + name + ") is not supported"));
   }
-  config.alphaMode = CompositeAlphaMode::Auto;
-  config.format = TextureFormat::RGBA32Float;
+  config.alphaMode = WGPUCompositeAlphaMode_Auto;
+  config.format = WGPUTextureFormat_RGBA32Float;
   EXPECT_THAT(testing::validation_message(*dev, [&] { procs().SurfaceConfigure(surface, &config); }),
               HasSubstr("Format (TextureFormat::RGBA32Float) is not supported"));
   // The values it accepts configure without a message.
-  config.format = TextureFormat::RGBA8Unorm;
-  for (PresentMode mode : {PresentMode::Fifo, PresentMode::Immediate, PresentMode::Mailbox}) {
+  config.format = WGPUTextureFormat_RGBA8Unorm;
+  for (WGPUPresentMode mode : {WGPUPresentMode_Fifo, WGPUPresentMode_Immediate, WGPUPresentMode_Mailbox}) {
     config.presentMode = mode;
     EXPECT_EQ(testing::validation_message(*dev, [&] { procs().SurfaceConfigure(surface, &config); }), "");
   }

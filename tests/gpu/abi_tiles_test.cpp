@@ -44,32 +44,33 @@ struct Instance {
 };
 static_assert(sizeof(Instance) == 20);
 
-Ref<ShaderModule> module(const Procs& p, Device device, const char* code) {
-  ShaderSourceWGSL wgsl;
-  wgsl.code = StringView(code, kStrlen);
-  ShaderModuleDescriptor desc;
+Ref<WGPUShaderModule> module(const Procs& p, WGPUDevice device, const char* code) {
+  WGPUShaderSourceWGSL wgsl{};
+  wgsl.chain.sType = WGPUSType_ShaderSourceWGSL;
+  wgsl.code = WGPUStringView{code, WGPU_STRLEN};
+  WGPUShaderModuleDescriptor desc{};
   desc.nextInChain = &wgsl.chain;
-  return Ref<ShaderModule>(&p, p.DeviceCreateShaderModule(device, &desc));
+  return Ref<WGPUShaderModule>(&p, p.DeviceCreateShaderModule(device, &desc));
 }
 
-Ref<RenderPipeline> instance_pipeline(const Procs& p, Device device, ShaderModule m,
-                                      VertexFormat color_format, VertexFormat half_format) {
-  VertexAttribute attrs[2];
+Ref<WGPURenderPipeline> instance_pipeline(const Procs& p, WGPUDevice device, WGPUShaderModule m,
+                                      WGPUVertexFormat color_format, WGPUVertexFormat half_format) {
+  WGPUVertexAttribute attrs[2]{};
   attrs[0].format = color_format;
   attrs[0].offset = 0;
   attrs[0].shaderLocation = 0;
   attrs[1].format = half_format;
   attrs[1].offset = 16;
   attrs[1].shaderLocation = 1;
-  VertexBufferLayout layout;
-  layout.stepMode = VertexStepMode::Instance;
+  WGPUVertexBufferLayout layout{};
+  layout.stepMode = WGPUVertexStepMode_Instance;
   layout.arrayStride = sizeof(Instance);
   layout.attributeCount = 2;
   layout.attributes = attrs;
   VsFsPipelineDescription desc(m);
   desc.desc.vertex.bufferCount = 1;
   desc.desc.vertex.buffers = &layout;
-  return Ref<RenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
+  return Ref<WGPURenderPipeline>(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
 }
 
 // Two instances of one three-vertex draw: each half of the target shows its own instance's
@@ -77,38 +78,41 @@ Ref<RenderPipeline> instance_pipeline(const Procs& p, Device device, ShaderModul
 // declared (Float32x4 = 31 as four floats, Uint32 = 32 as one integer).
 TEST_F(GlDeviceTest, AbiInstanceStepModeAndInstanceVertexFormatsDrawPerInstance) {
   const Procs& p = dev->procs();
-  Device device = dev->device.get();
+  WGPUDevice device = dev->device.get();
   auto m = module(p, device, kInstanceWgsl);
-  auto pipeline = instance_pipeline(p, device, m.get(), VertexFormat::Float32x4, VertexFormat::Uint32);
+  auto pipeline = instance_pipeline(p, device, m.get(), WGPUVertexFormat_Float32x4, WGPUVertexFormat_Uint32);
   const Instance instances[2] = {{{1, 0, 0, 1}, 0}, {{0, 0, 1, 1}, 1}};
-  BufferDescriptor vdesc;
-  vdesc.usage = BufferUsage::Vertex | BufferUsage::CopyDst;
+  WGPUBufferDescriptor vdesc{};
+  vdesc.usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst;
   vdesc.size = sizeof(instances);
-  Ref<Buffer> vertices(&p, p.DeviceCreateBuffer(device, &vdesc));
+  Ref<WGPUBuffer> vertices(&p, p.DeviceCreateBuffer(device, &vdesc));
   p.QueueWriteBuffer(dev->queue.get(), vertices.get(), 0, instances, sizeof(instances));
 
   constexpr uint32_t kSize = 64;
-  TextureDescriptor tdesc;
+  WGPUTextureDescriptor tdesc{};
+  tdesc.dimension = WGPUTextureDimension_2D;
+  tdesc.mipLevelCount = 1;
+  tdesc.sampleCount = 1;
   tdesc.size = {kSize, kSize, 1};
-  tdesc.format = TextureFormat::RGBA8Unorm;
-  tdesc.usage = TextureUsage::RenderAttachment | TextureUsage::CopySrc;
-  Ref<Texture> target(&p, p.DeviceCreateTexture(device, &tdesc));
-  Ref<TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
-  BufferDescriptor rdesc;
-  rdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
+  tdesc.format = WGPUTextureFormat_RGBA8Unorm;
+  tdesc.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
+  Ref<WGPUTexture> target(&p, p.DeviceCreateTexture(device, &tdesc));
+  Ref<WGPUTextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
+  WGPUBufferDescriptor rdesc{};
+  rdesc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
   rdesc.size = kSize * kSize * 4;
-  Ref<Buffer> readback(&p, p.DeviceCreateBuffer(device, &rdesc));
+  Ref<WGPUBuffer> readback(&p, p.DeviceCreateBuffer(device, &rdesc));
 
   std::string errors = testing::validation_message(*dev, [&] {
-    Ref<CommandEncoder> enc(&p, p.DeviceCreateCommandEncoder(device, nullptr));
-    RenderPassEncoder pass = begin_clear_pass(p, enc.get(), view.get());
+    Ref<WGPUCommandEncoder> enc(&p, p.DeviceCreateCommandEncoder(device, nullptr));
+    WGPURenderPassEncoder pass = begin_clear_pass(p, enc.get(), view.get());
     p.RenderPassEncoderSetPipeline(pass, pipeline.get());
-    p.RenderPassEncoderSetVertexBuffer(pass, 0, vertices.get(), 0, kWholeSize);
+    p.RenderPassEncoderSetVertexBuffer(pass, 0, vertices.get(), 0, WGPU_WHOLE_SIZE);
     p.RenderPassEncoderDraw(pass, 3, 2, 0, 0);
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
     copy_image_to_buffer(p, enc.get(), target.get(), readback.get(), kSize, kSize, kSize * 4);
-    CommandBuffer commands = p.CommandEncoderFinish(enc.get(), nullptr);
+    WGPUCommandBuffer commands = p.CommandEncoderFinish(enc.get(), nullptr);
     p.QueueSubmit(dev->queue.get(), 1, &commands);
     p.CommandBufferRelease(commands);
   });
@@ -127,54 +131,62 @@ TEST_F(GlDeviceTest, AbiInstanceStepModeAndInstanceVertexFormatsDrawPerInstance)
 // Swapping the two formats makes Dawn name each one it received.
 TEST_F(GlDeviceTest, AbiInstanceVertexFormatsAreNamedByDawn) {
   const Procs& p = dev->procs();
-  Device device = dev->device.get();
+  WGPUDevice device = dev->device.get();
   auto m = module(p, device, kInstanceWgsl);
   std::string message = testing::validation_message(*dev, [&] {
-    auto pipeline = instance_pipeline(p, device, m.get(), VertexFormat::Uint32, VertexFormat::Uint32);
+    auto pipeline = instance_pipeline(p, device, m.get(), WGPUVertexFormat_Uint32, WGPUVertexFormat_Uint32);
   });
   EXPECT_NE(message.find("VertexFormat::Uint32"), std::string::npos) << message;
   message = testing::validation_message(*dev, [&] {
-    auto pipeline = instance_pipeline(p, device, m.get(), VertexFormat::Float32x4, VertexFormat::Float32x4);
+    auto pipeline = instance_pipeline(p, device, m.get(), WGPUVertexFormat_Float32x4, WGPUVertexFormat_Float32x4);
   });
   EXPECT_NE(message.find("VertexFormat::Float32x4"), std::string::npos) << message;
 }
 
 // In Compatibility mode a one-layer texture binds as 2D unless created with the chained
-// TextureBindingViewDimensionDescriptor (sType 0x20001) saying 2DArray.
+// WGPUTextureBindingViewDimensionDescriptor (sType 0x20001) saying 2DArray.
 TEST_F(GlDeviceTest, AbiTextureBindingViewDimensionDescriptorAllowsArrayBinding) {
   const Procs& p = dev->procs();
-  Device device = dev->device.get();
-  BindGroupLayoutEntry entry;
+  WGPUDevice device = dev->device.get();
+  WGPUBindGroupLayoutEntry entry{};
   entry.binding = 0;
-  entry.visibility = ShaderStage::Fragment;
-  entry.texture.sampleType = TextureSampleType::Float;
-  entry.texture.viewDimension = TextureViewDimension::e2DArray;
-  BindGroupLayoutDescriptor ldesc;
+  entry.visibility = WGPUShaderStage_Fragment;
+  entry.texture.sampleType = WGPUTextureSampleType_Float;
+  entry.texture.viewDimension = WGPUTextureViewDimension_2DArray;
+  WGPUBindGroupLayoutDescriptor ldesc{};
   ldesc.entryCount = 1;
   ldesc.entries = &entry;
-  Ref<BindGroupLayout> layout(&p, p.DeviceCreateBindGroupLayout(device, &ldesc));
+  Ref<WGPUBindGroupLayout> layout(&p, p.DeviceCreateBindGroupLayout(device, &ldesc));
 
   auto bind = [&](bool chained) {
-    TextureBindingViewDimensionDescriptor bound_as;
-    bound_as.textureBindingViewDimension = TextureViewDimension::e2DArray;
-    TextureDescriptor tdesc;
+    WGPUTextureBindingViewDimensionDescriptor bound_as{};
+    bound_as.chain.sType = WGPUSType_TextureBindingViewDimensionDescriptor;
+    bound_as.textureBindingViewDimension = WGPUTextureViewDimension_2DArray;
+    WGPUTextureDescriptor tdesc{};
+    tdesc.dimension = WGPUTextureDimension_2D;
+    tdesc.mipLevelCount = 1;
+    tdesc.sampleCount = 1;
     tdesc.nextInChain = chained ? &bound_as.chain : nullptr;
     tdesc.size = {4, 4, 1};
-    tdesc.format = TextureFormat::RGBA8Unorm;
-    tdesc.usage = TextureUsage::TextureBinding;
+    tdesc.format = WGPUTextureFormat_RGBA8Unorm;
+    tdesc.usage = WGPUTextureUsage_TextureBinding;
     return testing::validation_message(*dev, [&] {
-      Ref<Texture> texture(&p, p.DeviceCreateTexture(device, &tdesc));
-      TextureViewDescriptor vdesc;
-      vdesc.dimension = TextureViewDimension::e2DArray;
-      Ref<TextureView> view(&p, p.TextureCreateView(texture.get(), &vdesc));
-      BindGroupEntry bentry;
+      Ref<WGPUTexture> texture(&p, p.DeviceCreateTexture(device, &tdesc));
+      WGPUTextureViewDescriptor vdesc{};
+      vdesc.mipLevelCount = WGPU_MIP_LEVEL_COUNT_UNDEFINED;
+      vdesc.arrayLayerCount = WGPU_ARRAY_LAYER_COUNT_UNDEFINED;
+      vdesc.aspect = WGPUTextureAspect_All;
+      vdesc.dimension = WGPUTextureViewDimension_2DArray;
+      Ref<WGPUTextureView> view(&p, p.TextureCreateView(texture.get(), &vdesc));
+      WGPUBindGroupEntry bentry{};
+      bentry.size = WGPU_WHOLE_SIZE;
       bentry.binding = 0;
       bentry.textureView = view.get();
-      BindGroupDescriptor bdesc;
+      WGPUBindGroupDescriptor bdesc{};
       bdesc.layout = layout.get();
       bdesc.entryCount = 1;
       bdesc.entries = &bentry;
-      Ref<BindGroup> group(&p, p.DeviceCreateBindGroup(device, &bdesc));
+      Ref<WGPUBindGroup> group(&p, p.DeviceCreateBindGroup(device, &bdesc));
     });
   };
   EXPECT_EQ(bind(true), "");

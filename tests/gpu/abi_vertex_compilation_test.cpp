@@ -22,19 +22,20 @@ using ::testing::HasSubstr;
 
 // A pipeline whose only vertex attribute is declared `format` while the shader reads an
 // `i32`: no declared format is a signed integer, so Dawn refuses each one by name.
-std::string vertex_format_message(testing::TestDevice& dev, VertexFormat format) {
+std::string vertex_format_message(testing::TestDevice& dev, WGPUVertexFormat format) {
   const Procs& p = dev.procs();
-  Device device = dev.device.get();
+  WGPUDevice device = dev.device.get();
   return testing::validation_message(dev, [&] {
-    Ref<ShaderModule> module(&p, create_wgsl_module(p, device,
+    Ref<WGPUShaderModule> module(&p, create_wgsl_module(p, device,
                                                     "@vertex fn vs(@location(0) v : i32) -> @builtin(position) vec4<f32> {\n"
                                                     "  return vec4<f32>(f32(v));\n}\n"
                                                     "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }",
                                                     "vertex format probe"));
-    VertexAttribute attribute;
+    WGPUVertexAttribute attribute{};
     attribute.format = format;
     attribute.shaderLocation = 0;
-    VertexBufferLayout buffer;
+    WGPUVertexBufferLayout buffer{};
+    buffer.stepMode = WGPUVertexStepMode_Vertex;
     buffer.arrayStride = 16;
     buffer.attributeCount = 1;
     buffer.attributes = &attribute;
@@ -46,10 +47,10 @@ std::string vertex_format_message(testing::TestDevice& dev, VertexFormat format)
 }
 
 TEST_F(NullDeviceTest, VertexFormatValuesAreNamedByTheLibrary) {
-  const std::vector<std::pair<VertexFormat, const char*>> formats = {
-      {VertexFormat::Float32, "Float32"},     {VertexFormat::Float32x2, "Float32x2"},
-      {VertexFormat::Float32x3, "Float32x3"}, {VertexFormat::Float32x4, "Float32x4"},
-      {VertexFormat::Uint32, "Uint32"},       {VertexFormat::Uint32x4, "Uint32x4"},
+  const std::vector<std::pair<WGPUVertexFormat, const char*>> formats = {
+      {WGPUVertexFormat_Float32, "Float32"},     {WGPUVertexFormat_Float32x2, "Float32x2"},
+      {WGPUVertexFormat_Float32x3, "Float32x3"}, {WGPUVertexFormat_Float32x4, "Float32x4"},
+      {WGPUVertexFormat_Uint32, "Uint32"},       {WGPUVertexFormat_Uint32x4, "Uint32x4"},
   };
   for (const auto& [format, name] : formats) {
     std::string msg = vertex_format_message(*dev, format);
@@ -59,18 +60,18 @@ TEST_F(NullDeviceTest, VertexFormatValuesAreNamedByTheLibrary) {
 
 // Drawing more vertices (or instances) than the bound buffer holds is refused with the kind of
 // range the buffer's step mode makes it: "Vertex range" or "Instance range".
-std::string overrun_message(testing::TestDevice& dev, VertexStepMode mode) {
+std::string overrun_message(testing::TestDevice& dev, WGPUVertexStepMode mode) {
   const Procs& p = dev.procs();
-  Device device = dev.device.get();
+  WGPUDevice device = dev.device.get();
   return testing::validation_message(dev, [&] {
-    Ref<ShaderModule> module(&p, create_wgsl_module(p, device,
+    Ref<WGPUShaderModule> module(&p, create_wgsl_module(p, device,
                                                     "@vertex fn vs(@location(0) v : f32) -> @builtin(position) vec4<f32> {\n"
                                                     "  return vec4<f32>(v);\n}\n"
                                                     "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }",
                                                     "step mode probe"));
-    VertexAttribute attribute;
-    attribute.format = VertexFormat::Float32;
-    VertexBufferLayout layout;
+    WGPUVertexAttribute attribute{};
+    attribute.format = WGPUVertexFormat_Float32;
+    WGPUVertexBufferLayout layout{};
     layout.stepMode = mode;
     layout.arrayStride = 4;
     layout.attributeCount = 1;
@@ -78,19 +79,22 @@ std::string overrun_message(testing::TestDevice& dev, VertexStepMode mode) {
     gpu::VsFsPipelineDescription desc(module.get());
     desc.desc.vertex.bufferCount = 1;
     desc.desc.vertex.buffers = &layout;
-    Ref<RenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
-    BufferDescriptor bd;
+    Ref<WGPURenderPipeline> pipeline(&p, p.DeviceCreateRenderPipeline(device, &desc.desc));
+    WGPUBufferDescriptor bd{};
     bd.size = 8;  // two floats
-    bd.usage = BufferUsage::Vertex;
-    Ref<Buffer> buffer(&p, p.DeviceCreateBuffer(device, &bd));
-    TextureDescriptor td;
+    bd.usage = WGPUBufferUsage_Vertex;
+    Ref<WGPUBuffer> buffer(&p, p.DeviceCreateBuffer(device, &bd));
+    WGPUTextureDescriptor td{};
+    td.dimension = WGPUTextureDimension_2D;
+    td.mipLevelCount = 1;
+    td.sampleCount = 1;
     td.size = {4, 4, 1};
-    td.format = TextureFormat::RGBA8Unorm;
-    td.usage = TextureUsage::RenderAttachment;
-    Ref<Texture> target(&p, p.DeviceCreateTexture(device, &td));
-    Ref<TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
-    Ref<CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
-    RenderPassEncoder pass = begin_clear_pass(p, encoder.get(), view.get());
+    td.format = WGPUTextureFormat_RGBA8Unorm;
+    td.usage = WGPUTextureUsage_RenderAttachment;
+    Ref<WGPUTexture> target(&p, p.DeviceCreateTexture(device, &td));
+    Ref<WGPUTextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
+    Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
+    WGPURenderPassEncoder pass = begin_clear_pass(p, encoder.get(), view.get());
     p.RenderPassEncoderSetPipeline(pass, pipeline.get());
     p.RenderPassEncoderSetVertexBuffer(pass, 0, buffer.get(), 0, 8);
     p.RenderPassEncoderDraw(pass, 3, 3, 0, 0);
@@ -101,30 +105,30 @@ std::string overrun_message(testing::TestDevice& dev, VertexStepMode mode) {
 }
 
 TEST_F(NullDeviceTest, VertexStepModesSelectWhichRangeTheBufferMustHold) {
-  std::string per_vertex = overrun_message(*dev, VertexStepMode::Vertex);
+  std::string per_vertex = overrun_message(*dev, WGPUVertexStepMode_Vertex);
   EXPECT_THAT(per_vertex, HasSubstr("Vertex range")) << per_vertex;
-  std::string per_instance = overrun_message(*dev, VertexStepMode::Instance);
+  std::string per_instance = overrun_message(*dev, WGPUVertexStepMode_Instance);
   EXPECT_THAT(per_instance, HasSubstr("Instance range")) << per_instance;
 }
 
 struct InfoOutcome {
-  CompilationInfoRequestStatus status{};
-  std::vector<CompilationMessageType> types;
+  WGPUCompilationInfoRequestStatus status{};
+  std::vector<WGPUCompilationMessageType> types;
   std::vector<std::string> texts;
   int calls = 0;
 };
 
-CompilationInfoCallbackInfo info_callback(InfoOutcome* out, CallbackMode mode) {
-  CompilationInfoCallbackInfo cb;
+WGPUCompilationInfoCallbackInfo info_callback(InfoOutcome* out, WGPUCallbackMode mode) {
+  WGPUCompilationInfoCallbackInfo cb{};
   cb.mode = mode;
   cb.userdata1 = out;
-  cb.callback = [](CompilationInfoRequestStatus s, const CompilationInfo* info, void* u, void*) {
+  cb.callback = [](WGPUCompilationInfoRequestStatus s, const WGPUCompilationInfo* info, void* u, void*) {
     auto* o = static_cast<InfoOutcome*>(u);
     o->status = s;
     ++o->calls;
     for (size_t i = 0; info != nullptr && i < info->messageCount; ++i) {
       o->types.push_back(info->messages[i].type);
-      o->texts.emplace_back(info->messages[i].message.view());
+      o->texts.emplace_back(gpu::to_std(info->messages[i].message));
     }
   };
   return cb;
@@ -135,7 +139,7 @@ TEST_F(NullDeviceTest, CompilationInfoReportsNotesAsInfoMessages) {
   const Procs& p = dev->procs();
   InfoOutcome out;
   testing::validation_message(*dev, [&] {
-    Ref<ShaderModule> module(&p, create_wgsl_module(p, dev->device.get(),
+    Ref<WGPUShaderModule> module(&p, create_wgsl_module(p, dev->device.get(),
                                                     "@group(0) @binding(0) var t : texture_2d<f32>;\n"
                                                     "@group(0) @binding(1) var s : sampler;\n"
                                                     "@fragment fn fs(@location(0) uv : vec2<f32>) -> @location(0) vec4<f32> {\n"
@@ -145,16 +149,16 @@ TEST_F(NullDeviceTest, CompilationInfoReportsNotesAsInfoMessages) {
                                                     "  return vec4<f32>(0.0);\n"
                                                     "}\n",
                                                     "uniformity probe"));
-    auto waited = dev->context->wait(p.ShaderModuleGetCompilationInfo(module.get(), info_callback(&out, CallbackMode::WaitAnyOnly)),
+    auto waited = dev->context->wait(p.ShaderModuleGetCompilationInfo(module.get(), info_callback(&out, WGPUCallbackMode_WaitAnyOnly)),
                                      warden::testing::kSafetyNet);
     EXPECT_TRUE(waited.ok());
   });
-  EXPECT_EQ(out.status, CompilationInfoRequestStatus::Success);
+  EXPECT_EQ(out.status, WGPUCompilationInfoRequestStatus_Success);
   ASSERT_GE(out.types.size(), 2u);
-  EXPECT_EQ(out.types[0], CompilationMessageType::Error);
+  EXPECT_EQ(out.types[0], WGPUCompilationMessageType_Error);
   EXPECT_THAT(out.texts[0], HasSubstr("uniform control flow"));
   bool has_info = false;
-  for (auto type : out.types) has_info |= type == CompilationMessageType::Info;
+  for (auto type : out.types) has_info |= type == WGPUCompilationMessageType_Info;
   EXPECT_TRUE(has_info) << "a note of the uniformity error arrives as an Info message";
 }
 
@@ -168,14 +172,14 @@ TEST(WebGpuAbi, InstanceReleaseCancelsPendingCompilationInfo) {
   ASSERT_TRUE(device.ok());
   const Procs& p = ctx.value()->procs();
   InfoOutcome out;
-  ShaderModule module = create_wgsl_module(p, device->get(), "fn f() {}", "cancel probe");
-  p.ShaderModuleGetCompilationInfo(module, info_callback(&out, CallbackMode::AllowProcessEvents));
+  WGPUShaderModule module = create_wgsl_module(p, device->get(), "fn f() {}", "cancel probe");
+  p.ShaderModuleGetCompilationInfo(module, info_callback(&out, WGPUCallbackMode_AllowProcessEvents));
   p.ShaderModuleRelease(module);
   device->reset();
   adapter->adapter.reset();
   ctx.value().reset();
   EXPECT_EQ(out.calls, 1);
-  EXPECT_EQ(out.status, CompilationInfoRequestStatus::CallbackCancelled);
+  EXPECT_EQ(out.status, WGPUCompilationInfoRequestStatus_CallbackCancelled);
 }
 
 }  // namespace

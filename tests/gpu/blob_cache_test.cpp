@@ -50,12 +50,12 @@ TEST(BlobCache, ASecondDeviceLoadsWhatTheFirstStored) {
     auto opened = context.open_device(testing::pixel_test_backend(), options);
     ASSERT_TRUE(opened) << opened.error().message;
     const Procs& p = context.procs();
-    Device device = opened->device.get();
-    ShaderModule module = create_wgsl_module(p, device, "@compute @workgroup_size(1) fn main() {}", "cached");
-    ComputePipelineDescriptor desc;
+    WGPUDevice device = opened->device.get();
+    WGPUShaderModule module = create_wgsl_module(p, device, "@compute @workgroup_size(1) fn main() {}", "cached");
+    WGPUComputePipelineDescriptor desc{};
     desc.compute.module = module;
-    desc.compute.entryPoint = StringView("main");
-    ComputePipeline pipeline = p.DeviceCreateComputePipeline(device, &desc);
+    desc.compute.entryPoint = gpu::string_view("main");
+    WGPUComputePipeline pipeline = p.DeviceCreateComputePipeline(device, &desc);
     ASSERT_NE(pipeline, nullptr);
     p.ComputePipelineRelease(pipeline);
     p.ShaderModuleRelease(module);

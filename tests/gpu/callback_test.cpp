@@ -18,41 +18,41 @@ void call_as_webgpu_does(const Info& info, Args... args) {
 TEST(Callback, AOnceCallbackCallsItsHandlerWithTheArgumentsAndThenFreesIt) {
   auto held = std::make_shared<int>(7);
   std::weak_ptr<int> watch = held;
-  QueueWorkDoneStatus seen_status{};
+  WGPUQueueWorkDoneStatus seen_status{};
   std::string seen_message;
-  auto info = once_callback<QueueWorkDoneCallbackInfo>(
-      CallbackMode::WaitAnyOnly, [&, held = std::move(held)](QueueWorkDoneStatus status, StringView message) {
+  auto info = once_callback<WGPUQueueWorkDoneCallbackInfo>(
+      WGPUCallbackMode_WaitAnyOnly, [&, held = std::move(held)](WGPUQueueWorkDoneStatus status, WGPUStringView message) {
         seen_status = status;
-        seen_message = std::string(message.view());
+        seen_message = std::string(gpu::to_std(message));
         EXPECT_EQ(*held, 7) << "what the handler holds lives until its call";
       });
-  EXPECT_EQ(info.mode, CallbackMode::WaitAnyOnly);
+  EXPECT_EQ(info.mode, WGPUCallbackMode_WaitAnyOnly);
   EXPECT_FALSE(watch.expired()) << "kept until webgpu.h calls it";
-  call_as_webgpu_does(info, QueueWorkDoneStatus::Success, StringView(std::string_view("done")));
-  EXPECT_EQ(seen_status, QueueWorkDoneStatus::Success);
+  call_as_webgpu_does(info, WGPUQueueWorkDoneStatus_Success, gpu::string_view(std::string_view("done")));
+  EXPECT_EQ(seen_status, WGPUQueueWorkDoneStatus_Success);
   EXPECT_EQ(seen_message, "done");
   EXPECT_TRUE(watch.expired()) << "the one call frees the handler and what it holds";
 }
 
 TEST(Callback, ABorrowedCallbackCallsTheCallersHandlerEachTime) {
   int calls = 0;
-  ErrorType last{};
-  auto on_error = [&](const Device*, ErrorType type, StringView) {
+  WGPUErrorType last{};
+  auto on_error = [&](const WGPUDevice*, WGPUErrorType type, WGPUStringView) {
     ++calls;
     last = type;
   };
-  const auto info = borrowed_callback<UncapturedErrorCallbackInfo>(on_error);
+  const auto info = borrowed_callback<WGPUUncapturedErrorCallbackInfo>(on_error);
   EXPECT_EQ(info.userdata1, static_cast<void*>(&on_error));
-  call_as_webgpu_does(info, static_cast<const Device*>(nullptr), ErrorType::Validation, StringView{});
-  call_as_webgpu_does(info, static_cast<const Device*>(nullptr), ErrorType::NoError, StringView{});
+  call_as_webgpu_does(info, static_cast<const WGPUDevice*>(nullptr), WGPUErrorType_Validation, WGPUStringView{});
+  call_as_webgpu_does(info, static_cast<const WGPUDevice*>(nullptr), WGPUErrorType_NoError, WGPUStringView{});
   EXPECT_EQ(calls, 2);
-  EXPECT_EQ(last, ErrorType::NoError);
+  EXPECT_EQ(last, WGPUErrorType_NoError);
 
   int mapped = 0;
-  auto on_mapped = [&](MapAsyncStatus status, StringView) { mapped += status == MapAsyncStatus::Success; };
-  const auto map = borrowed_callback<BufferMapCallbackInfo>(CallbackMode::AllowProcessEvents, on_mapped);
-  EXPECT_EQ(map.mode, CallbackMode::AllowProcessEvents);
-  call_as_webgpu_does(map, MapAsyncStatus::Success, StringView{});
+  auto on_mapped = [&](WGPUMapAsyncStatus status, WGPUStringView) { mapped += status == WGPUMapAsyncStatus_Success; };
+  const auto map = borrowed_callback<WGPUBufferMapCallbackInfo>(WGPUCallbackMode_AllowProcessEvents, on_mapped);
+  EXPECT_EQ(map.mode, WGPUCallbackMode_AllowProcessEvents);
+  call_as_webgpu_does(map, WGPUMapAsyncStatus_Success, WGPUStringView{});
   EXPECT_EQ(mapped, 1);
 }
 

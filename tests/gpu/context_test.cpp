@@ -14,11 +14,11 @@ TEST(OpenDevice, GivesTheAdapterItsDeviceAndTheQueue) {
   ASSERT_NE(ctx, nullptr);
   auto opened = ctx->open_device(BackendChoice::Null, {"open device test", {}});
   ASSERT_TRUE(opened.ok()) << opened.error().message;
-  EXPECT_EQ(opened->adapter.description.backend, BackendType::Null);
+  EXPECT_EQ(opened->adapter.description.backend, WGPUBackendType_Null);
   ASSERT_NE(opened->device.get(), nullptr);
   ASSERT_NE(opened->queue.get(), nullptr);
   // The queue is the device's own: the device hands out the same object.
-  Queue again = ctx->procs().DeviceGetQueue(opened->device.get());
+  WGPUQueue again = ctx->procs().DeviceGetQueue(opened->device.get());
   EXPECT_EQ(again, opened->queue.get());
   ctx->procs().QueueRelease(again);
 }
@@ -30,13 +30,13 @@ TEST(OpenDevice, ARequiredFeatureTheAdapterLacksIsNamed) {
   ASSERT_NE(ctx, nullptr);
   DeviceOptions options;
   options.label = "needs much";
-  options.required_features = {0x50001};  // offered by Null, not by GL (abi_device_sync_test)
+  options.required_features = {static_cast<WGPUFeatureName>(0x50001)};  // offered by Null, not by GL (abi_device_sync_test)
   auto opened = ctx->open_device(BackendChoice::GL, std::move(options));
   ASSERT_FALSE(opened.ok());
   EXPECT_THAT(opened, warden::testing::FailsWith(MessageId::DeviceFeatureMissing));
   EXPECT_EQ(opened.error().kind, ErrorKind::DeviceFailed);
   EXPECT_EQ(opened.error().message,
-            "device \"needs much\": the adapter lacks required feature(s) " + feature_name(FeatureName{0x50001}));
+            "device \"needs much\": the adapter lacks required feature(s) " + feature_name(static_cast<WGPUFeatureName>(0x50001)));
   ctx->process_events();
 }
 
@@ -44,12 +44,12 @@ TEST(OpenDevice, OptionalFeaturesAreAskedForOnlyWhereTheAdapterHasThem) {
   Context* ctx = warden::testing::shared_context();
   ASSERT_NE(ctx, nullptr);
   DeviceOptions options;
-  options.optional_features = {FeatureName{0x50001}, kFeatureImplicitDeviceSynchronization};
+  options.optional_features = {static_cast<WGPUFeatureName>(0x50001), WGPUFeatureName_ImplicitDeviceSynchronization};
   options.backend = BackendChoice::GL;
   auto opened = ctx->open_device(std::move(options));
   ASSERT_TRUE(opened.ok()) << opened.error().message;
-  EXPECT_TRUE(ctx->procs().DeviceHasFeature(opened->device.get(), kFeatureImplicitDeviceSynchronization));
-  EXPECT_FALSE(ctx->procs().DeviceHasFeature(opened->device.get(), FeatureName{0x50001}));
+  EXPECT_TRUE(ctx->procs().DeviceHasFeature(opened->device.get(), WGPUFeatureName_ImplicitDeviceSynchronization));
+  EXPECT_FALSE(ctx->procs().DeviceHasFeature(opened->device.get(), static_cast<WGPUFeatureName>(0x50001)));
 }
 
 TEST(OpenDevice, AdapterLimitsAreAskedForWhenChosen) {
@@ -60,9 +60,9 @@ TEST(OpenDevice, AdapterLimitsAreAskedForWhenChosen) {
     options.limits = choice;
     auto opened = ctx->open_device(BackendChoice::GL, std::move(options));
     ASSERT_TRUE(opened.ok()) << opened.error().message;
-    Limits device_limits;
-    ASSERT_EQ(ctx->procs().DeviceGetLimits(opened->device.get(), &device_limits), Status::Success);
-    const Limits& adapter_limits = opened->adapter.description.limits;
+    WGPULimits device_limits{};
+    ASSERT_EQ(ctx->procs().DeviceGetLimits(opened->device.get(), &device_limits), WGPUStatus_Success);
+    const WGPULimits& adapter_limits = opened->adapter.description.limits;
     if (choice == LimitsChoice::Adapter) {
       EXPECT_EQ(device_limits.maxTextureArrayLayers, adapter_limits.maxTextureArrayLayers);
       EXPECT_EQ(device_limits.maxBufferSize, adapter_limits.maxBufferSize);

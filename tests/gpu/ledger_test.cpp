@@ -54,7 +54,7 @@ class LedgerTest : public ::testing::Test {
     context.reset();
   }
   const Procs& p() const { return context->procs(); }
-  Device dev() const { return device.device.get(); }
+  WGPUDevice dev() const { return device.device.get(); }
 
   std::unique_ptr<Context> context;
   OpenedDevice device;
@@ -62,11 +62,11 @@ class LedgerTest : public ::testing::Test {
 
 TEST_F(LedgerTest, ALeakedBufferAndQueueAreCountedAndNamed) {
   ReferenceCounts before = Ledger::process().outstanding();
-  BufferDescriptor desc;
+  WGPUBufferDescriptor desc{};
   desc.size = 64;
-  desc.usage = BufferUsage::CopyDst;
-  Buffer leaked_buffer = p().DeviceCreateBuffer(dev(), &desc);
-  Queue leaked_queue = p().DeviceGetQueue(dev());
+  desc.usage = WGPUBufferUsage_CopyDst;
+  WGPUBuffer leaked_buffer = p().DeviceCreateBuffer(dev(), &desc);
+  WGPUQueue leaked_queue = p().DeviceGetQueue(dev());
   ASSERT_NE(leaked_buffer, nullptr);
   ASSERT_NE(leaked_queue, nullptr);
 
@@ -85,35 +85,46 @@ TEST_F(LedgerTest, ALeakedBufferAndQueueAreCountedAndNamed) {
 TEST_F(LedgerTest, ABalancedSequenceOfEveryKindOfAcquisitionReportsZero) {
   ReferenceCounts before = Ledger::process().outstanding();
   {
-    BufferDescriptor bd;
+    WGPUBufferDescriptor bd{};
     bd.size = 256;
-    bd.usage = BufferUsage::Storage;
-    Ref<Buffer> buffer(&p(), p().DeviceCreateBuffer(dev(), &bd));
+    bd.usage = WGPUBufferUsage_Storage;
+    Ref<WGPUBuffer> buffer(&p(), p().DeviceCreateBuffer(dev(), &bd));
     p().BufferAddRef(buffer.get());
-    Ref<Buffer> second_reference(&p(), buffer.get());
+    Ref<WGPUBuffer> second_reference(&p(), buffer.get());
 
-    TextureDescriptor td;
-    td.usage = TextureUsage::RenderAttachment | TextureUsage::CopySrc;
+    WGPUTextureDescriptor td{};
+    td.dimension = WGPUTextureDimension_2D;
+    td.mipLevelCount = 1;
+    td.sampleCount = 1;
+    td.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
     td.size = {4, 4, 1};
-    td.format = TextureFormat::RGBA8Unorm;
-    Ref<Texture> texture(&p(), p().DeviceCreateTexture(dev(), &td));
-    Ref<TextureView> view(&p(), p().TextureCreateView(texture.get(), nullptr));
-    SamplerDescriptor sd;
-    Ref<Sampler> sampler(&p(), p().DeviceCreateSampler(dev(), &sd));
+    td.format = WGPUTextureFormat_RGBA8Unorm;
+    Ref<WGPUTexture> texture(&p(), p().DeviceCreateTexture(dev(), &td));
+    Ref<WGPUTextureView> view(&p(), p().TextureCreateView(texture.get(), nullptr));
+    WGPUSamplerDescriptor sd{};
+    sd.addressModeU = WGPUAddressMode_ClampToEdge;
+    sd.addressModeV = WGPUAddressMode_ClampToEdge;
+    sd.addressModeW = WGPUAddressMode_ClampToEdge;
+    sd.magFilter = WGPUFilterMode_Nearest;
+    sd.minFilter = WGPUFilterMode_Nearest;
+    sd.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+    sd.lodMaxClamp = 32.0f;
+    sd.maxAnisotropy = 1;
+    Ref<WGPUSampler> sampler(&p(), p().DeviceCreateSampler(dev(), &sd));
 
-    Ref<ShaderModule> module(&p(), create_wgsl_module(p(), dev(),
+    Ref<WGPUShaderModule> module(&p(), create_wgsl_module(p(), dev(),
         "@group(0) @binding(0) var<storage, read_write> data: array<u32>;\n"
         "@compute @workgroup_size(1) fn main() { data[0] = 1u; }\n", "ledger shader"));
-    ComputePipelineDescriptor cd;
+    WGPUComputePipelineDescriptor cd{};
     cd.compute.module = module.get();
-    cd.compute.entryPoint = "main";
-    Ref<ComputePipeline> pipeline(&p(), p().DeviceCreateComputePipeline(dev(), &cd));
-    Ref<BindGroupLayout> layout(&p(), p().ComputePipelineGetBindGroupLayout(pipeline.get(), 0));
+    cd.compute.entryPoint = gpu::string_view("main");
+    Ref<WGPUComputePipeline> pipeline(&p(), p().DeviceCreateComputePipeline(dev(), &cd));
+    Ref<WGPUBindGroupLayout> layout(&p(), p().ComputePipelineGetBindGroupLayout(pipeline.get(), 0));
 
-    Ref<CommandEncoder> encoder(&p(), p().DeviceCreateCommandEncoder(dev(), nullptr));
-    Ref<ComputePassEncoder> pass(&p(), p().CommandEncoderBeginComputePass(encoder.get(), nullptr));
+    Ref<WGPUCommandEncoder> encoder(&p(), p().DeviceCreateCommandEncoder(dev(), nullptr));
+    Ref<WGPUComputePassEncoder> pass(&p(), p().CommandEncoderBeginComputePass(encoder.get(), nullptr));
     p().ComputePassEncoderEnd(pass.get());
-    Ref<CommandBuffer> commands(&p(), p().CommandEncoderFinish(encoder.get(), nullptr));
+    Ref<WGPUCommandBuffer> commands(&p(), p().CommandEncoderFinish(encoder.get(), nullptr));
 
     EXPECT_EQ(since(before), counts({{ObjectType::Buffer, 2},
                                      {ObjectType::Texture, 1},
@@ -159,7 +170,7 @@ TEST(Ledger, ARejectedDeviceRequestDeliversNothingToCount) {
   ASSERT_TRUE(adapter.ok()) << adapter.error().message;
   ReferenceCounts before = Ledger::process().outstanding();
   DeviceOptions options;
-  options.required_features = {static_cast<FeatureName>(0x7fff0000)};  // no adapter has it
+  options.required_features = {static_cast<WGPUFeatureName>(0x7fff0000)};  // no adapter has it
   auto device = (*ctx)->request_device(adapter->adapter.get(), std::move(options));
   ASSERT_THAT(device, warden::testing::FailsWith(MessageId::DeviceFeatureMissing));
   EXPECT_TRUE(since(before).balanced()) << to_string(since(before));
@@ -184,10 +195,10 @@ TEST(Ledger, OffTheTableHoldsTheLibrarysOwnEntryPointsAndCountsNothing) {
   {
     auto opened = (*ctx)->open_device(BackendChoice::Null, {});
     ASSERT_TRUE(opened.ok()) << opened.error().message;
-    BufferDescriptor desc;
+    WGPUBufferDescriptor desc{};
     desc.size = 16;
-    desc.usage = BufferUsage::CopyDst;
-    Buffer buffer = (*off)->procs().DeviceCreateBuffer(opened->device.get(), &desc);
+    desc.usage = WGPUBufferUsage_CopyDst;
+    WGPUBuffer buffer = (*off)->procs().DeviceCreateBuffer(opened->device.get(), &desc);
     EXPECT_TRUE(since(before).balanced()) << to_string(since(before));
     (*off)->procs().BufferRelease(buffer);
   }

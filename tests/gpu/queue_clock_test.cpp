@@ -18,8 +18,8 @@ TEST_F(GlDeviceTest, QueueClockRetiresThroughPoll) {
   uint64_t waits_before = blocking_wait_count();
   Serial s{};
   for (int i = 0; i < 3; ++i) {
-    CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-    CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+    WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+    WGPUCommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
     s = qc.submit(cmd);
     p.CommandBufferRelease(cmd);
     p.CommandEncoderRelease(enc);
@@ -37,8 +37,8 @@ TEST_F(GlDeviceTest, QueueClockHoldsReportsBackUntilReleasedOrRebound) {
   const auto& p = dev->procs();
   QueueClock qc(p, dev->context->instance(), dev->queue.get());
   const auto submit_empty = [&] {
-    CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-    CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+    WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+    WGPUCommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
     const Serial s = qc.submit(cmd);
     p.CommandBufferRelease(cmd);
     p.CommandEncoderRelease(enc);

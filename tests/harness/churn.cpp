@@ -12,17 +12,17 @@ Result<ChurnReport> run_churn_frames(Registry& reg, uint32_t frames) {
   auto fail = [](const char* what, const Error& e) {
     return make_error(e.kind, fmt::format("churn: {}: {}", what, e.message));
   };
-  std::array<gpu::BindGroupLayoutEntry, 2> entries{};
+  std::array<WGPUBindGroupLayoutEntry, 2> entries{};
   entries[0].binding = 0;
-  entries[0].visibility = gpu::ShaderStage::Fragment;
-  entries[0].buffer.type = gpu::BufferBindingType::Uniform;
+  entries[0].visibility = WGPUShaderStage_Fragment;
+  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
   entries[1].binding = 1;
-  entries[1].visibility = gpu::ShaderStage::Fragment;
-  entries[1].texture.sampleType = gpu::TextureSampleType::Float;
-  entries[1].texture.viewDimension = gpu::TextureViewDimension::e2D;
+  entries[1].visibility = WGPUShaderStage_Fragment;
+  entries[1].texture.sampleType = WGPUTextureSampleType_Float;
+  entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
   auto layout = reg.create_bind_group_layout(entries, "churn layout");
   if (!layout) return fail("layout", layout.error());
-  auto source = reg.create_buffer({256, gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst, false, "churn source"});
+  auto source = reg.create_buffer({256, WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, false, "churn source"});
   if (!source) return fail("source buffer", source.error());
 
   const std::array<float, 64> uniforms{};
@@ -30,10 +30,10 @@ Result<ChurnReport> run_churn_frames(Registry& reg, uint32_t frames) {
   ChurnReport report;
   const uint64_t waits_before = gpu::blocking_wait_count();
   for (uint32_t frame = 0; frame < frames; ++frame) {
-    auto buffer = reg.create_buffer({256, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "frame uniforms"});
+    auto buffer = reg.create_buffer({256, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "frame uniforms"});
     if (!buffer) return fail("frame buffer", buffer.error());
     auto texture = reg.create_texture({.size = {4, 4, 1},
-                                       .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                                       .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst,
                                        .label = "frame texture"});
     if (!texture) return fail("frame texture", texture.error());
     auto view = reg.create_texture_view(*texture, {.label = "frame view"});
@@ -45,11 +45,11 @@ Result<ChurnReport> run_churn_frames(Registry& reg, uint32_t frames) {
       return fail("write_texture", w.error());
     }
 
-    gpu::CommandEncoder encoder = p.DeviceCreateCommandEncoder(reg.device(), nullptr);
+    WGPUCommandEncoder encoder = p.DeviceCreateCommandEncoder(reg.device(), nullptr);
     p.CommandEncoderCopyBufferToBuffer(encoder, *reg.resolve(*source), 0, *reg.resolve(*buffer), 0, 64);
     reg.touch(*source);
     reg.touch(*group);  // and through it the buffer, view and texture
-    gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
     // Destroyed while the frame's submission is recorded: the handles die now, the objects
     // once that submission retired.
     (void)reg.destroy_bind_group(*group);

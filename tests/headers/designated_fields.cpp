@@ -30,44 +30,52 @@ using namespace warden;
 
 // The descriptions a Registry creates from.
 resources::BufferDescription vertex_buffer() {
-  return {.size = 48, .usage = gpu::BufferUsage::Vertex | gpu::BufferUsage::CopyDst, .label = "vertices"};
+  return {.size = 48, .usage = WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, .label = "vertices"};
 }
 resources::TextureDescription render_texture() {
-  return {.size = {.width = 64, .height = 64}, .usage = gpu::TextureUsage::RenderAttachment};
+  return {.size = {.width = 64, .height = 64, .depthOrArrayLayers = 1}, .usage = WGPUTextureUsage_RenderAttachment};
 }
 resources::TextureViewDescription layer_view() {
-  return {.dimension = gpu::TextureViewDimension::e2D, .base_array_layer = 2, .array_layer_count = 1};
+  return {.dimension = WGPUTextureViewDimension_2D, .base_array_layer = 2, .array_layer_count = 1};
 }
 resources::SamplerDescription linear_sampler() {
-  return {.mag_filter = gpu::FilterMode::Linear, .min_filter = gpu::FilterMode::Linear};
+  return {.mag_filter = WGPUFilterMode_Linear, .min_filter = WGPUFilterMode_Linear};
 }
 resources::ShaderModuleDescription shader_module() { return {.wgsl = "@compute @workgroup_size(1) fn main() {}"}; }
 resources::BindGroupLayoutDescription bind_group_layout() {
-  return {.entries = {{.binding = 0, .visibility = gpu::ShaderStage::Fragment,
-                       .buffer = {.type = gpu::BufferBindingType::Uniform}}},
-          .label = "uniforms"};
+  // A webgpu.h struct, not a description: zeroed, then its fields written.
+  WGPUBindGroupLayoutEntry uniforms{};
+  uniforms.binding = 0;
+  uniforms.visibility = WGPUShaderStage_Fragment;
+  uniforms.buffer.type = WGPUBufferBindingType_Uniform;
+  return {.entries = {uniforms}, .label = "uniforms"};
 }
 resources::PipelineLayoutDescription pipeline_layout(BindGroupLayoutHandle layout) { return {.layouts = {layout}}; }
 resources::BindGroupDescription bind_group(BindGroupLayoutHandle layout, BufferHandle uniforms) {
   return {.layout = layout, .entries = {{.binding = 0, .resource = resources::BufferBinding{.buffer = uniforms}}}};
 }
 resources::QuerySetDescription query_set() { return {.count = 2}; }
-resources::TextureWrite texture_write() { return {.size = {.width = 4, .height = 4}, .bytes_per_row = 16}; }
+resources::TextureWrite texture_write() { return {.size = {.width = 4, .height = 4, .depthOrArrayLayers = 1}, .bytes_per_row = 16}; }
 resources::RenderPipelineDescription render_pipeline(ShaderModuleHandle module) {
   return {
       .label = "triangle",
       .vertex = {.module = module, .entry_point = "vs"},
-      .vertex_buffers = {{.stride = 8, .attributes = {{.format = gpu::VertexFormat::Float32x2}}}},
+      .vertex_buffers = {{.stride = 8, .attributes = {{.format = WGPUVertexFormat_Float32x2}}}},
       .depth = resources::DepthState{.write = false},
       .fragment = resources::ShaderStage{.module = module, .entry_point = "fs"},
-      .targets = {{.blend = gpu::BlendState{.color = {.srcFactor = gpu::BlendFactor::SrcAlpha}}}},
+      .targets = {{.blend = WGPUBlendState{.color = {.operation = WGPUBlendOperation_Add,
+                                                     .srcFactor = WGPUBlendFactor_SrcAlpha,
+                                                     .dstFactor = WGPUBlendFactor_OneMinusSrcAlpha},
+                                           .alpha = {.operation = WGPUBlendOperation_Add,
+                                                     .srcFactor = WGPUBlendFactor_One,
+                                                     .dstFactor = WGPUBlendFactor_Zero}}}},
   };
 }
 resources::ComputePipelineDescription compute_pipeline(ShaderModuleHandle module) {
   return {.compute = {.module = module, .entry_point = "main", .constants = {{.key = "size", .value = 8}}}};
 }
 resources::LayoutEntry layout_entry() {
-  return {.visibility = gpu::ShaderStage::Compute, .type = resources::StorageTextureLayout{.format = gpu::TextureFormat::RGBA8Unorm}};
+  return {.visibility = WGPUShaderStage_Compute, .type = resources::StorageTextureLayout{.format = WGPUTextureFormat_RGBA8Unorm}};
 }
 resources::RegistryOptions registry_options() { return {.generation_limit = 16}; }
 
@@ -78,7 +86,7 @@ engine::EngineCallbacks engine_callbacks() {
 }
 engine::TileLayerOptions tile_layer_options() { return {.tile_size = 128, .label = "map"}; }
 gpu::DeviceOptions device_options() {
-  return {.callbacks = {.on_lost = [](gpu::DeviceLostReason, std::string_view) {}},
+  return {.callbacks = {.on_lost = [](WGPUDeviceLostReason, std::string_view) {}},
           .backend = gpu::BackendChoice::Auto};
 }
 gpu::LibraryOptions library_options() { return {.path = "libwebgpu_dawn.so"}; }
@@ -92,7 +100,7 @@ device::ControllerHooks controller_hooks() {
 pipelines::BuildOptions build_options() { return {.completion = gpu::Completion::ProcessEvents}; }
 present::RenderTargetDescription render_target() { return {.width = 32, .height = 32}; }
 present::WindowOptions window_options() { return {.title = "viewer"}; }
-present::SwapchainOptions swapchain_options() { return {.present_mode = gpu::PresentMode::Fifo}; }
+present::SwapchainOptions swapchain_options() { return {.present_mode = WGPUPresentMode_Fifo}; }
 debugdraw::DebugDrawerOptions debug_drawer_options() { return {.depth_test = false}; }
 shaders::CompilerOptions compiler_options() { return {.completion = gpu::Completion::ProcessEvents}; }
 tiles::TileArrayDescription tile_array() { return {.layers = 16}; }
@@ -100,7 +108,7 @@ tiles::UploadRingDescription upload_ring() { return {.buffers = 2}; }
 
 // The positional forms, which clang warns about as GCC does: leading fields only.
 resources::BufferDescription positional_buffer() {
-  return {256, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "uniforms"};
+  return {256, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "uniforms"};
 }
 engine::EngineCallbacks positional_callbacks() { return {[](uint64_t) {}}; }
 

@@ -61,7 +61,7 @@ class PipelineBuildTest : public warden::testing::NullDeviceTest {
     d.label = std::move(label);
     d.vertex = {m, "vs", {}};
     d.fragment = resources::ShaderStage{m, "fs", {}};
-    d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+    d.targets = {resources::ColorTarget{WGPUTextureFormat_RGBA8Unorm, std::nullopt, WGPUColorWriteMask_All}};
     return d;
   }
   std::unique_ptr<resources::Registry> registry;
@@ -106,7 +106,7 @@ TEST_F(PipelineBuildTest, BindingTypeThatDisagreesWithTheLayoutIsNamed) {
   // The shader reads binding 0 as a read-write storage buffer; the layout says uniform.
   auto doubler = module("doubler.wgsl", kStorageDoubler);
   std::vector<resources::LayoutEntry> entries = {
-      {0, gpu::ShaderStage::Compute, resources::BufferLayout{gpu::BufferBindingType::Uniform, false, 0}}};
+      {0, WGPUShaderStage_Compute, resources::BufferLayout{WGPUBufferBindingType_Uniform, false, 0}}};
   auto c_entries = translate_layout_entries(entries);
   auto group_layout = registry->create_bind_group_layout(c_entries, "uniform layout");
   ASSERT_TRUE(group_layout.ok()) << group_layout.error().message;
@@ -123,7 +123,7 @@ TEST_F(PipelineBuildTest, BindingTypeThatDisagreesWithTheLayoutIsNamed) {
 
   // The layout that agrees builds.
   std::vector<resources::LayoutEntry> storage = {
-      {0, gpu::ShaderStage::Compute, resources::BufferLayout{gpu::BufferBindingType::Storage, false, 0}}};
+      {0, WGPUShaderStage_Compute, resources::BufferLayout{WGPUBufferBindingType_Storage, false, 0}}};
   auto storage_entries = translate_layout_entries(storage);
   auto storage_group = registry->create_bind_group_layout(storage_entries, "storage layout");
   ASSERT_TRUE(storage_group.ok());
@@ -149,14 +149,14 @@ TEST_F(PipelineBuildTest, ReplaceSwapsUnderTheSameHandleAndAFailedReplaceKeepsTh
   auto tri = module("triangle.wgsl", kTriangle);
   auto render = library->create_render_pipeline(triangle(tri, "triangle"));
   ASSERT_TRUE(render.ok());
-  gpu::RenderPipeline first = *registry->resolve(*render);
+  WGPURenderPipeline first = *registry->resolve(*render);
 
   auto culled = triangle(tri, "triangle");
-  culled.cull_mode = gpu::CullMode::Back;
+  culled.cull_mode = WGPUCullMode_Back;
   ASSERT_TRUE(library->replace_render_pipeline(*render, culled).ok());
-  gpu::RenderPipeline second = *registry->resolve(*render);
+  WGPURenderPipeline second = *registry->resolve(*render);
   EXPECT_NE(second, first);
-  EXPECT_EQ(library->description(*render)->cull_mode, gpu::CullMode::Back);
+  EXPECT_EQ(library->description(*render)->cull_mode, WGPUCullMode_Back);
 
   auto broken = triangle(tri, "triangle");
   broken.vertex.entry_point = "no_such_vs";
@@ -169,27 +169,27 @@ TEST_F(PipelineBuildTest, ReplaceSwapsUnderTheSameHandleAndAFailedReplaceKeepsTh
 
 TEST_F(PipelineBuildTest, EveryLayoutEntryKindTranslates) {
   std::vector<resources::LayoutEntry> entries = {
-      {0, gpu::ShaderStage::Vertex, resources::BufferLayout{gpu::BufferBindingType::ReadOnlyStorage, true, 16}},
-      {1, gpu::ShaderStage::Fragment, resources::SamplerLayout{gpu::SamplerBindingType::NonFiltering}},
-      {2, gpu::ShaderStage::Fragment,
-       resources::TextureLayout{gpu::TextureSampleType::UnfilterableFloat, gpu::TextureViewDimension::e2DArray, false}},
-      {3, gpu::ShaderStage::Compute,
-       resources::StorageTextureLayout{gpu::StorageTextureAccess::WriteOnly, gpu::TextureFormat::RGBA8Unorm,
-                            gpu::TextureViewDimension::e2D}},
+      {0, WGPUShaderStage_Vertex, resources::BufferLayout{WGPUBufferBindingType_ReadOnlyStorage, true, 16}},
+      {1, WGPUShaderStage_Fragment, resources::SamplerLayout{WGPUSamplerBindingType_NonFiltering}},
+      {2, WGPUShaderStage_Fragment,
+       resources::TextureLayout{WGPUTextureSampleType_UnfilterableFloat, WGPUTextureViewDimension_2DArray, false}},
+      {3, WGPUShaderStage_Compute,
+       resources::StorageTextureLayout{WGPUStorageTextureAccess_WriteOnly, WGPUTextureFormat_RGBA8Unorm,
+                            WGPUTextureViewDimension_2D}},
   };
   auto c = translate_layout_entries(entries);
   ASSERT_EQ(c.size(), 4u);
-  EXPECT_EQ(c[0].buffer.type, gpu::BufferBindingType::ReadOnlyStorage);
+  EXPECT_EQ(c[0].buffer.type, WGPUBufferBindingType_ReadOnlyStorage);
   EXPECT_EQ(c[0].buffer.hasDynamicOffset, 1u);
   EXPECT_EQ(c[0].buffer.minBindingSize, 16u);
-  EXPECT_EQ(c[0].sampler.type, gpu::SamplerBindingType::BindingNotUsed);
-  EXPECT_EQ(c[1].sampler.type, gpu::SamplerBindingType::NonFiltering);
-  EXPECT_EQ(c[1].buffer.type, gpu::BufferBindingType::BindingNotUsed);
-  EXPECT_EQ(c[2].texture.sampleType, gpu::TextureSampleType::UnfilterableFloat);
-  EXPECT_EQ(c[2].texture.viewDimension, gpu::TextureViewDimension::e2DArray);
-  EXPECT_EQ(c[3].storageTexture.access, gpu::StorageTextureAccess::WriteOnly);
+  EXPECT_EQ(c[0].sampler.type, WGPUSamplerBindingType_BindingNotUsed);
+  EXPECT_EQ(c[1].sampler.type, WGPUSamplerBindingType_NonFiltering);
+  EXPECT_EQ(c[1].buffer.type, WGPUBufferBindingType_BindingNotUsed);
+  EXPECT_EQ(c[2].texture.sampleType, WGPUTextureSampleType_UnfilterableFloat);
+  EXPECT_EQ(c[2].texture.viewDimension, WGPUTextureViewDimension_2DArray);
+  EXPECT_EQ(c[3].storageTexture.access, WGPUStorageTextureAccess_WriteOnly);
   EXPECT_EQ(c[3].binding, 3u);
-  EXPECT_EQ(c[3].visibility, gpu::ShaderStage::Compute);
+  EXPECT_EQ(c[3].visibility, WGPUShaderStage_Compute);
   // Dawn accepts the translated layout.
   auto built = build_bind_group_layout(*dev->context, dev->device.get(), "all kinds", entries);
   EXPECT_TRUE(built.ok()) << built.error().message;

@@ -58,8 +58,8 @@ class HotReloadTest : public ::testing::Test {
     ASSERT_NE(ctx, nullptr);
     gpu::DeviceOptions options;
     options.label = "hot reload test device";
-    options.required_features = {gpu::kFeatureImplicitDeviceSynchronization};
-    options.callbacks.on_uncaptured_error = [this](gpu::ErrorType, std::string_view message) {
+    options.required_features = {WGPUFeatureName_ImplicitDeviceSynchronization};
+    options.callbacks.on_uncaptured_error = [this](WGPUErrorType, std::string_view message) {
       std::lock_guard lock(errors_mutex);
       uncaptured.emplace_back(message);
     };
@@ -99,7 +99,7 @@ class HotReloadTest : public ::testing::Test {
     d.label = "tint pass";
     d.vertex = {*module, "vs", {}};
     d.fragment = resources::ShaderStage{*module, "fs", {}};
-    d.targets = {resources::ColorTarget{gpu::TextureFormat::RGBA8Unorm, std::nullopt, gpu::ColorWriteMask::All}};
+    d.targets = {resources::ColorTarget{WGPUTextureFormat_RGBA8Unorm, std::nullopt, WGPUColorWriteMask_All}};
     auto pipeline = pipelines->create_render_pipeline(d);
     EXPECT_TRUE(pipeline.ok()) << pipeline.error().message;
     auto created = HotReloader::create(*ctx, *shaders, *pipelines);
@@ -114,28 +114,31 @@ class HotReloadTest : public ::testing::Test {
   // Draws a full-screen triangle with whatever `pipeline` resolves to now; the centre pixel.
   Pixel draw(RenderPipelineHandle pipeline) {
     const gpu::Procs& p = ctx->procs();
-    gpu::TextureDescriptor tdesc;
+    WGPUTextureDescriptor tdesc{};
+    tdesc.dimension = WGPUTextureDimension_2D;
+    tdesc.mipLevelCount = 1;
+    tdesc.sampleCount = 1;
     tdesc.size = {kSize, kSize, 1};
-    tdesc.format = gpu::TextureFormat::RGBA8Unorm;
-    tdesc.usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc;
-    gpu::Ref<gpu::Texture> target(&p, p.DeviceCreateTexture(device_.get(), &tdesc));
-    gpu::Ref<gpu::TextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
-    gpu::BufferDescriptor bdesc;
+    tdesc.format = WGPUTextureFormat_RGBA8Unorm;
+    tdesc.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
+    gpu::Ref<WGPUTexture> target(&p, p.DeviceCreateTexture(device_.get(), &tdesc));
+    gpu::Ref<WGPUTextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
+    WGPUBufferDescriptor bdesc{};
     bdesc.size = uint64_t{kSize} * kSize * 4;
-    bdesc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
-    gpu::Ref<gpu::Buffer> readback(&p, p.DeviceCreateBuffer(device_.get(), &bdesc));
+    bdesc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+    gpu::Ref<WGPUBuffer> readback(&p, p.DeviceCreateBuffer(device_.get(), &bdesc));
 
     auto resolved = registry->resolve(pipeline);
     EXPECT_TRUE(resolved.ok());
     registry->touch(pipeline);
-    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device_.get(), nullptr));
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, encoder.get(), view.get(), {0.0, 0.0, 0.0, 1.0});
+    gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device_.get(), nullptr));
+    WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, encoder.get(), view.get(), {0.0, 0.0, 0.0, 1.0});
     p.RenderPassEncoderSetPipeline(pass, *resolved);
     p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
     gpu::copy_image_to_buffer(p, encoder.get(), target.get(), readback.get(), kSize, kSize, kSize * 4);
-    gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
+    WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
     registry->submit(commands);
     p.CommandBufferRelease(commands);
     auto bytes = ctx->read_mapped(readback.get(), bdesc.size, kTimeout);
@@ -189,9 +192,9 @@ class HotReloadTest : public ::testing::Test {
   }
 
   gpu::Context* ctx = nullptr;
-  gpu::Ref<gpu::Adapter> adapter_;
-  gpu::Ref<gpu::Device> device_;
-  gpu::Ref<gpu::Queue> queue_;
+  gpu::Ref<WGPUAdapter> adapter_;
+  gpu::Ref<WGPUDevice> device_;
+  gpu::Ref<WGPUQueue> queue_;
   std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<shaders::ShaderManager> shaders;
   std::unique_ptr<PipelineLibrary> pipelines;
@@ -318,7 +321,7 @@ TEST_F(HotReloadTest, TheBoundaryThatAsksForThePipelinesDoesNotSwapThemIn) {
 TEST_F(HotReloadTest, PipelinesBuiltForASupersededSaveAreReleasedNeverPublished) {
   write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
   RenderPipelineHandle pipeline = load_pipeline();
-  gpu::RenderPipeline old_pipeline = *registry->resolve(pipeline);
+  WGPURenderPipeline old_pipeline = *registry->resolve(pipeline);
   write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), false);
   hand_to_worker_and_let_it_compile();
   EXPECT_TRUE(reloader->poll().empty());  // the green pipeline is asked for
@@ -342,7 +345,7 @@ TEST_F(HotReloadTest, PipelinesBuiltForASupersededSaveAreReleasedNeverPublished)
 TEST_F(HotReloadTest, PipelinesStillBuildingWhenTheReloaderGoesAreReleasedNeverPublished) {
   write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
   RenderPipelineHandle pipeline = load_pipeline();
-  gpu::RenderPipeline old_pipeline = *registry->resolve(pipeline);
+  WGPURenderPipeline old_pipeline = *registry->resolve(pipeline);
   write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), false);
   hand_to_worker_and_let_it_compile();
   EXPECT_TRUE(reloader->poll().empty());
@@ -361,8 +364,8 @@ TEST_F(HotReloadTest, PipelinesStillBuildingWhenTheReloaderGoesAreReleasedNeverP
 TEST_F(HotReloadTest, ARebuildThatFailsKeepsTheOldModuleAndPipeline) {
   write_file(shader_path, shader_source("vec4<f32>(1.0, 0.0, 0.0, 1.0)"), false);
   RenderPipelineHandle pipeline = load_pipeline();
-  gpu::ShaderModule old_module = *registry->resolve(module_);
-  gpu::RenderPipeline old_pipeline = *registry->resolve(pipeline);
+  WGPUShaderModule old_module = *registry->resolve(module_);
+  WGPURenderPipeline old_pipeline = *registry->resolve(pipeline);
 
   // Compiles, but the fragment entry point the pipeline names is gone.
   std::string renamed = shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)");

@@ -36,12 +36,12 @@ class PresentingApp {
       : retirement(retirement_options), context_(context) {
     provider = std::make_unique<DawnProvider>(&context, DawnProviderOptions{
         .device = {.backend = gpu::BackendChoice::GL},
-        .on_uncaptured_error = [this](DeviceId, gpu::ErrorType, std::string_view message) { errors.emplace_back(message); }});
+        .on_uncaptured_error = [this](DeviceId, WGPUErrorType, std::string_view message) { errors.emplace_back(message); }});
     swapchain = std::make_unique<Swapchain>(context, window.surface_source(), 64, 48);
     ControllerHooks hooks;
     hooks.prepare_resources = [this](const DeviceView& view) {
-      gpu::Queue queue = context_.procs().DeviceGetQueue(view.device);
-      queue_ = gpu::Ref<gpu::Queue>(&context_.procs(), queue);
+      WGPUQueue queue = context_.procs().DeviceGetQueue(view.device);
+      queue_ = gpu::Ref<WGPUQueue>(&context_.procs(), queue);
       registry = std::make_unique<resources::Registry>(context_, view.device, queue);
       auto attached = swapchain->attach({.device = view.device, .registry = registry.get(),
                                          .on_first_present = [this] { (void)controller->mark_presented(); }});
@@ -75,12 +75,12 @@ class PresentingApp {
     for (int i = 0; i < count; ++i) {
       auto frame = swapchain->acquire();
       if (!frame || !frame->has_value()) continue;
-      gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry->device(), nullptr);
-      gpu::RenderPassEncoder pass = gpu::begin_clear_pass(procs, encoder, *registry->resolve((*frame)->view),
-                                                          gpu::Color{0.2, 0.4, 0.8, 1});
+      WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry->device(), nullptr);
+      WGPURenderPassEncoder pass = gpu::begin_clear_pass(procs, encoder, *registry->resolve((*frame)->view),
+                                                          WGPUColor{0.2, 0.4, 0.8, 1});
       procs.RenderPassEncoderEnd(pass);
       procs.RenderPassEncoderRelease(pass);
-      gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+      WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
       registry->submit(commands);
       procs.CommandBufferRelease(commands);
       procs.CommandEncoderRelease(encoder);
@@ -100,7 +100,7 @@ class PresentingApp {
 
  private:
   const gpu::Context& context_;
-  gpu::Ref<gpu::Queue> queue_;
+  gpu::Ref<WGPUQueue> queue_;
 };
 
 class PresentGenerationsTest : public ::testing::Test {
@@ -129,7 +129,7 @@ TEST_F(PresentGenerationsTest, FourDeviceGenerationsInARowOnOneWindowEachPresent
     const DeviceView shown = *app.controller->active_device();
     presented_by_generation[shown.device_generation] = app.present_frames(20);
     if (round == 3) break;
-    context->procs().DeviceForceLoss(shown.device, gpu::DeviceLostReason::Unknown, "forced between generations");
+    context->procs().DeviceForceLoss(shown.device, WGPUDeviceLostReason_Unknown, gpu::string_view("forced between generations"));
     ASSERT_TRUE(pump_until(*app.provider, [&] { return app.controller->state() == DeviceState::Lost; }));
   }
   ASSERT_EQ(presented_by_generation.size(), 4u);

@@ -38,13 +38,13 @@ class RenderTargetTest : public testing::GlDeviceTest {
     GlDeviceTest::TearDown();
   }
 
-  void clear(const RenderTarget& target, gpu::Color colour) {
+  void clear(const RenderTarget& target, WGPUColor colour) {
     const gpu::Procs& procs = dev->procs();
-    gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(procs, encoder, *registry->resolve(target.view()), colour);
+    WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+    WGPURenderPassEncoder pass = gpu::begin_clear_pass(procs, encoder, *registry->resolve(target.view()), colour);
     procs.RenderPassEncoderEnd(pass);
     procs.RenderPassEncoderRelease(pass);
-    gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
     registry->touch(target.view());
     registry->touch(target.texture());
     registry->submit(commands);
@@ -94,17 +94,17 @@ TEST_F(RenderTargetTest, ResizeKeepsBothHandlesAndTheNewSizeRendersAndReadsBack)
 }
 
 TEST_F(RenderTargetTest, BgraTargetsReadBackAsRgbaAndUnreadableFormatsAreNamed) {
-  auto bgra = RenderTarget::create(*registry, {.width = 8, .height = 8, .format = gpu::TextureFormat::BGRA8Unorm});
+  auto bgra = RenderTarget::create(*registry, {.width = 8, .height = 8, .format = WGPUTextureFormat_BGRA8Unorm});
   ASSERT_TRUE(bgra) << bgra.error().message;
   clear(*bgra, {1, 0.5, 0, 1});
   auto image = read_image(*dev->context, *registry, bgra->texture());
   ASSERT_TRUE(image) << image.error().message;
   EXPECT_THAT(pixels(*image), Each(Rgba{255, 128, 0, 255}));
 
-  auto hdr = RenderTarget::create(*registry, {.width = 8, .height = 8, .format = gpu::TextureFormat::RGBA16Float});
+  auto hdr = RenderTarget::create(*registry, {.width = 8, .height = 8, .format = WGPUTextureFormat_RGBA16Float});
   ASSERT_TRUE(hdr) << hdr.error().message;
   ASSERT_TRUE(hdr->resize(20, 4));
-  EXPECT_EQ(hdr->format(), gpu::TextureFormat::RGBA16Float);
+  EXPECT_EQ(hdr->format(), WGPUTextureFormat_RGBA16Float);
   auto refused = read_image(*dev->context, *registry, hdr->texture());
   ASSERT_THAT(refused, FailsWith(MessageId::ReadImageFormatUnreadable));
   EXPECT_THAT(refused.error().message, HasSubstr("format rgba16float is not readable"));

@@ -44,14 +44,14 @@ TEST(ReverseZProjection, TheStandardMappingIsTheOtherWayRound) {
 }
 
 TEST(ReverseZConvention, DepthClearsToZeroAndComparesGreaterEqualInDepth32Float) {
-  const gpu::DepthStencilState state = reverse_z_depth_state();
-  EXPECT_EQ(state.format, gpu::TextureFormat::Depth32Float);
-  EXPECT_EQ(state.depthCompare, gpu::CompareFunction::GreaterEqual);
-  EXPECT_EQ(state.depthWriteEnabled, gpu::OptionalBool::True);
-  EXPECT_EQ(reverse_z_depth_state(false).depthWriteEnabled, gpu::OptionalBool::False);
-  const gpu::RenderPassDepthStencilAttachment attachment = reverse_z_depth_attachment(nullptr);
+  const WGPUDepthStencilState state = reverse_z_depth_state();
+  EXPECT_EQ(state.format, WGPUTextureFormat_Depth32Float);
+  EXPECT_EQ(state.depthCompare, WGPUCompareFunction_GreaterEqual);
+  EXPECT_EQ(state.depthWriteEnabled, WGPUOptionalBool_True);
+  EXPECT_EQ(reverse_z_depth_state(false).depthWriteEnabled, WGPUOptionalBool_False);
+  const WGPURenderPassDepthStencilAttachment attachment = reverse_z_depth_attachment(nullptr);
   EXPECT_EQ(attachment.depthClearValue, 0.0f);
-  EXPECT_EQ(attachment.depthLoadOp, gpu::LoadOp::Clear);
+  EXPECT_EQ(attachment.depthLoadOp, WGPULoadOp_Clear);
 }
 
 // A triangle in view space at `distance`, scaled with it so that every distance covers the same
@@ -88,10 +88,10 @@ class ReverseZTest : public testing::GlDeviceTest {
     ASSERT_TRUE(colour);
     target = std::make_unique<RenderTarget>(std::move(colour.value()));
     auto depth = RenderTarget::create(*registry, {.width = kSize, .height = kSize, .format = kDepthFormat,
-                                                  .usage = gpu::TextureUsage::RenderAttachment, .label = "depth"});
+                                                  .usage = WGPUTextureUsage_RenderAttachment, .label = "depth"});
     ASSERT_TRUE(depth) << depth.error().message;
     depth_target = std::make_unique<RenderTarget>(std::move(depth.value()));
-    auto uniforms = registry->create_buffer({.size = sizeof(Mat4), .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst});
+    auto uniforms = registry->create_buffer({.size = sizeof(Mat4), .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst});
     ASSERT_TRUE(uniforms);
     uniform_buffer = *uniforms;
     const Mat4 projection = perspective_reverse_z_infinite(std::numbers::pi_v<float> / 2, 1.0f, 0.1f);
@@ -99,10 +99,10 @@ class ReverseZTest : public testing::GlDeviceTest {
     auto module = registry->create_shader_module(kTriangleWgsl, "triangles");
     ASSERT_TRUE(module) << module.error().message;
     shader = *module;
-    gpu::BindGroupLayoutEntry entry;
+    WGPUBindGroupLayoutEntry entry{};
     entry.binding = 0;
-    entry.visibility = gpu::ShaderStage::Vertex;
-    entry.buffer.type = gpu::BufferBindingType::Uniform;
+    entry.visibility = WGPUShaderStage_Vertex;
+    entry.buffer.type = WGPUBufferBindingType_Uniform;
     auto group_layout = registry->create_bind_group_layout({&entry, 1}, "uniforms");
     ASSERT_TRUE(group_layout) << group_layout.error().message;
     const BindGroupLayoutHandle layouts[] = {*group_layout};
@@ -118,15 +118,17 @@ class ReverseZTest : public testing::GlDeviceTest {
     GlDeviceTest::TearDown();
   }
 
-  gpu::RenderPipeline make_pipeline(const Triangle& t) {
-    const gpu::ConstantEntry vertex_constants[] = {{nullptr, "distance", t.distance}, {nullptr, "shift", t.shift}};
-    const gpu::ConstantEntry fragment_constants[] = {{nullptr, "red", t.red}, {nullptr, "green", t.green}};
+  WGPURenderPipeline make_pipeline(const Triangle& t) {
+    const WGPUConstantEntry vertex_constants[] = {{nullptr, gpu::string_view("distance"), t.distance},
+                                                  {nullptr, gpu::string_view("shift"), t.shift}};
+    const WGPUConstantEntry fragment_constants[] = {{nullptr, gpu::string_view("red"), t.red},
+                                                    {nullptr, gpu::string_view("green"), t.green}};
     gpu::VsFsPipelineDescription p(*registry->resolve(shader));
     p.desc.vertex.constantCount = 2;
     p.desc.vertex.constants = vertex_constants;
     p.fragment.constantCount = 2;
     p.fragment.constants = fragment_constants;
-    const gpu::DepthStencilState depth = reverse_z_depth_state();
+    const WGPUDepthStencilState depth = reverse_z_depth_state();
     p.desc.depthStencil = &depth;
     p.desc.layout = *registry->resolve(layout);
     return dev->procs().DeviceCreateRenderPipeline(dev->device.get(), &p.desc);
@@ -135,34 +137,35 @@ class ReverseZTest : public testing::GlDeviceTest {
   // Draws the triangles in the order given into a cleared colour and depth target.
   Image draw(std::initializer_list<Triangle> triangles) {
     const gpu::Procs& procs = dev->procs();
-    std::vector<gpu::RenderPipeline> pipelines;
+    std::vector<WGPURenderPipeline> pipelines;
     for (const Triangle& t : triangles) pipelines.push_back(make_pipeline(t));
-    const gpu::BindGroup group = *registry->resolve(bind_group);
+    const WGPUBindGroup group = *registry->resolve(bind_group);
 
-    gpu::RenderPassColorAttachment colour;
+    WGPURenderPassColorAttachment colour{};
+    colour.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
     colour.view = *registry->resolve(target->view());
-    colour.loadOp = gpu::LoadOp::Clear;
-    colour.storeOp = gpu::StoreOp::Store;
+    colour.loadOp = WGPULoadOp_Clear;
+    colour.storeOp = WGPUStoreOp_Store;
     colour.clearValue = {0, 0, 1, 1};
-    const gpu::RenderPassDepthStencilAttachment depth = reverse_z_depth_attachment(*registry->resolve(depth_target->view()));
-    gpu::RenderPassDescriptor pass_desc;
+    const WGPURenderPassDepthStencilAttachment depth = reverse_z_depth_attachment(*registry->resolve(depth_target->view()));
+    WGPURenderPassDescriptor pass_desc{};
     pass_desc.colorAttachmentCount = 1;
     pass_desc.colorAttachments = &colour;
     pass_desc.depthStencilAttachment = &depth;
-    gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-    gpu::RenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &pass_desc);
-    for (gpu::RenderPipeline pipeline : pipelines) {
+    WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+    WGPURenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &pass_desc);
+    for (WGPURenderPipeline pipeline : pipelines) {
       procs.RenderPassEncoderSetPipeline(pass, pipeline);
       procs.RenderPassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
       procs.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
     }
     procs.RenderPassEncoderEnd(pass);
     procs.RenderPassEncoderRelease(pass);
-    gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
     registry->submit(commands);
     procs.CommandBufferRelease(commands);
     procs.CommandEncoderRelease(encoder);
-    for (gpu::RenderPipeline pipeline : pipelines) procs.RenderPipelineRelease(pipeline);
+    for (WGPURenderPipeline pipeline : pipelines) procs.RenderPipelineRelease(pipeline);
     auto image = read_image(*dev->context, *registry, target->texture());
     EXPECT_TRUE(image) << image.error().message;
     return image ? *image : Image{};

@@ -22,7 +22,7 @@ using testing::FailsWith;
 using testing::NamesKind;
 using testing::NamesLabel;
 using ::testing::IsEmpty;
-using Status = gpu::SurfaceGetCurrentTextureStatus;
+using Status = WGPUSurfaceGetCurrentTextureStatus;
 
 // The real driver, with statuses injected ahead of the real GetCurrentTexture.
 class InjectingDriver : public DawnSurfaceDriver {
@@ -30,10 +30,10 @@ class InjectingDriver : public DawnSurfaceDriver {
   using DawnSurfaceDriver::DawnSurfaceDriver;
   std::deque<Status> injected;
   int current_texture_calls = 0;
-  gpu::SurfaceTexture current_texture(gpu::Surface surface) override {
+  WGPUSurfaceTexture current_texture(WGPUSurface surface) override {
     ++current_texture_calls;
     if (injected.empty()) return DawnSurfaceDriver::current_texture(surface);
-    gpu::SurfaceTexture st;
+    WGPUSurfaceTexture st{};
     st.status = injected.front();
     injected.pop_front();
     return st;
@@ -72,11 +72,11 @@ class SwapchainTest : public ::testing::Test {
     const gpu::Procs& procs = dev->procs();
     auto view = registry->resolve(frame.view);
     ASSERT_TRUE(view) << view.error().message;
-    gpu::CommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(procs, encoder, *view, gpu::Color{0, 0.5, 1, 1});
+    WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+    WGPURenderPassEncoder pass = gpu::begin_clear_pass(procs, encoder, *view, WGPUColor{0, 0.5, 1, 1});
     procs.RenderPassEncoderEnd(pass);
     procs.RenderPassEncoderRelease(pass);
-    gpu::CommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
     registry->touch(frame.view);
     registry->submit(commands);
     procs.CommandBufferRelease(commands);
@@ -147,7 +147,7 @@ TEST_F(SwapchainTest, ResizeStormOf300FramesSkipsExactlyTheZeroAreaFramesAndReco
 }
 
 TEST_F(SwapchainTest, OutdatedOnAcquireReconfiguresOnceRetriesOnceAndSucceeds) {
-  driver->injected = {Status::Outdated};
+  driver->injected = {WGPUSurfaceGetCurrentTextureStatus_Outdated};
   auto frame = swapchain->acquire();
   ASSERT_TRUE(frame) << frame.error().message;
   ASSERT_TRUE(frame->has_value());
@@ -161,7 +161,7 @@ TEST_F(SwapchainTest, OutdatedOnAcquireReconfiguresOnceRetriesOnceAndSucceeds) {
 }
 
 TEST_F(SwapchainTest, LostTwiceIsAClearErrorAfterOneRetryScoredAsASurfaceFaultNotADeviceLoss) {
-  driver->injected = {Status::Lost, Status::Lost};
+  driver->injected = {WGPUSurfaceGetCurrentTextureStatus_Lost, WGPUSurfaceGetCurrentTextureStatus_Lost};
   auto frame = swapchain->acquire();
   ASSERT_THAT(frame, FailsWith(MessageId::SwapchainSurfaceNoFrame));
   EXPECT_THAT(frame, NamesKind("swapchain"));
@@ -182,7 +182,7 @@ TEST_F(SwapchainTest, LostTwiceIsAClearErrorAfterOneRetryScoredAsASurfaceFaultNo
 }
 
 TEST_F(SwapchainTest, TimeoutThenOutdatedIsAnErrorNamingBoth) {
-  driver->injected = {Status::Timeout, Status::Outdated};
+  driver->injected = {WGPUSurfaceGetCurrentTextureStatus_Timeout, WGPUSurfaceGetCurrentTextureStatus_Outdated};
   auto frame = swapchain->acquire();
   ASSERT_THAT(frame, FailsWith(MessageId::SwapchainSurfaceNoFrame));
   EXPECT_THAT(frame.error().message, HasSubstr("timeout, then outdated after reconfiguring once"));
@@ -190,7 +190,7 @@ TEST_F(SwapchainTest, TimeoutThenOutdatedIsAnErrorNamingBoth) {
 }
 
 TEST_F(SwapchainTest, StatusErrorIsNotRetried) {
-  driver->injected = {Status::Error};
+  driver->injected = {WGPUSurfaceGetCurrentTextureStatus_Error};
   auto frame = swapchain->acquire();
   ASSERT_THAT(frame, FailsWith(MessageId::SwapchainSurfaceNoFrame));
   EXPECT_THAT(frame.error().message, HasSubstr("(error)"));

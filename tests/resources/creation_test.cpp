@@ -47,33 +47,32 @@ Error error_of(Result<T> result) {
   return result.error();
 }
 
-TextureDescription texture(gpu::Extent3D size, std::string label) {
-  return {.size = size, .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst, .label = std::move(label)};
+TextureDescription texture(WGPUExtent3D size, std::string label) {
+  return {.size = size, .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst, .label = std::move(label)};
 }
 
 std::vector<RejectedRequest> rejected_requests() {
-  using gpu::BufferUsage::CopyDst, gpu::BufferUsage::MapRead, gpu::BufferUsage::MapWrite, gpu::BufferUsage::Uniform;
   return {
       {"BufferOfTwoToTheForty",
-       [](Registry& r) { return error_of(r.create_buffer({uint64_t{1} << 40, CopyDst, false, "huge"})); },
+       [](Registry& r) { return error_of(r.create_buffer({uint64_t{1} << 40, WGPUBufferUsage_CopyDst, false, "huge"})); },
        {"create_buffer \"huge\"", "size 1099511627776 exceeds the device's maxBufferSize"},
        MessageId::BufferDescriptionInvalid},
       {"BufferOfUint64Max",
        [](Registry& r) {
-         return error_of(r.create_buffer({std::numeric_limits<uint64_t>::max(), CopyDst, false, "max"}));
+         return error_of(r.create_buffer({std::numeric_limits<uint64_t>::max(), WGPUBufferUsage_CopyDst, false, "max"}));
        },
        {"create_buffer \"max\"", "size 18446744073709551615 exceeds the device's maxBufferSize"},
        MessageId::BufferDescriptionInvalid},
       {"MappedAtCreationWithASizeNotAMultipleOfFour",
-       [](Registry& r) { return error_of(r.create_buffer({6, Uniform, true, "odd"})); },
+       [](Registry& r) { return error_of(r.create_buffer({6, WGPUBufferUsage_Uniform, true, "odd"})); },
        {"create_buffer \"odd\"", "mapped_at_creation needs a size that is a multiple of 4 (size 6)"},
        MessageId::BufferDescriptionInvalid},
       {"MapReadWithMapWrite",
-       [](Registry& r) { return error_of(r.create_buffer({16, MapRead | MapWrite, false, "both"})); },
+       [](Registry& r) { return error_of(r.create_buffer({16, WGPUBufferUsage_MapRead | WGPUBufferUsage_MapWrite, false, "both"})); },
        {"create_buffer \"both\"", "MapRead may be combined only with CopyDst (usage MapRead|MapWrite)"},
        MessageId::BufferDescriptionInvalid},
       {"MapWriteWithUniform",
-       [](Registry& r) { return error_of(r.create_buffer({16, MapWrite | Uniform, false, "staging"})); },
+       [](Registry& r) { return error_of(r.create_buffer({16, WGPUBufferUsage_MapWrite | WGPUBufferUsage_Uniform, false, "staging"})); },
        {"create_buffer \"staging\"", "MapWrite may be combined only with CopySrc"},
        MessageId::BufferDescriptionInvalid},
       {"TextureOf65536By65536",
@@ -95,14 +94,14 @@ std::vector<RejectedRequest> rejected_requests() {
       {"TextureWithSampleCountThree",
        [](Registry& r) {
          TextureDescription d = texture({4, 4, 1}, "msaa");
-         d.usage = gpu::TextureUsage::RenderAttachment;
+         d.usage = WGPUTextureUsage_RenderAttachment;
          d.sample_count = 3;
          return error_of(r.create_texture(d));
        },
        {"create_texture \"msaa\"", "sample count 3: WebGPU allows 1 or 4"},
        MessageId::TextureDescriptionInvalid},
       {"QuerySetOfABillion",
-       [](Registry& r) { return error_of(r.create_query_set({gpu::QueryType::Occlusion, 1000000000, "queries"})); },
+       [](Registry& r) { return error_of(r.create_query_set({WGPUQueryType_Occlusion, 1000000000, "queries"})); },
        {"create_query_set \"queries\"", "count 1000000000 exceeds WebGPU's limit of 4096 queries per set"},
        MessageId::QuerySetTooLarge},
       // Past the checks above: Dawn's own rule, caught by the creation's error scope, in its words.
@@ -154,7 +153,7 @@ TEST_P(RejectedCreationTest, IsAnErrorNamingTheRuleAndTheLabelAndHandsOutNoHandl
 TEST_F(NullDeviceTest, CreationScopesSettleInsideTheCallWithoutAWait) {
   auto reg = make_registry(*dev);
   const uint64_t waits_before = gpu::blocking_wait_count();
-  EXPECT_TRUE(reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "fine"}).ok());
+  EXPECT_TRUE(reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "fine"}).ok());
   EXPECT_THAT(reg->create_shader_module("fn main( {", "broken"), FailsWith(MessageId::CreateRejected));
   EXPECT_TRUE(reg->create_sampler({.label = "fine too"}).ok());
   EXPECT_EQ(gpu::blocking_wait_count(), waits_before);
@@ -169,12 +168,12 @@ INSTANTIATE_TEST_SUITE_P(Registry, RejectedCreationTest, ::testing::ValuesIn(rej
 TEST_F(NullDeviceTest, WriteBufferAtTwoToTheFortyMinusFourHasNoBufferToPassTheRangeCheck) {
   auto reg = make_registry(*dev);
   const uint64_t huge = uint64_t{1} << 40;
-  EXPECT_THAT(reg->create_buffer({huge, gpu::BufferUsage::CopyDst, false, "huge"}),
+  EXPECT_THAT(reg->create_buffer({huge, WGPUBufferUsage_CopyDst, false, "huge"}),
               FailsWith(MessageId::BufferDescriptionInvalid));
-  gpu::BufferDescriptor d;
+  WGPUBufferDescriptor d{};
   d.size = huge;
-  d.usage = gpu::BufferUsage::CopyDst;
-  gpu::Buffer error_object = nullptr;
+  d.usage = WGPUBufferUsage_CopyDst;
+  WGPUBuffer error_object = nullptr;
   const std::string dawn_says = testing::validation_message(
       *dev, [&] { error_object = dev->procs().DeviceCreateBuffer(dev->device.get(), &d); });
   EXPECT_THAT(dawn_says, HasSubstr("exceeds"));  // Dawn did reject it, and returned an object
@@ -187,7 +186,7 @@ TEST_F(NullDeviceTest, WriteBufferAtTwoToTheFortyMinusFourHasNoBufferToPassTheRa
   EXPECT_THAT(adopted, NamesLabel("error object"));
   EXPECT_THAT(adopted.error().message, HasSubstr("adopt_buffer"));
   EXPECT_THAT(adopted.error().message, HasSubstr("it cannot be a valid buffer: size 1099511627776"));
-  auto small = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "small"});
+  auto small = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "small"});
   ASSERT_TRUE(small.ok());
   uint32_t word = 0;
   auto w = reg->write_buffer(*small, huge - 4, &word, 4);

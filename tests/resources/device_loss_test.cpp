@@ -20,7 +20,7 @@ using testing::NullDeviceTest;
 
 // Forces the loss Dawn reports for a dead device and lets the registry see it.
 void force_loss(testing::TestDevice& dev, Registry& reg) {
-  dev.procs().DeviceForceLoss(dev.device.get(), gpu::DeviceLostReason::Unknown, gpu::StringView("forced by the test"));
+  dev.procs().DeviceForceLoss(dev.device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
   dev.context->process_events();
   ASSERT_TRUE(dev.lost);
   reg.on_device_lost();
@@ -102,9 +102,9 @@ INSTANTIATE_TEST_SUITE_P(ContentsFrom, SceneAcrossLoss,
 
 TEST_F(NullDeviceTest, KeptContentsAreCountedInLiveStatisticsAndFreedWithTheirObject) {
   auto reg = testing::make_registry(*dev);
-  auto buffer = reg->create_buffer({64, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "kept"});
+  auto buffer = reg->create_buffer({64, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "kept"});
   auto untracked = reg->create_buffer(
-      {64, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "not kept", ContentsSource::None});
+      {64, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "not kept", ContentsSource::None});
   ASSERT_TRUE(buffer.ok() && untracked.ok());
   const uint32_t word = 7;
   ASSERT_TRUE(reg->write_buffer(*buffer, 4, &word, 4).ok());
@@ -119,12 +119,12 @@ TEST_F(NullDeviceTest, KeptContentsAreCountedInLiveStatisticsAndFreedWithTheirOb
 // waits for its owner instead of replaying a recipe that describes the old object.
 TEST_F(NullDeviceTest, ACreatedBufferReplacedByTheCallersOwnIsNoLongerReplayedOrKept) {
   auto reg = testing::make_registry(*dev);
-  const gpu::Flags usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst;
+  const WGPUBufferUsage usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
   auto buffer = reg->create_buffer({64, usage, false, "grows"});
   ASSERT_TRUE(buffer.ok());
   std::vector<uint32_t> words(256, 7u);
   ASSERT_TRUE(reg->write_buffer(*buffer, 0, words.data(), 64).ok());
-  gpu::BufferDescriptor larger;
+  WGPUBufferDescriptor larger{};
   larger.size = 1024;
   larger.usage = usage;
   ASSERT_TRUE(reg->replace_buffer(*buffer, reg->procs().DeviceCreateBuffer(dev->device.get(), &larger)).ok());
@@ -142,7 +142,7 @@ TEST_F(NullDeviceTest, ACreatedBufferReplacedByTheCallersOwnIsNoLongerReplayedOr
 TEST_F(NullDeviceTest, CallbackContentsWithoutACallbackAreRefusedNamingTheObject) {
   auto reg = testing::make_registry(*dev);
   auto buffer = reg->create_buffer(
-      {16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "no refill", ContentsSource::Callback});
+      {16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "no refill", ContentsSource::Callback});
   ASSERT_FALSE(buffer.ok());
   EXPECT_EQ(buffer.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(buffer, FailsWith(MessageId::ResourceRefillMissing));
@@ -155,7 +155,7 @@ TEST_F(NullDeviceTest, BetweenLossAndRebuildHandlesStayValidAndDeviceCallsSayThe
   testing::Kit kit = testing::make_kit(*reg);
   const auto view = reg->import_texture_view(reg->resolve(kit.view).value(), "imported");  // stands for a swapchain view
   ASSERT_TRUE(view.ok());
-  gpu::TextureView raw_view = reg->resolve(*view).value();
+  WGPUTextureView raw_view = reg->resolve(*view).value();
   reg->procs().TextureViewAddRef(raw_view);  // the "surface" keeps its own reference
   force_loss(*dev, *reg);
   const std::string lost = "device lost (device generation 1), rebuilding";
@@ -171,7 +171,7 @@ TEST_F(NullDeviceTest, BetweenLossAndRebuildHandlesStayValidAndDeviceCallsSayThe
   EXPECT_EQ(*reg->label(kit.sampler), "kit sampler");
   EXPECT_FALSE(reg->is_alive(*view));  // imported views are dropped: presentation imports again
 
-  auto created = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "late"});
+  auto created = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "late"});
   EXPECT_THAT(created, FailsWith(MessageId::RegistryDeviceLost));
   EXPECT_EQ(created.error().message, "create_buffer \"late\": " + lost);
   const uint32_t word = 1;
@@ -231,7 +231,15 @@ TEST_F(NullDeviceTest, TheClockSurvivesARebuildAndItsSerialsGoOnCounting) {
 
 TEST_F(NullDeviceTest, AnAdoptedObjectAwaitsItsOwnerAfterARebuildAndIsLiveOnceReplaced) {
   auto reg = testing::make_registry(*dev);
-  gpu::SamplerDescriptor d;
+  WGPUSamplerDescriptor d{};
+  d.addressModeU = WGPUAddressMode_ClampToEdge;
+  d.addressModeV = WGPUAddressMode_ClampToEdge;
+  d.addressModeW = WGPUAddressMode_ClampToEdge;
+  d.magFilter = WGPUFilterMode_Nearest;
+  d.minFilter = WGPUFilterMode_Nearest;
+  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+  d.lodMaxClamp = 32.0f;
+  d.maxAnisotropy = 1;
   auto adopted = reg->adopt_sampler(reg->procs().DeviceCreateSampler(dev->device.get(), &d), "app sampler");
   ASSERT_TRUE(adopted.ok());
   force_loss(*dev, *reg);
@@ -253,7 +261,7 @@ TEST_F(NullDeviceTest, AnAdoptedObjectAwaitsItsOwnerAfterARebuildAndIsLiveOnceRe
 TEST_F(NullDeviceTest, AnObjectTheNewDeviceRejectsIsFailedWithTheDevicesWordsAndItsUsersFailToo) {
   // The first device has shader-f16; the module needs it. The second device lacks it.
   gpu::DeviceOptions with_f16;
-  with_f16.required_features = {gpu::FeatureName{10}};  // shader-f16 (shaders/shader_features.h)
+  with_f16.required_features = {WGPUFeatureName_ShaderF16};
   auto first = dev->context->open_device(gpu::BackendChoice::Null, with_f16);
   ASSERT_TRUE(first.ok()) << first.error().message;
   auto reg = std::make_unique<Registry>(*dev->context, first->device.get(), first->queue.get());

@@ -73,12 +73,12 @@ class RegistryModel {
     const void* object = nullptr;
     bool ok = false;
     if (texture) {
-      auto h = reg_->create_texture({.size = {2, 2, 1}, .usage = gpu::TextureUsage::CopyDst});
+      auto h = reg_->create_texture({.size = {2, 2, 1}, .usage = WGPUTextureUsage_CopyDst});
       ok = h.ok();
       if (ok) { bits = h->bits(); object = *reg_->resolve(*h); }
       else EXPECT_THAT(h, FailsWith(MessageId::ResourcePoolFull));
     } else {
-      auto h = reg_->create_buffer({4, gpu::BufferUsage::CopyDst, false, ""});
+      auto h = reg_->create_buffer({4, WGPUBufferUsage_CopyDst, false, ""});
       ok = h.ok();
       if (ok) { bits = h->bits(); object = *reg_->resolve(*h); }
       else EXPECT_THAT(h, FailsWith(MessageId::ResourcePoolFull));
@@ -117,10 +117,10 @@ class RegistryModel {
   void replace() {
     ModelHandle* h = any_live();
     if (h == nullptr || h->kind != ResourceKind::Buffer) return;
-    gpu::BufferDescriptor d;
+    WGPUBufferDescriptor d{};
     d.size = 8;
-    d.usage = gpu::BufferUsage::CopyDst;
-    gpu::Buffer fresh = dev_.procs().DeviceCreateBuffer(dev_.device.get(), &d);
+    d.usage = WGPUBufferUsage_CopyDst;
+    WGPUBuffer fresh = dev_.procs().DeviceCreateBuffer(dev_.device.get(), &d);
     let_go(*h);
     ASSERT_TRUE(reg_->replace_buffer(BufferHandle::from_bits(h->bits), fresh).ok());
     h->object = fresh;

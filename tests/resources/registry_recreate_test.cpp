@@ -24,7 +24,7 @@ using testing::NamesKind;
 using testing::NamesLabel;
 using testing::NullDeviceTest;
 
-constexpr gpu::Flags kTargetUsage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::TextureBinding;
+constexpr WGPUTextureUsage kTargetUsage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_TextureBinding;
 
 TextureDescription target(uint32_t width, uint32_t height) {
   return {.size = {width, height, 1}, .usage = kTargetUsage, .label = "target",
@@ -33,11 +33,11 @@ TextureDescription target(uint32_t width, uint32_t height) {
 
 // A group that samples `view`, of a layout that takes one float texture.
 BindGroupHandle sampling_group(Registry& reg, TextureViewHandle view) {
-  gpu::BindGroupLayoutEntry entry;
+  WGPUBindGroupLayoutEntry entry{};
   entry.binding = 0;
-  entry.visibility = gpu::ShaderStage::Fragment;
-  entry.texture.sampleType = gpu::TextureSampleType::Float;
-  entry.texture.viewDimension = gpu::TextureViewDimension::e2D;
+  entry.visibility = WGPUShaderStage_Fragment;
+  entry.texture.sampleType = WGPUTextureSampleType_Float;
+  entry.texture.viewDimension = WGPUTextureViewDimension_2D;
   auto layout = reg.create_bind_group_layout({&entry, 1}, "samples");
   EXPECT_TRUE(layout) << layout.error().message;
   auto group = reg.create_bind_group({.layout = *layout, .entries = {{0, view}}, .label = "samples target"});
@@ -47,7 +47,7 @@ BindGroupHandle sampling_group(Registry& reg, TextureViewHandle view) {
 
 // Forces the loss Dawn reports for a dead device and lets the registry see it.
 void force_loss(testing::TestDevice& dev, Registry& reg) {
-  dev.procs().DeviceForceLoss(dev.device.get(), gpu::DeviceLostReason::Unknown, gpu::StringView("forced by the test"));
+  dev.procs().DeviceForceLoss(dev.device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
   dev.context->process_events();
   reg.on_device_lost();
 }
@@ -96,9 +96,9 @@ TEST_F(RecreateTest, ATextureItsViewAndTheGroupThatBindsItAreMadeAgainUnderTheir
   auto view = reg->create_texture_view(*texture, {.label = "target view"});
   ASSERT_TRUE(view) << view.error().message;
   const BindGroupHandle group = sampling_group(*reg, *view);
-  const gpu::Texture old_texture = *reg->resolve(*texture);
-  const gpu::TextureView old_view = *reg->resolve(*view);
-  const gpu::BindGroup old_group = *reg->resolve(group);
+  const WGPUTexture old_texture = *reg->resolve(*texture);
+  const WGPUTextureView old_view = *reg->resolve(*view);
+  const WGPUBindGroup old_group = *reg->resolve(group);
   reg->touch(group);  // the group, its view and texture are used by the submission below
   const Serial used = testing::submit_empty(*reg, *dev);
 
@@ -135,10 +135,10 @@ TEST_F(RecreateTest, ARebuildAfterALossMakesTheNewSizeUnderTheSameHandles) {
   ASSERT_TRUE(view);
   const BindGroupHandle group = sampling_group(*reg, *view);
   ASSERT_TRUE(reg->recreate_texture(*texture, target(70, 45)));
-  auto buffer = reg->create_buffer({.size = 64, .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
+  auto buffer = reg->create_buffer({.size = 64, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
                                     .label = "grows"});
   ASSERT_TRUE(buffer);
-  ASSERT_TRUE(reg->recreate_buffer(*buffer, {.size = 1024, .usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
+  ASSERT_TRUE(reg->recreate_buffer(*buffer, {.size = 1024, .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
                                              .label = "grows"}));
 
   const RebuildReport report = lose_and_rebuild();
@@ -156,20 +156,20 @@ TEST_F(RecreateTest, ARebuildAfterALossMakesTheNewSizeUnderTheSameHandles) {
 
 TEST_F(RecreateTest, ABufferGrowsUnderItsHandleAndTheGroupThatBindsItIsMadeAgain) {
   make_registry();
-  const gpu::Flags usage = gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst;
+  const WGPUBufferUsage usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
   auto buffer = reg->create_buffer({.size = 64, .usage = usage, .label = "lines"});
   ASSERT_TRUE(buffer);
-  gpu::BindGroupLayoutEntry entry;
+  WGPUBindGroupLayoutEntry entry{};
   entry.binding = 0;
-  entry.visibility = gpu::ShaderStage::Vertex;
-  entry.buffer.type = gpu::BufferBindingType::Uniform;
+  entry.visibility = WGPUShaderStage_Vertex;
+  entry.buffer.type = WGPUBufferBindingType_Uniform;
   auto layout = reg->create_bind_group_layout({&entry, 1}, "uniform");
   ASSERT_TRUE(layout);
   auto group = reg->create_bind_group({.layout = *layout, .entries = {{0, BufferBinding{*buffer, 0, 64}}}});
   ASSERT_TRUE(group);
   std::vector<uint32_t> words(16, 3u);
   ASSERT_TRUE(reg->write_buffer(*buffer, 0, words.data(), 64));
-  const gpu::BindGroup old_group = *reg->resolve(*group);
+  const WGPUBindGroup old_group = *reg->resolve(*group);
 
   ASSERT_TRUE(reg->recreate_buffer(*buffer, {.size = 4096, .usage = usage, .label = "lines"}));
   EXPECT_EQ(reg->procs().BufferGetSize(*reg->resolve(*buffer)), 4096u);
@@ -181,7 +181,7 @@ TEST_F(RecreateTest, ABadDescriptionABorrowedObjectOrAStaleHandleChangeNothing) 
   make_registry();
   auto texture = reg->create_texture(target(32, 16));
   ASSERT_TRUE(texture);
-  const gpu::Texture before = *reg->resolve(*texture);
+  const WGPUTexture before = *reg->resolve(*texture);
   EXPECT_THAT(reg->recreate_texture(*texture, target(0, 16)), FailsWith(MessageId::TextureZeroSize));
   auto too_wide = reg->recreate_texture(*texture, target(1u << 20, 16));
   EXPECT_THAT(too_wide, FailsWith(MessageId::TextureDescriptionInvalid));
@@ -191,13 +191,13 @@ TEST_F(RecreateTest, ABadDescriptionABorrowedObjectOrAStaleHandleChangeNothing) 
   EXPECT_EQ(*reg->resolve(*texture), before);
   EXPECT_EQ(reg->recipe(*texture)->size.width, 32u);
 
-  gpu::BufferDescriptor d;
+  WGPUBufferDescriptor d{};
   d.size = 64;
-  d.usage = gpu::BufferUsage::Uniform;
-  gpu::Buffer theirs = reg->procs().DeviceCreateBuffer(dev->device.get(), &d);
+  d.usage = WGPUBufferUsage_Uniform;
+  WGPUBuffer theirs = reg->procs().DeviceCreateBuffer(dev->device.get(), &d);
   auto borrowed = reg->adopt_buffer(theirs, "theirs", Ownership::Borrowed);
   ASSERT_TRUE(borrowed);
-  auto refused = reg->recreate_buffer(*borrowed, {.size = 128, .usage = gpu::BufferUsage::Uniform});
+  auto refused = reg->recreate_buffer(*borrowed, {.size = 128, .usage = WGPUBufferUsage_Uniform});
   EXPECT_THAT(refused, FailsWith(MessageId::RecreateNotOwned));
   EXPECT_THAT(refused.error().message, HasSubstr("replace_buffer"));
   EXPECT_EQ(*reg->resolve(*borrowed), theirs);
@@ -213,10 +213,10 @@ TEST_F(RecreateTest, AViewTheDeviceRefusesToMakeAgainIsFailedAndNamed) {
   auto texture = reg->create_texture(target(32, 16));
   ASSERT_TRUE(texture);
   // A view in the texture's format: a texture of another format cannot have it.
-  auto view = reg->create_texture_view(*texture, {.format = gpu::TextureFormat::RGBA8Unorm, .label = "rgba view"});
+  auto view = reg->create_texture_view(*texture, {.format = WGPUTextureFormat_RGBA8Unorm, .label = "rgba view"});
   ASSERT_TRUE(view);
   TextureDescription other = target(32, 16);
-  other.format = gpu::TextureFormat::R32Float;
+  other.format = WGPUTextureFormat_R32Float;
   auto result = reg->recreate_texture(*texture, other);
   EXPECT_THAT(result, FailsWith(MessageId::RecreateDependentFailed));
   EXPECT_THAT(result.error().message, HasSubstr("texture view \"rgba view\""));
@@ -229,7 +229,7 @@ TEST_F(RecreateTest, AnObjectWithoutARecipeIsNamedByItsRealCallAndWarnedAboutOnc
   make_registry();
   auto texture = reg->create_texture(target(8, 8));
   ASSERT_TRUE(texture);
-  gpu::Texture raw = *reg->resolve(*texture);
+  WGPUTexture raw = *reg->resolve(*texture);
   auto view = reg->adopt_texture_view(reg->procs().TextureCreateView(raw, nullptr), "adopted view");
   ASSERT_TRUE(view);
   lose_and_rebuild();
@@ -249,7 +249,7 @@ TEST_F(RecreateTest, AnObjectWithoutARecipeIsNamedByItsRealCallAndWarnedAboutOnc
   EXPECT_THAT(said[0].message, HasSubstr("replace_texture_view"));
 
   // Re-supplied: nothing awaits any more.
-  gpu::Texture rebuilt = *reg->resolve(*texture);
+  WGPUTexture rebuilt = *reg->resolve(*texture);
   ASSERT_TRUE(reg->replace_texture_view(*view, reg->procs().TextureCreateView(rebuilt, nullptr)));
   EXPECT_EQ(reg->report_awaiting_owner(), 0u);
   ASSERT_TRUE(reg->destroy_texture_view(*view));

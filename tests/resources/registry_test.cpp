@@ -42,8 +42,8 @@ struct ReleaseLog {
   }
 };
 
-gpu::Buffer raw_buffer(testing::TestDevice& dev, uint64_t size, gpu::Flags usage) {
-  gpu::BufferDescriptor d;
+WGPUBuffer raw_buffer(testing::TestDevice& dev, uint64_t size, WGPUBufferUsage usage) {
+  WGPUBufferDescriptor d{};
   d.size = size;
   d.usage = usage;
   return dev.procs().DeviceCreateBuffer(dev.device.get(), &d);
@@ -69,7 +69,7 @@ TEST_F(NullDeviceTest, CreatesOneObjectOfEveryKindAndResolvesIt) {
 
 TEST_F(NullDeviceTest, AdoptTakesOverTheObjectAndGeneratesALabelWhenNoneIsGiven) {
   auto reg = make_registry(*dev);
-  gpu::Buffer raw = raw_buffer(*dev, 64, gpu::BufferUsage::CopyDst);
+  WGPUBuffer raw = raw_buffer(*dev, 64, WGPUBufferUsage_CopyDst);
   auto h = reg->adopt_buffer(raw, "");
   ASSERT_TRUE(h.ok()) << h.error().message;
   ASSERT_TRUE(reg->resolve(*h).ok());
@@ -78,14 +78,14 @@ TEST_F(NullDeviceTest, AdoptTakesOverTheObjectAndGeneratesALabelWhenNoneIsGiven)
   EXPECT_EQ(*reg->label(*h), fmt::format("buffer#0.{}", h->generation()));
   // The adopted buffer's contract is read from the object itself.
   EXPECT_TRUE(reg->write_buffer(*h, 0, std::vector<uint32_t>(16).data(), 64).ok());
-  EXPECT_THAT(reg->require_usage(*h, gpu::BufferUsage::Uniform), FailsWith(MessageId::ResourceMissingUsage));
+  EXPECT_THAT(reg->require_usage(*h, WGPUBufferUsage_Uniform), FailsWith(MessageId::ResourceMissingUsage));
 }
 
 // ---- bad handles ------------------------------------------------------------------------------
 
 TEST_F(NullDeviceTest, StaleHandleErrorNamesKindIndexGenerationAndLabel) {
   auto reg = make_registry(*dev);
-  auto h = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "vertices"});
+  auto h = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "vertices"});
   ASSERT_TRUE(h.ok());
   ASSERT_TRUE(reg->destroy_buffer(*h).ok());
   auto r = reg->resolve(*h);
@@ -102,9 +102,9 @@ TEST_F(NullDeviceTest, StaleHandleErrorNamesKindIndexGenerationAndLabel) {
 
 TEST_F(NullDeviceTest, ReusedSlotDoesNotResolveTheOldHandle) {
   auto reg = make_registry(*dev);
-  auto a = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "first"});
+  auto a = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "first"});
   ASSERT_TRUE(reg->destroy_buffer(*a).ok());
-  auto b = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "second"});
+  auto b = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "second"});
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(b->index(), a->index());
   EXPECT_EQ(b->generation(), a->generation() + 1);
@@ -133,11 +133,11 @@ TEST_F(NullDeviceTest, ForeignHandleIsRefusedAndLeavesItsOwnerAlone) {
   auto a = make_registry(*dev);
   auto b = make_registry(*dev);
   ASSERT_NE(a->id(), b->id());
-  auto h = a->create_buffer({16, gpu::BufferUsage::Uniform, false, "a's"});
+  auto h = a->create_buffer({16, WGPUBufferUsage_Uniform, false, "a's"});
   ASSERT_TRUE(h.ok());
   // b has a live buffer in the same slot; a handle with b's index and generation but a's
   // registry id differs from it only in the id.
-  auto other = b->create_buffer({16, gpu::BufferUsage::Uniform, false, "b's"});
+  auto other = b->create_buffer({16, WGPUBufferUsage_Uniform, false, "b's"});
   ASSERT_EQ(other->index(), h->index());
   const auto in_a = BufferHandle::make(other->index(), other->generation(), a->id());
   auto r = b->resolve(in_a);
@@ -164,10 +164,10 @@ TEST_F(NullDeviceTest, HandlesOfRegistriesThatAreGoneNeverResolveInLaterOnes) {
     auto reg = make_registry(*dev);
     // Churn a little so the registries do not all issue generation 1 only.
     for (int c = 0; c < i % 3; ++c) {
-      auto tmp = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "churn"});
+      auto tmp = reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "churn"});
       ASSERT_TRUE(reg->destroy_buffer(*tmp).ok());
     }
-    auto mine = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, fmt::format("r{}", i)});
+    auto mine = reg->create_buffer({4, WGPUBufferUsage_Uniform, false, fmt::format("r{}", i)});
     ASSERT_TRUE(mine.ok()) << mine.error().message;
     for (size_t j = 0; j < earlier.size(); ++j) {
       auto r = reg->resolve(earlier[j]);
@@ -190,10 +190,10 @@ TEST_F(NullDeviceTest, HandlesOfRegistriesThatAreGoneNeverResolveInLaterOnes) {
 
 TEST_F(NullDeviceTest, WrongKindHandleIsRefusedAtRunTime) {
   auto reg = make_registry(*dev);
-  auto buffer = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "buf"});
+  auto buffer = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "buf"});
   TextureDescription td;
   td.size = {1, 1, 1};
-  td.usage = gpu::TextureUsage::CopyDst;
+  td.usage = WGPUTextureUsage_CopyDst;
   auto texture = reg->create_texture(td);
   ASSERT_TRUE(texture.ok());
   // A buffer handle reinterpreted as a texture handle (same index and generation).
@@ -239,12 +239,12 @@ TEST_F(NullDeviceTest, ASinkThatDestroysTheGroupBeingTouchedLeavesTheRegistryCon
   auto reg = make_registry(*dev);
   TextureDescription td;
   td.size = {4, 4, 1};
-  td.usage = gpu::TextureUsage::TextureBinding;
+  td.usage = WGPUTextureUsage_TextureBinding;
   td.label = "t";
   auto texture = reg->create_texture(td);
   auto view = reg->create_texture_view(*texture, {.label = "v"});
   auto second_view = reg->create_texture_view(*texture, {.label = "v2"});
-  auto buffer = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "u"});
+  auto buffer = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "u"});
   auto sampler = reg->create_sampler({.label = "s"});
   auto entries = testing::kit_layout_entries();
   entries.push_back(entries[1]);  // a second texture: the loop over views has one to go after the stale one
@@ -274,14 +274,14 @@ TEST_F(NullDeviceTest, FullPoolRefusesAndReleasesTheObjectJustMade) {
   RegistryOptions options;
   options.buffer_capacity = 2;
   auto reg = make_registry(*dev, log.options(options));
-  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "one"}).ok());
-  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "two"}).ok());
-  auto third = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "three"});
+  ASSERT_TRUE(reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "one"}).ok());
+  ASSERT_TRUE(reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "two"}).ok());
+  auto third = reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "three"});
   ASSERT_FALSE(third.ok());
   EXPECT_EQ(third.error().kind, ErrorKind::PoolFull);
   EXPECT_THAT(third, FailsWith(MessageId::ResourcePoolFull));
   EXPECT_THAT(third.error().message, HasSubstr("buffer pool is full (2 of 2 slots in use"));
-  auto adopted = reg->adopt_buffer(raw_buffer(*dev, 4, gpu::BufferUsage::Uniform), "four");
+  auto adopted = reg->adopt_buffer(raw_buffer(*dev, 4, WGPUBufferUsage_Uniform), "four");
   ASSERT_FALSE(adopted.ok());
   EXPECT_EQ(adopted.error().kind, ErrorKind::PoolFull);
   EXPECT_THAT(adopted, FailsWith(MessageId::ResourcePoolFull));
@@ -325,21 +325,21 @@ TEST_F(NullDeviceTest, SlotWhoseGenerationReachesTheLimitIsRetiredNotWrapped) {
 
 TEST_F(NullDeviceTest, ZeroSizedBufferOrTextureIsRefusedBeforeDawn) {
   auto reg = make_registry(*dev);
-  auto b = reg->create_buffer({0, gpu::BufferUsage::Uniform, false, "empty"});
+  auto b = reg->create_buffer({0, WGPUBufferUsage_Uniform, false, "empty"});
   ASSERT_FALSE(b.ok());
   EXPECT_EQ(b.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(b, FailsWith(MessageId::BufferZeroSize));
   EXPECT_THAT(b, NamesLabel("empty"));
   TextureDescription td;
   td.size = {16, 0, 1};
-  td.usage = gpu::TextureUsage::CopyDst;
+  td.usage = WGPUTextureUsage_CopyDst;
   td.label = "flat";
   auto t = reg->create_texture(td);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(t, FailsWith(MessageId::TextureZeroSize));
   EXPECT_THAT(t.error().message, HasSubstr("16x0x1"));
-  auto q = reg->create_query_set({gpu::QueryType::Occlusion, 0, "none"});
+  auto q = reg->create_query_set({WGPUQueryType_Occlusion, 0, "none"});
   EXPECT_EQ(q.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(q, FailsWith(MessageId::QuerySetZeroCount));
   dev->context->process_events();
@@ -349,7 +349,7 @@ TEST_F(NullDeviceTest, ZeroSizedBufferOrTextureIsRefusedBeforeDawn) {
 
 TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
   auto reg = make_registry(*dev);
-  auto uniform = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "no copy dst"});
+  auto uniform = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "no copy dst"});
   uint32_t data[4] = {};
   auto w = reg->write_buffer(*uniform, 0, data, sizeof(data));
   ASSERT_FALSE(w.ok());
@@ -362,16 +362,16 @@ TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
 
   TextureDescription td;
   td.size = {4, 4, 1};
-  td.usage = gpu::TextureUsage::CopyDst;  // no TextureBinding
+  td.usage = WGPUTextureUsage_CopyDst;  // no TextureBinding
   td.label = "upload only";
   auto texture = reg->create_texture(td);
   auto view = reg->create_texture_view(*texture, {.label = "v"});
   auto tw = reg->write_texture(*texture, {.size = {4, 4, 1}, .bytes_per_row = 16}, std::vector<uint8_t>(64).data(), 64);
   EXPECT_TRUE(tw.ok()) << tw.error().message;
 
-  auto copy_only = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "copy only"});
-  auto sampler = reg->create_sampler({.mag_filter = gpu::FilterMode::Linear,
-                                      .min_filter = gpu::FilterMode::Linear});
+  auto copy_only = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "copy only"});
+  auto sampler = reg->create_sampler({.mag_filter = WGPUFilterMode_Linear,
+                                      .min_filter = WGPUFilterMode_Linear});
   auto entries = testing::kit_layout_entries();
   auto layout = reg->create_bind_group_layout(entries, "layout");
   auto bad_buffer = reg->create_bind_group({*layout, {{0, BufferBinding{*copy_only}}, {1, *view}, {2, *sampler}}, "bg"});
@@ -381,7 +381,7 @@ TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
   EXPECT_THAT(bad_buffer.error().message, HasSubstr("entry 0 (binding 0)"));
   EXPECT_THAT(bad_buffer.error().message, HasSubstr("lacks usage Uniform"));
 
-  auto good_buffer = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "u"});
+  auto good_buffer = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "u"});
   auto bad_view = reg->create_bind_group({*layout, {{0, BufferBinding{*good_buffer}}, {1, *view}, {2, *sampler}}, "bg"});
   ASSERT_FALSE(bad_view.ok());
   EXPECT_EQ(bad_view.error().kind, ErrorKind::MissingUsage);
@@ -390,9 +390,9 @@ TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
   EXPECT_THAT(bad_view, NamesLabel("upload only"));
   EXPECT_THAT(bad_view.error().message, HasSubstr("lacks usage TextureBinding"));
 
-  EXPECT_THAT(reg->require_usage(*view, gpu::TextureUsage::RenderAttachment),
+  EXPECT_THAT(reg->require_usage(*view, WGPUTextureUsage_RenderAttachment),
               FailsWith(MessageId::ResourceMissingUsage));
-  auto sampled = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::TextureBinding});
+  auto sampled = reg->create_texture({.size = {4, 4, 1}, .usage = WGPUTextureUsage_TextureBinding});
   auto ro = reg->write_texture(*sampled, {.size = {4, 4, 1}, .bytes_per_row = 16}, std::vector<uint8_t>(64).data(), 64);
   EXPECT_THAT(ro, FailsWith(MessageId::ResourceMissingUsage));
   EXPECT_THAT(ro.error().message, HasSubstr("lacks usage CopyDst"));
@@ -403,7 +403,7 @@ TEST_F(NullDeviceTest, UndeclaredUsageIsRefusedBeforeDawnNamingTheUsage) {
 
 TEST_F(NullDeviceTest, WritesOutsideTheObjectAreRefused) {
   auto reg = make_registry(*dev);
-  auto b = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "small"});
+  auto b = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "small"});
   uint32_t data[8] = {};
   auto w = reg->write_buffer(*b, 8, data, 16);
   ASSERT_FALSE(w.ok());
@@ -411,7 +411,7 @@ TEST_F(NullDeviceTest, WritesOutsideTheObjectAreRefused) {
   EXPECT_THAT(w, FailsWith(MessageId::WriteBufferOutOfRange));
   EXPECT_THAT(w.error().message, HasSubstr("bytes [8, 24) lie outside its 16 bytes"));
   EXPECT_THAT(reg->write_buffer(*b, 2, data, 4), FailsWith(MessageId::WriteBufferMisaligned));
-  auto t = reg->create_texture({.size = {8, 8, 1}, .usage = gpu::TextureUsage::CopyDst, .mip_level_count = 2, .label = "t"});
+  auto t = reg->create_texture({.size = {8, 8, 1}, .usage = WGPUTextureUsage_CopyDst, .mip_level_count = 2, .label = "t"});
   ASSERT_TRUE(t.ok()) << t.error().message;
   std::vector<uint8_t> texels(8 * 8 * 4);
   auto tw = reg->write_texture(*t, {.mip_level = 1, .size = {8, 8, 1}, .bytes_per_row = 32}, texels.data(), texels.size());
@@ -428,7 +428,7 @@ TEST_F(NullDeviceTest, BorrowedObjectIsReleasedButNeverDestroyed) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
   const auto& p = dev->procs();
-  gpu::Buffer mine = raw_buffer(*dev, 16, gpu::BufferUsage::CopyDst);
+  WGPUBuffer mine = raw_buffer(*dev, 16, WGPUBufferUsage_CopyDst);
   auto h = reg->adopt_buffer(mine, "caller's", Ownership::Borrowed);
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(reg->ownership(*h), Ownership::Borrowed);
@@ -449,7 +449,7 @@ TEST_F(NullDeviceTest, OwnedObjectIsDestroyedSoTheBorrowedCheckCanFail) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
   const auto& p = dev->procs();
-  gpu::Buffer raw = raw_buffer(*dev, 16, gpu::BufferUsage::CopyDst);
+  WGPUBuffer raw = raw_buffer(*dev, 16, WGPUBufferUsage_CopyDst);
   p.BufferAddRef(raw);  // keep the object reachable after the registry lets go
   auto h = reg->adopt_buffer(raw, "owned");
   ASSERT_TRUE(reg->destroy_buffer(*h).ok());
@@ -469,12 +469,15 @@ TEST_F(NullDeviceTest, ImportedViewIsTrackedButNeverReleased) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
   const auto& p = dev->procs();
-  gpu::TextureDescriptor td;
+  WGPUTextureDescriptor td{};
+  td.dimension = WGPUTextureDimension_2D;
+  td.mipLevelCount = 1;
+  td.sampleCount = 1;
   td.size = {4, 4, 1};
-  td.format = gpu::TextureFormat::RGBA8Unorm;
-  td.usage = gpu::TextureUsage::RenderAttachment;
-  gpu::Texture texture = p.DeviceCreateTexture(dev->device.get(), &td);
-  gpu::TextureView view = p.TextureCreateView(texture, nullptr);
+  td.format = WGPUTextureFormat_RGBA8Unorm;
+  td.usage = WGPUTextureUsage_RenderAttachment;
+  WGPUTexture texture = p.DeviceCreateTexture(dev->device.get(), &td);
+  WGPUTextureView view = p.TextureCreateView(texture, nullptr);
   auto h = reg->import_texture_view(view, "swapchain view");
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(reg->ownership(*h), Ownership::Imported);
@@ -492,10 +495,10 @@ TEST_F(NullDeviceTest, ImportedViewIsTrackedButNeverReleased) {
   reg->shutdown();
   EXPECT_TRUE(log.events.empty());
   // The view is still the caller's and usable: render into it.
-  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, enc, view);
+  WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, enc, view);
   p.RenderPassEncoderEnd(pass);
-  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  WGPUCommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
   p.QueueSubmit(dev->queue.get(), 1, &cmd);
   dev->context->process_events();
   EXPECT_TRUE(dev->take_errors().empty());
@@ -508,7 +511,7 @@ TEST_F(NullDeviceTest, ImportedViewIsTrackedButNeverReleased) {
 
 TEST_F(NullDeviceTest, ForgetRefusesViewsThatAreNotImported) {
   auto reg = make_registry(*dev);
-  auto t = reg->create_texture({.size = {1, 1, 1}, .usage = gpu::TextureUsage::TextureBinding});
+  auto t = reg->create_texture({.size = {1, 1, 1}, .usage = WGPUTextureUsage_TextureBinding});
   auto v = reg->create_texture_view(*t, {.label = "owned view"});
   auto f = reg->forget_texture_view(*v);
   ASSERT_FALSE(f.ok());
@@ -520,7 +523,7 @@ TEST_F(NullDeviceTest, ForgetRefusesViewsThatAreNotImported) {
 
 TEST_F(NullDeviceTest, OnlyTextureViewsCanBeImported) {
   auto reg = make_registry(*dev);
-  gpu::Buffer raw = raw_buffer(*dev, 4, gpu::BufferUsage::Uniform);
+  WGPUBuffer raw = raw_buffer(*dev, 4, WGPUBufferUsage_Uniform);
   auto h = reg->adopt_buffer(raw, "b", Ownership::Imported);
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.error().kind, ErrorKind::InvalidArgument);
@@ -530,7 +533,7 @@ TEST_F(NullDeviceTest, OnlyTextureViewsCanBeImported) {
 
 TEST_F(NullDeviceTest, DestroyTextureIsRefusedWhileViewsOfItAreAlive) {
   auto reg = make_registry(*dev);
-  auto t = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::TextureBinding, .label = "atlas"});
+  auto t = reg->create_texture({.size = {4, 4, 1}, .usage = WGPUTextureUsage_TextureBinding, .label = "atlas"});
   auto v1 = reg->create_texture_view(*t, {.label = "atlas view"});
   auto v2 = reg->create_texture_view(*t, {.label = "atlas mip view"});
   auto d = reg->destroy_texture(*t);
@@ -555,16 +558,16 @@ TEST_F(NullDeviceTest, DestroyTextureIsRefusedWhileViewsOfItAreAlive) {
 TEST_F(NullDeviceTest, ReplaceSwapsTheObjectUnderTheSameHandle) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
-  auto h = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "grows"});
-  gpu::Buffer old = *reg->resolve(*h);
-  gpu::Buffer bigger = raw_buffer(*dev, 64, gpu::BufferUsage::CopyDst | gpu::BufferUsage::Uniform);
+  auto h = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "grows"});
+  WGPUBuffer old = *reg->resolve(*h);
+  WGPUBuffer bigger = raw_buffer(*dev, 64, WGPUBufferUsage_CopyDst | WGPUBufferUsage_Uniform);
   ASSERT_TRUE(reg->replace_buffer(*h, bigger).ok());
   EXPECT_EQ(*reg->resolve(*h), bigger);
   EXPECT_EQ(*reg->label(*h), "grows");
   // The contract follows the new object: its size and usages.
   uint32_t data[16] = {};
   EXPECT_TRUE(reg->write_buffer(*h, 0, data, sizeof(data)).ok());
-  EXPECT_TRUE(reg->require_usage(*h, gpu::BufferUsage::Uniform).ok());
+  EXPECT_TRUE(reg->require_usage(*h, WGPUBufferUsage_Uniform).ok());
   // The old one was never touched, but a command buffer being recorded may still use it.
   EXPECT_TRUE(log.events.empty());
   ASSERT_TRUE(poll_until_retired(*reg, submit_empty(*reg, *dev)));
@@ -580,8 +583,8 @@ TEST_F(NullDeviceTest, ReplaceSwapsTheObjectUnderTheSameHandle) {
 // and releases the reference the caller handed over, instead of keeping it forever.
 TEST_F(NullDeviceTest, ReplaceWithTheObjectTheSlotHoldsReleasesTheCallersReference) {
   auto reg = make_registry(*dev);
-  auto h = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "same"});
-  gpu::Buffer object = *reg->resolve(*h);
+  auto h = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "same"});
+  WGPUBuffer object = *reg->resolve(*h);
   const int64_t before = gpu::Ledger::process().outstanding(gpu::ObjectType::Buffer);
   dev->procs().BufferAddRef(object);  // the caller's reference, handed over to replace
   ASSERT_TRUE(reg->replace_buffer(*h, object).ok());
@@ -593,8 +596,8 @@ TEST_F(NullDeviceTest, ReplaceWithTheObjectTheSlotHoldsReleasesTheCallersReferen
 
 TEST_F(NullDeviceTest, ContentsOnlyUpdatesNeverReallocate) {
   auto reg = make_registry(*dev);
-  auto h = reg->create_buffer({16, gpu::BufferUsage::CopyDst, false, "stable"});
-  gpu::Buffer before = *reg->resolve(*h);
+  auto h = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "stable"});
+  WGPUBuffer before = *reg->resolve(*h);
   uint32_t data[4] = {1, 2, 3, 4};
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(reg->write_buffer(*h, 0, data, sizeof(data)).ok());
   EXPECT_EQ(*reg->resolve(*h), before);
@@ -606,7 +609,7 @@ TEST_F(NullDeviceTest, ContentsOnlyUpdatesNeverReallocate) {
 TEST_F(NullDeviceTest, DestroyOfATouchedObjectWaitsForItsSubmissionToRetire) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
-  auto h = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "in flight"});
+  auto h = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "in flight"});
   reg->touch(*h);
   EXPECT_EQ(reg->last_used(*h), Serial{1});
   Serial s = submit_empty(*reg, *dev);
@@ -629,7 +632,7 @@ TEST_F(NullDeviceTest, DestroyOfATouchedObjectWaitsForItsSubmissionToRetire) {
 TEST_F(NullDeviceTest, AnObjectTouchedForTheSubmissionBeingRecordedIsNeverReleasedBeforeIt) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
-  auto h = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "recorded"});
+  auto h = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "recorded"});
   reg->touch(*h);  // used by submission 1, not yet submitted
   ASSERT_TRUE(reg->destroy_buffer(*h).ok());
   for (int i = 0; i < 1000; ++i) reg->poll();
@@ -661,9 +664,9 @@ TEST_F(NullDeviceTest, ReplaceOfAnObjectInFlightDefersTheOldOne) {
   auto h = reg->create_shader_module("@compute @workgroup_size(1) fn main() {}", "hot");
   reg->touch(*h);
   auto next = dev->procs().DeviceCreateShaderModule(dev->device.get(), [] {
-    static gpu::ShaderSourceWGSL src;
-    src.code = "@compute @workgroup_size(2) fn main() {}";
-    static gpu::ShaderModuleDescriptor d;
+    static WGPUShaderSourceWGSL src{};
+    src.code = gpu::string_view("@compute @workgroup_size(2) fn main() {}");
+    static WGPUShaderModuleDescriptor d{};
     d.nextInChain = &src.chain;
     return &d;
   }());
@@ -685,13 +688,13 @@ TEST_F(NullDeviceTest, ReplaceOfAnObjectInFlightDefersTheOldOne) {
 TEST_F(NullDeviceTest, ABorrowedObjectDeferredAfterANewerSerialGoesWhenItsOwnSerialRetired) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
-  gpu::Buffer mine = raw_buffer(*dev, 16, gpu::BufferUsage::CopyDst);
+  WGPUBuffer mine = raw_buffer(*dev, 16, WGPUBufferUsage_CopyDst);
   auto borrowed = reg->adopt_buffer(mine, "borrowed", Ownership::Borrowed);
   ASSERT_TRUE(borrowed.ok());
   reg->touch(*borrowed);
   Serial s = submit_empty(*reg, *dev);
   ASSERT_EQ(s, Serial{1});
-  auto owned = reg->create_buffer({16, gpu::BufferUsage::Uniform, false, "owned"});
+  auto owned = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "owned"});
   ASSERT_TRUE(owned.ok());
   ASSERT_TRUE(reg->destroy_buffer(*owned).ok());     // waits for serial 2, being recorded
   ASSERT_TRUE(reg->destroy_buffer(*borrowed).ok());  // waits for serial 1: out of order
@@ -710,7 +713,7 @@ TEST_F(NullDeviceTest, AssumeAllCompleteLetsGoOfEverythingDeferred) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
   for (int i = 0; i < 3; ++i) {
-    auto h = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, fmt::format("b{}", i)});
+    auto h = reg->create_buffer({4, WGPUBufferUsage_Uniform, false, fmt::format("b{}", i)});
     reg->touch(*h);
     submit_empty(*reg, *dev);
     ASSERT_TRUE(reg->destroy_buffer(*h).ok());
@@ -778,7 +781,7 @@ TEST_F(NullDeviceTest, LossCyclesWithObjectsDestroyedWhileRecordedLeaveNothingPe
     ASSERT_TRUE(reg->destroy_buffer(kit.buffer).ok());
     ASSERT_GE(reg->pending_release_count(), 5u);
     if (cycle % 2 == 0) {
-      p.DeviceForceLoss(device->device.get(), gpu::DeviceLostReason::Unknown, gpu::StringView("test loss"));
+      p.DeviceForceLoss(device->device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("test loss"));
       device->context->process_events();
       reg->assume_all_complete();  // what a loss handler does
       EXPECT_EQ(reg->pending_release_count(), 0u);
@@ -799,9 +802,9 @@ TEST_F(NullDeviceTest, LossCyclesWithObjectsDestroyedWhileRecordedLeaveNothingPe
 
 TEST_F(NullDeviceTest, ShutdownWarnsOnceListingWhatWasAliveByKindAndLabel) {
   auto reg = make_registry(*dev);
-  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "vb"}).ok());
-  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "ib"}).ok());
-  ASSERT_TRUE(reg->create_texture({.size = {1, 1, 1}, .usage = gpu::TextureUsage::CopyDst, .label = "atlas"}).ok());
+  ASSERT_TRUE(reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "vb"}).ok());
+  ASSERT_TRUE(reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "ib"}).ok());
+  ASSERT_TRUE(reg->create_texture({.size = {1, 1, 1}, .usage = WGPUTextureUsage_CopyDst, .label = "atlas"}).ok());
   reg->shutdown();
   auto entries = reg->diagnostics().entries();
   ASSERT_EQ(entries.size(), 1u);
@@ -818,7 +821,7 @@ TEST_F(NullDeviceTest, ObjectsMadeAfterShutdownAreStillLetGoByTheDestructor) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
   reg->shutdown();
-  ASSERT_TRUE(reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "late"}).ok());
+  ASSERT_TRUE(reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "late"}).ok());
   reg.reset();
   EXPECT_EQ(log.labels, std::vector<std::string>{"late"});
 }
@@ -827,8 +830,8 @@ TEST_F(NullDeviceTest, ReplaceUnderABorrowedHandleTakesItsOwnReferenceToTheNewOb
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
   const auto& p = dev->procs();
-  gpu::Buffer first = raw_buffer(*dev, 16, gpu::BufferUsage::CopyDst);
-  gpu::Buffer second = raw_buffer(*dev, 32, gpu::BufferUsage::CopyDst);
+  WGPUBuffer first = raw_buffer(*dev, 16, WGPUBufferUsage_CopyDst);
+  WGPUBuffer second = raw_buffer(*dev, 32, WGPUBufferUsage_CopyDst);
   auto h = reg->adopt_buffer(first, "borrowed", Ownership::Borrowed);
   ASSERT_TRUE(reg->replace_buffer(*h, second).ok());
   ASSERT_TRUE(reg->destroy_buffer(*h).ok());
@@ -847,7 +850,7 @@ TEST_F(NullDeviceTest, ReplaceUnderABorrowedHandleTakesItsOwnReferenceToTheNewOb
 
 TEST_F(NullDeviceTest, CleanShutdownSaysNothing) {
   auto reg = make_registry(*dev);
-  auto h = reg->create_buffer({4, gpu::BufferUsage::Uniform, false, "vb"});
+  auto h = reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "vb"});
   ASSERT_TRUE(reg->destroy_buffer(*h).ok());
   reg->shutdown();
   EXPECT_TRUE(reg->diagnostics().entries().empty());
@@ -893,16 +896,16 @@ TEST_F(GlDeviceTest, DestroyBetweenRecordingAndSubmitIsDeferredPastTheSubmit) {
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
   const auto& p = dev->procs();
-  auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::CopySrc | gpu::TextureUsage::CopyDst, .label = "source"});
-  auto readback = reg->create_buffer({256 * 4, gpu::BufferUsage::CopyDst | gpu::BufferUsage::MapRead, false, "readback"});
+  auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = WGPUTextureUsage_CopySrc | WGPUTextureUsage_CopyDst, .label = "source"});
+  auto readback = reg->create_buffer({256 * 4, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, false, "readback"});
   std::vector<uint8_t> texels(4 * 4 * 4, 0x5a);
   ASSERT_TRUE(reg->write_texture(*texture, {.size = {4, 4, 1}, .bytes_per_row = 16}, texels.data(), texels.size()).ok());
 
-  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
   gpu::copy_image_to_buffer(p, enc, *reg->resolve(*texture), *reg->resolve(*readback), 4, 4, 256);
   reg->touch(*texture);
   reg->touch(*readback);
-  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  WGPUCommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
 
   ASSERT_TRUE(reg->destroy_texture(*texture).ok());  // between recording and submit
   EXPECT_TRUE(log.events.empty());
@@ -926,13 +929,13 @@ TEST_F(GlDeviceTest, WithoutTouchTheSameDestroyWaitsForTheSubmissionBeingRecorde
   ReleaseLog log;
   auto reg = make_registry(*dev, log.options());
   const auto& p = dev->procs();
-  auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = gpu::TextureUsage::CopySrc | gpu::TextureUsage::CopyDst, .label = "untouched"});
-  auto readback = reg->create_buffer({256 * 4, gpu::BufferUsage::CopyDst | gpu::BufferUsage::MapRead, false, "readback"});
+  auto texture = reg->create_texture({.size = {4, 4, 1}, .usage = WGPUTextureUsage_CopySrc | WGPUTextureUsage_CopyDst, .label = "untouched"});
+  auto readback = reg->create_buffer({256 * 4, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, false, "readback"});
   std::vector<uint8_t> texels(4 * 4 * 4, 0xa5);
   ASSERT_TRUE(reg->write_texture(*texture, {.size = {4, 4, 1}, .bytes_per_row = 16}, texels.data(), texels.size()).ok());
-  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
   gpu::copy_image_to_buffer(p, enc, *reg->resolve(*texture), *reg->resolve(*readback), 4, 4, 256);
-  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  WGPUCommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
   ASSERT_TRUE(reg->destroy_texture(*texture).ok());  // between recording and submit, no touch
   EXPECT_FALSE(reg->resolve(*texture).ok());          // the handle is dead at once
   EXPECT_TRUE(log.events.empty());
@@ -955,16 +958,16 @@ TEST_F(GlDeviceTest, WithoutTouchTheSameDestroyWaitsForTheSubmissionBeingRecorde
 TEST_F(GlDeviceTest, WriteBufferUpdatesContentsInPlace) {
   auto reg = make_registry(*dev);
   const auto& p = dev->procs();
-  auto buffer = reg->create_buffer({16, gpu::BufferUsage::CopyDst | gpu::BufferUsage::CopySrc, false, "data"});
-  auto readback = reg->create_buffer({16, gpu::BufferUsage::CopyDst | gpu::BufferUsage::MapRead, false, "readback"});
-  gpu::Buffer before = *reg->resolve(*buffer);
+  auto buffer = reg->create_buffer({16, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, false, "data"});
+  auto readback = reg->create_buffer({16, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, false, "readback"});
+  WGPUBuffer before = *reg->resolve(*buffer);
   uint32_t first[4] = {1, 2, 3, 4}, second[4] = {9, 8, 7, 6};
   ASSERT_TRUE(reg->write_buffer(*buffer, 0, first, sizeof(first)).ok());
   ASSERT_TRUE(reg->write_buffer(*buffer, 0, second, sizeof(second)).ok());
   EXPECT_EQ(*reg->resolve(*buffer), before);
-  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
   p.CommandEncoderCopyBufferToBuffer(enc, *reg->resolve(*buffer), 0, *reg->resolve(*readback), 0, 16);
-  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  WGPUCommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
   reg->submit(cmd);
   p.CommandBufferRelease(cmd);
   p.CommandEncoderRelease(enc);

@@ -22,8 +22,8 @@ inline std::unique_ptr<resources::Registry> make_registry(TestDevice& dev, resou
 // Submits an empty command buffer through the registry's clock.
 inline Serial submit_empty(resources::Registry& reg, TestDevice& dev) {
   const auto& p = dev.procs();
-  gpu::CommandEncoder enc = p.DeviceCreateCommandEncoder(dev.device.get(), nullptr);
-  gpu::CommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(dev.device.get(), nullptr);
+  WGPUCommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
   Serial s = reg.submit(cmd);
   p.CommandBufferRelease(cmd);
   p.CommandEncoderRelease(enc);
@@ -50,18 +50,18 @@ inline constexpr const char* kKitWgsl = R"(
 @compute @workgroup_size(1) fn cs() {}
 )";
 
-inline std::vector<gpu::BindGroupLayoutEntry> kit_layout_entries() {
-  std::vector<gpu::BindGroupLayoutEntry> entries(3);
+inline std::vector<WGPUBindGroupLayoutEntry> kit_layout_entries() {
+  std::vector<WGPUBindGroupLayoutEntry> entries(3);
   entries[0].binding = 0;
-  entries[0].visibility = gpu::ShaderStage::Fragment;
-  entries[0].buffer.type = gpu::BufferBindingType::Uniform;
+  entries[0].visibility = WGPUShaderStage_Fragment;
+  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
   entries[1].binding = 1;
-  entries[1].visibility = gpu::ShaderStage::Fragment;
-  entries[1].texture.sampleType = gpu::TextureSampleType::Float;
-  entries[1].texture.viewDimension = gpu::TextureViewDimension::e2D;
+  entries[1].visibility = WGPUShaderStage_Fragment;
+  entries[1].texture.sampleType = WGPUTextureSampleType_Float;
+  entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
   entries[2].binding = 2;
-  entries[2].visibility = gpu::ShaderStage::Fragment;
-  entries[2].sampler.type = gpu::SamplerBindingType::Filtering;
+  entries[2].visibility = WGPUShaderStage_Fragment;
+  entries[2].sampler.type = WGPUSamplerBindingType_Filtering;
   return entries;
 }
 
@@ -87,15 +87,15 @@ inline Kit make_kit(resources::Registry& reg) {
     using H = std::decay_t<decltype(result.value())>;
     return result.ok() ? result.value() : H{};
   };
-  kit.buffer = take(reg.create_buffer({16, gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, false, "kit uniforms"}));
+  kit.buffer = take(reg.create_buffer({16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "kit uniforms"}));
   resources::TextureDescription td;
   td.size = {4, 4, 1};
-  td.usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst;
+  td.usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst;
   td.label = "kit texture";
   kit.texture = take(reg.create_texture(td));
   kit.view = take(reg.create_texture_view(kit.texture, {.label = "kit view"}));
-  kit.sampler = take(reg.create_sampler({.mag_filter = gpu::FilterMode::Linear,
-                                         .min_filter = gpu::FilterMode::Linear,
+  kit.sampler = take(reg.create_sampler({.mag_filter = WGPUFilterMode_Linear,
+                                         .min_filter = WGPUFilterMode_Linear,
                                          .label = "kit sampler"}));
   kit.module = take(reg.create_shader_module(kKitWgsl, "kit module"));
   auto entries = kit_layout_entries();
@@ -115,7 +115,7 @@ inline Kit make_kit(resources::Registry& reg) {
   rp.targets = {resources::ColorTarget{}};
   kit.render_pipeline = take(reg.create_render_pipeline(rp));
   kit.compute_pipeline = take(reg.create_compute_pipeline({"kit compute pipeline", {}, {kit.module, "cs", {}}}));
-  kit.query_set = take(reg.create_query_set({gpu::QueryType::Occlusion, 4, "kit queries"}));
+  kit.query_set = take(reg.create_query_set({WGPUQueryType_Occlusion, 4, "kit queries"}));
   return kit;
 }
 

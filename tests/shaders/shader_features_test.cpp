@@ -38,10 +38,10 @@ class ShaderFeaturesTest : public ::testing::Test {
     ASSERT_TRUE(adapter.ok()) << adapter.error().message;
     adapter_ = std::move(adapter.value());
   }
-  gpu::Ref<gpu::Device> device_with(std::vector<gpu::FeatureName> features) {
+  gpu::Ref<WGPUDevice> device_with(std::vector<WGPUFeatureName> features) {
     auto device = context_->request_device(adapter_.adapter.get(), {"shader features test", {}, std::move(features)});
     EXPECT_TRUE(device.ok()) << device.error().message;
-    return device.ok() ? std::move(device.value()) : gpu::Ref<gpu::Device>{};
+    return device.ok() ? std::move(device.value()) : gpu::Ref<WGPUDevice>{};
   }
   gpu::Context* context_ = nullptr;
   gpu::SelectedAdapter adapter_;

@@ -26,7 +26,7 @@ using engine::EngineOptions;
 // What the application saw through the callbacks.
 struct Heard {
   std::vector<uint64_t> ready;
-  std::vector<std::pair<uint64_t, gpu::DeviceLostReason>> lost;
+  std::vector<std::pair<uint64_t, WGPUDeviceLostReason>> lost;
   std::vector<std::string> lost_messages;
   std::vector<resources::ContentsLost> contents_lost;
   std::vector<resources::RebuildReport> rebuilt;
@@ -41,7 +41,7 @@ struct Heard {
       order.push_back("ready " + std::to_string(g));
     };
     c.on_rebuilt = [this](const resources::RebuildReport& r) { rebuilt.push_back(r); };
-    c.on_lost = [this](uint64_t g, gpu::DeviceLostReason r, std::string_view m) {
+    c.on_lost = [this](uint64_t g, WGPUDeviceLostReason r, std::string_view m) {
       lost.emplace_back(g, r);
       lost_messages.emplace_back(m);
     };
@@ -80,13 +80,13 @@ inline std::vector<uint8_t> read_rgba8(Engine& engine, TextureHandle texture, ui
     return {};
   }
   const uint32_t pitch = (width * 4 + 255) / 256 * 256;
-  gpu::BufferDescriptor d;
+  WGPUBufferDescriptor d{};
   d.size = uint64_t{pitch} * height;
-  d.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
-  gpu::Ref<gpu::Buffer> buffer(&p, p.DeviceCreateBuffer(engine.device(), &d));
-  gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(engine.device(), nullptr));
+  d.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+  gpu::Ref<WGPUBuffer> buffer(&p, p.DeviceCreateBuffer(engine.device(), &d));
+  gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(engine.device(), nullptr));
   gpu::copy_image_to_buffer(p, encoder.get(), *object, buffer.get(), width, height, pitch, mip, layer);
-  gpu::Ref<gpu::CommandBuffer> commands(&p, p.CommandEncoderFinish(encoder.get(), nullptr));
+  gpu::Ref<WGPUCommandBuffer> commands(&p, p.CommandEncoderFinish(encoder.get(), nullptr));
   reg.submit(commands.get());
   auto bytes = engine.context().read_mapped(buffer.get(), d.size, kSafetyNet);
   if (!bytes.ok()) {
@@ -121,7 +121,7 @@ inline std::vector<uint8_t> draw_green(Engine& engine, TextureHandle target, Tex
   EXPECT_TRUE(used.ok()) << used.error().message;
   if (!used.ok()) return {};
   const gpu::Procs& p = engine.procs();
-  gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *used, gpu::Color{0.0, 1.0, 0.0, 1.0});
+  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *used, WGPUColor{0.0, 1.0, 0.0, 1.0});
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
   EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());

@@ -7,17 +7,17 @@ namespace warden::testing {
 
 ScopeResult pop_error_scope(TestDevice& dev) {
   ScopeResult result;
-  gpu::PopErrorScopeCallbackInfo cb;
-  cb.mode = gpu::CallbackMode::WaitAnyOnly;
+  WGPUPopErrorScopeCallbackInfo cb{};
+  cb.mode = WGPUCallbackMode_WaitAnyOnly;
   cb.userdata1 = &result;
-  cb.callback = [](gpu::PopErrorScopeStatus status, gpu::ErrorType type, gpu::StringView message,
+  cb.callback = [](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView message,
                    void* u1, void*) {
     auto* r = static_cast<ScopeResult*>(u1);
     r->status = status;
     r->type = type;
-    r->message = std::string(message.view());
+    r->message = std::string(gpu::to_std(message));
   };
-  gpu::Future f = dev.procs().DevicePopErrorScope(dev.device.get(), cb);
+  WGPUFuture f = dev.procs().DevicePopErrorScope(dev.device.get(), cb);
   auto waited = dev.context->wait(f, warden::testing::kSafetyNet);
   EXPECT_TRUE(waited.ok()) << (waited ? "" : waited.error().message);
   return result;

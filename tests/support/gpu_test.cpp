@@ -38,12 +38,12 @@ std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend) {
   gpu::DeviceOptions options;
   options.label = "test device";
   // The device may outlive `raw` only if a test leaks it; the fixtures release it first.
-  options.callbacks.on_lost = [raw](gpu::DeviceLostReason, std::string_view message) {
+  options.callbacks.on_lost = [raw](WGPUDeviceLostReason, std::string_view message) {
     std::lock_guard lock(raw->mutex);
     raw->lost = true;
     raw->lost_message = std::string(message);
   };
-  options.callbacks.on_uncaptured_error = [raw](gpu::ErrorType, std::string_view message) {
+  options.callbacks.on_uncaptured_error = [raw](WGPUErrorType, std::string_view message) {
     std::lock_guard lock(raw->mutex);
     raw->uncaptured_errors.emplace_back(message);
   };

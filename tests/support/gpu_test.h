@@ -19,8 +19,8 @@ gpu::Context* shared_context();
 struct TestDevice {
   gpu::Context* context = nullptr;
   gpu::SelectedAdapter adapter;
-  gpu::Ref<gpu::Device> device;
-  gpu::Ref<gpu::Queue> queue;
+  gpu::Ref<WGPUDevice> device;
+  gpu::Ref<WGPUQueue> queue;
 
   // Everything the device reported through its callbacks.
   std::mutex mutex;

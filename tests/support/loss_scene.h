@@ -105,19 +105,18 @@ inline LossScene build_loss_scene(resources::Registry& reg, resources::ContentsS
     using H = std::decay_t<decltype(result.value())>;
     return result.ok() ? result.value() : H{};
   };
-  using gpu::BufferUsage::CopyDst, gpu::BufferUsage::Vertex;
-  s.positions = take(reg.create_buffer({3 * 16, gpu::BufferUsage::Storage | Vertex, false, "positions"}));
-  resources::BufferDescription uvs{6 * 4, Vertex | CopyDst, false, "uvs", source};
+  s.positions = take(reg.create_buffer({3 * 16, WGPUBufferUsage_Storage | WGPUBufferUsage_Vertex, false, "positions"}));
+  resources::BufferDescription uvs{6 * 4, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, false, "uvs", source};
   if (source == resources::ContentsSource::Callback) uvs.refill = [](resources::Registry& r, BufferHandle h) { (void)LossScene::write_uvs(r, h); };
   s.uvs = take(reg.create_buffer(uvs));
-  resources::BufferDescription uniforms{32, gpu::BufferUsage::Uniform | CopyDst, false, "uniforms", source};
+  resources::BufferDescription uniforms{32, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "uniforms", source};
   if (source == resources::ContentsSource::Callback) {
     uniforms.refill = [](resources::Registry& r, BufferHandle h) { (void)LossScene::write_uniforms(r, h); };
   }
   s.uniforms = take(reg.create_buffer(uniforms));
-  s.readback = take(reg.create_buffer({kSceneRowBytes * kSceneSize, gpu::BufferUsage::MapRead | CopyDst, false, "readback"}));
+  s.readback = take(reg.create_buffer({kSceneRowBytes * kSceneSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "readback"}));
   resources::TextureDescription texture{.size = {kSceneTextureSize, kSceneTextureSize, 1},
-                      .usage = gpu::TextureUsage::TextureBinding | gpu::TextureUsage::CopyDst,
+                      .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst,
                       .mip_level_count = 4,
                       .label = "mipped texture",
                       .contents = source};
@@ -126,29 +125,29 @@ inline LossScene build_loss_scene(resources::Registry& reg, resources::ContentsS
   }
   s.texture = take(reg.create_texture(texture));
   s.texture_view = take(reg.create_texture_view(s.texture, {.label = "mipped view"}));
-  s.sampler = take(reg.create_sampler({.mipmap_filter = gpu::MipmapFilterMode::Nearest, .label = "sampler"}));
+  s.sampler = take(reg.create_sampler({.mipmap_filter = WGPUMipmapFilterMode_Nearest, .label = "sampler"}));
   s.target = take(reg.create_texture({.size = {kSceneSize, kSceneSize, 1},
-                                      .usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc,
+                                      .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                       .label = "target"}));
   s.target_view = take(reg.create_texture_view(s.target, {.label = "target view"}));
   s.module = take(reg.create_shader_module(kLossSceneWgsl, "scene module"));
 
-  std::vector<gpu::BindGroupLayoutEntry> compute_entries(1);
+  std::vector<WGPUBindGroupLayoutEntry> compute_entries(1);
   compute_entries[0].binding = 0;
-  compute_entries[0].visibility = gpu::ShaderStage::Compute;
-  compute_entries[0].buffer.type = gpu::BufferBindingType::Storage;
+  compute_entries[0].visibility = WGPUShaderStage_Compute;
+  compute_entries[0].buffer.type = WGPUBufferBindingType_Storage;
   s.compute_layout = take(reg.create_bind_group_layout(compute_entries, "compute layout"));
-  std::vector<gpu::BindGroupLayoutEntry> render_entries(3);
+  std::vector<WGPUBindGroupLayoutEntry> render_entries(3);
   render_entries[0].binding = 0;
-  render_entries[0].visibility = gpu::ShaderStage::Fragment;
-  render_entries[0].buffer.type = gpu::BufferBindingType::Uniform;
+  render_entries[0].visibility = WGPUShaderStage_Fragment;
+  render_entries[0].buffer.type = WGPUBufferBindingType_Uniform;
   render_entries[1].binding = 1;
-  render_entries[1].visibility = gpu::ShaderStage::Fragment;
-  render_entries[1].texture.sampleType = gpu::TextureSampleType::Float;
-  render_entries[1].texture.viewDimension = gpu::TextureViewDimension::e2D;
+  render_entries[1].visibility = WGPUShaderStage_Fragment;
+  render_entries[1].texture.sampleType = WGPUTextureSampleType_Float;
+  render_entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
   render_entries[2].binding = 2;
-  render_entries[2].visibility = gpu::ShaderStage::Fragment;
-  render_entries[2].sampler.type = gpu::SamplerBindingType::Filtering;
+  render_entries[2].visibility = WGPUShaderStage_Fragment;
+  render_entries[2].sampler.type = WGPUSamplerBindingType_Filtering;
   s.render_layout = take(reg.create_bind_group_layout(render_entries, "render layout"));
   BindGroupLayoutHandle compute_layouts[] = {s.compute_layout};
   s.compute_pipeline_layout = take(reg.create_pipeline_layout(compute_layouts, "compute pipeline layout"));
@@ -164,8 +163,8 @@ inline LossScene build_loss_scene(resources::Registry& reg, resources::ContentsS
   render.layout = s.render_pipeline_layout;
   render.vertex = {s.module, "vs", {}};
   render.vertex_buffers = {
-      resources::VertexLayout{16, gpu::VertexStepMode::Vertex, {resources::VertexAttribute{gpu::VertexFormat::Float32x4, 0, 0}}},
-      resources::VertexLayout{8, gpu::VertexStepMode::Vertex, {resources::VertexAttribute{gpu::VertexFormat::Float32x2, 0, 1}}}};
+      resources::VertexLayout{16, WGPUVertexStepMode_Vertex, {resources::VertexAttribute{WGPUVertexFormat_Float32x4, 0, 0}}},
+      resources::VertexLayout{8, WGPUVertexStepMode_Vertex, {resources::VertexAttribute{WGPUVertexFormat_Float32x2, 0, 1}}}};
   render.fragment = resources::ShaderStage{s.module, "fs", {}};
   render.targets = {resources::ColorTarget{}};
   s.render = take(reg.create_render_pipeline(render));
@@ -189,23 +188,23 @@ inline std::vector<uint8_t> render_loss_scene(resources::Registry& reg, const gp
     ADD_FAILURE() << "a scene handle does not resolve";
     return {};
   }
-  gpu::CommandEncoder encoder = p.DeviceCreateCommandEncoder(reg.device(), nullptr);
-  gpu::ComputePassEncoder cpass = p.CommandEncoderBeginComputePass(encoder, nullptr);
+  WGPUCommandEncoder encoder = p.DeviceCreateCommandEncoder(reg.device(), nullptr);
+  WGPUComputePassEncoder cpass = p.CommandEncoderBeginComputePass(encoder, nullptr);
   p.ComputePassEncoderSetPipeline(cpass, compute);
   p.ComputePassEncoderSetBindGroup(cpass, 0, get(reg.resolve(s.compute_group)), 0, nullptr);
   p.ComputePassEncoderDispatchWorkgroups(cpass, 1, 1, 1);
   p.ComputePassEncoderEnd(cpass);
   p.ComputePassEncoderRelease(cpass);
-  gpu::RenderPassEncoder rpass = gpu::begin_clear_pass(p, encoder, get(reg.resolve(s.target_view)));
+  WGPURenderPassEncoder rpass = gpu::begin_clear_pass(p, encoder, get(reg.resolve(s.target_view)));
   p.RenderPassEncoderSetPipeline(rpass, render);
   p.RenderPassEncoderSetBindGroup(rpass, 0, get(reg.resolve(s.render_group)), 0, nullptr);
-  p.RenderPassEncoderSetVertexBuffer(rpass, 0, get(reg.resolve(s.positions)), 0, gpu::kWholeSize);
-  p.RenderPassEncoderSetVertexBuffer(rpass, 1, get(reg.resolve(s.uvs)), 0, gpu::kWholeSize);
+  p.RenderPassEncoderSetVertexBuffer(rpass, 0, get(reg.resolve(s.positions)), 0, WGPU_WHOLE_SIZE);
+  p.RenderPassEncoderSetVertexBuffer(rpass, 1, get(reg.resolve(s.uvs)), 0, WGPU_WHOLE_SIZE);
   p.RenderPassEncoderDraw(rpass, 3, 1, 0, 0);
   p.RenderPassEncoderEnd(rpass);
   p.RenderPassEncoderRelease(rpass);
   gpu::copy_image_to_buffer(p, encoder, target, readback, kSceneSize, kSceneSize, kSceneRowBytes);
-  gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+  WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
   reg.touch(s.render_group);
   reg.touch(s.compute_group);
   reg.submit(commands);

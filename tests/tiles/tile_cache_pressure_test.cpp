@@ -132,14 +132,14 @@ TEST(TileCachePressure, SizesWhoseByteProductsOverflowAreRefused) {
 
 // The layer size handed to the cache comes from texture_bytes: it must not wrap either.
 TEST(TileCachePressure, TextureBytesThatOverflowAreRefused) {
-  auto huge = texture_bytes(gpu::TextureFormat::RGBA32Float, 1u << 31, 1u << 31, 1, 1);
+  auto huge = texture_bytes(WGPUTextureFormat_RGBA32Float, 1u << 31, 1u << 31, 1, 1);
   ASSERT_FALSE(huge) << "2^31 x 2^31 x 16 bytes is 2^66";
   EXPECT_EQ(huge.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(huge, FailsWith(MessageId::TextureBytesOverflow));
-  auto layers = texture_bytes(gpu::TextureFormat::RGBA8Unorm, 1u << 16, 1u << 16, 1, 1u << 31);
+  auto layers = texture_bytes(WGPUTextureFormat_RGBA8Unorm, 1u << 16, 1u << 16, 1, 1u << 31);
   ASSERT_FALSE(layers) << "2^34 bytes a layer x 2^31 layers";
   EXPECT_THAT(layers, FailsWith(MessageId::TextureBytesOverflow));
-  EXPECT_EQ(*texture_bytes(gpu::TextureFormat::RGBA8Unorm, 1u << 16, 1u << 16, 1, 1), uint64_t{1} << 34);
+  EXPECT_EQ(*texture_bytes(WGPUTextureFormat_RGBA8Unorm, 1u << 16, 1u << 16, 1, 1), uint64_t{1} << 34);
 }
 
 TEST(TileCachePressure, TileCacheIsMoveOnly) {

@@ -12,7 +12,6 @@
 namespace warden::tiles {
 namespace {
 
-using gpu::TextureFormat;
 using warden::testing::FailsWith;
 
 // ---- byte accounting and sizing ---------------------------------------------------------------
@@ -22,19 +21,19 @@ TEST(TileBytes, FullMipChainOfEveryLayerIsCounted) {
   EXPECT_EQ(full_mip_count(1, 1), 1u);
   EXPECT_EQ(full_mip_count(300, 200), 9u);
   // 256^2 + 128^2 + ... + 1^2 = 87381 texels.
-  EXPECT_EQ(*texture_bytes(TextureFormat::RGBA8Unorm, 256, 256, 9, 1), 87381u * 4);
-  EXPECT_EQ(*texture_bytes(TextureFormat::RGBA8Unorm, 256, 256, 9, 64), 87381u * 4 * 64);
-  EXPECT_EQ(*texture_bytes(TextureFormat::RGBA16Float, 256, 256, 1, 2), 256u * 256 * 8 * 2);
-  EXPECT_EQ(*texture_bytes(TextureFormat::R8Unorm, 4, 2, 3, 1), 8u + 2 + 1);  // 4x2, 2x1, 1x1
+  EXPECT_EQ(*texture_bytes(WGPUTextureFormat_RGBA8Unorm, 256, 256, 9, 1), 87381u * 4);
+  EXPECT_EQ(*texture_bytes(WGPUTextureFormat_RGBA8Unorm, 256, 256, 9, 64), 87381u * 4 * 64);
+  EXPECT_EQ(*texture_bytes(WGPUTextureFormat_RGBA16Float, 256, 256, 1, 2), 256u * 256 * 8 * 2);
+  EXPECT_EQ(*texture_bytes(WGPUTextureFormat_R8Unorm, 4, 2, 3, 1), 8u + 2 + 1);  // 4x2, 2x1, 1x1
 }
 
 TEST(TileBytes, BadTexturesAreErrorsNamingTheProblem) {
-  auto mips = texture_bytes(TextureFormat::RGBA8Unorm, 256, 256, 10, 1);
+  auto mips = texture_bytes(WGPUTextureFormat_RGBA8Unorm, 256, 256, 10, 1);
   ASSERT_FALSE(mips);
   EXPECT_THAT(mips, FailsWith(MessageId::TextureBytesMipLevelsOutOfRange));
   EXPECT_NE(mips.error().message.find("10 mip levels"), std::string::npos) << mips.error().message;
-  EXPECT_THAT(texture_bytes(TextureFormat::RGBA8Unorm, 0, 256, 1, 1), FailsWith(MessageId::TextureBytesEmpty));
-  auto format = texture_bytes(TextureFormat::Depth24Plus, 4, 4, 1, 1);
+  EXPECT_THAT(texture_bytes(WGPUTextureFormat_RGBA8Unorm, 0, 256, 1, 1), FailsWith(MessageId::TextureBytesEmpty));
+  auto format = texture_bytes(WGPUTextureFormat_Depth24Plus, 4, 4, 1, 1);
   ASSERT_FALSE(format);
   EXPECT_EQ(format.error().kind, ErrorKind::InvalidArgument);
   EXPECT_THAT(format, FailsWith(MessageId::TexelSizeUnknown));

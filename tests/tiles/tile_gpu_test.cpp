@@ -58,24 +58,27 @@ class TileGpuTest : public GlDeviceTest {
   void SetUp() override {
     GlDeviceTest::SetUp();
     const Procs& p = dev->procs();
-    Device device = dev->device.get();
+    WGPUDevice device = dev->device.get();
     resources::RegistryOptions options;
     options.on_release = [this](const resources::ReleaseEvent& e) { released.push_back(e); };
     registry = std::make_unique<resources::Registry>(*dev->context, device, dev->queue.get(), std::move(options));
     clock = &registry->queue_clock();
-    auto g = MipGenerator::create(*registry, TextureFormat::RGBA8Unorm);
+    auto g = MipGenerator::create(*registry, WGPUTextureFormat_RGBA8Unorm);
     ASSERT_TRUE(g) << g.error().message;
     mips = std::make_unique<MipGenerator>(std::move(g.value()));
-    auto r = TileRenderer::create(*registry, TextureFormat::RGBA8Unorm, 64);
+    auto r = TileRenderer::create(*registry, WGPUTextureFormat_RGBA8Unorm, 64);
     ASSERT_TRUE(r) << r.error().message;
     renderer = std::make_unique<TileRenderer>(std::move(r.value()));
-    TextureDescriptor tdesc;
-    tdesc.label = "tile test target";
+    WGPUTextureDescriptor tdesc{};
+    tdesc.dimension = WGPUTextureDimension_2D;
+    tdesc.mipLevelCount = 1;
+    tdesc.sampleCount = 1;
+    tdesc.label = gpu::string_view("tile test target");
     tdesc.size = {kTarget, kTarget, 1};
-    tdesc.format = TextureFormat::RGBA8Unorm;
-    tdesc.usage = TextureUsage::RenderAttachment | TextureUsage::CopySrc;
-    target = Ref<Texture>(&p, p.DeviceCreateTexture(device, &tdesc));
-    target_view = Ref<TextureView>(&p, p.TextureCreateView(target.get(), nullptr));
+    tdesc.format = WGPUTextureFormat_RGBA8Unorm;
+    tdesc.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
+    target = Ref<WGPUTexture>(&p, p.DeviceCreateTexture(device, &tdesc));
+    target_view = Ref<WGPUTextureView>(&p, p.TextureCreateView(target.get(), nullptr));
   }
   void TearDown() override {
     if (dev) {
@@ -102,36 +105,36 @@ class TileGpuTest : public GlDeviceTest {
     return group ? std::move(*group) : TileBindGroup{};
   }
 
-  Texture texture_of(const TileArray& array) {
+  WGPUTexture texture_of(const TileArray& array) {
     auto texture = registry->resolve(array.texture());
     EXPECT_TRUE(texture) << texture.error().message;
     return texture ? *texture : nullptr;
   }
 
-  Ref<CommandEncoder> encoder() {
-    return Ref<CommandEncoder>(&dev->procs(), dev->procs().DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+  Ref<WGPUCommandEncoder> encoder() {
+    return Ref<WGPUCommandEncoder>(&dev->procs(), dev->procs().DeviceCreateCommandEncoder(dev->device.get(), nullptr));
   }
 
   // Records a pass drawing `instances` with one bind group and one draw, then a copy of the
   // target into a new readback buffer (returned).
-  Ref<Buffer> record_draw(CommandEncoder enc, const TileBindGroup& group, const std::vector<TileInstance>& instances) {
+  Ref<WGPUBuffer> record_draw(WGPUCommandEncoder enc, const TileBindGroup& group, const std::vector<TileInstance>& instances) {
     const Procs& p = dev->procs();
     EXPECT_TRUE(renderer->write_instances(instances));
-    RenderPassEncoder pass = begin_clear_pass(p, enc, target_view.get(), {0, 0, 0, 0});
+    WGPURenderPassEncoder pass = begin_clear_pass(p, enc, target_view.get(), {0, 0, 0, 0});
     auto drawn = renderer->draw(pass, group, static_cast<uint32_t>(instances.size()));
     EXPECT_TRUE(drawn) << drawn.error().message;
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
-    BufferDescriptor bdesc;
-    bdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
+    WGPUBufferDescriptor bdesc{};
+    bdesc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
     bdesc.size = uint64_t{kTarget} * kTarget * 4;
-    Ref<Buffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
+    Ref<WGPUBuffer> readback(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
     copy_image_to_buffer(p, enc, target.get(), readback.get(), kTarget, kTarget, kTarget * 4);
     return readback;
   }
 
-  Serial submit(CommandEncoder enc) {
-    CommandBuffer commands = dev->procs().CommandEncoderFinish(enc, nullptr);
+  Serial submit(WGPUCommandEncoder enc) {
+    WGPUCommandBuffer commands = dev->procs().CommandEncoderFinish(enc, nullptr);
     Serial s = registry->submit(commands);
     dev->procs().CommandBufferRelease(commands);
     return s;
@@ -139,7 +142,7 @@ class TileGpuTest : public GlDeviceTest {
 
   void expect_layers_recycled_together_show_their_new_tiles(MipPath mip_path);
 
-  std::vector<uint8_t> read(Buffer buffer) {
+  std::vector<uint8_t> read(WGPUBuffer buffer) {
     auto bytes = dev->context->read_mapped(buffer, uint64_t{kTarget} * kTarget * 4, kTimeout);
     EXPECT_TRUE(bytes) << bytes.error().message;
     return bytes ? std::move(bytes.value()) : std::vector<uint8_t>(uint64_t{kTarget} * kTarget * 4);
@@ -159,12 +162,12 @@ class TileGpuTest : public GlDeviceTest {
   // Every texel of every mip level of `layer`, read back.
   std::vector<std::vector<uint8_t>> read_levels(const TileArray& array, LayerIndex layer) {
     const Procs& p = dev->procs();
-    std::vector<Ref<Buffer>> buffers;
+    std::vector<Ref<WGPUBuffer>> buffers;
     auto enc = encoder();
     for (uint32_t m = 0; m < array.mip_levels(); ++m) {
       const uint32_t size = kTile >> m;
-      BufferDescriptor bdesc;
-      bdesc.usage = BufferUsage::MapRead | BufferUsage::CopyDst;
+      WGPUBufferDescriptor bdesc{};
+      bdesc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
       bdesc.size = uint64_t{256} * size;
       buffers.emplace_back(&p, p.DeviceCreateBuffer(dev->device.get(), &bdesc));
       copy_image_to_buffer(p, enc.get(), texture_of(array), buffers.back().get(), size, size, 256, m, layer);
@@ -189,8 +192,8 @@ class TileGpuTest : public GlDeviceTest {
   gpu::QueueClock* clock = nullptr;  // the registry's
   std::unique_ptr<MipGenerator> mips;
   std::unique_ptr<TileRenderer> renderer;
-  Ref<Texture> target;
-  Ref<TextureView> target_view;
+  Ref<WGPUTexture> target;
+  Ref<WGPUTextureView> target_view;
 };
 
 TileInstance whole_tile(float x, float y, float size, LayerIndex layer) {
@@ -282,13 +285,14 @@ TEST_F(TileGpuTest, FrameRecordedBeforeRecycleStillSamplesTheOldTile) {
   // frame and submitting it changes what that frame samples.
   auto frame4 = encoder();
   readback = record_draw(frame4.get(), group, {whole_tile(0, 0, kTarget, layer)});
-  TexelCopyTextureInfo dst;
+  WGPUTexelCopyTextureInfo dst{};
+  dst.aspect = WGPUTextureAspect_All;
   dst.texture = texture_of(*array);
   dst.origin = {0, 0, layer};
-  TexelCopyBufferLayout layout;
+  WGPUTexelCopyBufferLayout layout{};
   layout.bytesPerRow = kTile * 4;
   layout.rowsPerImage = kTile;
-  Extent3D extent{kTile, kTile, 1};
+  WGPUExtent3D extent{kTile, kTile, 1};
   auto yellow = solid(kYellow);
   dev->procs().QueueWriteTexture(dev->queue.get(), &dst, yellow.data(), yellow.size(), &layout, &extent);
   submit(frame4.get());
@@ -536,7 +540,7 @@ TEST_F(TileGpuTest, RecycleFrameLoopNeverBlocks) {
         instances.push_back(t);
       }
     }
-    Ref<Buffer> readback = record_draw(enc.get(), group, instances);
+    Ref<WGPUBuffer> readback = record_draw(enc.get(), group, instances);
     submit(enc.get());
     ASSERT_TRUE(pool.check_invariants());
   }

@@ -86,13 +86,13 @@ class TileLayer {
       : registry_(registry), mip_path_(mip_path) {}
 
   void build() {
-    auto mips = MipGenerator::create(registry_, gpu::TextureFormat::RGBA8Unorm);
+    auto mips = MipGenerator::create(registry_, WGPUTextureFormat_RGBA8Unorm);
     ASSERT_TRUE(mips) << mips.error().message;
     mips_.emplace(std::move(*mips));
     auto array = TileArray::create(*mips_, {kTile, kLayers, 0, "loss test tiles", mip_path_});
     ASSERT_TRUE(array) << array.error().message;
     array_.emplace(std::move(*array));
-    auto renderer = TileRenderer::create(registry_, gpu::TextureFormat::RGBA8Unorm, kGrid * kGrid);
+    auto renderer = TileRenderer::create(registry_, WGPUTextureFormat_RGBA8Unorm, kGrid * kGrid);
     ASSERT_TRUE(renderer) << renderer.error().message;
     renderer_.emplace(std::move(*renderer));
     auto group = renderer_->make_bind_group(*array_);
@@ -105,7 +105,7 @@ class TileLayer {
     resources::TextureDescription target;
     target.label = "loss test target";
     target.size = {kTarget, kTarget, 1};
-    target.usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc;
+    target.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
     auto texture = registry_.create_texture(target);
     ASSERT_TRUE(texture) << texture.error().message;
     target_ = *texture;
@@ -130,7 +130,7 @@ class TileLayer {
     EXPECT_TRUE(cache_->begin_frame({visible, 0.5, 0.5}));
     for (const TileKey& key : wanted_keys()) EXPECT_TRUE(cache_->request(key));
     EXPECT_TRUE(cache_->dispatch(fetcher_));
-    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(registry_.device(), nullptr));
+    gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(registry_.device(), nullptr));
     auto report = cache_->deliver([&](const TileKey& key, LayerIndex layer, std::span<const uint8_t> texels) -> Result<void> {
       if (auto uploaded = array_->upload(encoder.get(), layer, texels); !uploaded) return uploaded;
       delivered_.insert(key);
@@ -162,21 +162,21 @@ class TileLayer {
     auto view = registry_.resolve(target_view_);
     EXPECT_TRUE(view) << view.error().message;
     if (!view) return result;
-    gpu::RenderPassEncoder pass = gpu::begin_clear_pass(p, encoder.get(), *view, {0, 0, 0, 1});
+    WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, encoder.get(), *view, {0, 0, 0, 1});
     auto drawn = renderer_->draw(pass, *group_, static_cast<uint32_t>(instances.size()));
     EXPECT_TRUE(drawn) << drawn.error().message;
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
-    gpu::Ref<gpu::Buffer> readback;
+    gpu::Ref<WGPUBuffer> readback;
     if (read) {
-      gpu::BufferDescriptor desc;
-      desc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
+      WGPUBufferDescriptor desc{};
+      desc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
       desc.size = uint64_t{kTarget} * kTarget * 4;
-      readback = gpu::Ref<gpu::Buffer>(&p, p.DeviceCreateBuffer(registry_.device(), &desc));
+      readback = gpu::Ref<WGPUBuffer>(&p, p.DeviceCreateBuffer(registry_.device(), &desc));
       gpu::copy_image_to_buffer(p, encoder.get(), *registry_.resolve(target_), readback.get(), kTarget, kTarget,
                                 kTarget * 4);
     }
-    gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
+    WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
     registry_.submit(commands);
     p.CommandBufferRelease(commands);
     ++frame_;
@@ -239,7 +239,7 @@ class TileLayer {
 
 // Forces the loss Dawn reports for a dead device.
 void force_loss(TestDevice& dev) {
-  dev.procs().DeviceForceLoss(dev.device.get(), gpu::DeviceLostReason::Unknown, gpu::StringView("forced by the test"));
+  dev.procs().DeviceForceLoss(dev.device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
   dev.context->process_events();
   ASSERT_TRUE(dev.lost);
 }
@@ -461,7 +461,7 @@ TEST_F(TilesAcrossLossNull, AnArrayTheRegistryHasNoRoomForIsAnErrorNamingTheView
   resources::RegistryOptions options;
   options.texture_view_capacity = 16;
   resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get(), std::move(options));
-  auto mips = MipGenerator::create(registry, gpu::TextureFormat::RGBA8Unorm);
+  auto mips = MipGenerator::create(registry, WGPUTextureFormat_RGBA8Unorm);
   ASSERT_TRUE(mips) << mips.error().message;
   const resources::LiveCounts before = registry.live_counts();
   auto array = TileArray::create(*mips, {kTile, 8, 0, "band z7"});
@@ -478,11 +478,11 @@ TEST_F(TilesAcrossLossNull, AnArrayTheRegistryHasNoRoomForIsAnErrorNamingTheView
 // writes or records nothing.
 TEST_F(TilesAcrossLossNull, TileCallsBetweenLossAndRebuildAreDeviceLostErrors) {
   resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get());
-  auto mips = MipGenerator::create(registry, gpu::TextureFormat::RGBA8Unorm);
+  auto mips = MipGenerator::create(registry, WGPUTextureFormat_RGBA8Unorm);
   ASSERT_TRUE(mips) << mips.error().message;
   auto array = TileArray::create(*mips, {kTile, 4, 0, "band z2"});
   ASSERT_TRUE(array) << array.error().message;
-  auto renderer = TileRenderer::create(registry, gpu::TextureFormat::RGBA8Unorm, 4);
+  auto renderer = TileRenderer::create(registry, WGPUTextureFormat_RGBA8Unorm, 4);
   ASSERT_TRUE(renderer) << renderer.error().message;
   force_loss(*dev);
   registry.on_device_lost();

@@ -46,14 +46,17 @@ class UploadRingTest : public GlDeviceTest {
     GlDeviceTest::TearDown();
   }
 
-  gpu::Ref<gpu::Texture> make_array(uint32_t size, uint32_t layers) { return make_array(*dev, size, layers); }
-  static gpu::Ref<gpu::Texture> make_array(testing::TestDevice& on, uint32_t size, uint32_t layers) {
+  gpu::Ref<WGPUTexture> make_array(uint32_t size, uint32_t layers) { return make_array(*dev, size, layers); }
+  static gpu::Ref<WGPUTexture> make_array(testing::TestDevice& on, uint32_t size, uint32_t layers) {
     const gpu::Procs& p = on.procs();
-    gpu::TextureDescriptor desc;
+    WGPUTextureDescriptor desc{};
+    desc.dimension = WGPUTextureDimension_2D;
+    desc.mipLevelCount = 1;
+    desc.sampleCount = 1;
     desc.size = {size, size, layers};
-    desc.format = gpu::TextureFormat::RGBA8Unorm;
-    desc.usage = gpu::TextureUsage::CopyDst | gpu::TextureUsage::CopySrc;
-    return gpu::Ref<gpu::Texture>(&p, p.DeviceCreateTexture(on.device.get(), &desc));
+    desc.format = WGPUTextureFormat_RGBA8Unorm;
+    desc.usage = WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc;
+    return gpu::Ref<WGPUTexture>(&p, p.DeviceCreateTexture(on.device.get(), &desc));
   }
 
   static std::vector<uint8_t> pattern(uint32_t size, uint8_t seed) {
@@ -63,26 +66,26 @@ class UploadRingTest : public GlDeviceTest {
   }
 
   // Submits `encoder` through the clock; returns the serial it received.
-  Serial submit(gpu::CommandEncoder encoder) {
+  Serial submit(WGPUCommandEncoder encoder) {
     const gpu::Procs& p = dev->procs();
-    gpu::CommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+    WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
     Serial s = clock->submit(commands);
     p.CommandBufferRelease(commands);
     return s;
   }
 
   // Layer `layer` of `texture` as packed rows (blocking readback: test only).
-  std::vector<uint8_t> read_layer(gpu::Texture texture, uint32_t size, uint32_t layer) {
+  std::vector<uint8_t> read_layer(WGPUTexture texture, uint32_t size, uint32_t layer) {
     return read_layer(*dev, texture, size, layer);
   }
-  std::vector<uint8_t> read_layer(testing::TestDevice& on, gpu::Texture texture, uint32_t size, uint32_t layer) {
+  std::vector<uint8_t> read_layer(testing::TestDevice& on, WGPUTexture texture, uint32_t size, uint32_t layer) {
     const gpu::Procs& p = on.procs();
     const uint32_t pitch = aligned_row_pitch(size, 4);
-    gpu::BufferDescriptor desc;
+    WGPUBufferDescriptor desc{};
     desc.size = uint64_t{pitch} * size;
-    desc.usage = gpu::BufferUsage::MapRead | gpu::BufferUsage::CopyDst;
-    gpu::Ref<gpu::Buffer> readback(&p, p.DeviceCreateBuffer(on.device.get(), &desc));
-    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(on.device.get(), nullptr));
+    desc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+    gpu::Ref<WGPUBuffer> readback(&p, p.DeviceCreateBuffer(on.device.get(), &desc));
+    gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(on.device.get(), nullptr));
     gpu::copy_image_to_buffer(p, encoder.get(), texture, readback.get(), size, size, pitch, 0, layer);
     submit(encoder.get());
     auto bytes = on.context->read_mapped(readback.get(), desc.size, kTimeout);
@@ -115,7 +118,7 @@ TEST_F(UploadRingTest, LayersReadBackByteIdenticalToTheStagedTilesWithPaddedRows
   ASSERT_EQ(outcome((*ring)->stage(array.get(), 0, first)), "staged");
   ASSERT_EQ(outcome((*ring)->stage(array.get(), 2, third)), "staged");
   const gpu::Procs& p = dev->procs();
-  gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+  gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
   (*ring)->record(encoder.get(), clock->clock().recording());
   submit(encoder.get());
 
@@ -137,7 +140,7 @@ TEST_F(UploadRingTest, ABufferIsMappedAgainOnlyAfterTheSubmissionThatReadItRetir
   EXPECT_EQ(r.turned_away(), 1u);
 
   const gpu::Procs& p = dev->procs();
-  gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+  gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
   const Serial reader = clock->clock().recording();
   r.record(encoder.get(), reader);
   EXPECT_EQ(r.state(0), State::InFlight);
@@ -166,7 +169,7 @@ TEST_F(UploadRingTest, ABufferIsMappedAgainOnlyAfterTheSubmissionThatReadItRetir
   EXPECT_TRUE(saw_mapping);
   ASSERT_EQ(r.state(0), State::Mapped);
   ASSERT_EQ(outcome(r.stage(array.get(), 1, tile)), "staged");
-  gpu::Ref<gpu::CommandEncoder> second(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+  gpu::Ref<WGPUCommandEncoder> second(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
   r.record(second.get(), clock->clock().recording());
   submit(second.get());
   EXPECT_EQ(read_layer(array.get(), kSize, 1), tile);
@@ -189,7 +192,7 @@ TEST_F(UploadRingTest, FramesThroughTheRingMakeNoBlockingWait) {
       ASSERT_TRUE(ok.ok()) << ok.error().message;
       staged += *ok;
     }
-    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+    gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
     (*ring)->record(encoder.get(), clock->clock().recording());
     submit(encoder.get());
   }
@@ -212,12 +215,12 @@ TEST_F(UploadRingTest, AfterALossTheRingIsMadeAgainOnTheNewDevice) {
     const auto tile = pattern(kSize, 3);
     const gpu::Procs& p = dev->procs();
     ASSERT_EQ(outcome((*ring)->stage(array.get(), 0, tile)), "staged");
-    gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
+    gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(dev->device.get(), nullptr));
     (*ring)->record(encoder.get(), clock->clock().recording());
     submit(encoder.get());
     ASSERT_EQ(outcome((*ring)->stage(array.get(), 1, tile)), "staged");  // staged when the loss comes
 
-    p.DeviceForceLoss(dev->device.get(), gpu::DeviceLostReason::Unknown, gpu::StringView("forced by the test"));
+    p.DeviceForceLoss(dev->device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
     dev->context->process_events();
     ASSERT_TRUE(dev->lost);
     clock->rebind(second->queue.get());
@@ -237,7 +240,7 @@ TEST_F(UploadRingTest, AfterALossTheRingIsMadeAgainOnTheNewDevice) {
   const auto tile = pattern(kSize, 11);
   ASSERT_EQ(outcome((*ring)->stage(array.get(), 1, tile)), "staged");
   const gpu::Procs& p = second->procs();
-  gpu::Ref<gpu::CommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(second->device.get(), nullptr));
+  gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(second->device.get(), nullptr));
   (*ring)->record(encoder.get(), clock->clock().recording());
   submit(encoder.get());
   EXPECT_EQ(read_layer(*second, array.get(), kSize, 1), tile);

@@ -1,7 +1,7 @@
 // What warden's hand-written mirror (include/warden/gpu/abi.h, procs.h) declared when the
 // generator was written: each value, struct layout and entry point is proven against the library by
-// tests/gpu/abi_*_test.cpp, and tests/gpu/header_abi_test.cpp checks the generated header agrees
-// with every one of them. Only these lose the header's "unproven" mark.
+// tests/gpu/abi_*_test.cpp, which now compile against the generated header (docs/adr/0035), so
+// they prove these declarations there. Only these lose the header's "unproven" mark.
 export const proven = {
   "enums": {
     "WGPUSType": [

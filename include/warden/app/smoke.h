@@ -40,6 +40,6 @@ inline constexpr uint32_t kSmokeTargetSize = 64;
 
 /// Runs both halves on `device`. An Error means the job could not run at all; a report with
 /// ok() == false means it ran and produced wrong results.
-Result<SmokeReport> run_smoke(const gpu::Context& ctx, gpu::Device device);
+Result<SmokeReport> run_smoke(const gpu::Context& ctx, WGPUDevice device);
 
 }  // namespace warden::app

@@ -19,7 +19,7 @@ namespace warden::debugdraw {
 /// How a DebugDrawer's pipeline is built.
 struct DebugDrawerOptions {
   /// The format of the pass's colour target.
-  gpu::TextureFormat colour_format = gpu::TextureFormat::RGBA8Unorm;
+  WGPUTextureFormat colour_format = WGPUTextureFormat_RGBA8Unorm;
   /// Test against the pass's reverse-Z depth (present::kDepthFormat) without writing it;
   /// false: the pass has no depth attachment and lines draw over everything.
   bool depth_test = true;
@@ -42,7 +42,7 @@ class DebugDrawer {
   Result<void> upload(const LineList& lines, const present::Mat4& clip_from_world);
   /// Records the uploaded lines into an open pass whose formats match the options; nothing
   /// while one of its objects has no GPU object (a device refused to make it again).
-  void draw(gpu::RenderPassEncoder pass);
+  void draw(WGPURenderPassEncoder pass);
 
   /// Times the buffer was replaced by a larger one.
   uint64_t grows() const { return grows_; }

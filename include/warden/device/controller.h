@@ -109,7 +109,7 @@ struct DeviceView {
   uint64_t device_generation = 0;
   /// The device, as its provider names it.
   DeviceId id{};
-  gpu::Device device = nullptr;  ///< null from providers without real devices
+  WGPUDevice device = nullptr;  ///< null from providers without real devices
 };
 
 /// The application says what these mean (show the fallback, show the graphics, stop the render

@@ -24,7 +24,7 @@ struct DawnProviderOptions {
   /// Why there is no context, when there is none (reported by check_api()).
   std::string unavailable_reason = "no WebGPU implementation was loaded";
   /// Errors no error scope caught, on any device this provider built.
-  std::function<void(DeviceId, gpu::ErrorType, std::string_view message)> on_uncaptured_error{};
+  std::function<void(DeviceId, WGPUErrorType, std::string_view message)> on_uncaptured_error{};
 };
 
 /// The real DeviceProvider: asks Dawn for adapters and devices asynchronously through a
@@ -62,7 +62,7 @@ class DawnProvider final : public DeviceProvider {
   gpu::Context* context() const { return context_; }
 
   /// The raw device for `id`, or null when the provider no longer holds it.
-  gpu::Device device(DeviceId id) const;
+  WGPUDevice device(DeviceId id) const;
   /// Devices Dawn delivered to this provider so far.
   uint64_t devices_built() const;
   /// destroy_device calls that reached a device the provider held.

@@ -39,20 +39,20 @@ struct ProvidedAdapter {
   /// The adapter's id.
   AdapterId id{};
   /// The raw adapter, or null.
-  gpu::Adapter adapter = nullptr;
+  WGPUAdapter adapter = nullptr;
 };
 /// A device a provider delivered (see ProvidedAdapter).
 struct ProvidedDevice {
   /// The device's id.
   DeviceId id{};
   /// The raw device, or null.
-  gpu::Device device = nullptr;
+  WGPUDevice device = nullptr;
 };
 
 /// What the API said when a device was lost: passed on as given, never interpreted.
 struct LossReport {
   /// The reason the API gave.
-  gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown;
+  WGPUDeviceLostReason reason = WGPUDeviceLostReason_Unknown;
   /// The API's message.
   std::string message{};
   /// Reports compare field by field.

@@ -51,7 +51,7 @@ class TestProvider final : public DeviceProvider {
   /// Rejects device request `request` with `why`.
   Result<void> reject_device(size_t request, std::string why);
   /// Fires `device`'s lost promise. Each promise settles once; a second call is an error.
-  Result<void> lose(DeviceId device, gpu::DeviceLostReason reason = gpu::DeviceLostReason::Unknown,
+  Result<void> lose(DeviceId device, WGPUDeviceLostReason reason = WGPUDeviceLostReason_Unknown,
                     std::string message = "");
 
   // ---- what the test reads ------------------------------------------------------------------

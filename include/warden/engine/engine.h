@@ -72,7 +72,7 @@ struct EngineOptions {
   /// How many losses in how long before the engine stops rebuilding.
   device::RebuildPolicyOptions rebuild{};
   /// Hot reload of shader files loaded with load_shader(). Its feature
-  /// (kFeatureImplicitDeviceSynchronization) is asked for when the adapter has it; without it,
+  /// (WGPUFeatureName_ImplicitDeviceSynchronization) is asked for when the adapter has it; without it,
   /// hot_reload_available() is false and loaded files are not watched.
   bool hot_reload = true;
   /// How long create() waits for the first device (start-up may block; frames never do).
@@ -107,7 +107,7 @@ struct EngineCallbacks {
   /// The device of `device_generation` is gone: the API's reason and message, as given. A
   /// device the hang watchdog let go (EngineOptions::hang_limit) is told here too, with reason
   /// Unknown and a message that starts "hung: "; recovery then follows as for any loss.
-  std::function<void(uint64_t device_generation, gpu::DeviceLostReason reason, std::string_view message)>
+  std::function<void(uint64_t device_generation, WGPUDeviceLostReason reason, std::string_view message)>
       on_lost{};
   /// After a rebuild, before on_ready: the buffers and textures that came back zeroed
   /// (ContentsSource::None, contents the GPU produced). Produce them again: inside it (and
@@ -179,7 +179,7 @@ class Frame {
 
   /// The frame's encoder; the frame keeps its reference. Record passes into it before
   /// Engine::submit. Null once moved from or submitted.
-  gpu::CommandEncoder encoder() const { return encoder_.get(); }
+  WGPUCommandEncoder encoder() const { return encoder_.get(); }
   /// The device generation the encoder belongs to; submit refuses the frame once it was lost.
   uint64_t device_generation() const { return device_generation_; }
 
@@ -201,7 +201,7 @@ class Frame {
 
  private:
   friend class Engine;
-  Frame(std::shared_ptr<detail::FrameSlot> slot, gpu::Ref<gpu::CommandEncoder> encoder, uint64_t id,
+  Frame(std::shared_ptr<detail::FrameSlot> slot, gpu::Ref<WGPUCommandEncoder> encoder, uint64_t id,
         uint64_t device_generation)
       : slot_(std::move(slot)), encoder_(std::move(encoder)), id_(id), device_generation_(device_generation) {}
   // Releases the encoder and, if this is the open frame, lets the next one begin.
@@ -215,7 +215,7 @@ class Frame {
   // Keeps `error` as the frame's failure if it is the first, and gives it back.
   Error keep_failure(const Error& error);
   std::shared_ptr<detail::FrameSlot> slot_;  // declared first: the library outlives the encoder
-  gpu::Ref<gpu::CommandEncoder> encoder_;
+  gpu::Ref<WGPUCommandEncoder> encoder_;
   uint64_t id_ = 0;
   uint64_t device_generation_ = 0;
   std::unique_ptr<Error> failure_;  // the first use() that failed; submit drops the frame
@@ -331,13 +331,13 @@ class Engine {
   const gpu::Procs& procs() const { return context_->procs(); }
   /// The current device and queue: null unless state() is Ready.
   ///@{
-  gpu::Device device() const;
-  gpu::Queue queue() const;
+  WGPUDevice device() const;
+  WGPUQueue queue() const;
   ///@}
   /// The adapter of the current (or last) device: its name and backend.
   const std::string& adapter_name() const { return adapter_name_; }
   /// The backend of the current (or last) device.
-  gpu::BackendType backend() const { return backend_; }
+  WGPUBackendType backend() const { return backend_; }
 
   /// Reads and compiles a WGSL file into a module registered with its recipe, and watches the
   /// file when hot reload is available. Compile errors: ShaderManager::load's.
@@ -480,13 +480,13 @@ class Engine {
   const char* innermost_callback_ = nullptr;  // the application callback running, if any
   bool preparing_ = false;   // inside prepare(), after the registry was made or rebuilt
   bool destroying_ = false;  // the destructor has started
-  gpu::Ref<gpu::Queue> queue_;
+  gpu::Ref<WGPUQueue> queue_;
   EngineState state_ = EngineState::Recovering;
   DeviceGeneration current_;      // the newest device prepared (number 0: none yet)
   bool retry_pending_ = false;    // poll() asks the controller for the next device
   bool failure_told_ = false;     // on_failed told since the last device was shown
   std::string adapter_name_;
-  gpu::BackendType backend_ = gpu::BackendType::Undefined;
+  WGPUBackendType backend_ = WGPUBackendType_Undefined;
   resources::RebuildReport last_rebuild_;
   // The recovery under way: its loss, its device, its rebuild; published at its first frame.
   RecoveryTimings recovering_{};

@@ -66,7 +66,7 @@ struct TileLayerOptions {
   uint32_t in_flight_headroom = 16;
   uint32_t max_instances = 64;  ///< tile positions one draw() may show
   uint32_t max_fetches_in_flight = tiles::TileCache::kDefaultMaxFetches;  ///< fetches dispatch() keeps running at once
-  gpu::TextureFormat target_format = gpu::TextureFormat::RGBA8Unorm;  ///< the format draw() renders into
+  WGPUTextureFormat target_format = WGPUTextureFormat_RGBA8Unorm;  ///< the format draw() renders into
   /// The application's draw shader (Engine::load_shader, watched for hot reload): its pipeline is
   /// made through engine.pipelines(). Null: warden's own (TileRenderer::default_wgsl()).
   ShaderModuleHandle shader{};
@@ -126,7 +126,7 @@ class TileLayer final : public GenerationObserver {
   static tiles::TileInstance place(const tiles::TileSource& source, float x, float y, float size, uint32_t target_width,
                                    uint32_t target_height);
   /// Writes `instances` and records one instanced draw of them into `pass`.
-  Result<void> draw(gpu::RenderPassEncoder pass, std::span<const tiles::TileInstance> instances);
+  Result<void> draw(WGPURenderPassEncoder pass, std::span<const tiles::TileInstance> instances);
 
   // ---- GenerationObserver -----------------------------------------------------------------
   /// The device went: every resident tile went with it, so the cache is cleared.
@@ -158,11 +158,11 @@ class TileLayer final : public GenerationObserver {
   // Clears the cache a loss could not clear from inside the cache's own call.
   void settle_pending_clear();
   // Uploads a tile whose texels are held in memory into a layer; the load's status.
-  Result<tiles::LoadStatus> upload_from_memory(gpu::CommandEncoder encoder, const tiles::TileKey& key,
+  Result<tiles::LoadStatus> upload_from_memory(WGPUCommandEncoder encoder, const tiles::TileKey& key,
                                                tiles::Priority priority);
   // The coarsest held ancestor (or the tile) of each position of the last view, uploaded into
   // `encoder`; true once every one is resident (or nothing is held to cover the view).
-  bool restore_view(gpu::CommandEncoder encoder);
+  bool restore_view(WGPUCommandEncoder encoder);
   Result<void> usable(std::string_view call) const;
 
   Engine& engine_;

@@ -24,7 +24,7 @@ struct BlobCacheStats {
   size_t bytes = 0;      ///< keys and values kept
 };
 
-/// An in-memory cache Dawn reads and writes through DawnCacheDeviceDescriptor. Thread-safe:
+/// An in-memory cache Dawn reads and writes through WGPUDawnCacheDeviceDescriptor. Thread-safe:
 /// Dawn calls it from the thread that creates a pipeline and from its worker threads. Bounded
 /// by bytes: once full, new values are dropped (what is kept stays valid: Dawn's keys name
 /// everything that decides a value).
@@ -47,8 +47,8 @@ class BlobCache {
   /// How the cache has been used so far.
   BlobCacheStats stats() const;
 
-  /// The descriptor to chain on a DeviceDescriptor; `this` must outlive the device.
-  DawnCacheDeviceDescriptor descriptor();
+  /// The descriptor to chain on a WGPUDeviceDescriptor; `this` must outlive the device.
+  WGPUDawnCacheDeviceDescriptor descriptor();
 
  private:
   const size_t budget_bytes_;

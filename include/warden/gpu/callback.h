@@ -1,6 +1,6 @@
 /// @file
-/// webgpu.h's callback-info structs (CallbackInfo<Fn>, UncapturedErrorCallbackInfo,
-/// LoggingCallbackInfo) made from a C++ handler: the handler is called with the callback's own
+/// webgpu.h's callback-info structs (WGPURequestDeviceCallbackInfo, WGPUUncapturedErrorCallbackInfo,
+/// WGPULoggingCallbackInfo) made from a C++ handler: the handler is called with the callback's own
 /// arguments, without the two userdata pointers, so no caller fills mode, callback and userdata
 /// by hand or casts a userdata back.
 #pragma once
@@ -30,7 +30,7 @@ struct Trampoline {
 };
 
 template <typename Info, typename Handler, bool kFreedAfterTheCall>
-Info make(CallbackMode mode, Handler* handler) {
+Info make(WGPUCallbackMode mode, Handler* handler) {
   Info info{};
   if constexpr (requires { info.mode; }) info.mode = mode;
   info.callback = &Trampoline<Handler, kFreedAfterTheCall>::call;
@@ -44,7 +44,7 @@ Info make(CallbackMode mode, Handler* handler) {
 /// webgpu.h calls exactly once (every future's, and a device's lost callback; at the latest,
 /// cancelled, when the instance goes): whatever the handler holds lives until that call.
 template <typename Info, typename Handler>
-Info once_callback(CallbackMode mode, Handler handler) {
+Info once_callback(WGPUCallbackMode mode, Handler handler) {
   return detail::make<Info, Handler, true>(mode, new Handler(std::move(handler)));
 }
 
@@ -52,14 +52,14 @@ Info once_callback(CallbackMode mode, Handler handler) {
 /// caller keeps `handler` alive until the callback can no longer run: a WaitAnyOnly callback the
 /// caller waits for in its own scope, or a handler kept as long as the device or instance.
 template <typename Info, typename Handler>
-Info borrowed_callback(CallbackMode mode, Handler& handler) {
+Info borrowed_callback(WGPUCallbackMode mode, Handler& handler) {
   return detail::make<Info, Handler, false>(mode, &handler);
 }
 
 /// borrowed_callback for the callback-infos that have no mode (uncaptured errors, logging).
 template <typename Info, typename Handler>
 Info borrowed_callback(Handler& handler) {
-  return detail::make<Info, Handler, false>(CallbackMode::AllowProcessEvents, &handler);
+  return detail::make<Info, Handler, false>(WGPUCallbackMode_AllowProcessEvents, &handler);
 }
 
 }  // namespace warden::gpu

@@ -34,9 +34,9 @@ const char* to_string(BackendChoice choice);
 /// One adapter request made while selecting, and what came of it.
 struct AdapterAttempt {
   /// The backend asked for.
-  BackendType backend = BackendType::Undefined;
+  WGPUBackendType backend = WGPUBackendType_Undefined;
   /// The feature level asked for (Core, or Compatibility over GL).
-  FeatureLevel feature_level = FeatureLevel::Undefined;
+  WGPUFeatureLevel feature_level = WGPUFeatureLevel_Undefined;
   std::string outcome{};  ///< "chosen", or why it was not
 };
 
@@ -51,25 +51,25 @@ struct AdapterDescription {
   /// The driver's free-form description (may be empty).
   std::string description{};
   /// The backend the adapter runs on.
-  BackendType backend = BackendType::Undefined;
+  WGPUBackendType backend = WGPUBackendType_Undefined;
   /// Discrete, integrated, CPU or unknown.
-  AdapterType adapter_type = AdapterType::Unknown;
+  WGPUAdapterType adapter_type = WGPUAdapterType_Unknown;
   /// The feature level it was requested at.
-  FeatureLevel feature_level = FeatureLevel::Undefined;
+  WGPUFeatureLevel feature_level = WGPUFeatureLevel_Undefined;
   /// The PCI vendor id; 0 when the driver has none.
   uint32_t vendor_id = 0;
   /// The PCI device id; 0 when the driver has none.
   uint32_t device_id = 0;
   /// The adapter's limits: the most a device on it may ask for.
-  Limits limits{};
+  WGPULimits limits{};
   /// The features the adapter supports.
-  std::vector<FeatureName> features{};
+  std::vector<WGPUFeatureName> features{};
 };
 
 /// The adapter Context::select_adapter chose, what it is, and every request made on the way.
 struct SelectedAdapter {
   /// The adapter; this reference is the caller's.
-  Ref<Adapter> adapter{};
+  Ref<WGPUAdapter> adapter{};
   /// What it says of itself.
   AdapterDescription description{};
   /// Every adapter request made, in order, the chosen one last.
@@ -79,9 +79,9 @@ struct SelectedAdapter {
 /// Called from ProcessEvents (or WaitAny) on the thread that drives the instance.
 struct DeviceCallbacks {
   /// The device was lost (or destroyed): the API's reason and message. May be empty.
-  std::function<void(DeviceLostReason, std::string_view message)> on_lost{};
+  std::function<void(WGPUDeviceLostReason, std::string_view message)> on_lost{};
   /// An error no error scope caught. May be empty.
-  std::function<void(ErrorType, std::string_view message)> on_uncaptured_error{};
+  std::function<void(WGPUErrorType, std::string_view message)> on_uncaptured_error{};
 };
 
 /// How much of the adapter's limits a device asks for.
@@ -99,9 +99,9 @@ struct DeviceOptions {
   /// Context::request_device only: the provider routes these through its own continuations.
   DeviceCallbacks callbacks{};
   /// Features the device must have; the request fails naming each one the adapter lacks.
-  std::vector<FeatureName> required_features{};
-  /// Features asked for when the adapter has them (hot reload's kFeatureImplicitDeviceSynchronization).
-  std::vector<FeatureName> optional_features{};
+  std::vector<WGPUFeatureName> required_features{};
+  /// Features asked for when the adapter has them (hot reload's WGPUFeatureName_ImplicitDeviceSynchronization).
+  std::vector<WGPUFeatureName> optional_features{};
   /// How much of the adapter's limits the device asks for.
   LimitsChoice limits = LimitsChoice::Default;
   /// Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
@@ -117,19 +117,19 @@ struct DeviceOptions {
 /// naming every one the adapter lacks), the optional ones it has, and the limits.
 struct DeviceRequest {
   /// The features to request: every required one and the optional ones the adapter has.
-  std::vector<FeatureName> features{};
-  std::optional<Limits> limits{};  ///< empty: the defaults
+  std::vector<WGPUFeatureName> features{};
+  std::optional<WGPULimits> limits{};  ///< empty: the defaults
 };
 /// Reads `adapter`'s features and limits and plans the request `options` describe; a DeviceFailed
 /// error names every required feature the adapter lacks.
-Result<DeviceRequest> plan_device_request(const Procs& procs, Adapter adapter, const DeviceOptions& options);
+Result<DeviceRequest> plan_device_request(const Procs& procs, WGPUAdapter adapter, const DeviceOptions& options);
 
 /// The adapters a backend choice tries, in order. gpu_only: skip a CPU adapter (Auto's Vulkan).
 struct AdapterCandidate {
   /// The backend to ask for.
-  BackendType backend = BackendType::Undefined;
+  WGPUBackendType backend = WGPUBackendType_Undefined;
   /// The feature level to ask for.
-  FeatureLevel feature_level = FeatureLevel::Undefined;
+  WGPUFeatureLevel feature_level = WGPUFeatureLevel_Undefined;
   /// Skip the adapter when it is a CPU one (Auto's Vulkan, so a software Vulkan does not win over
   /// GL).
   bool gpu_only = false;
@@ -143,9 +143,9 @@ struct OpenedDevice {
   /// The adapter and what it says of itself.
   SelectedAdapter adapter{};
   /// The device; this reference is the caller's.
-  Ref<Device> device{};
+  Ref<WGPUDevice> device{};
   /// The device's queue.
-  Ref<Queue> queue{};
+  Ref<WGPUQueue> queue{};
 };
 
 /// Sets EGL_PLATFORM=surfaceless when no display is present and the user did not choose a
@@ -183,19 +183,19 @@ class Context {
   /// The loaded library, shared: a holder keeps it loaded after the context is gone.
   const std::shared_ptr<const Library>& library_ptr() const { return library_; }
   /// The instance; the context keeps its reference.
-  Instance instance() const { return instance_; }
+  WGPUInstance instance() const { return instance_; }
 
   /// Non-blocking: runs callbacks that are ready.
   void process_events() const;
   /// Blocking, counted: tools, tests and teardown only.
-  Result<void> wait(Future future, std::chrono::milliseconds timeout) const;
+  Result<void> wait(WGPUFuture future, std::chrono::milliseconds timeout) const;
 
   /// Tries the adapters adapter_plan(choice) lists, in order, and returns the first that answers;
   /// NoAdapter names every attempt and why it failed. Blocking, counted.
   Result<SelectedAdapter> select_adapter(BackendChoice choice) const;
   /// Asks `adapter` for a device as `options` describe (plan_device_request); `options.callbacks`
   /// receive its loss and uncaught errors. Blocking, counted; an error carries the API's message.
-  Result<Ref<Device>> request_device(Adapter adapter, DeviceOptions options) const;
+  Result<Ref<WGPUDevice>> request_device(WGPUAdapter adapter, DeviceOptions options) const;
   /// select_adapter, then request_device on it, then its queue; the first error is returned.
   Result<OpenedDevice> open_device(BackendChoice choice, DeviceOptions options = {}) const;
   /// The same, on options.backend.
@@ -205,9 +205,9 @@ class Context {
   }
 
   /// Blocks until the queue has finished all submitted work (tests and tools).
-  Result<void> wait_queue_idle(Queue queue, std::chrono::milliseconds timeout) const;
+  Result<void> wait_queue_idle(WGPUQueue queue, std::chrono::milliseconds timeout) const;
   /// Copies `size` bytes of a MapRead buffer to the host (blocks; tests and tools).
-  Result<std::vector<uint8_t>> read_mapped(Buffer buffer, uint64_t size,
+  Result<std::vector<uint8_t>> read_mapped(WGPUBuffer buffer, uint64_t size,
                                            std::chrono::milliseconds timeout) const;
 
   /// Where the instance's log goes (gfx.gpu, gpu.DawnLog: Dawn's warnings, such as a backend
@@ -227,19 +227,19 @@ class Context {
 
  private:
   Context() = default;
-  Result<Ref<Adapter>> request_adapter(BackendType backend, FeatureLevel level,
+  Result<Ref<WGPUAdapter>> request_adapter(WGPUBackendType backend, WGPUFeatureLevel level,
                                        std::string* why) const;
   std::shared_ptr<const Library> library_;
-  Instance instance_ = nullptr;
+  WGPUInstance instance_ = nullptr;
   Diagnostics* diagnostics_ = nullptr;
   // The instance's logging callback, and where a line goes (see set_diagnostics); `context` may
   // be null.
   struct InstanceLog {
     const Context* context;
-    void operator()(LoggingType type, StringView message) const;
+    void operator()(WGPULoggingType type, WGPUStringView message) const;
   };
   InstanceLog instance_log_{this};
-  static void log_line(const Context* context, LoggingType type, std::string_view text);
+  static void log_line(const Context* context, WGPULoggingType type, std::string_view text);
 };
 
 /// The first line of each message of `log` (collect_log's; the rest is Dawn's call-site trail),
@@ -248,6 +248,6 @@ std::string summarise_log(const std::vector<std::string>& log);
 
 /// What `adapter` says of itself, with its limits and features; `level` is recorded as the feature
 /// level it was requested at.
-AdapterDescription describe_adapter(const Procs& procs, Adapter adapter, FeatureLevel level);
+AdapterDescription describe_adapter(const Procs& procs, WGPUAdapter adapter, WGPUFeatureLevel level);
 
 }  // namespace warden::gpu

@@ -19,18 +19,18 @@ namespace warden::gpu {
 /// What a popped error scope reported, filled by its callback.
 struct PoppedScope {
   bool done = false;  ///< the callback has run
-  PopErrorScopeStatus status = PopErrorScopeStatus::Success;  ///< whether the pop itself succeeded
-  ErrorType type = ErrorType::NoError;  ///< the error caught, NoError when none (or the pop failed)
+  WGPUPopErrorScopeStatus status = WGPUPopErrorScopeStatus_Success;  ///< whether the pop itself succeeded
+  WGPUErrorType type = WGPUErrorType_NoError;  ///< the error caught, NoError when none (or the pop failed)
   std::string message{};                  ///< Dawn's message for that error
 
   /// The callback ran and the scope caught an error.
-  bool has_error() const { return done && type != ErrorType::NoError; }
+  bool has_error() const { return done && type != WGPUErrorType_NoError; }
 };
 
 /// A popped scope not yet reported. The callback owns a reference to the outcome, so dropping a
 /// PendingScope before its callback runs is safe (the callback fills an outcome nobody reads).
 struct PendingScope {
-  Future future{};                         ///< the pop's future, for settle()
+  WGPUFuture future{};                         ///< the pop's future, for settle()
   std::shared_ptr<PoppedScope> outcome{};  ///< filled when the callback runs
 };
 
@@ -45,18 +45,18 @@ enum class Completion {
 };
 
 /// The callback mode that lets `completion`'s thread collect a callback.
-CallbackMode callback_mode(Completion completion);
+WGPUCallbackMode callback_mode(Completion completion);
 
 /// Pushes a validation error scope on `device` (for the calling thread).
-void push_validation_scope(const Procs& procs, Device device);
+void push_validation_scope(const Procs& procs, WGPUDevice device);
 /// Pops the innermost error scope; its outcome arrives by callback (see settle()).
-PendingScope pop_scope(const Procs& procs, Device device, Completion completion = Completion::ProcessEvents);
+PendingScope pop_scope(const Procs& procs, WGPUDevice device, Completion completion = Completion::ProcessEvents);
 
 /// Completes a pending callback. ProcessEvents: runs ready callbacks and waits only when
 /// `outcome_done` is still false after that. WorkerWait: waits. WithinCall: waits only when
 /// `outcome_done` is still false. Every wait is bounded and counted
 /// by blocking_wait_count().
-Result<void> settle(const Context& context, Future future, const bool& outcome_done,
+Result<void> settle(const Context& context, WGPUFuture future, const bool& outcome_done,
                     std::chrono::milliseconds timeout, Completion completion = Completion::ProcessEvents);
 
 }  // namespace warden::gpu

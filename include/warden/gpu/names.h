@@ -12,21 +12,21 @@ namespace warden::gpu {
 
 /// The name of an enum value as messages and `warden info` print it ("opengl", "discrete-gpu", "rgba8unorm", ...); a value not declared in abi.h prints as its number.
 ///@{
-const char* to_string(BackendType type);
-const char* to_string(AdapterType type);
-const char* to_string(FeatureLevel level);
-const char* to_string(ErrorType type);
-const char* to_string(DeviceLostReason reason);
-const char* to_string(TextureFormat format);
+const char* to_string(WGPUBackendType type);
+const char* to_string(WGPUAdapterType type);
+const char* to_string(WGPUFeatureLevel level);
+const char* to_string(WGPUErrorType type);
+const char* to_string(WGPUDeviceLostReason reason);
+const char* to_string(WGPUTextureFormat format);
 ///@}
 /// Bytes of one texel of `format` as a buffer-to-texture copy lays it out; nullopt for a format
 /// whose texels cannot be copied into (depth24plus) or that abi.h does not declare.
-std::optional<uint32_t> copy_texel_bytes(TextureFormat format);
+std::optional<uint32_t> copy_texel_bytes(WGPUTextureFormat format);
 /// Known feature names; unknown numbers print as "feature-0xNNNN".
-std::string feature_name(FeatureName feature);
+std::string feature_name(WGPUFeatureName feature);
 /// "CopyDst|TextureBinding" style lists of flag names.
-std::string buffer_usage_names(Flags usage);
-/// TextureUsage bits as names joined by '|' ("CopyDst|TextureBinding"), like buffer_usage_names().
-std::string texture_usage_names(Flags usage);
+std::string buffer_usage_names(WGPUBufferUsage usage);
+/// WGPUTextureUsage bits as names joined by '|' ("CopyDst|TextureBinding"), like buffer_usage_names().
+std::string texture_usage_names(WGPUTextureUsage usage);
 
 }  // namespace warden::gpu

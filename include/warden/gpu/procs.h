@@ -16,145 +16,149 @@ namespace warden::gpu {
 /// request callbacks). An entry that hands out an object through an out-parameter needs its
 /// own overload in src/gpu/counting_procs.cpp.
 #define WARDEN_GPU_PROCS(X)                                                                     \
-  /* instance */                                                                               \
-  X(Instance, CreateInstance, (const InstanceDescriptor*))                                     \
-  X(Status, GetInstanceCapabilities, (InstanceCapabilities*))                                  \
-  X(Future, InstanceRequestAdapter, (Instance, const RequestAdapterOptions*, RequestAdapterCallbackInfo)) \
-  X(void, InstanceProcessEvents, (Instance))                                                   \
-  X(WaitStatus, InstanceWaitAny, (Instance, size_t, FutureWaitInfo*, uint64_t))                \
-  X(void, InstanceRelease, (Instance))                                                         \
-  /* adapter */                                                                                \
-  X(Status, AdapterGetInfo, (Adapter, AdapterInfo*))                                           \
-  X(void, AdapterInfoFreeMembers, (AdapterInfo))                                               \
-  X(Status, AdapterGetLimits, (Adapter, Limits*))                                              \
-  X(void, AdapterGetFeatures, (Adapter, SupportedFeatures*))                                   \
-  X(Bool, AdapterHasFeature, (Adapter, FeatureName))                                           \
-  X(void, SupportedFeaturesFreeMembers, (SupportedFeatures))                                   \
-  X(Future, AdapterRequestDevice, (Adapter, const DeviceDescriptor*, RequestDeviceCallbackInfo)) \
-  X(void, AdapterRelease, (Adapter))                                                           \
-  /* device */                                                                                 \
-  X(Buffer, DeviceCreateBuffer, (Device, const BufferDescriptor*))                             \
-  X(Texture, DeviceCreateTexture, (Device, const TextureDescriptor*))                          \
-  X(Sampler, DeviceCreateSampler, (Device, const SamplerDescriptor*))                          \
-  X(ShaderModule, DeviceCreateShaderModule, (Device, const ShaderModuleDescriptor*))           \
-  X(BindGroupLayout, DeviceCreateBindGroupLayout, (Device, const BindGroupLayoutDescriptor*))  \
-  X(PipelineLayout, DeviceCreatePipelineLayout, (Device, const PipelineLayoutDescriptor*))     \
-  X(BindGroup, DeviceCreateBindGroup, (Device, const BindGroupDescriptor*))                    \
-  X(RenderPipeline, DeviceCreateRenderPipeline, (Device, const RenderPipelineDescriptor*))     \
-  X(ComputePipeline, DeviceCreateComputePipeline, (Device, const ComputePipelineDescriptor*))  \
-  X(QuerySet, DeviceCreateQuerySet, (Device, const QuerySetDescriptor*))                       \
-  X(CommandEncoder, DeviceCreateCommandEncoder, (Device, const CommandEncoderDescriptor*))      \
-  X(Queue, DeviceGetQueue, (Device))                                                           \
-  X(Status, DeviceGetLimits, (Device, Limits*))                                                \
-  X(Status, DeviceGetAdapterInfo, (Device, AdapterInfo*))                                      \
-  X(Bool, DeviceHasFeature, (Device, FeatureName))                                             \
-  X(void, DevicePushErrorScope, (Device, ErrorFilter))                                         \
-  X(Future, DevicePopErrorScope, (Device, PopErrorScopeCallbackInfo))                          \
-  X(Future, DeviceGetLostFuture, (Device))                                                     \
-  X(void, DeviceForceLoss, (Device, DeviceLostReason, StringView))                             \
-  X(void, DeviceTick, (Device))                                                                \
-  X(void, DeviceDestroy, (Device))                                                             \
-  X(void, DeviceAddRef, (Device))                                                              \
-  X(void, DeviceRelease, (Device))                                                             \
-  /* queue */                                                                                  \
-  X(void, QueueSubmit, (Queue, size_t, const CommandBuffer*))                                  \
-  X(void, QueueWriteBuffer, (Queue, Buffer, uint64_t, const void*, size_t))                   \
-  X(void, QueueWriteTexture, (Queue, const TexelCopyTextureInfo*, const void*, size_t, const TexelCopyBufferLayout*, const Extent3D*)) \
-  X(Future, QueueOnSubmittedWorkDone, (Queue, QueueWorkDoneCallbackInfo))                      \
-  X(void, QueueRelease, (Queue))                                                               \
-  /* buffer */                                                                                 \
-  X(Future, BufferMapAsync, (Buffer, Flags, size_t, size_t, BufferMapCallbackInfo))           \
-  X(void*, BufferGetMappedRange, (Buffer, size_t, size_t))                                     \
-  X(const void*, BufferGetConstMappedRange, (Buffer, size_t, size_t))                          \
-  X(void, BufferUnmap, (Buffer))                                                               \
-  X(uint64_t, BufferGetSize, (Buffer))                                                         \
-  X(Flags, BufferGetUsage, (Buffer))                                                           \
-  X(BufferMapState, BufferGetMapState, (Buffer))                                               \
-  X(void, BufferDestroy, (Buffer))                                                             \
-  X(void, BufferAddRef, (Buffer))                                                              \
-  X(void, BufferRelease, (Buffer))                                                             \
-  /* texture */                                                                                \
-  X(TextureView, TextureCreateView, (Texture, const TextureViewDescriptor*))                   \
-  X(TextureFormat, TextureGetFormat, (Texture))                                                \
-  X(uint32_t, TextureGetWidth, (Texture))                                                      \
-  X(uint32_t, TextureGetHeight, (Texture))                                                     \
-  X(uint32_t, TextureGetDepthOrArrayLayers, (Texture))                                         \
-  X(uint32_t, TextureGetMipLevelCount, (Texture))                                              \
-  X(uint32_t, TextureGetSampleCount, (Texture))                                                \
-  X(TextureDimension, TextureGetDimension, (Texture))                                          \
-  X(Flags, TextureGetUsage, (Texture))                                                         \
-  X(void, TextureDestroy, (Texture))                                                           \
-  X(void, TextureAddRef, (Texture))                                                            \
-  X(void, TextureRelease, (Texture))                                                           \
-  X(void, TextureViewAddRef, (TextureView))                                                    \
-  X(void, TextureViewRelease, (TextureView))                                                   \
-  /* other objects */                                                                          \
-  X(void, SamplerAddRef, (Sampler))                                                            \
-  X(void, SamplerRelease, (Sampler))                                                           \
-  X(Future, ShaderModuleGetCompilationInfo, (ShaderModule, CompilationInfoCallbackInfo))       \
-  X(void, ShaderModuleAddRef, (ShaderModule))                                                  \
-  X(void, ShaderModuleRelease, (ShaderModule))                                                 \
-  X(void, BindGroupLayoutAddRef, (BindGroupLayout))                                            \
-  X(void, BindGroupLayoutRelease, (BindGroupLayout))                                           \
-  X(void, PipelineLayoutAddRef, (PipelineLayout))                                              \
-  X(void, PipelineLayoutRelease, (PipelineLayout))                                             \
-  X(void, BindGroupAddRef, (BindGroup))                                                        \
-  X(void, BindGroupRelease, (BindGroup))                                                       \
-  X(BindGroupLayout, RenderPipelineGetBindGroupLayout, (RenderPipeline, uint32_t))             \
-  X(void, RenderPipelineAddRef, (RenderPipeline))                                              \
-  X(void, RenderPipelineRelease, (RenderPipeline))                                             \
-  X(BindGroupLayout, ComputePipelineGetBindGroupLayout, (ComputePipeline, uint32_t))           \
-  X(void, ComputePipelineAddRef, (ComputePipeline))                                            \
-  X(void, ComputePipelineRelease, (ComputePipeline))                                           \
-  X(QueryType, QuerySetGetType, (QuerySet))                                                    \
-  X(uint32_t, QuerySetGetCount, (QuerySet))                                                    \
-  X(void, QuerySetDestroy, (QuerySet))                                                         \
-  X(void, QuerySetAddRef, (QuerySet))                                                          \
-  X(void, QuerySetRelease, (QuerySet))                                                         \
-  /* recording */                                                                              \
-  X(RenderPassEncoder, CommandEncoderBeginRenderPass, (CommandEncoder, const RenderPassDescriptor*)) \
-  X(ComputePassEncoder, CommandEncoderBeginComputePass, (CommandEncoder, const ComputePassDescriptor*)) \
-  X(void, CommandEncoderCopyBufferToBuffer, (CommandEncoder, Buffer, uint64_t, Buffer, uint64_t, uint64_t)) \
-  X(void, CommandEncoderCopyBufferToTexture, (CommandEncoder, const TexelCopyBufferInfo*, const TexelCopyTextureInfo*, const Extent3D*)) \
-  X(void, CommandEncoderCopyTextureToBuffer, (CommandEncoder, const TexelCopyTextureInfo*, const TexelCopyBufferInfo*, const Extent3D*)) \
-  X(void, CommandEncoderCopyTextureToTexture, (CommandEncoder, const TexelCopyTextureInfo*, const TexelCopyTextureInfo*, const Extent3D*)) \
-  X(void, CommandEncoderClearBuffer, (CommandEncoder, Buffer, uint64_t, uint64_t))             \
-  X(CommandBuffer, CommandEncoderFinish, (CommandEncoder, const CommandBufferDescriptor*))      \
-  X(void, CommandEncoderRelease, (CommandEncoder))                                             \
-  X(void, CommandBufferRelease, (CommandBuffer))                                               \
-  X(void, RenderPassEncoderSetPipeline, (RenderPassEncoder, RenderPipeline))                   \
-  X(void, RenderPassEncoderSetBindGroup, (RenderPassEncoder, uint32_t, BindGroup, size_t, const uint32_t*)) \
-  X(void, RenderPassEncoderSetVertexBuffer, (RenderPassEncoder, uint32_t, Buffer, uint64_t, uint64_t)) \
-  X(void, RenderPassEncoderSetIndexBuffer, (RenderPassEncoder, Buffer, IndexFormat, uint64_t, uint64_t)) \
-  X(void, RenderPassEncoderSetViewport, (RenderPassEncoder, float, float, float, float, float, float)) \
-  X(void, RenderPassEncoderSetScissorRect, (RenderPassEncoder, uint32_t, uint32_t, uint32_t, uint32_t)) \
-  X(void, RenderPassEncoderDraw, (RenderPassEncoder, uint32_t, uint32_t, uint32_t, uint32_t))  \
-  X(void, RenderPassEncoderDrawIndexed, (RenderPassEncoder, uint32_t, uint32_t, uint32_t, int32_t, uint32_t)) \
-  X(void, RenderPassEncoderEnd, (RenderPassEncoder))                                           \
-  X(void, RenderPassEncoderRelease, (RenderPassEncoder))                                       \
-  X(void, ComputePassEncoderSetPipeline, (ComputePassEncoder, ComputePipeline))                \
-  X(void, ComputePassEncoderSetBindGroup, (ComputePassEncoder, uint32_t, BindGroup, size_t, const uint32_t*)) \
-  X(void, ComputePassEncoderDispatchWorkgroups, (ComputePassEncoder, uint32_t, uint32_t, uint32_t)) \
-  X(void, ComputePassEncoderEnd, (ComputePassEncoder))                                         \
-  X(void, ComputePassEncoderRelease, (ComputePassEncoder))                                     \
-  /* surface (presentation) */                                                                 \
-  X(Surface, InstanceCreateSurface, (Instance, const SurfaceDescriptor*))                      \
-  X(Adapter, DeviceGetAdapter, (Device)) /* a new reference: what the surface is queried with */ \
-  X(Status, SurfaceGetCapabilities, (Surface, Adapter, SurfaceCapabilities*))                  \
-  X(void, SurfaceCapabilitiesFreeMembers, (SurfaceCapabilities))                               \
-  X(void, SurfaceConfigure, (Surface, const SurfaceConfiguration*))                            \
-  X(void, SurfaceGetCurrentTexture, (Surface, SurfaceTexture*))                                \
-  X(void, SurfacePresent, (Surface))                                                           \
-  X(void, SurfaceUnconfigure, (Surface))                                                       \
-  X(void, SurfaceAddRef, (Surface))                                                            \
-  X(void, SurfaceRelease, (Surface))                                                           \
-  /* asynchronous pipeline creation */                                                         \
-  X(Future, DeviceCreateRenderPipelineAsync, (Device, const RenderPipelineDescriptor*, CreateRenderPipelineAsyncCallbackInfo)) \
-  X(Future, DeviceCreateComputePipelineAsync, (Device, const ComputePipelineDescriptor*, CreateComputePipelineAsyncCallbackInfo))
+  /* instance */                                                                                    \
+  X(WGPUInstance, CreateInstance, (WGPUInstanceDescriptor const *))                                 \
+  X(WGPUStatus, GetInstanceCapabilities, (WGPUInstanceCapabilities*))                               \
+  X(WGPUFuture, InstanceRequestAdapter, (WGPUInstance, WGPURequestAdapterOptions const *, WGPURequestAdapterCallbackInfo)) \
+  X(void, InstanceProcessEvents, (WGPUInstance))                                                    \
+  X(WGPUWaitStatus, InstanceWaitAny, (WGPUInstance, size_t, WGPUFutureWaitInfo*, uint64_t))         \
+  X(void, InstanceRelease, (WGPUInstance))                                                          \
+  /* adapter */                                                                                     \
+  X(WGPUStatus, AdapterGetInfo, (WGPUAdapter, WGPUAdapterInfo*))                                    \
+  X(void, AdapterInfoFreeMembers, (WGPUAdapterInfo))                                                \
+  X(WGPUStatus, AdapterGetLimits, (WGPUAdapter, WGPULimits*))                                       \
+  X(void, AdapterGetFeatures, (WGPUAdapter, WGPUSupportedFeatures*))                                \
+  X(WGPUBool, AdapterHasFeature, (WGPUAdapter, WGPUFeatureName))                                    \
+  X(void, SupportedFeaturesFreeMembers, (WGPUSupportedFeatures))                                    \
+  X(WGPUFuture, AdapterRequestDevice, (WGPUAdapter, WGPUDeviceDescriptor const *, WGPURequestDeviceCallbackInfo)) \
+  X(void, AdapterRelease, (WGPUAdapter))                                                            \
+  /* device */                                                                                      \
+  X(WGPUBuffer, DeviceCreateBuffer, (WGPUDevice, WGPUBufferDescriptor const *))                     \
+  X(WGPUTexture, DeviceCreateTexture, (WGPUDevice, WGPUTextureDescriptor const *))                  \
+  X(WGPUSampler, DeviceCreateSampler, (WGPUDevice, WGPUSamplerDescriptor const *))                  \
+  X(WGPUShaderModule, DeviceCreateShaderModule, (WGPUDevice, WGPUShaderModuleDescriptor const *))   \
+  X(WGPUBindGroupLayout, DeviceCreateBindGroupLayout, (WGPUDevice, WGPUBindGroupLayoutDescriptor const *)) \
+  X(WGPUPipelineLayout, DeviceCreatePipelineLayout, (WGPUDevice, WGPUPipelineLayoutDescriptor const *)) \
+  X(WGPUBindGroup, DeviceCreateBindGroup, (WGPUDevice, WGPUBindGroupDescriptor const *))            \
+  X(WGPURenderPipeline, DeviceCreateRenderPipeline, (WGPUDevice, WGPURenderPipelineDescriptor const *)) \
+  X(WGPUComputePipeline, DeviceCreateComputePipeline, (WGPUDevice, WGPUComputePipelineDescriptor const *)) \
+  X(WGPUQuerySet, DeviceCreateQuerySet, (WGPUDevice, WGPUQuerySetDescriptor const *))               \
+  X(WGPUCommandEncoder, DeviceCreateCommandEncoder, (WGPUDevice, WGPUCommandEncoderDescriptor const *)) \
+  X(WGPUQueue, DeviceGetQueue, (WGPUDevice))                                                        \
+  X(WGPUStatus, DeviceGetLimits, (WGPUDevice, WGPULimits*))                                         \
+  X(WGPUStatus, DeviceGetAdapterInfo, (WGPUDevice, WGPUAdapterInfo*))                               \
+  X(WGPUBool, DeviceHasFeature, (WGPUDevice, WGPUFeatureName))                                      \
+  X(void, DevicePushErrorScope, (WGPUDevice, WGPUErrorFilter))                                      \
+  X(WGPUFuture, DevicePopErrorScope, (WGPUDevice, WGPUPopErrorScopeCallbackInfo))                   \
+  X(WGPUFuture, DeviceGetLostFuture, (WGPUDevice))                                                  \
+  X(void, DeviceForceLoss, (WGPUDevice, WGPUDeviceLostReason, WGPUStringView))                      \
+  X(void, DeviceTick, (WGPUDevice))                                                                 \
+  X(void, DeviceDestroy, (WGPUDevice))                                                              \
+  X(void, DeviceAddRef, (WGPUDevice))                                                               \
+  X(void, DeviceRelease, (WGPUDevice))                                                              \
+  /* queue */                                                                                       \
+  X(void, QueueSubmit, (WGPUQueue, size_t, WGPUCommandBuffer const *))                              \
+  X(void, QueueWriteBuffer, (WGPUQueue, WGPUBuffer, uint64_t, void const *, size_t))                \
+  X(void, QueueWriteTexture, (WGPUQueue, WGPUTexelCopyTextureInfo const *, void const *, size_t, WGPUTexelCopyBufferLayout const *, WGPUExtent3D const *)) \
+  X(WGPUFuture, QueueOnSubmittedWorkDone, (WGPUQueue, WGPUQueueWorkDoneCallbackInfo))               \
+  X(void, QueueRelease, (WGPUQueue))                                                                \
+  /* buffer */                                                                                      \
+  X(WGPUFuture, BufferMapAsync, (WGPUBuffer, WGPUMapMode, size_t, size_t, WGPUBufferMapCallbackInfo)) \
+  X(void*, BufferGetMappedRange, (WGPUBuffer, size_t, size_t))                                      \
+  X(void const *, BufferGetConstMappedRange, (WGPUBuffer, size_t, size_t))                          \
+  X(void, BufferUnmap, (WGPUBuffer))                                                                \
+  X(uint64_t, BufferGetSize, (WGPUBuffer))                                                          \
+  X(WGPUBufferUsage, BufferGetUsage, (WGPUBuffer))                                                  \
+  X(WGPUBufferMapState, BufferGetMapState, (WGPUBuffer))                                            \
+  X(void, BufferDestroy, (WGPUBuffer))                                                              \
+  X(void, BufferAddRef, (WGPUBuffer))                                                               \
+  X(void, BufferRelease, (WGPUBuffer))                                                              \
+  /* texture */                                                                                     \
+  X(WGPUTextureView, TextureCreateView, (WGPUTexture, WGPUTextureViewDescriptor const *))           \
+  X(WGPUTextureFormat, TextureGetFormat, (WGPUTexture))                                             \
+  X(uint32_t, TextureGetWidth, (WGPUTexture))                                                       \
+  X(uint32_t, TextureGetHeight, (WGPUTexture))                                                      \
+  X(uint32_t, TextureGetDepthOrArrayLayers, (WGPUTexture))                                          \
+  X(uint32_t, TextureGetMipLevelCount, (WGPUTexture))                                               \
+  X(uint32_t, TextureGetSampleCount, (WGPUTexture))                                                 \
+  X(WGPUTextureDimension, TextureGetDimension, (WGPUTexture))                                       \
+  X(WGPUTextureUsage, TextureGetUsage, (WGPUTexture))                                               \
+  X(void, TextureDestroy, (WGPUTexture))                                                            \
+  X(void, TextureAddRef, (WGPUTexture))                                                             \
+  X(void, TextureRelease, (WGPUTexture))                                                            \
+  X(void, TextureViewAddRef, (WGPUTextureView))                                                     \
+  X(void, TextureViewRelease, (WGPUTextureView))                                                    \
+  /* other objects */                                                                               \
+  X(void, SamplerAddRef, (WGPUSampler))                                                             \
+  X(void, SamplerRelease, (WGPUSampler))                                                            \
+  X(WGPUFuture, ShaderModuleGetCompilationInfo, (WGPUShaderModule, WGPUCompilationInfoCallbackInfo)) \
+  X(void, ShaderModuleAddRef, (WGPUShaderModule))                                                   \
+  X(void, ShaderModuleRelease, (WGPUShaderModule))                                                  \
+  X(void, BindGroupLayoutAddRef, (WGPUBindGroupLayout))                                             \
+  X(void, BindGroupLayoutRelease, (WGPUBindGroupLayout))                                            \
+  X(void, PipelineLayoutAddRef, (WGPUPipelineLayout))                                               \
+  X(void, PipelineLayoutRelease, (WGPUPipelineLayout))                                              \
+  X(void, BindGroupAddRef, (WGPUBindGroup))                                                         \
+  X(void, BindGroupRelease, (WGPUBindGroup))                                                        \
+  X(WGPUBindGroupLayout, RenderPipelineGetBindGroupLayout, (WGPURenderPipeline, uint32_t))          \
+  X(void, RenderPipelineAddRef, (WGPURenderPipeline))                                               \
+  X(void, RenderPipelineRelease, (WGPURenderPipeline))                                              \
+  X(WGPUBindGroupLayout, ComputePipelineGetBindGroupLayout, (WGPUComputePipeline, uint32_t))        \
+  X(void, ComputePipelineAddRef, (WGPUComputePipeline))                                             \
+  X(void, ComputePipelineRelease, (WGPUComputePipeline))                                            \
+  X(WGPUQueryType, QuerySetGetType, (WGPUQuerySet))                                                 \
+  X(uint32_t, QuerySetGetCount, (WGPUQuerySet))                                                     \
+  X(void, QuerySetDestroy, (WGPUQuerySet))                                                          \
+  X(void, QuerySetAddRef, (WGPUQuerySet))                                                           \
+  X(void, QuerySetRelease, (WGPUQuerySet))                                                          \
+  /* recording */                                                                                   \
+  X(WGPURenderPassEncoder, CommandEncoderBeginRenderPass, (WGPUCommandEncoder, WGPURenderPassDescriptor const *)) \
+  X(WGPUComputePassEncoder, CommandEncoderBeginComputePass, (WGPUCommandEncoder, WGPUComputePassDescriptor const *)) \
+  X(void, CommandEncoderCopyBufferToBuffer, (WGPUCommandEncoder, WGPUBuffer, uint64_t, WGPUBuffer, uint64_t, uint64_t)) \
+  X(void, CommandEncoderCopyBufferToTexture, (WGPUCommandEncoder, WGPUTexelCopyBufferInfo const *, WGPUTexelCopyTextureInfo const *, WGPUExtent3D const *)) \
+  X(void, CommandEncoderCopyTextureToBuffer, (WGPUCommandEncoder, WGPUTexelCopyTextureInfo const *, WGPUTexelCopyBufferInfo const *, WGPUExtent3D const *)) \
+  X(void, CommandEncoderCopyTextureToTexture, (WGPUCommandEncoder, WGPUTexelCopyTextureInfo const *, WGPUTexelCopyTextureInfo const *, WGPUExtent3D const *)) \
+  X(void, CommandEncoderClearBuffer, (WGPUCommandEncoder, WGPUBuffer, uint64_t, uint64_t))          \
+  X(WGPUCommandBuffer, CommandEncoderFinish, (WGPUCommandEncoder, WGPUCommandBufferDescriptor const *)) \
+  X(void, CommandEncoderRelease, (WGPUCommandEncoder))                                              \
+  X(void, CommandBufferRelease, (WGPUCommandBuffer))                                                \
+  X(void, RenderPassEncoderSetPipeline, (WGPURenderPassEncoder, WGPURenderPipeline))                \
+  X(void, RenderPassEncoderSetBindGroup, (WGPURenderPassEncoder, uint32_t, WGPUBindGroup, size_t, uint32_t const *)) \
+  X(void, RenderPassEncoderSetVertexBuffer, (WGPURenderPassEncoder, uint32_t, WGPUBuffer, uint64_t, uint64_t)) \
+  X(void, RenderPassEncoderSetIndexBuffer, (WGPURenderPassEncoder, WGPUBuffer, WGPUIndexFormat, uint64_t, uint64_t)) \
+  X(void, RenderPassEncoderSetViewport, (WGPURenderPassEncoder, float, float, float, float, float, float)) \
+  X(void, RenderPassEncoderSetScissorRect, (WGPURenderPassEncoder, uint32_t, uint32_t, uint32_t, uint32_t)) \
+  X(void, RenderPassEncoderDraw, (WGPURenderPassEncoder, uint32_t, uint32_t, uint32_t, uint32_t))   \
+  X(void, RenderPassEncoderDrawIndexed, (WGPURenderPassEncoder, uint32_t, uint32_t, uint32_t, int32_t, uint32_t)) \
+  X(void, RenderPassEncoderEnd, (WGPURenderPassEncoder))                                            \
+  X(void, RenderPassEncoderRelease, (WGPURenderPassEncoder))                                        \
+  X(void, ComputePassEncoderSetPipeline, (WGPUComputePassEncoder, WGPUComputePipeline))             \
+  X(void, ComputePassEncoderSetBindGroup, (WGPUComputePassEncoder, uint32_t, WGPUBindGroup, size_t, uint32_t const *)) \
+  X(void, ComputePassEncoderDispatchWorkgroups, (WGPUComputePassEncoder, uint32_t, uint32_t, uint32_t)) \
+  X(void, ComputePassEncoderEnd, (WGPUComputePassEncoder))                                          \
+  X(void, ComputePassEncoderRelease, (WGPUComputePassEncoder))                                      \
+  X(void, RenderBundleAddRef, (WGPURenderBundle))                                                   \
+  X(void, RenderBundleRelease, (WGPURenderBundle))                                                  \
+  X(void, RenderBundleEncoderAddRef, (WGPURenderBundleEncoder))                                     \
+  X(void, RenderBundleEncoderRelease, (WGPURenderBundleEncoder))                                    \
+  /* surface (presentation) */                                                                      \
+  X(WGPUSurface, InstanceCreateSurface, (WGPUInstance, WGPUSurfaceDescriptor const *))              \
+  X(WGPUAdapter, DeviceGetAdapter, (WGPUDevice)) /* a new reference: what the surface is queried with */ \
+  X(WGPUStatus, SurfaceGetCapabilities, (WGPUSurface, WGPUAdapter, WGPUSurfaceCapabilities*))       \
+  X(void, SurfaceCapabilitiesFreeMembers, (WGPUSurfaceCapabilities))                                \
+  X(void, SurfaceConfigure, (WGPUSurface, WGPUSurfaceConfiguration const *))                        \
+  X(void, SurfaceGetCurrentTexture, (WGPUSurface, WGPUSurfaceTexture*))                             \
+  X(void, SurfacePresent, (WGPUSurface))                                                            \
+  X(void, SurfaceUnconfigure, (WGPUSurface))                                                        \
+  X(void, SurfaceAddRef, (WGPUSurface))                                                             \
+  X(void, SurfaceRelease, (WGPUSurface))                                                            \
+  /* asynchronous pipeline creation */                                                              \
+  X(WGPUFuture, DeviceCreateRenderPipelineAsync, (WGPUDevice, WGPURenderPipelineDescriptor const *, WGPUCreateRenderPipelineAsyncCallbackInfo)) \
+  X(WGPUFuture, DeviceCreateComputePipelineAsync, (WGPUDevice, WGPUComputePipelineDescriptor const *, WGPUCreateComputePipelineAsyncCallbackInfo))
 
 /// The proc table: one function pointer per WARDEN_GPU_PROCS entry, filled by Library::load().
 struct Procs {
-#define WARDEN_GPU_PROC_FIELD(Ret, Name, Params) Ret(*Name) Params = nullptr;
+#define WARDEN_GPU_PROC_FIELD(Ret, Name, Params) WGPUProc##Name Name = nullptr;
   WARDEN_GPU_PROCS(WARDEN_GPU_PROC_FIELD)
 #undef WARDEN_GPU_PROC_FIELD
 };

@@ -16,21 +16,21 @@ namespace warden::gpu {
 class QueueClock {
  public:
   /// A clock for `queue`; `instance` is polled for its callbacks. Holds no references of its own.
-  QueueClock(const Procs& procs, Instance instance, Queue queue);
+  QueueClock(const Procs& procs, WGPUInstance instance, WGPUQueue queue);
   ~QueueClock();
   QueueClock(const QueueClock&) = delete;
   QueueClock& operator=(const QueueClock&) = delete;
 
   /// Submits and returns the serial this submission received.
-  Serial submit(const CommandBuffer* buffers, size_t count);
+  Serial submit(const WGPUCommandBuffer* buffers, size_t count);
   /// Submits one command buffer.
-  Serial submit(CommandBuffer buffer) { return submit(&buffer, 1); }
+  Serial submit(WGPUCommandBuffer buffer) { return submit(&buffer, 1); }
   /// A new device's queue (after a loss). Serials go on counting from where they were, and
   /// everything submitted before, and the submission being recorded (never submitted now),
   /// counts as complete: whoever holds this clock (a LayerPool, a Registry) keeps a valid
   /// reference and its recorded serials stay meaningful. Reports still due from the old queue
   /// are ignored.
-  void rebind(Queue queue);
+  void rebind(WGPUQueue queue);
   /// Drains completed-work callbacks without waiting; returns the retired serial after it.
   Serial poll();
 
@@ -53,8 +53,8 @@ class QueueClock {
 
  private:
   const Procs& procs_;
-  Instance instance_;
-  Queue queue_;
+  WGPUInstance instance_;
+  WGPUQueue queue_;
   std::shared_ptr<Shared> shared_;
 };
 

@@ -8,7 +8,7 @@
 
 namespace warden::gpu {
 
-#define WARDEN_GPU_DECLARE_RELEASE(Name) void release(const Procs& procs, Name object);
+#define WARDEN_GPU_DECLARE_RELEASE(Name) void release(const Procs& procs, WGPU##Name object);
 WARDEN_GPU_OBJECT_TYPES(WARDEN_GPU_DECLARE_RELEASE)
 #undef WARDEN_GPU_DECLARE_RELEASE
 

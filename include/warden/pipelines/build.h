@@ -25,9 +25,9 @@ class ObjectSource {
  public:
   virtual ~ObjectSource() = default;
   /// The module `handle` names, or an error (a stale handle, a lost device) naming it.
-  virtual Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const = 0;
+  virtual Result<WGPUShaderModule> module(ShaderModuleHandle handle) const = 0;
   /// The pipeline layout `handle` names, or an error naming it.
-  virtual Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const = 0;
+  virtual Result<WGPUPipelineLayout> layout(PipelineLayoutHandle handle) const = 0;
 };
 
 /// The registry's live objects. Frame thread only (the registry is not thread-safe).
@@ -35,8 +35,8 @@ class RegistrySource final : public ObjectSource {
  public:
   /// Reads `registry`, which must outlive the source.
   explicit RegistrySource(const resources::Registry& registry) : registry_(&registry) {}
-  Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override { return registry_->resolve(handle); }
-  Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override { return registry_->resolve(handle); }
+  Result<WGPUShaderModule> module(ShaderModuleHandle handle) const override { return registry_->resolve(handle); }
+  Result<WGPUPipelineLayout> layout(PipelineLayoutHandle handle) const override { return registry_->resolve(handle); }
 
  private:
   const resources::Registry* registry_;
@@ -48,28 +48,28 @@ class SubstituteSource final : public ObjectSource {
  public:
   /// `base` answers for everything but `handle`, which `module` replaces; both must outlive the
   /// source.
-  SubstituteSource(const ObjectSource& base, ShaderModuleHandle handle, gpu::ShaderModule module)
+  SubstituteSource(const ObjectSource& base, ShaderModuleHandle handle, WGPUShaderModule module)
       : base_(&base), handle_(handle), module_(module) {}
   /// `module` for the substituted handle, `base`'s answer for the rest.
-  Result<gpu::ShaderModule> module(ShaderModuleHandle handle) const override {
-    return handle == handle_ ? Result<gpu::ShaderModule>(module_) : base_->module(handle);
+  Result<WGPUShaderModule> module(ShaderModuleHandle handle) const override {
+    return handle == handle_ ? Result<WGPUShaderModule>(module_) : base_->module(handle);
   }
   /// `base`'s answer.
-  Result<gpu::PipelineLayout> layout(PipelineLayoutHandle handle) const override { return base_->layout(handle); }
+  Result<WGPUPipelineLayout> layout(PipelineLayoutHandle handle) const override { return base_->layout(handle); }
 
  private:
   const ObjectSource* base_;
   ShaderModuleHandle handle_;
-  gpu::ShaderModule module_;
+  WGPUShaderModule module_;
 };
 
 /// The C entries for a bind group layout (for Registry::create_bind_group_layout).
-std::vector<gpu::BindGroupLayoutEntry> translate_layout_entries(std::span<const resources::LayoutEntry> entries);
+std::vector<WGPUBindGroupLayoutEntry> translate_layout_entries(std::span<const resources::LayoutEntry> entries);
 
 /// How a blocking build waits for its result.
 struct BuildOptions {
   /// How the wait runs: ProcessEvents on the thread that drives the instance, or WorkerWait from
-  /// another thread (the device must then have kFeatureImplicitDeviceSynchronization).
+  /// another thread (the device must then have WGPUFeatureName_ImplicitDeviceSynchronization).
   gpu::Completion completion = gpu::Completion::ProcessEvents;
   /// Bound on that wait; past it the build is a Timeout error.
   std::chrono::milliseconds timeout{10000};
@@ -79,11 +79,11 @@ struct BuildOptions {
 /// Validation error naming the pipeline's label, with the implementation's message whole.
 /// A handle the source cannot resolve is a StaleHandle error naming the label and the stage.
 ///@{
-Result<gpu::Ref<gpu::RenderPipeline>> build_render_pipeline(const gpu::Context& context, gpu::Device device,
+Result<gpu::Ref<WGPURenderPipeline>> build_render_pipeline(const gpu::Context& context, WGPUDevice device,
                                                             const ObjectSource& source,
                                                             const resources::RenderPipelineDescription& description,
                                                             BuildOptions options = {});
-Result<gpu::Ref<gpu::ComputePipeline>> build_compute_pipeline(const gpu::Context& context, gpu::Device device,
+Result<gpu::Ref<WGPUComputePipeline>> build_compute_pipeline(const gpu::Context& context, WGPUDevice device,
                                                               const ObjectSource& source,
                                                               const resources::ComputePipelineDescription& description,
                                                               BuildOptions options = {});
@@ -98,18 +98,18 @@ template <typename Pipeline>
 using BuiltCallback = std::function<void(Result<gpu::Ref<Pipeline>>)>;
 /// Starts an asynchronous render pipeline build (see BuiltCallback for when and how `done` is
 /// called).
-Result<void> build_render_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
+Result<void> build_render_pipeline_async(const gpu::Context& context, WGPUDevice device, const ObjectSource& source,
                                          const resources::RenderPipelineDescription& description,
-                                         BuiltCallback<gpu::RenderPipeline> done);
+                                         BuiltCallback<WGPURenderPipeline> done);
 /// Starts an asynchronous compute pipeline build (see BuiltCallback for when and how `done` is
 /// called).
-Result<void> build_compute_pipeline_async(const gpu::Context& context, gpu::Device device, const ObjectSource& source,
+Result<void> build_compute_pipeline_async(const gpu::Context& context, WGPUDevice device, const ObjectSource& source,
                                           const resources::ComputePipelineDescription& description,
-                                          BuiltCallback<gpu::ComputePipeline> done);
+                                          BuiltCallback<WGPUComputePipeline> done);
 
 /// Builds a bind group layout from warden's entries outside the registry; a rejection is a
 /// Validation error naming `label` with the implementation's message.
-Result<gpu::Ref<gpu::BindGroupLayout>> build_bind_group_layout(const gpu::Context& context, gpu::Device device,
+Result<gpu::Ref<WGPUBindGroupLayout>> build_bind_group_layout(const gpu::Context& context, WGPUDevice device,
                                                                std::string_view label,
                                                                std::span<const resources::LayoutEntry> entries,
                                                                BuildOptions options = {});

@@ -51,7 +51,7 @@ struct ReloadReport {
 class HotReloader {
  public:
   /// A reloader serves the registry's current device, which must have
-  /// gpu::kFeatureImplicitDeviceSynchronization: compiles run on a worker thread while the frame
+  /// WGPUFeatureName_ImplicitDeviceSynchronization: compiles run on a worker thread while the frame
   /// thread goes on using the device. The reloader must be destroyed before the registry, the
   /// managers and that device; after a device loss, destroy it (work of the lost device is
   /// released, never published) and create one for the new device (the Engine does both).
@@ -96,7 +96,7 @@ class HotReloader {
   struct Finished;
   struct Building;
   struct BuildResults;
-  HotReloader(const gpu::Context& context, gpu::Device device, shaders::ShaderManager& shaders,
+  HotReloader(const gpu::Context& context, WGPUDevice device, shaders::ShaderManager& shaders,
               PipelineLibrary& pipelines, shaders::FileWatcher watcher);
   void start_job(const std::filesystem::path& path, ShaderModuleHandle module);
   // Asks for the pipelines of a compiled module; a report when there is nothing to wait for.
@@ -107,7 +107,7 @@ class HotReloader {
   Finished work(Job job) const;
 
   const gpu::Context* context_;
-  gpu::Device device_;
+  WGPUDevice device_;
   shaders::ShaderManager* shaders_;
   PipelineLibrary* pipelines_;
   shaders::FileWatcher watcher_;

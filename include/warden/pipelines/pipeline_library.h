@@ -40,8 +40,8 @@ class PipelineLibrary {
   ///@}
   /// Swaps in a pipeline built elsewhere from this handle's current description (hot reload).
   ///@{
-  Result<void> install(RenderPipelineHandle handle, gpu::Ref<gpu::RenderPipeline> pipeline);
-  Result<void> install(ComputePipelineHandle handle, gpu::Ref<gpu::ComputePipeline> pipeline);
+  Result<void> install(RenderPipelineHandle handle, gpu::Ref<WGPURenderPipeline> pipeline);
+  Result<void> install(ComputePipelineHandle handle, gpu::Ref<WGPUComputePipeline> pipeline);
 
   ///@}
   /// Forgets the description and destroys the handle in the registry.
@@ -66,7 +66,7 @@ class PipelineLibrary {
   /// The context builds go through.
   const gpu::Context& context() const { return *context_; }
   /// The registry's current device, which builds use.
-  gpu::Device device() const { return registry_->device(); }
+  WGPUDevice device() const { return registry_->device(); }
   /// The registry the pipelines live in.
   resources::Registry& registry() { return *registry_; }
 

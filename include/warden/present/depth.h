@@ -15,17 +15,17 @@
 namespace warden::present {
 
 /// The depth format warden's passes use.
-inline constexpr gpu::TextureFormat kDepthFormat = gpu::TextureFormat::Depth32Float;
+inline constexpr WGPUTextureFormat kDepthFormat = WGPUTextureFormat_Depth32Float;
 /// Reverse Z: the far plane is depth 0, so depth clears to 0.
 inline constexpr float kReverseZClearDepth = 0.0f;
 /// Reverse Z: nearer is greater.
-inline constexpr gpu::CompareFunction kReverseZCompare = gpu::CompareFunction::GreaterEqual;
+inline constexpr WGPUCompareFunction kReverseZCompare = WGPUCompareFunction_GreaterEqual;
 
 /// Depth test on, GreaterEqual; writes depth unless `write` is false (overlays such as debug lines).
-gpu::DepthStencilState reverse_z_depth_state(bool write = true);
+WGPUDepthStencilState reverse_z_depth_state(bool write = true);
 /// The same, as the depth of a pipeline description (what Registry::create_render_pipeline takes).
 resources::DepthState reverse_z_depth(bool write = true);
 /// A depth attachment cleared to 0.0 and stored.
-gpu::RenderPassDepthStencilAttachment reverse_z_depth_attachment(gpu::TextureView view);
+WGPURenderPassDepthStencilAttachment reverse_z_depth_attachment(WGPUTextureView view);
 
 }  // namespace warden::present

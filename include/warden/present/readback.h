@@ -16,7 +16,7 @@ inline constexpr std::chrono::milliseconds kReadbackTimeout{10000};
 
 /// rgba8unorm, rgba8unorm-srgb and bgra8unorm textures (bgra is swizzled to rgba); any other
 /// format is refused by name. The texture needs CopySrc.
-Result<Image> read_image(const gpu::Context& context, gpu::Device device, gpu::Queue queue, gpu::Texture texture,
+Result<Image> read_image(const gpu::Context& context, WGPUDevice device, WGPUQueue queue, WGPUTexture texture,
                          std::chrono::milliseconds timeout = kReadbackTimeout);
 /// The same for a registered texture (its usages are checked first).
 Result<Image> read_image(const gpu::Context& context, resources::Registry& registry, TextureHandle texture,

@@ -22,10 +22,10 @@ struct RenderTargetDescription {
   /// Rows; not 0.
   uint32_t height = 0;
   /// The colour format.
-  gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
+  WGPUTextureFormat format = WGPUTextureFormat_RGBA8Unorm;
   /// CopySrc: read back; TextureBinding: sampled by a later pass.
-  gpu::Flags usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc |
-                     gpu::TextureUsage::TextureBinding;
+  WGPUTextureUsage usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc |
+                     WGPUTextureUsage_TextureBinding;
   /// Label of the texture and its view.
   std::string label = "render target";
 };
@@ -58,7 +58,7 @@ class RenderTarget {
   /// Rows.
   uint32_t height() const { return desc_.height; }
   /// The colour format.
-  gpu::TextureFormat format() const { return desc_.format; }
+  WGPUTextureFormat format() const { return desc_.format; }
 
  private:
   RenderTarget(resources::Registry& registry, RenderTargetDescription desc) : registry_(&registry), desc_(std::move(desc)) {}

@@ -20,13 +20,13 @@ struct X11WindowSource {
 /// What a surface supports with an adapter.
 struct SurfaceCaps {
   /// Formats it can be configured with, preferred first.
-  std::vector<gpu::TextureFormat> formats{};
+  std::vector<WGPUTextureFormat> formats{};
   /// Present modes it supports.
-  std::vector<gpu::PresentMode> present_modes{};
+  std::vector<WGPUPresentMode> present_modes{};
   /// Alpha modes it supports.
-  std::vector<gpu::CompositeAlphaMode> alpha_modes{};
+  std::vector<WGPUCompositeAlphaMode> alpha_modes{};
   /// Texture usages its textures may have.
-  gpu::Flags usages = gpu::TextureUsage::None;
+  WGPUTextureUsage usages = WGPUTextureUsage_None;
 };
 
 /// The surface calls, behind a seam: the real library will not report Outdated, Lost or Timeout
@@ -36,19 +36,19 @@ class SurfaceDriver {
  public:
   virtual ~SurfaceDriver() = default;
   /// Null when the library refused the window.
-  virtual gpu::Surface create(gpu::Instance instance, const X11WindowSource& window, std::string_view label) = 0;
+  virtual WGPUSurface create(WGPUInstance instance, const X11WindowSource& window, std::string_view label) = 0;
   /// What `surface` supports with `adapter`.
-  virtual Result<SurfaceCaps> capabilities(gpu::Surface surface, gpu::Adapter adapter) = 0;
+  virtual Result<SurfaceCaps> capabilities(WGPUSurface surface, WGPUAdapter adapter) = 0;
   /// wgpuSurfaceConfigure.
-  virtual void configure(gpu::Surface surface, const gpu::SurfaceConfiguration& config) = 0;
+  virtual void configure(WGPUSurface surface, const WGPUSurfaceConfiguration& config) = 0;
   /// wgpuSurfaceUnconfigure.
-  virtual void unconfigure(gpu::Surface surface) = 0;
+  virtual void unconfigure(WGPUSurface surface) = 0;
   /// The texture, when there is one, is a new reference the caller releases.
-  virtual gpu::SurfaceTexture current_texture(gpu::Surface surface) = 0;
+  virtual WGPUSurfaceTexture current_texture(WGPUSurface surface) = 0;
   /// wgpuSurfacePresent.
-  virtual void present(gpu::Surface surface) = 0;
+  virtual void present(WGPUSurface surface) = 0;
   /// Releases the surface.
-  virtual void release(gpu::Surface surface) = 0;
+  virtual void release(WGPUSurface surface) = 0;
 };
 
 /// The SurfaceDriver that calls the loaded library.
@@ -56,15 +56,15 @@ class DawnSurfaceDriver : public SurfaceDriver {
  public:
   /// Calls through `procs`, which must outlive the driver.
   explicit DawnSurfaceDriver(const gpu::Procs& procs) : procs_(procs) {}
-  gpu::Surface create(gpu::Instance instance, const X11WindowSource& window, std::string_view label) override;
+  WGPUSurface create(WGPUInstance instance, const X11WindowSource& window, std::string_view label) override;
   /// The library's calls of the same names.
   ///@{
-  Result<SurfaceCaps> capabilities(gpu::Surface surface, gpu::Adapter adapter) override;
-  void configure(gpu::Surface surface, const gpu::SurfaceConfiguration& config) override;
-  void unconfigure(gpu::Surface surface) override;
-  gpu::SurfaceTexture current_texture(gpu::Surface surface) override;
-  void present(gpu::Surface surface) override;
-  void release(gpu::Surface surface) override;
+  Result<SurfaceCaps> capabilities(WGPUSurface surface, WGPUAdapter adapter) override;
+  void configure(WGPUSurface surface, const WGPUSurfaceConfiguration& config) override;
+  void unconfigure(WGPUSurface surface) override;
+  WGPUSurfaceTexture current_texture(WGPUSurface surface) override;
+  void present(WGPUSurface surface) override;
+  void release(WGPUSurface surface) override;
   ///@}
 
  private:
@@ -72,8 +72,8 @@ class DawnSurfaceDriver : public SurfaceDriver {
 };
 
 /// "success-optimal", "outdated", ... for messages.
-const char* to_string(gpu::SurfaceGetCurrentTextureStatus status);
+const char* to_string(WGPUSurfaceGetCurrentTextureStatus status);
 /// "fifo", "mailbox", ... for messages.
-const char* to_string(gpu::PresentMode mode);
+const char* to_string(WGPUPresentMode mode);
 
 }  // namespace warden::present

@@ -34,19 +34,19 @@ namespace warden::present {
 struct SwapchainOptions {
   /// Label of its surfaces.
   std::string label = "swapchain";
-  gpu::PresentMode present_mode = gpu::PresentMode::Fifo;  ///< Fifo when the surface lacks it
+  WGPUPresentMode present_mode = WGPUPresentMode_Fifo;  ///< Fifo when the surface lacks it
   /// CopySrc lets a frame be read back (screenshots, tests).
-  gpu::Flags usage = gpu::TextureUsage::RenderAttachment | gpu::TextureUsage::CopySrc;
+  WGPUTextureUsage usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
   /// The first of these the surface supports; else the surface's first format.
-  std::vector<gpu::TextureFormat> preferred_formats = {gpu::TextureFormat::BGRA8Unorm,
-                                                       gpu::TextureFormat::RGBA8Unorm};
+  std::vector<WGPUTextureFormat> preferred_formats = {WGPUTextureFormat_BGRA8Unorm,
+                                                       WGPUTextureFormat_RGBA8Unorm};
   device::RebuildPolicy* rebuild = nullptr;  ///< surface failures are scored here when set
 };
 
 /// What one device generation presents with.
 struct SwapchainDevice {
   /// The generation's device.
-  gpu::Device device = nullptr;
+  WGPUDevice device = nullptr;
   resources::Registry* registry = nullptr;  ///< frame views are imported here; must outlive the attachment
   /// Called at this generation's first present (the owner: controller.mark_presented()).
   std::function<void()> on_first_present{};
@@ -55,13 +55,13 @@ struct SwapchainDevice {
 /// One acquired frame: render into `view`, then present().
 struct SwapchainImage {
   TextureViewHandle view{};  ///< imported into the generation's Registry; dead after present()
-  gpu::Texture texture = nullptr;  ///< the surface's, valid until present()
+  WGPUTexture texture = nullptr;  ///< the surface's, valid until present()
   /// Pixels across.
   uint32_t width = 0;
   /// Rows.
   uint32_t height = 0;
   /// The surface's format.
-  gpu::TextureFormat format = gpu::TextureFormat::Undefined;
+  WGPUTextureFormat format = WGPUTextureFormat_Undefined;
 };
 
 /// What a Swapchain has done so far.
@@ -109,7 +109,7 @@ class Swapchain {
   /// What it has done so far.
   const SwapchainCounters& counters() const { return counters_; }
   /// The configured format (Undefined before the first acquire()).
-  gpu::TextureFormat format() const { return format_; }
+  WGPUTextureFormat format() const { return format_; }
   /// The size last recorded by resize() (or the constructor).
   uint32_t width() const { return width_; }
   /// The same, rows.
@@ -128,10 +128,10 @@ class Swapchain {
   SurfaceDriver& driver_;
 
   SwapchainDevice target_;
-  gpu::Surface surface_ = nullptr;
-  gpu::TextureFormat format_ = gpu::TextureFormat::Undefined;
-  gpu::PresentMode present_mode_ = gpu::PresentMode::Fifo;
-  gpu::CompositeAlphaMode alpha_mode_ = gpu::CompositeAlphaMode::Auto;
+  WGPUSurface surface_ = nullptr;
+  WGPUTextureFormat format_ = WGPUTextureFormat_Undefined;
+  WGPUPresentMode present_mode_ = WGPUPresentMode_Fifo;
+  WGPUCompositeAlphaMode alpha_mode_ = WGPUCompositeAlphaMode_Auto;
   bool configured_ = false;
   uint32_t configured_width_ = 0;
   uint32_t configured_height_ = 0;
@@ -142,7 +142,7 @@ class Swapchain {
 
   struct InFlight {
     SwapchainImage frame{};
-    gpu::TextureView view = nullptr;  // ours: the registry only tracks it
+    WGPUTextureView view = nullptr;  // ours: the registry only tracks it
   };
   std::optional<InFlight> in_flight_;
   SwapchainCounters counters_;

@@ -20,7 +20,7 @@ namespace warden::resources {
 /// A buffer binding of a bind group layout entry (webgpu.h's WGPUBufferBindingLayout).
 struct BufferLayout {
   /// Uniform, storage or read-only storage.
-  gpu::BufferBindingType type = gpu::BufferBindingType::Uniform;
+  WGPUBufferBindingType type = WGPUBufferBindingType_Uniform;
   /// Whether the offset is given at setBindGroup time.
   bool has_dynamic_offset = false;
   /// The smallest range a group may bind, in bytes; 0: checked at draw time instead.
@@ -29,25 +29,25 @@ struct BufferLayout {
 /// A sampler binding of a bind group layout entry.
 struct SamplerLayout {
   /// Filtering, non-filtering or comparison.
-  gpu::SamplerBindingType type = gpu::SamplerBindingType::Filtering;
+  WGPUSamplerBindingType type = WGPUSamplerBindingType_Filtering;
 };
 /// A sampled-texture binding of a bind group layout entry.
 struct TextureLayout {
   /// What the shader reads the texels as.
-  gpu::TextureSampleType sample_type = gpu::TextureSampleType::Float;
+  WGPUTextureSampleType sample_type = WGPUTextureSampleType_Float;
   /// The dimension of the view the group must bind.
-  gpu::TextureViewDimension view_dimension = gpu::TextureViewDimension::e2D;
+  WGPUTextureViewDimension view_dimension = WGPUTextureViewDimension_2D;
   /// Whether the view must be multisampled.
   bool multisampled = false;
 };
 /// A storage-texture binding of a bind group layout entry.
 struct StorageTextureLayout {
   /// Write-only, read-only or read-write.
-  gpu::StorageTextureAccess access = gpu::StorageTextureAccess::WriteOnly;
+  WGPUStorageTextureAccess access = WGPUStorageTextureAccess_WriteOnly;
   /// The format the view must have.
-  gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
+  WGPUTextureFormat format = WGPUTextureFormat_RGBA8Unorm;
   /// The dimension of the view the group must bind.
-  gpu::TextureViewDimension view_dimension = gpu::TextureViewDimension::e2D;
+  WGPUTextureViewDimension view_dimension = WGPUTextureViewDimension_2D;
 };
 /// What one layout entry binds: exactly one of the four kinds.
 using BindingType = std::variant<BufferLayout, SamplerLayout, TextureLayout, StorageTextureLayout>;
@@ -57,8 +57,8 @@ using BindingType = std::variant<BufferLayout, SamplerLayout, TextureLayout, Sto
 struct LayoutEntry {
   /// The binding number, as the shader declares it.
   uint32_t binding = 0;
-  /// gpu::ShaderStage bits of the stages that may use the binding.
-  gpu::Flags visibility = gpu::ShaderStage::None;
+  /// WGPUShaderStage bits of the stages that may use the binding.
+  WGPUShaderStage visibility = WGPUShaderStage_None;
   /// What the binding holds.
   BindingType type = BufferLayout{};
 };
@@ -84,7 +84,7 @@ struct ShaderStage {
 /// One attribute of a vertex buffer.
 struct VertexAttribute {
   /// Its format.
-  gpu::VertexFormat format = gpu::VertexFormat::Float32x4;
+  WGPUVertexFormat format = WGPUVertexFormat_Float32x4;
   /// Its offset within one vertex, in bytes.
   uint64_t offset = 0;
   /// The shader location it feeds.
@@ -95,7 +95,7 @@ struct VertexLayout {
   /// Bytes from one element to the next.
   uint64_t stride = 0;
   /// Per vertex or per instance.
-  gpu::VertexStepMode step_mode = gpu::VertexStepMode::Vertex;
+  WGPUVertexStepMode step_mode = WGPUVertexStepMode_Vertex;
   /// The attributes one element holds.
   std::vector<VertexAttribute> attributes{};
 };
@@ -103,21 +103,21 @@ struct VertexLayout {
 /// One color attachment a render pipeline writes.
 struct ColorTarget {
   /// The attachment's format.
-  gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
+  WGPUTextureFormat format = WGPUTextureFormat_RGBA8Unorm;
   /// Blending; none: the fragment's output replaces the texel.
-  std::optional<gpu::BlendState> blend{};
-  /// gpu::ColorWriteMask bits of the channels written.
-  gpu::Flags write_mask = gpu::ColorWriteMask::All;
+  std::optional<WGPUBlendState> blend{};
+  /// WGPUColorWriteMask bits of the channels written.
+  WGPUColorWriteMask write_mask = WGPUColorWriteMask_All;
 };
 
 /// The depth test of a render pipeline (no stencil).
 struct DepthState {
   /// The depth attachment's format.
-  gpu::TextureFormat format = gpu::TextureFormat::Depth24Plus;
+  WGPUTextureFormat format = WGPUTextureFormat_Depth24Plus;
   /// Whether passing fragments write their depth.
   bool write = true;
   /// The test a fragment's depth must pass against the stored one.
-  gpu::CompareFunction compare = gpu::CompareFunction::Less;
+  WGPUCompareFunction compare = WGPUCompareFunction_Less;
 };
 
 /// What create_render_pipeline makes a render pipeline from, by handle, kept as its recipe so a
@@ -131,11 +131,11 @@ struct RenderPipelineDescription {
   /// One layout per vertex buffer slot, in slot order.
   std::vector<VertexLayout> vertex_buffers{};
   /// How vertices form primitives.
-  gpu::PrimitiveTopology topology = gpu::PrimitiveTopology::TriangleList;
+  WGPUPrimitiveTopology topology = WGPUPrimitiveTopology_TriangleList;
   /// Which winding faces the viewer.
-  gpu::FrontFace front_face = gpu::FrontFace::CCW;
+  WGPUFrontFace front_face = WGPUFrontFace_CCW;
   /// Which faces are dropped.
-  gpu::CullMode cull_mode = gpu::CullMode::None;
+  WGPUCullMode cull_mode = WGPUCullMode_None;
   /// The depth test; none: the pass has no depth attachment.
   std::optional<DepthState> depth{};
   /// Samples per pixel of the attachments: 1, or 4.

@@ -17,9 +17,9 @@ namespace warden::resources {
 /// The C form of one stage; the descriptor points into `constants`.
 struct StageParts {
   /// The stage's module.
-  gpu::ShaderModule module = nullptr;
+  WGPUShaderModule module = nullptr;
   /// The stage's constants, in webgpu.h's form.
-  std::vector<gpu::ConstantEntry> constants{};
+  std::vector<WGPUConstantEntry> constants{};
 };
 
 /// A descriptor and every array it points into, in one allocation that is never moved, so the
@@ -30,19 +30,19 @@ struct RenderPipelineParts {
   StageParts vertex{}, fragment_parts{};
   ///@}
   /// The attributes of each vertex buffer; `buffers` point into them.
-  std::vector<std::vector<gpu::VertexAttribute>> attributes{};
+  std::vector<std::vector<WGPUVertexAttribute>> attributes{};
   /// The vertex buffer layouts `desc` points to.
-  std::vector<gpu::VertexBufferLayout> buffers{};
+  std::vector<WGPUVertexBufferLayout> buffers{};
   /// The depth state `desc` points to when the description has one.
-  gpu::DepthStencilState depth{};
+  WGPUDepthStencilState depth{};
   /// The blend states the color targets point to.
-  std::vector<gpu::BlendState> blends{};
+  std::vector<WGPUBlendState> blends{};
   /// The color targets `fragment` points to.
-  std::vector<gpu::ColorTargetState> targets{};
+  std::vector<WGPUColorTargetState> targets{};
   /// The fragment state `desc` points to when there is a fragment stage.
-  gpu::FragmentState fragment{};
+  WGPUFragmentState fragment{};
   /// The descriptor to pass to wgpuDeviceCreateRenderPipeline(Async).
-  gpu::RenderPipelineDescriptor desc{};
+  WGPURenderPipelineDescriptor desc{};
 };
 /// A compute pipeline descriptor and the stage it points into, never moved (see
 /// RenderPipelineParts).
@@ -50,17 +50,17 @@ struct ComputePipelineParts {
   /// The compute stage's parts.
   StageParts stage{};
   /// The descriptor to pass to wgpuDeviceCreateComputePipeline(Async).
-  gpu::ComputePipelineDescriptor desc{};
+  WGPUComputePipelineDescriptor desc{};
 };
 
 /// `layout` null: derived from the shaders. `fragment` is read only when the description has a
 /// fragment stage. The description must outlive the parts (labels and entry points are views).
 std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineDescription& description,
-                                                           gpu::PipelineLayout layout, gpu::ShaderModule vertex,
-                                                           gpu::ShaderModule fragment);
+                                                           WGPUPipelineLayout layout, WGPUShaderModule vertex,
+                                                           WGPUShaderModule fragment);
 /// The compute form of render_pipeline_parts; `layout` null: derived from the shader. The
 /// description must outlive the parts.
 std::unique_ptr<ComputePipelineParts> compute_pipeline_parts(const ComputePipelineDescription& description,
-                                                             gpu::PipelineLayout layout, gpu::ShaderModule compute);
+                                                             WGPUPipelineLayout layout, WGPUShaderModule compute);
 
 }  // namespace warden::resources

@@ -183,9 +183,9 @@ class RegistryImpl;
 struct BufferDescription {
   /// Size in bytes; 0 is refused.
   uint64_t size = 0;
-  /// gpu::BufferUsage bits; write_buffer needs CopyDst, bind groups check their bindings against
+  /// WGPUBufferUsage bits; write_buffer needs CopyDst, bind groups check their bindings against
   /// them.
-  gpu::Flags usage = gpu::BufferUsage::None;
+  WGPUBufferUsage usage = WGPUBufferUsage_None;
   bool mapped_at_creation = false;  ///< a rebuild makes it unmapped; what was written so is lost
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
@@ -200,21 +200,21 @@ struct BufferDescription {
 struct TextureDescription {
   /// Width, height and depth or array layers, in texels; each must be at least 1 and within the
   /// device's limits.
-  gpu::Extent3D size{};
+  WGPUExtent3D size{0, 1, 1};
   /// The texel format.
-  gpu::TextureFormat format = gpu::TextureFormat::RGBA8Unorm;
-  /// gpu::TextureUsage bits; write_texture needs CopyDst, bind groups check their bindings against
+  WGPUTextureFormat format = WGPUTextureFormat_RGBA8Unorm;
+  /// WGPUTextureUsage bits; write_texture needs CopyDst, bind groups check their bindings against
   /// them.
-  gpu::Flags usage = gpu::TextureUsage::None;
+  WGPUTextureUsage usage = WGPUTextureUsage_None;
   /// 1D, 2D or 3D.
-  gpu::TextureDimension dimension = gpu::TextureDimension::e2D;
+  WGPUTextureDimension dimension = WGPUTextureDimension_2D;
   /// Mip levels, the full size first.
   uint32_t mip_level_count = 1;
   /// Samples per texel: 1, or 4 for a multisampled render target.
   uint32_t sample_count = 1;
   /// Compatibility mode fixes the view dimension a texture is bound with at creation;
   /// Undefined leaves it to the implementation's default.
-  gpu::TextureViewDimension binding_view_dimension = gpu::TextureViewDimension::Undefined;
+  WGPUTextureViewDimension binding_view_dimension = WGPUTextureViewDimension_Undefined;
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
   /// Where the contents come from after a device loss (docs/adr/0013).
@@ -226,19 +226,19 @@ struct TextureDescription {
 /// texture is" (webgpu.h's defaults).
 struct TextureViewDescription {
   /// The view's format; Undefined: the texture's.
-  gpu::TextureFormat format = gpu::TextureFormat::Undefined;
+  WGPUTextureFormat format = WGPUTextureFormat_Undefined;
   /// The view's dimension; Undefined: the texture's natural one.
-  gpu::TextureViewDimension dimension = gpu::TextureViewDimension::Undefined;
+  WGPUTextureViewDimension dimension = WGPUTextureViewDimension_Undefined;
   /// The first mip level the view shows.
   uint32_t base_mip_level = 0;
-  /// How many levels from there; gpu::kMipLevelCountUndefined: all the rest.
-  uint32_t mip_level_count = gpu::kMipLevelCountUndefined;
+  /// How many levels from there; WGPU_MIP_LEVEL_COUNT_UNDEFINED: all the rest.
+  uint32_t mip_level_count = WGPU_MIP_LEVEL_COUNT_UNDEFINED;
   /// The first array layer the view shows.
   uint32_t base_array_layer = 0;
-  /// How many layers from there; gpu::kArrayLayerCountUndefined: all the rest.
-  uint32_t array_layer_count = gpu::kArrayLayerCountUndefined;
+  /// How many layers from there; WGPU_ARRAY_LAYER_COUNT_UNDEFINED: all the rest.
+  uint32_t array_layer_count = WGPU_ARRAY_LAYER_COUNT_UNDEFINED;
   /// Which aspect (color, depth, stencil) the view shows.
-  gpu::TextureAspect aspect = gpu::TextureAspect::All;
+  WGPUTextureAspect aspect = WGPUTextureAspect_All;
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
 };
@@ -246,13 +246,13 @@ struct TextureViewDescription {
 /// What create_sampler makes a sampler from: one address mode for u, v and w; the filters.
 struct SamplerDescription {
   /// What a coordinate outside [0, 1] reads, on every axis.
-  gpu::AddressMode address_mode = gpu::AddressMode::ClampToEdge;
+  WGPUAddressMode address_mode = WGPUAddressMode_ClampToEdge;
   /// Filter when a texel covers more than a pixel.
-  gpu::FilterMode mag_filter = gpu::FilterMode::Nearest;
+  WGPUFilterMode mag_filter = WGPUFilterMode_Nearest;
   /// Filter when a pixel covers more than a texel.
-  gpu::FilterMode min_filter = gpu::FilterMode::Nearest;
+  WGPUFilterMode min_filter = WGPUFilterMode_Nearest;
   /// Filter between mip levels.
-  gpu::MipmapFilterMode mipmap_filter = gpu::MipmapFilterMode::Nearest;
+  WGPUMipmapFilterMode mipmap_filter = WGPUMipmapFilterMode_Nearest;
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
 };
@@ -263,8 +263,8 @@ struct BufferBinding {
   BufferHandle buffer{};
   /// Start of the range in bytes.
   uint64_t offset = 0;
-  /// Length of the range in bytes; gpu::kWholeSize: to the end of the buffer.
-  uint64_t size = gpu::kWholeSize;
+  /// Length of the range in bytes; WGPU_WHOLE_SIZE: to the end of the buffer.
+  uint64_t size = WGPU_WHOLE_SIZE;
 };
 /// One entry of a bind group: what is bound at `binding`.
 struct BindGroupEntryDescription {
@@ -297,7 +297,7 @@ struct ShaderModuleDescription {
 
 /// A bind group layout's recipe: the entries create_bind_group_layout took.
 struct BindGroupLayoutDescription {
-  std::vector<gpu::BindGroupLayoutEntry> entries{};  ///< chains are not kept: nextInChain is cleared
+  std::vector<WGPUBindGroupLayoutEntry> entries{};  ///< chains are not kept: nextInChain is cleared
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
 };
@@ -322,7 +322,7 @@ struct TextureAndViewDescription {
 /// What create_query_set makes a query set from.
 struct QuerySetDescription {
   /// Occlusion or timestamp queries.
-  gpu::QueryType type = gpu::QueryType::Occlusion;
+  WGPUQueryType type = WGPUQueryType_Occlusion;
   /// How many queries the set holds; 0 is refused.
   uint32_t count = 0;
   /// The name messages, reports and the GPU debugger show.
@@ -334,17 +334,17 @@ struct TextureWrite {
   /// The mip level written.
   uint32_t mip_level = 0;
   /// The first texel written, in texels of that level.
-  gpu::Origin3D origin{};
+  WGPUOrigin3D origin{};
   /// How many texels are written on each axis.
-  gpu::Extent3D size{};
-  /// Bytes from one row of the data to the next; 0 (or gpu::kCopyStrideUndefined): rows are
+  WGPUExtent3D size{0, 1, 1};
+  /// Bytes from one row of the data to the next; 0 (or WGPU_COPY_STRIDE_UNDEFINED): rows are
   /// packed, `size.width` texels each. Shorter than a row of the region is refused.
   uint32_t bytes_per_row = 0;
-  /// Rows from one image (depth slice or layer) of the data to the next; gpu::kCopyStrideUndefined:
+  /// Rows from one image (depth slice or layer) of the data to the next; WGPU_COPY_STRIDE_UNDEFINED:
   /// `size`'s height. Fewer than `size`'s height is refused.
-  uint32_t rows_per_image = gpu::kCopyStrideUndefined;
+  uint32_t rows_per_image = WGPU_COPY_STRIDE_UNDEFINED;
   /// The aspect written.
-  gpu::TextureAspect aspect = gpu::TextureAspect::All;
+  WGPUTextureAspect aspect = WGPUTextureAspect_All;
 };
 
 namespace detail {
@@ -371,7 +371,7 @@ struct GpuType;
 #define WARDEN_REGISTRY_GPU_TYPE(Name, snake) \
   template <>                                 \
   struct GpuType<Name##Tag> {                 \
-    using type = gpu::Name;                   \
+    using type = WGPU##Name;                   \
   };
 WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_GPU_TYPE)
 #undef WARDEN_REGISTRY_GPU_TYPE
@@ -432,11 +432,11 @@ struct RebuildReport {
 class Registry {
  public:
   template <typename Tag>
-  /// The webgpu.h object type of handle tag `Tag` (gpu::Buffer for BufferTag, ...).
+  /// The webgpu.h object type of handle tag `Tag` (WGPUBuffer for BufferTag, ...).
   using Object = typename detail::GpuType<Tag>::type;
 
   /// `context`, `device` and `queue` must outlive the registry (it takes no reference on them).
-  Registry(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+  Registry(const gpu::Context& context, WGPUDevice device, WGPUQueue queue,
            RegistryOptions options = {});
   /// Runs shutdown(): whatever is still alive is reported and let go.
   ~Registry();
@@ -447,17 +447,17 @@ class Registry {
 #define WARDEN_REGISTRY_PER_KIND(Name, snake)                                                   \
   /* Registers an object made elsewhere. Owned: takes over the caller's reference (released  \
      at once if the pool is full). Borrowed: takes a reference of its own, only on success. */ \
-  Result<Name##Handle> adopt_##snake(gpu::Name object, std::string label,                      \
+  Result<Name##Handle> adopt_##snake(WGPU##Name object, std::string label,                      \
                                      Ownership ownership = Ownership::Owned);                   \
   /* Swaps the object under the same handle; the old one is let go once its last use retired. \
      Takes `object` as the slot's ownership says; on error it stays the caller's. */            \
-  Result<void> replace_##snake(Name##Handle handle, gpu::Name object);                         \
+  Result<void> replace_##snake(Name##Handle handle, WGPU##Name object);                         \
   /* Kills the handle now; the GPU object goes when its last submission retired (owned: at  \
      the earliest when the submission being recorded now retired). */                          \
   Result<void> destroy_##snake(Name##Handle handle);                                            \
   /* The live GPU object, or an error: stale handle, or (DeviceFailed) its slot is Lost or   \
      Failed, which names the device generation or the device's words. */                      \
-  Result<gpu::Name> resolve(Name##Handle handle) const { return resolve_hot<Name##Tag>(handle); } \
+  Result<WGPU##Name> resolve(Name##Handle handle) const { return resolve_hot<Name##Tag>(handle); } \
   /* Live, Lost or Failed; nullopt when the handle is not valid. */                            \
   std::optional<SlotState> slot_state(Name##Handle handle) const;                               \
   /* Null when the handle is not live; valid while the object lives. */                        \
@@ -500,7 +500,7 @@ class Registry {
   ///@}
   /// Makes an owned bind group layout from `entries` (their chains are not kept); create_bind_group
   /// checks bindings against them. Validation carries the device's words.
-  Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const gpu::BindGroupLayoutEntry> entries,
+  Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const WGPUBindGroupLayoutEntry> entries,
                                                          std::string label);
   /// Makes an owned pipeline layout of registered bind group layouts, in group order; a stale
   /// handle is an error naming it.
@@ -548,29 +548,29 @@ class Registry {
   /// makes it again. replace_*: swapped in under the same handle (the old object deferred as
   /// replace_* above), and `recipe` becomes the slot's recipe.
   ///@{
-  Result<ShaderModuleHandle> adopt_shader_module(gpu::ShaderModule module, ShaderModuleDescription recipe);
-  Result<RenderPipelineHandle> adopt_render_pipeline(gpu::RenderPipeline pipeline, RenderPipelineDescription recipe);
-  Result<ComputePipelineHandle> adopt_compute_pipeline(gpu::ComputePipeline pipeline, ComputePipelineDescription recipe);
-  Result<void> replace_shader_module(ShaderModuleHandle handle, gpu::ShaderModule module, ShaderModuleDescription recipe);
-  Result<void> replace_render_pipeline(RenderPipelineHandle handle, gpu::RenderPipeline pipeline,
+  Result<ShaderModuleHandle> adopt_shader_module(WGPUShaderModule module, ShaderModuleDescription recipe);
+  Result<RenderPipelineHandle> adopt_render_pipeline(WGPURenderPipeline pipeline, RenderPipelineDescription recipe);
+  Result<ComputePipelineHandle> adopt_compute_pipeline(WGPUComputePipeline pipeline, ComputePipelineDescription recipe);
+  Result<void> replace_shader_module(ShaderModuleHandle handle, WGPUShaderModule module, ShaderModuleDescription recipe);
+  Result<void> replace_render_pipeline(RenderPipelineHandle handle, WGPURenderPipeline pipeline,
                                        RenderPipelineDescription recipe);
-  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, gpu::ComputePipeline pipeline,
+  Result<void> replace_compute_pipeline(ComputePipelineHandle handle, WGPUComputePipeline pipeline,
                                         ComputePipelineDescription recipe);
   ///@}
   // ---- imported views --------------------------------------------------------------------
   /// Tracks a view the registry will never release (swapchain view, external target).
-  Result<TextureViewHandle> import_texture_view(gpu::TextureView view, std::string label);
+  Result<TextureViewHandle> import_texture_view(WGPUTextureView view, std::string label);
   /// Drops an imported view's handle; refuses owned and borrowed views (use destroy).
   Result<void> forget_texture_view(TextureViewHandle handle);
 
   // ---- contracts and contents-only updates ----------------------------------------------
   /// Error (MissingUsage) naming each usage in `needed` the object was not created with.
   ///@{
-  Result<void> require_usage(BufferHandle handle, gpu::Flags needed) const;
-  Result<void> require_usage(TextureHandle handle, gpu::Flags needed) const;
+  Result<void> require_usage(BufferHandle handle, WGPUBufferUsage needed) const;
+  Result<void> require_usage(TextureHandle handle, WGPUTextureUsage needed) const;
   ///@}
   /// A view's usages are its texture's; a view without a known texture passes.
-  Result<void> require_usage(TextureViewHandle handle, gpu::Flags needed) const;
+  Result<void> require_usage(TextureViewHandle handle, WGPUTextureUsage needed) const;
   /// Queue writes: never reallocate. Need CopyDst; the range must lie inside the object.
   Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
   /// Writes `size` bytes of `data` into the region `where` names. Needs CopyDst; InvalidArgument
@@ -582,8 +582,8 @@ class Registry {
   /// While the device is lost nothing is submitted (a gfx.resources warning says so) and
   /// Serial{} is returned: the command buffers were recorded on a device that is gone.
   ///@{
-  Serial submit(gpu::CommandBuffer commands) { return submit(&commands, 1); }
-  Serial submit(const gpu::CommandBuffer* commands, size_t count);
+  Serial submit(WGPUCommandBuffer commands) { return submit(&commands, 1); }
+  Serial submit(const WGPUCommandBuffer* commands, size_t count);
   ///@}
   /// Non-blocking: drains retirement callbacks, then lets go of what retired.
   void poll();
@@ -608,7 +608,7 @@ class Registry {
   /// made) and reports what could not be restored. `device` and `queue` must outlive their use
   /// by the registry (it takes no reference). Called on a live registry it first does
   /// on_device_lost(). A loss reported from inside a refill callback ends the rebuild there.
-  RebuildReport rebuild(gpu::Device device, gpu::Queue queue, uint64_t generation);
+  RebuildReport rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation);
   /// Makes on `device`, ahead of a rebuild onto it, what that rebuild would make of the kinds
   /// that hold no memory of their own: shader modules, bind group layouts, pipeline layouts,
   /// render and compute pipelines (docs/adr/0034: the engine's standby device). The next
@@ -617,10 +617,10 @@ class Registry {
   /// as soon as any object is replaced or made again under its handle (a hot reload, a
   /// recreate): it may be made of what changed. Objects made after this call are made by the
   /// rebuild. Returns how many objects it made (one the device refuses is left to the rebuild).
-  size_t prepare_rebuild(gpu::Device device);
+  size_t prepare_rebuild(WGPUDevice device);
   /// The device of the last prepare_rebuild(), until a rebuild or discard_prepared() let go of
   /// what it made (then null).
-  gpu::Device prepared_device() const;
+  WGPUDevice prepared_device() const;
   /// How many prepared objects wait for a rebuild onto prepared_device().
   size_t prepared_count() const;
   /// Releases every prepared object (their device goes elsewhere).
@@ -652,9 +652,9 @@ class Registry {
   /// The proc table of the context the registry was made with.
   const gpu::Procs& procs() const;
   /// The current device (after a rebuild, the new one); the registry holds no reference on it.
-  gpu::Device device() const;
+  WGPUDevice device() const;
   /// The current device's queue; the registry holds no reference on it.
-  gpu::Queue queue() const;
+  WGPUQueue queue() const;
 
   /// Reports what is still alive (one gfx.resources warning, by kind and label), assumes all
   /// work complete, and lets go of everything in kTeardownOrder. With nothing alive it does
@@ -665,7 +665,7 @@ class Registry {
   friend class RegistryImpl;  // src/resources/registry_impl.h: everything but the pools
   /// One Pool per kind, in kind order: what resolve() reads.
   using Pools = std::tuple<
-#define WARDEN_REGISTRY_POOL(Name, snake) Pool<gpu::Name>,
+#define WARDEN_REGISTRY_POOL(Name, snake) Pool<WGPU##Name>,
       WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_POOL)
 #undef WARDEN_REGISTRY_POOL
           std::monostate>;
@@ -685,7 +685,7 @@ class Registry {
     return stale_result(handle);
   }
 #define WARDEN_REGISTRY_STALE_RESULT(Name, snake) \
-  [[gnu::cold]] Result<gpu::Name> stale_result(Name##Handle handle) const;
+  [[gnu::cold]] Result<WGPU##Name> stale_result(Name##Handle handle) const;
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_STALE_RESULT)
 #undef WARDEN_REGISTRY_STALE_RESULT
 

@@ -26,7 +26,7 @@ struct CompilerOptions {
   /// Bound on the wait for results that did not arrive at the first ProcessEvents.
   std::chrono::milliseconds timeout{10000};
   /// WorkerWait when compiling on a thread other than the one that drives the instance (the
-  /// device must then have kFeatureImplicitDeviceSynchronization).
+  /// device must then have WGPUFeatureName_ImplicitDeviceSynchronization).
   gpu::Completion completion = gpu::Completion::ProcessEvents;
 };
 
@@ -34,7 +34,7 @@ struct CompilerOptions {
 struct CompiledShader {
   /// Null exactly when `diagnostics` holds an error: a module that failed is released here,
   /// never handed out beside its errors.
-  gpu::Ref<gpu::ShaderModule> module{};
+  gpu::Ref<WGPUShaderModule> module{};
   std::vector<ShaderDiagnostic> diagnostics{};  ///< errors, or warnings/info beside a module
 
   /// True when there is a module (no error).
@@ -46,7 +46,7 @@ struct CompiledShader {
 class ShaderCompiler {
  public:
   /// Compiles on `device`; `context` and `device` must outlive the compiler.
-  ShaderCompiler(const gpu::Context& context, gpu::Device device, CompilerOptions options = {});
+  ShaderCompiler(const gpu::Context& context, WGPUDevice device, CompilerOptions options = {});
 
   /// Compiles `source`, labelling the module and every diagnostic with `path`. An Error only
   /// when nothing could be asked of the compiler or no answer came: bytes that are not UTF-8
@@ -60,11 +60,11 @@ class ShaderCompiler {
   /// The context the compiler calls through.
   const gpu::Context& context() const { return *context_; }
   /// The device modules are made on.
-  gpu::Device device() const { return device_; }
+  WGPUDevice device() const { return device_; }
 
  private:
   const gpu::Context* context_;
-  gpu::Device device_;
+  WGPUDevice device_;
   CompilerOptions options_;
 };
 

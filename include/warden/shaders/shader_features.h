@@ -19,21 +19,21 @@ namespace warden::shaders {
 struct ShaderFeature {
   std::string_view extension{};  ///< as written after `enable` in WGSL
   std::string_view feature{};    ///< the device feature's name (webgpu.h, `warden info`)
-  gpu::FeatureName value{};      ///< its number in this ABI
+  WGPUFeatureName value{};      ///< its number in this ABI
 };
 
 /// Numbers from the library's own tables (docs/adr/0001), each proven against the library by
 /// tests/shaders/shader_features_test.cpp: the Null adapter offers them, a device gets them, and
 /// `enable` then compiles.
 inline constexpr std::array<ShaderFeature, 4> kShaderFeatures{{
-    {"f16", "shader-f16", 10},
-    {"clip_distances", "clip-distances", 15},
-    {"dual_source_blending", "dual-source-blending", 16},
-    {"subgroups", "subgroups", 17},
+    {"f16", "shader-f16", WGPUFeatureName_ShaderF16},
+    {"clip_distances", "clip-distances", WGPUFeatureName_ClipDistances},
+    {"dual_source_blending", "dual-source-blending", WGPUFeatureName_DualSourceBlending},
+    {"subgroups", "subgroups", WGPUFeatureName_Subgroups},
 }};
 
 /// The shader features among `offered` (an adapter's features), in kShaderFeatures order.
-std::vector<gpu::FeatureName> shader_features_among(const std::vector<gpu::FeatureName>& offered);
+std::vector<WGPUFeatureName> shader_features_among(const std::vector<WGPUFeatureName>& offered);
 
 /// The entry for a feature name ("shader-f16"); InvalidArgument listing the names otherwise.
 Result<ShaderFeature> find_shader_feature(std::string_view feature_name);

@@ -40,7 +40,7 @@ class ShaderManager {
   /// Puts a module compiled elsewhere (hot reload's worker) from `source` under `handle`, which
   /// must be one this manager made; `source` becomes its recipe. The old module goes when its
   /// last submission retired.
-  Result<void> install(ShaderModuleHandle handle, gpu::Ref<gpu::ShaderModule> module, std::string source);
+  Result<void> install(ShaderModuleHandle handle, gpu::Ref<WGPUShaderModule> module, std::string source);
   /// Records diagnostics of a compile done elsewhere (hot reload) and reports them.
   void record(const std::vector<ShaderDiagnostic>& diagnostics);
 

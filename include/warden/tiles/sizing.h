@@ -38,11 +38,11 @@ Result<PoolSizing> size_layer_pool(const PoolSizingInput& input);
 
 /// Bytes of one texel of `format`; an error for formats warden does not account (compressed,
 /// depth-stencil with a driver-chosen layout).
-Result<uint32_t> bytes_per_texel(gpu::TextureFormat format);
+Result<uint32_t> bytes_per_texel(WGPUTextureFormat format);
 /// Levels in a full mip chain of a width x height texture (down to 1x1).
 uint32_t full_mip_count(uint32_t width, uint32_t height);
 /// Exact bytes of a 2D texture (array): every mip level of every layer.
-Result<uint64_t> texture_bytes(gpu::TextureFormat format, uint32_t width, uint32_t height,
+Result<uint64_t> texture_bytes(WGPUTextureFormat format, uint32_t width, uint32_t height,
                                uint32_t mip_levels, uint32_t array_layers);
 
 }  // namespace warden::tiles

@@ -46,7 +46,7 @@ class MipGenerator {
   /// Makes the mip pipelines, their layout and sampler and the layer-index buffer in `registry`.
   /// InvalidArgument for a format whose texel size warden does not know; DeviceFailed while the
   /// device is lost.
-  static Result<MipGenerator> create(resources::Registry& registry, gpu::TextureFormat format);
+  static Result<MipGenerator> create(resources::Registry& registry, WGPUTextureFormat format);
   /// `targets` in 1..max_targets(): the pipeline whose pass writes that many layers at once.
   RenderPipelineHandle mip_pipeline(uint32_t targets) const { return pipelines_[targets - 1]; }
   /// The pipeline of a pass that writes one layer: mip_pipeline(1).
@@ -62,7 +62,7 @@ class MipGenerator {
   /// contents kept by the registry for a rebuild (ContentsSource::Kept).
   BufferHandle layer_indices() const { return layer_indices_; }
   /// The format of every array the generator serves.
-  gpu::TextureFormat format() const { return format_; }
+  WGPUTextureFormat format() const { return format_; }
   /// The registry its objects live in.
   resources::Registry& registry() const { return held_.registry(); }
 
@@ -72,7 +72,7 @@ class MipGenerator {
   BindGroupLayoutHandle layout_;
   SamplerHandle sampler_;
   BufferHandle layer_indices_;
-  gpu::TextureFormat format_ = gpu::TextureFormat::Undefined;
+  WGPUTextureFormat format_ = WGPUTextureFormat_Undefined;
 };
 
 /// Where regenerate_mips renders a new tile's chain (docs/adr/0020).
@@ -120,7 +120,7 @@ class TileArray {
   /// before every later one) and records the regeneration of every coarser level into
   /// `encoder`, so no level keeps the previous tile. `texels` is tile_size rows of
   /// tile_size texels. The caller touches the layer in the pool for the encoder's submission.
-  Result<void> upload(gpu::CommandEncoder encoder, LayerIndex layer, std::span<const uint8_t> texels) const;
+  Result<void> upload(WGPUCommandEncoder encoder, LayerIndex layer, std::span<const uint8_t> texels) const;
   /// The two halves of upload(), for a frame that hands out several layers: write every new
   /// tile's level 0, then regenerate all their chains in one go, level by level (each level
   /// reads only the level above it, so passes of different layers never depend on each other).
@@ -128,12 +128,12 @@ class TileArray {
   /// record_mip_level is one pass for one (layer, level).
   ///@{
   Result<void> write_level0(LayerIndex layer, std::span<const uint8_t> texels) const;
-  Result<void> record_mip_level(gpu::CommandEncoder encoder, LayerIndex layer, uint32_t level) const;
-  Result<void> regenerate_mips(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
+  Result<void> record_mip_level(WGPUCommandEncoder encoder, LayerIndex layer, uint32_t level) const;
+  Result<void> regenerate_mips(WGPUCommandEncoder encoder, std::span<const LayerIndex> layers) const;
   /// One pass writing `level` of every layer in `layers` (1..max_targets() distinct layers).
   /// InArray only: a Scratch array has no render targets of its own.
   ///@}
-  Result<void> record_mip_pass(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const;
+  Result<void> record_mip_pass(WGPUCommandEncoder encoder, std::span<const LayerIndex> layers, uint32_t level) const;
 
   /// The view a draw samples: 2DArray, every layer, every level.
   TextureViewHandle sampled_view() const { return sampled_view_; }
@@ -172,7 +172,7 @@ class TileArray {
 
   // MipPath::Scratch: chains for up to max_targets() layers rendered into `scratch_` (an
   // InArray array of that many layers), then copied into `layers`' levels 1...
-  Result<void> regenerate_through_scratch(gpu::CommandEncoder encoder, std::span<const LayerIndex> layers) const;
+  Result<void> regenerate_through_scratch(WGPUCommandEncoder encoder, std::span<const LayerIndex> layers) const;
 
   HeldObjects held_;
   std::unique_ptr<TileArray> scratch_;  // MipPath::Scratch only
@@ -231,9 +231,9 @@ struct TileDrawShader {
 class TileRenderer {
  public:
   /// With warden's own draw shader (default_wgsl()), made in the registry.
-  static Result<TileRenderer> create(resources::Registry& registry, gpu::TextureFormat target_format, uint32_t max_instances);
+  static Result<TileRenderer> create(resources::Registry& registry, WGPUTextureFormat target_format, uint32_t max_instances);
   /// With the application's shader: the pipeline is the library's, from `shader.module`.
-  static Result<TileRenderer> create(resources::Registry& registry, gpu::TextureFormat target_format, uint32_t max_instances,
+  static Result<TileRenderer> create(resources::Registry& registry, WGPUTextureFormat target_format, uint32_t max_instances,
                                      const TileDrawShader& shader);
   /// The WGSL of the default draw: a starting point for an application's own tile shader.
   static std::string_view default_wgsl();
@@ -247,7 +247,7 @@ class TileRenderer {
   Result<void> write_instances(std::span<const TileInstance> instances) const;
   /// Records a draw of instances [first, first + count) into `pass`. An error (the device is
   /// lost, a stale group) records nothing.
-  Result<void> draw(gpu::RenderPassEncoder pass, const TileBindGroup& group, uint32_t count, uint32_t first = 0) const;
+  Result<void> draw(WGPURenderPassEncoder pass, const TileBindGroup& group, uint32_t count, uint32_t first = 0) const;
   /// The most instances one write_instances call may write.
   uint32_t max_instances() const { return max_instances_; }
   /// The registry its objects live in.

@@ -57,7 +57,7 @@ class UploadRing {
   enum class BufferState { Mapped, InFlight, Mapping };
 
   /// Makes and maps the buffers on `device`.
-  static Result<std::unique_ptr<UploadRing>> create(const gpu::Procs& procs, gpu::Device device,
+  static Result<std::unique_ptr<UploadRing>> create(const gpu::Procs& procs, WGPUDevice device,
                                                     const UploadRingDescription& desc);
   ~UploadRing();
   UploadRing(const UploadRing&) = delete;
@@ -66,10 +66,10 @@ class UploadRing {
   /// Copies one tile (tile_size rows of tile_size * texel_bytes bytes, packed) into the current
   /// mapped buffer, to be copied into `layer` of `texture` by the next record(). False when no
   /// buffer has room: the caller uploads this tile another way (nothing waits).
-  Result<bool> stage(gpu::Texture texture, LayerIndex layer, std::span<const uint8_t> texels);
+  Result<bool> stage(WGPUTexture texture, LayerIndex layer, std::span<const uint8_t> texels);
   /// Unmaps the buffer that has staged tiles and records their copies into `encoder`, which
   /// will be submitted as `recording` (SubmissionClock::recording()). Nothing staged: nothing.
-  void record(gpu::CommandEncoder encoder, Serial recording);
+  void record(WGPUCommandEncoder encoder, Serial recording);
   /// Asks to map again every buffer whose submission `clock` has retired (non-blocking).
   void recycle(const SubmissionClock& clock);
 
@@ -120,7 +120,7 @@ struct UploadMeasurement {
 /// Uploads `tiles` tiles of tile_size^2 RGBA8 texels into a texture array both ways, `rounds`
 /// times, each round submitted and waited for (blocking, counted: start-up and tools only), and
 /// returns both rates (bytes of texels per second, best round) and the faster path.
-Result<UploadMeasurement> measure_upload_paths(const gpu::Context& context, gpu::Device device, gpu::Queue queue,
+Result<UploadMeasurement> measure_upload_paths(const gpu::Context& context, WGPUDevice device, WGPUQueue queue,
                                                uint32_t tile_size = 256, uint32_t tiles = 16, uint32_t rounds = 3);
 
 }  // namespace warden::tiles

@@ -12,19 +12,19 @@ namespace {
 class LeakProbe : public NullDeviceTest {};
 
 TEST_F(LeakProbe, LeaksABufferAndTheQueue) {
-  gpu::BufferDescriptor desc;
+  WGPUBufferDescriptor desc{};
   desc.size = 16;
-  desc.usage = gpu::BufferUsage::CopyDst;
+  desc.usage = WGPUBufferUsage_CopyDst;
   EXPECT_NE(dev->procs().DeviceCreateBuffer(dev->device.get(), &desc), nullptr);  // never released
   EXPECT_NE(dev->procs().DeviceGetQueue(dev->device.get()), nullptr);              // never released
 }
 
 TEST_F(LeakProbe, ReleasesWhatItTakes) {
-  gpu::BufferDescriptor desc;
+  WGPUBufferDescriptor desc{};
   desc.size = 16;
-  desc.usage = gpu::BufferUsage::CopyDst;
-  gpu::Ref<gpu::Buffer> buffer(&dev->procs(), dev->procs().DeviceCreateBuffer(dev->device.get(), &desc));
-  gpu::Ref<gpu::Queue> queue(&dev->procs(), dev->procs().DeviceGetQueue(dev->device.get()));
+  desc.usage = WGPUBufferUsage_CopyDst;
+  gpu::Ref<WGPUBuffer> buffer(&dev->procs(), dev->procs().DeviceCreateBuffer(dev->device.get(), &desc));
+  gpu::Ref<WGPUQueue> queue(&dev->procs(), dev->procs().DeviceGetQueue(dev->device.get()));
   EXPECT_TRUE(buffer && queue);
 }
 

@@ -451,7 +451,7 @@ int main() {
     tdesc.dimension = WGPUTextureDimension_2D;
     tdesc.mipLevelCount = 1;
     tdesc.sampleCount = 1;
-    tdesc.label = "pan target";
+    tdesc.label = gpu::string_view("pan target");
     tdesc.size = {size, size, 1};
     tdesc.format = WGPUTextureFormat_RGBA8Unorm;
     tdesc.usage = WGPUTextureUsage_RenderAttachment;

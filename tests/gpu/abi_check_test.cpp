@@ -24,14 +24,14 @@ using warden::testing::FailsWith;
 
 // The struct probes of a library that passes, in the order the check makes them.
 const std::vector<std::tuple<std::string, std::string, size_t>> kPassingStructs = {
-    {"wgpuGetInstanceCapabilities", "WGPUInstanceCapabilities", sizeof(InstanceCapabilities)},
-    {"wgpuAdapterGetLimits", "WGPULimits", sizeof(Limits)},
-    {"wgpuAdapterGetInfo", "WGPUAdapterInfo", sizeof(AdapterInfo)},
-    {"wgpuAdapterGetFeatures", "WGPUSupportedFeatures", sizeof(SupportedFeatures)},
-    {"wgpuDeviceGetLimits", "WGPULimits", sizeof(Limits)},
-    {"wgpuDeviceGetAdapterInfo", "WGPUAdapterInfo", sizeof(AdapterInfo)},
+    {"wgpuGetInstanceCapabilities", "WGPUInstanceCapabilities", sizeof(WGPUInstanceCapabilities)},
+    {"wgpuAdapterGetLimits", "WGPULimits", sizeof(WGPULimits)},
+    {"wgpuAdapterGetInfo", "WGPUAdapterInfo", sizeof(WGPUAdapterInfo)},
+    {"wgpuAdapterGetFeatures", "WGPUSupportedFeatures", sizeof(WGPUSupportedFeatures)},
+    {"wgpuDeviceGetLimits", "WGPULimits", sizeof(WGPULimits)},
+    {"wgpuDeviceGetAdapterInfo", "WGPUAdapterInfo", sizeof(WGPUAdapterInfo)},
 };
-// Two values of AdapterInfo, 11 texture formats, a dimension, two usages, a map state, a query type.
+// Two values of WGPUAdapterInfo, 11 texture formats, a dimension, two usages, a map state, a query type.
 constexpr size_t kPassingEnumValues = 18;
 
 std::string sample(const std::string& version) {
@@ -95,7 +95,7 @@ TEST(AbiCheck, OnTheLargerLimitsBuildTheCheckStopsAfterTheAdapterStage) {
   // layout the library has just shown it does not share.
   EXPECT_THAT(structs, ElementsAre(std::tuple{"WGPUInstanceCapabilities", 24u, 24u}, std::tuple{"WGPULimits", 152u, 168u},
                                    std::tuple{"WGPUAdapterInfo", 96u, 96u}, std::tuple{"WGPUSupportedFeatures", 16u, 16u}));
-  EXPECT_EQ(report.enums.size(), 2u);  // AdapterInfo's backend and adapter type, as declared
+  EXPECT_EQ(report.enums.size(), 2u);  // WGPUAdapterInfo's backend and adapter type, as declared
   for (const auto& e : report.enums) EXPECT_TRUE(e.matches()) << e.what;
   EXPECT_EQ(report.differences().size(), 1u);
   EXPECT_THAT(report.summary(), StartsWith("failed: wgpuAdapterGetLimits wrote 168 bytes into WGPULimits"));

@@ -60,11 +60,10 @@ int main() {
   // The data: the input lives in `values`; the result is copied to `readback` for the CPU.
   std::vector<uint32_t> input(kCount);
   for (uint32_t i = 0; i < kCount; ++i) input[i] = i * 7 + 1;
-  namespace usage = WGPUBufferUsage;
   auto values = registry.create_buffer(
-      {.size = kBytes, .usage = usage::Storage | usage::CopySrc | usage::CopyDst, .label = "values"});
+      {.size = kBytes, .usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, .label = "values"});
   if (!values) return fail("values buffer", values.error());
-  auto readback = registry.create_buffer({.size = kBytes, .usage = usage::MapRead | usage::CopyDst, .label = "readback"});
+  auto readback = registry.create_buffer({.size = kBytes, .usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, .label = "readback"});
   if (!readback) return fail("readback buffer", readback.error());
   if (auto written = registry.write_buffer(*values, 0, input.data(), kBytes); !written) {
     return fail("write values", written.error());

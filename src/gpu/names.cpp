@@ -4,61 +4,29 @@
 
 #include <utility>
 
+#include <webgpu/warden_enum_names.inc>
+
 #include "warden/core/enum_names.h"
 
 namespace warden::gpu {
 
-constexpr EnumName<WGPUBackendType> kBackendTypeNames[] = {
-    {WGPUBackendType_Undefined, "undefined"},
-    {WGPUBackendType_Null, "null"},
-    {WGPUBackendType_Vulkan, "vulkan"},
-    {WGPUBackendType_OpenGL, "opengl"},
-    {WGPUBackendType_OpenGLES, "opengles"},
-};
-const char* to_string(WGPUBackendType type) { return name_in(kBackendTypeNames, type); }
-
-constexpr EnumName<WGPUAdapterType> kAdapterTypeNames[] = {
-    {WGPUAdapterType_DiscreteGPU, "discrete-gpu"},
-    {WGPUAdapterType_CPU, "cpu"},
-    {WGPUAdapterType_Unknown, "unknown"},
-};
-const char* to_string(WGPUAdapterType type) { return name_in(kAdapterTypeNames, type); }
-
-constexpr EnumName<WGPUFeatureLevel> kFeatureLevelNames[] = {
-    {WGPUFeatureLevel_Undefined, "undefined"},
-    {WGPUFeatureLevel_Compatibility, "compatibility"},
-    {WGPUFeatureLevel_Core, "core"},
-};
-const char* to_string(WGPUFeatureLevel level) { return name_in(kFeatureLevelNames, level); }
-
-constexpr EnumName<WGPUErrorType> kErrorTypeNames[] = {
-    {WGPUErrorType_NoError, "no-error"},
-    {WGPUErrorType_Validation, "validation"},
-};
-const char* to_string(WGPUErrorType type) { return name_in(kErrorTypeNames, type); }
-
+// Every value of the header warden was built with has its name: the generator writes them from
+// the same tables as the header (the WebGPU spec's spelling, "rgba8unorm", "discrete-gpu").
+#define WARDEN_GPU_ENUM_NAME(Enumerator, Spelling) {Enumerator, Spelling},
+constexpr EnumName<WGPUBackendType> kBackendTypeNames[] = {WARDEN_WEBGPU_NAMES_WGPUBackendType(WARDEN_GPU_ENUM_NAME)};
+constexpr EnumName<WGPUAdapterType> kAdapterTypeNames[] = {WARDEN_WEBGPU_NAMES_WGPUAdapterType(WARDEN_GPU_ENUM_NAME)};
+constexpr EnumName<WGPUFeatureLevel> kFeatureLevelNames[] = {WARDEN_WEBGPU_NAMES_WGPUFeatureLevel(WARDEN_GPU_ENUM_NAME)};
+constexpr EnumName<WGPUErrorType> kErrorTypeNames[] = {WARDEN_WEBGPU_NAMES_WGPUErrorType(WARDEN_GPU_ENUM_NAME)};
 constexpr EnumName<WGPUDeviceLostReason> kDeviceLostReasonNames[] = {
-    {WGPUDeviceLostReason_Unknown, "unknown"},
-    {WGPUDeviceLostReason_Destroyed, "destroyed"},
-    {WGPUDeviceLostReason_CallbackCancelled, "callback-cancelled"},
-    {WGPUDeviceLostReason_FailedCreation, "failed-creation"},
-};
-const char* to_string(WGPUDeviceLostReason reason) { return name_in(kDeviceLostReasonNames, reason); }
+    WARDEN_WEBGPU_NAMES_WGPUDeviceLostReason(WARDEN_GPU_ENUM_NAME)};
+constexpr EnumName<WGPUTextureFormat> kTextureFormatNames[] = {WARDEN_WEBGPU_NAMES_WGPUTextureFormat(WARDEN_GPU_ENUM_NAME)};
+#undef WARDEN_GPU_ENUM_NAME
 
-constexpr EnumName<WGPUTextureFormat> kTextureFormatNames[] = {
-    {WGPUTextureFormat_Undefined, "undefined"},
-    {WGPUTextureFormat_R8Unorm, "r8unorm"},
-    {WGPUTextureFormat_R32Float, "r32float"},
-    {WGPUTextureFormat_R32Uint, "r32uint"},
-    {WGPUTextureFormat_RGBA8Unorm, "rgba8unorm"},
-    {WGPUTextureFormat_RGBA8UnormSrgb, "rgba8unorm-srgb"},
-    {WGPUTextureFormat_RGBA8Sint, "rgba8sint"},
-    {WGPUTextureFormat_BGRA8Unorm, "bgra8unorm"},
-    {WGPUTextureFormat_RGBA16Float, "rgba16float"},
-    {WGPUTextureFormat_RGBA32Float, "rgba32float"},
-    {WGPUTextureFormat_Depth24Plus, "depth24plus"},
-    {WGPUTextureFormat_Depth32Float, "depth32float"},
-};
+const char* to_string(WGPUBackendType type) { return name_in(kBackendTypeNames, type); }
+const char* to_string(WGPUAdapterType type) { return name_in(kAdapterTypeNames, type); }
+const char* to_string(WGPUFeatureLevel level) { return name_in(kFeatureLevelNames, level); }
+const char* to_string(WGPUErrorType type) { return name_in(kErrorTypeNames, type); }
+const char* to_string(WGPUDeviceLostReason reason) { return name_in(kDeviceLostReasonNames, reason); }
 const char* to_string(WGPUTextureFormat format) { return name_in(kTextureFormatNames, format); }
 
 std::optional<uint32_t> copy_texel_bytes(WGPUTextureFormat format) {

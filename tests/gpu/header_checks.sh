@@ -51,7 +51,7 @@ case "$mode" in
     for run in 1 2; do
       generate "$source" "$tables" "$source/tools/webgpu-header/webgpu_exports.txt" "$work/$run"
     done
-    for file in webgpu.h warden_procs.inc; do
+    for file in webgpu.h warden_procs.inc warden_enum_names.inc; do
       cmp "$work/1/webgpu/$file" "$work/2/webgpu/$file" || fail "two runs wrote different $file"
       cmp "$work/1/webgpu/$file" "$include/webgpu/$file" || fail "a run wrote another $file than the build's"
     done

@@ -10,7 +10,8 @@
 
 namespace warden::gpu {
 
-/// The name of an enum value as messages and `warden info` print it ("opengl", "discrete-gpu", "rgba8unorm", ...); a value not declared in abi.h prints as its number.
+/// The name of an enum value as messages and `warden info` print it ("opengl", "discrete-gpu", "rgba8unorm", ...): every value of the header warden was built
+/// with has one; a value outside the header prints as "unknown".
 ///@{
 const char* to_string(WGPUBackendType type);
 const char* to_string(WGPUAdapterType type);

@@ -204,10 +204,11 @@ RegistryImpl::Object<Tag> RegistryImpl::take_prepared(uint64_t bits) {
 }
 
 void RegistryImpl::discard_prepared() {
-  for (const auto& [key, object] : prepared_) {
+  // A plain pair, not a structured binding: clang 14 cannot capture bindings in the lambda.
+  for (const auto& entry : prepared_) {
     detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
       if constexpr (detail::kPreparedKind<Tag>) {
-        if (key.first == Tag::kind) release_object<Tag>(static_cast<Object<Tag>>(object), Ownership::Owned);
+        if (entry.first.first == Tag::kind) release_object<Tag>(static_cast<Object<Tag>>(entry.second), Ownership::Owned);
       }
     });
   }

@@ -62,11 +62,12 @@ test-sanitize: setup $(SAN_DIR)/CMakeCache.txt
 # The libFuzzer targets (tests/fuzz/, docs/fuzzing.md), built with clang in their own folder and
 # run one after another for FUZZ_SECONDS each, from their seed corpora. A failure stops the run
 # and leaves the input in $(FUZZ_DIR)/artifacts/. CI runs `make fuzz FUZZ_SECONDS=20`; a longer
-# run is the same command with a larger number.
+# run is the same command with a larger number. Without precompiled headers: the one build where
+# a source file that forgot an include it needs fails to compile.
 FUZZ_SECONDS ?= 60
 $(FUZZ_DIR)/CMakeCache.txt:
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-	  -DWARDEN_FUZZ=ON -DWARDEN_BUILD_TESTS=OFF -DWARDEN_BUILD_BENCH=OFF -DWARDEN_BUILD_CLI=OFF -DWARDEN_INSTALL=OFF \
+	  -DWARDEN_FUZZ=ON -DWARDEN_PRECOMPILE_HEADERS=OFF -DWARDEN_BUILD_TESTS=OFF -DWARDEN_BUILD_BENCH=OFF -DWARDEN_BUILD_CLI=OFF -DWARDEN_INSTALL=OFF \
 	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
 
 fuzz: setup $(FUZZ_DIR)/CMakeCache.txt

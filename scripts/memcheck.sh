@@ -6,7 +6,9 @@ build="${1:-build}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 supp="$root/tests/sanitizer/valgrind.supp"
 # Too slow under valgrind to be worth it here; each is covered by the sanitizer run instead.
-skip='*OneMegabyte*:*1MB*:*Megabyte*:*FiftyOnGl*'
+# The last two repeat one path many times (a thousand frames, a soak per seed): 117 s and 59 s
+# of valgrind, where one frame or one seed of the same path runs in the tests kept.
+skip='*OneMegabyte*:*1MB*:*Megabyte*:*FiftyOnGl*:*AThousandFrames*:*SeveralSeeds*'
 jobs="${MEMCHECK_JOBS:-$(nproc)}"
 # One program per core at once: valgrind runs each program's threads one at a time, so two
 # programs on two cores take about half the wall time. Results are printed in name order.

@@ -19,23 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=npm-pinned.sh
 source "$root/scripts/npm-pinned.sh"
 dest_root="${1:-$root/build/dawn-samples}"
-
 for version in $(printf "%s\n" "${!integrities[@]}" | sort); do
-  integrity="${integrities[$version]}"
-  dest="$dest_root/$version"
-  stamp="$dest/.integrity"
-  if [[ -f "$dest/libwebgpu_wrapper.so" && -f "$stamp" && "$(cat "$stamp")" == "$integrity" ]]; then
-    continue
-  fi
-  work=$(mktemp -d)
-  tarball=$(npm_pack_verified fetch-dawn-abi-samples "$package" "$version" "$integrity" "$work") || {
-    rm -rf "$work"
-    exit 1
-  }
-  tar xzf "$tarball" -C "$work" package/libwebgpu_wrapper.so
-  mkdir -p "$dest"
-  mv "$work/package/libwebgpu_wrapper.so" "$dest/"
-  rm -rf "$work"
-  echo "$integrity" > "$stamp"
-  echo "fetch-dawn-abi-samples: $dest/libwebgpu_wrapper.so"
+  npm_fetch_pinned fetch-dawn-abi-samples "$package" "$version" "${integrities[$version]}" "$dest_root/$version" \
+    libwebgpu_wrapper.so
 done

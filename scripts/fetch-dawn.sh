@@ -12,19 +12,5 @@ integrity="sha512-UEP7UZdEhx9otvkZczjsszL8ZVlrODANQvgl+C88/bNVmxDoFi7w1fWzGi1sZy
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=npm-pinned.sh
 source "$root/scripts/npm-pinned.sh"
-dest="${1:-$root/build/dawn}"
-stamp="$dest/.integrity"
-
-if [[ -f "$dest/libwebgpu_wrapper.so" && -f "$stamp" && "$(cat "$stamp")" == "$integrity" ]]; then
-  exit 0
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-tarball=$(npm_pack_verified fetch-dawn "$package" "$version" "$integrity" "$work")
-tar xzf "$tarball" -C "$work" package/libwebgpu_wrapper.so package/LICENSE
-mkdir -p "$dest"
-mv "$work/package/libwebgpu_wrapper.so" "$dest/"
-mv "$work/package/LICENSE" "$dest/LICENSE.dawn-wrapper"
-echo "$integrity" > "$stamp"
-echo "fetch-dawn: $dest/libwebgpu_wrapper.so"
+npm_fetch_pinned fetch-dawn "$package" "$version" "$integrity" "${1:-$root/build/dawn}" \
+  libwebgpu_wrapper.so LICENSE=LICENSE.dawn-wrapper

@@ -13,19 +13,5 @@ integrity="sha512-KIMVnG68zvu5XXUbC4LQEPnhwOxBuLyW1AHtpm6IKTXImkbLgkMy+jabjLgSLM
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=npm-pinned.sh
 source "$root/scripts/npm-pinned.sh"
-dest="${1:-$root/build/uplot}"
-stamp="$dest/.integrity"
-
-if [[ -f "$dest/uPlot.iife.min.js" && -f "$dest/uPlot.min.css" && -f "$stamp" && "$(cat "$stamp")" == "$integrity" ]]; then
-  exit 0
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-tarball=$(npm_pack_verified fetch-uplot "$package" "$version" "$integrity" "$work")
-tar xzf "$tarball" -C "$work" package/dist/uPlot.iife.min.js package/dist/uPlot.min.css package/LICENSE
-mkdir -p "$dest"
-mv "$work/package/dist/uPlot.iife.min.js" "$work/package/dist/uPlot.min.css" "$dest/"
-mv "$work/package/LICENSE" "$dest/LICENSE.uplot"
-echo "$integrity" > "$stamp"
-echo "fetch-uplot: $dest/uPlot.iife.min.js"
+npm_fetch_pinned fetch-uplot "$package" "$version" "$integrity" "${1:-$root/build/uplot}" \
+  dist/uPlot.iife.min.js dist/uPlot.min.css LICENSE=LICENSE.uplot

@@ -14,19 +14,5 @@ integrity="sha512-KUxUp+oQIf7pPBMD4Hv1TUu7DWaOZ4ciKulTk9to9+Uc8yHoYrMW7L2SJCJ4FH
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=npm-pinned.sh
 source "$root/scripts/npm-pinned.sh"
-dest="${1:-$root/build/webgpu-tables}"
-stamp="$dest/.integrity"
-
-if [[ -f "$dest/index.js" && -f "$dest/package.json" && -f "$stamp" && "$(cat "$stamp")" == "$integrity" ]]; then
-  exit 0
-fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-tarball=$(npm_pack_verified fetch-webgpu-tables "$package" "$version" "$integrity" "$work")
-tar xzf "$tarball" -C "$work" package/index.js package/package.json package/LICENSE
-mkdir -p "$dest"
-mv "$work/package/index.js" "$work/package/package.json" "$dest/"
-mv "$work/package/LICENSE" "$dest/LICENSE.bun-webgpu"
-echo "$integrity" > "$stamp"
-echo "fetch-webgpu-tables: $dest/index.js"
+npm_fetch_pinned fetch-webgpu-tables "$package" "$version" "$integrity" "${1:-$root/build/webgpu-tables}" \
+  index.js package.json LICENSE=LICENSE.bun-webgpu

@@ -371,15 +371,7 @@ TEST(AwaitingOwner, AnAdoptedObjectStillLostAfterTheRebuildIsAWarningNamingItBef
     warnings.push_back(d);
     order.push_back("warning");
   });
-  WGPUSamplerDescriptor d{};
-  d.addressModeU = WGPUAddressMode_ClampToEdge;
-  d.addressModeV = WGPUAddressMode_ClampToEdge;
-  d.addressModeW = WGPUAddressMode_ClampToEdge;
-  d.magFilter = WGPUFilterMode_Nearest;
-  d.minFilter = WGPUFilterMode_Nearest;
-  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-  d.lodMaxClamp = 32.0f;
-  d.maxAnisotropy = 1;
+  const WGPUSamplerDescriptor d = warden::testing::nearest_clamp_sampler();
   auto adopted = engine->registry().adopt_sampler(engine->procs().DeviceCreateSampler(engine->device(), &d), "app sampler");
   ASSERT_TRUE(adopted);
 
@@ -400,29 +392,13 @@ TEST(AwaitingOwner, AnObjectItsOwnerReSuppliesInOnRebuiltIsNotWarnedAbout) {
   EngineCallbacks callbacks;
   callbacks.on_rebuilt = [&](const resources::RebuildReport& report) {
     ASSERT_THAT(report.awaiting_owner, ElementsAre("sampler \"app sampler\""));
-    WGPUSamplerDescriptor d{};
-    d.addressModeU = WGPUAddressMode_ClampToEdge;
-    d.addressModeV = WGPUAddressMode_ClampToEdge;
-    d.addressModeW = WGPUAddressMode_ClampToEdge;
-    d.magFilter = WGPUFilterMode_Nearest;
-    d.minFilter = WGPUFilterMode_Nearest;
-    d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-    d.lodMaxClamp = 32.0f;
-    d.maxAnisotropy = 1;
+    const WGPUSamplerDescriptor d = warden::testing::nearest_clamp_sampler();
     ASSERT_TRUE(e->registry().replace_sampler(adopted, e->procs().DeviceCreateSampler(e->device(), &d)));
   };
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null), std::move(callbacks));
   ASSERT_NE(engine, nullptr);
   e = engine.get();
-  WGPUSamplerDescriptor d{};
-  d.addressModeU = WGPUAddressMode_ClampToEdge;
-  d.addressModeV = WGPUAddressMode_ClampToEdge;
-  d.addressModeW = WGPUAddressMode_ClampToEdge;
-  d.magFilter = WGPUFilterMode_Nearest;
-  d.minFilter = WGPUFilterMode_Nearest;
-  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-  d.lodMaxClamp = 32.0f;
-  d.maxAnisotropy = 1;
+  const WGPUSamplerDescriptor d = warden::testing::nearest_clamp_sampler();
   auto made = engine->registry().adopt_sampler(engine->procs().DeviceCreateSampler(engine->device(), &d), "app sampler");
   ASSERT_TRUE(made);
   adopted = *made;

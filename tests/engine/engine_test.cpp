@@ -311,15 +311,7 @@ TEST(EngineLoss, AnAdoptedObjectIsReportedAsAwaitingItsOwnerAndIsLiveOnceReplace
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null), heard.callbacks());
   ASSERT_NE(engine, nullptr);
   const gpu::Procs& p = engine->procs();
-  WGPUSamplerDescriptor d{};
-  d.addressModeU = WGPUAddressMode_ClampToEdge;
-  d.addressModeV = WGPUAddressMode_ClampToEdge;
-  d.addressModeW = WGPUAddressMode_ClampToEdge;
-  d.magFilter = WGPUFilterMode_Nearest;
-  d.minFilter = WGPUFilterMode_Nearest;
-  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-  d.lodMaxClamp = 32.0f;
-  d.maxAnisotropy = 1;
+  const WGPUSamplerDescriptor d = warden::testing::nearest_clamp_sampler();
   auto adopted = engine->registry().adopt_sampler(p.DeviceCreateSampler(engine->device(), &d), "app sampler");
   ASSERT_TRUE(adopted.ok());
   ASSERT_TRUE(engine->force_device_loss().ok());

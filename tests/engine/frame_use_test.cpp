@@ -37,15 +37,7 @@ BufferHandle make_vertices(resources::Registry& reg, std::string label) {
 // A sampler made by the application and adopted: warden has no recipe for it, so after a loss
 // it stays Lost until its owner replaces it.
 SamplerHandle adopt_sampler(Engine& engine, std::string label) {
-  WGPUSamplerDescriptor d{};
-  d.addressModeU = WGPUAddressMode_ClampToEdge;
-  d.addressModeV = WGPUAddressMode_ClampToEdge;
-  d.addressModeW = WGPUAddressMode_ClampToEdge;
-  d.magFilter = WGPUFilterMode_Nearest;
-  d.minFilter = WGPUFilterMode_Nearest;
-  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-  d.lodMaxClamp = 32.0f;
-  d.maxAnisotropy = 1;
+  const WGPUSamplerDescriptor d = warden::testing::nearest_clamp_sampler();
   auto adopted = engine.registry().adopt_sampler(engine.procs().DeviceCreateSampler(engine.device(), &d),
                                                  std::move(label));
   EXPECT_TRUE(adopted.ok()) << adopted.error().message;
@@ -122,15 +114,7 @@ TEST(FrameUse, AnObjectStillLostAfterTheRecoveryDropsTheFrameWithItsHandleLabelA
   ASSERT_TRUE(next.ok()) << next.error().message;
 
   // Once its owner supplies it again, the same handle is used and the frame is submitted.
-  WGPUSamplerDescriptor d{};
-  d.addressModeU = WGPUAddressMode_ClampToEdge;
-  d.addressModeV = WGPUAddressMode_ClampToEdge;
-  d.addressModeW = WGPUAddressMode_ClampToEdge;
-  d.magFilter = WGPUFilterMode_Nearest;
-  d.minFilter = WGPUFilterMode_Nearest;
-  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-  d.lodMaxClamp = 32.0f;
-  d.maxAnisotropy = 1;
+  const WGPUSamplerDescriptor d = warden::testing::nearest_clamp_sampler();
   ASSERT_TRUE(reg.replace_sampler(sampler, engine->procs().DeviceCreateSampler(engine->device(), &d)).ok());
   auto again = next->use(sampler);
   ASSERT_TRUE(again.ok()) << again.error().message;

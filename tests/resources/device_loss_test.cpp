@@ -231,15 +231,7 @@ TEST_F(NullDeviceTest, TheClockSurvivesARebuildAndItsSerialsGoOnCounting) {
 
 TEST_F(NullDeviceTest, AnAdoptedObjectAwaitsItsOwnerAfterARebuildAndIsLiveOnceReplaced) {
   auto reg = testing::make_registry(*dev);
-  WGPUSamplerDescriptor d{};
-  d.addressModeU = WGPUAddressMode_ClampToEdge;
-  d.addressModeV = WGPUAddressMode_ClampToEdge;
-  d.addressModeW = WGPUAddressMode_ClampToEdge;
-  d.magFilter = WGPUFilterMode_Nearest;
-  d.minFilter = WGPUFilterMode_Nearest;
-  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-  d.lodMaxClamp = 32.0f;
-  d.maxAnisotropy = 1;
+  const WGPUSamplerDescriptor d = warden::testing::nearest_clamp_sampler();
   auto adopted = reg->adopt_sampler(reg->procs().DeviceCreateSampler(dev->device.get(), &d), "app sampler");
   ASSERT_TRUE(adopted.ok());
   force_loss(*dev, *reg);

@@ -16,6 +16,18 @@ namespace warden::testing {
 // The shared context; fails the calling test (and returns null) when no library loads.
 gpu::Context* shared_context();
 
+// The sampler tests make for themselves (an application's own, adopted or replaced): nearest
+// filtering, clamped to the edge on every axis.
+inline WGPUSamplerDescriptor nearest_clamp_sampler() {
+  WGPUSamplerDescriptor d{};
+  d.addressModeU = d.addressModeV = d.addressModeW = WGPUAddressMode_ClampToEdge;
+  d.magFilter = d.minFilter = WGPUFilterMode_Nearest;
+  d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+  d.lodMaxClamp = 32.0f;
+  d.maxAnisotropy = 1;
+  return d;
+}
+
 struct TestDevice {
   gpu::Context* context = nullptr;
   gpu::SelectedAdapter adapter;

@@ -62,7 +62,7 @@ Result<std::unique_ptr<HotReloader>> HotReloader::create(const gpu::Context& con
   if (!context.procs().DeviceHasFeature(device, WGPUFeatureName_ImplicitDeviceSynchronization)) {
     return make_error(ErrorKind::Refused, MessageId::HotReloadNeedsImplicitSync,
                       "hot reload compiles on a worker thread: the device must be requested with "
-                      "kFeatureImplicitDeviceSynchronization (DeviceOptions::required_features)");
+                      "WGPUFeatureName_ImplicitDeviceSynchronization (DeviceOptions::required_features)");
   }
   auto watcher = shaders::FileWatcher::create();
   if (!watcher) return watcher.error();

@@ -403,7 +403,7 @@ TEST_F(HotReloadWithoutSyncTest, ADeviceWithoutImplicitSynchronizationIsRefused)
   ASSERT_FALSE(created.ok());
   EXPECT_EQ(created.error().kind, ErrorKind::Refused);
   EXPECT_THAT(created, FailsWith(MessageId::HotReloadNeedsImplicitSync));
-  EXPECT_THAT(created.error().message, HasSubstr("kFeatureImplicitDeviceSynchronization"));
+  EXPECT_THAT(created.error().message, HasSubstr("WGPUFeatureName_ImplicitDeviceSynchronization"));
 }
 
 }  // namespace

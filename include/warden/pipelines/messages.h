@@ -14,7 +14,7 @@
   X(pipelines, PipelineBuildInternalError, 3, "the implementation failed an asynchronous pipeline build with an internal error") \
   X(pipelines, PipelineNotFromLibrary, 4, "a pipeline that the pipeline library did not make was given to it") \
   X(pipelines, HotReloadDeviceLost, 5, "a hot reloader was asked for on a registry whose device is lost") \
-  X(pipelines, HotReloadNeedsImplicitSync, 6, "hot reload needs a device requested with kFeatureImplicitDeviceSynchronization") \
+  X(pipelines, HotReloadNeedsImplicitSync, 6, "hot reload needs a device requested with WGPUFeatureName_ImplicitDeviceSynchronization") \
   X(pipelines, HotReloadNotFromFile, 7, "a shader module not loaded from a file was given to watch") \
   X(pipelines, HotReloadNotWatched, 8, "reload was asked for a shader module that is not watched") \
   X(pipelines, HotReloadKeptPrevious, 9, "a hot reload failed; the previous module and pipelines stay in use") \

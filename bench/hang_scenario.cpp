@@ -33,6 +33,7 @@
 #include "bench_support.h"
 #include "warden/engine/engine.h"
 #include "warden/gpu/names.h"
+#include "warden/pipelines/build.h"
 
 namespace {
 
@@ -122,14 +123,12 @@ Spin build(engine::Engine& engine) {
   s.readback = take(reg.create_buffer({kResultBytes, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false,
                                        "hang readback", resources::ContentsSource::None}));
   auto module = take(reg.create_shader_module(kShader, "hang shader"));
-  std::vector<WGPUBindGroupLayoutEntry> entries(2);
-  entries[0].binding = 0;
-  entries[0].visibility = WGPUShaderStage_Compute;
-  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
-  entries[1].binding = 1;
-  entries[1].visibility = WGPUShaderStage_Compute;
-  entries[1].buffer.type = WGPUBufferBindingType_Storage;
-  auto layout = take(reg.create_bind_group_layout(entries, "hang layout"));
+  const resources::LayoutEntry entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Compute, .type = resources::BufferLayout{}},
+      {.binding = 1, .visibility = WGPUShaderStage_Compute,
+       .type = resources::BufferLayout{.type = WGPUBufferBindingType_Storage}},
+  };
+  auto layout = take(reg.create_bind_group_layout(pipelines::translate_layout_entries(entries), "hang layout"));
   BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = take(reg.create_pipeline_layout(layouts, "hang pipeline layout"));
   s.pipeline = take(reg.create_compute_pipeline({.label = "hang spin", .layout = pipeline_layout,

@@ -36,6 +36,7 @@
 #include "warden/present/readback.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
+#include "warden/pipelines/build.h"
 
 namespace {
 
@@ -98,18 +99,12 @@ ResidentSet build(engine::Engine& engine, uint32_t textures) {
     if (auto w = reg.write_buffer(buffers.back(), 0, params, sizeof params); !w) throw std::runtime_error(w.error().message);
   }
   auto module = take(reg.create_shader_module(kShader, "recovery shader"));
-  std::vector<WGPUBindGroupLayoutEntry> entries(3);
-  entries[0].binding = 0;
-  entries[0].visibility = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment;
-  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
-  entries[1].binding = 1;
-  entries[1].visibility = WGPUShaderStage_Fragment;
-  entries[1].texture.sampleType = WGPUTextureSampleType_Float;
-  entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
-  entries[2].binding = 2;
-  entries[2].visibility = WGPUShaderStage_Fragment;
-  entries[2].sampler.type = WGPUSamplerBindingType_Filtering;
-  auto layout = take(reg.create_bind_group_layout(entries, "recovery layout"));
+  const resources::LayoutEntry entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment, .type = resources::BufferLayout{}},
+      {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::TextureLayout{}},
+      {.binding = 2, .visibility = WGPUShaderStage_Fragment, .type = resources::SamplerLayout{}},
+  };
+  auto layout = take(reg.create_bind_group_layout(pipelines::translate_layout_entries(entries), "recovery layout"));
   BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = take(reg.create_pipeline_layout(layouts, "recovery pipeline layout"));
   for (uint32_t i = 0; i < kPipelines; ++i) {

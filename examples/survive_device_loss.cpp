@@ -11,6 +11,7 @@
 #include "warden/engine/engine.h"
 #include "warden/present/readback.h"
 #include "warden/gpu/objects.h"
+#include "warden/pipelines/build.h"
 
 using namespace warden;
 
@@ -77,19 +78,14 @@ int main(int argc, char** argv) {
                                          .label = "frame"}));
   auto target_view = must(reg.create_texture_view(target));
   auto module = must(reg.create_shader_module(kShader, "lit triangle"));
-  // webgpu.h structs: zeroed, then the fields that matter written.
-  std::vector<WGPUBindGroupLayoutEntry> entries(3);
-  entries[0].binding = 0;
-  entries[0].visibility = WGPUShaderStage_Fragment;
-  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
-  entries[1].binding = 1;
-  entries[1].visibility = WGPUShaderStage_Fragment;
-  entries[1].texture.sampleType = WGPUTextureSampleType_Float;
-  entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
-  entries[2].binding = 2;
-  entries[2].visibility = WGPUShaderStage_Fragment;
-  entries[2].sampler.type = WGPUSamplerBindingType_Filtering;
-  auto layout = must(reg.create_bind_group_layout(entries, "lit layout"));
+  // warden's layout entries (a uniform buffer, a float 2D texture, a filtering sampler by
+  // default) become webgpu.h's with every field the library reads written.
+  const resources::LayoutEntry lit[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Fragment, .type = resources::BufferLayout{}},
+      {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::TextureLayout{}},
+      {.binding = 2, .visibility = WGPUShaderStage_Fragment, .type = resources::SamplerLayout{}},
+  };
+  auto layout = must(reg.create_bind_group_layout(pipelines::translate_layout_entries(lit), "lit layout"));
   BindGroupLayoutHandle layouts[] = {layout};
   auto pipeline_layout = must(reg.create_pipeline_layout(layouts, "lit pipeline layout"));
   auto group = must(reg.create_bind_group({layout,

@@ -13,6 +13,7 @@
 
 #include "warden/gpu/objects.h"
 #include "support/error_scope.h"
+#include "support/gpu_test.h"
 #include "support/poll_until.h"
 #include "warden/gpu/abi.h"
 #include "warden/gpu/objects.h"
@@ -385,14 +386,7 @@ WGPUBindGroup sampler_group(testing::TestDevice& dev, WGPURenderPipeline pipelin
   layout.bytesPerRow = 8;
   WGPUExtent3D extent{2, 1, 1};
   p.QueueWriteTexture(dev.queue.get(), &dst, texels, sizeof texels, &layout, &extent);
-  WGPUSamplerDescriptor sd{};
-  sd.addressModeV = WGPUAddressMode_ClampToEdge;
-  sd.addressModeW = WGPUAddressMode_ClampToEdge;
-  sd.magFilter = WGPUFilterMode_Nearest;
-  sd.minFilter = WGPUFilterMode_Nearest;
-  sd.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-  sd.lodMaxClamp = 32.0f;
-  sd.maxAnisotropy = 1;
+  WGPUSamplerDescriptor sd = warden::testing::nearest_clamp_sampler();
   sd.addressModeU = mode;
   Ref<WGPUSampler> sampler(&p, p.DeviceCreateSampler(dev.device.get(), &sd));
   Ref<WGPUTextureView> view(&p, p.TextureCreateView(texture.get(), nullptr));

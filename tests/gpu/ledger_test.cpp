@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/gpu_test.h"
 #include "support/messages.h"
 #include "support/reference_watch.h"
 #include "warden/gpu/context.h"
@@ -101,15 +102,7 @@ TEST_F(LedgerTest, ABalancedSequenceOfEveryKindOfAcquisitionReportsZero) {
     td.format = WGPUTextureFormat_RGBA8Unorm;
     Ref<WGPUTexture> texture(&p(), p().DeviceCreateTexture(dev(), &td));
     Ref<WGPUTextureView> view(&p(), p().TextureCreateView(texture.get(), nullptr));
-    WGPUSamplerDescriptor sd{};
-    sd.addressModeU = WGPUAddressMode_ClampToEdge;
-    sd.addressModeV = WGPUAddressMode_ClampToEdge;
-    sd.addressModeW = WGPUAddressMode_ClampToEdge;
-    sd.magFilter = WGPUFilterMode_Nearest;
-    sd.minFilter = WGPUFilterMode_Nearest;
-    sd.mipmapFilter = WGPUMipmapFilterMode_Nearest;
-    sd.lodMaxClamp = 32.0f;
-    sd.maxAnisotropy = 1;
+    const WGPUSamplerDescriptor sd = warden::testing::nearest_clamp_sampler();
     Ref<WGPUSampler> sampler(&p(), p().DeviceCreateSampler(dev(), &sd));
 
     Ref<WGPUShaderModule> module(&p(), create_wgsl_module(p(), dev(),

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "warden/pipelines/build.h"
+
 namespace warden::resources {
 
 Result<ChurnReport> run_churn_frames(Registry& reg, uint32_t frames) {
@@ -12,15 +14,11 @@ Result<ChurnReport> run_churn_frames(Registry& reg, uint32_t frames) {
   auto fail = [](const char* what, const Error& e) {
     return make_error(e.kind, fmt::format("churn: {}: {}", what, e.message));
   };
-  std::array<WGPUBindGroupLayoutEntry, 2> entries{};
-  entries[0].binding = 0;
-  entries[0].visibility = WGPUShaderStage_Fragment;
-  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
-  entries[1].binding = 1;
-  entries[1].visibility = WGPUShaderStage_Fragment;
-  entries[1].texture.sampleType = WGPUTextureSampleType_Float;
-  entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
-  auto layout = reg.create_bind_group_layout(entries, "churn layout");
+  const resources::LayoutEntry entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Fragment, .type = resources::BufferLayout{}},
+      {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::TextureLayout{}},
+  };
+  auto layout = reg.create_bind_group_layout(pipelines::translate_layout_entries(entries), "churn layout");
   if (!layout) return fail("layout", layout.error());
   auto source = reg.create_buffer({256, WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, false, "churn source"});
   if (!source) return fail("source buffer", source.error());

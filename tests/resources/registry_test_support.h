@@ -10,6 +10,7 @@
 
 #include "support/gpu_test.h"
 #include "support/poll_until.h"
+#include "warden/pipelines/build.h"
 #include "warden/resources/registry.h"
 #include "warden/gpu/objects.h"
 
@@ -50,19 +51,14 @@ inline constexpr const char* kKitWgsl = R"(
 @compute @workgroup_size(1) fn cs() {}
 )";
 
+// A uniform buffer, a float 2D texture and a filtering sampler, seen by the fragment stage.
 inline std::vector<WGPUBindGroupLayoutEntry> kit_layout_entries() {
-  std::vector<WGPUBindGroupLayoutEntry> entries(3);
-  entries[0].binding = 0;
-  entries[0].visibility = WGPUShaderStage_Fragment;
-  entries[0].buffer.type = WGPUBufferBindingType_Uniform;
-  entries[1].binding = 1;
-  entries[1].visibility = WGPUShaderStage_Fragment;
-  entries[1].texture.sampleType = WGPUTextureSampleType_Float;
-  entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
-  entries[2].binding = 2;
-  entries[2].visibility = WGPUShaderStage_Fragment;
-  entries[2].sampler.type = WGPUSamplerBindingType_Filtering;
-  return entries;
+  const resources::LayoutEntry entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Fragment, .type = resources::BufferLayout{}},
+      {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::TextureLayout{}},
+      {.binding = 2, .visibility = WGPUShaderStage_Fragment, .type = resources::SamplerLayout{}},
+  };
+  return pipelines::translate_layout_entries(entries);
 }
 
 // One object of every kind, made through create_*.

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "warden/pipelines/build.h"
 #include "warden/resources/registry.h"
 #include "warden/gpu/objects.h"
 #include "support/poll_until.h"
@@ -132,23 +133,17 @@ inline LossScene build_loss_scene(resources::Registry& reg, resources::ContentsS
   s.target_view = take(reg.create_texture_view(s.target, {.label = "target view"}));
   s.module = take(reg.create_shader_module(kLossSceneWgsl, "scene module"));
 
-  std::vector<WGPUBindGroupLayoutEntry> compute_entries(1);
-  compute_entries[0].binding = 0;
-  compute_entries[0].visibility = WGPUShaderStage_Compute;
-  compute_entries[0].buffer.type = WGPUBufferBindingType_Storage;
-  s.compute_layout = take(reg.create_bind_group_layout(compute_entries, "compute layout"));
-  std::vector<WGPUBindGroupLayoutEntry> render_entries(3);
-  render_entries[0].binding = 0;
-  render_entries[0].visibility = WGPUShaderStage_Fragment;
-  render_entries[0].buffer.type = WGPUBufferBindingType_Uniform;
-  render_entries[1].binding = 1;
-  render_entries[1].visibility = WGPUShaderStage_Fragment;
-  render_entries[1].texture.sampleType = WGPUTextureSampleType_Float;
-  render_entries[1].texture.viewDimension = WGPUTextureViewDimension_2D;
-  render_entries[2].binding = 2;
-  render_entries[2].visibility = WGPUShaderStage_Fragment;
-  render_entries[2].sampler.type = WGPUSamplerBindingType_Filtering;
-  s.render_layout = take(reg.create_bind_group_layout(render_entries, "render layout"));
+  const resources::LayoutEntry compute_entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Compute,
+       .type = resources::BufferLayout{.type = WGPUBufferBindingType_Storage}},
+  };
+  s.compute_layout = take(reg.create_bind_group_layout(pipelines::translate_layout_entries(compute_entries), "compute layout"));
+  const resources::LayoutEntry render_entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Fragment, .type = resources::BufferLayout{}},
+      {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::TextureLayout{}},
+      {.binding = 2, .visibility = WGPUShaderStage_Fragment, .type = resources::SamplerLayout{}},
+  };
+  s.render_layout = take(reg.create_bind_group_layout(pipelines::translate_layout_entries(render_entries), "render layout"));
   BindGroupLayoutHandle compute_layouts[] = {s.compute_layout};
   s.compute_pipeline_layout = take(reg.create_pipeline_layout(compute_layouts, "compute pipeline layout"));
   BindGroupLayoutHandle render_layouts[] = {s.render_layout};

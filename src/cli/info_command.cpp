@@ -1,6 +1,7 @@
 // `warden info`: which adapter warden would use, its limits and features, the library loaded.
 #include <nlohmann/json.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -45,6 +46,14 @@ nlohmann::json abi_check_json(const gpu::AbiCheckReport& report) {
   return out;
 }
 
+// How many of the header's entry points the library exports, and which it lacks (null in
+// gpu::Procs; warden's own are never among them, or the library would not have loaded).
+nlohmann::json entry_points_json(const gpu::Library& library) {
+  return {{"listed", gpu::proc_count()},
+          {"resolved", gpu::proc_count() - library.absent_procs().size()},
+          {"absent", library.absent_procs()}};
+}
+
 // Which path tile uploads take on this adapter, measured now on a device of its own (16 tiles
 // of 256x256, best of 3): the choice warden makes per backend (tiles/upload_ring.h).
 nlohmann::json measure_tile_upload(const OpenedGpu& opened) {
@@ -85,6 +94,7 @@ int run_info(const std::string& backend, bool json) {
       {"library", gpu_opened->context->library().path()},
       {"webgpu_header", WARDEN_WEBGPU_HEADER_SOURCE},
       {"abi_check", abi_check_json(gpu_opened->context->library().abi_check())},
+      {"entry_points", entry_points_json(gpu_opened->context->library())},
       {"limits", key_limits(d.limits)},
       {"features", features},
       {"attempts", attempts},
@@ -104,6 +114,9 @@ int run_info(const std::string& backend, bool json) {
   // The check on the next line compares the library with this header.
   print_out("header        {}\n", WARDEN_WEBGPU_HEADER_SOURCE);
   print_out("ABI check     {}\n", gpu_opened->context->library().abi_check().summary());
+  const std::vector<std::string>& absent = gpu_opened->context->library().absent_procs();
+  print_out("entry points  {} of {} resolved{}{}\n", gpu::proc_count() - absent.size(), gpu::proc_count(),
+            absent.empty() ? "" : "; absent: ", fmt::join(absent, ", "));
   const nlohmann::json& upload = out["tile_upload"];
   if (upload.contains("path")) {
     print_out("tile upload   {} (measured: ring {:.2f} GB/s, writeTexture {:.2f} GB/s)\n",

@@ -52,18 +52,46 @@ constexpr Effect effect_of(std::string_view name) {
 }
 
 // Arguments pass through unchanged, except a callback that will deliver an object (adapter and
-// device requests): it is wrapped so the delivery is counted. A proc that hands out an object
-// through an out-parameter needs an overload of handed_out() below.
+// device requests, asynchronous pipeline creations): it is wrapped so the delivery is counted.
 template <typename Arg>
 Arg counted(Arg arg) {
   return arg;
 }
 
-// After the call: objects handed out through an out-parameter.
+// Objects handed out through an out-parameter, counted after the call, and given back by a
+// FreeMembers, counted before it. Of the header's entry points, these are all that do (the
+// other out-parameters carry plain data: info, limits, features, capabilities, properties):
+//   wgpuSurfaceGetCurrentTexture               WGPUSurfaceTexture::texture
+//   wgpuSharedBufferMemoryEndAccess            WGPUSharedBufferMemoryEndAccessState::fences,
+//   wgpuSharedTextureMemoryEndAccess           WGPUSharedTextureMemoryEndAccessState::fences,
+//     given back by wgpuShared{Buffer,Texture}MemoryEndAccessStateFreeMembers.
+// A new entry point that hands out an object this way needs its overloads here.
 template <typename Arg>
 void handed_out(Arg) {}
 void handed_out(WGPUSurfaceTexture* frame) {
   if (frame != nullptr && frame->texture != nullptr) Ledger::process().taken(ObjectType::Texture);
+}
+template <typename State>
+concept FenceState = requires(State state) {
+  state.fenceCount;
+  requires std::is_same_v<decltype(state.fences), WGPUSharedFence const*>;
+};
+template <FenceState State>
+void count_fences(const State& state, void (Ledger::*count)(ObjectType)) {
+  if (state.fences == nullptr) return;
+  for (size_t i = 0; i < state.fenceCount; ++i) {
+    if (state.fences[i] != nullptr) (Ledger::process().*count)(ObjectType::SharedFence);
+  }
+}
+template <FenceState State>
+void handed_out(State* state) {
+  if (state != nullptr) count_fences(*state, &Ledger::taken);
+}
+template <typename Arg>
+void given_back_with(Arg) {}
+template <FenceState State>
+void given_back_with(State state) {
+  count_fences(state, &Ledger::given_back);
 }
 
 // A callback info whose callback delivers an object: (status, object, message, userdata1,
@@ -108,10 +136,13 @@ struct Counting<Member, E, Ret (*Procs::*)(Args...)> {
         if (object != nullptr) Ledger::process().taken(ObjectTypeOf<Ret>::kType);
         return object;
       } else if constexpr (std::is_void_v<Ret>) {
+        (given_back_with(args), ...);
         (raw().*Member)(counted(args)...);
         (handed_out(args), ...);
       } else {
-        return (raw().*Member)(counted(args)...);
+        Ret result = (raw().*Member)(counted(args)...);
+        (handed_out(args), ...);
+        return result;
       }
     } else {
       static_assert(sizeof...(Args) == 1, "AddRef and Release take the object alone");
@@ -130,7 +161,7 @@ struct Counting<Member, E, Ret (*Procs::*)(Args...)> {
 bool same_entries(const Procs& a, const Procs& b) {
 #define WARDEN_GPU_SAME_ENTRY(Ret, Name, Params) \
   if (a.Name != b.Name) return false;
-  WARDEN_GPU_PROCS(WARDEN_GPU_SAME_ENTRY)
+  WARDEN_WEBGPU_PROCS(WARDEN_GPU_SAME_ENTRY)
 #undef WARDEN_GPU_SAME_ENTRY
   return true;
 }
@@ -155,9 +186,10 @@ Result<Procs> counting_procs(const Procs& raw_procs, std::string_view path) {
     }
   }
   Procs table;
+  // An entry the library lacks stays null, as in the table it counts for.
 #define WARDEN_GPU_COUNTING_ENTRY(Ret, Name, Params) \
-  table.Name = &Counting<&Procs::Name, effect_of(#Name)>::call;
-  WARDEN_GPU_PROCS(WARDEN_GPU_COUNTING_ENTRY)
+  if (raw_procs.Name != nullptr) table.Name = &Counting<&Procs::Name, effect_of(#Name)>::call;
+  WARDEN_WEBGPU_PROCS(WARDEN_GPU_COUNTING_ENTRY)
 #undef WARDEN_GPU_COUNTING_ENTRY
   return table;
 }

@@ -4,11 +4,13 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -95,19 +97,57 @@ std::vector<std::string> Library::candidate_paths(const LibraryOptions& options)
 size_t proc_count() {
   size_t n = 0;
 #define WARDEN_GPU_COUNT(Ret, Name, Params) ++n;
+  WARDEN_WEBGPU_PROCS(WARDEN_GPU_COUNT)
+#undef WARDEN_GPU_COUNT
+  return n;
+}
+
+size_t required_proc_count() {
+  size_t n = 0;
+#define WARDEN_GPU_COUNT(Ret, Name, Params) ++n;
   WARDEN_GPU_PROCS(WARDEN_GPU_COUNT)
 #undef WARDEN_GPU_COUNT
   return n;
 }
 
-std::vector<std::string> resolve_procs(void* handle, Procs& procs) {
-  std::vector<std::string> missing;
-#define WARDEN_GPU_RESOLVE(Ret, Name, Params)                                 \
-  procs.Name = reinterpret_cast<Ret(*) Params>(::dlsym(handle, "wgpu" #Name)); \
-  if (procs.Name == nullptr) missing.emplace_back("wgpu" #Name);
-  WARDEN_GPU_PROCS(WARDEN_GPU_RESOLVE)
+// The hand-written list of what warden calls says of each entry what the header says.
+#define WARDEN_GPU_REQUIRED_AS_DECLARED(Ret, Name, Params)              \
+  static_assert(std::is_same_v<decltype(Procs::Name), Ret(*) Params>, \
+                "WARDEN_GPU_PROCS disagrees with the header's WGPUProc" #Name);
+WARDEN_GPU_PROCS(WARDEN_GPU_REQUIRED_AS_DECLARED)
+#undef WARDEN_GPU_REQUIRED_AS_DECLARED
+
+std::vector<std::string> resolve_procs(void* handle, Procs& procs, std::vector<std::string>* absent) {
+#define WARDEN_GPU_RESOLVE(Ret, Name, Params)                                              \
+  procs.Name = reinterpret_cast<WGPUProc##Name>(::dlsym(handle, "wgpu" #Name));            \
+  if (procs.Name == nullptr && absent != nullptr) absent->emplace_back("wgpu" #Name);
+  WARDEN_WEBGPU_PROCS(WARDEN_GPU_RESOLVE)
 #undef WARDEN_GPU_RESOLVE
+  std::vector<std::string> missing;
+#define WARDEN_GPU_REQUIRE(Ret, Name, Params) \
+  if (procs.Name == nullptr) missing.emplace_back("wgpu" #Name);
+  WARDEN_GPU_PROCS(WARDEN_GPU_REQUIRE)
+#undef WARDEN_GPU_REQUIRE
   return missing;
+}
+
+Result<void> Library::require(std::string_view entry) const {
+  std::string name = entry.starts_with("wgpu") ? std::string(entry) : "wgpu" + std::string(entry);
+  bool listed = false;
+#define WARDEN_GPU_LISTED(Ret, Name, Params) listed = listed || name == "wgpu" #Name;
+  WARDEN_WEBGPU_PROCS(WARDEN_GPU_LISTED)
+#undef WARDEN_GPU_LISTED
+  if (!listed) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::LibraryProcUnknown,
+                      fmt::format("{} is not an entry point of the webgpu.h warden was built with "
+                                  "(gpu::Procs has no such field)",
+                                  name));
+  }
+  if (std::find(absent_procs_.begin(), absent_procs_.end(), name) == absent_procs_.end()) return {};
+  return make_error(ErrorKind::SymbolMissing, MessageId::LibraryProcAbsent,
+                    fmt::format("the WebGPU library {} does not export {}: its entry in gpu::Procs is "
+                                "null ({} of the header's {} entry points are absent from it)",
+                                path_, name, absent_procs_.size(), proc_count()));
 }
 
 Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& options) {
@@ -127,7 +167,7 @@ Result<std::shared_ptr<const Library>> Library::load(const LibraryOptions& optio
       continue;
     }
     auto lib = std::shared_ptr<Library>(new Library());
-    auto missing = resolve_procs(handle, lib->procs_);
+    auto missing = resolve_procs(handle, lib->procs_, &lib->absent_procs_);
     if (!missing.empty()) {
       // Not ours to keep: nothing of it is used, so it can be unloaded at once.
       ::dlclose(handle);

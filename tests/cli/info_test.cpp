@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_run.h"
+#include "support/dawn_without.h"
 #include "warden/version.h"
 
 namespace warden {
@@ -96,6 +97,27 @@ TEST(InfoCommand, PrintsTheAbiChecksResult) {
   EXPECT_EQ(check["structs"].size(), 6u);
   EXPECT_EQ(check["enum_values_round_tripped"], 18);
   EXPECT_GT(check["microseconds"].get<int64_t>(), 0);
+}
+
+TEST(InfoCommand, SaysHowManyEntryPointsOfTheHeaderTheLibraryExports) {
+  auto run = run_cli("info --backend null");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\nentry points  253 of 253 resolved\n"));
+  auto json = run_cli("info --backend null --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  auto entry_points = nlohmann::json::parse(json.out)["entry_points"];
+  EXPECT_EQ(entry_points["listed"], 253);
+  EXPECT_EQ(entry_points["resolved"], 253);
+  EXPECT_TRUE(entry_points["absent"].empty());
+}
+
+TEST(InfoCommand, NamesTheEntryPointsTheLibraryLacks) {
+  std::string library = testing::dawn_without(WARDEN_TEST_DAWN_LIBRARY,
+      {"wgpuRenderPassEncoderSetBlendConstant", "wgpuDeviceCreateErrorExternalTexture"}, "info-without-two.so");
+  auto run = run_cli("info --backend null", "WARDEN_WEBGPU_LIB=" + library);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\nentry points  251 of 253 resolved; absent: wgpuDeviceCreateErrorExternalTexture, "
+                                 "wgpuRenderPassEncoderSetBlendConstant\n"));
 }
 
 TEST(InfoCommand, ALibraryOfAnotherAbiIsRefusedWithExitTwoAndWhatDiffers) {

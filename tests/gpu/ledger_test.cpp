@@ -83,6 +83,48 @@ TEST_F(LedgerTest, ALeakedBufferAndQueueAreCountedAndNamed) {
   EXPECT_TRUE(since(before).balanced()) << to_string(since(before));
 }
 
+// Object types warden itself never made before the table held every entry point: a render
+// bundle and its encoder are counted, and a bundle not released is reported by name.
+TEST_F(LedgerTest, ARenderBundleMadeThroughTheTableIsCountedAndALeakedOneNamed) {
+  ReferenceCounts before = Ledger::process().outstanding();
+  WGPUTextureFormat format = WGPUTextureFormat_RGBA8Unorm;
+  WGPURenderBundleEncoderDescriptor desc{};
+  desc.colorFormatCount = 1;
+  desc.colorFormats = &format;
+  desc.sampleCount = 1;
+  WGPURenderBundleEncoder encoder = p().DeviceCreateRenderBundleEncoder(dev(), &desc);
+  ASSERT_NE(encoder, nullptr);
+  WGPURenderBundle leaked_bundle = p().RenderBundleEncoderFinish(encoder, nullptr);
+  ASSERT_NE(leaked_bundle, nullptr);
+  EXPECT_EQ(since(before), counts({{ObjectType::RenderBundle, 1}, {ObjectType::RenderBundleEncoder, 1}}));
+  p().RenderBundleEncoderRelease(encoder);
+
+  ReferenceCounts left = since(before);
+  EXPECT_EQ(left, counts({{ObjectType::RenderBundle, 1}}));
+  EXPECT_THAT(testing::leftover_message(left, "this test"), HasSubstr("never released: RenderBundle 1"));
+
+  p().RenderBundleAddRef(leaked_bundle);
+  EXPECT_EQ(since(before), counts({{ObjectType::RenderBundle, 2}}));
+  p().RenderBundleRelease(leaked_bundle);
+  p().RenderBundleRelease(leaked_bundle);
+  EXPECT_TRUE(since(before).balanced()) << to_string(since(before));
+}
+
+TEST_F(LedgerTest, AnExternalTextureMadeThroughTheTableIsCounted) {
+  ReferenceCounts before = Ledger::process().outstanding();
+  WGPUExternalTexture texture = p().DeviceCreateErrorExternalTexture(dev());
+  ASSERT_NE(texture, nullptr);
+  EXPECT_EQ(since(before), counts({{ObjectType::ExternalTexture, 1}}));
+  p().ExternalTextureRelease(texture);
+  EXPECT_TRUE(since(before).balanced()) << to_string(since(before));
+}
+
+TEST(Ledger, EveryObjectTypeOfTheHeaderIsCounted) {
+  EXPECT_EQ(kObjectTypeCount, 26u);
+  EXPECT_STREQ(to_string(ObjectType::ExternalTexture), "ExternalTexture");
+  EXPECT_STREQ(to_string(ObjectType::SharedFence), "SharedFence");
+}
+
 TEST_F(LedgerTest, ABalancedSequenceOfEveryKindOfAcquisitionReportsZero) {
   ReferenceCounts before = Ledger::process().outstanding();
   {

@@ -57,7 +57,7 @@ TEST(Library, ALibraryWithoutTheApiIsRefusedByName) {
   EXPECT_THAT(lib, FailsWith(MessageId::LibrarySymbolsMissing));
   EXPECT_EQ(lib.error().kind, ErrorKind::SymbolMissing);
   EXPECT_THAT(lib.error().message, HasSubstr("wgpuCreateInstance"));
-  EXPECT_THAT(lib.error().message, HasSubstr(std::to_string(proc_count()) + " entry point(s)"));
+  EXPECT_THAT(lib.error().message, HasSubstr(std::to_string(required_proc_count()) + " entry point(s)"));
 }
 
 TEST(Library, EnvironmentVariableIsTheOnlyCandidateWhenSet) {

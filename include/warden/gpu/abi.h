@@ -18,6 +18,8 @@
 #define WGPU_SKIP_DECLARATIONS
 #endif
 #include <webgpu/webgpu.h>
+// The generated lists of the header's entry points and object types (cmake/webgpu-header.cmake).
+#include <webgpu/warden_procs.inc>
 
 #include <cstddef>
 #include <cstdint>
@@ -25,13 +27,10 @@
 
 namespace warden::gpu {
 
-/// Every object type of webgpu.h that warden counts and releases (the reference ledger's
-/// ObjectType, gpu::Ref). A type added here needs its AddRef and Release in gpu::Procs.
-#define WARDEN_GPU_OBJECT_TYPES(X)                                                             \
-  X(Instance) X(Adapter) X(Device) X(Queue) X(Buffer) X(Texture) X(TextureView) X(Sampler)     \
-  X(ShaderModule) X(BindGroupLayout) X(PipelineLayout) X(BindGroup) X(RenderPipeline)          \
-  X(ComputePipeline) X(QuerySet) X(CommandEncoder) X(CommandBuffer) X(RenderPassEncoder)       \
-  X(ComputePassEncoder) X(RenderBundle) X(RenderBundleEncoder) X(Surface)
+/// Every object type of webgpu.h (the reference ledger's ObjectType, gpu::Ref): the header's
+/// own list, generated with it (<webgpu/warden_procs.inc>), so that an object of any type made
+/// through gpu::Procs is counted. Each has its AddRef and Release in gpu::Procs.
+#define WARDEN_GPU_OBJECT_TYPES(X) WARDEN_WEBGPU_OBJECT_TYPES(X)
 
 /// The characters of `s`, which must outlive the view.
 inline WGPUStringView string_view(std::string_view s) { return WGPUStringView{s.data(), s.size()}; }

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "warden/core/result.h"
@@ -46,8 +47,16 @@ class Library {
   /// The candidate paths load() would try, in order (for messages and tests).
   static std::vector<std::string> candidate_paths(const LibraryOptions& options);
 
-  /// The entry points, resolved (counting ones when counts_references()).
+  /// The entry points, resolved (counting ones when counts_references()); an entry the library
+  /// does not export is null.
   const Procs& procs() const { return procs_; }
+  /// The entry points of the table the library does not export ("wgpuDeviceCreateExternalTexture"),
+  /// in the table's order; none of them is one warden calls (load() refuses such a library).
+  const std::vector<std::string>& absent_procs() const { return absent_procs_; }
+  /// Succeeds when the library exports `entry` (with or without its "wgpu" prefix); otherwise
+  /// fails with ErrorKind::SymbolMissing naming it and the library: what a caller of an
+  /// entry warden does not need checks before calling it.
+  Result<void> require(std::string_view entry) const;
   /// The file that was loaded (a bare name as the file the dynamic linker found).
   const std::string& path() const { return path_; }
   /// True when procs() counts references in Ledger::process().
@@ -58,16 +67,20 @@ class Library {
  private:
   Library() = default;
   Procs procs_;
+  std::vector<std::string> absent_procs_;
   std::string path_;
   bool counts_references_ = false;
   AbiCheckReport abi_check_;
 };
 
 /// Resolves every entry point of the proc table from an open dlopen handle. Returns the names
-/// of the ones that are missing (empty on success).
-std::vector<std::string> resolve_procs(void* handle, Procs& procs);
+/// of the required ones (WARDEN_GPU_PROCS) that are missing: empty when the library is usable.
+/// `absent`, when given, receives the name of every entry that is missing.
+std::vector<std::string> resolve_procs(void* handle, Procs& procs, std::vector<std::string>* absent = nullptr);
 
-/// The number of entry points in the proc table.
+/// The number of entry points in the proc table (every WGPUProc of the header).
 size_t proc_count();
+/// The number of entry points warden calls itself, which a library must export (WARDEN_GPU_PROCS).
+size_t required_proc_count();
 
 }  // namespace warden::gpu

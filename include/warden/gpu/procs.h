@@ -1,6 +1,7 @@
 /// @file
-/// The proc table: every webgpu.h entry point warden calls, resolved once with dlsym.
-/// Nothing above the gpu layer calls dlsym; everything calls through a Procs.
+/// The proc table: one field for every entry point of the webgpu.h warden was built with,
+/// resolved once with dlsym. Nothing above the gpu layer calls dlsym; everything calls through a
+/// Procs.
 #pragma once
 
 #include <string>
@@ -9,12 +10,15 @@
 
 namespace warden::gpu {
 
-/// X(return type, name without the "wgpu" prefix, parameter list). One list generates the
-/// table's fields, the loader and the tests that check each symbol resolves.
-/// With the reference ledger on, each entry is a trampoline that counts the references the call
-/// hands out or gives back, by the rule in docs/adr/0011 (object return types, AddRef, Release,
-/// request callbacks). An entry that hands out an object through an out-parameter needs its
-/// own overload in src/gpu/counting_procs.cpp.
+/// The entry points warden itself calls: X(return type, name without the "wgpu" prefix,
+/// parameter list). They are required: Library::load() refuses a library that lacks one, naming
+/// it. Every other entry of the table (WARDEN_WEBGPU_PROCS, generated from the header) is
+/// resolved when the library exports it and left null, and named by Library::absent_procs(),
+/// when it does not (docs/adr/0038).
+/// With the reference ledger on, each entry of the table is a trampoline that counts the
+/// references the call hands out or gives back, by the rule in docs/adr/0011 (object return
+/// types, AddRef, Release, callbacks delivering objects, out-parameters handing out objects:
+/// src/gpu/counting_procs.cpp).
 #define WARDEN_GPU_PROCS(X)                                                                     \
   /* instance */                                                                                    \
   X(WGPUInstance, CreateInstance, (WGPUInstanceDescriptor const *))                                 \
@@ -156,10 +160,12 @@ namespace warden::gpu {
   X(WGPUFuture, DeviceCreateRenderPipelineAsync, (WGPUDevice, WGPURenderPipelineDescriptor const *, WGPUCreateRenderPipelineAsyncCallbackInfo)) \
   X(WGPUFuture, DeviceCreateComputePipelineAsync, (WGPUDevice, WGPUComputePipelineDescriptor const *, WGPUCreateComputePipelineAsyncCallbackInfo))
 
-/// The proc table: one function pointer per WARDEN_GPU_PROCS entry, filled by Library::load().
+/// The proc table: one function pointer per WARDEN_WEBGPU_PROCS entry (every WGPUProc of the
+/// header, in the list's order), filled by Library::load(); null where the library does not
+/// export the entry (Library::absent_procs(), Library::require()).
 struct Procs {
 #define WARDEN_GPU_PROC_FIELD(Ret, Name, Params) WGPUProc##Name Name = nullptr;
-  WARDEN_GPU_PROCS(WARDEN_GPU_PROC_FIELD)
+  WARDEN_WEBGPU_PROCS(WARDEN_GPU_PROC_FIELD)
 #undef WARDEN_GPU_PROC_FIELD
 };
 

@@ -24,5 +24,6 @@
   X(gpu, QueueIdleWaitFailed, 13, "the queue's submitted work did not complete") \
   X(gpu, ReadMappedMapFailed, 14, "mapping a buffer for reading failed") \
   X(gpu, ReadMappedRangeNull, 15, "a buffer mapped for reading gave no mapped range") \
-  X(gpu, LibraryAbiMismatch, 16, "the WebGPU library that was loaded has an ABI other than the header warden was built with")
+  X(gpu, LibraryAbiMismatch, 16, "the WebGPU library that was loaded has an ABI other than the header warden was built with") \
+  X(gpu, DeviceLimitExceeded, 17, "a limit the device requires is above what the adapter supports")
 // clang-format on

@@ -247,6 +247,87 @@ std::vector<AdapterCandidate> adapter_plan(BackendChoice choice) {
   return {};
 }
 
+namespace {
+
+// Every field of WGPULimits is a uint32_t or uint64_t whose "undefined" (the default) is all ones.
+WGPULimits undefined_limits() {
+  WGPULimits limits;
+  std::memset(&limits, 0xFF, sizeof limits);
+  limits.nextInChain = nullptr;
+  return limits;
+}
+
+template <typename T>
+struct RequiredLimit {
+  const char* name;  // webgpu.h's field name, which the error shows
+  std::optional<T> RequiredLimits::*wanted;
+  T WGPULimits::*limit;
+};
+
+// Raises `request`'s limits to `options.required_limits`; an error names each one above the
+// adapter's, with both numbers.
+Result<DeviceRequest> with_required_limits(const Procs& procs, WGPUAdapter adapter, const DeviceOptions& options,
+                                           DeviceRequest request) {
+  static constexpr RequiredLimit<uint32_t> kU32[] = {
+      {"maxTextureDimension1D", &RequiredLimits::max_texture_dimension_1d, &WGPULimits::maxTextureDimension1D},
+      {"maxTextureDimension2D", &RequiredLimits::max_texture_dimension_2d, &WGPULimits::maxTextureDimension2D},
+      {"maxTextureDimension3D", &RequiredLimits::max_texture_dimension_3d, &WGPULimits::maxTextureDimension3D},
+      {"maxTextureArrayLayers", &RequiredLimits::max_texture_array_layers, &WGPULimits::maxTextureArrayLayers},
+      {"maxBindGroups", &RequiredLimits::max_bind_groups, &WGPULimits::maxBindGroups},
+      {"maxSampledTexturesPerShaderStage", &RequiredLimits::max_sampled_textures_per_shader_stage,
+       &WGPULimits::maxSampledTexturesPerShaderStage},
+      {"maxStorageBuffersPerShaderStage", &RequiredLimits::max_storage_buffers_per_shader_stage,
+       &WGPULimits::maxStorageBuffersPerShaderStage},
+      {"maxComputeWorkgroupStorageSize", &RequiredLimits::max_compute_workgroup_storage_size,
+       &WGPULimits::maxComputeWorkgroupStorageSize},
+      {"maxComputeInvocationsPerWorkgroup", &RequiredLimits::max_compute_invocations_per_workgroup,
+       &WGPULimits::maxComputeInvocationsPerWorkgroup},
+  };
+  static constexpr RequiredLimit<uint64_t> kU64[] = {
+      {"maxUniformBufferBindingSize", &RequiredLimits::max_uniform_buffer_binding_size,
+       &WGPULimits::maxUniformBufferBindingSize},
+      {"maxStorageBufferBindingSize", &RequiredLimits::max_storage_buffer_binding_size,
+       &WGPULimits::maxStorageBufferBindingSize},
+      {"maxBufferSize", &RequiredLimits::max_buffer_size, &WGPULimits::maxBufferSize},
+  };
+  const RequiredLimits& wanted = options.required_limits;
+  const bool any = std::any_of(std::begin(kU32), std::end(kU32), [&](const auto& l) { return (wanted.*l.wanted).has_value(); }) ||
+                   std::any_of(std::begin(kU64), std::end(kU64), [&](const auto& l) { return (wanted.*l.wanted).has_value(); });
+  if (!any) return request;
+
+  WGPULimits supported{};
+  if (procs.AdapterGetLimits(adapter, &supported) != WGPUStatus_Success) {
+    return make_error(ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
+                      fmt::format("device \"{}\": the adapter did not report its limits", options.label));
+  }
+  // LimitsChoice::Adapter already asks for at least as much as any limit the adapter supports.
+  const bool from_defaults = !request.limits;
+  WGPULimits limits = request.limits.value_or(undefined_limits());
+  std::vector<std::string> above;
+  auto raise = [&](const auto& table) {
+    for (const auto& l : table) {
+      const auto& value = wanted.*l.wanted;
+      if (!value) continue;
+      if (*value > supported.*l.limit) {
+        above.push_back(fmt::format("{} {} (the adapter supports {})", l.name, *value, supported.*l.limit));
+      } else if (from_defaults) {
+        limits.*l.limit = *value;
+      }
+    }
+  };
+  raise(kU32);
+  raise(kU64);
+  if (!above.empty()) {
+    return make_error(ErrorKind::DeviceFailed, MessageId::DeviceLimitExceeded,
+                      fmt::format("device \"{}\": required limit(s) above the adapter's: {}", options.label,
+                                  fmt::join(above, ", ")));
+  }
+  request.limits = limits;
+  return request;
+}
+
+}  // namespace
+
 Result<DeviceRequest> plan_device_request(const Procs& procs, WGPUAdapter adapter, const DeviceOptions& options) {
   DeviceRequest request;
   std::vector<std::string> missing;
@@ -273,7 +354,7 @@ Result<DeviceRequest> plan_device_request(const Procs& procs, WGPUAdapter adapte
       request.limits = limits;
     }
   }
-  return request;
+  return with_required_limits(procs, adapter, options, std::move(request));
 }
 
 Result<SelectedAdapter> Context::select_adapter(BackendChoice choice) const {

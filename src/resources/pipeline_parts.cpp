@@ -53,14 +53,20 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
   desc.primitive.frontFace = d.front_face;
   desc.primitive.cullMode = d.cull_mode;
   desc.multisample.count = d.sample_count;
-  desc.multisample.mask = 0xFFFFFFFF;
+  desc.multisample.mask = d.sample_mask;
+  desc.multisample.alphaToCoverageEnabled = d.alpha_to_coverage ? 1u : 0u;
 
   if (d.depth) {
     c.depth.format = d.depth->format;
     c.depth.depthWriteEnabled = d.depth->write ? WGPUOptionalBool_True : WGPUOptionalBool_False;
     c.depth.depthCompare = d.depth->compare;
-    c.depth.stencilReadMask = 0xFFFFFFFF;
-    c.depth.stencilWriteMask = 0xFFFFFFFF;
+    c.depth.stencilFront = d.depth->stencil_front;
+    c.depth.stencilBack = d.depth->stencil_back;
+    c.depth.stencilReadMask = d.depth->stencil_read_mask;
+    c.depth.stencilWriteMask = d.depth->stencil_write_mask;
+    c.depth.depthBias = d.depth->depth_bias;
+    c.depth.depthBiasSlopeScale = d.depth->depth_bias_slope_scale;
+    c.depth.depthBiasClamp = d.depth->depth_bias_clamp;
     desc.depthStencil = &c.depth;
   }
 

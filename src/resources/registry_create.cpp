@@ -351,6 +351,8 @@ Result<WGPUTexture> RegistryImpl::make_object<TextureTag>(const TextureDescripti
   d.format = desc.format;
   d.mipLevelCount = desc.mip_level_count;
   d.sampleCount = desc.sample_count;
+  d.viewFormatCount = desc.view_formats.size();
+  d.viewFormats = desc.view_formats.data();
   return create_scoped<TextureTag>("create_texture", desc.label, [&] { return procs_.DeviceCreateTexture(device_, &d); });
 }
 
@@ -376,14 +378,16 @@ template <>
 Result<WGPUSampler> RegistryImpl::make_object<SamplerTag>(const SamplerDescription& desc) {
   WGPUSamplerDescriptor d{};
   d.label = gpu::string_view(desc.label);
-  d.addressModeU = d.addressModeV = d.addressModeW = desc.address_mode;
+  d.addressModeU = desc.address_mode_u.value_or(desc.address_mode);
+  d.addressModeV = desc.address_mode_v.value_or(desc.address_mode);
+  d.addressModeW = desc.address_mode_w.value_or(desc.address_mode);
   d.magFilter = desc.mag_filter;
   d.minFilter = desc.min_filter;
   d.mipmapFilter = desc.mipmap_filter;
-  d.lodMinClamp = 0.0f;
-  d.lodMaxClamp = 32.0f;
-  d.compare = WGPUCompareFunction_Undefined;
-  d.maxAnisotropy = 1;
+  d.lodMinClamp = desc.lod_min_clamp;
+  d.lodMaxClamp = desc.lod_max_clamp;
+  d.compare = desc.compare;
+  d.maxAnisotropy = desc.max_anisotropy;
   return create_scoped<SamplerTag>("create_sampler", desc.label, [&] { return procs_.DeviceCreateSampler(device_, &d); });
 }
 

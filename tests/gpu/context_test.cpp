@@ -1,6 +1,8 @@
 // Context::open_device: adapter, device and queue in one call, or the first error.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "support/gpu_test.h"
 #include "support/messages.h"
 #include "warden/gpu/context.h"
@@ -70,6 +72,43 @@ TEST(OpenDevice, AdapterLimitsAreAskedForWhenChosen) {
       EXPECT_EQ(device_limits.maxTextureArrayLayers, 256u);  // WebGPU's default
     }
   }
+}
+
+// required_limits raises one limit above WebGPU's default, to what the adapter has, and leaves
+// the rest at the defaults.
+TEST(OpenDevice, ARequiredLimitTheAdapterSupportsIsOnTheDevice) {
+  Context* ctx = warden::testing::shared_context();
+  ASSERT_NE(ctx, nullptr);
+  auto adapter = ctx->select_adapter(BackendChoice::GL);
+  ASSERT_TRUE(adapter.ok()) << adapter.error().message;
+  const uint32_t supported = adapter->description.limits.maxTextureArrayLayers;
+  ASSERT_GT(supported, 256u) << "the adapter must support more than the default for this test to show anything";
+  DeviceOptions options;
+  options.required_limits.max_texture_array_layers = supported;
+  auto opened = ctx->open_device(BackendChoice::GL, std::move(options));
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  WGPULimits device_limits{};
+  ASSERT_EQ(ctx->procs().DeviceGetLimits(opened->device.get(), &device_limits), WGPUStatus_Success);
+  EXPECT_EQ(device_limits.maxTextureArrayLayers, supported);
+  EXPECT_EQ(device_limits.maxBufferSize, uint64_t{256} << 20);  // WebGPU's default, not the adapter's
+}
+
+TEST(OpenDevice, ARequiredLimitAboveTheAdaptersIsNamedWithBothNumbers) {
+  Context* ctx = warden::testing::shared_context();
+  ASSERT_NE(ctx, nullptr);
+  auto adapter = ctx->select_adapter(BackendChoice::GL);
+  ASSERT_TRUE(adapter.ok()) << adapter.error().message;
+  const uint64_t supported = adapter->description.limits.maxBufferSize;
+  DeviceOptions options;
+  options.label = "greedy";
+  options.required_limits.max_buffer_size = supported + 1;
+  auto opened = ctx->open_device(BackendChoice::GL, std::move(options));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_THAT(opened, warden::testing::FailsWith(MessageId::DeviceLimitExceeded));
+  EXPECT_EQ(opened.error().kind, ErrorKind::DeviceFailed);
+  EXPECT_EQ(opened.error().message, fmt::format("device \"greedy\": required limit(s) above the adapter's: "
+                                                "maxBufferSize {} (the adapter supports {})",
+                                                supported + 1, supported));
 }
 
 }  // namespace

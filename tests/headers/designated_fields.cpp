@@ -41,6 +41,9 @@ resources::TextureViewDescription layer_view() {
 resources::SamplerDescription linear_sampler() {
   return {.mag_filter = WGPUFilterMode_Linear, .min_filter = WGPUFilterMode_Linear};
 }
+resources::SamplerDescription shadow_sampler() {
+  return {.address_mode_u = WGPUAddressMode_Repeat, .compare = WGPUCompareFunction_LessEqual};
+}
 resources::ShaderModuleDescription shader_module() { return {.wgsl = "@compute @workgroup_size(1) fn main() {}"}; }
 resources::BindGroupLayoutDescription bind_group_layout() {
   // A webgpu.h struct, not a description: zeroed, then its fields written.
@@ -89,6 +92,7 @@ gpu::DeviceOptions device_options() {
   return {.callbacks = {.on_lost = [](WGPUDeviceLostReason, std::string_view) {}},
           .backend = gpu::BackendChoice::Auto};
 }
+gpu::DeviceOptions large_texture_device() { return {.required_limits = {.max_texture_array_layers = 2048}}; }
 gpu::LibraryOptions library_options() { return {.path = "libwebgpu_dawn.so"}; }
 device::DawnProviderOptions provider_options() { return {.device = {.label = "provided"}}; }
 device::RebuildPolicyOptions rebuild_options() { return {.faults_to_give_up = 5}; }
@@ -119,12 +123,13 @@ int main() {
   const ShaderModuleHandle module{};
   const BindGroupLayoutHandle layout{};
   return vertex_buffer().size == 0 || render_texture().size.width == 0 || layer_view().label != "" ||
-         linear_sampler().label != "" || shader_module().wgsl.empty() || bind_group_layout().entries.empty() ||
+         linear_sampler().label != "" || shadow_sampler().label != "" || shader_module().wgsl.empty() || bind_group_layout().entries.empty() ||
          pipeline_layout(layout).layouts.empty() || bind_group(layout, BufferHandle{}).entries.empty() ||
          query_set().count == 0 || texture_write().bytes_per_row == 0 || render_pipeline(module).targets.empty() ||
          compute_pipeline(module).compute.constants.empty() || layout_entry().binding != 0 ||
          registry_options().generation_limit == 0 || engine_options().hot_reload ||
          !engine_callbacks().on_failed || tile_layer_options().tile_size == 0 || !device_options().callbacks.on_lost ||
+         !large_texture_device().required_limits.max_texture_array_layers ||
          library_options().path.empty() || provider_options().device.label.empty() ||
          rebuild_options().faults_to_give_up == 0 || !retirement_options().gate_override ||
          controller_options().device_label.empty() || !controller_hooks().on_state ||

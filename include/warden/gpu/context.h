@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -90,6 +91,37 @@ enum class LimitsChoice {
   Adapter,  ///< everything the adapter supports (e.g. more texture array layers on a GPU)
 };
 
+/// Limits a device must have above WebGPU's defaults, each named as webgpu.h's WGPULimits field
+/// it sets; empty: as `DeviceOptions::limits` chooses. Only the maximums applications raise are
+/// here: a request names the one it needs and fails when the adapter supports less, instead of
+/// taking everything the adapter has (LimitsChoice::Adapter).
+struct RequiredLimits {
+  /// maxTextureDimension1D: the widest 1D texture, in texels.
+  std::optional<uint32_t> max_texture_dimension_1d{};
+  /// maxTextureDimension2D: the widest and tallest 2D texture, in texels.
+  std::optional<uint32_t> max_texture_dimension_2d{};
+  /// maxTextureDimension3D: the largest side of a 3D texture, in texels.
+  std::optional<uint32_t> max_texture_dimension_3d{};
+  /// maxTextureArrayLayers: array layers of one texture (tile arrays take one per tile).
+  std::optional<uint32_t> max_texture_array_layers{};
+  /// maxBindGroups: bind groups one pipeline layout may hold.
+  std::optional<uint32_t> max_bind_groups{};
+  /// maxSampledTexturesPerShaderStage: sampled textures one stage may see.
+  std::optional<uint32_t> max_sampled_textures_per_shader_stage{};
+  /// maxStorageBuffersPerShaderStage: storage buffers one stage may see.
+  std::optional<uint32_t> max_storage_buffers_per_shader_stage{};
+  /// maxUniformBufferBindingSize: bytes of one uniform buffer binding.
+  std::optional<uint64_t> max_uniform_buffer_binding_size{};
+  /// maxStorageBufferBindingSize: bytes of one storage buffer binding.
+  std::optional<uint64_t> max_storage_buffer_binding_size{};
+  /// maxBufferSize: bytes of one buffer.
+  std::optional<uint64_t> max_buffer_size{};
+  /// maxComputeWorkgroupStorageSize: bytes of workgroup memory of one compute shader.
+  std::optional<uint32_t> max_compute_workgroup_storage_size{};
+  /// maxComputeInvocationsPerWorkgroup: invocations of one workgroup.
+  std::optional<uint32_t> max_compute_invocations_per_workgroup{};
+};
+
 /// The one description of the device an application wants. Every device request reads it:
 /// Context::open_device / request_device (blocking, for tools and start-up) and
 /// device::DawnProvider (asynchronous, for the DeviceController and the Engine).
@@ -104,6 +136,9 @@ struct DeviceOptions {
   std::vector<WGPUFeatureName> optional_features{};
   /// How much of the adapter's limits the device asks for.
   LimitsChoice limits = LimitsChoice::Default;
+  /// Limits raised on top of `limits`' choice; one above the adapter's fails the request
+  /// (gpu.DeviceLimitExceeded) naming the limit, the value asked for and the adapter's.
+  RequiredLimits required_limits{};
   /// Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
   /// and request_device(adapter, ...) are told it otherwise.
   BackendChoice backend = BackendChoice::Auto;
@@ -114,7 +149,8 @@ struct DeviceOptions {
 };
 
 /// What a device request asks of one adapter for `options`: the required features (an error
-/// naming every one the adapter lacks), the optional ones it has, and the limits.
+/// naming every one the adapter lacks), the optional ones it has, and the limits (an error
+/// naming every required limit above the adapter's).
 struct DeviceRequest {
   /// The features to request: every required one and the optional ones the adapter has.
   std::vector<WGPUFeatureName> features{};

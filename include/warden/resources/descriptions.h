@@ -110,14 +110,35 @@ struct ColorTarget {
   WGPUColorWriteMask write_mask = WGPUColorWriteMask_All;
 };
 
-/// The depth test of a render pipeline (no stencil).
+/// One face's stencil test and what it writes (webgpu.h's WGPUStencilFaceState); the default
+/// passes every fragment and keeps the stored value.
+inline constexpr WGPUStencilFaceState kStencilKeep{.compare = WGPUCompareFunction_Always,
+                                                  .failOp = WGPUStencilOperation_Keep,
+                                                  .depthFailOp = WGPUStencilOperation_Keep,
+                                                  .passOp = WGPUStencilOperation_Keep};
+
+/// The depth and stencil tests of a render pipeline, and its depth bias.
 struct DepthState {
-  /// The depth attachment's format.
+  /// The depth attachment's format; a stencil test needs one with stencil (Depth24PlusStencil8).
   WGPUTextureFormat format = WGPUTextureFormat_Depth24Plus;
   /// Whether passing fragments write their depth.
   bool write = true;
   /// The test a fragment's depth must pass against the stored one.
   WGPUCompareFunction compare = WGPUCompareFunction_Less;
+  /// The stencil test and operations of front faces (the stencil reference is the pass's).
+  WGPUStencilFaceState stencil_front = kStencilKeep;
+  /// The stencil test and operations of back faces.
+  WGPUStencilFaceState stencil_back = kStencilKeep;
+  /// The bits of the stored stencil value the test reads.
+  uint32_t stencil_read_mask = 0xFFFFFFFF;
+  /// The bits of the stencil value the operations write.
+  uint32_t stencil_write_mask = 0xFFFFFFFF;
+  /// A constant added to each fragment's depth, in the format's smallest steps.
+  int32_t depth_bias = 0;
+  /// Added depth per unit of the primitive's depth slope.
+  float depth_bias_slope_scale = 0.0f;
+  /// The largest bias applied (0: no clamp).
+  float depth_bias_clamp = 0.0f;
 };
 
 /// What create_render_pipeline makes a render pipeline from, by handle, kept as its recipe so a
@@ -140,6 +161,10 @@ struct RenderPipelineDescription {
   std::optional<DepthState> depth{};
   /// Samples per pixel of the attachments: 1, or 4.
   uint32_t sample_count = 1;
+  /// Which of the samples a draw may write, bit i for sample i.
+  uint32_t sample_mask = 0xFFFFFFFF;
+  /// Whether the fragment's alpha decides which samples it covers.
+  bool alpha_to_coverage = false;
   std::optional<ShaderStage> fragment{};  ///< its targets are `targets`
   /// The color attachments, in attachment order.
   std::vector<ColorTarget> targets{};

@@ -215,6 +215,9 @@ struct TextureDescription {
   /// Compatibility mode fixes the view dimension a texture is bound with at creation;
   /// Undefined leaves it to the implementation's default.
   WGPUTextureViewDimension binding_view_dimension = WGPUTextureViewDimension_Undefined;
+  /// The formats views of it may have besides `format` (e.g. its sRGB twin); a view of any
+  /// other format is refused.
+  std::vector<WGPUTextureFormat> view_formats{};
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
   /// Where the contents come from after a device loss (docs/adr/0013).
@@ -243,16 +246,32 @@ struct TextureViewDescription {
   std::string label{};
 };
 
-/// What create_sampler makes a sampler from: one address mode for u, v and w; the filters.
+/// What create_sampler makes a sampler from: address modes, filters, LOD clamps, comparison and
+/// anisotropy; every default is webgpu.h's.
 struct SamplerDescription {
-  /// What a coordinate outside [0, 1] reads, on every axis.
+  /// What a coordinate outside [0, 1] reads, on every axis without its own mode below.
   WGPUAddressMode address_mode = WGPUAddressMode_ClampToEdge;
+  /// The u axis' mode where it differs from `address_mode` (e.g. Repeat across a seam).
+  std::optional<WGPUAddressMode> address_mode_u{};
+  /// The v axis' mode where it differs from `address_mode`.
+  std::optional<WGPUAddressMode> address_mode_v{};
+  /// The w axis' mode where it differs from `address_mode`.
+  std::optional<WGPUAddressMode> address_mode_w{};
   /// Filter when a texel covers more than a pixel.
   WGPUFilterMode mag_filter = WGPUFilterMode_Nearest;
   /// Filter when a pixel covers more than a texel.
   WGPUFilterMode min_filter = WGPUFilterMode_Nearest;
   /// Filter between mip levels.
   WGPUMipmapFilterMode mipmap_filter = WGPUMipmapFilterMode_Nearest;
+  /// The lowest mip level sampled; at most `lod_max_clamp` (the library refuses otherwise).
+  float lod_min_clamp = 0.0f;
+  /// The highest mip level sampled.
+  float lod_max_clamp = 32.0f;
+  /// Undefined: an ordinary sampler; another function: a comparison sampler, which only a
+  /// WGPUSamplerBindingType_Comparison binding (a WGSL sampler_comparison) takes.
+  WGPUCompareFunction compare = WGPUCompareFunction_Undefined;
+  /// Above 1 only with every filter Linear (the library refuses otherwise).
+  uint16_t max_anisotropy = 1;
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
 };

@@ -3,17 +3,15 @@
 //   survive_device_loss before.png after.png
 // The two files are identical: every object came back under the handle the program holds. An
 // object that does not come back ends the program with its name and why, exit status 1.
-#include <chrono>
 #include <cstdio>
-#include <thread>
 #include <vector>
 
-#include "warden/engine/engine.h"
-#include "warden/present/readback.h"
+#include "example_support.h"
 #include "warden/gpu/objects.h"
 #include "warden/pipelines/build.h"
 
 using namespace warden;
+using example::must;
 
 constexpr const char* kShader = R"(
 struct Light { direction : vec4<f32> };
@@ -32,20 +30,8 @@ struct Out { @builtin(position) position : vec4<f32>, @location(0) uv : vec2<f32
 
 constexpr uint32_t kSize = 128;
 
-[[noreturn]] void fail(const Error& error) {
-  std::fprintf(stderr, "survive_device_loss: %s\n", error.message.c_str());
-  std::exit(1);
-}
-template <typename T>
-T must(Result<T> result) {
-  if (!result) fail(result.error());
-  return std::move(result.value());
-}
-void must(Result<void> result) {
-  if (!result) fail(result.error());
-}
-
 int main(int argc, char** argv) {
+  example::program = "survive_device_loss";
   if (argc != 3) return std::fprintf(stderr, "usage: survive_device_loss BEFORE.png AFTER.png\n"), 2;
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   resources::Registry& reg = engine->registry();
@@ -119,27 +105,6 @@ int main(int argc, char** argv) {
     }
     return engine->submit(std::move(*frame));  // dropped, with the reason, when use() failed
   };
-  auto snapshot = [&](const char* path) {
-    must(present::write_png(must(present::read_image(engine->context(), reg, target)), path));
-  };
-
-  must(render());
-  snapshot(argv[1]);
-  must(engine->force_device_loss("the example pulls the plug"));
-  // The frame loop goes on, skipping frames while poll() moves the recovery along; bounded: an
-  // engine that gave up, or an object still not back after ten seconds, ends it with the reason.
-  int skipped = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  for (auto drawn = render(); !drawn; drawn = render()) {
-    if (engine->state() == engine::EngineState::Failed || std::chrono::steady_clock::now() > deadline) {
-      fail(drawn.error());
-    }
-    ++skipped;
-    engine->poll();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  snapshot(argv[2]);
-  std::printf("generation %llu after %d skipped frame(s); wrote %s and %s\n",
-              static_cast<unsigned long long>(engine->device_generation()), skipped, argv[1], argv[2]);
+  example::draw_across_a_loss(*engine, render, target, argv[1], argv[2]);
   return 0;
 }

@@ -9,28 +9,16 @@
 #include <thread>
 #include <vector>
 
-#include "warden/engine/engine.h"
+#include "example_support.h"
 #include "warden/engine/tile_layer.h"
-#include "warden/present/readback.h"
 #include "warden/gpu/objects.h"
 
 using namespace warden;
+using example::fail;
+using example::must;
 using tiles::TileKey;
 
 constexpr uint32_t kTile = 64, kZoom = 2, kGrid = 1u << kZoom, kSize = kGrid * kTile;
-
-[[noreturn]] void fail(const Error& error) {
-  std::fprintf(stderr, "tile_viewer: %s\n", error.message.c_str());
-  std::exit(1);
-}
-template <typename T>
-T must(Result<T> result) {
-  if (!result) fail(result.error());
-  return std::move(result.value());
-}
-void must(Result<void> result) {
-  if (!result) fail(result.error());
-}
 
 // A tile server stand-in: each tile a colour of its own with a darker border, answered at once.
 class GeneratedTiles : public tiles::TileFetcher {
@@ -54,6 +42,7 @@ class GeneratedTiles : public tiles::TileFetcher {
 };
 
 int main(int argc, char** argv) {
+  example::program = "tile_viewer";
   if (argc != 3) return std::fprintf(stderr, "usage: tile_viewer BEFORE.png AFTER.png\n"), 2;
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   engine::TileLayerOptions options;
@@ -122,7 +111,7 @@ int main(int argc, char** argv) {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    must(present::write_png(must(present::read_image(engine->context(), reg, target)), png));
+    example::snapshot(*engine, target, png);
     return frames;
   };
 

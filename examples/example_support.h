@@ -1,0 +1,66 @@
+// What every example does around its drawing: it stops with the reason on an error, and it draws
+// a frame, loses the device on purpose, draws again through the recovery and writes both frames.
+// Only the drawing is each example's own.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <utility>
+
+#include "warden/engine/engine.h"
+#include "warden/present/readback.h"
+
+namespace example {
+
+// The program's name, which begins each of its messages.
+inline const char* program = "example";
+
+[[noreturn]] inline void fail(const warden::Error& error) {
+  std::fprintf(stderr, "%s: %s\n", program, error.message.c_str());
+  std::exit(1);
+}
+template <typename T>
+T must(warden::Result<T> result) {
+  if (!result) fail(result.error());
+  return std::move(result.value());
+}
+inline void must(warden::Result<void> result) {
+  if (!result) fail(result.error());
+}
+
+// Writes the RGBA8 texture `target` as a PNG.
+inline void snapshot(warden::engine::Engine& engine, warden::TextureHandle target, const char* path) {
+  must(warden::present::write_png(must(warden::present::read_image(engine.context(), engine.registry(), target)),
+                                  path));
+}
+
+// Draws with `render` (one frame: its submission, or why there was none), writes `target` to
+// `before`, forces a device loss, draws until a frame is submitted on the new device, and writes
+// `target` to `after`. The frame loop goes on while the engine recovers, skipping frames while
+// poll() moves the recovery along; an engine that gave up, or an object still not back after ten
+// seconds, ends the program with the reason. Returns the frames skipped.
+template <typename Render>
+int draw_across_a_loss(warden::engine::Engine& engine, Render&& render, warden::TextureHandle target,
+                       const char* before, const char* after) {
+  must(render());
+  snapshot(engine, target, before);
+  must(engine.force_device_loss("the example pulls the plug"));
+  int skipped = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (auto drawn = render(); !drawn; drawn = render()) {
+    if (engine.state() == warden::engine::EngineState::Failed || std::chrono::steady_clock::now() > deadline) {
+      fail(drawn.error());
+    }
+    ++skipped;
+    engine.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  snapshot(engine, target, after);
+  std::printf("%s: generation %llu after %d skipped frame(s); wrote %s and %s\n", program,
+              static_cast<unsigned long long>(engine.device_generation()), skipped, before, after);
+  return skipped;
+}
+
+}  // namespace example

@@ -300,9 +300,11 @@ function checkExports(model, exportsText) {
 function provenSets(model) {
   const values = new Set(), structs = new Set(proven.structs), fns = new Set(proven.functions);
   for (const [e, names] of Object.entries(proven.enums)) for (const n of names) values.add(`${e}_${n}`);
-  for (const e of proven.everyValueOf) {
+  for (const [e, except] of Object.entries(proven.everyValueOf)) {
     if (!model.enums.has(e)) fail(`proven.everyValueOf names ${e}, which is not an enum of the header`);
-    for (const [vn] of model.enums.get(e).values) values.add(`${e}_${vn}`);
+    const enumValues = model.enums.get(e).values;
+    for (const vn of except) if (!enumValues.has(vn)) fail(`proven.everyValueOf.${e} excepts ${vn}, which ${e} does not have`);
+    for (const [vn] of enumValues) if (!except.includes(vn)) values.add(`${e}_${vn}`);
   }
   return { values, structs, fns };
 }

@@ -7,10 +7,10 @@
 // (RenderPassEncoderSetStencilReference, 1) and its colour target writes nothing. The second draw
 // covers the whole target with the checkerboard, but its stencil test (Equal to the reference)
 // lets only the portal's pixels through. The program checks both frames pixel by pixel: inside
-// the diamond the checkerboard exactly, outside it the clear colour; anything else, or frames
-// that differ, is exit status 1 with the reason.
+// the diamond the checkerboard exactly, outside it the clear colour; anything else is exit
+// status 1 with the reason. The two files are identical (stencil_portal_frames_identical).
 #include <cstdio>
-#include <cstdlib>
+#include <cstdint>
 
 #include "example_support.h"
 #include "warden/gpu/objects.h"

@@ -6,10 +6,10 @@
 // write-only storage texture binding (textureStore; StorageTextureLayout, the texture made with
 // StorageBinding) from a formula of its coordinates; a render pass then samples that texture
 // (TextureBinding, a nearest sampler) over a 128x128 target, each texel covering 2x2 pixels. The
-// program checks every pixel of both frames against the formula; a wrong pixel, or frames that
-// differ, is exit status 1 with the reason.
+// program checks every pixel of both frames against the formula; a wrong pixel is exit status 1
+// with the reason. The two files are identical (storage_texture_frames_identical).
 #include <cstdio>
-#include <cstdlib>
+#include <cstdint>
 
 #include "example_support.h"
 #include "warden/gpu/objects.h"

@@ -20,8 +20,10 @@ setup:
 
 # Optimised, with line tables (-g1) rather than full debug information: backtraces, valgrind
 # and perf still name file and line, and the build takes a quarter less time (docs/adr/0036).
+# Unity builds here and in the sanitizer tree: each batch of files parses the headers once
+# (docs/adr/0040).
 $(BUILD_DIR)/CMakeCache.txt:
-	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_UNITY_BUILD=ON \
 	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
 
 build: setup $(BUILD_DIR)/CMakeCache.txt
@@ -47,7 +49,7 @@ test: build
 # Line tables only (-g1), here and in the fuzz build: the reports still name file and line, and
 # full debug information would only cost compile time.
 $(SAN_DIR)/CMakeCache.txt:
-	cmake -S . -B $(SAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DWARDEN_SANITIZE=ON -DWARDEN_BUILD_BENCH=OFF \
+	cmake -S . -B $(SAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DCMAKE_UNITY_BUILD=ON -DWARDEN_SANITIZE=ON -DWARDEN_BUILD_BENCH=OFF \
 	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
 
 # intercept_tls_get_addr=0: LeakSanitizer's record of dynamic TLS (the TLS of dlopen()ed
@@ -65,8 +67,8 @@ test-sanitize: setup $(SAN_DIR)/CMakeCache.txt
 # The libFuzzer targets (tests/fuzz/, docs/fuzzing.md), built with clang in their own folder and
 # run one after another for FUZZ_SECONDS each, from their seed corpora. A failure stops the run
 # and leaves the input in $(FUZZ_DIR)/artifacts/. CI runs `make fuzz FUZZ_SECONDS=20`; a longer
-# run is the same command with a larger number. Without precompiled headers: the one build where
-# a source file that forgot an include it needs fails to compile.
+# run is the same command with a larger number. Without precompiled headers and one unit per
+# file: the one build where a source file that forgot an include it needs fails to compile.
 FUZZ_SECONDS ?= 60
 $(FUZZ_DIR)/CMakeCache.txt:
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \

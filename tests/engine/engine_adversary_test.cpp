@@ -32,7 +32,6 @@ using testing::engine_options;
 using testing::make_engine;
 using testing::read_rgba8;
 
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 constexpr uint32_t kSide = 8;
 
 // An RGBA8 image of `w` x `h` texels, every texel `value` in each channel.
@@ -55,7 +54,7 @@ Result<void> write_region(resources::Registry& reg, TextureHandle t, uint32_t x,
 
 void lose_and_recover(Engine& engine) {
   ASSERT_TRUE(engine.force_device_loss().ok());
-  ASSERT_TRUE(engine.wait_until_ready(kTimeout).ok()) << engine.message();
+  ASSERT_TRUE(engine.wait_until_ready(testing::kSafetyNet).ok()) << engine.message();
 }
 
 // ---- kept texture contents ---------------------------------------------------------------------
@@ -293,7 +292,7 @@ TEST(EngineHotReloadSink, ASinkThatForcesALossWhileAReloadIsReportedLeavesTheEng
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a distinct mtime
   std::ofstream(path, std::ios::trunc) << compute_wgsl(2) << "  \n";
   ASSERT_TRUE(warden::testing::poll_until([&] { return losses_forced == 1; }, [&] { engine->poll(); }));
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_EQ(engine->device_generation(), 2u);
   EXPECT_TRUE(engine->registry().resolve(*pipeline).ok());
   // The new device's reloader works as before.
@@ -481,7 +480,7 @@ TEST(EngineCallbacksRun, ObserversHearAForcedLossInsideForceDeviceLossAndOnLostI
   EXPECT_THAT(order, ElementsAre("observer"));
   engine->poll();
   EXPECT_THAT(order, ElementsAre("observer", "on_lost"));
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
   engine->remove_observer(observer);
 }
 

@@ -28,9 +28,8 @@ using testing::Heard;
 using testing::make_engine;
 using namespace std::chrono_literals;
 
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 constexpr auto kLimit = 100ms;
-constexpr uint32_t kSize = 4;
+constexpr uint32_t kHangTargetSize = 4;
 
 // The clock the engine's policy and watchdog read; it moves only when the test moves it.
 struct FakeTime {
@@ -80,7 +79,7 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   // A device that presented is released when it retires, never destroyed.
   ASSERT_TRUE(engine->mark_presented().ok());
   auto target = engine->registry().create_texture(
-      {.size = {kSize, kSize, 1},
+      {.size = {kHangTargetSize, kHangTargetSize, 1},
        .format = WGPUTextureFormat_RGBA8Unorm,
        .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
        .label = "hang target",
@@ -123,13 +122,13 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   EXPECT_EQ(engine->rebuild_policy().strikes(device::FaultKind::Hung), 1u);
   EXPECT_EQ(engine->rebuild_policy().strikes(device::FaultKind::Lost), 0u);
 
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_EQ(engine->device_generation(), 2u);
   EXPECT_THAT(heard.ready, ElementsAre(1u, 2u));
   EXPECT_EQ(engine->counters().recoveries, 1u);
   EXPECT_THAT(journal.heard, ElementsAre("lost 1", "ready 2")) << "observers hear a hang as a loss";
   // The new device's queue finishes its work: no second report, however long it runs.
-  const std::vector<uint8_t> texel = testing::draw_green(*engine, *target, *view, kSize, kSize);
+  const std::vector<uint8_t> texel = testing::draw_green(*engine, *target, *view, kHangTargetSize, kHangTargetSize);
   EXPECT_THAT(texel, ElementsAre(0, 255, 0, 255));
   time.advance(10 * kLimit);
   testing::poll_for(*engine, 30ms);
@@ -190,7 +189,7 @@ TEST(EngineHang, RepeatedHangsGiveUpLikeLossesAndTheLastIsScored) {
     time.advance(kLimit + 1ms);
     testing::poll_for(*engine, 30ms);
     if (hang == 0) {
-      ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+      ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
     }
   }
   EXPECT_EQ(engine->counters().hangs, 2u);

@@ -25,8 +25,7 @@ using testing::Heard;
 using testing::make_engine;
 using namespace std::chrono_literals;
 
-constexpr auto kTimeout = warden::testing::kSafetyNet;
-constexpr uint32_t kSize = 4;
+constexpr uint32_t kStandbyTargetSize = 4;
 
 EngineOptions standby_options() {
   EngineOptions options = testing::engine_options(testing::pixel_test_backend());
@@ -41,7 +40,7 @@ struct Target {
 
 Target make_target(Engine& engine) {
   auto texture = engine.registry().create_texture(
-      {.size = {kSize, kSize, 1},
+      {.size = {kStandbyTargetSize, kStandbyTargetSize, 1},
        .format = WGPUTextureFormat_RGBA8Unorm,
        .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
        .label = "standby target",
@@ -68,7 +67,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   EXPECT_FALSE(engine->standby().holds());
   EXPECT_FALSE(engine->controller().standby_requested());
 
-  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine)) << "no standby device after the first frame";
   const std::optional<device::ProvidedDevice> spare = engine->standby().held_device();
   ASSERT_TRUE(spare.has_value());
@@ -76,7 +75,7 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   EXPECT_NE(spare->device, first);
 
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   // The recovered generation runs on the spare, which left the stash; no other device was made.
   EXPECT_EQ(engine->device(), spare->device);
   EXPECT_EQ(engine->counters().standby_takeovers, 1u);
@@ -85,17 +84,17 @@ TEST(StandbyDevice, ARecoveryAdoptsTheSpareAndTheNextSpareIsAskedForAfterTheFirs
   EXPECT_FALSE(engine->standby().holds());
   EXPECT_FALSE(engine->controller().standby_requested()) << "asked for before the recovered device's first frame";
 
-  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine)) << "no new standby after the recovery's first frame";
   EXPECT_NE(engine->standby().held_device()->device, spare->device);
 
   // A second loss takes the new spare.
   const WGPUDevice second_spare = engine->standby().held_device()->device;
   ASSERT_TRUE(engine->force_device_loss("and again").ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_EQ(engine->device(), second_spare);
   EXPECT_EQ(engine->counters().standby_takeovers, 2u);
-  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));
 }
 
 // A full-target triangle in one colour: red, or what `colour` says.
@@ -142,7 +141,7 @@ std::vector<uint8_t> draw_solid(Engine& engine, const Target& target, RenderPipe
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
   EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
-  std::vector<uint8_t> texels = testing::read_rgba8(engine, target.texture, kSize, kSize);
+  std::vector<uint8_t> texels = testing::read_rgba8(engine, target.texture, kStandbyTargetSize, kStandbyTargetSize);
   if (texels.size() < 4) return {};
   return {texels.begin(), texels.begin() + 4};
 }
@@ -171,7 +170,7 @@ TEST(StandbyDevice, TheRecoveryOntoTheSpareTakesTheModulesAndPipelinesMadeOnItAh
   EXPECT_EQ(engine->counters().standby_preparations, 1u) << "made again on every poll";
 
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   ASSERT_EQ(engine->device(), spare);
   EXPECT_EQ(engine->last_rebuild().prepared_taken, 2u);
   EXPECT_EQ(engine->counters().objects_prepared_taken, 2u);
@@ -208,7 +207,7 @@ TEST(StandbyDevice, AModuleReplacedAfterThePreparationReleasesItAndTheRecoveryDr
     }
 
     ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
-    ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+    ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
     EXPECT_EQ(engine->counters().standby_takeovers, 1u);
     EXPECT_EQ(engine->last_rebuild().prepared_taken, poll_before_the_loss ? 2u : 0u);
     EXPECT_THAT(draw_solid(*engine, target, solid.pipeline), ElementsAre(0, 0, 255, 255));
@@ -220,7 +219,7 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
   auto engine = make_engine(standby_options(), heard.callbacks());
   ASSERT_NE(engine, nullptr);
   const Target target = make_target(*engine);
-  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine));
   const WGPUDevice spare = engine->standby().held_device()->device;
 
@@ -232,12 +231,12 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
   EXPECT_TRUE(heard.lost.empty());
 
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_NE(engine->device(), spare) << "a lost spare was adopted";
   EXPECT_EQ(engine->counters().standby_takeovers, 0u);
   EXPECT_EQ(engine->counters().objects_prepared_taken, 0u) << "objects of the lost spare were taken";
   EXPECT_EQ(engine->counters().recoveries, 1u);
-  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine)) << "no new standby after the recovery's first frame";
 }
 
@@ -245,7 +244,7 @@ TEST(StandbyDevice, OffByDefaultNoSpareIsMade) {
   auto engine = make_engine(testing::engine_options(testing::pixel_test_backend()));
   ASSERT_NE(engine, nullptr);
   const Target target = make_target(*engine);
-  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));
   testing::poll_for(*engine, 50ms);
   EXPECT_FALSE(engine->standby().holds());
   EXPECT_FALSE(engine->controller().standby_requested());
@@ -256,7 +255,7 @@ TEST(StandbyDevice, AnEngineEndsWithItsSpareHeldOrStillAskedFor) {
     auto engine = make_engine(standby_options());
     ASSERT_NE(engine, nullptr);
     const Target target = make_target(*engine);
-    EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kSize, kSize), ElementsAre(0, 255, 0, 255));
+    EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));
     if (wait_for_it) {
       ASSERT_TRUE(poll_until_standby(*engine));
     } else {

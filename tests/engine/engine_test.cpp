@@ -31,7 +31,6 @@ using testing::LossScene;
 using testing::engine_options;
 using testing::make_engine;
 
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 class EngineScene : public ::testing::TestWithParam<resources::ContentsSource> {};
 
@@ -57,7 +56,7 @@ TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
   for (const void* object : old_objects) {
     EXPECT_NE(std::find(released.begin(), released.end(), object), released.end());
   }
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_THAT(heard.ready, ElementsAre(1u, 2u));
   ASSERT_EQ(heard.lost.size(), 1u);
   EXPECT_EQ(heard.lost[0].first, 1u);
@@ -127,7 +126,7 @@ TEST(EngineLoss, EveryCallBetweenTheLossAndReadyGivesItsDocumentedResult) {
   EXPECT_THAT(resolved.error().message, HasSubstr(lost));
   EXPECT_TRUE(engine->registry().is_alive(*buffer));
 
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
   EXPECT_EQ(engine->device_generation(), 2u);
   EXPECT_TRUE(engine->registry().resolve(*buffer).ok());
   auto next = engine->begin_frame();
@@ -158,7 +157,7 @@ TEST(EngineLoss, ASecondLossForcedInsideTheRebuildEndsCleanlyAndTheNextGeneratio
   ASSERT_TRUE(buffer.ok());
 
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_THAT(refilled_on, ElementsAre(2u, 3u));
   EXPECT_THAT(heard.ready, ElementsAre(1u, 3u));  // generation 2 was never shown
   EXPECT_EQ(engine->device_generation(), 3u);
@@ -174,7 +173,7 @@ TEST(EngineLoss, WhenThePolicyGivesUpTheEngineSaysWhyOnceAndHandlesStayValid) {
   auto sampler = engine->registry().create_sampler({.label = "kept"});
   ASSERT_TRUE(sampler.ok());
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
   ASSERT_TRUE(engine->force_device_loss().ok());
   auto waited = engine->wait_until_ready(std::chrono::seconds(2));
   ASSERT_THAT(waited, FailsWith(MessageId::EngineGaveUp));
@@ -220,7 +219,7 @@ TEST(EngineDiagnostics, ALossAndItsRecoveryAreReportedInOrderIntoTheEnginesOneDi
   EXPECT_EQ(&engine->registry().diagnostics(), &engine->diagnostics()) << "one Diagnostics, shared";
   (void)engine->diagnostics().take();
   ASSERT_TRUE(engine->force_device_loss("diagnostics test").ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   std::vector<MessageId> device_reports;
   for (const Diagnostic& d : engine->diagnostics().entries()) {
     if (d.category == device::kDiagnosticsCategory) device_reports.push_back(d.id);
@@ -241,7 +240,7 @@ TEST(EngineDiagnostics, EveryDeviceReportNamesTheEnginesDeviceGeneration) {
   ASSERT_EQ(engine->device_generation(), 1u);
   (void)engine->diagnostics().take();
   ASSERT_TRUE(engine->force_device_loss("numbering test").ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   ASSERT_EQ(engine->device_generation(), 2u);
   std::vector<std::string> device_reports;
   for (const Diagnostic& d : engine->diagnostics().entries()) {
@@ -296,9 +295,9 @@ TEST(EngineDiagnostics, ASinkThatForcesALossWhenItHearsReadyIsRecoveredFrom) {
     e->poll();
   });
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   for (int i = 0; i < 3; ++i) engine->poll();
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_EQ(forced_from_sink, 1);
   EXPECT_EQ(lost_reports, 2u);
   EXPECT_EQ(engine->state(), EngineState::Ready);
@@ -315,7 +314,7 @@ TEST(EngineLoss, AnAdoptedObjectIsReportedAsAwaitingItsOwnerAndIsLiveOnceReplace
   auto adopted = engine->registry().adopt_sampler(p.DeviceCreateSampler(engine->device(), &d), "app sampler");
   ASSERT_TRUE(adopted.ok());
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
   ASSERT_EQ(heard.rebuilt.size(), 1u);
   EXPECT_THAT(heard.rebuilt[0].awaiting_owner, ElementsAre("sampler \"app sampler\""));
   EXPECT_EQ(engine->registry().slot_state(*adopted), resources::SlotState::Lost);
@@ -338,7 +337,7 @@ TEST(EngineLoss, ObserversHearEveryLossAndEveryReadyInOrder) {
   engine->add_observer(observer);
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(engine->force_device_loss().ok());
-    ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+    ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
   }
   engine->remove_observer(observer);
   EXPECT_THAT(observer.events, ElementsAre("lost 1", "ready 2", "lost 2", "ready 3"));
@@ -374,12 +373,12 @@ double heap_per_engine_loss(Engine& engine, int losses) {
   const resources::LiveCounts counts = engine.registry().live_counts();
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(engine.force_device_loss().ok());
-    EXPECT_TRUE(engine.wait_until_ready(kTimeout).ok());
+    EXPECT_TRUE(engine.wait_until_ready(testing::kSafetyNet).ok());
   }
   const size_t before = heap_in_use();
   for (int i = 0; i < losses; ++i) {
     EXPECT_TRUE(engine.force_device_loss().ok());
-    auto ready = engine.wait_until_ready(kTimeout);
+    auto ready = engine.wait_until_ready(testing::kSafetyNet);
     EXPECT_TRUE(ready.ok()) << engine.message();
     EXPECT_EQ(engine.registry().live_counts().by_kind, counts.by_kind) << "after loss " << i;
     EXPECT_EQ(engine.registry().live_counts().kept_content_bytes, counts.kept_content_bytes);
@@ -432,7 +431,7 @@ TEST(EngineManyLosses, FiftyOnGlCostNoMoreThanRawDawnDeviceChurn) {
 
 // ---- hot reload across a loss ---------------------------------------------------------------
 
-constexpr uint32_t kSize = 8;
+constexpr uint32_t kFrameSize = 8;
 
 std::string tint_wgsl(float red) {
   return "@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {\n"
@@ -481,11 +480,11 @@ class EngineHotReload : public ::testing::Test {
     p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
     p.RenderPassEncoderEnd(pass);
     p.RenderPassEncoderRelease(pass);
-    gpu::copy_image_to_buffer(p, frame->encoder(), reg.resolve(target).value(), reg.resolve(readback).value(), kSize,
-                              kSize, 256);
+    gpu::copy_image_to_buffer(p, frame->encoder(), reg.resolve(target).value(), reg.resolve(readback).value(), kFrameSize,
+                              kFrameSize, 256);
     reg.touch(pipeline);
     EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
-    auto bytes = engine.context().read_mapped(reg.resolve(readback).value(), 256 * kSize, kTimeout);
+    auto bytes = engine.context().read_mapped(reg.resolve(readback).value(), 256 * kFrameSize, testing::kSafetyNet);
     EXPECT_TRUE(bytes.ok());
     return bytes.ok() ? (*bytes)[0] : 0;
   }
@@ -493,7 +492,7 @@ class EngineHotReload : public ::testing::Test {
   // Polls until a reload is reported.
   pipelines::ReloadReport until_reload(Engine& engine, Heard& heard) {
     const size_t seen = heard.reloads.size();
-    const auto deadline = std::chrono::steady_clock::now() + kTimeout;
+    const auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
     while (heard.reloads.size() == seen && std::chrono::steady_clock::now() < deadline) {
       engine.poll();
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -515,18 +514,18 @@ TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSw
   ASSERT_TRUE(module.ok()) << module.error().message;
   auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
-  auto target = reg.create_texture({.size = {kSize, kSize, 1},
+  auto target = reg.create_texture({.size = {kFrameSize, kFrameSize, 1},
                                     .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                     .label = "tint target"});
   ASSERT_TRUE(target.ok());
   auto view = reg.create_texture_view(*target);
-  auto readback = reg.create_buffer({256 * kSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
+  auto readback = reg.create_buffer({256 * kFrameSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
   ASSERT_TRUE(view.ok() && readback.ok());
   EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 64);  // 0.25 * 255, rounded
 
   ASSERT_TRUE(engine->force_device_loss().ok());
   write(0.5f);  // saved while there is no device
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
   const pipelines::ReloadReport first = until_reload(*engine, heard);
   EXPECT_TRUE(first.applied) << first.error;
   EXPECT_EQ(first.module, *module);
@@ -557,7 +556,7 @@ TEST_F(EngineHotReload, AReloadInFlightAtTheLossIsNeverPublishedAndAppliesOnceOn
   write(0.5f);
   engine->poll();  // the change goes to the worker of generation 1 (never published in this poll)
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
   const pipelines::ReloadReport report = until_reload(*engine, heard);
   EXPECT_TRUE(report.applied) << report.error;
   for (int i = 0; i < 20; ++i) engine->poll();

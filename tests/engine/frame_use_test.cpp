@@ -25,7 +25,6 @@ using testing::NamesKind;
 using testing::NamesLabel;
 using testing::make_engine;
 
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 BufferHandle make_vertices(resources::Registry& reg, std::string label) {
   auto buffer = reg.create_buffer(
@@ -81,7 +80,7 @@ TEST(FrameUse, AnObjectStillLostAfterTheRecoveryDropsTheFrameWithItsHandleLabelA
   const BufferHandle vertices = make_vertices(reg, "vertices");
   const SamplerHandle sampler = adopt_sampler(*engine, "app sampler");
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   ASSERT_EQ(reg.slot_state(sampler), resources::SlotState::Lost);  // the engine is Ready, the sampler is not
 
   auto frame = engine->begin_frame();
@@ -155,7 +154,7 @@ TEST(FrameUse, AFrameThatCannotRecordRefusesEveryUseAndSaysWhy) {
   // Begun on a device since lost and replaced: its encoder belongs to the old device.
   ASSERT_TRUE(engine->force_device_loss().ok());
   EXPECT_THAT(moved.use(vertices), FailsWith(MessageId::RegistryDeviceLost));  // while rebuilding
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   auto stale = moved.use(vertices);
   EXPECT_THAT(stale, FailsWith(MessageId::EngineFrameFromLostDevice));
   ASSERT_FALSE(stale.ok());
@@ -187,11 +186,11 @@ TEST(FrameUseDeathTest, TheValueOfALostHandlesResolveStopsTheProgramWithItsWords
 
   // Recovered, an adopted object stays Lost: the same, with the reason it is not back.
   const SamplerHandle sampler = [&] {
-    EXPECT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+    EXPECT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
     return adopt_sampler(*engine, "app sampler");
   }();
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout).ok()) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_DEATH((void)reg.resolve(sampler).value(),
                "device failed \\(resources\\.SlotLostWithoutRecipe\\): sampler \"app sampler\" .*lost with device "
                "generation 2 and not made again");

@@ -14,7 +14,7 @@ namespace {
 using testing::engine_options;
 using testing::make_engine;
 
-constexpr auto kTimeout = std::chrono::seconds(20);
+constexpr auto kRecoveryTimeout = std::chrono::seconds(20);
 
 // One empty frame through the engine: the first frame that ends a recovery.
 void submit_a_frame(Engine& engine) {
@@ -47,7 +47,7 @@ TEST_P(RecoveryTimingsOfAScene, AreFilledAtTheFirstFrameAfterALossEveryPartPrese
   EXPECT_FALSE(engine->last_recovery().has_value()) << "no loss yet";
 
   ASSERT_TRUE(engine->force_device_loss("recovery timings test"));
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout)) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(kRecoveryTimeout)) << engine->message();
   EXPECT_FALSE(engine->last_recovery().has_value()) << "ready, but no frame submitted on the new device yet";
   submit_a_frame(*engine);
 
@@ -107,7 +107,7 @@ TEST(RecoveryTimings, ALossDuringTheRebuildExtendsTheRecoveryFromTheFirstLoss) {
 
   const auto first_loss = std::chrono::steady_clock::now();
   ASSERT_TRUE(engine->force_device_loss());
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout)) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(kRecoveryTimeout)) << engine->message();
   submit_a_frame(*engine);
   const auto first_frame = std::chrono::steady_clock::now();
 
@@ -134,7 +134,7 @@ TEST(RecoveryPipelines, LoadWhatTheLostDeviceCompiledFromTheCacheTheEngineShares
   EXPECT_GT(compiled.stores, 0u);
 
   ASSERT_TRUE(engine->force_device_loss("recovery pipelines test"));
-  ASSERT_TRUE(engine->wait_until_ready(kTimeout)) << engine->message();
+  ASSERT_TRUE(engine->wait_until_ready(kRecoveryTimeout)) << engine->message();
   EXPECT_TRUE(engine->last_rebuild().failed.empty());
   EXPECT_GT(cache->stats().hits, compiled.hits);
   EXPECT_EQ(cache->stats().stores, compiled.stores) << "the rebuild compiled nothing new";

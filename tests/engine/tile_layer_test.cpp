@@ -41,7 +41,6 @@ constexpr uint32_t kTarget = kGrid * kOnScreen;   // 128 pixels: rows of 512 byt
 constexpr uint32_t kMaxFetches = 4;
 constexpr uint32_t kBudgetTiles = 24;
 constexpr Rgba kClear{0, 0, 0, 255};
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 // The wanted set is the 16 visible tiles, the 4 of z = 1 and the root; an immediate fetcher
 // answers kMaxFetches a frame, so ceil(21 / 4) frames bring them all; two frames of slack.
 constexpr uint32_t kFramesToAllVisible = (21 + kMaxFetches - 1) / kMaxFetches + 2;

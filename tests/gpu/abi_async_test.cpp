@@ -20,7 +20,6 @@ using testing::shared_context;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 struct AdapterOutcome {
   WGPURequestAdapterStatus status{};
@@ -43,7 +42,7 @@ AdapterOutcome request_adapter(WGPUBackendType backend, WGPUFeatureLevel level) 
     o->adapter = a;
     o->message = std::string(gpu::to_std(m));
   };
-  EXPECT_TRUE(ctx->wait(ctx->procs().InstanceRequestAdapter(ctx->instance(), &options, cb), kTimeout).ok());
+  EXPECT_TRUE(ctx->wait(ctx->procs().InstanceRequestAdapter(ctx->instance(), &options, cb), testing::kSafetyNet).ok());
   return out;
 }
 
@@ -156,7 +155,7 @@ DeviceOutcome request_device_with(const WGPULimits* limits) {
     o->device = d;
     o->message = std::string(gpu::to_std(m));
   };
-  EXPECT_TRUE(ctx->wait(p.AdapterRequestDevice(adapter.adapter, &desc, cb), kTimeout).ok());
+  EXPECT_TRUE(ctx->wait(p.AdapterRequestDevice(adapter.adapter, &desc, cb), testing::kSafetyNet).ok());
   ctx->process_events();
   p.AdapterRelease(adapter.adapter);
   return out;
@@ -346,7 +345,7 @@ TEST_F(GlDeviceTest, MapAsyncStatusesAndMapStates) {
   p.QueueSubmit(dev->queue.get(), 1, &cmd);
   p.CommandBufferRelease(cmd);
   p.CommandEncoderRelease(e);
-  auto back = ctx.read_mapped(readback, 256, kTimeout);
+  auto back = ctx.read_mapped(readback, 256, testing::kSafetyNet);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ((*back)[0], 0);
   EXPECT_EQ((*back)[200], 200);
@@ -404,7 +403,7 @@ CompileOutcome compilation_info(testing::TestDevice& dev, const std::string& cod
         o->texts.emplace_back(gpu::to_std(info->messages[i].message));
       }
     };
-    EXPECT_TRUE(dev.context->wait(p.ShaderModuleGetCompilationInfo(module, cb), kTimeout).ok());
+    EXPECT_TRUE(dev.context->wait(p.ShaderModuleGetCompilationInfo(module, cb), testing::kSafetyNet).ok());
     p.ShaderModuleRelease(module);
   });
   return out;

@@ -18,7 +18,6 @@ using testing::GlDeviceTest;
 using testing::NullDeviceTest;
 using ::testing::HasSubstr;
 
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 template <typename Pipeline>
 struct AsyncOutcome {
@@ -65,7 +64,7 @@ TEST_F(NullDeviceTest, CreateComputePipelineAsyncDeliversSuccessAndBothUserdata)
   int marker = 0;
   WGPUFuture f = p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, WGPUCallbackMode_WaitAnyOnly, &marker));
   EXPECT_NE(f.id, 0u);
-  ASSERT_TRUE(dev->context->wait(f, kTimeout).ok());
+  ASSERT_TRUE(dev->context->wait(f, testing::kSafetyNet).ok());
   EXPECT_EQ(out.calls, 1);
   EXPECT_EQ(out.status, WGPUCreatePipelineAsyncStatus_Success);
   EXPECT_EQ(out.userdata2, &marker);
@@ -87,7 +86,7 @@ TEST_F(NullDeviceTest, CreatePipelineAsyncReportsValidationErrorWithTheMessageAn
   AsyncOutcome<WGPUComputePipeline> out;
   ASSERT_TRUE(dev->context->wait(
       p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, WGPUCallbackMode_WaitAnyOnly, nullptr)),
-      kTimeout).ok());
+      testing::kSafetyNet).ok());
   EXPECT_EQ(out.calls, 1);
   EXPECT_EQ(out.status, WGPUCreatePipelineAsyncStatus_ValidationError);
   EXPECT_EQ(out.pipeline, nullptr);
@@ -105,7 +104,7 @@ TEST_F(NullDeviceTest, AllowProcessEventsCallbackArrivesFromProcessEventsNotFrom
   AsyncOutcome<WGPUComputePipeline> out;
   (void)p.DeviceCreateComputePipelineAsync(dev->device.get(), &desc, collect_into(out, WGPUCallbackMode_AllowProcessEvents, nullptr));
   EXPECT_EQ(out.calls, 0) << "a callback in AllowProcessEvents mode never runs inside the call";
-  const auto deadline = std::chrono::steady_clock::now() + kTimeout;
+  const auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
   while (out.calls == 0 && std::chrono::steady_clock::now() < deadline) dev->context->process_events();
   ASSERT_EQ(out.calls, 1);
   EXPECT_EQ(out.status, WGPUCreatePipelineAsyncStatus_Success);
@@ -152,7 +151,7 @@ TEST_F(GlDeviceTest, RenderPipelineFromTheAsyncCallbackDraws) {
   AsyncOutcome<WGPURenderPipeline> out;
   ASSERT_TRUE(dev->context->wait(p.DeviceCreateRenderPipelineAsync(dev->device.get(), &desc.desc,
                                                                    collect_into(out, WGPUCallbackMode_WaitAnyOnly, nullptr)),
-                                 kTimeout).ok());
+                                 testing::kSafetyNet).ok());
   ASSERT_EQ(out.status, WGPUCreatePipelineAsyncStatus_Success) << out.message;
   Ref<WGPURenderPipeline> pipeline(&p, out.pipeline);
   ASSERT_NE(pipeline.get(), nullptr);
@@ -181,7 +180,7 @@ TEST_F(GlDeviceTest, RenderPipelineFromTheAsyncCallbackDraws) {
   WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
   p.QueueSubmit(dev->queue.get(), 1, &commands);
   p.CommandBufferRelease(commands);
-  auto pixels = dev->context->read_mapped(readback.get(), bdesc.size, kTimeout);
+  auto pixels = dev->context->read_mapped(readback.get(), bdesc.size, testing::kSafetyNet);
   ASSERT_TRUE(pixels.ok()) << pixels.error().message;
   const uint8_t* centre = pixels->data() + (kSize / 2 * kSize + kSize / 2) * 4;
   EXPECT_EQ(centre[0], 0);

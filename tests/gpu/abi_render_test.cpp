@@ -27,7 +27,6 @@ using Rgba = std::array<int, 4>;
 
 constexpr uint32_t kSize = 16;
 constexpr uint32_t kRowBytes = 256;
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 // A full-screen triangle at depth `z` in a fragment colour set by constants or a sampled texel.
 constexpr const char* kFullscreenWgsl = R"(
@@ -180,7 +179,7 @@ class RenderAbiTest : public GlDeviceTest {
     WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
     p.QueueSubmit(dev->queue.get(), 1, &commands);
     p.CommandBufferRelease(commands);
-    auto bytes = dev->context->read_mapped(readback.get(), bd.size, kTimeout);
+    auto bytes = dev->context->read_mapped(readback.get(), bd.size, testing::kSafetyNet);
     EXPECT_TRUE(bytes.ok());
     if (!bytes) return {-1, -1, -1, -1};
     const uint8_t* px = bytes->data() + (kSize / 2) * kRowBytes + (kSize / 2) * 4;
@@ -465,7 +464,7 @@ TEST_F(GlDeviceTest, WriteTextureOriginPlacesTexelsAtXThenY) {
   WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
   p.QueueSubmit(dev->queue.get(), 1, &commands);
   p.CommandBufferRelease(commands);
-  auto bytes = dev->context->read_mapped(readback.get(), bd.size, kTimeout);
+  auto bytes = dev->context->read_mapped(readback.get(), bd.size, testing::kSafetyNet);
   ASSERT_TRUE(bytes.ok());
   for (uint32_t y = 0; y < 4; ++y) {
     for (uint32_t x = 0; x < 4; ++x) {

@@ -229,7 +229,8 @@ case "$mode" in
   shared)
     # A source-tree build: the consumer says where Dawn is.
     export WARDEN_WEBGPU_LIB="$dawn/libwebgpu_wrapper.so"
-    build_project "$examples" "$work/examples" -DWARDEN_SOURCE_DIR="$source" -DBUILD_SHARED_LIBS=ON \
+    # A unity build, as the Makefile's trees are (docs/adr/0040).
+    build_project "$examples" "$work/examples" -DWARDEN_SOURCE_DIR="$source" -DBUILD_SHARED_LIBS=ON -DCMAKE_UNITY_BUILD=ON \
       -DWARDEN_WINDOW=ON -DWARDEN_INSTALL=ON -DWARDEN_DAWN_DIR="$dawn"
     ctest --test-dir "$work/examples" --output-on-failure
     unset WARDEN_WEBGPU_LIB

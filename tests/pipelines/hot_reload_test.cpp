@@ -26,7 +26,6 @@ using warden::testing::FailsWith;
 using Pixel = std::array<uint8_t, 4>;
 
 constexpr uint32_t kSize = 64;  // 64 * 4 = 256 bytes per row: the copy alignment already
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 std::string shader_source(const char* colour) {
   return std::string(R"(@vertex
@@ -141,7 +140,7 @@ class HotReloadTest : public ::testing::Test {
     WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
     registry->submit(commands);
     p.CommandBufferRelease(commands);
-    auto bytes = ctx->read_mapped(readback.get(), bdesc.size, kTimeout);
+    auto bytes = ctx->read_mapped(readback.get(), bdesc.size, testing::kSafetyNet);
     EXPECT_TRUE(bytes.ok()) << bytes.error().message;
     registry->poll();
     Pixel px{};
@@ -151,7 +150,7 @@ class HotReloadTest : public ::testing::Test {
 
   // Frame boundaries until a reload is reported (the bound only stops a broken test).
   std::vector<ReloadReport> frames_until_reload() {
-    auto deadline = std::chrono::steady_clock::now() + kTimeout;
+    auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
     while (std::chrono::steady_clock::now() < deadline) {
       // Once the worker has finished (its own bounded waits are over), the frame boundary that
       // rebuilds and swaps must make no blocking wait of its own.
@@ -179,7 +178,7 @@ class HotReloadTest : public ::testing::Test {
   // Frame boundaries until the worker has the latest save, then (no more boundaries) until it
   // has compiled it.
   void hand_to_worker_and_let_it_compile() {
-    auto deadline = std::chrono::steady_clock::now() + kTimeout;
+    auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
     while (reloader->in_flight() == 0 && std::chrono::steady_clock::now() < deadline) {
       EXPECT_TRUE(reloader->poll().empty());
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -277,7 +276,7 @@ TEST_F(HotReloadTest, AResultOvertakenByANewerSaveIsDroppedUnseen) {
 
   write_file(shader_path, shader_source("vec4<f32>(0.0, 1.0, 0.0, 1.0)"), false);
   // Hand the green save to the worker, and let it finish.
-  auto deadline = std::chrono::steady_clock::now() + kTimeout;
+  auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
   while (reloader->in_flight() == 0 && std::chrono::steady_clock::now() < deadline) {
     EXPECT_TRUE(reloader->poll().empty());
     std::this_thread::sleep_for(std::chrono::milliseconds(2));

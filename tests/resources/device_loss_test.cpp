@@ -14,17 +14,10 @@
 namespace warden::resources {
 namespace {
 
+using testing::force_loss;
 using testing::FailsWith;
 using testing::LossScene;
 using testing::NullDeviceTest;
-
-// Forces the loss Dawn reports for a dead device and lets the registry see it.
-void force_loss(testing::TestDevice& dev, Registry& reg) {
-  dev.procs().DeviceForceLoss(dev.device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
-  dev.context->process_events();
-  ASSERT_TRUE(dev.lost);
-  reg.on_device_lost();
-}
 
 // Lets go of a device opened inside a test while the test still holds it: its lost callback,
 // which points at `dev`, fires from this process_events and not after `dev` is gone.

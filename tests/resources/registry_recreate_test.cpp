@@ -19,6 +19,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::force_loss;
 using testing::FailsWith;
 using testing::NamesKind;
 using testing::NamesLabel;
@@ -43,13 +44,6 @@ BindGroupHandle sampling_group(Registry& reg, TextureViewHandle view) {
   auto group = reg.create_bind_group({.layout = *layout, .entries = {{0, view}}, .label = "samples target"});
   EXPECT_TRUE(group) << group.error().message;
   return group ? *group : BindGroupHandle{};
-}
-
-// Forces the loss Dawn reports for a dead device and lets the registry see it.
-void force_loss(testing::TestDevice& dev, Registry& reg) {
-  dev.procs().DeviceForceLoss(dev.device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
-  dev.context->process_events();
-  reg.on_device_lost();
 }
 
 class RecreateTest : public NullDeviceTest {

@@ -31,6 +31,15 @@ inline Serial submit_empty(resources::Registry& reg, TestDevice& dev) {
   return s;
 }
 
+// Forces the loss Dawn reports for a dead device, checks the device saw it, and lets the
+// registry see it.
+inline void force_loss(TestDevice& dev, resources::Registry& reg) {
+  dev.procs().DeviceForceLoss(dev.device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
+  dev.context->process_events();
+  ASSERT_TRUE(dev.lost);
+  reg.on_device_lost();
+}
+
 // Polls (never waits) until `s` retires; a deadline keeps a hang visible.
 inline bool poll_until_retired(resources::Registry& reg, Serial s) {
   testing::poll_until([&] { return reg.clock().is_retired(s); }, [&] { reg.poll(); });

@@ -13,19 +13,17 @@
 #include <vector>
 
 #include "warden/tiles/tile_cache.h"
+#include "tiles/tile_cache_fill.h"
 #include "support/messages.h"
 #include "support/poll_until.h"
 
 namespace warden::tiles {
 namespace {
 
+using test::fill_ok;
+using test::kLayer;
+
 using warden::testing::FailsWith;
-
-constexpr uint64_t kLayer = 1000;
-
-TileCache::Fill fill_ok() {
-  return [](const TileKey&, LayerIndex) -> Result<void> { return {}; };
-}
 
 // Texels that name their tile, so a draw can check it samples the right one.
 std::vector<uint8_t> texels_of(const TileKey& k) {

@@ -9,18 +9,16 @@
 
 #include "warden/tiles/sizing.h"
 #include "warden/tiles/tile_cache.h"
+#include "tiles/tile_cache_fill.h"
 #include "support/messages.h"
 
 namespace warden::tiles {
 namespace {
 
+using test::fill_ok;
+using test::kLayer;
+
 using warden::testing::FailsWith;
-
-constexpr uint64_t kLayer = 1000;  // bytes of one layer; the cache only divides by it
-
-TileCache::Fill fill_ok() {
-  return [](const TileKey&, LayerIndex) -> Result<void> { return {}; };
-}
 
 // The example: pool of 3 layers, reserve 0, budget of 3 tiles. The three tiles are
 // drawn (their layers are read by the frame being recorded), one is evicted, and a new load

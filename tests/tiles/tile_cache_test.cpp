@@ -7,10 +7,13 @@
 #include <vector>
 
 #include "support/messages.h"
+#include "tiles/tile_cache_fill.h"
 #include "warden/tiles/sizing.h"
 
 namespace warden::tiles {
 namespace {
+
+using test::fill_ok;
 
 using warden::testing::FailsWith;
 
@@ -65,13 +68,6 @@ TEST(PoolSizing, ZeroSizesAreErrorsNamingTheField) {
 // ---- the cache --------------------------------------------------------------------------------
 
 constexpr uint64_t kLayerBytes = 87381u * 4;  // one 256x256 RGBA8 layer with its mip chain
-
-TileCache::Fill fill_ok(std::vector<LayerIndex>* filled = nullptr) {
-  return [filled](const TileKey&, LayerIndex layer) -> Result<void> {
-    if (filled) filled->push_back(layer);
-    return {};
-  };
-}
 
 TEST(TileCache, FailedFetchReleasesItsLayer) {
   SubmissionClock clock;

@@ -6,15 +6,13 @@
 #include <optional>
 
 #include "warden/tiles/tile_cache.h"
+#include "tiles/tile_cache_fill.h"
 
 namespace warden::tiles {
 namespace {
 
-constexpr uint64_t kLayer = 1000;
-
-TileCache::Fill fill_ok() {
-  return [](const TileKey&, LayerIndex) -> Result<void> { return {}; };
-}
+using test::fill_ok;
+using test::kLayer;
 
 constexpr TileKey kA{1, 0, 0}, kB{1, 1, 0}, kC{1, 0, 1}, kD{1, 1, 1};
 

@@ -33,7 +33,6 @@ using testing::show;
 
 constexpr uint32_t kTile = 64;    // 7 mip levels
 constexpr uint32_t kTarget = 64;  // 64 x 4 bytes = 256: already the copy row alignment
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 constexpr Rgba kRed{255, 0, 0, 255}, kGreen{0, 255, 0, 255}, kBlue{0, 0, 255, 255},
     kWhite{255, 255, 255, 255}, kYellow{255, 255, 0, 255};
@@ -143,7 +142,7 @@ class TileGpuTest : public GlDeviceTest {
   void expect_layers_recycled_together_show_their_new_tiles(MipPath mip_path);
 
   std::vector<uint8_t> read(WGPUBuffer buffer) {
-    auto bytes = dev->context->read_mapped(buffer, uint64_t{kTarget} * kTarget * 4, kTimeout);
+    auto bytes = dev->context->read_mapped(buffer, uint64_t{kTarget} * kTarget * 4, testing::kSafetyNet);
     EXPECT_TRUE(bytes) << bytes.error().message;
     return bytes ? std::move(bytes.value()) : std::vector<uint8_t>(uint64_t{kTarget} * kTarget * 4);
   }
@@ -176,7 +175,7 @@ class TileGpuTest : public GlDeviceTest {
     std::vector<std::vector<uint8_t>> levels;
     for (uint32_t m = 0; m < array.mip_levels(); ++m) {
       const uint32_t size = kTile >> m;
-      auto bytes = dev->context->read_mapped(buffers[m].get(), uint64_t{256} * size, kTimeout);
+      auto bytes = dev->context->read_mapped(buffers[m].get(), uint64_t{256} * size, testing::kSafetyNet);
       EXPECT_TRUE(bytes);
       std::vector<uint8_t> texels;
       for (uint32_t y = 0; bytes && y < size; ++y) {

@@ -36,19 +36,18 @@ using testing::Rgba;
 using testing::show;
 using testing::TestDevice;
 
-constexpr uint32_t kTile = 32;    // 6 mip levels
+constexpr uint32_t kLossTile = 32;    // 6 mip levels
 constexpr uint32_t kZoom = 2;     // the view shows the whole of z = 2: 4 x 4 tiles
 constexpr uint32_t kGrid = 4;
 constexpr uint32_t kOnScreen = 32;              // target pixels per tile
-constexpr uint32_t kTarget = kGrid * kOnScreen;  // 128 x 4 bytes a row: a multiple of 256
+constexpr uint32_t kLossTarget = kGrid * kOnScreen;  // 128 x 4 bytes a row: a multiple of 256
 constexpr uint32_t kMaxFetches = 4;
 constexpr uint32_t kLayers = 32;
 constexpr uint64_t kBudgetTiles = 24;
 constexpr Rgba kClear{0, 0, 0, 255};
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 // A colour no other tile of the pyramid's top three levels has.
-std::vector<uint8_t> solid(Rgba c) { return testing::solid_tile(c, kTile); }
+std::vector<uint8_t> solid_loss_tile(Rgba c) { return testing::solid_tile(c, kLossTile); }
 
 static_assert(kGrid == 1u << kZoom, "the view is the whole of level kZoom");
 std::vector<TileKey> visible_keys() { return testing::tiles_of_level(kZoom); }
@@ -66,7 +65,7 @@ class ImmediateFetcher : public TileFetcher {
  public:
   void fetch(TileReply reply) override {
     ++fetches;
-    reply.deliver(solid(testing::key_colour(reply.ticket().key)));
+    reply.deliver(solid_loss_tile(testing::key_colour(reply.ticket().key)));
   }
   uint32_t fetches = 0;
 };
@@ -89,7 +88,7 @@ class TileLayer {
     auto mips = MipGenerator::create(registry_, WGPUTextureFormat_RGBA8Unorm);
     ASSERT_TRUE(mips) << mips.error().message;
     mips_.emplace(std::move(*mips));
-    auto array = TileArray::create(*mips_, {kTile, kLayers, 0, "loss test tiles", mip_path_});
+    auto array = TileArray::create(*mips_, {kLossTile, kLayers, 0, "loss test tiles", mip_path_});
     ASSERT_TRUE(array) << array.error().message;
     array_.emplace(std::move(*array));
     auto renderer = TileRenderer::create(registry_, WGPUTextureFormat_RGBA8Unorm, kGrid * kGrid);
@@ -104,7 +103,7 @@ class TileLayer {
     cache_.emplace(std::move(*cache));
     resources::TextureDescription target;
     target.label = "loss test target";
-    target.size = {kTarget, kTarget, 1};
+    target.size = {kLossTarget, kLossTarget, 1};
     target.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
     auto texture = registry_.create_texture(target);
     ASSERT_TRUE(texture) << texture.error().message;
@@ -150,7 +149,7 @@ class TileLayer {
       // Never garbage: a layer draw_source hands out holds a tile delivered since the last clear.
       EXPECT_TRUE(delivered_.contains(source->drawn)) << to_string(source->drawn) << " drawn but never delivered";
       TileInstance t = place_tile(static_cast<float>(visible[i].x * kOnScreen), static_cast<float>(visible[i].y * kOnScreen),
-                                  kOnScreen, kTarget, kTarget);
+                                  kOnScreen, kLossTarget, kLossTarget);
       t.u0 = source->u0;
       t.v0 = source->v0;
       t.uv_scale = source->scale;
@@ -171,22 +170,22 @@ class TileLayer {
     if (read) {
       WGPUBufferDescriptor desc{};
       desc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
-      desc.size = uint64_t{kTarget} * kTarget * 4;
+      desc.size = uint64_t{kLossTarget} * kLossTarget * 4;
       readback = gpu::Ref<WGPUBuffer>(&p, p.DeviceCreateBuffer(registry_.device(), &desc));
-      gpu::copy_image_to_buffer(p, encoder.get(), *registry_.resolve(target_), readback.get(), kTarget, kTarget,
-                                kTarget * 4);
+      gpu::copy_image_to_buffer(p, encoder.get(), *registry_.resolve(target_), readback.get(), kLossTarget, kLossTarget,
+                                kLossTarget * 4);
     }
     WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder.get(), nullptr);
     registry_.submit(commands);
     p.CommandBufferRelease(commands);
     ++frame_;
     if (!read) return result;
-    auto bytes = dev.context->read_mapped(readback.get(), uint64_t{kTarget} * kTarget * 4, kTimeout);
+    auto bytes = dev.context->read_mapped(readback.get(), uint64_t{kLossTarget} * kLossTarget * 4, testing::kSafetyNet);
     EXPECT_TRUE(bytes) << bytes.error().message;
     for (const TileKey& key : visible) {
       const uint32_t x = key.x * kOnScreen + kOnScreen / 2, y = key.y * kOnScreen + kOnScreen / 2;
       Rgba c{};
-      if (bytes) std::memcpy(c.data(), &(*bytes)[(size_t{y} * kTarget + x) * 4], 4);
+      if (bytes) std::memcpy(c.data(), &(*bytes)[(size_t{y} * kLossTarget + x) * 4], 4);
       result.centres.push_back(c);
     }
     return result;
@@ -464,7 +463,7 @@ TEST_F(TilesAcrossLossNull, AnArrayTheRegistryHasNoRoomForIsAnErrorNamingTheView
   auto mips = MipGenerator::create(registry, WGPUTextureFormat_RGBA8Unorm);
   ASSERT_TRUE(mips) << mips.error().message;
   const resources::LiveCounts before = registry.live_counts();
-  auto array = TileArray::create(*mips, {kTile, 8, 0, "band z7"});
+  auto array = TileArray::create(*mips, {kLossTile, 8, 0, "band z7"});
   ASSERT_FALSE(array);
   EXPECT_EQ(array.error().kind, ErrorKind::PoolFull) << array.error().message;
   EXPECT_THAT(array, FailsWith(MessageId::ResourcePoolFull));
@@ -480,7 +479,7 @@ TEST_F(TilesAcrossLossNull, TileCallsBetweenLossAndRebuildAreDeviceLostErrors) {
   resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get());
   auto mips = MipGenerator::create(registry, WGPUTextureFormat_RGBA8Unorm);
   ASSERT_TRUE(mips) << mips.error().message;
-  auto array = TileArray::create(*mips, {kTile, 4, 0, "band z2"});
+  auto array = TileArray::create(*mips, {kLossTile, 4, 0, "band z2"});
   ASSERT_TRUE(array) << array.error().message;
   auto renderer = TileRenderer::create(registry, WGPUTextureFormat_RGBA8Unorm, 4);
   ASSERT_TRUE(renderer) << renderer.error().message;
@@ -493,12 +492,12 @@ TEST_F(TilesAcrossLossNull, TileCallsBetweenLossAndRebuildAreDeviceLostErrors) {
     EXPECT_NE(r.error().message.find("device lost (device generation 1), rebuilding"), std::string::npos)
         << what << ": " << r.error().message;
   };
-  auto written = array->write_level0(0, solid(kClear));
+  auto written = array->write_level0(0, solid_loss_tile(kClear));
   expect_lost(written, "write_level0");
   EXPECT_NE(written.error().message.find("\"band z2\" layer 0"), std::string::npos) << written.error().message;
   const TileInstance one[1] = {};
   expect_lost(renderer->write_instances(one), "write_instances");
-  auto again = TileArray::create(*mips, {kTile, 4, 0, "band z3"});
+  auto again = TileArray::create(*mips, {kLossTile, 4, 0, "band z3"});
   ASSERT_THAT(again, FailsWith(MessageId::TileDeviceLost));
   EXPECT_EQ(again.error().kind, ErrorKind::DeviceFailed);
   EXPECT_NE(again.error().message.find("\"band z3\": device lost (device generation 1), rebuilding"), std::string::npos)

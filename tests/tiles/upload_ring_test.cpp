@@ -26,7 +26,6 @@ using testing::NamesLabel;
 using testing::GlDeviceTest;
 using State = UploadRing::BufferState;
 
-constexpr auto kTimeout = warden::testing::kSafetyNet;
 
 // One comparable value per stage() outcome: "staged", "turned away" or the error's message.
 std::string outcome(const Result<bool>& staged) {
@@ -88,7 +87,7 @@ class UploadRingTest : public GlDeviceTest {
     gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(on.device.get(), nullptr));
     gpu::copy_image_to_buffer(p, encoder.get(), texture, readback.get(), size, size, pitch, 0, layer);
     submit(encoder.get());
-    auto bytes = on.context->read_mapped(readback.get(), desc.size, kTimeout);
+    auto bytes = on.context->read_mapped(readback.get(), desc.size, testing::kSafetyNet);
     EXPECT_TRUE(bytes.ok()) << bytes.error().message;
     std::vector<uint8_t> packed;
     if (!bytes.ok()) return packed;
@@ -153,7 +152,7 @@ TEST_F(UploadRingTest, ABufferIsMappedAgainOnlyAfterTheSubmissionThatReadItRetir
 
   // Only the clock's retirement releases it; the map completes in a later ProcessEvents.
   bool saw_mapping = false;
-  const auto deadline = std::chrono::steady_clock::now() + kTimeout;
+  const auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
   while (r.state(0) != State::Mapped && std::chrono::steady_clock::now() < deadline) {
     clock->poll();
     const bool retired = clock->clock().is_retired(reader);

@@ -297,9 +297,15 @@ function checkExports(model, exportsText) {
 }
 
 // ---- proof marks --------------------------------------------------------------------------------
-function provenSets() {
+function provenSets(model) {
   const values = new Set(), structs = new Set(proven.structs), fns = new Set(proven.functions);
   for (const [e, names] of Object.entries(proven.enums)) for (const n of names) values.add(`${e}_${n}`);
+  for (const [e, except] of Object.entries(proven.everyValueOf)) {
+    if (!model.enums.has(e)) fail(`proven.everyValueOf names ${e}, which is not an enum of the header`);
+    const enumValues = model.enums.get(e).values;
+    for (const vn of except) if (!enumValues.has(vn)) fail(`proven.everyValueOf.${e} excepts ${vn}, which ${e} does not have`);
+    for (const [vn] of enumValues) if (!except.includes(vn)) values.add(`${e}_${vn}`);
+  }
   return { values, structs, fns };
 }
 
@@ -309,7 +315,7 @@ const hex64 = (n) => `0x${n.toString(16).toUpperCase().padStart(16, '0')}`;
 const UNPROVEN = ' /* unproven */';
 
 function writeHeader(model, meta) {
-  const p = provenSets();
+  const p = provenSets(model);
   const count = { enums: model.enums.size, values: 0, provenValues: 0, flags: model.flags.size, flagValues: 0, provenFlagValues: 0,
     structs: model.structs.size, provenStructs: 0, functions: model.functions.size, provenFunctions: 0 };
   const L = [];

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_run.h"
-#include "support/dawn_without.h"
 #include "warden/version.h"
 
 namespace warden {
@@ -112,8 +111,8 @@ TEST(InfoCommand, SaysHowManyEntryPointsOfTheHeaderTheLibraryExports) {
 }
 
 TEST(InfoCommand, NamesTheEntryPointsTheLibraryLacks) {
-  std::string library = testing::dawn_without(WARDEN_TEST_DAWN_LIBRARY,
-      {"wgpuRenderPassEncoderSetBlendConstant", "wgpuDeviceCreateErrorExternalTexture"}, "info-without-two.so");
+  // A build of Dawn without these two entry points (tests/CMakeLists.txt).
+  const std::string library = WARDEN_DAWN_WITHOUT_TWO;
   auto run = run_cli("info --backend null", "WARDEN_WEBGPU_LIB=" + library);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("\nentry points  251 of 253 resolved; absent: wgpuDeviceCreateErrorExternalTexture, "

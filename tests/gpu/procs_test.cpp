@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "support/dawn_without.h"
 #include "support/error_scope.h"
 #include "support/gpu_test.h"
 #include "support/messages.h"
@@ -26,10 +25,6 @@ using testing::GlDeviceTest;
 constexpr uint32_t kSize = 4;
 constexpr uint32_t kRowBytes = 256;
 
-std::string dawn_without(const std::vector<std::string>& hidden, const std::string& file_name) {
-  return testing::dawn_without(WARDEN_TEST_DAWN_LIBRARY, hidden, file_name);
-}
-
 TEST(Procs, TheTableHasAFieldForEveryEntryPointOfTheHeader) {
   EXPECT_EQ(proc_count(), 253u);
   EXPECT_EQ(sizeof(Procs), proc_count() * sizeof(void*));
@@ -37,7 +32,8 @@ TEST(Procs, TheTableHasAFieldForEveryEntryPointOfTheHeader) {
 }
 
 TEST(Procs, AnEntryTheLibraryLacksIsNullAndNamedAndACallerThatNeedsItIsRefused) {
-  std::string path = dawn_without({"wgpuRenderPassEncoderSetBlendConstant"}, "without-blend-constant.so");
+  // A build of Dawn without wgpuRenderPassEncoderSetBlendConstant (tests/CMakeLists.txt).
+  const std::string path = WARDEN_DAWN_WITHOUT_BLEND_CONSTANT;
   auto lib = Library::load({.path = path, .ledger = LedgerMode::Off});
   ASSERT_TRUE(lib.ok()) << lib.error().message;
   EXPECT_THAT(lib.value()->absent_procs(), ElementsAre("wgpuRenderPassEncoderSetBlendConstant"));
@@ -57,8 +53,8 @@ TEST(Procs, AnEntryTheLibraryLacksIsNullAndNamedAndACallerThatNeedsItIsRefused) 
 }
 
 TEST(Procs, ALibraryThatLacksAnEntryWardenCallsIsRefusedNamingIt) {
-  std::string path = dawn_without({"wgpuDeviceCreateBuffer", "wgpuRenderPassEncoderSetBlendConstant"},
-                                  "without-create-buffer.so");
+  // Without wgpuDeviceCreateBuffer, which warden calls, and wgpuRenderPassEncoderSetBlendConstant.
+  const std::string path = WARDEN_DAWN_WITHOUT_CREATE_BUFFER;
   auto lib = Library::load({.path = path, .ledger = LedgerMode::Off});
   ASSERT_THAT(lib, testing::FailsWith(MessageId::LibrarySymbolsMissing));
   EXPECT_THAT(lib.error().message, HasSubstr("lacks 1 entry point(s) warden needs: wgpuDeviceCreateBuffer."));

@@ -16,6 +16,7 @@ constexpr EnumName<ResourceKind> kResourceKindNames[] = {
     {ResourceKind::RenderPipeline, "render pipeline"},
     {ResourceKind::ComputePipeline, "compute pipeline"},
     {ResourceKind::QuerySet, "query set"},
+    {ResourceKind::RenderBundle, "render bundle"},
 };
 const char* to_string(ResourceKind kind) { return name_in(kResourceKindNames, kind); }
 

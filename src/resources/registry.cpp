@@ -389,6 +389,15 @@ Error RegistryImpl::device_lost_error(std::string_view what) const {
                     fmt::format("{}: device lost (device generation {}), rebuilding", what, device_generation_));
 }
 
+std::optional<Error> RegistryImpl::refuse_inside_recording(std::string_view call) const {
+  if (recording_ == nullptr) return std::nullopt;
+  return make_error(ErrorKind::Refused, MessageId::RenderBundleRecordReentered,
+                    fmt::format("{}: called from inside the record callback of render bundle \"{}\"; a record "
+                                "callback may resolve handles and write contents, not make, replace or "
+                                "destroy objects (make them before the bundle) nor move device generations",
+                                call, *recording_));
+}
+
 template <typename Tag>
 Serial RegistryImpl::last_used_of(Handle<Tag> handle) const {
   const auto* rec = record(handle);
@@ -419,6 +428,7 @@ LiveCounts RegistryImpl::live_counts() const {
 template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::adopt(Object<Tag> object, std::string label, Ownership ownership) {
   const char* kind = kind_name<Tag>();
+  if (auto refused = refuse_inside_recording(call_name<Tag>("adopt"))) return *refused;  // the object stays the caller's
   if (device_lost_ && object != nullptr) {
     if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
     return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("adopt"), label));
@@ -531,6 +541,7 @@ void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
 
 template <typename Tag>
 Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
+  if (auto refused = refuse_inside_recording(call_name<Tag>("replace"))) return *refused;
   Object<Tag>* slot = store<Tag>().pool.find(handle.bits());
   if (slot == nullptr) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
@@ -580,6 +591,7 @@ Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
 template <typename Tag>
 Result<void> RegistryImpl::destroy(Handle<Tag> handle) {
   if (handle.is_null()) return {};  // like free(nullptr): nothing to do, nothing wrong
+  if (auto refused = refuse_inside_recording(call_name<Tag>("destroy"))) return *refused;
   auto* rec = record(handle);
   if (rec == nullptr) {
     const bool ours = (handle.bits() & HandleLayout::kOwnerMask) ==
@@ -624,6 +636,7 @@ Result<TextureViewHandle> RegistryImpl::import_texture_view(WGPUTextureView view
 }
 
 Result<void> RegistryImpl::forget_texture_view(TextureViewHandle handle) {
+  if (auto refused = refuse_inside_recording("forget_texture_view")) return *refused;
   auto* rec = record(handle);
   if (rec == nullptr) return stale_error(handle);
   if (rec->ownership != Ownership::Imported) {
@@ -648,7 +661,7 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
   }
   auto released = s.pool.release(handle.index());
   release_when_retired<Tag>(released.value, rec, handle.index(), handle.generation());
-  if constexpr (std::is_same_v<Tag, BindGroupTag>) {
+  if constexpr (std::is_same_v<Tag, BindGroupTag> || std::is_same_v<Tag, RenderBundleTag>) {
     rec.data = {};
   } else if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
     rec.data.kept = {};  // kept contents go with the object (move-assigned: the memory is freed)
@@ -733,6 +746,28 @@ void RegistryImpl::touch_impl(Handle<Tag> handle) {
       if (auto* r = record(sampler)) r->last_used = rec->last_used;
     }
     if (stale_view) touch_impl(*stale_view);
+  } else if constexpr (std::is_same_v<Tag, RenderBundleTag>) {
+    touch_recorded(*rec);
+  }
+}
+
+void RegistryImpl::touch_recorded(const detail::Record<RenderBundleTag>& rec) {
+  // A copy: touching a bind group may report a stale view to the application's sink, which may
+  // destroy the bundle and its list.
+  const std::vector<std::pair<ResourceKind, uint64_t>> used = rec.data.used;
+  for (const auto& [kind, bits] : used) {
+    switch (kind) {
+      // Objects destroyed since the recording are skipped: the bundle holds them itself.
+#define WARDEN_TOUCH_RECORDED(Name, snake)                                    \
+  case ResourceKind::Name:                                                    \
+    if constexpr (!std::is_same_v<Name##Tag, RenderBundleTag>) {              \
+      if (record(Name##Handle::from_bits(bits)) != nullptr) touch_impl(Name##Handle::from_bits(bits)); \
+    }                                                                         \
+    break;
+      WARDEN_RESOURCE_KINDS(WARDEN_TOUCH_RECORDED)
+#undef WARDEN_TOUCH_RECORDED
+      case ResourceKind::None: break;
+    }
   }
 }
 

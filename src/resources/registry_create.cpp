@@ -13,6 +13,7 @@
 #include "warden/gpu/error_scope.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
+#include "warden/gpu/ref.h"
 
 namespace warden::resources {
 
@@ -95,6 +96,7 @@ Result<RegistryImpl::Object<Tag>> RegistryImpl::create_scoped(const char* call, 
 template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
                                                  detail::KindData<Tag> data) {
+  if (auto refused = refuse_inside_recording(call)) return *refused;
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, recipe_label(recipe)));
   auto object = make_object<Tag>(recipe);
   if (!object) return object.error();
@@ -529,6 +531,57 @@ Result<WGPUQuerySet> RegistryImpl::make_object<QuerySetTag>(const QuerySetDescri
                                     [&] { return procs_.DeviceCreateQuerySet(device_, &d); });
 }
 
+template <>
+Result<WGPURenderBundle> RegistryImpl::make_object<RenderBundleTag>(const RenderBundleDescription& desc) {
+  const ErrorObject named{to_string(ResourceKind::RenderBundle), {}, {}, desc.label};
+  if (!desc.record) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::RenderBundleNoRecord, named,
+                      fmt::format("create_render_bundle \"{}\": no record callback; a bundle's commands come "
+                                  "only from it",
+                                  desc.label));
+  }
+  WGPURenderBundleEncoderDescriptor d{};
+  d.label = gpu::string_view(desc.label);
+  d.colorFormatCount = desc.color_formats.size();
+  d.colorFormats = desc.color_formats.data();
+  d.depthStencilFormat = desc.depth_stencil_format;
+  d.sampleCount = desc.sample_count;
+  d.depthReadOnly = desc.depth_read_only;
+  d.stencilReadOnly = desc.stencil_read_only;
+  std::optional<Error> failure;
+  recorded_uses_.clear();
+  // The callback runs inside the creation's error scopes: what the device says of its commands is
+  // the bundle's rejection, with the bundle's label.
+  auto made = create_scoped<RenderBundleTag>("create_render_bundle", desc.label, [&]() -> WGPURenderBundle {
+    gpu::Ref<WGPURenderBundleEncoder> encoder(&procs_, procs_.DeviceCreateRenderBundleEncoder(device_, &d));
+    RenderBundleRecording recording(facade_, procs_, encoder.get(), desc.label);
+    {
+      // Cleared however the callback leaves, an exception included.
+      recording_ = &desc.label;
+      struct Recording {
+        const std::string*& slot;
+        ~Recording() { slot = nullptr; }
+      } inside{recording_};
+      if (Result<void> recorded = desc.record(recording); !recorded) failure = recorded.error();
+    }
+    if (!failure && recording.failure_) failure = std::move(recording.failure_);
+    if (failure) return nullptr;
+    recorded_uses_ = std::move(recording.used_);
+    std::sort(recorded_uses_.begin(), recorded_uses_.end());
+    recorded_uses_.erase(std::unique(recorded_uses_.begin(), recorded_uses_.end()), recorded_uses_.end());
+    WGPURenderBundleDescriptor finish{};
+    finish.label = gpu::string_view(desc.label);
+    return procs_.RenderBundleEncoderFinish(encoder.get(), &finish);
+  });
+  if (failure) {
+    failure->id = MessageId::RenderBundleRecordFailed;
+    failure->message = fmt::format("render bundle \"{}\": its record callback failed: {}", desc.label, failure->message);
+    failure->object = named;
+    return std::move(*failure);
+  }
+  return made;
+}
+
 // ---- create: checks, then make_object, then the slot with its recipe ---------------------------
 
 Result<void> RegistryImpl::check_buffer_description(const char* call, const BufferDescription& desc) const {
@@ -708,6 +761,12 @@ Result<QuerySetHandle> RegistryImpl::create_query_set(const QuerySetDescription&
                                   desc.label, desc.count, resources::kMaxQueryCount));
   }
   return create_from_recipe<QuerySetTag>("create_query_set", desc, {});
+}
+
+Result<RenderBundleHandle> RegistryImpl::create_render_bundle(const RenderBundleDescription& desc) {
+  auto handle = create_from_recipe<RenderBundleTag>("create_render_bundle", desc, {});
+  if (handle) record(*handle)->data.used = std::move(recorded_uses_);
+  return handle;
 }
 
 }  // namespace warden::resources

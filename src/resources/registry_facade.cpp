@@ -69,6 +69,12 @@ Result<ComputePipelineHandle> Registry::create_compute_pipeline(const ComputePip
 Result<QuerySetHandle> Registry::create_query_set(const QuerySetDescription& desc) {
   return impl_->create_query_set(desc);
 }
+Result<RenderBundleHandle> Registry::create_render_bundle(const RenderBundleDescription& desc) {
+  return impl_->create_render_bundle(desc);
+}
+Result<void> Registry::rerecord_render_bundle(RenderBundleHandle handle) {
+  return impl_->rerecord_render_bundle(handle);
+}
 
 // ---- a new object from a new recipe, under the same handle -----------------------------------
 

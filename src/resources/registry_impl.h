@@ -71,6 +71,13 @@ struct KindData<BindGroupTag> {
   std::vector<SamplerHandle> samplers{};
 };
 
+template <>
+struct KindData<RenderBundleTag> {
+  // What its record callback resolved, by kind and handle bits, each once: touching the bundle
+  // touches them (a submission that executes the bundle uses them).
+  std::vector<std::pair<ResourceKind, uint64_t>> used{};
+};
+
 template <typename Tag>
 using Recipe = typename RecipeOf<Tag>::type;
 
@@ -160,6 +167,8 @@ class RegistryImpl {
   Result<RenderPipelineHandle> create_render_pipeline(const RenderPipelineDescription& description);
   Result<ComputePipelineHandle> create_compute_pipeline(const ComputePipelineDescription& description);
   Result<QuerySetHandle> create_query_set(const QuerySetDescription& desc);
+  Result<RenderBundleHandle> create_render_bundle(const RenderBundleDescription& desc);
+  Result<void> rerecord_render_bundle(RenderBundleHandle handle);
 
   // ---- a new object from a new recipe, under the same handle ------------------------------
   Result<void> recreate_texture(TextureHandle handle, const TextureDescription& desc);
@@ -306,6 +315,15 @@ class RegistryImpl {
   std::optional<SlotState> state_of(Handle<Tag> handle) const;
   // DeviceFailed: "<what>: device lost (device generation N), rebuilding".
   Error device_lost_error(std::string_view what) const;
+  // Refused (RenderBundleRecordReentered) while a record callback runs: `call` would make,
+  // replace or destroy an object, which the walks around the callback (create, rebuild) do not
+  // expect to change under them (docs/adr/0039). Empty otherwise.
+  std::optional<Error> refuse_inside_recording(std::string_view call) const;
+  // The same for the calls that move device generations, which return no error: reported as a
+  // gfx.resources error; true when refused.
+  bool refused_inside_recording(std::string_view call);
+  // Touches what a render bundle's record callback resolved.
+  void touch_recorded(const detail::Record<RenderBundleTag>& rec);
   // The GPU object a recipe describes, made on the current device inside creation error
   // scopes (create_scoped). One function per kind; create_* and rebuild() both call it.
   template <typename Tag>
@@ -371,6 +389,10 @@ class RegistryImpl {
   WGPUQueue queue_;
   bool device_lost_ = false;
   uint64_t device_generation_;
+  // The label of the render bundle whose record callback runs now; null when none does.
+  const std::string* recording_ = nullptr;
+  // What the last make_object<RenderBundleTag> saw its callback resolve, for the slot's KindData.
+  std::vector<std::pair<ResourceKind, uint64_t>> recorded_uses_;
   // Refill callbacks of the rebuild in progress, run once every object is made again.
   std::vector<std::function<void()>> refills_;
   uint32_t id_;

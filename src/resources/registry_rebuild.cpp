@@ -27,8 +27,16 @@ double ms_since(Clock::time_point start) {
 
 }  // namespace
 
+// A record callback runs in the middle of a create or of the rebuild's walk (docs/adr/0039):
+// these calls are reported and refused there, like the calls that make or destroy objects.
+bool RegistryImpl::refused_inside_recording(std::string_view call) {
+  std::optional<Error> refused = refuse_inside_recording(call);
+  if (refused) diagnostics_.error(refused->id, std::move(refused->message));
+  return refused.has_value();
+}
+
 void RegistryImpl::on_device_lost() {
-  if (device_lost_) return;
+  if (device_lost_ || refused_inside_recording("on_device_lost")) return;
   // Flipped first: whatever the release events below reach sees a lost registry.
   device_lost_ = true;
   // Nothing of the lost device can still run: what waits for a submission goes now.
@@ -67,6 +75,7 @@ void RegistryImpl::lose_all() {
 }
 
 RebuildReport RegistryImpl::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation) {
+  if (refused_inside_recording("rebuild")) return RebuildReport{.generation = device_generation_};
   const auto started = Clock::now();
   on_device_lost();
   device_ = device;
@@ -138,6 +147,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
     *s.pool.find(id.bits) = *made;
     rec.state = SlotState::Live;
     ++report.rebuilt;
+    if constexpr (std::is_same_v<Tag, RenderBundleTag>) rec.data.used = std::move(recorded_uses_);
     if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
       const auto restoring = Clock::now();
       restore_contents(Handle<Tag>::from_bits(id.bits), rec, report);
@@ -150,6 +160,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
 // ---- prepared ahead of a rebuild (docs/adr/0034) ------------------------------------------------
 
 size_t RegistryImpl::prepare_rebuild(WGPUDevice device) {
+  if (refused_inside_recording("prepare_rebuild")) return 0;
   discard_prepared();
   if (device_lost_ || device == nullptr || device == device_) return 0;
   // make_object makes on device_ and finds what an object uses in the pools: while they are

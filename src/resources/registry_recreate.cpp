@@ -29,8 +29,32 @@ Result<void> RegistryImpl::recreate_buffer(BufferHandle handle, const BufferDesc
   return recreate<BufferTag>("recreate_buffer", handle, desc);
 }
 
+Result<void> RegistryImpl::rerecord_render_bundle(RenderBundleHandle handle) {
+  if (auto refused = refuse_inside_recording("rerecord_render_bundle")) return *refused;
+  auto* rec = record(handle);
+  if (rec == nullptr) {
+    Error error = stale_error(handle);
+    error.message = fmt::format("rerecord_render_bundle: {}", error.message);
+    return error;
+  }
+  if (!rec->recipe) {
+    const ErrorObject object = object_of(handle, rec->label);
+    return make_error(ErrorKind::Refused, MessageId::RenderBundleNoRecipe, object,
+                      fmt::format("rerecord_render_bundle {}: warden has no record callback for it (adopted, or "
+                                  "replaced by the caller's own); its owner swaps in a new one with "
+                                  "replace_render_bundle",
+                                  describe(object)));
+  }
+  auto made = make_object<RenderBundleTag>(*rec->recipe);
+  if (!made) return made.error();  // nothing changed: the old bundle stays under the handle
+  swap_in<RenderBundleTag>(SlotId{handle.index(), handle.generation(), handle.bits()}, *made);
+  rec->data.used = std::move(recorded_uses_);
+  return {};
+}
+
 template <typename Tag>
 Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail::Recipe<Tag> recipe) {
+  if (auto refused = refuse_inside_recording(call)) return *refused;
   auto* rec = record(handle);
   if (rec == nullptr) {
     Error error = stale_error(handle);

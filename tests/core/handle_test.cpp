@@ -46,7 +46,8 @@ TEST(Handle, KindsAreDistinctTypesThatDoNotConvert) {
   static_assert(!std::is_convertible_v<uint64_t, BufferHandle>);
   static_assert(!std::is_same_v<RenderPipelineHandle, ComputePipelineHandle>);
   static_assert(sizeof(QuerySetHandle) == 8);
-  EXPECT_EQ(kResourceKindCount, 11u);
+  static_assert(sizeof(RenderBundleHandle) == 8);
+  EXPECT_EQ(kResourceKindCount, 12u);
 }
 
 TEST(Handle, HashesAndComparesByBits) {
@@ -60,6 +61,7 @@ TEST(Handle, HashesAndComparesByBits) {
 TEST(ResourceKind, EveryKindHasAName) {
   EXPECT_STREQ(to_string(ResourceKind::TextureView), "texture view");
   EXPECT_STREQ(to_string(ResourceKind::QuerySet), "query set");
+  EXPECT_STREQ(to_string(ResourceKind::RenderBundle), "render bundle");
   EXPECT_STREQ(to_string(ResourceKind::None), "none");
   EXPECT_STREQ(to_string(static_cast<ResourceKind>(15)), "unknown");
 }

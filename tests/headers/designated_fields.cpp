@@ -58,6 +58,11 @@ resources::BindGroupDescription bind_group(BindGroupLayoutHandle layout, BufferH
   return {.layout = layout, .entries = {{.binding = 0, .resource = resources::BufferBinding{.buffer = uniforms}}}};
 }
 resources::QuerySetDescription query_set() { return {.count = 2}; }
+resources::RenderBundleDescription render_bundle() {
+  return {.label = "grid",
+          .color_formats = {WGPUTextureFormat_RGBA8Unorm},
+          .record = [](resources::RenderBundleRecording&) -> Result<void> { return {}; }};
+}
 resources::TextureWrite texture_write() { return {.size = {.width = 4, .height = 4, .depthOrArrayLayers = 1}, .bytes_per_row = 16}; }
 resources::RenderPipelineDescription render_pipeline(ShaderModuleHandle module) {
   return {
@@ -125,7 +130,7 @@ int main() {
   return vertex_buffer().size == 0 || render_texture().size.width == 0 || layer_view().label != "" ||
          linear_sampler().label != "" || shadow_sampler().label != "" || shader_module().wgsl.empty() || bind_group_layout().entries.empty() ||
          pipeline_layout(layout).layouts.empty() || bind_group(layout, BufferHandle{}).entries.empty() ||
-         query_set().count == 0 || texture_write().bytes_per_row == 0 || render_pipeline(module).targets.empty() ||
+         query_set().count == 0 || !render_bundle().record || texture_write().bytes_per_row == 0 || render_pipeline(module).targets.empty() ||
          compute_pipeline(module).compute.constants.empty() || layout_entry().binding != 0 ||
          registry_options().generation_limit == 0 || engine_options().hot_reload ||
          !engine_callbacks().on_failed || tile_layer_options().tile_size == 0 || !device_options().callbacks.on_lost ||

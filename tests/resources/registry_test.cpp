@@ -58,7 +58,7 @@ TEST_F(NullDeviceTest, CreatesOneObjectOfEveryKindAndResolvesIt) {
   EXPECT_TRUE(dev->take_errors().empty());
   LiveCounts counts = reg->live_counts();
   for (size_t k = 0; k < kResourceKindCount; ++k) EXPECT_EQ(counts.by_kind[k], 1u) << k;
-  EXPECT_EQ(counts.total(), 11u);
+  EXPECT_EQ(counts.total(), 12u);
   EXPECT_TRUE(reg->resolve(kit.buffer).ok());
   EXPECT_TRUE(reg->resolve(kit.query_set).ok());
   EXPECT_TRUE(reg->resolve(kit.render_pipeline).ok());
@@ -729,6 +729,7 @@ TEST_F(NullDeviceTest, EveryOwnedKindIsDeferredToTheSubmissionBeingRecordedWitho
   testing::Kit kit = make_kit(*reg);
   submit_empty(*reg, *dev);  // serial 1: the objects were never used by it
   ASSERT_TRUE(poll_until_retired(*reg, Serial{1}));
+  ASSERT_TRUE(reg->destroy_render_bundle(kit.render_bundle).ok());
   ASSERT_TRUE(reg->destroy_bind_group(kit.bind_group).ok());
   ASSERT_TRUE(reg->destroy_render_pipeline(kit.render_pipeline).ok());
   ASSERT_TRUE(reg->destroy_compute_pipeline(kit.compute_pipeline).ok());

@@ -83,6 +83,7 @@ struct Kit {
   RenderPipelineHandle render_pipeline;
   ComputePipelineHandle compute_pipeline;
   QuerySetHandle query_set;
+  RenderBundleHandle render_bundle;
 };
 
 inline Kit make_kit(resources::Registry& reg) {
@@ -121,6 +122,19 @@ inline Kit make_kit(resources::Registry& reg) {
   kit.render_pipeline = take(reg.create_render_pipeline(rp));
   kit.compute_pipeline = take(reg.create_compute_pipeline({"kit compute pipeline", {}, {kit.module, "cs", {}}}));
   kit.query_set = take(reg.create_query_set({WGPUQueryType_Occlusion, 4, "kit queries"}));
+  resources::RenderBundleDescription bundle;
+  bundle.label = "kit render bundle";
+  bundle.color_formats = {WGPUTextureFormat_RGBA8Unorm};
+  bundle.record = [pipeline = kit.render_pipeline, group = kit.bind_group](resources::RenderBundleRecording& r) -> Result<void> {
+    auto p = r.resolve(pipeline);
+    auto g = r.resolve(group);
+    if (!p || !g) return (!p ? p.error() : g.error());
+    r.procs().RenderBundleEncoderSetPipeline(r.encoder(), *p);
+    r.procs().RenderBundleEncoderSetBindGroup(r.encoder(), 0, *g, 0, nullptr);
+    r.procs().RenderBundleEncoderDraw(r.encoder(), 3, 1, 0, 0);
+    return {};
+  };
+  kit.render_bundle = take(reg.create_render_bundle(bundle));
   return kit;
 }
 

@@ -34,7 +34,8 @@ namespace warden {
   X(BindGroup, bind_group)                                                                     \
   X(RenderPipeline, render_pipeline)                                                           \
   X(ComputePipeline, compute_pipeline)                                                         \
-  X(QuerySet, query_set)
+  X(QuerySet, query_set)                                                                       \
+  X(RenderBundle, render_bundle)
 
 /// The kind of object a handle names; the number is the kind field of its bits.
 enum class ResourceKind : uint8_t {

@@ -141,6 +141,8 @@ namespace warden::gpu {
   X(void, ComputePassEncoderDispatchWorkgroups, (WGPUComputePassEncoder, uint32_t, uint32_t, uint32_t)) \
   X(void, ComputePassEncoderEnd, (WGPUComputePassEncoder))                                          \
   X(void, ComputePassEncoderRelease, (WGPUComputePassEncoder))                                      \
+  X(WGPURenderBundleEncoder, DeviceCreateRenderBundleEncoder, (WGPUDevice, WGPURenderBundleEncoderDescriptor const *)) \
+  X(WGPURenderBundle, RenderBundleEncoderFinish, (WGPURenderBundleEncoder, WGPURenderBundleDescriptor const *)) \
   X(void, RenderBundleAddRef, (WGPURenderBundle))                                                   \
   X(void, RenderBundleRelease, (WGPURenderBundle))                                                  \
   X(void, RenderBundleEncoderAddRef, (WGPURenderBundleEncoder))                                     \

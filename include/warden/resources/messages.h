@@ -57,5 +57,9 @@
   X(resources, QuerySetTooLarge, 46, "create_query_set was asked for more queries than WebGPU allows in one set") \
   X(resources, RecreateNotOwned, 47, "recreate_texture or recreate_buffer was given a borrowed object; warden makes again only objects it owns") \
   X(resources, RecreateDependentFailed, 48, "recreate_texture or recreate_buffer made the new object, but the device refused a view or bind group made again from it; that one is Failed") \
-  X(resources, SlotAwaitsOwner, 49, "after a rebuild, an object with no recipe (adopted, borrowed or replaced by the caller's own) is still Lost until its owner re-supplies it with replace_*")
+  X(resources, SlotAwaitsOwner, 49, "after a rebuild, an object with no recipe (adopted, borrowed or replaced by the caller's own) is still Lost until its owner re-supplies it with replace_*") \
+  X(resources, RenderBundleNoRecord, 50, "create_render_bundle was given no record callback; a bundle's commands come only from it") \
+  X(resources, RenderBundleRecordFailed, 51, "a render bundle's record callback returned an error, or a handle it resolved was stale or not back; the bundle's label and the error's words follow") \
+  X(resources, RenderBundleRecordReentered, 52, "a call that makes, replaces or destroys an object was made from inside a render bundle's record callback; it was refused") \
+  X(resources, RenderBundleNoRecipe, 53, "rerecord_render_bundle was given a bundle warden has no recipe for (adopted, or replaced by the caller's own)")
 // clang-format on

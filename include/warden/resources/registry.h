@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -62,6 +63,7 @@ struct ResourceKindFacts {
 /// Every kind's facts in one table, in the order teardown walks (a rebuild after loss walks it
 /// backwards): users of an object go before the object they use.
 inline constexpr std::array<ResourceKindFacts, kResourceKindCount> kResourceKindTable = {{
+    {ResourceKind::RenderBundle, false},  // records pipelines, bind groups and buffers: made last
     {ResourceKind::BindGroup, false},
     {ResourceKind::RenderPipeline, false},
     {ResourceKind::ComputePipeline, false},
@@ -348,6 +350,35 @@ struct QuerySetDescription {
   std::string label{};
 };
 
+class RenderBundleRecording;
+
+/// What create_render_bundle makes a render bundle from, kept as its recipe: the attachments the
+/// bundle's passes have, and the application's `record`, which records the commands. A bundle
+/// holds the device's pipelines, bind groups and buffers, so it cannot outlive them: after a loss
+/// the rebuild calls `record` again on the new device, after every other kind is made again
+/// (docs/adr/0039).
+struct RenderBundleDescription {
+  /// The name messages, reports and the GPU debugger show.
+  std::string label{};
+  /// The color attachments of the passes that execute the bundle, in attachment order.
+  std::vector<WGPUTextureFormat> color_formats{};
+  /// Their depth-stencil attachment's format; Undefined: none.
+  WGPUTextureFormat depth_stencil_format = WGPUTextureFormat_Undefined;
+  /// Samples per pixel of the attachments.
+  uint32_t sample_count = 1;
+  /// Whether the bundle's draws leave depth unwritten (the pass may then bind depth read-only).
+  bool depth_read_only = false;
+  /// Whether the bundle's draws leave stencil unwritten.
+  bool stencil_read_only = false;
+  /// Records the bundle's commands into the recording's encoder, resolving the handles they use
+  /// through it. Called by create_render_bundle, by rerecord_render_bundle, and by the rebuild
+  /// after a device loss, each time on the registry's current device; an error it returns fails
+  /// that call (the bundle's label and the error's words are named). Required. It may read the
+  /// registry and write buffers and textures; making, replacing or destroying an object from
+  /// inside it is refused (RenderBundleRecordReentered), as is driving device generations.
+  std::function<Result<void>(RenderBundleRecording&)> record{};
+};
+
 /// Where write_texture puts its bytes.
 struct TextureWrite {
   /// The mip level written.
@@ -382,6 +413,7 @@ template <> struct RecipeOf<BindGroupTag> { using type = BindGroupDescription; }
 template <> struct RecipeOf<RenderPipelineTag> { using type = RenderPipelineDescription; };
 template <> struct RecipeOf<ComputePipelineTag> { using type = ComputePipelineDescription; };
 template <> struct RecipeOf<QuerySetTag> { using type = QuerySetDescription; };
+template <> struct RecipeOf<RenderBundleTag> { using type = RenderBundleDescription; };
 template <typename Tag>
 using Recipe = typename RecipeOf<Tag>::type;
 
@@ -444,6 +476,41 @@ struct RebuildReport {
   uint32_t prepared_taken = 0;
   /// How long each part of the rebuild took.
   RebuildTimings timings{};
+};
+
+/// What a render bundle's record callback records with: the bundle's encoder, the proc table, and
+/// resolve() for the handles its commands use. Only the registry makes one, for one call of the
+/// callback; the encoder is finished into the bundle when the callback returns.
+class RenderBundleRecording {
+ public:
+  RenderBundleRecording(const RenderBundleRecording&) = delete;
+  RenderBundleRecording& operator=(const RenderBundleRecording&) = delete;
+
+  /// The encoder the commands go into (RenderBundleEncoderSetPipeline, ...Draw, ...).
+  WGPURenderBundleEncoder encoder() const { return encoder_; }
+  /// The proc table to record with.
+  const gpu::Procs& procs() const { return procs_; }
+  /// The bundle's label.
+  const std::string& label() const { return label_; }
+  /// The object behind `handle` on the device being recorded for, as Registry::resolve gives it.
+  /// A handle that is stale, or whose object is not back after a loss, fails here, and the
+  /// bundle fails with that error even if the callback goes on. Touching the bundle touches
+  /// every object resolved here (a submission that executes the bundle uses them).
+  template <typename Tag>
+  Result<typename detail::GpuType<Tag>::type> resolve(Handle<Tag> handle);
+
+ private:
+  friend class RegistryImpl;
+  RenderBundleRecording(Registry& registry, const gpu::Procs& procs, WGPURenderBundleEncoder encoder,
+                        const std::string& label)
+      : registry_(registry), procs_(procs), encoder_(encoder), label_(label) {}
+
+  Registry& registry_;
+  const gpu::Procs& procs_;
+  WGPURenderBundleEncoder encoder_;
+  const std::string& label_;
+  std::optional<Error> failure_{};  // the first resolve that failed
+  std::vector<std::pair<ResourceKind, uint64_t>> used_{};  // what resolved, by kind and handle bits
 };
 
 /// Custody of GPU objects behind generational handles across device generations (see above); a
@@ -535,6 +602,22 @@ class Registry {
   /// Makes an owned query set; InvalidArgument when `count` is 0 or over WebGPU's limit of queries
   /// per set.
   Result<QuerySetHandle> create_query_set(const QuerySetDescription& desc);
+  /// Makes an owned render bundle: a bundle encoder for `desc`'s attachments, `desc.record`
+  /// called on it, the encoder finished (docs/adr/0039). InvalidArgument
+  /// (RenderBundleNoRecord) without a record callback; the callback's error, or the first of its
+  /// resolves that failed, as RenderBundleRecordFailed naming the bundle; Validation carries the
+  /// device's words about the commands; RenderBundleRecordReentered when called from inside a
+  /// record callback.
+  Result<RenderBundleHandle> create_render_bundle(const RenderBundleDescription& desc);
+  /// Calls the bundle's record callback again on the current device and puts the new bundle under
+  /// the same handle; the old one is let go as replace_* lets it go. A bundle keeps the objects
+  /// it recorded, not their handles: call this after replacing what it resolved under its handle
+  /// (a hot-reloaded pipeline, a recreate_buffer or recreate_texture, or a bind group made again
+  /// by one), or the bundle goes on drawing with the old objects. A Lost or Failed bundle is
+  /// made live this way too. Errors: a stale handle; Refused (RenderBundleNoRecipe) for a bundle
+  /// warden has no recipe for (adopted or replaced); create_render_bundle's, and then the old
+  /// bundle stays.
+  Result<void> rerecord_render_bundle(RenderBundleHandle handle);
 
   // ---- a new object from a new recipe, under the same handle ------------------------------
   /// Makes a new owned texture from `desc` under `handle` (a render target's resize), then makes
@@ -712,5 +795,16 @@ class Registry {
   std::unique_ptr<RegistryImpl> impl_;
   Pools pools_;
 };
+
+template <typename Tag>
+Result<typename detail::GpuType<Tag>::type> RenderBundleRecording::resolve(Handle<Tag> handle) {
+  auto object = registry_.resolve(handle);
+  if (!object) {
+    if (!failure_) failure_ = object.error();
+    return object;
+  }
+  used_.emplace_back(Tag::kind, handle.bits());
+  return object;
+}
 
 }  // namespace warden::resources

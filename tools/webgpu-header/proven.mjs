@@ -357,6 +357,8 @@ export const proven = {
     ]
   },
   "structs": [
+    // Its bundles draw what the same draws in a pass do: tests/resources/render_bundle_test.cpp.
+    "WGPURenderBundleEncoderDescriptor",
     "WGPUAdapterInfo",
     "WGPUBindGroupDescriptor",
     "WGPUBindGroupEntry",
@@ -449,6 +451,35 @@ export const proven = {
     "WGPUVertexState"
   ],
   "functions": [
+    // Called, with their effect checked, by tests/gpu/procs_test.cpp, tests/gpu/ledger_test.cpp,
+    // tests/resources/render_bundle_test.cpp and the examples (examples/gpu_driven.cpp,
+    // msaa_resolve.cpp, occlusion_query.cpp, render_bundles.cpp, stencil_portal.cpp):
+    "CommandEncoderInsertDebugMarker",
+    "CommandEncoderPopDebugGroup",
+    "CommandEncoderPushDebugGroup",
+    "CommandEncoderResolveQuerySet",
+    "ComputePassEncoderDispatchWorkgroupsIndirect",
+    "DeviceCreateErrorExternalTexture",
+    "DeviceCreateRenderBundleEncoder",
+    "ExternalTextureRelease",
+    "RenderBundleAddRef",
+    "RenderBundleEncoderDraw",
+    "RenderBundleEncoderFinish",
+    "RenderBundleEncoderRelease",
+    "RenderBundleEncoderSetPipeline",
+    "RenderBundleEncoderSetVertexBuffer",
+    "RenderBundleRelease",
+    "RenderPassEncoderBeginOcclusionQuery",
+    "RenderPassEncoderDrawIndexedIndirect",
+    "RenderPassEncoderDrawIndirect",
+    "RenderPassEncoderEndOcclusionQuery",
+    "RenderPassEncoderExecuteBundles",
+    "RenderPassEncoderInsertDebugMarker",
+    "RenderPassEncoderPopDebugGroup",
+    "RenderPassEncoderPushDebugGroup",
+    "RenderPassEncoderSetBlendConstant",
+    "RenderPassEncoderSetStencilReference",
+    // The entry points the hand-written mirror declared:
     "AdapterGetFeatures",
     "AdapterGetInfo",
     "AdapterGetLimits",

@@ -25,7 +25,8 @@ examples="$source/examples"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jobs=$(nproc)
 # The examples are headless: they link warden::warden alone.
-headless_examples=(compute_deferred_release survive_device_loss tile_viewer)
+headless_examples=(compute_deferred_release gpu_driven msaa_resolve occlusion_query render_bundles shadow_map
+  stencil_portal storage_texture survive_device_loss tile_viewer)
 
 fail() { echo "examples_test.sh ($mode): $*" >&2; exit 1; }
 install_prefix() { cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"; }

@@ -17,6 +17,16 @@ namespace example {
 // The program's name, which begins each of its messages.
 inline const char* program = "example";
 
+// Names the program for its messages and checks that it was given the two files to write
+// (BEFORE.png AFTER.png); another count of arguments ends it with its usage, exit status 2.
+inline void start(const char* name, int argc) {
+  program = name;
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s BEFORE.png AFTER.png\n", name);
+    std::exit(2);
+  }
+}
+
 [[noreturn]] inline void fail(const warden::Error& error) {
   std::fprintf(stderr, "%s: %s\n", program, error.message.c_str());
   std::exit(1);

@@ -148,8 +148,7 @@ void check_cells(const present::Image& frame, const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  example::program = "gpu_driven";
-  if (argc != 3) return std::fprintf(stderr, "usage: gpu_driven BEFORE.png AFTER.png\n"), 2;
+  example::start("gpu_driven", argc);
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   resources::Registry& reg = engine->registry();
 

@@ -84,8 +84,7 @@ int check(const present::Image& frame, const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  example::program = "msaa_resolve";
-  if (argc != 3) return std::fprintf(stderr, "usage: msaa_resolve BEFORE.png AFTER.png\n"), 2;
+  example::start("msaa_resolve", argc);
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   resources::Registry& reg = engine->registry();
 

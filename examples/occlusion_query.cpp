@@ -96,8 +96,7 @@ void check_picture(const present::Image& frame, const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  example::program = "occlusion_query";
-  if (argc != 3) return std::fprintf(stderr, "usage: occlusion_query BEFORE.png AFTER.png\n"), 2;
+  example::start("occlusion_query", argc);
   engine::EngineOptions options;
   options.device.optional_features.push_back(WGPUFeatureName_TimestampQuery);  // where the adapter has it
   auto engine = must(engine::Engine::create(std::move(options)));  // Vulkan on a GPU, else OpenGL

@@ -63,8 +63,7 @@ void check_grid(const present::Image& image, const char* when) {
 }
 
 int main(int argc, char** argv) {
-  example::program = "render_bundles";
-  if (argc != 3) return std::fprintf(stderr, "usage: render_bundles BEFORE.png AFTER.png\n"), 2;
+  example::start("render_bundles", argc);
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   resources::Registry& reg = engine->registry();
 

@@ -93,8 +93,7 @@ const char* wrong_in(const present::Image& frame) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  example::program = "shadow_map";
-  if (argc != 3) return std::fprintf(stderr, "usage: shadow_map BEFORE.png AFTER.png\n"), 2;
+  example::start("shadow_map", argc);
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   resources::Registry& reg = engine->registry();
 

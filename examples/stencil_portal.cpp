@@ -89,8 +89,7 @@ bool frame_is_right(const present::Image& frame, const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  example::program = "stencil_portal";
-  if (argc != 3) return std::fprintf(stderr, "usage: stencil_portal BEFORE.png AFTER.png\n"), 2;
+  example::start("stencil_portal", argc);
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   resources::Registry& reg = engine->registry();
 

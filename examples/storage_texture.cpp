@@ -79,8 +79,7 @@ bool frame_is_right(const present::Image& frame, const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  example::program = "storage_texture";
-  if (argc != 3) return std::fprintf(stderr, "usage: storage_texture BEFORE.png AFTER.png\n"), 2;
+  example::start("storage_texture", argc);
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   resources::Registry& reg = engine->registry();
 

@@ -31,8 +31,7 @@ struct Out { @builtin(position) position : vec4<f32>, @location(0) uv : vec2<f32
 constexpr uint32_t kSize = 128;
 
 int main(int argc, char** argv) {
-  example::program = "survive_device_loss";
-  if (argc != 3) return std::fprintf(stderr, "usage: survive_device_loss BEFORE.png AFTER.png\n"), 2;
+  example::start("survive_device_loss", argc);
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   resources::Registry& reg = engine->registry();
 

@@ -42,8 +42,7 @@ class GeneratedTiles : public tiles::TileFetcher {
 };
 
 int main(int argc, char** argv) {
-  example::program = "tile_viewer";
-  if (argc != 3) return std::fprintf(stderr, "usage: tile_viewer BEFORE.png AFTER.png\n"), 2;
+  example::start("tile_viewer", argc);
   auto engine = must(engine::Engine::create());  // Vulkan on a GPU, else OpenGL
   engine::TileLayerOptions options;
   options.tile_size = kTile;

@@ -19,16 +19,6 @@ using testing::FailsWith;
 using testing::LossScene;
 using testing::NullDeviceTest;
 
-// Lets go of a device opened inside a test while the test still holds it: its lost callback,
-// which points at `dev`, fires from this process_events and not after `dev` is gone.
-void close(std::unique_ptr<testing::TestDevice>& dev) {
-  dev->queue.reset();
-  dev->device.reset();
-  dev->adapter.adapter.reset();
-  dev->context->process_events();
-  dev.reset();
-}
-
 class SceneAcrossLoss : public testing::GlDeviceTest, public ::testing::WithParamInterface<ContentsSource> {};
 
 TEST_P(SceneAcrossLoss, RendersByteIdenticalUnderTheSameHandlesAndReportsExactlyTheLostContents) {
@@ -86,7 +76,7 @@ TEST_P(SceneAcrossLoss, RendersByteIdenticalUnderTheSameHandlesAndReportsExactly
   EXPECT_EQ(after, before);
   EXPECT_TRUE(second->take_errors().empty());
   reg.reset();
-  close(second);
+  testing::close_device(second);
 }
 
 INSTANTIATE_TEST_SUITE_P(ContentsFrom, SceneAcrossLoss,
@@ -129,7 +119,7 @@ TEST_F(NullDeviceTest, ACreatedBufferReplacedByTheCallersOwnIsNoLongerReplayedOr
   const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
   EXPECT_EQ(report.awaiting_owner, std::vector<std::string>{"buffer \"grows\""});
   reg.reset();
-  close(second);
+  testing::close_device(second);
 }
 
 TEST_F(NullDeviceTest, CallbackContentsWithoutACallbackAreRefusedNamingTheObject) {
@@ -190,7 +180,7 @@ TEST_F(NullDeviceTest, BetweenLossAndRebuildHandlesStayValidAndDeviceCallsSayThe
   EXPECT_FALSE(reg->is_alive(kit.query_set));
   reg->procs().TextureViewRelease(raw_view);
   reg.reset();
-  close(second);
+  testing::close_device(second);
 }
 
 // One clock for every generation: whoever holds it (a LayerPool) keeps a valid reference, and
@@ -219,7 +209,7 @@ TEST_F(NullDeviceTest, TheClockSurvivesARebuildAndItsSerialsGoOnCounting) {
   EXPECT_GT(on_new, first);
   EXPECT_GE(on_new, recorded_on_lost);
   reg.reset();
-  close(second);
+  testing::close_device(second);
 }
 
 TEST_F(NullDeviceTest, AnAdoptedObjectAwaitsItsOwnerAfterARebuildAndIsLiveOnceReplaced) {
@@ -240,7 +230,7 @@ TEST_F(NullDeviceTest, AnAdoptedObjectAwaitsItsOwnerAfterARebuildAndIsLiveOnceRe
   ASSERT_TRUE(reg->replace_sampler(*adopted, reg->procs().DeviceCreateSampler(second->device.get(), &d)).ok());
   EXPECT_EQ(reg->slot_state(*adopted), SlotState::Live);
   reg.reset();
-  close(second);
+  testing::close_device(second);
 }
 
 TEST_F(NullDeviceTest, AnObjectTheNewDeviceRejectsIsFailedWithTheDevicesWordsAndItsUsersFailToo) {

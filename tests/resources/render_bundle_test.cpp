@@ -33,8 +33,8 @@ struct Out { @builtin(position) position : vec4<f32>, @location(0) color : vec4<
 @fragment fn fs_green(in : Out) -> @location(0) vec4<f32> { return vec4<f32>(0.0, 1.0, 0.0, 1.0); }
 )";
 
-constexpr uint32_t kSide = 16;
-constexpr uint32_t kRowBytes = 256;
+constexpr uint32_t kBundleTarget = 16;
+constexpr uint32_t kBundleRowBytes = 256;
 constexpr uint32_t kQuads = 4;
 constexpr WGPUColor kClear{0.0, 0.0, 0.0, 1.0};
 
@@ -93,13 +93,13 @@ RenderBundleDescription quads_bundle(const Quads& q, int& calls) {
   return d;
 }
 
-// One pass over a kSide x kSide RGBA8 target on the registry's current device, cleared and then
-// drawn by `draw`, read back: kSide rows of kRowBytes.
+// One pass over a kBundleTarget x kBundleTarget RGBA8 target on the registry's current device, cleared and then
+// drawn by `draw`, read back: kBundleTarget rows of kBundleRowBytes.
 std::vector<uint8_t> render(Registry& reg, const gpu::Context& context,
                             const std::function<void(WGPURenderPassEncoder)>& draw) {
   const gpu::Procs& p = reg.procs();
   WGPUTextureDescriptor td{};
-  td.size = {kSide, kSide, 1};
+  td.size = {kBundleTarget, kBundleTarget, 1};
   td.format = WGPUTextureFormat_RGBA8Unorm;
   td.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
   td.dimension = WGPUTextureDimension_2D;
@@ -108,7 +108,7 @@ std::vector<uint8_t> render(Registry& reg, const gpu::Context& context,
   gpu::Ref<WGPUTexture> target(&p, p.DeviceCreateTexture(reg.device(), &td));
   gpu::Ref<WGPUTextureView> view(&p, p.TextureCreateView(target.get(), nullptr));
   WGPUBufferDescriptor bd{};
-  bd.size = uint64_t{kRowBytes} * kSide;
+  bd.size = uint64_t{kBundleRowBytes} * kBundleTarget;
   bd.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
   gpu::Ref<WGPUBuffer> readback(&p, p.DeviceCreateBuffer(reg.device(), &bd));
   WGPUCommandEncoder encoder = p.DeviceCreateCommandEncoder(reg.device(), nullptr);
@@ -116,7 +116,7 @@ std::vector<uint8_t> render(Registry& reg, const gpu::Context& context,
   draw(pass);
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
-  gpu::copy_image_to_buffer(p, encoder, target.get(), readback.get(), kSide, kSide, kRowBytes);
+  gpu::copy_image_to_buffer(p, encoder, target.get(), readback.get(), kBundleTarget, kBundleTarget, kBundleRowBytes);
   WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
   reg.submit(commands);
   p.CommandBufferRelease(commands);
@@ -136,8 +136,8 @@ std::vector<uint8_t> render_bundle(Registry& reg, const gpu::Context& context, R
 }
 
 // The pixel at (x, y), x right and y down, as 0xRRGGBBAA.
-uint32_t pixel(const std::vector<uint8_t>& bytes, uint32_t x, uint32_t y) {
-  const size_t at = size_t{y} * kRowBytes + size_t{x} * 4;
+uint32_t rgba_at(const std::vector<uint8_t>& bytes, uint32_t x, uint32_t y) {
+  const size_t at = size_t{y} * kBundleRowBytes + size_t{x} * 4;
   if (bytes.size() < at + 4) return 0;
   return uint32_t{bytes[at]} << 24 | uint32_t{bytes[at + 1]} << 16 | uint32_t{bytes[at + 2]} << 8 | bytes[at + 3];
 }
@@ -146,27 +146,11 @@ uint32_t pixel(const std::vector<uint8_t>& bytes, uint32_t x, uint32_t y) {
 // first instance (red, at -1,-1) lands in the bottom-left corner.
 void expect_quads(const std::vector<uint8_t>& bytes, uint32_t red = 0xFF0000FF, uint32_t green = 0x00FF00FF,
                   uint32_t blue = 0x0000FFFF, uint32_t white = 0xFFFFFFFF) {
-  EXPECT_EQ(pixel(bytes, 1, kSide - 2), red);
-  EXPECT_EQ(pixel(bytes, kSide / 2 + 1, kSide - 2), green);
-  EXPECT_EQ(pixel(bytes, 1, kSide / 2 - 2), blue);
-  EXPECT_EQ(pixel(bytes, kSide / 2 + 3, kSide / 2 - 3), white);
-  EXPECT_EQ(pixel(bytes, kSide - 1, 0), 0x000000FFu);  // outside every quad: cleared
-}
-
-void force_loss(testing::TestDevice& dev, Registry& reg) {
-  dev.procs().DeviceForceLoss(dev.device.get(), WGPUDeviceLostReason_Unknown, gpu::string_view("forced by the test"));
-  dev.context->process_events();
-  ASSERT_TRUE(dev.lost);
-  reg.on_device_lost();
-}
-
-// As device_loss_test's: the device's lost callback fires while `dev` still exists.
-void close(std::unique_ptr<testing::TestDevice>& dev) {
-  dev->queue.reset();
-  dev->device.reset();
-  dev->adapter.adapter.reset();
-  dev->context->process_events();
-  dev.reset();
+  EXPECT_EQ(rgba_at(bytes, 1, kBundleTarget - 2), red);
+  EXPECT_EQ(rgba_at(bytes, kBundleTarget / 2 + 1, kBundleTarget - 2), green);
+  EXPECT_EQ(rgba_at(bytes, 1, kBundleTarget / 2 - 2), blue);
+  EXPECT_EQ(rgba_at(bytes, kBundleTarget / 2 + 3, kBundleTarget / 2 - 3), white);
+  EXPECT_EQ(rgba_at(bytes, kBundleTarget - 1, 0), 0x000000FFu);  // outside every quad: cleared
 }
 
 // ---- drawing ----------------------------------------------------------------------------------
@@ -204,7 +188,7 @@ TEST_F(GlDeviceTest, AfterALossTheCallbackRecordsTheBundleAgainUnderItsHandleAnd
   const std::vector<uint8_t> before = render_bundle(*reg, *dev->context, bundle);
   expect_quads(before);
 
-  force_loss(*dev, *reg);
+  testing::force_loss(*dev, *reg);
   EXPECT_EQ(reg->slot_state(bundle), SlotState::Lost);
   EXPECT_THAT(reg->resolve(bundle), FailsWith(MessageId::RegistryDeviceLost));
   EXPECT_EQ(calls, 1);
@@ -217,7 +201,7 @@ TEST_F(GlDeviceTest, AfterALossTheCallbackRecordsTheBundleAgainUnderItsHandleAnd
   EXPECT_EQ(render_bundle(*reg, *second->context, bundle), before);
   EXPECT_TRUE(second->take_errors().empty());
   reg.reset();
-  close(second);
+  testing::close_device(second);
 }
 
 // ---- what the callback is given, and its errors ------------------------------------------------
@@ -368,7 +352,7 @@ TEST_F(NullDeviceTest, ACallbackThatFailsAfterALossLeavesTheBundleFailedWithItsW
     return draw(r);
   };
   const RenderBundleHandle bundle = reg->create_render_bundle(d).value();
-  force_loss(*dev, *reg);
+  testing::force_loss(*dev, *reg);
   meshes_gone = true;
   const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
   ASSERT_EQ(report.failed.size(), 1u);
@@ -387,7 +371,7 @@ TEST_F(NullDeviceTest, ACallbackThatFailsAfterALossLeavesTheBundleFailedWithItsW
   EXPECT_EQ(reg->slot_state(bundle), SlotState::Live);
   EXPECT_EQ(calls, 2);
   reg.reset();
-  close(second);
+  testing::close_device(second);
 }
 
 TEST_F(NullDeviceTest, AnObjectTheCallbackUsesThatIsNotBackAfterALossFailsTheBundleNamingIt) {
@@ -405,7 +389,7 @@ TEST_F(NullDeviceTest, AnObjectTheCallbackUsesThatIsNotBackAfterALossFailsTheBun
   Quads with_own = q;
   with_own.instances = own;
   const RenderBundleHandle bundle = reg->create_render_bundle(quads_bundle(with_own, calls)).value();
-  force_loss(*dev, *reg);
+  testing::force_loss(*dev, *reg);
   const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
   EXPECT_EQ(calls, 2);
   ASSERT_EQ(report.failed.size(), 1u);
@@ -413,7 +397,7 @@ TEST_F(NullDeviceTest, AnObjectTheCallbackUsesThatIsNotBackAfterALossFailsTheBun
   EXPECT_THAT(report.failed[0], HasSubstr("\"own instances\""));
   EXPECT_EQ(reg->slot_state(bundle), SlotState::Failed);
   reg.reset();
-  close(second);
+  testing::close_device(second);
 }
 
 // ---- hot reload --------------------------------------------------------------------------------

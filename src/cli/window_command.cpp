@@ -19,6 +19,7 @@
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
 #include "warden/gpu/names.h"
+#include "warden/pipelines/build.h"
 #include "warden/present/depth.h"
 #include "warden/present/math.h"
 #include "warden/present/readback.h"
@@ -220,18 +221,13 @@ class CubeScene {
     if (!shader) return shader.error();
     shader_ = *shader;
 
-    WGPUBindGroupLayoutEntry entries[3]{};
-    entries[0].binding = 0;
-    entries[0].visibility = WGPUShaderStage_Vertex;
-    entries[0].buffer.type = WGPUBufferBindingType_Uniform;
-    entries[1].binding = 1;
-    entries[1].visibility = WGPUShaderStage_Fragment;
-    entries[1].sampler.type = WGPUSamplerBindingType_Filtering;
-    entries[2].binding = 2;
-    entries[2].visibility = WGPUShaderStage_Fragment;
-    entries[2].texture.sampleType = WGPUTextureSampleType_Float;
-    entries[2].texture.viewDimension = WGPUTextureViewDimension_2D;
-    auto group_layout = registry_.create_bind_group_layout(entries, "cube");
+    // A uniform buffer, a filtering sampler and a float 2D texture (LayoutEntry's defaults).
+    const resources::LayoutEntry entries[] = {
+        {.binding = 0, .visibility = WGPUShaderStage_Vertex, .type = resources::BufferLayout{}},
+        {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::SamplerLayout{}},
+        {.binding = 2, .visibility = WGPUShaderStage_Fragment, .type = resources::TextureLayout{}},
+    };
+    auto group_layout = registry_.create_bind_group_layout(pipelines::translate_layout_entries(entries), "cube");
     if (!group_layout) return group_layout.error();
     group_layout_ = *group_layout;
     const BindGroupLayoutHandle layouts[] = {group_layout_};

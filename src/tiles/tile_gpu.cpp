@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "warden/core/enum_names.h"
+#include "warden/pipelines/build.h"
 #include "warden/tiles/sizing.h"
 
 namespace warden::tiles {
@@ -86,15 +87,13 @@ fn fs(in : VOut) -> @location(0) vec4<f32> {
 // Both the mip passes and the draw bind a texture_2d_array at 0 and a filtering sampler at 1,
 // read in the fragment stage.
 Result<BindGroupLayoutHandle> make_texture_layout(HeldObjects& held, const char* label) {
-  WGPUBindGroupLayoutEntry entries[2]{};
-  entries[0].binding = 0;
-  entries[0].visibility = WGPUShaderStage_Fragment;
-  entries[0].texture.sampleType = WGPUTextureSampleType_Float;
-  entries[0].texture.viewDimension = WGPUTextureViewDimension_2DArray;
-  entries[1].binding = 1;
-  entries[1].visibility = WGPUShaderStage_Fragment;
-  entries[1].sampler.type = WGPUSamplerBindingType_Filtering;
-  auto layout = held.registry().create_bind_group_layout(entries, label);
+  const resources::LayoutEntry entries[] = {
+      {.binding = 0,
+       .visibility = WGPUShaderStage_Fragment,
+       .type = resources::TextureLayout{.view_dimension = WGPUTextureViewDimension_2DArray}},
+      {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::SamplerLayout{}},
+  };
+  auto layout = held.registry().create_bind_group_layout(pipelines::translate_layout_entries(entries), label);
   if (!layout) return layout.error();
   return held.hold(*layout);
 }

@@ -7,7 +7,7 @@
 #     tests/headers/designated_fields.cpp (descriptions initialized by a few designators).
 #   compile_with_warnings.sh headers-together <c++ compiler> <source dir> <build dir> <work dir>
 #     the same headers all in one translation unit, and designated_fields.cpp: a second compiler's
-#     warnings are a property of the header's text, which one unit shows as well as 87 do;
+#     warnings are a property of the header's text, which one unit shows as well as one per header does;
 #     whether each header stands alone is the first compiler's part (a third of the time).
 #   compile_with_warnings.sh examples <c++ compiler> <source dir> <build dir> <work dir>
 #     examples/*.cpp, the `<!-- file: NAME.cpp -->` blocks of docs/getting-started.md and the

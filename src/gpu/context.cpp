@@ -295,13 +295,16 @@ Result<DeviceRequest> with_required_limits(const Procs& procs, WGPUAdapter adapt
                    std::any_of(std::begin(kU64), std::end(kU64), [&](const auto& l) { return (wanted.*l.wanted).has_value(); });
   if (!any) return request;
 
+  // LimitsChoice::Adapter has read the adapter's limits already and asks for all of them: they
+  // are what it supports, and nothing is left to raise.
+  const bool from_defaults = !request.limits;
   WGPULimits supported{};
-  if (procs.AdapterGetLimits(adapter, &supported) != WGPUStatus_Success) {
+  if (!from_defaults) {
+    supported = *request.limits;
+  } else if (procs.AdapterGetLimits(adapter, &supported) != WGPUStatus_Success) {
     return make_error(ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
                       fmt::format("device \"{}\": the adapter did not report its limits", options.label));
   }
-  // LimitsChoice::Adapter already asks for at least as much as any limit the adapter supports.
-  const bool from_defaults = !request.limits;
   WGPULimits limits = request.limits.value_or(undefined_limits());
   std::vector<std::string> above;
   auto raise = [&](const auto& table) {

@@ -461,6 +461,7 @@ void Engine::start_hot_reload() {
 }
 
 Result<ShaderModuleHandle> Engine::load_shader(const std::filesystem::path& path) {
+  if (auto refused = frame_thread_.check("engine", "load_shader")) return *refused;
   if (!has_device()) return no_device_error(fmt::format("load_shader \"{}\"", path.string()));
   auto module = shaders_->load(path);
   if (!module) return module;
@@ -483,6 +484,7 @@ Error Engine::no_device_error(std::string_view call) const {
 }
 
 Result<Frame> Engine::begin_frame() {
+  if (auto refused = frame_thread_.check("engine", "begin_frame")) return *refused;
   if (!has_device()) return no_device_error("begin_frame");
   // Deferral keys on the one submission being recorded: a second open frame's submit would
   // retire what the first frame still records.
@@ -503,6 +505,7 @@ Result<Frame> Engine::begin_frame() {
 }
 
 Result<Serial> Engine::submit(Frame frame) {
+  if (auto refused = frame_thread_.check("engine", "submit")) return *refused;
   if (destroying_) return no_device_error("submit");
   if (!frame.encoder_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
@@ -537,6 +540,10 @@ Result<Serial> Engine::submit(Frame frame) {
 }
 
 void Engine::poll() {
+  if (auto refused = frame_thread_.check("engine", "poll")) {
+    diagnostics_.error(refused->id, std::move(refused->message));
+    return;
+  }
   if (destroying_) return;
   ++inbox_->delivering;
   struct Delivering {
@@ -622,6 +629,7 @@ void Engine::watch_for_hang() {
 }
 
 Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
+  if (auto refused = frame_thread_.check("engine", "wait_until_ready")) return *refused;
   if (destroying_) return no_device_error("wait_until_ready");
   if (innermost_callback_ != nullptr && state_ != EngineState::Ready) {
     return make_error(ErrorKind::Refused, MessageId::EngineWaitInsideCallback,
@@ -645,6 +653,7 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
 }
 
 Result<void> Engine::force_device_loss(std::string_view why) {
+  if (auto refused = frame_thread_.check("engine", "force_device_loss")) return *refused;
   // Allowed while a device is being prepared too (a loss in the middle of a rebuild).
   if (destroying_ || registry_->device_lost() || state_ == EngineState::Failed) {
     return no_device_error("force_device_loss");
@@ -657,11 +666,17 @@ Result<void> Engine::force_device_loss(std::string_view why) {
 }
 
 Result<void> Engine::mark_presented() {
+  if (auto refused = frame_thread_.check("engine", "mark_presented")) return *refused;
   if (destroying_ || state_ != EngineState::Ready) return no_device_error("mark_presented");
   return controller_->mark_presented();
 }
 
 void Engine::add_observer(GenerationObserver& observer) { observers_.push_back({&observer, ++observers_added_}); }
+
+void Engine::adopt_frame_thread() {
+  frame_thread_.adopt_current();
+  registry_->adopt_frame_thread();
+}
 
 void Engine::remove_observer(GenerationObserver& observer) {
   std::erase_if(observers_, [&](const Observing& o) { return o.observer == &observer; });

@@ -212,6 +212,7 @@ Registry::Pools RegistryImpl::make_pools() const {
 
 void RegistryImpl::end() {
   shutdown();
+  ended_ = true;
   registry_ids().release(id_, highest_generation_issued());
 }
 
@@ -230,7 +231,7 @@ void RegistryImpl::shutdown() {
   detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
     std::vector<std::string> labels;
     auto s = store<Tag>();
-    s.pool.for_each_live([&](SlotId id, Object<Tag>&) { labels.push_back(s.records[id.index].label); });
+    s.pool.for_each_live([&](SlotId id, Object<Tag>) { labels.push_back(s.records[id.index].label); });
     if (labels.empty()) return;
     if (!leaked.empty()) leaked += "; ";
     leaked += fmt::format("{} {} ({})", labels.size(), to_string(Tag::kind), quoted_labels(labels, 16));
@@ -250,7 +251,7 @@ template <typename Tag>
 void RegistryImpl::release_all_live() {
   auto s = store<Tag>();
   std::vector<SlotId> live;
-  s.pool.for_each_live([&](SlotId id, Object<Tag>&) { live.push_back(id); });
+  s.pool.for_each_live([&](SlotId id, Object<Tag>) { live.push_back(id); });
   for (SlotId id : live) {
     auto released = s.pool.release(id.index);
     const detail::Record<Tag>& rec = s.records[id.index];
@@ -276,7 +277,7 @@ Error RegistryImpl::stale_error(Handle<Tag> handle) const {
   ErrorObject given{kind, handle.index(), handle.generation()};
   const uint32_t index = *given.index;
   const uint32_t generation = *given.generation;
-  if (find(handle) != nullptr) {
+  if (find(handle).has_value()) {
     // A valid handle whose slot holds no GPU object: Lost or Failed (docs/adr/0014).
     const detail::Record<Tag>& rec = store<Tag>().records[index];
     given.label = rec.label;
@@ -355,13 +356,24 @@ Result<RegistryImpl::Object<Tag>> RegistryImpl::stale_result(Handle<Tag> handle)
   return stale_error(handle);
 }
 
+Error RegistryImpl::stale_error_of(ResourceKind kind, uint64_t bits) const {
+  switch (kind) {
+#define WARDEN_STALE_CASE(Name, snake) \
+  case ResourceKind::Name: return stale_error(Name##Handle::from_bits(bits));
+    WARDEN_RESOURCE_KINDS(WARDEN_STALE_CASE)
+#undef WARDEN_STALE_CASE
+    case ResourceKind::None: break;
+  }
+  return make_error(ErrorKind::Internal, MessageId::HandleOfEndedRegistry, "a stale handle of no kind");
+}
+
 template <typename Tag>
 detail::Record<Tag>* RegistryImpl::record(Handle<Tag> handle) {
-  return find(handle) != nullptr ? &store<Tag>().records[handle.index()] : nullptr;
+  return find(handle).has_value() ? &store<Tag>().records[handle.index()] : nullptr;
 }
 template <typename Tag>
 const detail::Record<Tag>* RegistryImpl::record(Handle<Tag> handle) const {
-  return find(handle) != nullptr ? &store<Tag>().records[handle.index()] : nullptr;
+  return find(handle).has_value() ? &store<Tag>().records[handle.index()] : nullptr;
 }
 
 template <typename Tag>
@@ -532,7 +544,7 @@ void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
   if constexpr (detail::kPreparedKind<Tag>) discard_prepared();
   auto s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];
-  Object<Tag> old = std::exchange(*s.pool.find(id.bits), made);
+  Object<Tag> old = s.pool.exchange(id.bits, made);
   release_when_retired<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
   rec.last_used = Serial{};  // no submission has used the new object
   rec.state = SlotState::Live;
@@ -542,8 +554,7 @@ void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
 template <typename Tag>
 Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
   if (auto refused = refuse_inside_recording(call_name<Tag>("replace"))) return *refused;
-  Object<Tag>* slot = store<Tag>().pool.find(handle.bits());
-  if (slot == nullptr) return stale_error(handle);
+  if (!store<Tag>().pool.contains(handle.bits())) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("replace"), rec.label));
   if (object == nullptr) {
@@ -560,7 +571,7 @@ Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
                                     rec.label, handle.index(), handle.generation(), rec.data.live_views));
     }
   }
-  if (*slot == object) {
+  if (*store<Tag>().pool.find(handle.bits()) == object) {
     // Dawn hands out the object it already made for an equal shader module or pipeline (a hot
     // reload back to an earlier text): nothing changes, and the reference the caller handed
     // over for an owned slot is one too many. (A borrowed slot took its own reference before.)
@@ -617,7 +628,7 @@ Result<void> RegistryImpl::destroy(Handle<Tag> handle) {
     if (rec->data.live_views > 0) {
       std::vector<std::string> views;
       auto vs = store<TextureViewTag>();
-      vs.pool.for_each_live([&](SlotId id, WGPUTextureView&) {
+      vs.pool.for_each_live([&](SlotId id, WGPUTextureView) {
         if (vs.records[id.index].data.texture == handle) views.push_back(vs.records[id.index].label);
       });
       return make_error(ErrorKind::Refused, MessageId::TextureHasLiveViews, object_of(handle, rec->label),

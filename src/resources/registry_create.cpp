@@ -97,7 +97,17 @@ template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
                                                  detail::KindData<Tag> data) {
   if (auto refused = refuse_inside_recording(call)) return *refused;
-  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, recipe_label(recipe)));
+  if (device_lost_) {
+    // A loading thread need not know about a loss: the object is registered Lost with its
+    // recipe, and the rebuild makes it on the next device with the others (docs/threads.md).
+    auto handle = insert<Tag>(nullptr, recipe_label(recipe), Ownership::Owned, std::move(data));
+    if (handle) {
+      auto& rec = store<Tag>().records[handle->index()];
+      rec.state = SlotState::Lost;
+      rec.recipe = std::move(recipe);
+    }
+    return handle;
+  }
   auto object = make_object<Tag>(recipe);
   if (!object) return object.error();
   std::string label = recipe_label(recipe);
@@ -599,7 +609,6 @@ Result<void> RegistryImpl::check_buffer_description(const char* call, const Buff
                       fmt::format("{} \"{}\": contents come from a callback, but refill is empty", call,
                                   desc.label));
   }
-  if (device_lost_) return about(device_lost_error(fmt::format("{} \"{}\"", call, desc.label)), described());
   if (auto rule = resources::broken_buffer_rule(desc, limits_)) {
     return make_error(ErrorKind::InvalidArgument, MessageId::BufferDescriptionInvalid, described(),
                       fmt::format("{} \"{}\": {}", call, desc.label, *rule));
@@ -637,7 +646,6 @@ Result<void> RegistryImpl::check_texture_description(const char* call, const Tex
                       fmt::format("{} \"{}\": contents come from a callback, but refill is empty", call,
                                   desc.label));
   }
-  if (device_lost_) return about(device_lost_error(fmt::format("{} \"{}\"", call, desc.label)), described());
   if (auto rule = resources::broken_texture_rule(desc, limits_)) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TextureDescriptionInvalid, described(),
                       fmt::format("{} \"{}\": {}", call, desc.label, *rule));
@@ -708,7 +716,7 @@ Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescripti
         fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
     const WGPUBindGroupLayoutEntry* declared = layout_entry(entry.binding);
     if (const auto* b = std::get_if<BufferBinding>(&entry.resource)) {
-      if (auto buffer = resolve(b->buffer); !buffer) return in_context(where, buffer.error());
+      if (auto usable = check_usable(b->buffer); !usable) return in_context(where, usable.error());
       if (declared != nullptr) {
         WGPUFlags needed = 0;
         switch (declared->buffer.type) {
@@ -721,7 +729,7 @@ Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescripti
       }
       data.buffers.push_back(b->buffer);
     } else if (const auto* v = std::get_if<TextureViewHandle>(&entry.resource)) {
-      if (auto view = resolve(*v); !view) return in_context(where, view.error());
+      if (auto usable = check_usable(*v); !usable) return in_context(where, usable.error());
       if (declared != nullptr) {
         WGPUFlags needed = 0;
         if (declared->texture.sampleType != WGPUTextureSampleType_BindingNotUsed) {
@@ -734,7 +742,7 @@ Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescripti
       data.views.push_back(*v);
     } else {
       const SamplerHandle sampler = std::get<SamplerHandle>(entry.resource);
-      if (auto resolved = resolve(sampler); !resolved) return in_context(where, resolved.error());
+      if (auto usable = check_usable(sampler); !usable) return in_context(where, usable.error());
       data.samplers.push_back(sampler);
     }
   }

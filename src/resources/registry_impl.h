@@ -8,6 +8,7 @@
 #include <map>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -15,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "warden/core/frame_thread.h"
 #include "warden/resources/registry.h"
 
 namespace warden::resources {
@@ -136,11 +138,11 @@ class RegistryImpl {
     return replace<Name##Tag>(handle, object);                                                    \
   }                                                                                               \
   Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }      \
-  Result<WGPU##Name> resolve(Name##Handle handle) const { return facade_.resolve(handle); }      \
+  Result<WGPU##Name> resolve(Name##Handle handle) const { return resolve_now<Name##Tag>(handle); } \
   std::optional<SlotState> slot_state(Name##Handle handle) const { return state_of<Name##Tag>(handle); } \
   const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }    \
   std::optional<Ownership> ownership(Name##Handle handle) const { return ownership_of<Name##Tag>(handle); } \
-  bool is_alive(Name##Handle handle) const { return facade_.is_alive(handle); }                  \
+  bool is_alive(Name##Handle handle) const { return store<Name##Tag>().pool.contains(handle.bits()); } \
   const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const {                            \
     const auto* rec = record(handle);                                                             \
     return rec != nullptr && rec->recipe ? &*rec->recipe : nullptr;                               \
@@ -240,8 +242,50 @@ class RegistryImpl {
 
   void shutdown();
 
+  // ---- threads (docs/threads.md, docs/adr/0041) --------------------------------------------
+  // Every call but resolve() runs under this lock (the facade takes it). Recursive: a call may
+  // re-enter the registry on its own thread (a record or refill callback, a diagnostics sink, a
+  // release hook), and those are the paths the single-threaded registry already allowed.
+  std::unique_lock<std::recursive_mutex> lock() const { return std::unique_lock(mutex_); }
+  // Nothing when the calling thread is the frame thread (or this build does not check);
+  // otherwise the core.WrongThread error for `call`.
+  std::optional<Error> refuse_off_frame_thread(std::string_view call) const {
+    return frame_thread_.check("registry", call);
+  }
+  // The same for the frame-thread calls that return no error: reported, true when refused.
+  bool refused_off_frame_thread(std::string_view call);
+  void adopt_frame_thread() { frame_thread_.adopt_current(); }
+  // Why handle `bits` of `kind` does not resolve, in words: what a failed resolve's deferred
+  // error (the facade's ErrorSource) says when it is read. Under the lock.
+  Error stale_error_of(ResourceKind kind, uint64_t bits) const;
+  // end() ran: the facade's pools are gone, nothing may read them.
+  bool ended() const { return ended_; }
+
  private:
   friend class Registry;  // its per-kind stale_result forwards to ours
+
+  // resolve() for the registry's own calls, under its lock: the error is built at once, and
+  // while prepare_rebuild makes objects for another device, what it made stands in for the
+  // slot's own object (the slots themselves never hold another device's object: other threads
+  // resolve them meanwhile).
+  template <typename Tag>
+  Result<Object<Tag>> resolve_now(Handle<Tag> handle) const {
+    if constexpr (detail::kPreparedKind<Tag>) {
+      if (preparing_) {
+        if (auto found = prepared_.find({Tag::kind, handle.bits()}); found != prepared_.end())
+          return static_cast<Object<Tag>>(found->second);
+      }
+    }
+    if (Object<Tag> object = store<Tag>().pool.load(handle.bits())) return object;
+    return stale_result(handle);
+  }
+  // What a creation checks of an object it will use: that it resolves; while the device is lost
+  // (every slot Lost), that its handle is live, since the rebuild makes both in order.
+  template <typename Tag>
+  Result<void> check_usable(Handle<Tag> handle) const {
+    if (device_lost_ ? find(handle).has_value() : store<Tag>().pool.load(handle.bits()) != nullptr) return {};
+    return stale_error(handle);
+  }
 
   // A kind's pool (the facade's) and records, side by side as one store.
   template <typename Tag>
@@ -254,7 +298,7 @@ class RegistryImpl {
   }
 
   template <typename Tag>
-  const Object<Tag>* find(Handle<Tag> handle) const {
+  std::optional<Object<Tag>> find(Handle<Tag> handle) const {
     return store<Tag>().pool.find(handle.bits());
   }
 
@@ -338,14 +382,8 @@ class RegistryImpl {
   void lose_all();
   template <typename Tag>
   void rebuild_all(RebuildReport& report);
-  // A slot's own object, set aside while prepare_rebuild puts the prepared one in its place.
-  struct SetAside {
-    ResourceKind kind = ResourceKind::None;
-    uint64_t bits = 0;
-    void* object = nullptr;
-  };
   template <typename Tag>
-  void prepare_all(std::vector<SetAside>& set_aside);
+  void prepare_all();
   template <typename Tag>
   Object<Tag> take_prepared(uint64_t bits);
   void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
@@ -416,6 +454,11 @@ class RegistryImpl {
   // rebuild onto that device takes them or discard_prepared releases them.
   WGPUDevice prepared_device_ = nullptr;
   std::map<std::pair<ResourceKind, uint64_t>, void*> prepared_;
+  bool preparing_ = false;
+  bool ended_ = false;  // inside prepare_rebuild: resolve_now looks in prepared_ first
+
+  mutable std::recursive_mutex mutex_;
+  FrameThread frame_thread_;
 };
 
 // make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.

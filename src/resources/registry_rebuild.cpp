@@ -29,6 +29,12 @@ double ms_since(Clock::time_point start) {
 
 // A record callback runs in the middle of a create or of the rebuild's walk (docs/adr/0039):
 // these calls are reported and refused there, like the calls that make or destroy objects.
+bool RegistryImpl::refused_off_frame_thread(std::string_view call) {
+  std::optional<Error> refused = refuse_off_frame_thread(call);
+  if (refused) diagnostics_.error(refused->id, std::move(refused->message));
+  return refused.has_value();
+}
+
 bool RegistryImpl::refused_inside_recording(std::string_view call) {
   std::optional<Error> refused = refuse_inside_recording(call);
   if (refused) diagnostics_.error(refused->id, std::move(refused->message));
@@ -51,7 +57,7 @@ template <typename Tag>
 void RegistryImpl::lose_all() {
   auto s = store<Tag>();
   std::vector<SlotId> imported;
-  s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
+  s.pool.for_each_live([&](SlotId id, Object<Tag> object) {
     detail::Record<Tag>& rec = s.records[id.index];
     if (rec.ownership == Ownership::Imported) {
       imported.push_back(id);
@@ -63,7 +69,7 @@ void RegistryImpl::lose_all() {
         options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, object, rec.label, rec.ownership,
                                          rec.last_used, clock().retired(), destroyed});
       }
-      object = nullptr;
+      s.pool.exchange(id.bits, nullptr);
     }
     rec.state = SlotState::Lost;
     rec.failure.clear();
@@ -112,7 +118,7 @@ template <typename Tag>
 void RegistryImpl::rebuild_all(RebuildReport& report) {
   auto s = store<Tag>();
   std::vector<SlotId> lost;
-  s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
+  s.pool.for_each_live([&](SlotId id, Object<Tag> object) {
     if (object == nullptr) lost.push_back(id);
   });
   // Contents are timed on their own (RebuildTimings::contents_ms), so the kind's time is the
@@ -144,7 +150,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
       report.failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
       continue;
     }
-    *s.pool.find(id.bits) = *made;
+    s.pool.exchange(id.bits, *made);
     rec.state = SlotState::Live;
     ++report.rebuilt;
     if constexpr (std::is_same_v<Tag, RenderBundleTag>) rec.data.used = std::move(recorded_uses_);
@@ -163,40 +169,32 @@ size_t RegistryImpl::prepare_rebuild(WGPUDevice device) {
   if (refused_inside_recording("prepare_rebuild")) return 0;
   discard_prepared();
   if (device_lost_ || device == nullptr || device == device_) return 0;
-  // make_object makes on device_ and finds what an object uses in the pools: while they are
-  // made, device_ is the other device and each prepared object stands in its slot, so a
-  // pipeline is made of the other device's layout and modules. The slots' own objects go back
-  // before this returns; nothing else runs meanwhile (the registry is single-threaded).
+  // make_object makes on device_ and finds what an object uses through resolve_now: while they
+  // are made, device_ is the other device and resolve_now finds each prepared object before the
+  // slot's own, so a pipeline is made of the other device's layout and modules. The slots are
+  // not touched: other threads resolve them meanwhile, and must get this device's objects. The
+  // registry's lock keeps its other calls out until device_ is its own again.
   const WGPUDevice own_device = std::exchange(device_, device);
-  std::vector<SetAside> set_aside;
+  preparing_ = true;
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
-    if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>(set_aside);
+    if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>();
   });
+  preparing_ = false;
   device_ = own_device;
-  for (const SetAside& aside : set_aside) {
-    detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
-      if constexpr (detail::kPreparedKind<Tag>) {
-        if (aside.kind == Tag::kind) *store<Tag>().pool.find(aside.bits) = static_cast<Object<Tag>>(aside.object);
-      }
-    });
-  }
   prepared_device_ = device;
   return prepared_.size();
 }
 
 template <typename Tag>
-void RegistryImpl::prepare_all(std::vector<SetAside>& set_aside) {
+void RegistryImpl::prepare_all() {
   auto s = store<Tag>();
   std::vector<SlotId> live;
-  s.pool.for_each_live([&](SlotId id, Object<Tag>& object) {
+  s.pool.for_each_live([&](SlotId id, Object<Tag> object) {
     if (object != nullptr && s.records[id.index].recipe) live.push_back(id);
   });
   for (SlotId id : live) {
     Result<Object<Tag>> made = make_object<Tag>(*s.records[id.index].recipe);
     if (!made) continue;  // the rebuild makes it again and reports what the device says
-    Object<Tag>& slot = *s.pool.find(id.bits);
-    set_aside.push_back({Tag::kind, id.bits, slot});
-    slot = *made;
     prepared_.emplace(std::pair{Tag::kind, id.bits}, *made);
   }
 }

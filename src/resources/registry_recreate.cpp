@@ -101,7 +101,7 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
   if constexpr (std::is_same_v<Tag, TextureTag>) {
     auto vs = store<TextureViewTag>();
     std::vector<SlotId> made_of_it;
-    vs.pool.for_each_live([&](SlotId view, WGPUTextureView&) {
+    vs.pool.for_each_live([&](SlotId view, WGPUTextureView) {
       const auto& view_rec = vs.records[view.index];
       if (view_rec.data.texture == handle && view_rec.recipe) made_of_it.push_back(view);
     });
@@ -112,7 +112,7 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
   }
   auto gs = store<BindGroupTag>();
   std::vector<SlotId> groups;
-  gs.pool.for_each_live([&](SlotId group, WGPUBindGroup&) {
+  gs.pool.for_each_live([&](SlotId group, WGPUBindGroup) {
     const auto& group_rec = gs.records[group.index];
     if (!group_rec.recipe) return;
     bool uses = false;
@@ -141,7 +141,7 @@ void RegistryImpl::remake_from_recipe(SlotId id, std::vector<std::string>& faile
   }
   // As after a rebuild: the slot keeps the device's words, and what uses it fails naming it. The
   // old object is not kept: it shows the texture or buffer that was replaced.
-  Object<Tag> old = std::exchange(*s.pool.find(id.bits), nullptr);
+  Object<Tag> old = s.pool.exchange(id.bits, nullptr);
   release_when_retired<Tag>(old, rec, id.index, id.generation);
   rec.state = SlotState::Failed;
   rec.failure = made.error().message;
@@ -160,7 +160,7 @@ template <typename Tag>
 void RegistryImpl::report_awaiting_owner_of(size_t& count) {
   auto s = store<Tag>();
   std::vector<std::string> messages;
-  s.pool.for_each_live([&](SlotId id, Object<Tag>&) {
+  s.pool.for_each_live([&](SlotId id, Object<Tag>) {
     const detail::Record<Tag>& rec = s.records[id.index];
     if (rec.state != SlotState::Lost || rec.recipe) return;
     messages.push_back(fmt::format(

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <random>
+#include <thread>
+#include <vector>
+
 namespace warden {
 namespace {
 
@@ -12,15 +17,15 @@ TEST(Pool, GenerationsStartAtOneAndBumpOnRelease) {
   auto a = pool.acquire(10);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->generation, 1u);
-  ASSERT_NE(pool.find(a->index, a->generation), nullptr);
+  ASSERT_TRUE(pool.find(a->index, a->generation));
   EXPECT_EQ(*pool.find(a->index, a->generation), 10);
   EXPECT_EQ(pool.release(a->index).value, 10);
-  EXPECT_EQ(pool.find(a->index, a->generation), nullptr);
+  EXPECT_FALSE(pool.find(a->index, a->generation));
   auto b = pool.acquire(20);  // the freed slot is reused first, under a new generation
   ASSERT_TRUE(b);
   EXPECT_EQ(b->index, a->index);
   EXPECT_EQ(b->generation, 2u);
-  EXPECT_EQ(pool.find(a->index, a->generation), nullptr);
+  EXPECT_FALSE(pool.find(a->index, a->generation));
   EXPECT_EQ(pool.live_count(), 1u);
 }
 
@@ -39,8 +44,8 @@ TEST(Pool, EverySlotStartsAtTheFirstGenerationAndTheHighestIssuedIsKept) {
   EXPECT_EQ(pool.highest_generation_issued(), 101u);
   // What an earlier holder of the id issued in these slots does not match.
   for (uint32_t g = 1; g < 100; ++g) {
-    EXPECT_EQ(pool.find(a->index, g), nullptr);
-    EXPECT_EQ(pool.find(b->index, g), nullptr);
+    EXPECT_FALSE(pool.find(a->index, g));
+    EXPECT_FALSE(pool.find(b->index, g));
   }
 }
 
@@ -64,18 +69,18 @@ TEST(Pool, SlotWhoseGenerationReachesTheLimitIsRetiredForGood) {
   }
   EXPECT_EQ(pool.retired_slots(), 1u);
   EXPECT_FALSE(pool.acquire(0));  // never wraps back to generation 1
-  EXPECT_EQ(pool.find(0, 1), nullptr);
-  EXPECT_EQ(pool.find(0, 3), nullptr);
+  EXPECT_FALSE(pool.find(0, 1));
+  EXPECT_FALSE(pool.find(0, 3));
 }
 
 TEST(Pool, FindRejectsIndicesNeverHandedOutAndFreeSlots) {
   Pool<int> pool(8, kOwner);
-  EXPECT_EQ(pool.find(0, 1), nullptr);
-  EXPECT_EQ(pool.find(7, 1), nullptr);
+  EXPECT_FALSE(pool.find(0, 1));
+  EXPECT_FALSE(pool.find(7, 1));
   auto a = pool.acquire(5);
   pool.release(a->index);
   // A forged handle carrying the next generation must not match a free slot.
-  EXPECT_EQ(pool.find(a->index, 2), nullptr);
+  EXPECT_FALSE(pool.find(a->index, 2));
   EXPECT_FALSE(pool.state(a->index).alive);
   EXPECT_EQ(pool.state(a->index).generation, 2u);
   EXPECT_FALSE(pool.state(3).exists);
@@ -86,22 +91,22 @@ TEST(Pool, IssuedBitsAreTheHandleAndOnlyTheyMatch) {
   auto a = pool.acquire(7);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->bits, BufferHandle::make(a->index, a->generation, 1).bits());
-  ASSERT_NE(pool.find(a->bits), nullptr);
+  ASSERT_TRUE(pool.find(a->bits));
   // Same index and generation, another registry or kind: no match.
-  EXPECT_EQ(pool.find(BufferHandle::make(a->index, a->generation, 2).bits()), nullptr);
-  EXPECT_EQ(pool.find(TextureHandle::make(a->index, a->generation, 1).bits()), nullptr);
-  EXPECT_EQ(pool.find(uint64_t{0}), nullptr);  // the null handle
+  EXPECT_FALSE(pool.find(BufferHandle::make(a->index, a->generation, 2).bits()));
+  EXPECT_FALSE(pool.find(TextureHandle::make(a->index, a->generation, 1).bits()));
+  EXPECT_FALSE(pool.find(uint64_t{0}));  // the null handle
   // A free slot matches no value at all, whatever kind, registry or generation it carries.
   pool.release(a->index);
   for (uint64_t owner : {uint64_t{0}, kOwner}) {
     for (uint32_t g = 0; g < 4; ++g) {
       uint64_t forged = uint64_t{a->index} | owner | uint64_t{g} << 32;
-      EXPECT_EQ(pool.find(forged), nullptr) << g;
+      EXPECT_FALSE(pool.find(forged)) << g;
     }
   }
 }
 
-TEST(Pool, FindBoundsIndicesByTheSlotsHandedOutSoFar) {
+TEST(Pool, FindMatchesOnlySlotsHandedOutWhateverTheIndexField) {
   Pool<int> pool(8, kOwner);
   auto a = pool.acquire(1);
   auto b = pool.acquire(2);
@@ -109,13 +114,13 @@ TEST(Pool, FindBoundsIndicesByTheSlotsHandedOutSoFar) {
   EXPECT_EQ(pool.find(b->bits), pool.find(b->index, b->generation));
   // Indices past the slots handed out, and past the capacity and the index field, find nothing.
   for (uint32_t index : {2u, 7u, 8u, HandleLayout::kMaxSlots - 1}) {
-    EXPECT_EQ(pool.find(index, 1), nullptr) << index;
+    EXPECT_FALSE(pool.find(index, 1)) << index;
     EXPECT_FALSE(pool.state(index).exists) << index;
   }
   auto c = pool.acquire(3);  // the next slot handed out becomes findable
   ASSERT_TRUE(c);
   EXPECT_EQ(c->index, 2u);
-  ASSERT_NE(pool.find(c->bits), nullptr);
+  ASSERT_TRUE(pool.find(c->bits));
   EXPECT_EQ(*pool.find(c->bits), 3);
   EXPECT_EQ(*pool.find(a->bits), 1);
 }
@@ -127,8 +132,52 @@ TEST(Pool, ForEachLiveVisitsOnlyLiveSlots) {
   pool.acquire(3);
   pool.release(a->index);
   int sum = 0;
-  pool.for_each_live([&](SlotId, int& v) { sum += v; });
+  pool.for_each_live([&](SlotId, int v) { sum += v; });
   EXPECT_EQ(sum, 5);
+}
+
+// A value is read first and its key second (Pool::load): a reader racing a writer that ends an
+// occupant and gives the slot to the next one sees the occupant its handle names or nothing,
+// never the next occupant's value. Each value is the bits of the handle of its occupant.
+TEST(Pool, ReadersRacingReleaseAndReuseSeeTheirOccupantOrNothing) {
+  Pool<uint64_t> pool(4, kOwner);
+  std::atomic<bool> done{false};
+  std::vector<std::atomic<uint64_t>> published(4);  // the latest handle of each slot, for readers
+  std::atomic<uint64_t> wrong{0};
+  std::atomic<uint64_t> matched{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 3; ++r) {
+    readers.emplace_back([&, r] {
+      std::mt19937 rng(static_cast<uint32_t>(r));
+      while (!done.load(std::memory_order_relaxed)) {
+        const uint64_t bits = published[rng() % 4].load(std::memory_order_acquire);
+        if (bits == 0) continue;
+        const uint64_t seen = pool.load(bits);
+        if (seen != 0 && seen != bits) wrong.fetch_add(1);
+        if (seen == bits) matched.fetch_add(1, std::memory_order_relaxed);
+      }
+    });
+  }
+  std::vector<SlotId> live;
+  std::mt19937 rng(7);
+  for (int step = 0; step < 200'000; ++step) {
+    if (live.size() < 4 && (live.empty() || rng() % 2 == 0)) {
+      // The value is stored before the handle exists: pass the slot's next handle as the value.
+      auto id = pool.acquire(0);
+      ASSERT_TRUE(id);
+      ASSERT_EQ(pool.exchange(id->bits, id->bits), 0u);
+      published[id->index].store(id->bits, std::memory_order_release);
+      live.push_back(*id);
+    } else {
+      const size_t k = rng() % live.size();
+      EXPECT_EQ(pool.release(live[k].index).value, live[k].bits);
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  }
+  done = true;
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(wrong.load(), 0u);
+  EXPECT_GT(matched.load(), 0u);  // the readers did meet live occupants
 }
 
 }  // namespace

@@ -214,3 +214,38 @@ TEST(ResultDeathTest, TheErrorOfASuccessStopsTheProgramWithWords) {
 
 }  // namespace
 }  // namespace warden
+
+namespace warden {
+namespace {
+
+// A deferred failure (ErrorSource) writes its words on first read, once, and travels through
+// copies and moves like any failure.
+int g_builds = 0;
+Error build_counted(const ErrorSource& source, uint64_t payload) {
+  ++g_builds;
+  return Error{ErrorKind::StaleHandle, MessageId::Application,
+               "source " + std::to_string(source.context) + " payload " + std::to_string(payload), std::nullopt};
+}
+constexpr ErrorSource kCountedSource{&build_counted, 7, 0};
+
+TEST(Result, ADeferredFailureIsBuiltOnFirstReadOnceAndSurvivesCopiesAndMoves) {
+  g_builds = 0;
+  Result<const int*> failed(kCountedSource, 42);
+  EXPECT_FALSE(failed.ok());
+  EXPECT_EQ(g_builds, 0);  // nothing was built to fail
+  Result<const int*> copy = failed;
+  EXPECT_EQ(copy.error().message, "source 7 payload 42");
+  EXPECT_EQ(g_builds, 1);
+  EXPECT_EQ(copy.error().message, "source 7 payload 42");
+  EXPECT_EQ(g_builds, 1);  // kept
+  Result<const int*> moved = std::move(failed);
+  EXPECT_EQ(moved.error().message, "source 7 payload 42");
+  EXPECT_EQ(g_builds, 2);  // the copy was made before either was read: each builds its own
+  EXPECT_EQ(failed.error().id, MessageId::ResultMovedFrom);  // NOLINT(bugprone-use-after-move): what a moved-from failure says
+  Result<const int*> assigned = static_cast<const int*>(nullptr);
+  assigned = std::move(copy);
+  EXPECT_EQ(assigned.error().message, "source 7 payload 42");
+}
+
+}  // namespace
+}  // namespace warden

@@ -1,5 +1,5 @@
 /// @file
-/// Pool<T>: generational slots with a capacity fixed at creation.
+/// Pool<T>: generational slots with a capacity fixed at creation, read from any thread.
 ///
 /// A slot is live or free; its generation says which occupant a handle refers to. Releasing
 /// an occupant bumps the generation at once, so every handle to it goes stale even if the slot
@@ -8,15 +8,35 @@
 /// billion occupants ago valid again.
 ///
 /// Each slot stores the exact 64-bit handle that names its live occupant (kind, registry,
-/// index, generation). A free slot stores its next generation with the index field inverted:
-/// a lookup reaches slot i only with index field i, so no value at all, forged or not, equals
-/// a free slot's key. The whole check of a resolve (right kind, right registry, alive, right
-/// generation) is one bounds check and one 64-bit compare.
+/// index, generation). A free slot stores its next generation with the index field inverted,
+/// and a slot never handed out stores zero: a lookup reaches slot i only with index field i, so
+/// no live handle at all, forged or not, equals a slot that is not live.
+///
+/// Threads (docs/adr/0042): the slot array is allocated whole at creation (the capacity rounded
+/// up to a power of two) and never moves, so a lookup masks the index instead of checking a
+/// bound, and find()/load() run on any thread without a lock, wait-free: two atomic loads and a
+/// compare. Everything that changes the pool (acquire, release, exchange) belongs to one writer
+/// at a time; the owner serialises writers (the Registry's lock).
 #pragma once
 
+// clang says whether it instruments threads through __has_feature; gcc defines __SANITIZE_THREAD__.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WARDEN_POOL_HAS_TSAN 1
+#endif
+#endif
+#ifndef WARDEN_POOL_HAS_TSAN
+#define WARDEN_POOL_HAS_TSAN 0
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cassert>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -34,8 +54,12 @@ struct SlotId {
 };
 
 template <typename T>
-/// Generational slots holding T, with a capacity fixed at creation (see the file comment).
+/// Generational slots holding T, with a capacity fixed at creation (see the file comment). T is
+/// a word stored atomically: a GPU object's pointer, or a small number.
 class Pool {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(uint64_t),
+                "a Pool holds a word it can store atomically");
+
  public:
   /// `owner_bits` (HandleLayout::owner_bits) are written into every handle the pool issues;
   /// their kind must not be None. `generation_limit` is the last generation a slot may carry;
@@ -45,6 +69,9 @@ class Pool {
   Pool(uint32_t capacity, uint64_t owner_bits,
        uint32_t generation_limit = HandleLayout::kMaxGeneration, uint32_t first_generation = 1)
       : capacity_(capacity),
+        index_mask_(std::bit_ceil(std::max(capacity, 1u)) - 1),
+        keys_(std::make_unique<std::atomic<uint64_t>[]>(size_t{index_mask_} + 1)),
+        values_(std::make_unique<std::atomic<T>[]>(size_t{index_mask_} + 1)),
         owner_bits_(owner_bits),
         generation_limit_(generation_limit),
         first_generation_(first_generation) {
@@ -53,6 +80,8 @@ class Pool {
     assert((owner_bits & ~HandleLayout::kOwnerMask) == 0);
     assert((owner_bits >> HandleLayout::kKindShift & HandleLayout::kKindMask) != 0);
   }
+  Pool(Pool&&) noexcept = default;
+  Pool& operator=(Pool&&) noexcept = default;
 
   /// The most slots this pool will ever have.
   uint32_t capacity() const { return capacity_; }
@@ -65,27 +94,27 @@ class Pool {
   /// The highest generation any occupant was given; 0 before the first acquire.
   uint32_t highest_generation_issued() const { return highest_issued_; }
 
-  /// Stores `value` in a free slot; nullopt when every usable slot is taken.
+  /// Stores `value` in a free slot; nullopt when every usable slot is taken. Writer.
   std::optional<SlotId> acquire(T value) {
     uint32_t index;
+    uint32_t generation;
     if (!free_.empty()) {
       index = free_.back();
       free_.pop_back();
-    } else if (slots_.size() < capacity_) {  // retired slots stay in slots_, never free
-      index = static_cast<uint32_t>(slots_.size());
-      slots_.push_back(Slot{free_key(index, first_generation_), T{}});
-      slot_count_ = index + 1;
+      generation = generation_of(keys_[index].load(std::memory_order_relaxed));
+    } else if (handed_out_ < capacity_) {  // retired slots count as handed out, never free
+      index = handed_out_++;
+      generation = first_generation_;
     } else {
       return std::nullopt;
     }
-    Slot& slot = slots_[index];
-    assert(!is_live(slot));
-    const uint32_t generation = generation_of(slot.key);
-    slot.key = live_key(index, generation);
-    slot.value = std::move(value);
+    const uint64_t key = live_key(index, generation);
+    // Value first, then the key that makes it findable (load() reads them the other way round).
+    values_[index].store(value, std::memory_order_release);
+    keys_[index].store(key, std::memory_order_release);
     ++live_;
     if (generation > highest_issued_) highest_issued_ = generation;
-    return SlotId{index, generation, slot.key};
+    return SlotId{index, generation, key};
   }
 
   /// What release() hands back.
@@ -94,37 +123,54 @@ class Pool {
     T value{};
     bool slot_retired = false;  ///< the generation reached the limit; the slot is never reused
   };
-  /// Ends the occupant of a live slot; its handles go stale at once.
+  /// Ends the occupant of a live slot; its handles go stale at once. Writer.
   Released release(uint32_t index) {
-    assert(index < slots_.size() && is_live(slots_[index]));
-    Slot& slot = slots_[index];
-    Released out{std::exchange(slot.value, T{}), false};
-    const uint32_t generation = generation_of(slot.key);
+    assert(index < handed_out_ && is_live(keys_[index].load(std::memory_order_relaxed)));
+    const uint32_t generation = generation_of(keys_[index].load(std::memory_order_relaxed));
+    Released out{};
     --live_;
     if (generation >= generation_limit_) {
       // Keeps the last generation, marked free: no later acquire takes it, no handle matches.
-      slot.key = free_key(index, generation);
+      keys_[index].store(free_key(index, generation), std::memory_order_release);
       ++retired_;
       out.slot_retired = true;
     } else {
-      slot.key = free_key(index, generation + 1);
+      keys_[index].store(free_key(index, generation + 1), std::memory_order_release);
       free_.push_back(index);
     }
+    out.value = values_[index].exchange(T{}, std::memory_order_acq_rel);
     return out;
   }
 
-  /// The live occupant the handle bits name, or null. This is the hot path of every resolve:
-  /// two loads from the pool (slot array, slot count), a bounds check and one compare.
-  const T* find(uint64_t handle_bits) const {
-    const uint32_t index = static_cast<uint32_t>(handle_bits & HandleLayout::kIndexMask);
-    if (index >= slot_count_) return nullptr;
-    const Slot& slot = slots_.data()[index];
-    return slot.key == handle_bits ? &slot.value : nullptr;
+  /// The value of the live occupant the handle bits name, or T{} when they name none. The hot
+  /// path of every resolve, on any thread: the value, then the key, both from one slot, and one
+  /// compare. Reading the value first is what makes a concurrent release and re-acquire of the
+  /// slot safe: a value stored by a later occupant is published after the key that ended this
+  /// one, so the key read next no longer matches (docs/adr/0042).
+  T load(uint64_t handle_bits) const {
+    const size_t index = handle_bits & index_mask_;
+    const T value = read_value(index);
+    return read_key_after(index, value) == handle_bits ? value : T{};
   }
-  /// The same as the const find(), for changing the occupant.
-  T* find(uint64_t handle_bits) { return const_cast<T*>(std::as_const(*this).find(handle_bits)); }
+  /// Whether the handle bits name the live occupant of their slot (whatever its value).
+  bool contains(uint64_t handle_bits) const {
+    return is_live(handle_bits) && keys_[handle_bits & index_mask_].load(std::memory_order_acquire) == handle_bits;
+  }
+  /// The value of the live occupant the handle bits name; nullopt when they name none.
+  std::optional<T> find(uint64_t handle_bits) const {
+    const size_t index = handle_bits & index_mask_;
+    const T value = read_value(index);
+    // A live key always has owner bits: the null handle matches a never-used slot's zero, not an occupant.
+    if (!is_live(handle_bits) || read_key_after(index, value) != handle_bits) return std::nullopt;
+    return value;
+  }
   /// The same, from parts (this pool's kind and registry).
-  const T* find(uint32_t index, uint32_t generation) const { return find(live_key(index, generation)); }
+  std::optional<T> find(uint32_t index, uint32_t generation) const { return find(live_key(index, generation)); }
+  /// Replaces the value of the live occupant the handle bits name; the old value. Writer.
+  T exchange(uint64_t handle_bits, T value) {
+    assert(contains(handle_bits));
+    return values_[handle_bits & index_mask_].exchange(value, std::memory_order_acq_rel);
+  }
 
   /// What a slot holds now, for error messages about a handle that did not match.
   struct SlotState {
@@ -135,25 +181,51 @@ class Pool {
   };
   /// What slot `index` holds now; a default SlotState when it was never handed out.
   SlotState state(uint32_t index) const {
-    if (index >= slots_.size()) return {};
-    return {true, is_live(slots_[index]), generation_of(slots_[index].key)};
+    if (index >= handed_out_) return {};
+    const uint64_t key = keys_[index].load(std::memory_order_acquire);
+    return {true, is_live(key), generation_of(key)};
   }
 
-  template <typename F>  // F(SlotId, T&)
-  /// Calls f(SlotId, T&) for every live occupant, in slot order.
-  void for_each_live(F&& f) {
-    for (uint32_t i = 0; i < slots_.size(); ++i) {
-      Slot& slot = slots_[i];
-      if (is_live(slot)) f(SlotId{i, generation_of(slot.key), slot.key}, slot.value);
+  template <typename F>  // F(SlotId, T)
+  /// Calls f(SlotId, T) for every live occupant, in slot order. Writer (or under the writers' lock).
+  void for_each_live(F&& f) const {
+    for (uint32_t i = 0; i < handed_out_; ++i) {
+      const uint64_t key = keys_[i].load(std::memory_order_relaxed);
+      if (is_live(key)) f(SlotId{i, generation_of(key), key}, values_[i].load(std::memory_order_relaxed));
     }
   }
 
  private:
-  // Kept small and dense: resolve touches only this array.
-  struct Slot {
-    uint64_t key{};  // live_key of the occupant, or free_key when free
-    T value{};
-  };
+  // The reader's two loads: the value, then the key (see load()). On x86-64 every load is an
+  // acquire load in hardware, so these are plain loads written in asm: a compiler treats each
+  // atomic access as a barrier that no other load crosses, and would reload the caller's
+  // loop-invariant words (this pool's arrays and mask) around every lookup. The key's asm takes
+  // the value as an operand, so it is issued after it. Elsewhere, and under ThreadSanitizer
+  // (which sees atomics, not asm), they are the atomic loads they stand for.
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__) && !WARDEN_POOL_HAS_TSAN
+  static constexpr bool kPlainLoads = sizeof(T) == sizeof(uint64_t);
+#else
+  static constexpr bool kPlainLoads = false;
+#endif
+  T read_value(size_t index) const {
+    if constexpr (kPlainLoads) {
+      T value;
+      __asm__ __volatile__("movq %1, %0" : "=r"(value) : "m"(values_[index]));
+      return value;
+    } else {
+      return values_[index].load(std::memory_order_acquire);
+    }
+  }
+  uint64_t read_key_after(size_t index, T value) const {
+    if constexpr (kPlainLoads) {
+      uint64_t key;
+      __asm__ __volatile__("movq %1, %0" : "=r"(key) : "m"(keys_[index]), "r"(value));
+      return key;
+    } else {
+      (void)value;
+      return keys_[index].load(std::memory_order_relaxed);
+    }
+  }
   static uint32_t generation_of(uint64_t key) {
     return static_cast<uint32_t>(key >> HandleLayout::kGenerationShift & HandleLayout::kGenerationMask);
   }
@@ -165,14 +237,20 @@ class Pool {
     return uint64_t{index} << HandleLayout::kIndexShift | owner_bits_ |
            uint64_t{generation} << HandleLayout::kGenerationShift;
   }
-  static bool is_live(const Slot& slot) { return (slot.key & HandleLayout::kOwnerMask) != 0; }
+  static bool is_live(uint64_t key) { return (key & HandleLayout::kOwnerMask) != 0; }
 
-  std::vector<Slot> slots_;
-  // slots_.size(), kept as a word of its own: the bounds check in find reads it directly
-  // instead of computing (end - begin) / sizeof(Slot).
-  uint32_t slot_count_ = 0;
-  std::vector<uint32_t> free_;  // LIFO: a freed slot is reused first, with a new generation
   uint32_t capacity_;
+  // The slot arrays' size less one (a power of two less one): the lookup's index mask. A masked
+  // index past the slots handed out reaches a slot whose key holds another index, or zero.
+  uint32_t index_mask_;
+  // Slot i is keys_[i] and values_[i]: the key is the live occupant's handle (live_key), its
+  // next generation when free (free_key), or zero when never used. Two arrays rather than one of
+  // pairs: a lookup addresses each with one scaled index.
+  std::unique_ptr<std::atomic<uint64_t>[]> keys_;
+  std::unique_ptr<std::atomic<T>[]> values_;
+  // Writer state, under the owner's lock.
+  uint32_t handed_out_ = 0;        // slots 0..handed_out_-1 were ever given an occupant
+  std::vector<uint32_t> free_;    // LIFO: a freed slot is reused first, with a new generation
   uint64_t owner_bits_;
   uint32_t generation_limit_;
   uint32_t first_generation_;

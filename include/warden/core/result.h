@@ -83,14 +83,40 @@ void delete_error(Error* error) noexcept;
 [[noreturn, gnu::cold]] void abort_error_of_success() noexcept;
 }  // namespace detail
 
+/// Builds the Error of a failure whose words are written only when someone reads them: a hot
+/// path (Registry::resolve) fails without a call out of line, so a caller's loop keeps its
+/// values in registers (docs/adr/0042). `build` gets the 64-bit payload the failure carries.
+/// An ErrorSource must outlive every Result that names it: sources are static objects.
+struct alignas(8) ErrorSource {
+  Error (*build)(const ErrorSource& source, uint64_t payload);
+  uint32_t context = 0;  ///< for `build`: which of its owners the failure came from
+  uint32_t detail = 0;   ///< for `build`: a second number of its own (a kind, say)
+};
+
+namespace detail {
+// A Result's error word holds an Error* (owned), or an ErrorSource* with this bit set, whose
+// Error is built on first read. Sources are 8-aligned, so the bit is free.
+inline constexpr uintptr_t kDeferredBit = 1;
+inline bool is_deferred(const Error* error) { return (reinterpret_cast<uintptr_t>(error) & kDeferredBit) != 0; }
+}  // namespace detail
+
 template <typename T>
 /// A T or an Error; returned by every warden call that can fail on bad input.
 class [[nodiscard]] Result {
+  // Only a Result whose value is one trivially copied word can carry a deferred failure.
+  static constexpr bool kCanDefer = std::is_trivially_copyable_v<T> && sizeof(T) == sizeof(uint64_t);
+
  public:
   /// A success holding `value`.
   Result(T value) : error_(nullptr) { ::new (static_cast<void*>(&value_)) T(std::move(value)); }  // NOLINT: implicit by design
   /// A failure holding `error`.
   Result(Error error) : error_(detail::new_error(std::move(error))) {}  // NOLINT
+  /// A failure whose Error `source` builds from `payload` when it is first read (ErrorSource).
+  /// Nothing is called here: the whole failure is two stores.
+  Result(const ErrorSource& source, uint64_t payload)
+    requires kCanDefer
+      : payload_(payload),
+        error_(reinterpret_cast<Error*>(reinterpret_cast<uintptr_t>(&source) | detail::kDeferredBit)) {}
 
   /// Copies and moves keep the value or the error; a moved-from failure stays a failure.
   ///@{
@@ -99,6 +125,9 @@ class [[nodiscard]] Result {
       : error_(nullptr) {
     if (other.ok()) {
       ::new (static_cast<void*>(&value_)) T(other.value_);
+    } else if (other.is_deferred()) {
+      payload_ = other.payload_;
+      error_ = other.error_;
     } else {
       error_ = detail::copy_error(other.error_);
     }
@@ -109,7 +138,7 @@ class [[nodiscard]] Result {
     if (other.ok()) {
       ::new (static_cast<void*>(&value_)) T(std::move(other.value_));
     } else {
-      error_ = std::exchange(other.error_, detail::moved_from_error());
+      take_failure(other);
     }
   }
   Result& operator=(const Result& other)
@@ -130,7 +159,7 @@ class [[nodiscard]] Result {
         ::new (static_cast<void*>(&value_)) T(std::move(other.value_));
         error_ = nullptr;
       } else {
-        error_ = std::exchange(other.error_, detail::moved_from_error());
+        take_failure(other);
       }
     }
     return *this;
@@ -155,30 +184,56 @@ class [[nodiscard]] Result {
   const T& operator*() const& { return value(); }
   ///@}
 
-  /// The error. On a success the program stops (stderr, then std::abort()).
+  /// The error. On a success the program stops (stderr, then std::abort()). A deferred failure
+  /// (ErrorSource) is built here, once, and kept.
   const Error& error() const {
     if (error_ == nullptr) [[unlikely]] detail::abort_error_of_success();
+    if (is_deferred()) [[unlikely]] build_deferred();
     return *error_;
   }
 
  private:
   // One predictable branch on the hot path; the failure is out of line.
   void require_value() const {
-    if (error_ != nullptr) [[unlikely]] detail::abort_value_of_failure(*error_);
+    if (error_ != nullptr) [[unlikely]] detail::abort_value_of_failure(error());
   }
-  // Leaves neither a value nor an error behind; the caller sets error_ next.
+  // Leaves neither a value nor an error behind; the caller sets error_ next. A deferred failure
+  // owns nothing: the test is inline so that a failure made and dropped in one place (a
+  // resolve in a loop) calls nothing.
   void reset() noexcept {
     if (error_ == nullptr) [[likely]] {
       value_.~T();
-    } else {
+    } else if (!is_deferred()) {
       detail::delete_error(error_);
+    }
+  }
+  // `other` failed: its failure moves here, and it is left failed (moved from).
+  void take_failure(Result& other) noexcept {
+    if (other.is_deferred()) payload_ = other.payload_;
+    error_ = std::exchange(other.error_, detail::moved_from_error());
+  }
+  bool is_deferred() const {
+    if constexpr (kCanDefer) {
+      return detail::is_deferred(error_);
+    } else {
+      return false;
+    }
+  }
+  [[gnu::cold]] void build_deferred() const {
+    if constexpr (kCanDefer) {
+      const auto* source =
+          reinterpret_cast<const ErrorSource*>(reinterpret_cast<uintptr_t>(error_) & ~detail::kDeferredBit);
+      error_ = detail::new_error(source->build(*source, payload_));
     }
   }
 
   union {
-    T value_;  // alive exactly when error_ is null
+    T value_;            // alive exactly when error_ is null
+    uint64_t payload_;   // a deferred failure's payload (ErrorSource); only where kCanDefer
   };
-  Error* error_;  // owned; null on success
+  // Owned Error; or a deferred failure's ErrorSource, tagged; null on success. Mutable: a
+  // deferred failure's Error is built by the first (const) read.
+  mutable Error* error_;
 };
 
 template <>

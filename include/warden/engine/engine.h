@@ -8,7 +8,11 @@
 /// handles and never sees a device change except through those callbacks
 /// (docs/device-lifecycle.md, "The Engine").
 ///
-/// Single-threaded: create it, call it and poll() it from one thread (the frame thread).
+/// Threads: the frame thread (the one that created the engine, or adopt_frame_thread()'s) makes
+/// the frame calls (begin_frame, submit, poll, wait_until_ready, mark_presented,
+/// force_device_loss, load_shader, observers); the registry's creation, destroy, write, resolve
+/// and touch run on any thread. The contract, and what a call from the wrong thread gets, are in
+/// warden/core/frame_thread.h.
 ///
 /// Where the application's code runs. EngineCallbacks run inside poll() (and create(), for the
 /// first on_ready): whatever the library reports meanwhile (a device ready, a device lost, a
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "warden/core/diagnostics.h"
+#include "warden/core/frame_thread.h"
 #include "warden/core/result.h"
 #include "warden/core/submission_clock.h"
 #include "warden/device/controller.h"
@@ -286,7 +291,7 @@ struct EngineCounters {
 
 /// One object that owns a device through its losses: the loaded library, the device controller and
 /// rebuild policy, the registry, the shader manager, the pipeline library and hot reload.
-/// Single-threaded: create it, call it and poll() it from one thread.
+/// Frame calls on the frame thread, the registry's on any (warden/core/frame_thread.h).
 class Engine {
  public:
   /// Loads the WebGPU library, asks for a device and waits (bounded by startup_timeout) until it
@@ -383,6 +388,9 @@ class Engine {
   void add_observer(GenerationObserver& observer);
   /// Stops telling `observer`; one not added is ignored.
   void remove_observer(GenerationObserver& observer);
+  /// Makes the calling thread the frame thread of the engine and its registry (it was the
+  /// thread that created the engine). No frame call may run meanwhile.
+  void adopt_frame_thread();
 
   /// What the engine has lived through so far.
   const EngineCounters& counters() const { return counters_; }
@@ -453,6 +461,7 @@ class Engine {
   bool has_device() const;
 
   Diagnostics diagnostics_;  // first in, last out: every member below reports into it
+  FrameThread frame_thread_;
   std::unique_ptr<gpu::Context> context_;
   EngineOptions options_;
   EngineCallbacks callbacks_;

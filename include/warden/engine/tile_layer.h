@@ -37,7 +37,8 @@
 /// (engine_ending), and the layer's calls then fail with TileLayerEngineGone. Its parts (cache(),
 /// pool(), array(), renderer()) exist only while the engine does.
 ///
-/// Single-threaded like the Engine; the fetcher may answer from any thread (TileReply).
+/// Its calls are frame-thread calls, like the Engine's frame (warden/core/frame_thread.h); the fetcher
+/// may answer from any thread (TileReply).
 #pragma once
 
 #include <cstdint>

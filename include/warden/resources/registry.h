@@ -16,7 +16,10 @@
 /// device under the same handle, in dependency order (kTeardownOrder backwards), and restores
 /// buffer and texture contents from where their description says they come from.
 ///
-/// Not thread-safe: one thread, the one that drives the instance's events, calls a Registry.
+/// Threads: resolve() runs on any thread without a lock; the other calls any thread may make run
+/// under the registry's lock; the frame-thread calls (submit, poll, assume_all_complete,
+/// on_device_lost, rebuild, prepare_rebuild, discard_prepared, shutdown) are refused from
+/// another thread where warden checks threads. The contract is in warden/core/frame_thread.h.
 #pragma once
 
 #include <array>
@@ -551,7 +554,9 @@ class Registry {
   /* Who ends the object's life; nullopt when the handle is not valid. */                       \
   std::optional<Ownership> ownership(Name##Handle handle) const;                                \
   /* True while the handle is valid: not destroyed, though its slot may be Lost or Failed. */   \
-  bool is_alive(Name##Handle handle) const { return find<Name##Tag>(handle) != nullptr; }      \
+  bool is_alive(Name##Handle handle) const {                                                   \
+    return std::get<kind_index(ResourceKind::Name)>(pools_).contains(handle.bits());             \
+  }                                                                                             \
   /* What a rebuild makes the object from; null when it has none (adopted, imported, replaced \
      by the caller's object) or the handle is not valid. */                                      \
   const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const;                           \
@@ -763,6 +768,9 @@ class Registry {
   /// nothing, so calling it again (or the destructor after it) is harmless.
   void shutdown();
 
+  /// Makes the calling thread the registry's frame thread (it was the thread that made it).
+  void adopt_frame_thread();
+
  private:
   friend class RegistryImpl;  // src/resources/registry_impl.h: everything but the pools
   /// One Pool per kind, in kind order: what resolve() reads.
@@ -772,27 +780,24 @@ class Registry {
 #undef WARDEN_REGISTRY_POOL
           std::monostate>;
 
-  // The hot path: a bounds check and one compare of the whole handle (kind, registry, alive,
-  // generation) against its slot. A failed resolve is built out of line, directly in the
-  // caller's Result (stale_result), so the inlined path is the lookup, one branch and one call.
-  template <typename Tag>
-  const Object<Tag>* find(Handle<Tag> handle) const {
-    return std::get<kind_index(Tag::kind)>(pools_).find(handle.bits());
-  }
+  // The hot path, on any thread and without a lock (Pool::load): the slot's object and key, one
+  // compare of the whole handle (kind, registry, alive, generation) against the key. A Lost or
+  // Failed slot matches but holds null, so the one test of the object covers it. A failure
+  // calls nothing: its words are written when the caller reads the error (ErrorSource, made
+  // per registry id and kind in registry_facade.cpp), so a caller's loop keeps its values in
+  // registers (docs/adr/0042).
   template <typename Tag>
   Result<Object<Tag>> resolve_hot(Handle<Tag> handle) const {
-    // A Lost or Failed slot matches the handle but holds null: one more compare, same load.
-    if (const Object<Tag>* object = find(handle); object != nullptr && *object != nullptr) [[likely]]
-      return *object;
-    return stale_result(handle);
+    if (Object<Tag> object = std::get<kind_index(Tag::kind)>(pools_).load(handle.bits())) [[likely]] return object;
+    return Result<Object<Tag>>(stale_sources_[kind_index(Tag::kind)], handle.bits());
   }
-#define WARDEN_REGISTRY_STALE_RESULT(Name, snake) \
-  [[gnu::cold]] Result<WGPU##Name> stale_result(Name##Handle handle) const;
-  WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_STALE_RESULT)
-#undef WARDEN_REGISTRY_STALE_RESULT
 
-  // Declared before pools_: it numbers the registry, which the pools' handles carry.
-  std::unique_ptr<RegistryImpl> impl_;
+  // Declared before pools_: it numbers the registry, which the pools' handles carry. Shared: a
+  // failed resolve's error, read later, finds the registry through a table of weak references
+  // (registry_facade.cpp) and keeps it alive while it writes the words.
+  std::shared_ptr<RegistryImpl> impl_;
+  // This registry id's error sources, one per kind, in kind order (static storage).
+  const ErrorSource* stale_sources_;
   Pools pools_;
 };
 

@@ -1,0 +1,105 @@
+// The Engine's thread contract (warden/core/frame_thread.h): its frame calls belong to the frame
+// thread, and loading threads create through its registry while the frame thread loses and
+// recovers devices.
+#include "warden/engine/engine.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "support/engine_fixture.h"
+#include "support/gpu_test.h"
+#include "support/messages.h"
+
+namespace warden::engine {
+namespace {
+
+using testing::engine_options;
+using testing::FailsWith;
+using testing::make_engine;
+
+TEST(EngineThreads, FrameCallsFromAnotherThreadAreRefusedNamingTheCall) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  std::thread([&] {
+    auto frame = engine->begin_frame();
+    EXPECT_THAT(frame, FailsWith(MessageId::WrongThread));
+    if (!frame.ok()) {
+      EXPECT_THAT(frame.error().message, ::testing::HasSubstr("engine: begin_frame is a frame-thread call"));
+    }
+    EXPECT_THAT(engine->force_device_loss("from a worker"), FailsWith(MessageId::WrongThread));
+    EXPECT_THAT(engine->wait_until_ready(testing::kSafetyNet), FailsWith(MessageId::WrongThread));
+    engine->poll();  // returns nothing: refused and reported
+  }).join();
+  EXPECT_EQ(engine->diagnostics().count(MessageId::WrongThread), 1u);
+  EXPECT_EQ(engine->state(), EngineState::Ready);  // the worker's loss was refused
+  auto frame = engine->begin_frame();
+  ASSERT_TRUE(frame.ok()) << frame.error().message;
+  EXPECT_TRUE(engine->submit(std::move(*frame)).ok());
+}
+
+// Loading threads create and write buffers the whole time; the frame thread draws frames and
+// forces losses. After each recovery every handle a loader got (before, during or after the
+// loss) is live and its buffer belongs to the current device: a write through the current queue
+// is accepted, which Dawn refuses for another device's buffer.
+TEST(EngineThreads, HandlesCreatedByLoadingThreadsAcrossLossesAllBelongToTheCurrentDevice) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  resources::Registry& reg = engine->registry();
+  constexpr int kLoaders = 4;
+  std::mutex handles_mutex;
+  std::vector<BufferHandle> handles;
+  std::atomic<bool> stop{false};
+  std::atomic<int> creation_failures{0};
+  std::vector<std::thread> loaders;
+  for (int t = 0; t < kLoaders; ++t) {
+    loaders.emplace_back([&] {
+      while (!stop.load()) {
+        auto made = reg.create_buffer({16, WGPUBufferUsage_CopyDst | WGPUBufferUsage_Uniform, false, "loaded"});
+        if (!made.ok()) {
+          ++creation_failures;
+          continue;
+        }
+        std::lock_guard lock(handles_mutex);
+        handles.push_back(*made);
+        if (handles.size() > 2000) return;
+      }
+    });
+  }
+  constexpr int kLosses = 5;
+  for (int loss = 0; loss < kLosses; ++loss) {
+    for (int f = 0; f < 5; ++f) {
+      engine->poll();
+      if (auto frame = engine->begin_frame(); frame.ok()) (void)engine->submit(std::move(*frame));
+    }
+    ASSERT_TRUE(engine->force_device_loss("test loss").ok());
+    ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+    std::vector<BufferHandle> seen;
+    {
+      std::lock_guard lock(handles_mutex);
+      seen = handles;
+    }
+    // The loaders keep creating meanwhile; what they got before this point must be back.
+    engine->poll();
+    const uint32_t word = 7;
+    for (BufferHandle h : seen) {
+      if (engine->state() != EngineState::Ready) break;
+      ASSERT_TRUE(reg.resolve(h).ok()) << reg.resolve(h).error().message;
+      ASSERT_TRUE(reg.write_buffer(h, 0, &word, 4).ok());
+    }
+  }
+  stop = true;
+  for (auto& loader : loaders) loader.join();
+  EXPECT_EQ(creation_failures.load(), 0);
+  EXPECT_EQ(engine->counters().device_losses, static_cast<uint64_t>(kLosses));
+  std::lock_guard lock(handles_mutex);
+  EXPECT_GT(handles.size(), 0u);
+  for (BufferHandle h : handles) ASSERT_TRUE(reg.destroy_buffer(h).ok());
+}
+
+}  // namespace
+}  // namespace warden::engine

@@ -1,0 +1,120 @@
+// The registry's thread contract (warden/core/frame_thread.h): frame-thread calls refused from
+// another thread, creation, destroy and resolve from several threads at once, and a failed
+// resolve's words read on another thread or after the registry ended.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "registry_test_support.h"
+#include "support/messages.h"
+
+namespace warden::resources {
+namespace {
+
+using testing::FailsWith;
+using testing::NullDeviceTest;
+
+TEST_F(NullDeviceTest, FrameThreadCallsFromAnotherThreadAreRefusedAndReportedUntilThatThreadAdoptsTheRole) {
+  auto reg = testing::make_registry(*dev);
+  const Serial recording = reg->clock().recording();
+  Serial from_worker{1234};
+  std::thread([&] {
+    from_worker = testing::submit_empty(*reg, *dev);
+    reg->poll();
+    reg->on_device_lost();
+  }).join();
+  EXPECT_EQ(from_worker, Serial{});  // not submitted
+  EXPECT_EQ(reg->clock().recording(), recording);
+  EXPECT_FALSE(reg->device_lost());  // on_device_lost was refused too
+  EXPECT_EQ(reg->diagnostics().count(MessageId::WrongThread), 3u);
+  // The frame thread itself is not refused.
+  EXPECT_NE(testing::submit_empty(*reg, *dev), Serial{});
+  // Once a worker adopts the role, it submits and the thread that made the registry is refused.
+  std::thread([&] {
+    reg->adopt_frame_thread();
+    from_worker = testing::submit_empty(*reg, *dev);
+  }).join();
+  EXPECT_NE(from_worker, Serial{});
+  EXPECT_EQ(testing::submit_empty(*reg, *dev), Serial{});
+  EXPECT_EQ(reg->diagnostics().count(MessageId::WrongThread), 4u);
+  reg->adopt_frame_thread();  // back, for the teardown
+}
+
+// Loading threads create, resolve and destroy while the frame thread submits and polls: every
+// handle a thread kept resolves to its own buffer, every one it destroyed is stale, and the
+// counts add up.
+TEST_F(NullDeviceTest, LoadingThreadsCreateResolveAndDestroyWhileTheFrameThreadSubmits) {
+  RegistryOptions options;
+  options.buffer_capacity = 4096;
+  auto reg = testing::make_registry(*dev, options);
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 300;
+  std::vector<std::vector<BufferHandle>> kept(kThreads);
+  std::vector<std::vector<BufferHandle>> destroyed(kThreads);
+  std::atomic<int> failures{0};
+  std::atomic<int> done{0};
+  std::vector<std::thread> loaders;
+  for (int t = 0; t < kThreads; ++t) {
+    loaders.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        auto made = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "t" + std::to_string(t)});
+        if (!made.ok()) {
+          ++failures;
+          continue;
+        }
+        if (!reg->resolve(*made).ok()) ++failures;
+        reg->touch(*made);
+        if (i % 3 == 0) {
+          if (!reg->destroy_buffer(*made).ok()) ++failures;
+          destroyed[t].push_back(*made);
+        } else {
+          kept[t].push_back(*made);
+        }
+      }
+      ++done;
+    });
+  }
+  while (done.load() < kThreads) {
+    (void)testing::submit_empty(*reg, *dev);
+    reg->poll();
+  }
+  for (auto& loader : loaders) loader.join();
+  EXPECT_EQ(failures.load(), 0);
+  size_t live = 0;
+  for (int t = 0; t < kThreads; ++t) {
+    for (BufferHandle h : kept[t]) {
+      EXPECT_TRUE(reg->resolve(h).ok());
+      EXPECT_EQ(*reg->label(h), "t" + std::to_string(t));
+    }
+    for (BufferHandle h : destroyed[t]) EXPECT_THAT(reg->resolve(h), FailsWith(MessageId::HandleDestroyed));
+    live += kept[t].size();
+  }
+  EXPECT_EQ(reg->live_counts().by_kind[kind_index(ResourceKind::Buffer)], live);
+  for (auto& handles : kept) {
+    for (BufferHandle h : handles) ASSERT_TRUE(reg->destroy_buffer(h).ok());
+  }
+}
+
+// A failed resolve writes its words when they are read: on another thread, or after the
+// registry ended (then it says so instead of reading what is gone).
+TEST_F(NullDeviceTest, AFailedResolvesWordsAreWrittenWhenReadEvenAfterItsRegistryEnded) {
+  auto reg = testing::make_registry(*dev);
+  auto made = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "gone"});
+  ASSERT_TRUE(made.ok());
+  ASSERT_TRUE(reg->destroy_buffer(*made).ok());
+  Result<WGPUBuffer> read_now = reg->resolve(*made);
+  Result<WGPUBuffer> read_on_a_thread = reg->resolve(*made);
+  Result<WGPUBuffer> read_after_the_end = reg->resolve(*made);
+  EXPECT_THAT(read_now, FailsWith(MessageId::HandleDestroyed));
+  std::thread([&] { EXPECT_THAT(read_on_a_thread, FailsWith(MessageId::HandleDestroyed)); }).join();
+  EXPECT_EQ(read_on_a_thread.error().message, read_now.error().message);
+  reg.reset();
+  EXPECT_THAT(read_after_the_end, FailsWith(MessageId::HandleOfEndedRegistry));
+  EXPECT_THAT(read_after_the_end.error().message, ::testing::HasSubstr("has ended since"));
+}
+
+}  // namespace
+}  // namespace warden::resources

@@ -94,6 +94,14 @@ constexpr TargetRatio kTargetRatios[] = {
     {"tile_recycle_vs_destroy_64", "frame_loop_destroy_ms_64", "frame_loop_recycle_ms_64"},
     {"tile_recycle_vs_destroy_256", "frame_loop_destroy_ms_256", "frame_loop_recycle_ms_256"},
     {"tile_recycle_vs_destroy_1024", "frame_loop_destroy_ms_1024", "frame_loop_recycle_ms_1024"},
+    // threads (issue 24): resolve on each of 8 threads at once within 1.2x of one thread alone
+    {"resolve_threads_8_over_1", "handle_resolve_ns_threads_8", "handle_resolve_ns_threads_1"},
+    // the registry's create + destroy throughput against raw Dawn's from as many threads:
+    // raw_churn_ns / registry_churn_ns, at least 0.8 (1 would be the registry costing nothing)
+    {"registry_churn_vs_raw_threads_1", "raw_churn_ns_threads_1", "registry_churn_ns_threads_1"},
+    {"registry_churn_vs_raw_threads_2", "raw_churn_ns_threads_2", "registry_churn_ns_threads_2"},
+    {"registry_churn_vs_raw_threads_4", "raw_churn_ns_threads_4", "registry_churn_ns_threads_4"},
+    {"registry_churn_vs_raw_threads_8", "raw_churn_ns_threads_8", "registry_churn_ns_threads_8"},
 };
 
 void add_target_ratios(nlohmann::json& results) {
@@ -117,6 +125,7 @@ const Curve kCurves[] = {
     {"churn", {1000, 10000, 100000, 1000000}, {"registry_churn_ns_", "raw_churn_ns_"}},
     {"layerpool", {64, 256, 1024, 4096, 16384, 65536}, {"layerpool_ns_", "layerpool_reference_ns_"}},
     {"tile_frame", {16, 64, 256, 1024}, {"frame_loop_recycle_ms_", "frame_loop_destroy_ms_"}},
+    {"churn_threads", {1, 2, 4, 8}, {"registry_churn_ns_threads_", "raw_churn_ns_threads_"}},
 };
 
 void write_curves(const nlohmann::json& results, const std::filesystem::path& dir) {

@@ -24,14 +24,30 @@
 // Curves (issue 14): handle_resolve_ns_<N> and raw_pointer_ns_<N> (the same lookups), and
 // registry_churn_ns_<N> / raw_churn_ns_<N>, with N = 1,000, 10,000, 100,000 and 1,000,000
 // live objects, each N a world of its own (a registry holding N buffers).
+//
+// Threads (issue 24), with T = 1, 2, 4 and 8 threads running at once, the same work on each:
+//   handle_resolve_ns_threads_<T>  resolve over the 100,000-buffer world above, each thread
+//                                  walking the random order from its own offset;
+//   registry_churn_ns_threads_<T>  create + destroy through the registry, on every thread;
+//   raw_churn_ns_threads_<T>       the same with raw Dawn calls.
+// A key is the wall-clock time from the first thread's start to the last one's end, per
+// operation of one thread: it stays flat as T grows while the threads share nothing and have a
+// core each, and T / key is the throughput of all of them together. The churns run on a Null
+// device of their own, requested with WGPUFeatureName_ImplicitDeviceSynchronization (Dawn takes
+// calls from several threads only then; its lock costs the single thread too, so T = 1 is
+// measured on that device as well rather than taken from raw_churn_ns).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
+#include <latch>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "warden/resources/registry.h"
@@ -69,16 +85,17 @@ struct HandleBenchWorld {
 
   uint32_t live = 0;
 
-  // One world per size, made on first use and kept: repetitions of every size interleave.
-  static HandleBenchWorld& get(uint32_t live = kLiveHandles) {
-    static std::map<uint32_t, std::unique_ptr<HandleBenchWorld>> worlds;
-    auto& world = worlds[live];
-    if (!world) world = make(live);
+  // One world per size (and device kind), made on first use and kept: repetitions of every size
+  // interleave. `synchronized`: the device takes Dawn calls from several threads.
+  static HandleBenchWorld& get(uint32_t live = kLiveHandles, bool synchronized = false) {
+    static std::map<std::pair<uint32_t, bool>, std::unique_ptr<HandleBenchWorld>> worlds;
+    auto& world = worlds[{live, synchronized}];
+    if (!world) world = make(live, synchronized);
     return *world;
   }
 
  private:
-  static std::unique_ptr<HandleBenchWorld> make(uint32_t live) {
+  static std::unique_ptr<HandleBenchWorld> make(uint32_t live, bool synchronized) {
     auto made = std::make_unique<HandleBenchWorld>();
     HandleBenchWorld& w = *made;
     w.live = live;
@@ -88,7 +105,9 @@ struct HandleBenchWorld {
       return made;
     }
     w.context = std::move(ctx.value());
-    auto opened = w.context->open_device(gpu::BackendChoice::Null);
+    gpu::DeviceOptions device_options;
+    if (synchronized) device_options.required_features = {WGPUFeatureName_ImplicitDeviceSynchronization};
+    auto opened = w.context->open_device(gpu::BackendChoice::Null, std::move(device_options));
     if (!opened) {
       w.error = opened.error().message;
       return made;
@@ -184,17 +203,34 @@ WARDEN_LOOKUP_BENCHMARK(unordered_map_ns);
 WARDEN_LOOKUP_BENCHMARK(shared_ptr_ns);
 #undef WARDEN_LOOKUP_BENCHMARK
 
+// One create + destroy of a buffer, through the registry or with raw Dawn calls.
+void registry_churn_once(HandleBenchWorld& w) {
+  auto h = w.registry->create_buffer({4, WGPUBufferUsage_CopyDst, false, "churn"});
+  benchmark::DoNotOptimize(h);
+  if (h.ok()) (void)w.registry->destroy_buffer(*h);
+}
+WGPUBufferDescriptor raw_churn_descriptor() {
+  WGPUBufferDescriptor d{};
+  d.label = gpu::string_view("churn");
+  d.size = 4;
+  d.usage = WGPUBufferUsage_CopyDst;
+  return d;
+}
+void raw_churn_once(HandleBenchWorld& w, const WGPUBufferDescriptor& d) {
+  const auto& p = w.context->procs();
+  WGPUBuffer b = p.DeviceCreateBuffer(w.gpu.device.get(), &d);
+  benchmark::DoNotOptimize(b);
+  p.BufferDestroy(b);
+  p.BufferRelease(b);
+}
+
 void registry_churn(benchmark::State& state, uint32_t live) {
   auto& w = HandleBenchWorld::get(live);
   if (!w.error.empty()) {
     state.SkipWithError(w.error.c_str());
     return;
   }
-  for (auto _ : state) {
-    auto h = w.registry->create_buffer({4, WGPUBufferUsage_CopyDst, false, "churn"});
-    benchmark::DoNotOptimize(h);
-    if (h.ok()) (void)w.registry->destroy_buffer(*h);
-  }
+  for (auto _ : state) registry_churn_once(w);
 }
 void raw_churn(benchmark::State& state, uint32_t live) {
   auto& w = HandleBenchWorld::get(live);
@@ -202,17 +238,8 @@ void raw_churn(benchmark::State& state, uint32_t live) {
     state.SkipWithError(w.error.c_str());
     return;
   }
-  const auto& p = w.context->procs();
-  WGPUBufferDescriptor d{};
-  d.label = gpu::string_view("churn");
-  d.size = 4;
-  d.usage = WGPUBufferUsage_CopyDst;
-  for (auto _ : state) {
-    WGPUBuffer b = p.DeviceCreateBuffer(w.gpu.device.get(), &d);
-    benchmark::DoNotOptimize(b);
-    p.BufferDestroy(b);
-    p.BufferRelease(b);
-  }
+  const WGPUBufferDescriptor d = raw_churn_descriptor();
+  for (auto _ : state) raw_churn_once(w, d);
 }
 void registry_churn_ns(benchmark::State& state) { registry_churn(state, kLiveHandles); }
 void raw_churn_ns(benchmark::State& state) { raw_churn(state, kLiveHandles); }
@@ -239,5 +266,96 @@ BENCHMARK(handle_resolve_curve)->Name("handle_resolve_ns")->Apply(add_sizes)->Re
 BENCHMARK(raw_pointer_curve)->Name("raw_pointer_ns")->Apply(add_sizes)->Repetitions(5)->MinTime(0.05)->ReportAggregatesOnly(true);
 BENCHMARK(registry_churn_curve)->Name("registry_churn_ns")->Apply(add_sizes)->MinTime(0.1);
 BENCHMARK(raw_churn_curve)->Name("raw_churn_ns")->Apply(add_sizes)->MinTime(0.1);
+
+// ---- threads ----------------------------------------------------------------------------------
+
+// Each benchmark iteration starts `threads` threads that begin together and run `work(thread)`,
+// `operations` operations each. The iteration's time (manual) is the wall-clock time from the
+// first thread's start to the last one's end, per operation of one thread: ns per operation on
+// each thread when they all ran side by side, and that times the threads sharing a core where
+// there are fewer cores than threads (no thread's own clock would show that if the scheduler ran
+// them one after another). The iteration count is fixed: Google Benchmark would size it from the
+// per-operation time as if an iteration were one operation.
+template <typename Work>
+void run_on_threads(benchmark::State& state, uint32_t threads, uint32_t operations, Work work) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<Clock::time_point> begun(threads), ended(threads);
+  for (auto _ : state) {
+    // The latch blocks instead of spinning: on a machine with fewer cores than threads, spinning
+    // threads would starve the one still starting them.
+    std::latch started(threads);
+    {
+      std::vector<std::jthread> running;
+      running.reserve(threads);
+      for (uint32_t t = 0; t < threads; ++t) {
+        running.emplace_back([&, t] {
+          started.arrive_and_wait();
+          begun[t] = Clock::now();
+          work(t);
+          ended[t] = Clock::now();
+        });
+      }
+    }  // joined
+    const auto wall = *std::max_element(ended.begin(), ended.end()) - *std::min_element(begun.begin(), begun.end());
+    state.SetIterationTime(std::chrono::duration<double>(wall).count() / operations);
+  }
+}
+
+constexpr uint32_t kResolvesPerThread = 1u << 20;
+constexpr uint32_t kChurnsPerThread = 2048;
+
+void handle_resolve_threads(benchmark::State& state) {
+  const auto threads = static_cast<uint32_t>(state.range(0));
+  auto& w = HandleBenchWorld::get();
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  run_on_threads(state, threads, kResolvesPerThread, [&](uint32_t thread) {
+    // Each thread its own stretch of the random order, so no two read the same slot together.
+    uint32_t i = static_cast<uint32_t>(uint64_t{w.live} * thread / threads);
+    uintptr_t folded = 0;  // as run_lookups: the lookup's last load must happen
+    for (uint32_t n = 0; n < kResolvesPerThread; ++n) {
+      auto r = w.registry->resolve(w.handles[i]);
+      folded ^= reinterpret_cast<uintptr_t>(r.ok() ? *r : nullptr);
+      asm volatile("" : "+r"(folded));
+      if (++i == w.live) i = 0;
+    }
+    benchmark::DoNotOptimize(folded);
+  });
+}
+void registry_churn_threads(benchmark::State& state) {
+  const auto threads = static_cast<uint32_t>(state.range(0));
+  auto& w = HandleBenchWorld::get(kLiveHandles, /*synchronized=*/true);
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  run_on_threads(state, threads, kChurnsPerThread, [&](uint32_t) {
+    for (uint32_t n = 0; n < kChurnsPerThread; ++n) registry_churn_once(w);
+  });
+}
+void raw_churn_threads(benchmark::State& state) {
+  const auto threads = static_cast<uint32_t>(state.range(0));
+  auto& w = HandleBenchWorld::get(kLiveHandles, /*synchronized=*/true);
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  const WGPUBufferDescriptor d = raw_churn_descriptor();
+  run_on_threads(state, threads, kChurnsPerThread, [&](uint32_t) {
+    for (uint32_t n = 0; n < kChurnsPerThread; ++n) raw_churn_once(w, d);
+  });
+}
+// Named per thread count ("handle_resolve_ns_threads_8"), the key bench_main reads off the name.
+void add_thread_counts(benchmark::internal::Benchmark* b) {
+  for (int threads : {1, 2, 4, 8}) b->Arg(threads);
+}
+BENCHMARK(handle_resolve_threads)->Name("handle_resolve_ns_threads")->Apply(add_thread_counts)->UseManualTime()
+    ->Iterations(16)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(registry_churn_threads)->Name("registry_churn_ns_threads")->Apply(add_thread_counts)->UseManualTime()
+    ->Iterations(6)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(raw_churn_threads)->Name("raw_churn_ns_threads")->Apply(add_thread_counts)->UseManualTime()
+    ->Iterations(6)->Repetitions(3)->ReportAggregatesOnly(true);
 
 }  // namespace

@@ -2,7 +2,7 @@
 # Draws the curves of one `make bench` run as SVG with gnuplot (Debian: gnuplot-nox):
 #   scripts/bench-plot.sh RESULTS_JSON OUT_DIR
 # reads OUT_DIR/curves/*.dat (written by warden_bench beside RESULTS_JSON) and writes
-# OUT_DIR/{resolve,churn,layerpool,tile_frame}.svg. The machine and backend go in each title.
+# OUT_DIR/{resolve,churn,layerpool,tile_frame,churn_threads}.svg. The machine and backend go in each title.
 set -euo pipefail
 results="$1"
 out="$2"
@@ -31,7 +31,7 @@ set logscale x
 set logscale y
 set grid
 set key top left
-set xlabel "$( [[ $name == layerpool ]] && echo layers || { [[ $name == tile_frame ]] && echo 'visible tiles' || echo 'live objects'; } )"
+set xlabel "$(case $name in layerpool) echo layers ;; tile_frame) echo 'visible tiles' ;; *_threads) echo 'threads at once' ;; *) echo 'live objects' ;; esac)"
 set ylabel "$ylabel"
 plot "$curves/$name.dat" using 1:2 with linespoints lw 2 pt 7 title "$first", \
      "" using 1:3 with linespoints lw 2 pt 5 title "$second"
@@ -43,3 +43,4 @@ plot resolve "Handle resolve against a raw pointer" "ns per lookup" "none (CPU o
 plot churn "Create + destroy of a buffer" "ns per create+destroy" "null" "through the Registry" "raw Dawn calls"
 plot layerpool "LayerPool acquire+touch+release" "ns per operation" "none (CPU only)" "LayerPool" "reference pool (scan and splice)"
 plot tile_frame "Tile frame (CPU + driver work per frame)" "ms per frame" "${tile_backend:-?}" "recycled layers" "texture per tile"
+plot churn_threads "Create + destroy of a buffer from several threads at once" "ns per create+destroy on each thread" "null" "through the Registry" "raw Dawn calls"

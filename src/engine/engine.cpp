@@ -504,7 +504,7 @@ Result<Frame> Engine::begin_frame() {
   return Frame(frames_, std::move(encoder), id, current_.number);
 }
 
-Result<Serial> Engine::submit(Frame frame) {
+Result<Serial> Engine::submit(Frame frame, std::span<const WGPUCommandBuffer> recorded) {
   if (auto refused = frame_thread_.check("engine", "submit")) return *refused;
   if (destroying_) return no_device_error("submit");
   if (!frame.encoder_) {
@@ -525,7 +525,9 @@ Result<Serial> Engine::submit(Frame frame) {
   }
   const gpu::Procs& procs = context_->procs();
   gpu::Ref<WGPUCommandBuffer> commands(&procs, procs.CommandEncoderFinish(frame.encoder_.get(), nullptr));
-  Result<Serial> submitted = registry_->submit(commands.get());
+  std::vector<WGPUCommandBuffer> all{commands.get()};
+  all.insert(all.end(), recorded.begin(), recorded.end());
+  Result<Serial> submitted = registry_->submit(all.data(), all.size());
   if (submitted) current_.submitted = true;
   // The first frame of a recovered device ends the recovery's timing.
   if (submitted && timing_recovery_ && current_.shown && recovering_.device_generation == current_.number &&

@@ -7,7 +7,9 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <tuple>
+#include <vector>
 
 #include "support/engine_fixture.h"
 #include "support/gpu_test.h"
@@ -168,6 +170,75 @@ TEST(FrameUse, AFrameThatCannotRecordRefusesEveryUseAndSaysWhy) {
   Frame orphan = std::move(*last);
   engine.reset();
   EXPECT_THAT(orphan.use(vertices), FailsWith(MessageId::EngineFrameEngineGone));
+}
+
+// Passes recorded on other threads, each into an encoder of its own from objects it resolves
+// and touches there, go into the frame's one submission after the frame's own commands.
+TEST(FrameUse, CommandBuffersRecordedOnOtherThreadsAreSubmittedAfterTheFramesInOneSubmission) {
+  auto engine = make_engine(engine_options(testing::pixel_test_backend()));
+  ASSERT_NE(engine, nullptr);
+  resources::Registry& reg = engine->registry();
+  constexpr uint64_t kPart = 16;  // bytes each recording thread fills
+  constexpr uint32_t kThreads = 2;
+  auto target = reg.create_buffer(
+      {.size = kPart * kThreads, .usage = WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, .label = "target"});
+  ASSERT_TRUE(target.ok()) << target.error().message;
+  std::vector<BufferHandle> sources;
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    auto source = reg.create_buffer({.size = kPart, .usage = WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst,
+                                     .label = "source " + std::to_string(t)});
+    ASSERT_TRUE(source.ok()) << source.error().message;
+    const std::vector<uint8_t> bytes(kPart, static_cast<uint8_t>(0x11 * (t + 1)));
+    ASSERT_TRUE(reg.write_buffer(*source, 0, bytes.data(), kPart).ok());
+    sources.push_back(*source);
+  }
+
+  auto frame = engine->begin_frame();
+  ASSERT_TRUE(frame.ok()) << frame.error().message;
+  const Serial recording = reg.clock().recording();
+  // The frame's own commands clear the whole target: were they submitted after the threads'
+  // copies, the copies would not show.
+  auto whole = frame->use(*target);
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  const gpu::Procs& p = engine->procs();
+  p.CommandEncoderClearBuffer(frame->encoder(), *whole, 0, kPart * kThreads);
+
+  const WGPUDevice device = engine->device();
+  std::vector<gpu::Ref<WGPUCommandBuffer>> recorded(kThreads);
+  std::vector<std::string> errors(kThreads);
+  {
+    std::vector<std::jthread> threads;
+    for (uint32_t t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        auto from = reg.resolve(sources[t]);
+        auto to = reg.resolve(*target);
+        if (!from || !to) {
+          errors[t] = !from ? from.error().message : to.error().message;
+          return;
+        }
+        reg.touch(sources[t]);
+        reg.touch(*target);
+        gpu::Ref<WGPUCommandEncoder> encoder(&p, p.DeviceCreateCommandEncoder(device, nullptr));
+        p.CommandEncoderCopyBufferToBuffer(encoder.get(), *from, 0, *to, kPart * t, kPart);
+        recorded[t] = gpu::Ref<WGPUCommandBuffer>(&p, p.CommandEncoderFinish(encoder.get(), nullptr));
+      });
+    }
+  }
+  for (const std::string& error : errors) ASSERT_EQ(error, "");
+  std::vector<WGPUCommandBuffer> buffers;
+  for (const auto& commands : recorded) buffers.push_back(commands.get());
+  auto submitted = engine->submit(std::move(*frame), buffers);
+  ASSERT_TRUE(submitted.ok()) << submitted.error().message;
+  EXPECT_EQ(*submitted, recording);
+  // Touched on the recording threads: kept for this submission.
+  EXPECT_EQ(reg.last_used(sources[0]), recording);
+  EXPECT_EQ(reg.last_used(sources[1]), recording);
+
+  auto bytes = engine->context().read_mapped(*reg.resolve(*target), kPart * kThreads, testing::kSafetyNet);
+  ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+  std::vector<uint8_t> expected(kPart, 0x11);
+  expected.insert(expected.end(), kPart, 0x22);
+  EXPECT_EQ(*bytes, expected);
 }
 
 // The former crash: the value of a resolve that failed, read without checking. It stops the

@@ -26,7 +26,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jobs=$(nproc)
 # The examples are headless: they link warden::warden alone.
 headless_examples=(compute_deferred_release gpu_driven msaa_resolve occlusion_query render_bundles shadow_map
-  stencil_portal storage_texture survive_device_loss tile_viewer)
+  stencil_portal storage_texture survive_device_loss threaded_recording tile_viewer)
 
 fail() { echo "examples_test.sh ($mode): $*" >&2; exit 1; }
 install_prefix() { cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"; }

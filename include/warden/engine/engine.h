@@ -29,6 +29,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -356,13 +357,17 @@ class Engine {
   /// N the device generation, or the policy's words once it gave up) while there is no device:
   /// skip the frame and poll. Refused while another frame of this device is open (EngineFrameAlreadyOpen).
   Result<Frame> begin_frame();
-  /// Finishes and submits the frame; its serial. DeviceFailed when the frame's device was lost
+  /// Finishes and submits the frame; its serial. `recorded`: command buffers finished from
+  /// encoders of their own on the frame's device (device() while the frame is open), typically
+  /// on recording threads that took their objects with Registry::resolve and touch; they are
+  /// submitted after the frame's commands, in the same queue submission, and stay the caller's
+  /// to release, submitted or not. DeviceFailed when the frame's device was lost
   /// since begin_frame (nothing is submitted: its commands name objects of a dead device);
   /// InvalidArgument for a frame moved from (EngineFrameEmpty). A frame whose Frame::use failed
   /// is dropped: nothing is submitted, its encoder is released, counters().frames_dropped grows,
   /// and the error is EngineFrameDropped, of the failure's kind, with its words (which handle,
   /// its label, why). Skip that frame; the next one may use the object again once it is back.
-  Result<Serial> submit(Frame frame);
+  Result<Serial> submit(Frame frame, std::span<const WGPUCommandBuffer> recorded = {});
   /// The frame boundary, never blocking: runs ready callbacks (device requests, losses, finished
   /// work), lets go of what retired, publishes finished hot reloads, and moves a recovery on.
   void poll();

@@ -3,11 +3,98 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <tuple>
 
 #include "warden/tiles/sizing.h"
 
 namespace warden::engine {
+
+// The upload threads: each takes a handed-off write, writes level 0 unless a loss came after
+// its hand-off, and leaves it for the frame thread's next deliver(). Jobs are made and
+// destroyed on the frame thread only (they hold GPU references); a thread only moves them.
+class TileLayer::Uploads {
+ public:
+  struct Job {
+    tiles::FillTicket ticket;
+    tiles::Level0Write target;
+    std::vector<uint8_t> texels;
+    uint64_t losses = 0;  // TileLayer::losses_ at hand-off
+    Result<void> written{};
+  };
+
+  // No threads: the frame thread writes each job at hand-off, and push() finishes it at once.
+  Uploads(uint32_t threads, const std::atomic<uint64_t>& losses) : losses_(losses) {
+    for (uint32_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
+  }
+  bool threads_write() const { return !threads_.empty(); }
+  ~Uploads() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& thread : threads_) thread.join();
+  }
+  Uploads(const Uploads&) = delete;
+  Uploads& operator=(const Uploads&) = delete;
+
+  void push(Job job) {
+    {
+      std::lock_guard lock(mutex_);
+      if (threads_write()) {
+        queued_.push_back(std::move(job));
+      } else {
+        finished_.push_back(std::move(job));
+      }
+      ++in_progress_;
+    }
+    wake_.notify_one();
+  }
+  std::vector<Job> take_finished() {
+    std::lock_guard lock(mutex_);
+    in_progress_ -= finished_.size();
+    return std::exchange(finished_, {});
+  }
+  size_t in_progress() const {
+    std::lock_guard lock(mutex_);
+    return in_progress_;
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || !queued_.empty(); });
+      if (stopping_) return;  // what is queued is the frame thread's to let go of
+      Job job = std::move(queued_.front());
+      queued_.pop_front();
+      lock.unlock();
+      if (job.losses == losses_.load()) {
+        job.target.write(job.texels);
+      } else {
+        // Its fill was cancelled by the loss: nothing to write, and nothing to publish.
+        job.written = make_error(ErrorKind::DeviceFailed, MessageId::EngineDeviceLost,
+                                 fmt::format("upload of {}: the device was lost after its hand-off",
+                                             tiles::to_string(job.ticket.key)));
+      }
+      lock.lock();
+      finished_.push_back(std::move(job));
+    }
+  }
+
+  const std::atomic<uint64_t>& losses_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Job> queued_;
+  std::vector<Job> finished_;
+  size_t in_progress_ = 0;  // pushed, not yet taken back
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
 
 Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOptions options) {
   const std::string& name = options.label;
@@ -32,6 +119,15 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
                                   "memory, so a tile held there would never be uploaded; allow at least 1, or set "
                                   "cpu_cache_budget_bytes to 0",
                                   name, options.cpu_cache_budget_bytes));
+  }
+  if (options.upload_threads > 0 &&
+      !engine.procs().DeviceHasFeature(engine.device(), WGPUFeatureName_ImplicitDeviceSynchronization)) {
+    return make_error(ErrorKind::Refused, MessageId::TileLayerUploadThreadsNeedImplicitSync,
+                      fmt::format("tile layer \"{}\": {} upload threads write into the device's queue beside the "
+                                  "frame thread, which needs a device with "
+                                  "WGPUFeatureName_ImplicitDeviceSynchronization (EngineOptions::hot_reload asks for it "
+                                  "where the adapter has it); set upload_threads to 0",
+                                  name, options.upload_threads));
   }
   WGPULimits limits{};
   engine.procs().DeviceGetLimits(engine.device(), &limits);
@@ -75,18 +171,35 @@ Result<std::unique_ptr<TileLayer>> TileLayer::create(Engine& engine, TileLayerOp
   if (!cache) return cache.error();
   layer->cache_.emplace(std::move(*cache));
   layer->cache_->set_diagnostics(&engine.diagnostics());
+  if (options.upload_threads > 0) {
+    const bool gl = engine.backend() == WGPUBackendType_OpenGL || engine.backend() == WGPUBackendType_OpenGLES;
+    layer->uploads_ = std::make_unique<Uploads>(gl ? 0 : options.upload_threads, layer->losses_);
+  }
   engine.add_observer(*layer);
   layer->observing_ = true;
   return layer;
 }
 
+TileLayer::TileLayer(Engine& engine, const TileLayerOptions& options)
+    : engine_(engine), texels_(options.cpu_cache_budget_bytes), memory_uploads_per_frame_(options.memory_uploads_per_frame) {}
+
 TileLayer::~TileLayer() {
+  stop_uploads();
   if (engine_gone_) return;  // engine_ending let go of everything
   if (observing_) engine_.remove_observer(*this);
   // The pool outlives the cache here, so the layers go back to it; then the objects go, users
   // first (the members' reverse order).
   if (cache_) (void)cache_->clear();
 }
+
+void TileLayer::stop_uploads() {
+  // Joined first: no thread writes into a layer the cache gives back below.
+  uploads_.reset();
+}
+
+size_t TileLayer::uploads_in_progress() const { return uploads_ ? uploads_->in_progress() : 0; }
+
+bool TileLayer::uploads_on_threads() const { return uploads_ && uploads_->threads_write(); }
 
 Result<void> TileLayer::usable(std::string_view call) const {
   if (!engine_gone_) return {};
@@ -111,7 +224,7 @@ Result<void> TileLayer::begin_frame(const tiles::FrameView& view) {
 Result<tiles::RequestStatus> TileLayer::request(const tiles::TileKey& key) {
   if (auto ok = usable("request"); !ok) return ok.error();
   // Every request is a use in memory, resident or not: the tiles on screen go out last.
-  if (texels_.touch(key) && !cache_->is_resident(key)) {
+  if (texels_.touch(key) && !cache_->is_resident(key) && !cache_->is_filling(key)) {
     if (std::find(from_memory_.begin(), from_memory_.end(), key) == from_memory_.end()) from_memory_.push_back(key);
     return tiles::RequestStatus::FromMemory;
   }
@@ -132,7 +245,7 @@ Result<tiles::DeliverReport> TileLayer::deliver(const Frame& frame, tiles::Prior
   WGPUCommandEncoder encoder = frame.encoder();
   // device_ready could not record the cover: it goes first into this frame, before it draws.
   if (restore_pending_ && !clear_pending_) restore_pending_ = !restore_view(encoder);
-  auto report = cache_->deliver(
+  auto report = uploads_ ? deliver_through_threads(encoder, priority) : cache_->deliver(
       [&](const tiles::TileKey& key, tiles::LayerIndex index, std::span<const uint8_t> texels) -> Result<void> {
         if (auto written = array_->upload(encoder, index, texels); !written) return written;
         if (auto touched = pool_->touch(index); !touched) return touched;  // its mip passes are recorded into this frame
@@ -186,6 +299,47 @@ Result<tiles::DeliverReport> TileLayer::deliver(const Frame& frame, tiles::Prior
     ++counters_.memory_uploads;
     it = from_memory_.erase(it);
   }
+  return report;
+}
+
+Result<tiles::DeliverReport> TileLayer::deliver_through_threads(WGPUCommandEncoder encoder, tiles::Priority priority) {
+  tiles::DeliverReport report;
+  for (Uploads::Job& job : uploads_->take_finished()) {
+    // A loss heard inside the last finish_fill (a sink that polled) cancels the fills left.
+    settle_pending_clear();
+    auto outcome = cache_->finish_fill(job.ticket, std::move(job.written),
+                                       [&](const tiles::TileKey&, tiles::LayerIndex index) -> Result<void> {
+                                         const tiles::LayerIndex one[] = {index};
+                                         if (auto mips = array_->regenerate_mips(encoder, one); !mips) return mips;
+                                         return pool_->touch(index);  // its mip passes are recorded into this frame
+                                       });
+    if (!outcome) {
+      report.failed.emplace_back(job.ticket.key, outcome.error());
+    } else if (*outcome == tiles::ReplyOutcome::Loaded) {
+      ++report.loaded;
+      texels_.put(job.ticket.key, std::move(job.texels));
+    } else {
+      ++report.stale;
+      ++counters_.stale_uploads;
+    }
+  }
+  settle_pending_clear();
+  if (clear_pending_) return report;
+  auto handed = cache_->hand_off(
+      [&](const tiles::FillTicket& ticket, std::vector<uint8_t> texels) -> Result<void> {
+        auto target = array_->level0_write(ticket.layer, texels.size());
+        if (!target) return target.error();
+        if (!uploads_->threads_write()) target->write(texels);  // GL: see uploads_on_threads()
+        uploads_->push({ticket, std::move(*target), std::move(texels), losses_.load(), {}});
+        return {};
+      },
+      priority);
+  if (!handed) return handed;
+  report.waiting += handed->waiting;
+  report.stale += handed->stale;
+  report.handed_off += handed->handed_off;
+  for (auto& failure : handed->failed) report.failed.push_back(std::move(failure));
+  counters_.uploads_handed_off += handed->handed_off;
   return report;
 }
 
@@ -261,6 +415,7 @@ void TileLayer::device_lost(uint64_t) {
   // Every resident tile was in the lost device's array: none may be drawn again. After the
   // registry's next poll every layer is free (nothing of the lost device is waited for). The
   // texels in memory stay: they bring the view back on the next device.
+  losses_.fetch_add(1);  // writes handed off before now are skipped by their threads
   clear_pending_ = true;
   settle_pending_clear();
   from_memory_.clear();
@@ -294,6 +449,7 @@ void TileLayer::device_ready(uint64_t) {
 }
 
 void TileLayer::engine_ending() {
+  stop_uploads();
   engine_gone_ = true;
   observing_ = false;
   if (cache_) (void)cache_->clear();

@@ -185,7 +185,7 @@ Result<void> TileCache::begin_frame(const FrameView& view) {
 }
 
 TileCache::Room TileCache::make_room(Priority priority) {
-  const bool budget_full = entries_.size() >= budget_tiles_;
+  const bool budget_full = budgeted_tiles() >= budget_tiles_;
   auto victim = lru_.empty() ? entries_.end() : entries_.find(lru_.begin()->second);
   const bool has_victim = victim != entries_.end();
   if (budget_full && !has_victim) return {std::nullopt, LoadStatus::Held};
@@ -225,7 +225,7 @@ Result<LoadStatus> TileCache::place_tile(const TileKey& key, const Fill& fill, P
     if (!filled) return filled.error();
   }
   // The fill could not change the cache (refused above), so the room made is still there.
-  if (entries_.size() >= budget_tiles_ || entries_.contains(key)) {
+  if (budgeted_tiles() >= budget_tiles_ || entries_.contains(key)) {
     return make_error(ErrorKind::Internal, MessageId::TileCacheChangedDuringFill,
                       fmt::format("load: the cache changed during the fill of {}", to_string(key)));
   }
@@ -319,11 +319,16 @@ Result<void> TileCache::evict(const TileKey& key) {
                       fmt::format("evict: {} is pinned; unpin it first", to_string(key)));
   }
   auto request = requests_.find(key);
-  if (it == entries_.end() && request == requests_.end()) {
+  auto fill = fills_.find(key);
+  if (it == entries_.end() && request == requests_.end() && fill == fills_.end()) {
     return make_error(ErrorKind::NotFound, MessageId::TileEvictUnknown,
-                      fmt::format("evict: {} is neither resident nor requested", to_string(key)));
+                      fmt::format("evict: {} is neither resident, requested nor being filled", to_string(key)));
   }
   if (request != requests_.end()) drop_request(request);
+  if (fill != fills_.end()) {
+    cancelled_fills_.emplace(fill->second.id, fill->second.layer);
+    fills_.erase(fill);
+  }
   if (it != entries_.end()) remove(it);
   return {};
 }
@@ -332,6 +337,8 @@ Result<void> TileCache::clear() {
   if (auto ok = refuse_inside_callback("clear"); !ok) return ok;
   while (!entries_.empty()) remove(entries_.begin());
   while (!requests_.empty()) drop_request(requests_.begin());
+  for (const auto& [key, fill] : fills_) cancelled_fills_.emplace(fill.id, fill.layer);
+  fills_.clear();
   ++epoch_;
   return {};
 }
@@ -370,6 +377,7 @@ Result<RequestStatus> TileCache::request(const TileKey& key) {
   if (auto ok = refuse_inside_callback("request"); !ok) return ok.error();
   if (auto ok = check_key(key, "request"); !ok) return ok.error();
   if (entries_.contains(key)) return RequestStatus::AlreadyResident;
+  if (fills_.contains(key)) return RequestStatus::Pending;  // its texels are on their way into a layer
   auto [it, fresh] = requests_.try_emplace(key);
   it->second.wanted_in_frame = frame_;
   if (!fresh) return RequestStatus::Pending;
@@ -485,6 +493,93 @@ Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority
     if (*done == ReplyOutcome::Stale) ++report.stale;
   }
   return report;
+}
+
+// ---- fills that finish later -------------------------------------------------------------------
+
+Result<DeliverReport> TileCache::hand_off(const HandOff& hand_off, Priority priority) {
+  if (auto ok = refuse_inside_callback("hand_off"); !ok) return ok.error();
+  DeliverReport report;
+  for (detail::Arrival& arrival : mailbox_->take_all()) {
+    Result<bool> accepted = accept(arrival.ticket, std::move(arrival.texels));
+    if (!accepted) report.failed.emplace_back(arrival.ticket.key, accepted.error());
+    if (accepted && !*accepted) ++report.stale;
+  }
+  std::vector<TileKey> arrived;
+  for (const auto& [key, request] : requests_) {
+    if (request.state == Request::State::Arrived) arrived.push_back(key);
+  }
+  for (const TileKey& key : nearest_first(std::move(arrived))) {
+    auto it = requests_.find(key);
+    if (!wanted_now(it->second) || entries_.contains(key)) {
+      drop_request(it);  // the camera left, or the tile was loaded another way
+      ++report.stale;
+      continue;
+    }
+    Room room = make_room(priority);
+    if (!room.layer) {
+      ++report.waiting;
+      continue;
+    }
+    const FillTicket ticket{key, *room.layer, it->second.id};
+    Result<void> started;
+    {
+      InsideCallback inside(inside_, "a hand-off");
+      started = hand_off(ticket, std::move(it->second.texels));
+    }
+    if (!started) {
+      (void)pool_->release(ticket.layer);
+      report.failed.emplace_back(key, fail_request(it, started.error()));
+      continue;
+    }
+    // The fetch is over: its slot goes to the next fetch while the fill runs.
+    --fetches_in_flight_;
+    requests_.erase(it);
+    fills_.emplace(key, ticket);
+    ++report.handed_off;
+  }
+  return report;
+}
+
+Result<ReplyOutcome> TileCache::finish_fill(const FillTicket& ticket, Result<void> written, const Fill& publish) {
+  if (auto ok = refuse_inside_callback("finish_fill"); !ok) return ok.error();
+  if (auto cancelled = cancelled_fills_.find(ticket.id); cancelled != cancelled_fills_.end()) {
+    // Its writer is done with the layer: only now may it go back (to be handed out again).
+    (void)pool_->release(cancelled->second);
+    cancelled_fills_.erase(cancelled);
+    ++stale_completions_;
+    return ReplyOutcome::Stale;
+  }
+  auto fill = fills_.find(ticket.key);
+  if (fill == fills_.end() || fill->second.id != ticket.id || fill->second.layer != ticket.layer) {
+    return make_error(ErrorKind::NotFound, MessageId::TileFillUnknown,
+                      fmt::format("finish_fill: no fill {} of {} into layer {} is running", ticket.id,
+                                  to_string(ticket.key), ticket.layer));
+  }
+  fills_.erase(fill);
+  auto failed = [&](const Error& error) {
+    (void)pool_->release(ticket.layer);
+    ++failed_fetches_;
+    Error named = make_error(error.kind, error.id,
+                             fmt::format("fill of {} failed: {}", to_string(ticket.key), error.message));
+    if (diagnostics_ != nullptr) {
+      InsideCallback inside(inside_, "a diagnostics sink");
+      diagnostics_->warning(named.id, named.message);
+    }
+    return named;
+  };
+  if (!written) return failed(written.error());
+  if (entries_.contains(ticket.key)) {  // loaded another way meanwhile (a load from memory)
+    (void)pool_->release(ticket.layer);
+    ++stale_completions_;
+    return ReplyOutcome::Stale;
+  }
+  {
+    InsideCallback inside(inside_, "a fill");
+    if (Result<void> published = publish(ticket.key, ticket.layer); !published) return failed(published.error());
+  }
+  insert(ticket.key, ticket.layer);
+  return ReplyOutcome::Loaded;
 }
 
 }  // namespace warden::tiles

@@ -367,6 +367,46 @@ Result<void> TileArray::write_level0(LayerIndex layer, std::span<const uint8_t> 
   return {};
 }
 
+Result<Level0Write> TileArray::level0_write(LayerIndex layer, size_t texel_bytes) const {
+  if (destroyed_) return array_destroyed("upload into", label_);
+  if (layer >= layers_) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileArrayLayerOutOfRange,
+                      fmt::format("upload into \"{}\": layer {} of {}", label_, layer, layers_));
+  }
+  const uint64_t row = uint64_t{tile_size_} * texel_bytes_;
+  if (texel_bytes != row * tile_size_) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::TileTexelsSizeMismatch,
+                      fmt::format("upload into \"{}\" layer {}: {} bytes, expected {} ({}x{} texels of {} bytes)",
+                                  label_, layer, texel_bytes, row * tile_size_, tile_size_, tile_size_, texel_bytes_));
+  }
+  const resources::Registry& registry = held_.registry();
+  auto texture = registry.resolve(texture_);
+  if (!texture) return make_error(texture.error().kind, texture.error().id,
+                                  fmt::format("upload into \"{}\" layer {}: {}", label_, layer, texture.error().message));
+  const Procs& p = registry.procs();
+  Level0Write w;
+  w.procs_ = &p;
+  p.TextureAddRef(*texture);
+  w.texture_ = Ref<WGPUTexture>(&p, *texture);
+  w.queue_ = Ref<WGPUQueue>(&p, p.DeviceGetQueue(registry.device()));
+  w.layer_ = layer;
+  w.tile_size_ = tile_size_;
+  w.row_bytes_ = static_cast<uint32_t>(row);
+  return w;
+}
+
+void Level0Write::write(std::span<const uint8_t> texels) const {
+  WGPUTexelCopyTextureInfo destination{};
+  destination.texture = texture_.get();
+  destination.origin = {0, 0, layer_};
+  destination.aspect = WGPUTextureAspect_All;
+  WGPUTexelCopyBufferLayout layout{};
+  layout.bytesPerRow = row_bytes_;
+  layout.rowsPerImage = tile_size_;
+  const WGPUExtent3D extent{tile_size_, tile_size_, 1};
+  procs_->QueueWriteTexture(queue_.get(), &destination, texels.data(), texels.size(), &layout, &extent);
+}
+
 Result<void> TileArray::record_mip_level(WGPUCommandEncoder encoder, LayerIndex layer, uint32_t level) const {
   const LayerIndex one[] = {layer};
   return record_mip_pass(encoder, one, level);

@@ -25,5 +25,6 @@
   X(engine, TileLayerHeadroomTooLarge, 14, "a tile layer's in-flight headroom alone needs as many array layers as the device has") \
   X(engine, TileLayerBudgetBelowLayer, 15, "a tile layer's byte budget is below one tile layer") \
   X(engine, TileLayerNoMemoryUploads, 16, "a tile layer keeps tiles in memory but may upload none of them a frame (memory_uploads_per_frame 0)") \
-  X(engine, TileLayerTooManyLayers, 17, "a tile layer's budget plus its in-flight headroom needs more array layers than the device has")
+  X(engine, TileLayerTooManyLayers, 17, "a tile layer's budget plus its in-flight headroom needs more array layers than the device has") \
+  X(engine, TileLayerUploadThreadsNeedImplicitSync, 18, "a tile layer was given upload threads on a device without WGPUFeatureName_ImplicitDeviceSynchronization")
 // clang-format on

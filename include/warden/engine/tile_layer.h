@@ -33,14 +33,35 @@
 /// the engine during deliver) cannot clear it there: the clear happens as that call returns, and
 /// nothing of the lost device is drawn meanwhile.
 ///
+/// Uploads off the frame thread (TileLayerOptions::upload_threads > 0). The fetcher fetches and
+/// decodes where it likes (TileReply answers from any thread); deliver() then acquires a layer
+/// for each arrived tile on the frame thread and hands the layer and the texels to the layer's
+/// upload threads (tiles::TileCache::hand_off), which write level 0 with queue.writeTexture.
+/// A later deliver() publishes what they finished: the mip chain recorded into its frame, the
+/// tile resident from then on (TileCache::finish_fill), its texels kept in memory. Until then
+/// the tile is not drawn (its position draws an ancestor). A write holds its own references to
+/// the array's texture and the queue of the device it was handed off on: after a loss it goes
+/// to the lost device, never into the next one's array; the loss cancels its fill (the cache
+/// is cleared), and a cancelled fill's layer goes back to the pool once its write returned,
+/// unpublished. Tiles uploaded from memory (and the cover restored after a loss) are written on
+/// the frame thread either way: they are at most memory_uploads_per_frame a frame.
+///
+/// On GL and GLES no thread writes (uploads_on_threads() is false): Dawn's GL backend makes its
+/// one EGL context current on whichever thread calls it and leaves it there, so a write from a
+/// second thread silently loses the frame thread's later GL work (docs/adr/0043). There the
+/// frame thread writes each tile as it hands it off; the rest (publication in a later deliver,
+/// cancellation by a loss) is the same.
+///
 /// A layer may outlive its engine: the engine's end lets go of everything the layer made
 /// (engine_ending), and the layer's calls then fail with TileLayerEngineGone. Its parts (cache(),
 /// pool(), array(), renderer()) exist only while the engine does.
 ///
-/// Its calls are frame-thread calls, like the Engine's frame (warden/core/frame_thread.h); the fetcher
-/// may answer from any thread (TileReply).
+/// Its calls are frame-thread calls, like the Engine's frame (warden/core/frame_thread.h); the
+/// fetcher may answer from any thread (TileReply); the upload threads are the layer's own and
+/// call nothing of the application's.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -80,16 +101,22 @@ struct TileLayerOptions {
   /// arrive). Bounds an upload burst after a loss; the view settles within ceil(visible / this).
   /// At least 1 while cpu_cache_budget_bytes is not 0.
   uint32_t memory_uploads_per_frame = 8;
+  /// Threads that write fetched tiles into their layers off the frame thread (see the top). 0:
+  /// deliver() writes them on the frame thread. More than 0 needs a device with
+  /// WGPUFeatureName_ImplicitDeviceSynchronization (EngineOptions::hot_reload asks for it).
+  uint32_t upload_threads = 0;
 };
 
 /// What the layer has seen across device generations.
 struct TileLayerCounters {
-  uint64_t tiles_uploaded = 0;  ///< tiles deliver() put into a layer
+  uint64_t tiles_uploaded = 0;  ///< tiles deliver() put into a layer (published, with upload threads)
   uint64_t fetch_failures = 0;    ///< failed fetches and failed uploads (DeliverReport::failed)
   uint64_t clears = 0;            ///< device losses that emptied the cache
   uint64_t over_budget_frames = 0;  ///< begin_frame found resident bytes above the budget (never, by design)
   uint64_t memory_uploads = 0;      ///< tiles uploaded from the TexelCache, no fetch (also in tiles_uploaded)
   uint64_t restored_after_loss = 0;  ///< ancestors uploaded from memory before the first frame on a new device
+  uint64_t uploads_handed_off = 0;   ///< fetched tiles given to the upload threads
+  uint64_t stale_uploads = 0;        ///< their writes that finished after their fill was cancelled: never published
 };
 
 /// The tile systems of one slippy-map layer in an Engine, cleared on a device loss and refilled
@@ -99,9 +126,11 @@ class TileLayer final : public GenerationObserver {
   /// Makes the layer's objects on the engine's current device. Errors: DeviceFailed while the
   /// engine has no device; InvalidArgument for a budget below one layer, more layers than the
   /// device allows, no room for the array's views (RegistryOptions::texture_view_capacity), or
-  /// tiles kept in memory with memory_uploads_per_frame 0.
+  /// tiles kept in memory with memory_uploads_per_frame 0; Refused for upload threads on a device
+  /// without WGPUFeatureName_ImplicitDeviceSynchronization.
   static Result<std::unique_ptr<TileLayer>> create(Engine& engine, TileLayerOptions options);
-  /// Stops observing, gives the cache's layers back and destroys its objects in the registry.
+  /// Stops the upload threads (a write in progress finishes first), stops observing, gives the
+  /// cache's layers back and destroys its objects in the registry.
   ~TileLayer() override;
   TileLayer(const TileLayer&) = delete;
   TileLayer& operator=(const TileLayer&) = delete;
@@ -115,7 +144,10 @@ class TileLayer final : public GenerationObserver {
   Result<tiles::RequestStatus> request(const tiles::TileKey& key);
   /// Starts the queued fetches nearest the centre first; how many it started.
   Result<uint32_t> dispatch(tiles::TileFetcher& fetcher);
-  /// Uploads every tile that arrived into a layer (and keeps its texels in memory), then up to
+  /// With upload threads: first publishes the tiles they finished writing (mip chain recorded
+  /// into `frame`, resident, texels kept in memory: report.loaded), then hands every tile that
+  /// arrived to them (report.handed_off); the rest as below.
+  /// Without: uploads every tile that arrived into a layer (and keeps its texels in memory), then up to
   /// memory_uploads_per_frame tiles requested FromMemory: level 0 written now, the mip chain
   /// recorded into `frame`'s encoder, the layer touched for that frame's submission. A failed
   /// fetch is counted and listed in the report; the caller may request the tile again.
@@ -150,12 +182,16 @@ class TileLayer final : public GenerationObserver {
   const tiles::TexelCache& texel_cache() const { return texels_; }
   /// What the layer has seen across device generations.
   const TileLayerCounters& counters() const { return counters_; }
+  /// Writes handed to the upload threads and not yet published (0 without upload threads).
+  size_t uploads_in_progress() const;
+  /// True when upload threads run and write: upload_threads > 0 on a backend other than GL and
+  /// GLES (see the top of this file).
+  bool uploads_on_threads() const;
   /// resident bytes <= budget: what the cache guarantees, checked where the application asks.
   bool within_budget() const { return !cache_ || cache_->resident_bytes() <= cache_->budget_bytes(); }
 
  private:
-  TileLayer(Engine& engine, const TileLayerOptions& options)
-      : engine_(engine), texels_(options.cpu_cache_budget_bytes), memory_uploads_per_frame_(options.memory_uploads_per_frame) {}
+  TileLayer(Engine& engine, const TileLayerOptions& options);
   // Clears the cache a loss could not clear from inside the cache's own call.
   void settle_pending_clear();
   // Uploads a tile whose texels are held in memory into a layer; the load's status.
@@ -165,6 +201,12 @@ class TileLayer final : public GenerationObserver {
   // `encoder`; true once every one is resident (or nothing is held to cover the view).
   bool restore_view(WGPUCommandEncoder encoder);
   Result<void> usable(std::string_view call) const;
+  // With upload threads: publishes the finished writes into `encoder`, then hands off arrivals.
+  Result<tiles::DeliverReport> deliver_through_threads(WGPUCommandEncoder encoder, tiles::Priority priority);
+  // Stops the upload threads and lets go of their writes, finished or not (frame thread).
+  void stop_uploads();
+
+  class Uploads;  // the upload threads and their queues
 
   Engine& engine_;
   // Made in this order, destroyed the other way round: users before what they use.
@@ -174,6 +216,9 @@ class TileLayer final : public GenerationObserver {
   std::optional<tiles::TileBindGroup> group_;
   std::optional<tiles::LayerPool> pool_;
   std::optional<tiles::TileCache> cache_;
+  std::unique_ptr<Uploads> uploads_;  // null without upload threads
+  // Losses seen so far: a write handed off before the latest loss is skipped by its thread.
+  std::atomic<uint64_t> losses_{0};
   TileLayerCounters counters_;
   tiles::TexelCache texels_;
   uint32_t memory_uploads_per_frame_;

@@ -48,5 +48,6 @@
   X(tiles, TexelSizeUnknown, 37, "warden has no byte size for the texture format") \
   X(tiles, TextureBytesEmpty, 38, "texture_bytes was given a texture with no width, height or layers") \
   X(tiles, TextureBytesMipLevelsOutOfRange, 39, "texture_bytes was given 0 mip levels or more than the size has") \
-  X(tiles, TextureBytesOverflow, 40, "a texture's byte count overflows 64 bits")
+  X(tiles, TextureBytesOverflow, 40, "a texture's byte count overflows 64 bits") \
+  X(tiles, TileFillUnknown, 41, "finish_fill was given a fill the tile cache did not hand off, or one already finished")
 // clang-format on

@@ -31,6 +31,14 @@
 /// TileReply from any thread; deliver(upload) on the frame thread uploads what arrived. A reply
 /// for a tile no longer wanted this frame, evicted or cancelled, or from before clear(), is
 /// dropped and counted (stale_completions()). Everything but TileReply is frame-thread only.
+///
+/// Fills that finish later: hand_off() is deliver() for an uploader that writes on other
+/// threads. It acquires each arrived tile's layer on the frame thread and hands the layer and
+/// the texels over; until finish_fill() the tile is filling: it holds its layer and counts
+/// against the budget, but is not resident (never drawn, never evicted, request() says
+/// Pending). evict() and clear() cancel a fill; its layer stays allocated until its
+/// finish_fill, since the writer may still be writing it, and then goes back to the pool
+/// unpublished.
 #pragma once
 
 #include <cstdint>
@@ -148,6 +156,14 @@ class Mailbox {
 };
 }  // namespace detail
 
+/// A fill started by TileCache::hand_off: the tile, the layer acquired for it, and the fill's id
+/// (its request's), which finish_fill() hands back.
+struct FillTicket {
+  TileKey key{};        ///< the tile being filled
+  LayerIndex layer{};   ///< the layer it fills, allocated until finish_fill()
+  uint64_t id = 0;      ///< unique per request over the cache's life
+};
+
 /// A fetcher's answer to one ticket: call deliver() or fail() once, from any thread. A reply
 /// destroyed unanswered counts as a failed fetch, so a lost reply never holds a fetch slot.
 class TileReply {
@@ -193,6 +209,7 @@ struct DeliverReport {
   uint32_t loaded = 0;   ///< uploaded and resident
   uint32_t waiting = 0;  ///< arrived, no layer yet (Deferred/Held): kept, retried next deliver
   uint32_t stale = 0;    ///< dropped: no longer wanted, evicted, cancelled, or from before clear()
+  uint32_t handed_off = 0;  ///< hand_off() only: layers acquired and handed to fills that finish later
   std::vector<std::pair<TileKey, Error>> failed{};  ///< the fetch or the upload failed
 };
 
@@ -221,6 +238,9 @@ class TileCache {
   using Fill = std::function<Result<void>(const TileKey&, LayerIndex)>;
   /// Uploads arrived texels into the acquired layer; the same rules as Fill.
   using Upload = std::function<Result<void>(const TileKey&, LayerIndex, std::span<const uint8_t>)>;
+  /// Starts the fill of `ticket`'s layer with the arrived texels (hand_off); the same rules as
+  /// Fill. An error releases the layer and fails the fetch.
+  using HandOff = std::function<Result<void>(const FillTicket&, std::vector<uint8_t> texels)>;
 
   /// Fetches in flight at once unless create() is told otherwise.
   static constexpr uint32_t kDefaultMaxFetches = 8;
@@ -267,12 +287,26 @@ class TileCache {
   Result<uint32_t> dispatch(TileFetcher& fetcher);
   /// Uploads what arrived (and what waited for a layer), nearest to the centre first.
   Result<DeliverReport> deliver(const Upload& upload, Priority priority = Priority::Normal);
+  /// deliver() for fills that finish later (see the top of this file): every arrival, nearest
+  /// to the centre first, gets a layer (Deferred and Held ones wait, as in deliver) and goes to
+  /// `hand_off` with its texels; report.handed_off counts them, report.loaded stays 0. The
+  /// fetch's slot is free from then on.
+  Result<DeliverReport> hand_off(const HandOff& hand_off, Priority priority = Priority::Normal);
+  /// A fill started by hand_off ended with `written`. Written and not cancelled: `publish`
+  /// finishes the layer on this thread (its mip chain; the same rules as Fill) and the tile
+  /// becomes resident (Loaded). Cancelled by evict() or clear(), or made resident another way
+  /// meanwhile: its layer goes back to the pool, nothing is published (Stale). A failed write
+  /// or publish releases the layer and is a failed fetch (counted, reported, returned).
+  /// NotFound for a ticket the cache never handed off or already finished.
+  Result<ReplyOutcome> finish_fill(const FillTicket& ticket, Result<void> written, const Fill& publish);
   /// One reply, on the frame thread: for sources that answer there (and for tests). deliver()
   /// calls it for every arrival.
   Result<ReplyOutcome> complete(const FetchTicket& ticket, Result<std::vector<uint8_t>> texels,
                               const Upload& upload, Priority priority = Priority::Normal);
 
   // ---- explicit control ---------------------------------------------------------------------
+  /// True when `key` is being filled (hand_off): it holds a layer, and is not resident yet.
+  bool is_filling(const TileKey& key) const { return fills_.contains(key); }
   /// True when `key` holds a layer.
   bool is_resident(const TileKey& key) const { return entries_.contains(key); }
   /// The layer `key` holds, if resident.
@@ -280,11 +314,12 @@ class TileCache {
   /// A pinned tile is never evicted, by the budget or by evict(); unpin to let it go. An
   /// unpinned tile is as recently used as its last use (while pinned or before) makes it.
   Result<void> pin(const TileKey& key, bool pinned = true);
-  /// Drops a tile now and releases its layer, and cancels any request for it. Refused for a
-  /// pinned tile; NotFound when the key is neither resident nor requested.
+  /// Drops a tile now and releases its layer, and cancels any request or fill for it. Refused
+  /// for a pinned tile; NotFound when the key is neither resident, requested nor filling.
   Result<void> evict(const TileKey& key);
-  /// Drops every tile (pinned ones too) and every request; replies to earlier requests are
-  /// stale from now on (a new epoch: device loss, a new data set).
+  /// Drops every tile (pinned ones too), every request and every fill; replies to earlier
+  /// requests and fills not finished are stale from now on (a new epoch: device loss, a new data
+  /// set). A cancelled fill's layer is released by its finish_fill.
   Result<void> clear();
 
   /// Bytes of the resident tiles' layers.
@@ -297,6 +332,8 @@ class TileCache {
   uint64_t layer_bytes() const { return layer_bytes_; }
   /// Tiles resident now.
   size_t resident_count() const { return entries_.size(); }
+  /// Fills handed off and not finished, cancelled ones included: each holds a layer.
+  size_t filling_count() const { return fills_.size() + cancelled_fills_.size(); }
   /// Tiles pinned now.
   size_t pinned_count() const { return pinned_count_; }
   /// Tiles protected this frame.
@@ -369,6 +406,8 @@ class TileCache {
   Error fail_request(Requests::iterator it, Error error);
   // Forgets a request; a fetch still running keeps its slot until its reply comes back.
   void drop_request(Requests::iterator it);
+  // Resident tiles and fills not cancelled: what the budget counts.
+  uint64_t budgeted_tiles() const { return entries_.size() + fills_.size(); }
 
   LayerPool* pool_;
   uint64_t budget_tiles_;
@@ -388,6 +427,8 @@ class TileCache {
 
   Requests requests_;
   std::unordered_set<uint64_t> orphaned_fetches_;  // ids of running fetches no request wants
+  std::unordered_map<TileKey, FillTicket, TileKeyHash> fills_;  // handed off, not finished
+  std::unordered_map<uint64_t, LayerIndex> cancelled_fills_;      // by fill id: layers still being written
   std::shared_ptr<detail::Mailbox> mailbox_ = std::make_shared<detail::Mailbox>();
   uint64_t next_request_id_ = 1;
   uint32_t fetches_in_flight_ = 0;  // Fetching + Arrived: both hold a slot (and, Arrived, data)

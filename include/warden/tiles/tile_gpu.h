@@ -26,6 +26,7 @@
 
 #include "warden/core/result.h"
 #include "warden/core/submission_clock.h"
+#include "warden/gpu/ref.h"
 #include "warden/pipelines/pipeline_library.h"
 #include "warden/resources/registry.h"
 #include "warden/tiles/held_objects.h"
@@ -99,6 +100,28 @@ struct TileArrayDescription {
   MipPath mip_path = MipPath::InArray;
 };
 
+/// Level 0 of one layer of a TileArray, written off the frame thread (TileArray::level0_write):
+/// the array's texture and its device's queue, each held by a reference of its own, so a write
+/// that runs after a device loss goes to the lost device and never into its successor's array.
+/// Made and destroyed on the frame thread (the references are released there); write() may run
+/// on any thread.
+class Level0Write {
+ public:
+  /// queue.writeTexture of `texels`, whose size level0_write checked: from any thread, on a
+  /// device with WGPUFeatureName_ImplicitDeviceSynchronization (Dawn then serialises the calls).
+  void write(std::span<const uint8_t> texels) const;
+  /// The layer written.
+  LayerIndex layer() const { return layer_; }
+
+ private:
+  friend class TileArray;
+  const gpu::Procs* procs_ = nullptr;
+  gpu::Ref<WGPUQueue> queue_;
+  gpu::Ref<WGPUTexture> texture_;
+  LayerIndex layer_ = 0;
+  uint32_t tile_size_ = 0, row_bytes_ = 0;
+};
+
 /// A texture_2d_array of tile layers with full mip chains, and every view and bind group its frames
 /// need, made once at creation in the registry. Which layers are in use is a LayerPool's business,
 /// not the array's.
@@ -128,6 +151,10 @@ class TileArray {
   /// record_mip_level is one pass for one (layer, level).
   ///@{
   Result<void> write_level0(LayerIndex layer, std::span<const uint8_t> texels) const;
+  /// write_level0 in two steps, for a write on another thread: checks the layer and the texels'
+  /// size (`texel_bytes`) as write_level0 does and takes the array's texture and the device's
+  /// queue (Level0Write), on the frame thread. DeviceFailed while the device is lost.
+  Result<Level0Write> level0_write(LayerIndex layer, size_t texel_bytes) const;
   Result<void> record_mip_level(WGPUCommandEncoder encoder, LayerIndex layer, uint32_t level) const;
   Result<void> regenerate_mips(WGPUCommandEncoder encoder, std::span<const LayerIndex> layers) const;
   /// One pass writing `level` of every layer in `layers` (1..max_targets() distinct layers).

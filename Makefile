@@ -3,11 +3,12 @@
 BUILD_DIR    ?= build
 SAN_DIR      ?= build-sanitize
 FUZZ_DIR     ?= build-fuzz
+TSAN_DIR     ?= build-tsan
 BUILD_TYPE   ?= RelWithDebInfo
 JOBS         ?= $(shell nproc)
 CTEST_JOBS   ?= $(JOBS)
 
-.PHONY: all setup build demo smoke test test-sanitize fuzz bench memcheck clean
+.PHONY: all setup build demo smoke test test-sanitize test-tsan fuzz bench memcheck clean
 
 all: build
 
@@ -64,6 +65,20 @@ test-sanitize: setup $(SAN_DIR)/CMakeCache.txt
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --test-dir $(SAN_DIR) --output-on-failure -j $(CTEST_JOBS)
 
+# The tests that run warden from several threads (tests/<layer>/*_threads_test.cpp, also part of
+# `make test`) under clang's ThreadSanitizer, in a unity tree of their own that builds the library
+# and those tests alone. Dawn and Mesa are not instrumented: tests/sanitizer/tsan.supp names
+# their libraries and functions, never a frame of warden's. -O1 -g1 as in the fuzzing tree.
+$(TSAN_DIR)/CMakeCache.txt:
+	CC=clang CXX=clang++ cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCMAKE_UNITY_BUILD=ON \
+	  -DWARDEN_TSAN=ON -DWARDEN_BUILD_BENCH=OFF -DWARDEN_INSTALL=OFF \
+	  -DWARDEN_DAWN_DIR=$(CURDIR)/build/dawn -DWARDEN_UPLOT_DIR=$(CURDIR)/build/uplot
+
+test-tsan: setup $(TSAN_DIR)/CMakeCache.txt
+	cmake --build $(TSAN_DIR) -j $(JOBS) --target test_threads
+	TSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/tsan.supp:halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --test-dir $(TSAN_DIR) --output-on-failure -j $(CTEST_JOBS)
+
 # The libFuzzer targets (tests/fuzz/, docs/fuzzing.md), built with clang in their own folder and
 # run one after another for FUZZ_SECONDS each, from their seed corpora. A failure stops the run
 # and leaves the input in $(FUZZ_DIR)/artifacts/. CI runs `make fuzz FUZZ_SECONDS=20`; a longer
@@ -86,4 +101,4 @@ memcheck: build
 	scripts/memcheck.sh $(BUILD_DIR)
 
 clean:
-	rm -rf $(BUILD_DIR)/CMakeFiles $(BUILD_DIR)/CMakeCache.txt $(SAN_DIR) out
+	rm -rf $(BUILD_DIR)/CMakeFiles $(BUILD_DIR)/CMakeCache.txt $(SAN_DIR) $(TSAN_DIR) out

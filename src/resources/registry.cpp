@@ -277,11 +277,19 @@ Error RegistryImpl::stale_error(Handle<Tag> handle) const {
   ErrorObject given{kind, handle.index(), handle.generation()};
   const uint32_t index = *given.index;
   const uint32_t generation = *given.generation;
-  if (find(handle).has_value()) {
+  if (const auto found = find(handle)) {
     // A valid handle whose slot holds no GPU object: Lost or Failed (docs/adr/0014).
     const detail::Record<Tag>& rec = store<Tag>().records[index];
     given.label = rec.label;
     const std::string what = describe(given);
+    if (*found != nullptr) {
+      // A failed resolve's words are written when they are read (ErrorSource): the slot was
+      // empty then, in a loss or its rebuild, and the rebuild has made the object since.
+      return make_error(ErrorKind::DeviceFailed, MessageId::RegistryDeviceLost, given,
+                        fmt::format("{}: its device was lost when it was resolved; it has been made again since, on "
+                                    "device generation {}: resolve it again",
+                                    what, device_generation_));
+    }
     if (rec.state == SlotState::Failed) {
       return make_error(ErrorKind::DeviceFailed, MessageId::SlotRebuildFailed, given,
                         fmt::format("{}: failed to rebuild on device generation {}: {}", what, device_generation_,

@@ -1,6 +1,7 @@
 #include "warden/gpu/queue_clock.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "warden/gpu/callback.h"
 
@@ -8,6 +9,10 @@ namespace warden::gpu {
 
 struct QueueClock::Shared {
   SubmissionClock clock;
+  // Reports arrive on whichever thread processes the instance's events (the frame thread's
+  // poll, or a loading thread settling an error scope); rebind and the seam run on the frame
+  // thread. The epoch and the held reports are read and written under this.
+  std::mutex reports;
   // Bumped by rebind(): a ticket of an earlier queue finds a different epoch and does nothing,
   // so a late report from a lost device never retires the new device's work.
   uint64_t epoch = 0;
@@ -38,10 +43,16 @@ Serial QueueClock::submit(const WGPUCommandBuffer* buffers, size_t count) {
   Serial serial = shared_->clock.on_submitted();
   // One report per submit: done, or cancelled at instance shutdown. A report whose clock is gone,
   // or from before rebind(), does nothing.
-  auto on_done = [weak = std::weak_ptr<Shared>(shared_), serial, epoch = shared_->epoch](WGPUQueueWorkDoneStatus status,
+  const uint64_t epoch = [&] {
+    std::lock_guard lock(shared_->reports);
+    return shared_->epoch;
+  }();
+  auto on_done = [weak = std::weak_ptr<Shared>(shared_), serial, epoch](WGPUQueueWorkDoneStatus status,
                                                                                           WGPUStringView) {
     auto shared = weak.lock();
-    if (!shared || shared->epoch != epoch) return;
+    if (!shared) return;
+    std::lock_guard lock(shared->reports);
+    if (shared->epoch != epoch) return;
     // Success retires the serial. An error or cancellation means the device is gone: no work
     // of this queue can still run, so everything submitted counts as complete.
     if (status == WGPUQueueWorkDoneStatus_Success) {
@@ -57,6 +68,7 @@ Serial QueueClock::submit(const WGPUCommandBuffer* buffers, size_t count) {
 
 void QueueClock::rebind(WGPUQueue queue) {
   queue_ = queue;
+  std::lock_guard lock(shared_->reports);
   ++shared_->epoch;
   // A new device's queue is not the one that stopped finishing work.
   shared_->held_from = Serial{};
@@ -68,10 +80,14 @@ void QueueClock::rebind(WGPUQueue queue) {
   shared_->clock.assume_all_complete();
 }
 
-void QueueClock::hold_reports_from(Serial first) { shared_->held_from = first; }
+void QueueClock::hold_reports_from(Serial first) {
+  std::lock_guard lock(shared_->reports);
+  shared_->held_from = first;
+}
 
 void QueueClock::release_held_reports(Serial through) {
   Shared& shared = *shared_;
+  std::lock_guard lock(shared.reports);
   if (shared.held_from == Serial{} || through < shared.held_from) return;
   shared.clock.retire_through(std::min(through, shared.held_through));
   shared.held_from = through.next();  // a report through `through` still to come retires as it arrives

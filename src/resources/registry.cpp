@@ -28,6 +28,7 @@ constexpr EnumName<SlotState> kSlotStateNames[] = {
     {SlotState::Live, "live"},
     {SlotState::Lost, "lost"},
     {SlotState::Failed, "failed"},
+    {SlotState::Waiting, "waiting"},
 };
 const char* to_string(SlotState state) { return name_in(kSlotStateNames, state); }
 
@@ -189,6 +190,7 @@ RegistryImpl::RegistryImpl(Registry& facade, const gpu::Context& context, WGPUDe
       diagnostics_(options.diagnostics != nullptr ? *options.diagnostics : own_diagnostics_),
       facade_(facade) {
   procs_.DeviceGetLimits(device_, &limits_);
+  read_device_backend();
   for (size_t k = 0; k < kResourceKindCount; ++k) {
     const auto kind = static_cast<ResourceKind>(k + 1);
     if (options.capacity(kind) > options_.capacity(kind)) {
@@ -282,9 +284,22 @@ Error RegistryImpl::stale_error(Handle<Tag> handle) const {
     const detail::Record<Tag>& rec = store<Tag>().records[index];
     given.label = rec.label;
     const std::string what = describe(given);
-    if (*found != nullptr) {
+    if (rec.state == SlotState::Waiting) {
+      return make_error(ErrorKind::DeviceFailed, MessageId::WaitingForFrameThread, given,
+                        fmt::format("{}: created from another thread on a device that takes calls on one thread; "
+                                    "the frame thread's next poll makes it",
+                                    what));
+    }
+    if (*found != nullptr && rec.made_after_waiting) {
       // A failed resolve's words are written when they are read (ErrorSource): the slot was
-      // empty then, in a loss or its rebuild, and the rebuild has made the object since.
+      // empty then, and the frame thread's poll has made its object since.
+      return make_error(ErrorKind::DeviceFailed, MessageId::WaitingForFrameThread, given,
+                        fmt::format("{}: it was waiting for the frame thread when it was resolved; the frame "
+                                    "thread's poll has made it since: resolve it again",
+                                    what));
+    }
+    if (*found != nullptr) {
+      // The same, for a slot that was empty in a loss or its rebuild, which has made it since.
       return make_error(ErrorKind::DeviceFailed, MessageId::RegistryDeviceLost, given,
                         fmt::format("{}: its device was lost when it was resolved; it has been made again since, on "
                                     "device generation {}: resolve it again",
@@ -528,6 +543,7 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string label, 
   rec.data = std::move(data);
   rec.state = SlotState::Live;
   rec.failure.clear();
+  rec.made_after_waiting = false;
   rec.recipe.reset();  // create_from_recipe sets it; adopted objects have none
   return Handle<Tag>::from_bits(id->bits);
 }
@@ -706,7 +722,7 @@ void RegistryImpl::release_when_retired(Object<Tag> object, const detail::Record
   // borrowed object destroys nothing, so its own last use is enough.
   Serial release_after = rec.last_used;
   if (rec.ownership == Ownership::Owned) release_after = std::max(release_after, clock().recording());
-  if (clock().is_retired(release_after)) {
+  if (clock().is_retired(release_after) && !carry_to_frame_thread()) {
     bool destroyed = release_object<Tag>(object, rec.ownership);
     if (options_.on_release) {
       options_.on_release(ReleaseEvent{Tag::kind, index, generation, object, rec.label, rec.ownership,
@@ -797,11 +813,13 @@ Serial RegistryImpl::submit(const WGPUCommandBuffer* commands, size_t count) {
                                      count, device_generation_));
     return Serial{};
   }
+  settle_carried();  // what other threads wrote reaches the queue before the commands that read it
   return queue_clock_->submit(commands, count);
 }
 
 void RegistryImpl::poll() {
   queue_clock_->poll();
+  settle_carried();
   release_retired_pending();
 }
 

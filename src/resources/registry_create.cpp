@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "resources/kind_order.h"
 #include "resources/registry_impl.h"
 #include "warden/resources/pipeline_parts.h"
 #include "resources/error_object.h"
@@ -97,14 +98,28 @@ template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
                                                  detail::KindData<Tag> data) {
   if (auto refused = refuse_inside_recording(call)) return *refused;
-  if (device_lost_) {
+  const bool carried = !device_lost_ && carry_to_frame_thread();
+  if (!carried) settle_carried();  // what it uses may be waiting
+  if constexpr (std::is_same_v<Tag, BufferTag>) {
+    if (carried && recipe.mapped_at_creation) {
+      return make_error(ErrorKind::Refused, MessageId::WrongThread,
+                        fmt::format("{} \"{}\": mapped at creation from a thread other than the frame thread, on a "
+                                    "device that takes calls on one thread (GL, GLES): the mapping would reach no "
+                                    "context; create it on the frame thread, or unmapped and written with write_buffer",
+                                    call, recipe.label));
+    }
+  }
+  if (device_lost_ || carried) {
     // A loading thread need not know about a loss: the object is registered Lost with its
-    // recipe, and the rebuild makes it on the next device with the others (docs/threads.md).
+    // recipe, and the rebuild makes it on the next device with the others. On a device that
+    // takes calls on one thread it is registered Waiting, and the frame thread's next poll
+    // makes it (docs/threads.md).
     auto handle = insert<Tag>(nullptr, recipe_label(recipe), Ownership::Owned, std::move(data));
     if (handle) {
       auto& rec = store<Tag>().records[handle->index()];
-      rec.state = SlotState::Lost;
+      rec.state = carried ? SlotState::Waiting : SlotState::Lost;
       rec.recipe = std::move(recipe);
+      if (carried) waiting_.emplace_back(Tag::kind, handle->bits());
     }
     return handle;
   }
@@ -151,8 +166,15 @@ Result<void> RegistryImpl::require_usage(TextureViewHandle handle, WGPUTextureUs
 Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_buffer", stale_error(handle));
-  auto buffer = resolve(handle);  // a Lost or Failed slot has no buffer to write
-  if (!buffer) return in_context("write_buffer", buffer.error());
+  const bool carried = carry_to_frame_thread();
+  if (!carried) settle_carried();  // what other threads wrote first goes first
+  // A Lost or Failed slot has no buffer to write; a Waiting one takes carried writes.
+  WGPUBuffer buffer = nullptr;
+  if (!carried || rec->state != SlotState::Waiting) {
+    auto resolved = resolve(handle);
+    if (!resolved) return in_context("write_buffer", resolved.error());
+    buffer = *resolved;
+  }
   if (auto usage = require_usage(handle, WGPUBufferUsage_CopyDst); !usage) {
     return in_context("write_buffer", usage.error());
   }
@@ -172,8 +194,13 @@ Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, co
                       fmt::format("write_buffer to {}: bytes [{}, {}) lie outside its {} bytes", what,
                                   offset, offset + size, rec->data.size));
   }
-  if (const std::string rejection = run_scoped([&] { procs_.QueueWriteBuffer(queue_, *buffer, offset, data, size); });
-      !rejection.empty()) {
+  if (carried) {
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    carried_writes_.push_back(CarriedWrite{.kind = ResourceKind::Buffer, .bits = handle.bits(), .offset = offset,
+                                           .bytes = std::vector<uint8_t>(bytes, bytes + size)});
+  } else if (const std::string rejection =
+                 run_scoped([&] { procs_.QueueWriteBuffer(queue_, buffer, offset, data, size); });
+             !rejection.empty()) {
     return make_error(ErrorKind::Validation, MessageId::WriteBufferRejected, object(),
                       fmt::format("write_buffer to {}: the device rejected it: {}", what, rejection));
   }
@@ -272,8 +299,15 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
                                      size_t size) {
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_texture", stale_error(handle));
-  auto texture = resolve(handle);  // a Lost or Failed slot has no texture to write
-  if (!texture) return in_context("write_texture", texture.error());
+  const bool carried = carry_to_frame_thread();
+  if (!carried) settle_carried();  // what other threads wrote first goes first
+  // A Lost or Failed slot has no texture to write; a Waiting one takes carried writes.
+  WGPUTexture texture = nullptr;
+  if (!carried || rec->state != SlotState::Waiting) {
+    auto resolved = resolve(handle);
+    if (!resolved) return in_context("write_texture", resolved.error());
+    texture = *resolved;
+  }
   if (auto usage = require_usage(handle, WGPUTextureUsage_CopyDst); !usage) {
     return in_context("write_texture", usage.error());
   }
@@ -314,7 +348,7 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
   if (!layout) return about(layout.error(), object());
 
   WGPUTexelCopyTextureInfo dst{};
-  dst.texture = *texture;
+  dst.texture = texture;
   dst.mipLevel = where.mip_level;
   dst.origin = where.origin;
   dst.aspect = where.aspect;
@@ -322,10 +356,16 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
   copy.bytesPerRow = layout->row_pitch;
   copy.rowsPerImage = layout->image_rows;
   // A write Dawn refuses for a reason the checks above do not know (an aspect the format
-  // lacks) is an error here and never replaces the kept contents.
-  if (const std::string rejection =
-          run_scoped([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
-      !rejection.empty()) {
+  // lacks) is an error here and never replaces the kept contents. A carried write's refusal
+  // is reported when the frame thread makes it.
+  if (carried) {
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    carried_writes_.push_back(CarriedWrite{.kind = ResourceKind::Texture, .bits = handle.bits(), .where = where,
+                                           .bytes_per_row = layout->row_pitch, .rows_per_image = layout->image_rows,
+                                           .bytes = std::vector<uint8_t>(bytes, bytes + size)});
+  } else if (const std::string rejection =
+                 run_scoped([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
+             !rejection.empty()) {
     return make_error(ErrorKind::Validation, MessageId::WriteTextureRejected, object(),
                       fmt::format("write_texture to {}: the device rejected it: {}", what, rejection));
   }
@@ -333,6 +373,97 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
     keep_texture_write(rec->data, where, *layout, static_cast<const uint8_t*>(data));
   }
   return {};
+}
+
+// ---- carried to the frame thread (devices that take calls on one thread) ----------------------
+
+void RegistryImpl::read_device_backend() {
+  device_on_one_thread_ = false;
+  if (device_ == nullptr) return;
+  WGPUAdapterInfo info{};
+  if (procs_.DeviceGetAdapterInfo(device_, &info) != WGPUStatus_Success) return;
+  device_on_one_thread_ = info.backendType == WGPUBackendType_OpenGL || info.backendType == WGPUBackendType_OpenGLES;
+  procs_.AdapterInfoFreeMembers(info);
+}
+
+std::optional<Error> RegistryImpl::refuse_carried(std::string_view call) const {
+  if (!carry_to_frame_thread()) return std::nullopt;
+  return make_error(ErrorKind::Refused, MessageId::WrongThread,
+                    fmt::format("{}: made from a thread other than the frame thread, on a device that takes calls on "
+                                "one thread (GL, GLES): it swaps a new object in at once, which only the frame thread "
+                                "can make there",
+                                call));
+}
+
+void RegistryImpl::settle_carried() {
+  if (device_lost_ || carry_to_frame_thread() || (waiting_.empty() && carried_writes_.empty())) return;
+  // Taken first: a report below reaches the application's sink, which may create again.
+  const std::vector<std::pair<ResourceKind, uint64_t>> waiting = std::exchange(waiting_, {});
+  const std::vector<CarriedWrite> writes = std::exchange(carried_writes_, {});
+  // Dependency order, as a rebuild makes them: a view's texture before the view.
+  detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
+    for (const auto& [kind, bits] : waiting) {
+      if (kind == Tag::kind) make_waiting<Tag>(bits);
+    }
+  });
+  for (const CarriedWrite& write : writes) {
+    if (device_lost_) return;  // lost from inside a report: the rest went with the device
+    write_carried(write);
+  }
+}
+
+template <typename Tag>
+void RegistryImpl::make_waiting(uint64_t bits) {
+  const auto handle = Handle<Tag>::from_bits(bits);
+  auto* rec = record(handle);
+  if (rec == nullptr || rec->state != SlotState::Waiting || !rec->recipe) return;  // destroyed since
+  auto made = make_object<Tag>(*rec->recipe);
+  if (!made) {
+    rec->state = SlotState::Failed;
+    rec->failure = made.error().message;
+    diagnostics_.error(made.error().id, fmt::format("{} \"{}\", created from another thread, could not be made by "
+                                                    "the frame thread: {}",
+                                                    to_string(Tag::kind), rec->label, rec->failure));
+    return;
+  }
+  store<Tag>().pool.exchange(bits, *made);
+  rec->state = SlotState::Live;
+  rec->made_after_waiting = true;
+  if constexpr (std::is_same_v<Tag, RenderBundleTag>) rec->data.used = std::move(recorded_uses_);
+}
+
+void RegistryImpl::write_carried(const CarriedWrite& write) {
+  std::string rejection;
+  std::string_view call;
+  if (write.kind == ResourceKind::Buffer) {
+    auto buffer = resolve_now(BufferHandle::from_bits(write.bits));
+    if (!buffer) return;  // destroyed since, or it could not be made (reported there)
+    call = "write_buffer";
+    rejection = run_scoped([&] {
+      procs_.QueueWriteBuffer(queue_, *buffer, write.offset, write.bytes.data(), write.bytes.size());
+    });
+  } else {
+    auto texture = resolve_now(TextureHandle::from_bits(write.bits));
+    if (!texture) return;
+    call = "write_texture";
+    WGPUTexelCopyTextureInfo dst{};
+    dst.texture = *texture;
+    dst.mipLevel = write.where.mip_level;
+    dst.origin = write.where.origin;
+    dst.aspect = write.where.aspect;
+    WGPUTexelCopyBufferLayout copy{};
+    copy.bytesPerRow = write.bytes_per_row;
+    copy.rowsPerImage = write.rows_per_image;
+    rejection = run_scoped([&] {
+      procs_.QueueWriteTexture(queue_, &dst, write.bytes.data(), write.bytes.size(), &copy, &write.where.size);
+    });
+  }
+  if (!rejection.empty()) {
+    diagnostics_.error(write.kind == ResourceKind::Buffer ? MessageId::WriteBufferRejected
+                                                          : MessageId::WriteTextureRejected,
+                       fmt::format("{} from another thread, made by the frame thread: the device rejected it: {}",
+                                   call, rejection));
+  }
 }
 
 // ---- make_object: one per kind, what create_* and rebuild() both run ---------------------------
@@ -697,6 +828,7 @@ Result<PipelineLayoutHandle> RegistryImpl::create_pipeline_layout(std::span<cons
 }
 
 Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescription& desc) {
+  if (!carry_to_frame_thread()) settle_carried();  // the entries checked below may be waiting
   const auto* layout = record(desc.layout);
   if (layout == nullptr) {
     return in_context(fmt::format("create_bind_group \"{}\"", desc.label), stale_error(desc.layout));

@@ -90,6 +90,9 @@ struct Record {
   Serial last_used{};  // the last submission that used the object; 0: never used
   SlotState state = SlotState::Live;
   std::string failure{};  // SlotState::Failed: why the rebuild could not make it
+  // Its object was made by the frame thread's poll after it waited there (SlotState::Waiting),
+  // not by a create or a rebuild: what a failed resolve read later says it was waiting for.
+  bool made_after_waiting = false;
   // Empty for adopted and imported objects: made elsewhere, warden cannot make them again.
   std::optional<Recipe<Tag>> recipe{};
   KindData<Tag> data{};
@@ -283,7 +286,12 @@ class RegistryImpl {
   // (every slot Lost), that its handle is live, since the rebuild makes both in order.
   template <typename Tag>
   Result<void> check_usable(Handle<Tag> handle) const {
-    if (device_lost_ ? find(handle).has_value() : store<Tag>().pool.load(handle.bits()) != nullptr) return {};
+    // While lost, or from another thread on a device that takes calls on one thread, the
+    // objects used are made with this one (by the rebuild, or by the frame thread's poll).
+    if (device_lost_ || carry_to_frame_thread() ? find(handle).has_value()
+                                                : store<Tag>().pool.load(handle.bits()) != nullptr) {
+      return {};
+    }
     return stale_error(handle);
   }
 
@@ -415,6 +423,29 @@ class RegistryImpl {
     std::string label{};
   };
   void queue_pending(PendingRelease pending);
+
+  // Devices that take calls on one thread (Dawn's GL and GLES keep their context current on
+  // the thread that made the device; a call from another thread reaches no context). There a
+  // creation or a write from another thread is carried out by the frame thread: the object is
+  // registered Waiting and its writes queued, and settle_carried() (poll, submit, a write from
+  // the frame thread) makes and writes them in call order (docs/threads.md).
+  void read_device_backend();
+  bool carry_to_frame_thread() const { return device_on_one_thread_ && !frame_thread_.is_current(); }
+  // A call that swaps a new object in at once cannot be carried: WrongThread there.
+  std::optional<Error> refuse_carried(std::string_view call) const;
+  void settle_carried();
+  template <typename Tag>
+  void make_waiting(uint64_t bits);
+  struct CarriedWrite {
+    ResourceKind kind = ResourceKind::None;
+    uint64_t bits = 0;
+    uint64_t offset = 0;            // buffers
+    TextureWrite where{};           // textures
+    uint32_t bytes_per_row = 0;     // textures: the checked layout
+    uint32_t rows_per_image = 0;
+    std::vector<uint8_t> bytes;
+  };
+  void write_carried(const CarriedWrite& write);
   void release_retired_pending();
   void release_all_pending();
   uint32_t highest_generation_issued() const;
@@ -459,6 +490,10 @@ class RegistryImpl {
 
   mutable std::recursive_mutex mutex_;
   FrameThread frame_thread_;
+  bool device_on_one_thread_ = false;
+  // Waiting objects by kind and handle bits, in creation order; carried writes in call order.
+  std::vector<std::pair<ResourceKind, uint64_t>> waiting_;
+  std::vector<CarriedWrite> carried_writes_;
 };
 
 // make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.

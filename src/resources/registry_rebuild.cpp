@@ -49,6 +49,10 @@ void RegistryImpl::on_device_lost() {
   assume_all_complete();
   detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() { lose_all<Tag>(); });
   refills_.clear();
+  // Waiting objects are Lost now (lose_all) and the rebuild makes them; their carried writes
+  // went with the device, as a write to the queue would have (kept contents come back).
+  waiting_.clear();
+  carried_writes_.clear();
   device_ = nullptr;
   queue_ = nullptr;
 }
@@ -88,6 +92,7 @@ RebuildReport RegistryImpl::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t
   queue_ = queue;
   device_generation_ = generation;
   procs_.DeviceGetLimits(device_, &limits_);
+  read_device_backend();
   queue_clock_->rebind(queue_);
   device_lost_ = false;
 
@@ -152,6 +157,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
     }
     s.pool.exchange(id.bits, *made);
     rec.state = SlotState::Live;
+    rec.made_after_waiting = false;
     ++report.rebuilt;
     if constexpr (std::is_same_v<Tag, RenderBundleTag>) rec.data.used = std::move(recorded_uses_);
     if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {

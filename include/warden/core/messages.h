@@ -37,7 +37,7 @@
 #define WARDEN_MESSAGES_CORE(X) \
   X(core, Application, 0, "an error made by the application (make_error without an id), carried through warden") \
   X(core, ResultMovedFrom, 1, "a failed Result whose error was moved to another Result was read") \
-  X(core, WrongThread, 2, "a frame-thread call was made from another thread (checked in debug and test builds)")
+  X(core, WrongThread, 2, "a frame-thread call was made from another thread (checked in debug and test builds), or a call only the frame thread can carry out on a device that takes calls on one thread")
 // clang-format on
 
 /// The library's messages, layer by layer, bottom up.

@@ -62,5 +62,6 @@
   X(resources, RenderBundleRecordFailed, 51, "a render bundle's record callback returned an error, or a handle it resolved was stale or not back; the bundle's label and the error's words follow") \
   X(resources, RenderBundleRecordReentered, 52, "a call that makes, replaces or destroys an object was made from inside a render bundle's record callback; it was refused") \
   X(resources, RenderBundleNoRecipe, 53, "rerecord_render_bundle was given a bundle warden has no recipe for (adopted, or replaced by the caller's own)") \
-  X(resources, HandleOfEndedRegistry, 54, "the error of a failed resolve was read after the registry that resolved it had ended; what the slot held is gone with it")
+  X(resources, HandleOfEndedRegistry, 54, "the error of a failed resolve was read after the registry that resolved it had ended; what the slot held is gone with it") \
+  X(resources, WaitingForFrameThread, 55, "the object was created from another thread on a device that takes calls on one thread (GL, GLES); the frame thread's next poll makes it")
 // clang-format on

@@ -130,8 +130,11 @@ enum class SlotState : uint8_t {
   Live,    ///< a GPU object of the current device
   Lost,    ///< its device is gone; the next rebuild makes it again (or its owner re-supplies it)
   Failed,  ///< the rebuild could not make it again: the device's words are kept
+  /// Created from a thread other than the frame thread on a device that takes calls on one
+  /// thread (Dawn's GL and GLES); the frame thread's next poll() makes it (docs/threads.md).
+  Waiting,
 };
-/// The name of `state` as messages print it ("live", "lost", "failed").
+/// The name of `state` as messages print it ("live", "lost", "failed", "waiting").
 const char* to_string(SlotState state);
 
 /// Where a buffer's or texture's contents come from on a new device (docs/adr/0013).

@@ -68,12 +68,14 @@ void RegistryImpl::lose_all() {
       return;
     }
     if (object != nullptr) {
+      // Emptied before it is released: a resolve on another thread finds nothing rather than
+      // an object on its way out.
+      s.pool.exchange(id.bits, nullptr);
       const bool destroyed = release_object<Tag>(object, rec.ownership);
       if (options_.on_release) {
         options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, object, rec.label, rec.ownership,
                                          rec.last_used, clock().retired(), destroyed});
       }
-      s.pool.exchange(id.bits, nullptr);
     }
     rec.state = SlotState::Lost;
     rec.failure.clear();

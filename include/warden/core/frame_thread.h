@@ -18,6 +18,12 @@
 ///   any thread inside the frame it was resolved for (a loss, a destroy's release, a rebuild all
 ///   happen inside frame-thread calls). Touch it from the recording thread so its release waits
 ///   for the submission that uses it.
+/// - A device that takes calls on one thread (Dawn's GL and GLES keep their context on the
+///   thread that made the device): there a create_* from another thread registers the object
+///   Waiting and the frame thread's next poll() or submit() makes it; its writes are copied and
+///   written then, in call order; recreate_*, rerecord_render_bundle and a buffer mapped at
+///   creation are refused from another thread with core.WrongThread. Recording on other
+///   threads is unaffected (Dawn records in memory).
 /// - Creation during a device loss: a create_* made while the device is lost registers the
 ///   object Lost under a new handle and the rebuild makes it on the next device; one made while
 ///   a rebuild runs waits for the registry's lock and is made on the new device. Once the device

@@ -12,13 +12,13 @@
 namespace warden {
 namespace {
 
-constexpr uint64_t kOwner = HandleLayout::owner_bits(ResourceKind::Buffer, 1);
+constexpr uint64_t kRacedOwner = HandleLayout::owner_bits(ResourceKind::Buffer, 1);
 
 // A value is read first and its key second (Pool::load): a reader racing a writer that ends an
 // occupant and gives the slot to the next one sees the occupant its handle names or nothing,
 // never the next occupant's value. Each value is the bits of the handle of its occupant.
 TEST(Pool, ReadersRacingReleaseAndReuseSeeTheirOccupantOrNothing) {
-  Pool<uint64_t> pool(4, kOwner);
+  Pool<uint64_t> pool(4, kRacedOwner);
   std::atomic<bool> done{false};
   std::vector<std::atomic<uint64_t>> published(4);  // the latest handle of each slot, for readers
   std::atomic<uint64_t> wrong{0};

@@ -649,12 +649,14 @@ TEST(LoadingThreads, ThousandsOfStepsOnNullAcrossLossesLeaveEveryHandleAsItsThre
   run_loaders_across_losses({.backend = gpu::BackendChoice::Null, .loaders = 4, .steps_per_loader = 1000, .losses = 3});
 }
 
-// On GL the loading threads never reach the device: Dawn's GL backend keeps its EGL context
-// current on the thread that made the device, so the registry carries their creations and
-// writes to the frame thread (its poll makes and writes them), and their contents are read back
-// and compared after every recovery.
-TEST(LoadingThreads, HundredsOfStepsOnGlAcrossLossesLeaveEveryHandleAsItsThreadModelsIt) {
-  run_loaders_across_losses({.backend = gpu::BackendChoice::GL, .loaders = 4, .steps_per_loader = 150, .losses = 2});
+// The pixel tests' backend: GL here, where the loading threads never reach the device (Dawn's
+// GL backend keeps its EGL context current on the thread that made the device, so the registry
+// carries their creations and writes to the frame thread, whose poll makes and writes them);
+// WARDEN_TEST_BACKEND=vulkan on a GPU, where they call the device themselves. Every object's
+// contents are read back and compared after every recovery.
+TEST(LoadingThreads, HundredsOfStepsOnThePixelBackendAcrossLossesLeaveEveryHandleAsItsThreadModelsIt) {
+  run_loaders_across_losses(
+      {.backend = testing::pixel_test_backend(), .loaders = 4, .steps_per_loader = 150, .losses = 2});
 }
 
 }  // namespace

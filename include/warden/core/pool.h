@@ -26,6 +26,8 @@
 #endif
 #endif
 #ifndef WARDEN_POOL_HAS_TSAN
+/// 1 where clang instruments this build with ThreadSanitizer (gcc says so with
+/// __SANITIZE_THREAD__): Pool's reads are then the atomic loads TSan can see.
 #define WARDEN_POOL_HAS_TSAN 0
 #endif
 
@@ -80,7 +82,9 @@ class Pool {
     assert((owner_bits & ~HandleLayout::kOwnerMask) == 0);
     assert((owner_bits >> HandleLayout::kKindShift & HandleLayout::kKindMask) != 0);
   }
+  /// Moves the slots; the moved-from pool holds none. Not while any other thread reads it.
   Pool(Pool&&) noexcept = default;
+  /// The same, by assignment.
   Pool& operator=(Pool&&) noexcept = default;
 
   /// The most slots this pool will ever have.

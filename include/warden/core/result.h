@@ -88,6 +88,7 @@ void delete_error(Error* error) noexcept;
 /// values in registers (docs/adr/0042). `build` gets the 64-bit payload the failure carries.
 /// An ErrorSource must outlive every Result that names it: sources are static objects.
 struct alignas(8) ErrorSource {
+  /// Writes the Error of a failure that carries `payload`, when it is read.
   Error (*build)(const ErrorSource& source, uint64_t payload);
   uint32_t context = 0;  ///< for `build`: which of its owners the failure came from
   uint32_t detail = 0;   ///< for `build`: a second number of its own (a kind, say)

@@ -88,7 +88,9 @@ struct HandleBenchWorld {
   // One world per size (and device kind), made on first use and kept: repetitions of every size
   // interleave. `synchronized`: the device takes Dawn calls from several threads.
   static HandleBenchWorld& get(uint32_t live = kLiveHandles, bool synchronized = false) {
-    static std::map<std::pair<uint32_t, bool>, std::unique_ptr<HandleBenchWorld>> worlds;
+    // Never destroyed: at exit the library's own statics may go first, and a registry ending
+    // after them would call into what is gone. The process ends right after the benchmarks.
+    static auto& worlds = *new std::map<std::pair<uint32_t, bool>, std::unique_ptr<HandleBenchWorld>>;
     auto& world = worlds[{live, synchronized}];
     if (!world) world = make(live, synchronized);
     return *world;

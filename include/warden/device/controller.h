@@ -11,7 +11,8 @@
 /// own: initialize() and retry() are explicit calls, and the limit on retries lives outside it
 /// (RebuildPolicy).
 ///
-/// Single-threaded: call it, and drive the provider's events, from one thread.
+/// Frame-thread calls: call it, and drive the provider's events, from the frame thread
+/// (warden/core/frame_thread.h).
 ///
 /// States flip before hooks run (Dawn: "flip the state before cleanup"). A transition that
 /// ends a token (initialize, stop, loss, report_hang, a failure, a refused retry, shutdown)

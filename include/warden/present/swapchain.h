@@ -14,7 +14,8 @@
 ///   the owner marks the device as having presented, so retiring it releases and never destroys
 ///   it (docs/adr/0003).
 ///
-/// Single-threaded, like the Registry it imports into. Nothing here waits on the GPU.
+/// Frame-thread calls, like the Registry's submit and poll (warden/core/frame_thread.h). Nothing
+/// here waits on the GPU.
 #pragma once
 
 #include <cstdint>

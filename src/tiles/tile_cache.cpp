@@ -470,9 +470,7 @@ Result<ReplyOutcome> TileCache::complete(const FetchTicket& ticket, Result<std::
   return place_arrived(requests_.find(ticket.key), upload, priority);
 }
 
-Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority) {
-  if (auto ok = refuse_inside_callback("deliver"); !ok) return ok.error();
-  DeliverReport report;
+std::vector<TileKey> TileCache::take_arrivals(DeliverReport& report) {
   for (detail::Arrival& arrival : mailbox_->take_all()) {
     Result<bool> accepted = accept(arrival.ticket, std::move(arrival.texels));
     if (!accepted) report.failed.emplace_back(arrival.ticket.key, accepted.error());
@@ -482,7 +480,13 @@ Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority
   for (const auto& [key, request] : requests_) {
     if (request.state == Request::State::Arrived) arrived.push_back(key);
   }
-  for (const TileKey& key : nearest_first(std::move(arrived))) {
+  return nearest_first(std::move(arrived));
+}
+
+Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority) {
+  if (auto ok = refuse_inside_callback("deliver"); !ok) return ok.error();
+  DeliverReport report;
+  for (const TileKey& key : take_arrivals(report)) {
     Result<ReplyOutcome> done = place_arrived(requests_.find(key), upload, priority);
     if (!done) {
       report.failed.emplace_back(key, done.error());
@@ -500,16 +504,7 @@ Result<DeliverReport> TileCache::deliver(const Upload& upload, Priority priority
 Result<DeliverReport> TileCache::hand_off(const HandOff& hand_off, Priority priority) {
   if (auto ok = refuse_inside_callback("hand_off"); !ok) return ok.error();
   DeliverReport report;
-  for (detail::Arrival& arrival : mailbox_->take_all()) {
-    Result<bool> accepted = accept(arrival.ticket, std::move(arrival.texels));
-    if (!accepted) report.failed.emplace_back(arrival.ticket.key, accepted.error());
-    if (accepted && !*accepted) ++report.stale;
-  }
-  std::vector<TileKey> arrived;
-  for (const auto& [key, request] : requests_) {
-    if (request.state == Request::State::Arrived) arrived.push_back(key);
-  }
-  for (const TileKey& key : nearest_first(std::move(arrived))) {
+  for (const TileKey& key : take_arrivals(report)) {
     auto it = requests_.find(key);
     if (!wanted_now(it->second) || entries_.contains(key)) {
       drop_request(it);  // the camera left, or the tile was loaded another way

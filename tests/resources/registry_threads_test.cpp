@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace warden::resources {
 namespace {
 
 using testing::FailsWith;
+using testing::GlDeviceTest;
 using testing::NullDeviceTest;
 
 TEST_F(NullDeviceTest, FrameThreadCallsFromAnotherThreadAreRefusedAndReportedUntilThatThreadAdoptsTheRole) {
@@ -114,6 +116,82 @@ TEST_F(NullDeviceTest, AFailedResolvesWordsAreWrittenWhenReadEvenAfterItsRegistr
   reg.reset();
   EXPECT_THAT(read_after_the_end, FailsWith(MessageId::HandleOfEndedRegistry));
   EXPECT_THAT(read_after_the_end.error().message, ::testing::HasSubstr("has ended since"));
+}
+
+
+// Dawn's GL backend takes device calls on one thread: a loading thread's creation there is
+// Waiting until the frame thread's poll makes it, its writes are written then in call order
+// (before a later write of the frame thread's), and what must hand back an object at once is
+// refused from that thread.
+TEST_F(GlDeviceTest, ALoadingThreadsCreationsAndWritesOnGlAreCarriedOutByTheFrameThreadInOrder) {
+  if (testing::pixel_test_backend() != gpu::BackendChoice::GL) GTEST_SKIP() << "GL only: Vulkan takes calls on any thread";
+  auto reg = testing::make_registry(*dev);
+  const gpu::Procs& p = dev->context->procs();
+  const uint32_t first[4] = {1, 2, 3, 4}, second[4] = {5, 6, 7, 8};
+  Result<BufferHandle> made = make_error(ErrorKind::InvalidArgument, MessageId::HandleNull, "not made yet");
+  Result<WGPUBuffer> resolved_there = make_error(ErrorKind::InvalidArgument, MessageId::HandleNull, "not resolved yet");
+  Result<void> written = make_error(ErrorKind::InvalidArgument, MessageId::HandleNull, "not written yet");
+  Result<BufferHandle> mapped = make_error(ErrorKind::InvalidArgument, MessageId::HandleNull, "not asked yet");
+  Result<void> recreated = make_error(ErrorKind::InvalidArgument, MessageId::HandleNull, "not asked yet");
+  std::thread([&] {
+    made = reg->create_buffer({16, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, false, "loaded"});
+    if (!made.ok()) return;
+    resolved_there = reg->resolve(*made);
+    written = reg->write_buffer(*made, 0, first, sizeof(first));
+    mapped = reg->create_buffer({16, WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc, true, "mapped"});
+    recreated = reg->recreate_buffer(*made, {32, WGPUBufferUsage_CopyDst, false, "bigger"});
+  }).join();
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  EXPECT_THAT(resolved_there, FailsWith(MessageId::WaitingForFrameThread));
+  EXPECT_EQ(reg->slot_state(*made), SlotState::Waiting);
+  EXPECT_THAT(reg->resolve(*made), FailsWith(MessageId::WaitingForFrameThread));
+  EXPECT_TRUE(written.ok()) << written.error().message;
+  EXPECT_THAT(mapped, FailsWith(MessageId::WrongThread));
+  EXPECT_THAT(recreated, FailsWith(MessageId::WrongThread));
+
+  // The frame thread's write comes after the loading thread's: it carries that one out first.
+  ASSERT_TRUE(reg->write_buffer(*made, 8, second, 8).ok());
+  EXPECT_EQ(reg->slot_state(*made), SlotState::Live);
+  ASSERT_TRUE(reg->resolve(*made).ok());
+  auto readback = reg->create_buffer({16, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, false, "readback"});
+  ASSERT_TRUE(readback.ok());
+  WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(dev->device.get(), nullptr);
+  p.CommandEncoderCopyBufferToBuffer(enc, *reg->resolve(*made), 0, *reg->resolve(*readback), 0, 16);
+  WGPUCommandBuffer cmd = p.CommandEncoderFinish(enc, nullptr);
+  const Serial serial = reg->submit(cmd);
+  p.CommandBufferRelease(cmd);
+  p.CommandEncoderRelease(enc);
+  ASSERT_TRUE(testing::poll_until_retired(*reg, serial));
+  auto bytes = dev->context->read_mapped(*reg->resolve(*readback), 16, warden::testing::kSafetyNet);
+  ASSERT_TRUE(bytes.ok()) << bytes.error().message;
+  uint32_t got[4];
+  std::memcpy(got, bytes->data(), 16);
+  EXPECT_EQ(got[0], 1u);
+  EXPECT_EQ(got[1], 2u);
+  EXPECT_EQ(got[2], 5u) << "the frame thread's later write lands over the loading thread's";
+  EXPECT_EQ(got[3], 6u);
+  EXPECT_TRUE(dev->take_errors().empty());
+}
+
+// A creation the device rejects, made from a loading thread on GL, fails when the frame thread
+// makes it: the slot is Failed with the device's words, and diagnostics say so.
+TEST_F(GlDeviceTest, ALoadingThreadsCreationTheDeviceRejectsOnGlLeavesAFailedSlotAndAReport) {
+  if (testing::pixel_test_backend() != gpu::BackendChoice::GL) GTEST_SKIP() << "GL only: Vulkan takes calls on any thread";
+  auto reg = testing::make_registry(*dev);
+  Result<TextureHandle> made = make_error(ErrorKind::InvalidArgument, MessageId::HandleNull, "not made yet");
+  // Storage binding of a format GL's compatibility mode cannot store into: warden's own checks
+  // let it through, the device rejects it.
+  std::thread([&] {
+    made = reg->create_texture({.size = {4, 4, 1}, .format = WGPUTextureFormat_BGRA8Unorm,
+                                .usage = WGPUTextureUsage_StorageBinding, .label = "rejected"});
+  }).join();
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  EXPECT_EQ(reg->slot_state(*made), SlotState::Waiting);
+  reg->poll();
+  EXPECT_EQ(reg->slot_state(*made), SlotState::Failed);
+  EXPECT_THAT(reg->resolve(*made), FailsWith(MessageId::SlotRebuildFailed));
+  EXPECT_EQ(reg->diagnostics().count(MessageId::CreateRejected), 1u);
+  (void)dev->take_errors();
 }
 
 }  // namespace

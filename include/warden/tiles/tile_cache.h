@@ -396,6 +396,9 @@ class TileCache {
   std::optional<std::pair<TileKey, uint32_t>> nearest_resident(const TileKey& key) const;
   double distance_to_centre(const TileKey& key) const;
   std::vector<TileKey> nearest_first(std::vector<TileKey> keys) const;
+  // deliver's and hand_off's first half: what the mailbox holds accepted (failures and stale
+  // replies counted in `report`), then every arrived tile's key, nearest first.
+  std::vector<TileKey> take_arrivals(DeliverReport& report);
 
   using Requests = std::unordered_map<TileKey, Request, TileKeyHash>;
   bool wanted_now(const Request& request) const { return request.wanted_in_frame == frame_; }

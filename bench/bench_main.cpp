@@ -96,6 +96,9 @@ constexpr TargetRatio kTargetRatios[] = {
     {"tile_recycle_vs_destroy_1024", "frame_loop_destroy_ms_1024", "frame_loop_recycle_ms_1024"},
     // threads (issue 24): resolve on each of 8 threads at once within 1.2x of one thread alone
     {"resolve_threads_8_over_1", "handle_resolve_ns_threads_8", "handle_resolve_ns_threads_1"},
+    // the raw pointer's own scaling on the same host, and resolve against it at 8 threads
+    {"raw_pointer_threads_8_over_1", "raw_pointer_ns_threads_8", "raw_pointer_ns_threads_1"},
+    {"resolve_over_raw_pointer_threads_8", "handle_resolve_ns_threads_8", "raw_pointer_ns_threads_8"},
     // the registry's create + destroy throughput against raw Dawn's from as many threads:
     // raw_churn_ns / registry_churn_ns, at least 0.8 (1 would be the registry costing nothing)
     {"registry_churn_vs_raw_threads_1", "raw_churn_ns_threads_1", "registry_churn_ns_threads_1"},

@@ -28,6 +28,7 @@
 // Threads (issue 24), with T = 1, 2, 4 and 8 threads running at once, the same work on each:
 //   handle_resolve_ns_threads_<T>  resolve over the 100,000-buffer world above, each thread
 //                                  walking the random order from its own offset;
+//   raw_pointer_ns_threads_<T>     the same walk through raw pointers (the host's own scaling);
 //   registry_churn_ns_threads_<T>  create + destroy through the registry, on every thread;
 //   raw_churn_ns_threads_<T>       the same with raw Dawn calls.
 // A key is the wall-clock time from the first thread's start to the last one's end, per
@@ -326,6 +327,26 @@ void handle_resolve_threads(benchmark::State& state) {
     benchmark::DoNotOptimize(folded);
   });
 }
+// The same walk through raw pointers: what the host's memory system does to N threads reading
+// at once, with no registry in the way (the baseline resolve_threads_8_over_1 is read against).
+void raw_pointer_threads(benchmark::State& state) {
+  const auto threads = static_cast<uint32_t>(state.range(0));
+  auto& w = HandleBenchWorld::get();
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  run_on_threads(state, threads, kResolvesPerThread, [&](uint32_t thread) {
+    uint32_t i = static_cast<uint32_t>(uint64_t{w.live} * thread / threads);
+    uintptr_t folded = 0;
+    for (uint32_t n = 0; n < kResolvesPerThread; ++n) {
+      folded ^= reinterpret_cast<uintptr_t>(w.raw[i]->object);
+      asm volatile("" : "+r"(folded));
+      if (++i == w.live) i = 0;
+    }
+    benchmark::DoNotOptimize(folded);
+  });
+}
 void registry_churn_threads(benchmark::State& state) {
   const auto threads = static_cast<uint32_t>(state.range(0));
   auto& w = HandleBenchWorld::get(kLiveHandles, /*synchronized=*/true);
@@ -354,6 +375,8 @@ void add_thread_counts(benchmark::internal::Benchmark* b) {
   for (int threads : {1, 2, 4, 8}) b->Arg(threads);
 }
 BENCHMARK(handle_resolve_threads)->Name("handle_resolve_ns_threads")->Apply(add_thread_counts)->UseManualTime()
+    ->Iterations(16)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(raw_pointer_threads)->Name("raw_pointer_ns_threads")->Apply(add_thread_counts)->UseManualTime()
     ->Iterations(16)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(registry_churn_threads)->Name("registry_churn_ns_threads")->Apply(add_thread_counts)->UseManualTime()
     ->Iterations(6)->Repetitions(3)->ReportAggregatesOnly(true);

@@ -19,7 +19,10 @@
 //     median, so a burst of load from the rest of the machine lands on every variant alike.
 //
 // Churn: registry_churn_ns (create_buffer + destroy_buffer through the registry) against
-// raw_churn_ns (the same Dawn create + destroy + release without it), on the Null backend.
+// raw_churn_ns (the same Dawn create + destroy + release without it), on the Null backend. The
+// registry's destroy lets go of the buffer at a later frame boundary (submit + poll, which the
+// churning thread runs every 64 churns as the frame thread), as in an application: the release
+// is counted there.
 //
 // Curves (issue 14): handle_resolve_ns_<N> and raw_pointer_ns_<N> (the same lookups), and
 // registry_churn_ns_<N> / raw_churn_ns_<N>, with N = 1,000, 10,000, 100,000 and 1,000,000
@@ -29,7 +32,10 @@
 //   handle_resolve_ns_threads_<T>  resolve over the 100,000-buffer world above, each thread
 //                                  walking the random order from its own offset;
 //   raw_pointer_ns_threads_<T>     the same walk through raw pointers (the host's own scaling);
-//   registry_churn_ns_threads_<T>  create + destroy through the registry, on every thread;
+//   registry_churn_ns_threads_<T>  create + destroy through the registry, on every thread, while
+//                                  the frame thread (the benchmark's own) runs frame boundaries
+//                                  (submit + poll: the releases happen there, as in an
+//                                  application whose loading threads work during its frames);
 //   raw_churn_ns_threads_<T>       the same with raw Dawn calls.
 // A key is the wall-clock time from the first thread's start to the last one's end, per
 // operation of one thread: it stays flat as T grows while the threads share nothing and have a
@@ -40,13 +46,16 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <latch>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <random>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -212,6 +221,15 @@ void registry_churn_once(HandleBenchWorld& w) {
   benchmark::DoNotOptimize(h);
   if (h.ok()) (void)w.registry->destroy_buffer(*h);
 }
+// The frame thread's boundary an application runs every frame: an (empty) submission, then a
+// poll, which lets go of what was destroyed once the submission it waited for retired. Without
+// it a destroyed buffer would wait for ever, and the churn would measure the heap growing.
+void frame_boundary(HandleBenchWorld& w) {
+  (void)w.registry->submit(nullptr, 0);
+  w.registry->poll();
+}
+// One frame boundary every this many churns on the thread that churns alone (the frame thread).
+constexpr uint32_t kChurnsPerFrame = 64;
 WGPUBufferDescriptor raw_churn_descriptor() {
   WGPUBufferDescriptor d{};
   d.label = gpu::string_view("churn");
@@ -233,7 +251,11 @@ void registry_churn(benchmark::State& state, uint32_t live) {
     state.SkipWithError(w.error.c_str());
     return;
   }
-  for (auto _ : state) registry_churn_once(w);
+  uint32_t n = 0;
+  for (auto _ : state) {
+    registry_churn_once(w);
+    if (++n % kChurnsPerFrame == 0) frame_boundary(w);
+  }
 }
 void raw_churn(benchmark::State& state, uint32_t live) {
   auto& w = HandleBenchWorld::get(live);
@@ -279,14 +301,18 @@ BENCHMARK(raw_churn_curve)->Name("raw_churn_ns")->Apply(add_sizes)->MinTime(0.1)
 // there are fewer cores than threads (no thread's own clock would show that if the scheduler ran
 // them one after another). The iteration count is fixed: Google Benchmark would size it from the
 // per-operation time as if an iteration were one operation.
-template <typename Work>
-void run_on_threads(benchmark::State& state, uint32_t threads, uint32_t operations, Work work) {
+// `frame`, when given, runs over and over on the calling thread (the frame thread) until every
+// worker is done, as an application's frames go on while its loading threads work.
+template <typename Work, typename Frame = std::nullptr_t>
+void run_on_threads(benchmark::State& state, uint32_t threads, uint32_t operations, Work work,
+                    Frame frame = nullptr) {
   using Clock = std::chrono::steady_clock;
   std::vector<Clock::time_point> begun(threads), ended(threads);
   for (auto _ : state) {
     // The latch blocks instead of spinning: on a machine with fewer cores than threads, spinning
     // threads would starve the one still starting them.
     std::latch started(threads);
+    std::atomic<uint32_t> done{0};
     {
       std::vector<std::jthread> running;
       running.reserve(threads);
@@ -296,7 +322,14 @@ void run_on_threads(benchmark::State& state, uint32_t threads, uint32_t operatio
           begun[t] = Clock::now();
           work(t);
           ended[t] = Clock::now();
+          done.fetch_add(1, std::memory_order_release);
         });
+      }
+      if constexpr (!std::is_same_v<Frame, std::nullptr_t>) {
+        while (done.load(std::memory_order_acquire) < threads) {
+          frame();
+          std::this_thread::yield();
+        }
       }
     }  // joined
     const auto wall = *std::max_element(ended.begin(), ended.end()) - *std::min_element(begun.begin(), begun.end());
@@ -354,9 +387,13 @@ void registry_churn_threads(benchmark::State& state) {
     state.SkipWithError(w.error.c_str());
     return;
   }
-  run_on_threads(state, threads, kChurnsPerThread, [&](uint32_t) {
-    for (uint32_t n = 0; n < kChurnsPerThread; ++n) registry_churn_once(w);
-  });
+  run_on_threads(
+      state, threads, kChurnsPerThread,
+      [&](uint32_t) {
+        for (uint32_t n = 0; n < kChurnsPerThread; ++n) registry_churn_once(w);
+      },
+      [&] { frame_boundary(w); });
+  frame_boundary(w);  // what the last frames left waiting
 }
 void raw_churn_threads(benchmark::State& state) {
   const auto threads = static_cast<uint32_t>(state.range(0));

@@ -194,5 +194,30 @@ TEST_F(GlDeviceTest, ALoadingThreadsCreationTheDeviceRejectsOnGlLeavesAFailedSlo
   (void)dev->take_errors();
 }
 
+
+// A destroy from a loading thread while the frame thread records: the object is let go only
+// once the submission being recorded then has retired, touched or not (here touched from
+// another thread, as a recording thread does).
+TEST_F(NullDeviceTest, ADestroyFromALoadingThreadWaitsForTheSubmissionBeingRecorded) {
+  std::atomic<int> released{0};
+  RegistryOptions options;
+  options.on_release = [&](const ReleaseEvent&) { released.fetch_add(1); };
+  auto reg = testing::make_registry(*dev, options);
+  auto made = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "in the frame"});
+  ASSERT_TRUE(made.ok());
+  const Serial recording = reg->clock().recording();
+  std::thread([&] { reg->touch(*made); }).join();
+  std::thread([&] { EXPECT_TRUE(reg->destroy_buffer(*made).ok()); }).join();
+  EXPECT_THAT(reg->resolve(*made), FailsWith(MessageId::HandleDestroyed));
+  EXPECT_EQ(reg->pending_release_count(), 1u);
+  reg->poll();
+  EXPECT_EQ(released.load(), 0) << "the submission it waits for has not been made";
+  const Serial submitted = testing::submit_empty(*reg, *dev);
+  EXPECT_EQ(submitted, recording);
+  ASSERT_TRUE(testing::poll_until_retired(*reg, submitted));
+  EXPECT_EQ(released.load(), 1);
+  EXPECT_EQ(reg->pending_release_count(), 0u);
+}
+
 }  // namespace
 }  // namespace warden::resources

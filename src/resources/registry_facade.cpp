@@ -4,6 +4,8 @@
 // (docs/threads.md): the contract is enforced in one file.
 #include <array>
 
+#include <fmt/format.h>
+
 #include "resources/registry_impl.h"
 
 namespace warden::resources {

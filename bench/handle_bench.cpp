@@ -342,7 +342,10 @@ void run_on_threads(benchmark::State& state, uint32_t threads, uint32_t operatio
 constexpr uint32_t kResolvesPerThread = 1u << 20;
 constexpr uint32_t kChurnsPerThread = 2048;
 
-void handle_resolve_threads(benchmark::State& state) {
+// run_lookups from `threads` threads at once over the 100,000-object world: each thread walks
+// its own stretch of the random order, so no two read the same slot together.
+template <typename Lookup>
+void run_lookups_on_threads(benchmark::State& state, Lookup lookup) {
   const auto threads = static_cast<uint32_t>(state.range(0));
   auto& w = HandleBenchWorld::get();
   if (!w.error.empty()) {
@@ -350,37 +353,26 @@ void handle_resolve_threads(benchmark::State& state) {
     return;
   }
   run_on_threads(state, threads, kResolvesPerThread, [&](uint32_t thread) {
-    // Each thread its own stretch of the random order, so no two read the same slot together.
     uint32_t i = static_cast<uint32_t>(uint64_t{w.live} * thread / threads);
     uintptr_t folded = 0;  // as run_lookups: the lookup's last load must happen
     for (uint32_t n = 0; n < kResolvesPerThread; ++n) {
-      auto r = w.registry->resolve(w.handles[i]);
-      folded ^= reinterpret_cast<uintptr_t>(r.ok() ? *r : nullptr);
+      folded ^= reinterpret_cast<uintptr_t>(lookup(w, i));
       asm volatile("" : "+r"(folded));
       if (++i == w.live) i = 0;
     }
     benchmark::DoNotOptimize(folded);
   });
 }
+void handle_resolve_threads(benchmark::State& state) {
+  run_lookups_on_threads(state, [](HandleBenchWorld& w, uint32_t i) {
+    auto r = w.registry->resolve(w.handles[i]);
+    return r.ok() ? *r : nullptr;
+  });
+}
 // The same walk through raw pointers: what the host's memory system does to N threads reading
 // at once, with no registry in the way (the baseline resolve_threads_8_over_1 is read against).
 void raw_pointer_threads(benchmark::State& state) {
-  const auto threads = static_cast<uint32_t>(state.range(0));
-  auto& w = HandleBenchWorld::get();
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
-  run_on_threads(state, threads, kResolvesPerThread, [&](uint32_t thread) {
-    uint32_t i = static_cast<uint32_t>(uint64_t{w.live} * thread / threads);
-    uintptr_t folded = 0;
-    for (uint32_t n = 0; n < kResolvesPerThread; ++n) {
-      folded ^= reinterpret_cast<uintptr_t>(w.raw[i]->object);
-      asm volatile("" : "+r"(folded));
-      if (++i == w.live) i = 0;
-    }
-    benchmark::DoNotOptimize(folded);
-  });
+  run_lookups_on_threads(state, [](HandleBenchWorld& w, uint32_t i) { return w.raw[i]->object; });
 }
 void registry_churn_threads(benchmark::State& state) {
   const auto threads = static_cast<uint32_t>(state.range(0));

@@ -347,14 +347,6 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
   auto layout = texture_write_layout(what, t.format, where, size);
   if (!layout) return about(layout.error(), object());
 
-  WGPUTexelCopyTextureInfo dst{};
-  dst.texture = texture;
-  dst.mipLevel = where.mip_level;
-  dst.origin = where.origin;
-  dst.aspect = where.aspect;
-  WGPUTexelCopyBufferLayout copy{};
-  copy.bytesPerRow = layout->row_pitch;
-  copy.rowsPerImage = layout->image_rows;
   // A write Dawn refuses for a reason the checks above do not know (an aspect the format
   // lacks) is an error here and never replaces the kept contents. A carried write's refusal
   // is reported when the frame thread makes it.
@@ -364,7 +356,7 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
                                            .bytes_per_row = layout->row_pitch, .rows_per_image = layout->image_rows,
                                            .bytes = std::vector<uint8_t>(bytes, bytes + size)});
   } else if (const std::string rejection =
-                 run_scoped([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
+                 queue_write_texture(texture, where, layout->row_pitch, layout->image_rows, data, size);
              !rejection.empty()) {
     return make_error(ErrorKind::Validation, MessageId::WriteTextureRejected, object(),
                       fmt::format("write_texture to {}: the device rejected it: {}", what, rejection));
@@ -432,6 +424,19 @@ void RegistryImpl::make_waiting(uint64_t bits) {
   if constexpr (std::is_same_v<Tag, RenderBundleTag>) rec->data.used = std::move(recorded_uses_);
 }
 
+std::string RegistryImpl::queue_write_texture(WGPUTexture texture, const TextureWrite& where, uint32_t bytes_per_row,
+                                              uint32_t rows_per_image, const void* data, size_t size) {
+  WGPUTexelCopyTextureInfo dst{};
+  dst.texture = texture;
+  dst.mipLevel = where.mip_level;
+  dst.origin = where.origin;
+  dst.aspect = where.aspect;
+  WGPUTexelCopyBufferLayout copy{};
+  copy.bytesPerRow = bytes_per_row;
+  copy.rowsPerImage = rows_per_image;
+  return run_scoped([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
+}
+
 void RegistryImpl::write_carried(const CarriedWrite& write) {
   std::string rejection;
   std::string_view call;
@@ -446,17 +451,8 @@ void RegistryImpl::write_carried(const CarriedWrite& write) {
     auto texture = resolve_now(TextureHandle::from_bits(write.bits));
     if (!texture) return;
     call = "write_texture";
-    WGPUTexelCopyTextureInfo dst{};
-    dst.texture = *texture;
-    dst.mipLevel = write.where.mip_level;
-    dst.origin = write.where.origin;
-    dst.aspect = write.where.aspect;
-    WGPUTexelCopyBufferLayout copy{};
-    copy.bytesPerRow = write.bytes_per_row;
-    copy.rowsPerImage = write.rows_per_image;
-    rejection = run_scoped([&] {
-      procs_.QueueWriteTexture(queue_, &dst, write.bytes.data(), write.bytes.size(), &copy, &write.where.size);
-    });
+    rejection = queue_write_texture(*texture, write.where, write.bytes_per_row, write.rows_per_image,
+                                    write.bytes.data(), write.bytes.size());
   }
   if (!rejection.empty()) {
     diagnostics_.error(write.kind == ResourceKind::Buffer ? MessageId::WriteBufferRejected

@@ -446,6 +446,10 @@ class RegistryImpl {
     std::vector<uint8_t> bytes;
   };
   void write_carried(const CarriedWrite& write);
+  // queue.writeTexture of a checked write under error scopes: the device's words if it
+  // refused. What write_texture and write_carried both issue.
+  std::string queue_write_texture(WGPUTexture texture, const TextureWrite& where, uint32_t bytes_per_row,
+                                  uint32_t rows_per_image, const void* data, size_t size);
   void release_retired_pending();
   void release_all_pending();
   uint32_t highest_generation_issued() const;

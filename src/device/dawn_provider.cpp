@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "gpu/error_capture.h"
 #include "warden/gpu/callback.h"
 #include "warden/gpu/names.h"
 
@@ -130,7 +131,11 @@ struct DeviceTicket {
 struct LostTicket {
   std::shared_ptr<LossState> loss;
 
-  void operator()(const WGPUDevice*, WGPUErrorType type, WGPUStringView message) const {  // an uncaptured error
+  ~LostTicket() { gpu::forget_capturing(loss.get()); }
+
+  // An uncaptured error: an ErrorCapture of the device on the calling thread takes it first.
+  void operator()(const WGPUDevice* device, WGPUErrorType type, WGPUStringView message) const {
+    if (device != nullptr && gpu::ErrorCapture::offer(*device, type, message)) return;
     auto shared = loss->shared.lock();
     if (shared && shared->on_uncaptured_error) shared->on_uncaptured_error(loss->id, type, gpu::to_std(message));
   }
@@ -201,6 +206,7 @@ void on_device(DeviceTicket& ticket, WGPURequestDeviceStatus status, WGPUDevice 
   ++shared->built;
   ticket.loss->id = id;
   ticket.loss->delivered = true;
+  gpu::mark_capturing(device, ticket.loss.get());  // forgotten by the device's LostTicket
   ticket.done(ProvidedDevice{id, device});
 }
 

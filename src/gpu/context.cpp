@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "gpu/error_capture.h"
 #include "warden/core/enum_names.h"
 #include "warden/gpu/callback.h"
 #include "warden/gpu/names.h"
@@ -30,7 +31,14 @@ std::string copy_view(WGPUStringView v) { return std::string(gpu::to_std(v)); }
 struct DeviceEvents {
   DeviceCallbacks callbacks;
 
-  void operator()(const WGPUDevice*, WGPUErrorType type, WGPUStringView message) const {  // an uncaptured error
+  DeviceEvents(DeviceCallbacks c) : callbacks(std::move(c)) {}
+  DeviceEvents(const DeviceEvents&) = delete;
+  DeviceEvents& operator=(const DeviceEvents&) = delete;
+  ~DeviceEvents() { forget_capturing(this); }
+
+  // An uncaptured error: an ErrorCapture of the device on the calling thread takes it first.
+  void operator()(const WGPUDevice* device, WGPUErrorType type, WGPUStringView message) const {
+    if (device != nullptr && ErrorCapture::offer(*device, type, message)) return;
     if (callbacks.on_uncaptured_error) callbacks.on_uncaptured_error(type, gpu::to_std(message));
   }
 };
@@ -414,7 +422,8 @@ Result<Ref<WGPUDevice>> Context::request_device(WGPUAdapter adapter, DeviceOptio
   desc.requiredFeatureCount = request->features.size();
   desc.requiredFeatures = request->features.data();
   if (request->limits) desc.requiredLimits = &*request->limits;
-  auto events = std::make_unique<DeviceEvents>(DeviceEvents{std::move(options.callbacks)});
+  auto events = std::make_unique<DeviceEvents>(std::move(options.callbacks));
+  const DeviceEvents* routes = events.get();  // alive until the lost callback, which owns it
   desc.uncapturedErrorCallbackInfo = borrowed_callback<WGPUUncapturedErrorCallbackInfo>(*events);
   desc.deviceLostCallbackInfo = once_callback<WGPUDeviceLostCallbackInfo>(
       WGPUCallbackMode_AllowProcessEvents,
@@ -436,6 +445,7 @@ Result<Ref<WGPUDevice>> Context::request_device(WGPUAdapter adapter, DeviceOptio
         ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
         fmt::format("device request failed: {}", outcome.message.empty() ? "no device" : outcome.message));
   }
+  mark_capturing(outcome.device, routes);
   return Ref<WGPUDevice>(&procs(), outcome.device);
 }
 

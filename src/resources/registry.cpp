@@ -463,7 +463,7 @@ LiveCounts RegistryImpl::live_counts() const {
 template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::adopt(Object<Tag> object, std::string label, Ownership ownership) {
   const char* kind = kind_name<Tag>();
-  if (auto refused = refuse_inside_recording(call_name<Tag>("adopt"))) return *refused;  // the object stays the caller's
+  if (recording_ != nullptr) return *refuse_inside_recording(call_name<Tag>("adopt"));  // the object stays the caller's
   if (device_lost_ && object != nullptr) {
     if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
     return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("adopt"), label));
@@ -577,7 +577,7 @@ void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
 
 template <typename Tag>
 Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
-  if (auto refused = refuse_inside_recording(call_name<Tag>("replace"))) return *refused;
+  if (recording_ != nullptr) return *refuse_inside_recording(call_name<Tag>("replace"));
   if (!store<Tag>().pool.contains(handle.bits())) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("replace"), rec.label));
@@ -626,7 +626,7 @@ Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
 template <typename Tag>
 Result<void> RegistryImpl::destroy(Handle<Tag> handle) {
   if (handle.is_null()) return {};  // like free(nullptr): nothing to do, nothing wrong
-  if (auto refused = refuse_inside_recording(call_name<Tag>("destroy"))) return *refused;
+  if (recording_ != nullptr) return *refuse_inside_recording(call_name<Tag>("destroy"));  // the name is formatted only when refused
   auto* rec = record(handle);
   if (rec == nullptr) {
     const bool ours = (handle.bits() & HandleLayout::kOwnerMask) ==

@@ -11,6 +11,7 @@
 #include "warden/resources/pipeline_parts.h"
 #include "resources/error_object.h"
 #include "resources/requests.h"
+#include "gpu/error_capture.h"
 #include "warden/gpu/error_scope.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
@@ -72,6 +73,24 @@ std::string RegistryImpl::run_scoped(const std::function<void()>& call) {
   return {};
 }
 
+bool RegistryImpl::errors_reach_capture() {
+  if (device_ != capture_checked_device_) {
+    capture_checked_device_ = device_;
+    capture_reaches_ = gpu::errors_reach_capture(device_);
+  }
+  return capture_reaches_;
+}
+
+template <typename Call>
+std::string RegistryImpl::run_checked(Call&& call) {
+  if (errors_reach_capture()) {
+    gpu::ErrorCapture capture(device_);
+    call();
+    return capture.caught() ? capture.message() : std::string{};
+  }
+  return run_scoped(call);
+}
+
 // Runs `make` (one device create call) under validation and out-of-memory error scopes. Dawn
 // reports a rejected creation only to error scopes (it returns an error object that looks like
 // any other), so a rejection is caught here and returned as a Validation error naming the call,
@@ -80,14 +99,15 @@ template <typename Tag, typename Make>
 Result<RegistryImpl::Object<Tag>> RegistryImpl::create_scoped(const char* call, std::string_view label, Make&& make) {
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, label));
   Object<Tag> object = nullptr;
-  const std::string rejection = run_scoped([&] { object = make(); });
-  const ErrorObject named{to_string(Tag::kind), {}, {}, std::string(label)};
+  const std::string rejection = run_checked([&] { object = make(); });
   if (!rejection.empty()) {
     if (object != nullptr) gpu::release(procs_, object);
+    const ErrorObject named{to_string(Tag::kind), {}, {}, std::string(label)};
     return make_error(ErrorKind::Validation, MessageId::CreateRejected, named,
                       fmt::format("{} \"{}\": the device rejected it: {}", call, label, rejection));
   }
   if (object == nullptr) {
+    const ErrorObject named{to_string(Tag::kind), {}, {}, std::string(label)};
     return make_error(ErrorKind::Validation, MessageId::CreateReturnedNull, named,
                       fmt::format("{} \"{}\": the device returned no {}", call, label, to_string(Tag::kind)));
   }
@@ -199,7 +219,7 @@ Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, co
     carried_writes_.push_back(CarriedWrite{.kind = ResourceKind::Buffer, .bits = handle.bits(), .offset = offset,
                                            .bytes = std::vector<uint8_t>(bytes, bytes + size)});
   } else if (const std::string rejection =
-                 run_scoped([&] { procs_.QueueWriteBuffer(queue_, buffer, offset, data, size); });
+                 run_checked([&] { procs_.QueueWriteBuffer(queue_, buffer, offset, data, size); });
              !rejection.empty()) {
     return make_error(ErrorKind::Validation, MessageId::WriteBufferRejected, object(),
                       fmt::format("write_buffer to {}: the device rejected it: {}", what, rejection));
@@ -434,7 +454,7 @@ std::string RegistryImpl::queue_write_texture(WGPUTexture texture, const Texture
   WGPUTexelCopyBufferLayout copy{};
   copy.bytesPerRow = bytes_per_row;
   copy.rowsPerImage = rows_per_image;
-  return run_scoped([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
+  return run_checked([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
 }
 
 void RegistryImpl::write_carried(const CarriedWrite& write) {
@@ -444,7 +464,7 @@ void RegistryImpl::write_carried(const CarriedWrite& write) {
     auto buffer = resolve_now(BufferHandle::from_bits(write.bits));
     if (!buffer) return;  // destroyed since, or it could not be made (reported there)
     call = "write_buffer";
-    rejection = run_scoped([&] {
+    rejection = run_checked([&] {
       procs_.QueueWriteBuffer(queue_, *buffer, write.offset, write.bytes.data(), write.bytes.size());
     });
   } else {

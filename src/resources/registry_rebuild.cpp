@@ -55,6 +55,7 @@ void RegistryImpl::on_device_lost() {
   carried_writes_.clear();
   device_ = nullptr;
   queue_ = nullptr;
+  capture_checked_device_ = nullptr;  // the next device is asked about afresh, whatever its address
 }
 
 template <typename Tag>

@@ -1,9 +1,11 @@
 // create_* on requests Dawn rejects: an error naming the rule and the label, never a handle to an
 // error object (issue 10, item 4). Rules the spec or the device's limits decide are checked before
-// Dawn; what Dawn still rejects is caught by an error scope around the create call.
+// Dawn; what Dawn still rejects is caught at the call (a capture on the calling thread, or error scopes
+// on a device warden did not request: ADR 0043).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <ostream>
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/error_capture.h"
 #include "resources/registry_test_support.h"
 #include "support/error_scope.h"
 #include "support/error_object.h"
@@ -148,9 +151,9 @@ TEST_P(RejectedCreationTest, IsAnErrorNamingTheRuleAndTheLabelAndHandsOutNoHandl
   EXPECT_THAT(dev->take_errors(), ::testing::IsEmpty());
 }
 
-// Dawn settles a creation's error scopes inside the pop (CallbackMode::AllowSpontaneous), so the
-// check costs no wait and runs no unrelated callbacks: create_* stays fit for the frame path.
-TEST_F(NullDeviceTest, CreationScopesSettleInsideTheCallWithoutAWait) {
+// A creation's check (a capture, or scopes that Dawn settles inside the pop) costs no wait and
+// runs no unrelated callbacks: create_* stays fit for the frame path.
+TEST_F(NullDeviceTest, ACreationsCheckNeverWaits) {
   auto reg = make_registry(*dev);
   const uint64_t waits_before = gpu::blocking_wait_count();
   EXPECT_TRUE(reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "fine"}).ok());
@@ -193,6 +196,89 @@ TEST_F(NullDeviceTest, WriteBufferAtTwoToTheFortyMinusFourHasNoBufferToPassTheRa
   EXPECT_THAT(w, FailsWith(MessageId::WriteBufferOutOfRange));
   EXPECT_THAT(w.error().message, HasSubstr("lie outside its 16 bytes"));
   EXPECT_EQ(reg->live_counts().total(), 1u);
+}
+
+}  // namespace
+}  // namespace warden::resources
+
+namespace warden::resources {
+namespace {
+
+// A device the application requested itself, with its own uncaptured-error callback: warden
+// cannot see that callback, so its registry checks creations with error scopes (ADR 0043).
+struct ApplicationsOwnDevice {
+  std::atomic<int> uncaptured{0};
+  gpu::Ref<WGPUDevice> device;
+  gpu::Ref<WGPUQueue> queue;
+};
+
+std::unique_ptr<ApplicationsOwnDevice> request_applications_own_device(gpu::Context& ctx) {
+  auto own = std::make_unique<ApplicationsOwnDevice>();
+  auto adapter = ctx.select_adapter(gpu::BackendChoice::Null);
+  if (!adapter) {
+    ADD_FAILURE() << adapter.error().message;
+    return nullptr;
+  }
+  const gpu::Procs& p = ctx.procs();
+  WGPUDeviceDescriptor desc{};
+  desc.uncapturedErrorCallbackInfo.callback = [](const WGPUDevice*, WGPUErrorType, WGPUStringView, void* counter,
+                                                 void*) { static_cast<std::atomic<int>*>(counter)->fetch_add(1); };
+  desc.uncapturedErrorCallbackInfo.userdata1 = &own->uncaptured;
+  WGPUDevice made = nullptr;
+  WGPURequestDeviceCallbackInfo cb{};
+  cb.mode = WGPUCallbackMode_WaitAnyOnly;
+  cb.callback = [](WGPURequestDeviceStatus, WGPUDevice device, WGPUStringView, void* out, void*) {
+    *static_cast<WGPUDevice*>(out) = device;
+  };
+  cb.userdata1 = &made;
+  WGPUFutureWaitInfo wait{p.AdapterRequestDevice(adapter->adapter.get(), &desc, cb), 0};
+  EXPECT_EQ(p.InstanceWaitAny(ctx.instance(), 1, &wait, 5'000'000'000), WGPUWaitStatus_Success);
+  if (made == nullptr) {
+    ADD_FAILURE() << "the Null adapter gave no device";
+    return nullptr;
+  }
+  EXPECT_FALSE(gpu::errors_reach_capture(made));
+  own->device = gpu::Ref<WGPUDevice>(&p, made);
+  own->queue = gpu::Ref<WGPUQueue>(&p, p.DeviceGetQueue(made));
+  return own;
+}
+
+TEST(RejectedCreationOnAnApplicationsDevice, IsStillAnErrorAtTheCallThatNoHandlerHears) {
+  gpu::Context* ctx = testing::shared_context();
+  ASSERT_NE(ctx, nullptr);
+  auto own = request_applications_own_device(*ctx);
+  ASSERT_NE(own, nullptr);
+  {
+    Registry reg(*ctx, own->device.get(), own->queue.get());
+    // Every request Dawn itself rejects in the table above, on this device.
+    for (const RejectedRequest& request : rejected_requests()) {
+      if (request.id != MessageId::CreateRejected) continue;
+      SCOPED_TRACE(request.name);
+      Error error = request.request(reg);
+      EXPECT_THAT(error, FailsWith(MessageId::CreateRejected));
+      for (const std::string& part : request.says) EXPECT_THAT(error.message, HasSubstr(part));
+    }
+    EXPECT_TRUE(reg.create_buffer({16, WGPUBufferUsage_Uniform, false, "fine"}).ok());
+  }
+  EXPECT_EQ(own->uncaptured.load(), 0) << "a rejection reached the application's own handler";
+  own->queue.reset();
+  own->device.reset();
+  ctx->process_events();
+}
+
+// On a device warden requested, the rejection is taken on the calling thread; an error of the
+// same device raised outside any registry call still reaches the application's handler.
+TEST_F(NullDeviceTest, AnErrorOutsideARegistryCallStillReachesTheApplicationsHandler) {
+  ASSERT_TRUE(gpu::errors_reach_capture(dev->device.get()));
+  auto reg = make_registry(*dev);
+  EXPECT_THAT(reg->create_shader_module("fn main( {", "broken"), FailsWith(MessageId::CreateRejected));
+  EXPECT_THAT(dev->take_errors(), ::testing::IsEmpty());
+  const gpu::Procs& p = dev->procs();
+  WGPUBufferDescriptor d{};
+  d.size = 16;
+  d.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_Storage;
+  p.BufferRelease(p.DeviceCreateBuffer(dev->device.get(), &d));
+  EXPECT_THAT(dev->take_errors(), ::testing::ElementsAre(HasSubstr("MapRead")));
 }
 
 }  // namespace

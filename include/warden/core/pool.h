@@ -153,8 +153,23 @@ class Pool {
   /// one, so the key read next no longer matches (docs/adr/0042).
   T load(uint64_t handle_bits) const {
     const size_t index = handle_bits & index_mask_;
-    const T value = read_value(index);
-    return read_key_after(index, value) == handle_bits ? value : T{};
+    if constexpr (kPlainLoads) {
+      // value = values_[index]; if (keys_[index] != handle_bits) value = 0: two loads in this
+      // order, the compare folded into the second and no branch.
+      uint64_t value;
+      __asm__ __volatile__(
+          "movq %[stored], %[value]\n\t"
+          "cmpq %[key], %[handle]\n\t"
+          "cmovneq %[none], %[value]"
+          : [value] "=&r"(value)
+          : [stored] "m"(values_[index]), [key] "m"(keys_[index]), [handle] "r"(handle_bits),
+            [none] "r"(uint64_t{0})
+          : "cc");
+      return std::bit_cast<T>(value);
+    } else {
+      const T value = read_value(index);
+      return read_key_after(index, value) == handle_bits ? value : T{};
+    }
   }
   /// Whether the handle bits name the live occupant of their slot (whatever its value).
   bool contains(uint64_t handle_bits) const {

@@ -53,11 +53,8 @@ Opened open_with(Context& ctx, BackendChoice backend, Seen& seen) {
   return opened;
 }
 
-std::vector<BackendChoice> backends() {
-  std::vector<BackendChoice> out{BackendChoice::Null, BackendChoice::GL};
-  if (warden::testing::pixel_test_backend() != BackendChoice::GL) out.push_back(warden::testing::pixel_test_backend());
-  return out;
-}
+// Null, and the pixel tests' backend: GL here, Vulkan where WARDEN_TEST_BACKEND=vulkan.
+std::vector<BackendChoice> backends() { return {BackendChoice::Null, warden::testing::pixel_test_backend()}; }
 
 // Runs `fail` and checks that the callback saw exactly one error of `type` on this thread by the
 // time it returned.

@@ -44,14 +44,26 @@ void fetch_and_answer_all(TileCache& cache, ParkedFetcher& fetcher, const std::v
   fetcher.replies.clear();
 }
 
-TEST(TileCacheHandOff, AFillHoldsItsLayerUndrawnUntilFinishedThenIsResident) {
+// One cache over a pool of 4 layers, with a parked fetcher and a hand-off that keeps what it got.
+class TileCacheHandOff : public ::testing::Test {
+ protected:
+  void SetUp() override { make_cache(4); }
+  // Replaces the cache by one whose budget is `layers` layers.
+  void make_cache(uint64_t layers) {
+    auto made = TileCache::create(pool, layers * kLayer, kLayer);
+    ASSERT_TRUE(made) << made.error().message;
+    cache.emplace(std::move(made).value());
+  }
+
   SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 4 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
+  LayerPool pool{4, clock, 0};
+  std::optional<TileCache> cache;  // after the pool: ends first
   ParkedFetcher fetcher;
-  fetch_and_answer_all(*cache, fetcher, {{1, 0, 0}});
   HandedOffWrites writes;
+};
+
+TEST_F(TileCacheHandOff, AFillHoldsItsLayerUndrawnUntilFinishedThenIsResident) {
+  fetch_and_answer_all(*cache, fetcher, {{1, 0, 0}});
   auto report = cache->hand_off(writes.hand_off());
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(report->handed_off, 1u);
@@ -81,14 +93,9 @@ TEST(TileCacheHandOff, AFillHoldsItsLayerUndrawnUntilFinishedThenIsResident) {
   EXPECT_TRUE(pool.check_invariants());
 }
 
-TEST(TileCacheHandOff, FillsCountAgainstTheBudgetAndAreNeverEvicted) {
-  SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 2 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
-  ParkedFetcher fetcher;
+TEST_F(TileCacheHandOff, FillsCountAgainstTheBudgetAndAreNeverEvicted) {
+  make_cache(2);
   fetch_and_answer_all(*cache, fetcher, {{2, 0, 0}, {2, 1, 0}, {2, 2, 0}});
-  HandedOffWrites writes;
   auto report = cache->hand_off(writes.hand_off());
   ASSERT_TRUE(report);
   EXPECT_EQ(report->handed_off, 2u) << "a budget of two tiles: two fills";
@@ -101,14 +108,8 @@ TEST(TileCacheHandOff, FillsCountAgainstTheBudgetAndAreNeverEvicted) {
   EXPECT_LE(cache->resident_bytes(), cache->budget_bytes());
 }
 
-TEST(TileCacheHandOff, AClearCancelsFillsWhoseLayersReturnOnlyWhenTheirWritesEndUnpublished) {
-  SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 4 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
-  ParkedFetcher fetcher;
+TEST_F(TileCacheHandOff, AClearCancelsFillsWhoseLayersReturnOnlyWhenTheirWritesEndUnpublished) {
   fetch_and_answer_all(*cache, fetcher, {{1, 0, 0}, {1, 1, 0}});
-  HandedOffWrites writes;
   ASSERT_TRUE(cache->hand_off(writes.hand_off()));
   ASSERT_EQ(writes.tickets.size(), 2u);
 
@@ -142,14 +143,8 @@ TEST(TileCacheHandOff, AClearCancelsFillsWhoseLayersReturnOnlyWhenTheirWritesEnd
   EXPECT_TRUE(pool.check_invariants());
 }
 
-TEST(TileCacheHandOff, EvictCancelsAFillAndAFailedWriteReleasesItsLayer) {
-  SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 4 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
-  ParkedFetcher fetcher;
+TEST_F(TileCacheHandOff, EvictCancelsAFillAndAFailedWriteReleasesItsLayer) {
   fetch_and_answer_all(*cache, fetcher, {{1, 0, 0}, {1, 1, 0}});
-  HandedOffWrites writes;
   ASSERT_TRUE(cache->hand_off(writes.hand_off()));
   ASSERT_EQ(writes.tickets.size(), 2u);
   const FillTicket evicted = writes.tickets[0].key == TileKey{1, 0, 0} ? writes.tickets[0] : writes.tickets[1];
@@ -171,14 +166,8 @@ TEST(TileCacheHandOff, EvictCancelsAFillAndAFailedWriteReleasesItsLayer) {
   EXPECT_TRUE(pool.check_invariants());
 }
 
-TEST(TileCacheHandOff, APublishThatFailsReleasesTheLayerAndAFillLoadedMeanwhileIsStale) {
-  SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 4 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
-  ParkedFetcher fetcher;
+TEST_F(TileCacheHandOff, APublishThatFailsReleasesTheLayerAndAFillLoadedMeanwhileIsStale) {
   fetch_and_answer_all(*cache, fetcher, {{1, 0, 0}, {1, 1, 0}});
-  HandedOffWrites writes;
   ASSERT_TRUE(cache->hand_off(writes.hand_off()));
   ASSERT_EQ(writes.tickets.size(), 2u);
 
@@ -198,12 +187,7 @@ TEST(TileCacheHandOff, APublishThatFailsReleasesTheLayerAndAFillLoadedMeanwhileI
   EXPECT_TRUE(pool.check_invariants());
 }
 
-TEST(TileCacheHandOff, AHandOffThatFailsReleasesTheLayerAndFailsTheFetch) {
-  SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 4 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
-  ParkedFetcher fetcher;
+TEST_F(TileCacheHandOff, AHandOffThatFailsReleasesTheLayerAndFailsTheFetch) {
   fetch_and_answer_all(*cache, fetcher, {{1, 0, 0}});
   auto report = cache->hand_off([](const FillTicket&, std::vector<uint8_t>) -> Result<void> {
     return make_error(ErrorKind::InvalidArgument, MessageId::TileTexelsSizeMismatch, "one byte is no tile");
@@ -217,12 +201,7 @@ TEST(TileCacheHandOff, AHandOffThatFailsReleasesTheLayerAndFailsTheFetch) {
   EXPECT_EQ(cache->filling_count(), 0u);
 }
 
-TEST(TileCacheHandOff, TheCacheMayNotBeChangedFromInsideAHandOff) {
-  SubmissionClock clock;
-  LayerPool pool(4, clock, 0);
-  auto cache = TileCache::create(pool, 4 * kLayer, kLayer);
-  ASSERT_TRUE(cache);
-  ParkedFetcher fetcher;
+TEST_F(TileCacheHandOff, TheCacheMayNotBeChangedFromInsideAHandOff) {
   fetch_and_answer_all(*cache, fetcher, {{1, 0, 0}});
   std::optional<Result<void>> inner;
   ASSERT_TRUE(cache->hand_off([&](const FillTicket& ticket, std::vector<uint8_t>) -> Result<void> {

@@ -273,6 +273,72 @@ void raw_churn_curve(benchmark::State& state) { raw_churn(state, static_cast<uin
 BENCHMARK(registry_churn_ns);
 BENCHMARK(raw_churn_ns);
 
+// The churn in its phases, to see where a host spends a registry churn's time: each iteration
+// makes kPhaseBatch buffers, destroys them, then runs the frame boundary that lets them go, and
+// reports the time of one phase per object (manual time; the other phases run untimed). A fixed
+// iteration count: Google Benchmark would size it from the per-object time as if an iteration
+// were one object.
+//   registry_create_ns   create_buffer
+//   registry_destroy_ns  destroy_buffer (the buffer waits for the submission being recorded)
+//   registry_release_ns  the frame boundary (submit + poll) that releases them, per buffer
+//   raw_create_ns        Dawn's create, raw_release_ns Dawn's destroy + release
+constexpr uint32_t kPhaseBatch = 1024;
+enum class ChurnPhase { Create, Destroy, Release };
+template <ChurnPhase timed>
+void registry_churn_phase(benchmark::State& state) {
+  auto& w = HandleBenchWorld::get();
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  using Clock = std::chrono::steady_clock;
+  std::vector<BufferHandle> made;
+  made.reserve(kPhaseBatch);
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    for (uint32_t n = 0; n < kPhaseBatch; ++n) {
+      auto h = w.registry->create_buffer({4, WGPUBufferUsage_CopyDst, false, "churn"});
+      if (h.ok()) made.push_back(*h);
+    }
+    const auto t1 = Clock::now();
+    for (BufferHandle h : made) (void)w.registry->destroy_buffer(h);
+    made.clear();
+    const auto t2 = Clock::now();
+    frame_boundary(w);
+    const auto t3 = Clock::now();
+    const auto spent = timed == ChurnPhase::Create ? t1 - t0 : timed == ChurnPhase::Destroy ? t2 - t1 : t3 - t2;
+    state.SetIterationTime(std::chrono::duration<double>(spent).count() / kPhaseBatch);
+  }
+}
+template <bool create_timed>
+void raw_churn_phase(benchmark::State& state) {
+  auto& w = HandleBenchWorld::get();
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  using Clock = std::chrono::steady_clock;
+  const auto& p = w.context->procs();
+  const WGPUBufferDescriptor d = raw_churn_descriptor();
+  std::vector<WGPUBuffer> made(kPhaseBatch);
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    for (WGPUBuffer& b : made) b = p.DeviceCreateBuffer(w.gpu.device.get(), &d);
+    const auto t1 = Clock::now();
+    for (WGPUBuffer b : made) {
+      p.BufferDestroy(b);
+      p.BufferRelease(b);
+    }
+    const auto t2 = Clock::now();
+    state.SetIterationTime(std::chrono::duration<double>(create_timed ? t1 - t0 : t2 - t1).count() / kPhaseBatch);
+  }
+}
+BENCHMARK(registry_churn_phase<ChurnPhase::Create>)->Name("registry_create_ns")->UseManualTime()->Iterations(200);
+BENCHMARK(registry_churn_phase<ChurnPhase::Destroy>)->Name("registry_destroy_ns")->UseManualTime()->Iterations(200);
+BENCHMARK(registry_churn_phase<ChurnPhase::Release>)->Name("registry_release_ns")->UseManualTime()->Iterations(200);
+BENCHMARK(raw_churn_phase<true>)->Name("raw_create_ns")->UseManualTime()->Iterations(200);
+BENCHMARK(raw_churn_phase<false>)->Name("raw_release_ns")->UseManualTime()->Iterations(200);
+
 // The curves: resolve and raw pointer at each size, as interleaved medians like the above.
 void handle_resolve_curve(benchmark::State& state) {
   run_lookups(state, [](HandleBenchWorld& w, uint32_t i) {

@@ -156,15 +156,21 @@ struct HandleBenchWorld {
   }
 };
 
+// The world for `live` objects, or null after telling Google Benchmark why there is none.
+HandleBenchWorld* world_or_skip(benchmark::State& state, uint32_t live = kLiveHandles, bool synchronized = false) {
+  auto& w = HandleBenchWorld::get(live, synchronized);
+  if (w.error.empty()) return &w;
+  state.SkipWithError(w.error.c_str());
+  return nullptr;
+}
+
 // Visits the objects in the shared random order, one lookup per iteration: lookup(w, i) uses
 // the variant's i-th reference.
 template <typename Lookup>
 void run_lookups(benchmark::State& state, Lookup lookup, uint32_t live = kLiveHandles) {
-  auto& w = HandleBenchWorld::get(live);
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
+  auto* world = world_or_skip(state, live);
+  if (world == nullptr) return;
+  auto& w = *world;
   uint32_t i = 0;
   // Folding every object into an accumulator forces the lookup's last load to happen (a bare
   // DoNotOptimize of the result let the compiler skip the raw pointer's dereference). The
@@ -246,11 +252,9 @@ void raw_churn_once(HandleBenchWorld& w, const WGPUBufferDescriptor& d) {
 }
 
 void registry_churn(benchmark::State& state, uint32_t live) {
-  auto& w = HandleBenchWorld::get(live);
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
+  auto* world = world_or_skip(state, live);
+  if (world == nullptr) return;
+  auto& w = *world;
   uint32_t n = 0;
   for (auto _ : state) {
     registry_churn_once(w);
@@ -258,11 +262,9 @@ void registry_churn(benchmark::State& state, uint32_t live) {
   }
 }
 void raw_churn(benchmark::State& state, uint32_t live) {
-  auto& w = HandleBenchWorld::get(live);
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
+  auto* world = world_or_skip(state, live);
+  if (world == nullptr) return;
+  auto& w = *world;
   const WGPUBufferDescriptor d = raw_churn_descriptor();
   for (auto _ : state) raw_churn_once(w, d);
 }
@@ -286,11 +288,9 @@ constexpr uint32_t kPhaseBatch = 1024;
 enum class ChurnPhase { Create, Destroy, Release };
 template <ChurnPhase timed>
 void registry_churn_phase(benchmark::State& state) {
-  auto& w = HandleBenchWorld::get();
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
+  auto* world = world_or_skip(state);
+  if (world == nullptr) return;
+  auto& w = *world;
   using Clock = std::chrono::steady_clock;
   std::vector<BufferHandle> made;
   made.reserve(kPhaseBatch);
@@ -312,11 +312,9 @@ void registry_churn_phase(benchmark::State& state) {
 }
 template <bool create_timed>
 void raw_churn_phase(benchmark::State& state) {
-  auto& w = HandleBenchWorld::get();
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
+  auto* world = world_or_skip(state);
+  if (world == nullptr) return;
+  auto& w = *world;
   using Clock = std::chrono::steady_clock;
   const auto& p = w.context->procs();
   const WGPUBufferDescriptor d = raw_churn_descriptor();
@@ -413,11 +411,9 @@ constexpr uint32_t kChurnsPerThread = 2048;
 template <typename Lookup>
 void run_lookups_on_threads(benchmark::State& state, Lookup lookup) {
   const auto threads = static_cast<uint32_t>(state.range(0));
-  auto& w = HandleBenchWorld::get();
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
+  auto* world = world_or_skip(state);
+  if (world == nullptr) return;
+  auto& w = *world;
   run_on_threads(state, threads, kResolvesPerThread, [&](uint32_t thread) {
     uint32_t i = static_cast<uint32_t>(uint64_t{w.live} * thread / threads);
     uintptr_t folded = 0;  // as run_lookups: the lookup's last load must happen
@@ -442,11 +438,9 @@ void raw_pointer_threads(benchmark::State& state) {
 }
 void registry_churn_threads(benchmark::State& state) {
   const auto threads = static_cast<uint32_t>(state.range(0));
-  auto& w = HandleBenchWorld::get(kLiveHandles, /*synchronized=*/true);
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
+  auto* world = world_or_skip(state, kLiveHandles, /*synchronized=*/true);
+  if (world == nullptr) return;
+  auto& w = *world;
   run_on_threads(
       state, threads, kChurnsPerThread,
       [&](uint32_t) {
@@ -457,11 +451,9 @@ void registry_churn_threads(benchmark::State& state) {
 }
 void raw_churn_threads(benchmark::State& state) {
   const auto threads = static_cast<uint32_t>(state.range(0));
-  auto& w = HandleBenchWorld::get(kLiveHandles, /*synchronized=*/true);
-  if (!w.error.empty()) {
-    state.SkipWithError(w.error.c_str());
-    return;
-  }
+  auto* world = world_or_skip(state, kLiveHandles, /*synchronized=*/true);
+  if (world == nullptr) return;
+  auto& w = *world;
   const WGPUBufferDescriptor d = raw_churn_descriptor();
   run_on_threads(state, threads, kChurnsPerThread, [&](uint32_t) {
     for (uint32_t n = 0; n < kChurnsPerThread; ++n) raw_churn_once(w, d);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -102,6 +103,65 @@ TEST_F(NullDeviceTest, LoadingThreadsCreateResolveAndDestroyWhileTheFrameThreadS
 
 // A failed resolve writes its words when they are read: on another thread, or after the
 // registry ended (then it says so instead of reading what is gone).
+// Several threads make objects the device rejects at the same time as objects it accepts, while
+// one more thread makes bad calls of its own on the same device, outside the registry: each
+// rejection comes back to the registry call that made it, naming that call's own label (a
+// capture of that thread, ADR 0043), and exactly the outside thread's errors reach the
+// application's handler. Every accepted object resolves.
+TEST_F(NullDeviceTest, RejectionsFromSeveralThreadsAtOnceComeBackToTheirOwnCalls) {
+  RegistryOptions options;
+  options.buffer_capacity = 4096;
+  auto reg = testing::make_registry(*dev, options);
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 150;
+  std::vector<std::vector<BufferHandle>> made(kThreads);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        const std::string label = "t" + std::to_string(t) + "-" + std::to_string(i);
+        // Rejected by the device itself (the registry's own checks let it through).
+        auto module = reg->create_shader_module("fn broken( {", label + ".wgsl");
+        if (module.ok() || module.error().id != MessageId::CreateRejected ||
+            module.error().message.find("\"" + label + ".wgsl\"") == std::string::npos) {
+          wrong.fetch_add(1);
+        }
+        auto buffer = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, label});
+        if (buffer.ok()) {
+          made[t].push_back(*buffer);
+        } else {
+          wrong.fetch_add(1);
+        }
+      }
+    });
+  }
+  constexpr int kOutside = 300;
+  std::thread outside([&] {
+    const gpu::Procs& p = dev->procs();
+    WGPUBufferDescriptor d{};
+    d.size = 16;
+    d.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_Storage;
+    for (int i = 0; i < kOutside; ++i) p.BufferRelease(p.DeviceCreateBuffer(dev->device.get(), &d));
+  });
+  for (auto& thread : threads) thread.join();
+  outside.join();
+  EXPECT_EQ(wrong.load(), 0);
+  dev->context->process_events();
+  const std::vector<std::string> heard = dev->take_errors();
+  EXPECT_EQ(heard.size(), static_cast<size_t>(kOutside)) << "the handler heard what was not its own, or lost some";
+  for (const std::string& error : heard) EXPECT_THAT(error, ::testing::HasSubstr("MapRead"));
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_EQ(made[t].size(), static_cast<size_t>(kPerThread));
+    for (int i = 0; i < kPerThread; ++i) {
+      EXPECT_TRUE(reg->resolve(made[t][i]).ok());
+      const std::string* label = reg->label(made[t][i]);
+      ASSERT_NE(label, nullptr);
+      EXPECT_EQ(*label, "t" + std::to_string(t) + "-" + std::to_string(i));
+    }
+  }
+}
+
 TEST_F(NullDeviceTest, AFailedResolvesWordsAreWrittenWhenReadEvenAfterItsRegistryEnded) {
   auto reg = testing::make_registry(*dev);
   auto made = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "gone"});

@@ -99,10 +99,10 @@ constexpr TargetRatio kTargetRatios[] = {
     // the raw pointer's own scaling on the same host, and resolve against it at 8 threads
     {"raw_pointer_threads_8_over_1", "raw_pointer_ns_threads_8", "raw_pointer_ns_threads_1"},
     {"resolve_over_raw_pointer_threads_8", "handle_resolve_ns_threads_8", "raw_pointer_ns_threads_8"},
-    // the registry's create + destroy throughput against raw Dawn's from as many threads:
-    // raw_churn_ns / registry_churn_ns, at least 0.8 (1 would be the registry costing nothing)
     // the churn's phases against Dawn's own (handle_bench.cpp): a registry create over a raw one
     {"registry_create_over_raw", "registry_create_ns", "raw_create_ns"},
+    // the registry's create + destroy throughput against raw Dawn's from as many threads:
+    // raw_churn_ns / registry_churn_ns, at least 0.8 (1 would be the registry costing nothing)
     {"registry_churn_vs_raw_threads_1", "raw_churn_ns_threads_1", "registry_churn_ns_threads_1"},
     {"registry_churn_vs_raw_threads_2", "raw_churn_ns_threads_2", "registry_churn_ns_threads_2"},
     {"registry_churn_vs_raw_threads_4", "raw_churn_ns_threads_4", "registry_churn_ns_threads_4"},

@@ -135,7 +135,7 @@ struct LostTicket {
 
   // An uncaptured error: an ErrorCapture of the device on the calling thread takes it first.
   void operator()(const WGPUDevice* device, WGPUErrorType type, WGPUStringView message) const {
-    if (device != nullptr && gpu::ErrorCapture::offer(*device, type, message)) return;
+    if (gpu::ErrorCapture::offer(device, type, message)) return;
     auto shared = loss->shared.lock();
     if (shared && shared->on_uncaptured_error) shared->on_uncaptured_error(loss->id, type, gpu::to_std(message));
   }

@@ -38,7 +38,7 @@ struct DeviceEvents {
 
   // An uncaptured error: an ErrorCapture of the device on the calling thread takes it first.
   void operator()(const WGPUDevice* device, WGPUErrorType type, WGPUStringView message) const {
-    if (device != nullptr && ErrorCapture::offer(*device, type, message)) return;
+    if (ErrorCapture::offer(device, type, message)) return;
     if (callbacks.on_uncaptured_error) callbacks.on_uncaptured_error(type, gpu::to_std(message));
   }
 };

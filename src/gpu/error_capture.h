@@ -33,6 +33,10 @@ class ErrorCapture {
   /// What warden's uncaptured-error callbacks call first: true when a capture of `device` on
   /// this thread took the error (the application's handler then does not see it).
   static bool offer(WGPUDevice device, WGPUErrorType type, WGPUStringView message);
+  /// The same, with the device as an uncaptured-error callback receives it (null: not taken).
+  static bool offer(const WGPUDevice* device, WGPUErrorType type, WGPUStringView message) {
+    return device != nullptr && offer(*device, type, message);
+  }
 
  private:
   WGPUDevice device_;

@@ -91,24 +91,23 @@ std::string RegistryImpl::run_checked(Call&& call) {
   return run_scoped(call);
 }
 
-// Runs `make` (one device create call) under validation and out-of-memory error scopes. Dawn
-// reports a rejected creation only to error scopes (it returns an error object that looks like
-// any other), so a rejection is caught here and returned as a Validation error naming the call,
-// the label and Dawn's words; the error object is released.
+// Runs `make` (one device create call) under run_checked. Dawn answers a rejected creation with
+// an error object that looks like any other and says why only to an error scope or the
+// uncaptured-error callback, so a rejection is caught here and returned as a Validation error
+// naming the call, the label and Dawn's words; the error object is released.
 template <typename Tag, typename Make>
-Result<RegistryImpl::Object<Tag>> RegistryImpl::create_scoped(const char* call, std::string_view label, Make&& make) {
+Result<RegistryImpl::Object<Tag>> RegistryImpl::create_checked(const char* call, std::string_view label, Make&& make) {
   if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, label));
   Object<Tag> object = nullptr;
   const std::string rejection = run_checked([&] { object = make(); });
+  auto named = [&] { return ErrorObject{to_string(Tag::kind), {}, {}, std::string(label)}; };  // made only on a failure
   if (!rejection.empty()) {
     if (object != nullptr) gpu::release(procs_, object);
-    const ErrorObject named{to_string(Tag::kind), {}, {}, std::string(label)};
-    return make_error(ErrorKind::Validation, MessageId::CreateRejected, named,
+    return make_error(ErrorKind::Validation, MessageId::CreateRejected, named(),
                       fmt::format("{} \"{}\": the device rejected it: {}", call, label, rejection));
   }
   if (object == nullptr) {
-    const ErrorObject named{to_string(Tag::kind), {}, {}, std::string(label)};
-    return make_error(ErrorKind::Validation, MessageId::CreateReturnedNull, named,
+    return make_error(ErrorKind::Validation, MessageId::CreateReturnedNull, named(),
                       fmt::format("{} \"{}\": the device returned no {}", call, label, to_string(Tag::kind)));
   }
   return object;
@@ -491,7 +490,7 @@ Result<WGPUBuffer> RegistryImpl::make_object<BufferTag>(const BufferDescription&
   d.size = desc.size;
   d.usage = desc.usage;
   d.mappedAtCreation = desc.mapped_at_creation ? 1 : 0;
-  return create_scoped<BufferTag>("create_buffer", desc.label, [&] { return procs_.DeviceCreateBuffer(device_, &d); });
+  return create_checked<BufferTag>("create_buffer", desc.label, [&] { return procs_.DeviceCreateBuffer(device_, &d); });
 }
 
 template <>
@@ -512,7 +511,7 @@ Result<WGPUTexture> RegistryImpl::make_object<TextureTag>(const TextureDescripti
   d.sampleCount = desc.sample_count;
   d.viewFormatCount = desc.view_formats.size();
   d.viewFormats = desc.view_formats.data();
-  return create_scoped<TextureTag>("create_texture", desc.label, [&] { return procs_.DeviceCreateTexture(device_, &d); });
+  return create_checked<TextureTag>("create_texture", desc.label, [&] { return procs_.DeviceCreateTexture(device_, &d); });
 }
 
 template <>
@@ -529,7 +528,7 @@ Result<WGPUTextureView> RegistryImpl::make_object<TextureViewTag>(const TextureA
   d.baseArrayLayer = desc.base_array_layer;
   d.arrayLayerCount = desc.array_layer_count;
   d.aspect = desc.aspect;
-  return create_scoped<TextureViewTag>("create_texture_view", desc.label,
+  return create_checked<TextureViewTag>("create_texture_view", desc.label,
                                        [&] { return procs_.TextureCreateView(*texture, &d); });
 }
 
@@ -547,12 +546,12 @@ Result<WGPUSampler> RegistryImpl::make_object<SamplerTag>(const SamplerDescripti
   d.lodMaxClamp = desc.lod_max_clamp;
   d.compare = desc.compare;
   d.maxAnisotropy = desc.max_anisotropy;
-  return create_scoped<SamplerTag>("create_sampler", desc.label, [&] { return procs_.DeviceCreateSampler(device_, &d); });
+  return create_checked<SamplerTag>("create_sampler", desc.label, [&] { return procs_.DeviceCreateSampler(device_, &d); });
 }
 
 template <>
 Result<WGPUShaderModule> RegistryImpl::make_object<ShaderModuleTag>(const ShaderModuleDescription& desc) {
-  return create_scoped<ShaderModuleTag>("create_shader_module", desc.label, [&] {
+  return create_checked<ShaderModuleTag>("create_shader_module", desc.label, [&] {
     return gpu::create_wgsl_module(procs_, device_, desc.wgsl, desc.label);
   });
 }
@@ -563,7 +562,7 @@ Result<WGPUBindGroupLayout> RegistryImpl::make_object<BindGroupLayoutTag>(const 
   d.label = gpu::string_view(desc.label);
   d.entryCount = desc.entries.size();
   d.entries = desc.entries.data();
-  return create_scoped<BindGroupLayoutTag>("create_bind_group_layout", desc.label,
+  return create_checked<BindGroupLayoutTag>("create_bind_group_layout", desc.label,
                                            [&] { return procs_.DeviceCreateBindGroupLayout(device_, &d); });
 }
 
@@ -583,7 +582,7 @@ Result<WGPUPipelineLayout> RegistryImpl::make_object<PipelineLayoutTag>(const Pi
   d.label = gpu::string_view(desc.label);
   d.bindGroupLayoutCount = raw.size();
   d.bindGroupLayouts = raw.data();
-  return create_scoped<PipelineLayoutTag>("create_pipeline_layout", desc.label,
+  return create_checked<PipelineLayoutTag>("create_pipeline_layout", desc.label,
                                           [&] { return procs_.DeviceCreatePipelineLayout(device_, &d); });
 }
 
@@ -631,7 +630,7 @@ Result<WGPUBindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDes
   d.layout = *layout;
   d.entryCount = raw.size();
   d.entries = raw.data();
-  return create_scoped<BindGroupTag>("create_bind_group", desc.label,
+  return create_checked<BindGroupTag>("create_bind_group", desc.label,
                                      [&] { return procs_.DeviceCreateBindGroup(device_, &d); });
 }
 
@@ -662,7 +661,7 @@ Result<WGPURenderPipeline> RegistryImpl::make_object<RenderPipelineTag>(const Re
     fragment = *resolved;
   }
   const auto parts = render_pipeline_parts(d, *layout, *vertex, fragment);
-  return create_scoped<RenderPipelineTag>("create_render_pipeline", d.label,
+  return create_checked<RenderPipelineTag>("create_render_pipeline", d.label,
                                           [&] { return procs_.DeviceCreateRenderPipeline(device_, &parts->desc); });
 }
 
@@ -674,7 +673,7 @@ Result<WGPUComputePipeline> RegistryImpl::make_object<ComputePipelineTag>(const 
   auto module = resolve(d.compute.module);
   if (!module) return in_context(fmt::format("{}, compute stage", where), module.error());
   const auto parts = compute_pipeline_parts(d, *layout, *module);
-  return create_scoped<ComputePipelineTag>("create_compute_pipeline", d.label,
+  return create_checked<ComputePipelineTag>("create_compute_pipeline", d.label,
                                            [&] { return procs_.DeviceCreateComputePipeline(device_, &parts->desc); });
 }
 
@@ -684,7 +683,7 @@ Result<WGPUQuerySet> RegistryImpl::make_object<QuerySetTag>(const QuerySetDescri
   d.label = gpu::string_view(desc.label);
   d.type = desc.type;
   d.count = desc.count;
-  return create_scoped<QuerySetTag>("create_query_set", desc.label,
+  return create_checked<QuerySetTag>("create_query_set", desc.label,
                                     [&] { return procs_.DeviceCreateQuerySet(device_, &d); });
 }
 
@@ -709,7 +708,7 @@ Result<WGPURenderBundle> RegistryImpl::make_object<RenderBundleTag>(const Render
   recorded_uses_.clear();
   // The callback runs inside the creation's error scopes: what the device says of its commands is
   // the bundle's rejection, with the bundle's label.
-  auto made = create_scoped<RenderBundleTag>("create_render_bundle", desc.label, [&]() -> WGPURenderBundle {
+  auto made = create_checked<RenderBundleTag>("create_render_bundle", desc.label, [&]() -> WGPURenderBundle {
     gpu::Ref<WGPURenderBundleEncoder> encoder(&procs_, procs_.DeviceCreateRenderBundleEncoder(device_, &d));
     RenderBundleRecording recording(facade_, procs_, encoder.get(), desc.label);
     {

@@ -398,11 +398,11 @@ class RegistryImpl {
   // Touches what a render bundle's record callback resolved.
   void touch_recorded(const detail::Record<RenderBundleTag>& rec);
   // The GPU object a recipe describes, made on the current device inside creation error
-  // scopes (create_scoped). One function per kind; create_* and rebuild() both call it.
+  // scopes (create_checked). One function per kind; create_* and rebuild() both call it.
   template <typename Tag>
   Result<Object<Tag>> make_object(const detail::Recipe<Tag>& recipe);
   template <typename Tag, typename Make>
-  Result<Object<Tag>> create_scoped(const char* call, std::string_view label, Make&& make);
+  Result<Object<Tag>> create_checked(const char* call, std::string_view label, Make&& make);
   // create_* after its checks: make the object, register it with its recipe.
   template <typename Tag>
   Result<Handle<Tag>> create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
@@ -467,7 +467,7 @@ class RegistryImpl {
     std::vector<uint8_t> bytes;
   };
   void write_carried(const CarriedWrite& write);
-  // queue.writeTexture of a checked write under error scopes: the device's words if it
+  // queue.writeTexture of a checked write, under run_checked: the device's words if it
   // refused. What write_texture and write_carried both issue.
   std::string queue_write_texture(WGPUTexture texture, const TextureWrite& where, uint32_t bytes_per_row,
                                   uint32_t rows_per_image, const void* data, size_t size);

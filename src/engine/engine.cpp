@@ -603,6 +603,7 @@ void Engine::prepare_standby() {
   registry_->prepare_rebuild(spare->device);
   inbox_->delivering = delivering;
   ++counters_.standby_preparations;
+  counters_.standby_rehearsed_draws += registry_->last_rehearsal().draws;
 }
 
 // Runs after the registry's poll, so what finished by now has retired. A hang goes the loss's

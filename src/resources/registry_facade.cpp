@@ -229,6 +229,7 @@ RebuildReport Registry::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t gen
 }
 size_t Registry::prepare_rebuild(WGPUDevice device) { WARDEN_FRAME_THREAD("prepare_rebuild", size_t{0}) prepare_rebuild(device); }
 WGPUDevice Registry::prepared_device() const { WARDEN_LOCKED prepared_device(); }
+DrawRehearsal Registry::last_rehearsal() const { WARDEN_LOCKED last_rehearsal(); }
 size_t Registry::prepared_count() const { WARDEN_LOCKED prepared_count(); }
 void Registry::discard_prepared() { WARDEN_FRAME_THREAD("discard_prepared", void()) discard_prepared(); }
 bool Registry::device_lost() const { WARDEN_LOCKED device_lost(); }

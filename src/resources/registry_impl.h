@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "warden/core/frame_thread.h"
+#include "warden/gpu/ref.h"
 #include "warden/resources/registry.h"
 
 namespace warden::resources {
@@ -228,6 +229,7 @@ class RegistryImpl {
   size_t prepare_rebuild(WGPUDevice device);
   WGPUDevice prepared_device() const { return prepared_device_; }
   size_t prepared_count() const { return prepared_.size(); }
+  const DrawRehearsal& last_rehearsal() const { return last_rehearsal_; }
   void discard_prepared();
   bool device_lost() const { return device_lost_; }
   uint64_t device_generation() const { return device_generation_; }
@@ -415,6 +417,23 @@ class RegistryImpl {
   void prepare_all();
   template <typename Tag>
   Object<Tag> take_prepared(uint64_t bits);
+  // Draws rehearsed on the prepared device (draw_rehearsal.cpp, docs/adr/0044): what stands in
+  // for the application's objects there, held until the rehearsal is submitted.
+  struct StandIns {
+    std::vector<gpu::Ref<WGPUBuffer>> buffers;
+    std::vector<gpu::Ref<WGPUTexture>> textures;
+    std::vector<gpu::Ref<WGPUTextureView>> views;
+    std::vector<gpu::Ref<WGPUSampler>> samplers;
+    std::vector<gpu::Ref<WGPUBindGroup>> groups;
+  };
+  DrawRehearsal rehearse_draws();
+  std::optional<std::string> bound_state_of(const BindGroupDescription& group) const;
+  WGPUBindGroup stand_in_bind_group(const BindGroupDescription& group, StandIns& held);
+  template <typename StandInFor>
+  bool rehearse_pipeline(const RenderPipelineDescription& pipeline, WGPURenderPipeline prepared,
+                         WGPUCommandEncoder encoder,
+                         const std::map<uint64_t, std::vector<BindGroupHandle>>& groups_by_layout,
+                         StandInFor&& stand_in_for, StandIns& held, DrawRehearsal& report);
   void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
   void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
   // Releasing a GPU object, one verb with what it acts on and when:
@@ -513,8 +532,9 @@ class RegistryImpl {
   // rebuild onto that device takes them or discard_prepared releases them.
   WGPUDevice prepared_device_ = nullptr;
   std::map<std::pair<ResourceKind, uint64_t>, void*> prepared_;
-  bool preparing_ = false;
-  bool ended_ = false;  // inside prepare_rebuild: resolve_now looks in prepared_ first
+  bool preparing_ = false;  // inside prepare_rebuild: resolve_now looks in prepared_ first
+  bool ended_ = false;
+  DrawRehearsal last_rehearsal_;  // what the last prepare_rebuild drew on its device
 
   mutable std::recursive_mutex mutex_;
   FrameThread frame_thread_;

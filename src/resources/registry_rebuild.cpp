@@ -177,6 +177,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
 size_t RegistryImpl::prepare_rebuild(WGPUDevice device) {
   if (refused_inside_recording("prepare_rebuild")) return 0;
   discard_prepared();
+  last_rehearsal_ = {};
   if (device_lost_ || device == nullptr || device == device_) return 0;
   // make_object makes on device_ and finds what an object uses through resolve_now: while they
   // are made, device_ is the other device and resolve_now finds each prepared object before the
@@ -188,6 +189,7 @@ size_t RegistryImpl::prepare_rebuild(WGPUDevice device) {
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
     if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>();
   });
+  last_rehearsal_ = rehearse_draws();
   preparing_ = false;
   device_ = own_device;
   prepared_device_ = device;

@@ -16,6 +16,7 @@
 #include "support/engine_fixture.h"
 #include "support/gpu_test.h"
 #include "warden/gpu/objects.h"
+#include "warden/pipelines/build.h"
 
 namespace warden::engine {
 namespace {
@@ -238,6 +239,192 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
   EXPECT_EQ(engine->counters().recoveries, 1u);
   EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));
   ASSERT_TRUE(poll_until_standby(*engine)) << "no new standby after the recovery's first frame";
+}
+
+// ---- draws rehearsed on the spare (ADR 0044) ----------------------------------------------------
+
+// A full-target triangle sampling its group's texture at level 0 (tinted by a dynamic-offset
+// uniform), and the same reading a 2D array.
+constexpr const char* kSampledShader = R"(
+struct Tint { value : vec4<f32> };
+@group(0) @binding(0) var<uniform> tint : Tint;
+@group(0) @binding(1) var t : texture_2d<f32>;
+@group(0) @binding(2) var s : sampler;
+@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {
+  let xy = array<vec2<f32>, 3>(vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));
+  return vec4<f32>(xy[i], 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4<f32> {
+  return textureSampleLevel(t, s, vec2<f32>(0.5, 0.5), 0.0) * tint.value;
+}
+)";
+constexpr const char* kArrayShader = R"(
+@group(0) @binding(0) var t : texture_2d_array<f32>;
+@group(0) @binding(1) var s : sampler;
+@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {
+  let xy = array<vec2<f32>, 3>(vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));
+  return vec4<f32>(xy[i], 0.0, 1.0);
+}
+@fragment fn fs() -> @location(0) vec4<f32> { return textureSampleLevel(t, s, vec2<f32>(0.5, 0.5), 0, 0.0); }
+)";
+
+template <typename T>
+T made(Result<T> result) {
+  EXPECT_TRUE(result.ok()) << result.error().message;
+  return result.ok() ? *result : T{};
+}
+
+struct SampledScene {
+  RenderPipelineHandle plain;      // layout A, RGBA8 target
+  RenderPipelineHandle deep;       // layout A, a depth-stencil attachment, blending, a vertex buffer
+  RenderPipelineHandle unbound;    // layout B: no group was made with it
+  RenderPipelineHandle too_large;  // layout C: its only group's stand-in would be 8 MiB
+  BindGroupHandle green_group;     // layout A, the 64x64 chain that is green at level 0
+};
+
+// Three groups of layout A (two alike, one of another format, size and sampler), the pipelines
+// above, and the solid one ("auto" layout).
+SampledScene make_sampled_scene(Engine& engine) {
+  resources::Registry& reg = engine.registry();
+  SampledScene scene;
+  auto module = made(reg.create_shader_module({kSampledShader, "sampled"}));
+  const resources::LayoutEntry a_entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Fragment, .type = resources::BufferLayout{.has_dynamic_offset = true}},
+      {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::TextureLayout{}},
+      {.binding = 2, .visibility = WGPUShaderStage_Fragment, .type = resources::SamplerLayout{}},
+  };
+  auto layout_a = made(reg.create_bind_group_layout(pipelines::translate_layout_entries(a_entries), "layout A"));
+  auto layout_b = made(reg.create_bind_group_layout(pipelines::translate_layout_entries(a_entries), "layout B"));
+  BindGroupLayoutHandle just_a[] = {layout_a};
+  BindGroupLayoutHandle just_b[] = {layout_b};
+  auto pipeline_layout_a = made(reg.create_pipeline_layout(just_a, "pipeline layout A"));
+  auto pipeline_layout_b = made(reg.create_pipeline_layout(just_b, "pipeline layout B"));
+
+  resources::RenderPipelineDescription plain{.label = "plain", .layout = pipeline_layout_a, .vertex = {module, "vs", {}}};
+  plain.fragment = resources::ShaderStage{module, "fs", {}};
+  plain.targets = {resources::ColorTarget{}};
+  scene.plain = made(reg.create_render_pipeline(plain));
+  resources::RenderPipelineDescription deep = plain;
+  deep.label = "deep";
+  deep.depth = resources::DepthState{.format = WGPUTextureFormat_Depth24PlusStencil8};
+  deep.vertex_buffers = {resources::VertexLayout{.stride = 8, .attributes = {{WGPUVertexFormat_Float32x2, 0, 5}}}};
+  deep.targets = {resources::ColorTarget{.blend = WGPUBlendState{
+                                              .color = {WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha,
+                                                        WGPUBlendFactor_OneMinusSrcAlpha},
+                                              .alpha = {WGPUBlendOperation_Add, WGPUBlendFactor_One,
+                                                        WGPUBlendFactor_Zero}}}};
+  scene.deep = made(reg.create_render_pipeline(deep));
+  resources::RenderPipelineDescription unbound = plain;
+  unbound.label = "unbound";
+  unbound.layout = pipeline_layout_b;
+  scene.unbound = made(reg.create_render_pipeline(unbound));
+
+  auto tint = made(reg.create_buffer({256, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, false, "tint"}));
+  const float ones[4] = {1, 1, 1, 1};
+  EXPECT_TRUE(reg.write_buffer(tint, 0, ones, sizeof ones).ok());
+  auto linear = made(reg.create_sampler({.min_filter = WGPUFilterMode_Linear, .label = "linear"}));
+  auto nearest = made(reg.create_sampler({.label = "nearest"}));
+  auto group = [&](TextureViewHandle view, SamplerHandle sampler, const char* label) {
+    return made(reg.create_bind_group(
+        {layout_a, {{0, resources::BufferBinding{tint, 0, 16}}, {1, view}, {2, sampler}}, std::string(label)}));
+  };
+  // A 64x64 chain, green at level 0 (kept: the recovery writes it back).
+  auto chain = made(reg.create_texture({.size = {64, 64, 1},
+                                        .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst,
+                                        .mip_level_count = 7,
+                                        .label = "green chain"}));
+  std::vector<uint8_t> green(64 * 64 * 4);
+  for (size_t i = 0; i < green.size(); i += 4) {
+    green[i + 1] = 255;
+    green[i + 3] = 255;
+  }
+  EXPECT_TRUE(reg.write_texture(chain, {.size = {64, 64, 1}, .bytes_per_row = 64 * 4}, green.data(), green.size()).ok());
+  auto chain_view = made(reg.create_texture_view(chain));
+  scene.green_group = group(chain_view, linear, "green group");
+  (void)group(chain_view, linear, "the same state again");
+  // Another format, sides that are not powers of two, one level, another sampler.
+  auto odd = made(reg.create_texture({.size = {48, 20, 1},
+                                      .format = WGPUTextureFormat_RGBA16Float,
+                                      .usage = WGPUTextureUsage_TextureBinding,
+                                      .label = "odd",
+                                      .contents = resources::ContentsSource::None}));
+  (void)group(made(reg.create_texture_view(odd)), nearest, "odd group");
+
+  // Layout C: a 2048x1 chain of 12 levels in 256 layers of RGBA16Float, whose stand-in keeps all
+  // of that (8 MiB) and so is not made.
+  auto array_module = made(reg.create_shader_module({kArrayShader, "array"}));
+  const resources::LayoutEntry c_entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Fragment,
+       .type = resources::TextureLayout{.view_dimension = WGPUTextureViewDimension_2DArray}},
+      {.binding = 1, .visibility = WGPUShaderStage_Fragment, .type = resources::SamplerLayout{}},
+  };
+  auto layout_c = made(reg.create_bind_group_layout(pipelines::translate_layout_entries(c_entries), "layout C"));
+  BindGroupLayoutHandle just_c[] = {layout_c};
+  resources::RenderPipelineDescription large{.label = "too large",
+                                             .layout = made(reg.create_pipeline_layout(just_c, "pipeline layout C")),
+                                             .vertex = {array_module, "vs", {}}};
+  large.fragment = resources::ShaderStage{array_module, "fs", {}};
+  large.targets = {resources::ColorTarget{}};
+  scene.too_large = made(reg.create_render_pipeline(large));
+  auto layers = made(reg.create_texture({.size = {2048, 1, 256},
+                                         .format = WGPUTextureFormat_RGBA16Float,
+                                         .usage = WGPUTextureUsage_TextureBinding,
+                                         .mip_level_count = 12,
+                                         .label = "layers",
+                                         .contents = resources::ContentsSource::None}));
+  auto layers_view = made(reg.create_texture_view(layers, {.dimension = WGPUTextureViewDimension_2DArray}));
+  (void)made(reg.create_bind_group({layout_c, {{0, layers_view}, {1, nearest}}, std::string("layers group")}));
+  return scene;
+}
+
+bool draws_make_code(const Engine& engine) {
+  return engine.backend() == WGPUBackendType_OpenGL || engine.backend() == WGPUBackendType_OpenGLES;
+}
+
+TEST(StandbyDevice, TheSpareDrawsEachPipelineOnceForEachBoundStateWithStandIns) {
+  auto engine = make_engine(standby_options());
+  ASSERT_NE(engine, nullptr);
+  const Target target = make_target(*engine);
+  const Solid solid = make_solid(*engine);  // "auto" layout: not rehearsed
+  const SampledScene scene = make_sampled_scene(*engine);
+  EXPECT_THAT(draw_solid(*engine, target, solid.pipeline), ElementsAre(255, 0, 0, 255));
+  ASSERT_TRUE(poll_until_prepared(*engine));
+
+  const resources::DrawRehearsal rehearsal = engine->registry().last_rehearsal();
+  EXPECT_EQ(rehearsal.error, "");
+  if (draws_make_code(*engine)) {
+    // plain and deep, each with the two distinct states of layout A's three groups.
+    EXPECT_EQ(rehearsal.draws, 4u);
+    EXPECT_EQ(rehearsal.pipelines, 2u);
+    EXPECT_EQ(rehearsal.pipelines_skipped, 3u) << "solid (auto layout), unbound, too large";
+    EXPECT_EQ(engine->counters().standby_rehearsed_draws, 4u);
+  } else {
+    EXPECT_EQ(rehearsal.draws, 0u) << "pipelines there are made whole at creation";
+    EXPECT_EQ(rehearsal.pipelines_skipped, 0u);
+    EXPECT_EQ(engine->counters().standby_rehearsed_draws, 0u);
+  }
+  EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
+  EXPECT_EQ(engine->registry().prepared_count(), 14u) << "3 modules, 3 + 3 layouts, 5 pipelines";
+
+  // The recovery onto the spare draws the application's texture, not a stand-in's texels.
+  ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+  EXPECT_EQ(engine->counters().standby_takeovers, 1u);
+  auto frame = engine->begin_frame();
+  ASSERT_TRUE(frame.ok()) << frame.error().message;
+  const gpu::Procs& p = engine->procs();
+  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *engine->registry().resolve(target.view));
+  p.RenderPassEncoderSetPipeline(pass, *engine->registry().resolve(scene.plain));
+  const uint32_t offset = 0;
+  p.RenderPassEncoderSetBindGroup(pass, 0, *engine->registry().resolve(scene.green_group), 1, &offset);
+  p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+  p.RenderPassEncoderEnd(pass);
+  p.RenderPassEncoderRelease(pass);
+  ASSERT_TRUE(engine->submit(std::move(frame.value())).ok());
+  const std::vector<uint8_t> texels = testing::read_rgba8(*engine, target.texture, kStandbyTargetSize, kStandbyTargetSize);
+  ASSERT_GE(texels.size(), 4u);
+  EXPECT_THAT(std::vector<uint8_t>(texels.begin(), texels.begin() + 4), ElementsAre(0, 255, 0, 255));
+  EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
 }
 
 TEST(StandbyDevice, OffByDefaultNoSpareIsMade) {

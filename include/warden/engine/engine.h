@@ -285,6 +285,9 @@ struct EngineCounters {
   /// ahead of a loss (Registry::prepare_rebuild, ADR 0034): once per spare, and again after a
   /// replacement (a hot reload) released what was made.
   uint64_t standby_preparations = 0;
+  /// Triangles those preparations drew on the spare to make the GL driver's draw-time code
+  /// before a recovery needs it (Registry::last_rehearsal, ADR 0044); 0 on other backends.
+  uint64_t standby_rehearsed_draws = 0;
   /// Objects recoveries took from what was prepared on the spare instead of making them
   /// (RebuildReport::prepared_taken; also counted in objects_rebuilt).
   uint64_t objects_prepared_taken = 0;

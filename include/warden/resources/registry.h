@@ -484,6 +484,23 @@ struct RebuildReport {
   RebuildTimings timings{};
 };
 
+/// What prepare_rebuild() drew on the prepared device (docs/adr/0044). Where the device's draws
+/// make code (Dawn's GL and GLES backends: the GL driver compiles a program for the state bound
+/// at its first draw in each context), every prepared render pipeline draws a triangle into
+/// stand-in attachments once for each distinct state of the bind groups made with its layouts
+/// (formats, dimensions and samplers alike, a few texels each), so that the first frame after a
+/// rebuild onto that device finds the code made. Elsewhere nothing is drawn.
+struct DrawRehearsal {
+  uint32_t draws = 0;      ///< triangles drawn
+  uint32_t pipelines = 0;  ///< render pipelines that drew
+  /// Prepared render pipelines that did not: an "auto" layout, a bind group layout no live
+  /// bind group uses, or only groups whose stand-ins would be large (or block-compressed).
+  uint32_t pipelines_skipped = 0;
+  /// What the device said when it refused part of the rehearsal (then draws and pipelines are
+  /// 0). Never the application's error: it reaches no error handler.
+  std::string error{};
+};
+
 /// What a render bundle's record callback records with: the bundle's encoder, the proc table, and
 /// resolve() for the handles its commands use. Only the registry makes one, for one call of the
 /// callback; the encoder is finished into the bundle when the callback returns.
@@ -726,13 +743,17 @@ class Registry {
   /// releases them. What was prepared before is released first. Everything prepared is released
   /// as soon as any object is replaced or made again under its handle (a hot reload, a
   /// recreate): it may be made of what changed. Objects made after this call are made by the
-  /// rebuild. Returns how many objects it made (one the device refuses is left to the rebuild).
+  /// rebuild. Where that device's draws make code (GL), it then rehearses the draws
+  /// (last_rehearsal()). Returns how many objects it made (one the device refuses is left to
+  /// the rebuild).
   size_t prepare_rebuild(WGPUDevice device);
   /// The device of the last prepare_rebuild(), until a rebuild or discard_prepared() let go of
   /// what it made (then null).
   WGPUDevice prepared_device() const;
   /// How many prepared objects wait for a rebuild onto prepared_device().
   size_t prepared_count() const;
+  /// What the last prepare_rebuild() drew on its device to make the draw-time code there.
+  DrawRehearsal last_rehearsal() const;
   /// Releases every prepared object (their device goes elsewhere).
   void discard_prepared();
   /// True between on_device_lost() and the next rebuild().

@@ -536,8 +536,11 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string label, 
   if (ownership == Ownership::Borrowed) add_ref(procs_, object);
   if (id->index >= s.records.size()) s.records.resize(id->index + 1);
   auto& rec = s.records[id->index];
-  rec.label = label.empty() ? fmt::format("{}#{}.{}", kind_name<Tag>(), id->index, id->generation)
-                            : std::move(label);
+  if (label.empty()) {
+    rec.label = fmt::format("{}#{}.{}", kind_name<Tag>(), id->index, id->generation);
+  } else {
+    rec.label = std::move(label);
+  }
   rec.ownership = ownership;
   rec.last_used = Serial{};
   rec.data = std::move(data);
@@ -731,7 +734,8 @@ void RegistryImpl::release_when_retired(Object<Tag> object, const detail::Record
     return;
   }
   queue_pending(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
-                              rec.ownership, index, generation, rec.label});
+                              rec.ownership, index, generation,
+                              options_.on_release ? rec.label : std::string{}});
 }
 
 template <typename Tag>

@@ -158,15 +158,7 @@ WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& grou
       auto descriptor = rehearsal::stand_in_texture(real);
       if (!descriptor) return nullptr;
       held.textures.emplace_back(&procs_, procs_.DeviceCreateTexture(device_, &*descriptor));
-      const TextureViewDescription& v = view_recipe.desc;
-      WGPUTextureViewDescriptor vd{};
-      vd.format = v.format;
-      vd.dimension = v.dimension;
-      vd.baseMipLevel = v.base_mip_level;
-      vd.mipLevelCount = v.mip_level_count;
-      vd.baseArrayLayer = v.base_array_layer;
-      vd.arrayLayerCount = v.array_layer_count;
-      vd.aspect = v.aspect;
+      const WGPUTextureViewDescriptor vd = detail::view_descriptor(view_recipe.desc);
       held.views.emplace_back(&procs_, procs_.TextureCreateView(held.textures.back().get(), &vd));
       out.textureView = held.views.back().get();
     } else {

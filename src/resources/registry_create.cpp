@@ -519,15 +519,7 @@ Result<WGPUTextureView> RegistryImpl::make_object<TextureViewTag>(const TextureA
   const TextureViewDescription& desc = recipe.desc;
   auto texture = resolve(recipe.texture);
   if (!texture) return in_context(fmt::format("create_texture_view \"{}\"", desc.label), texture.error());
-  WGPUTextureViewDescriptor d{};
-  d.label = gpu::string_view(desc.label);
-  d.format = desc.format;
-  d.dimension = desc.dimension;
-  d.baseMipLevel = desc.base_mip_level;
-  d.mipLevelCount = desc.mip_level_count;
-  d.baseArrayLayer = desc.base_array_layer;
-  d.arrayLayerCount = desc.array_layer_count;
-  d.aspect = desc.aspect;
+  const WGPUTextureViewDescriptor d = detail::view_descriptor(desc);
   return create_checked<TextureViewTag>("create_texture_view", desc.label,
                                        [&] { return procs_.TextureCreateView(*texture, &d); });
 }

@@ -111,6 +111,21 @@ struct KindStore {
   Maybe<std::deque<Record<Tag>>>& records;          // cold, by slot index
 };
 
+// What a texture view's recipe asks of TextureCreateView (make_object, and the stand-ins the
+// draw rehearsal makes of the same views).
+inline WGPUTextureViewDescriptor view_descriptor(const TextureViewDescription& desc) {
+  WGPUTextureViewDescriptor d{};
+  d.label = gpu::string_view(desc.label);
+  d.format = desc.format;
+  d.dimension = desc.dimension;
+  d.baseMipLevel = desc.base_mip_level;
+  d.mipLevelCount = desc.mip_level_count;
+  d.baseArrayLayer = desc.base_array_layer;
+  d.arrayLayerCount = desc.array_layer_count;
+  d.aspect = desc.aspect;
+  return d;
+}
+
 // The kinds prepare_rebuild makes ahead of a rebuild: none holds memory of its own, so a second
 // set of them costs the other device little, and the compile cache they share makes them cheap.
 template <typename Tag>

@@ -1,7 +1,7 @@
 // Creation requests checked against the WebGPU spec and the device's limits, before Dawn sees
 // them. Each rule is one Dawn would reject; checking it first gives an error that names the rule
 // (and, from the caller, the label) instead of an error object. What is not checked here, the
-// creation's error scope still catches (Registry::create_owned).
+// creation's own check still catches (RegistryImpl::create_checked).
 #pragma once
 
 #include <optional>

@@ -82,7 +82,9 @@ std::optional<WGPUTextureDescriptor> stand_in_texture(const TextureDescription& 
   const uint64_t texels = uint64_t{sides[0]} * sides[1] * (is_3d ? sides[2] : layers) * real.sample_count;
   if (texels * *bytes * 2 > kMaxStandInBytes) return std::nullopt;  // x2: the chain below the top
   WGPUTextureDescriptor d{};
-  d.usage = real.usage & (WGPUTextureUsage_TextureBinding | WGPUTextureUsage_StorageBinding);
+  // A multisampled texture must be a render attachment too.
+  d.usage = real.usage & (WGPUTextureUsage_TextureBinding | WGPUTextureUsage_StorageBinding |
+                          (real.sample_count > 1 ? WGPUTextureUsage_RenderAttachment : WGPUTextureUsage_None));
   d.dimension = real.dimension;
   d.size = {sides[0], sides[1], layers};
   d.format = real.format;
@@ -177,9 +179,9 @@ WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& grou
   return held.groups.back().get();
 }
 
-// One render pass per prepared render pipeline, drawing a triangle once for each distinct bound
-// state of the application's bind groups made with its layouts, into stand-in attachments of its
-// formats. Runs inside prepare_rebuild, with device_ the prepared device.
+// One render pass and submission per prepared render pipeline, drawing a triangle once for each
+// distinct bound state of the application's bind groups made with its layouts, into stand-in
+// attachments of its formats. Runs inside prepare_rebuild, with device_ the prepared device.
 DrawRehearsal RegistryImpl::rehearse_draws() {
   DrawRehearsal report;
   if (!rehearsal::draws_make_code(procs_, device_)) return report;
@@ -206,48 +208,58 @@ DrawRehearsal RegistryImpl::rehearse_draws() {
     if (made) at->second = stand_in_bind_group(*record(group)->recipe, held);
     return at->second;
   };
-  WGPUCommandEncoder encoder = procs_.DeviceCreateCommandEncoder(device_, nullptr);
-  gpu::Ref<WGPUCommandEncoder> encoder_ref(&procs_, encoder);
-  // Under error scopes, not a capture: once per preparation, and a refusal must reach no handler.
-  const std::string error = run_scoped([&] {
-    auto pipelines = store<RenderPipelineTag>();
-    pipelines.pool.for_each_live([&](SlotId id, WGPURenderPipeline object) {
-      const auto& rec = pipelines.records[id.index];
-      const auto prepared = prepared_.find({ResourceKind::RenderPipeline, id.bits});
-      if (object == nullptr || !rec.recipe || prepared == prepared_.end()) return;
-      if (!rehearse_pipeline(*rec.recipe, static_cast<WGPURenderPipeline>(prepared->second), encoder,
-                             groups_by_layout, stand_in_for, held, report)) {
-        ++report.pipelines_skipped;
-      }
+  gpu::Ref<WGPUQueue> queue(&procs_, procs_.DeviceGetQueue(device_));
+  auto pipelines = store<RenderPipelineTag>();
+  pipelines.pool.for_each_live([&](SlotId id, WGPURenderPipeline object) {
+    const auto& rec = pipelines.records[id.index];
+    const auto prepared = prepared_.find({ResourceKind::RenderPipeline, id.bits});
+    if (object == nullptr || !rec.recipe || prepared == prepared_.end()) return;
+    // One submission a pipeline, under error scopes (not a capture: a refusal must reach no
+    // handler): a pipeline the device refuses to draw this way loses only its own rehearsal.
+    uint32_t drawn = 0;
+    const std::string error = run_scoped([&] {
+      gpu::Ref<WGPUCommandEncoder> encoder(&procs_, procs_.DeviceCreateCommandEncoder(device_, nullptr));
+      drawn = rehearse_pipeline(*rec.recipe, static_cast<WGPURenderPipeline>(prepared->second), encoder.get(),
+                                groups_by_layout, stand_in_for, held);
+      if (drawn == 0) return;
+      gpu::Ref<WGPUCommandBuffer> commands(&procs_, procs_.CommandEncoderFinish(encoder.get(), nullptr));
+      WGPUCommandBuffer submitted = commands.get();
+      procs_.QueueSubmit(queue.get(), 1, &submitted);
     });
-    gpu::Ref<WGPUCommandBuffer> commands(&procs_, procs_.CommandEncoderFinish(encoder, nullptr));
-    gpu::Ref<WGPUQueue> queue(&procs_, procs_.DeviceGetQueue(device_));
-    WGPUCommandBuffer submitted = commands.get();
-    procs_.QueueSubmit(queue.get(), 1, &submitted);
+    if (drawn == 0 || !error.empty()) {
+      ++report.pipelines_skipped;
+      if (report.error.empty()) report.error = error;
+      return;
+    }
+    report.draws += drawn;
+    ++report.pipelines;
   });
-  if (!error.empty()) {
-    report.error = error;
-    report.draws = 0;  // the device refused part of it: count nothing as drawn
-    report.pipelines = 0;
-  }
   return report;
 }
 
+// Records `pipeline`'s pass into `encoder`; the draws recorded (0: nothing to record, and the
+// encoder is left unused).
 template <typename StandInFor>
-bool RegistryImpl::rehearse_pipeline(const RenderPipelineDescription& pipeline, WGPURenderPipeline prepared,
-                                     WGPUCommandEncoder encoder,
-                                     const std::map<uint64_t, std::vector<BindGroupHandle>>& groups_by_layout,
-                                     StandInFor&& stand_in_for, StandIns& held, DrawRehearsal& report) {
-  if (pipeline.layout.is_null()) return false;  // "auto" layouts: the groups made of them are not known here
+uint32_t RegistryImpl::rehearse_pipeline(const RenderPipelineDescription& pipeline, WGPURenderPipeline prepared,
+                                         WGPUCommandEncoder encoder,
+                                         const std::map<uint64_t, std::vector<BindGroupHandle>>& groups_by_layout,
+                                         StandInFor&& stand_in_for, StandIns& held) {
+  if (pipeline.layout.is_null()) return 0;  // "auto" layouts: the groups made of them are not known here
+  // A pass needs an attachment; a pipeline with no target and no depth test draws nowhere.
+  if (!pipeline.depth && std::none_of(pipeline.targets.begin(), pipeline.targets.end(), [](const ColorTarget& t) {
+        return t.format != WGPUTextureFormat_Undefined;
+      })) {
+    return 0;
+  }
   const auto* layout_rec = record(pipeline.layout);
-  if (layout_rec == nullptr || !layout_rec->recipe) return false;
+  if (layout_rec == nullptr || !layout_rec->recipe) return 0;
   const std::vector<BindGroupLayoutHandle>& layouts = layout_rec->recipe->layouts;
   // Per group index, the groups to bind; the k-th draw binds each index's k-th (or its last).
   std::vector<const std::vector<BindGroupHandle>*> choices;
   size_t draws = 1;
   for (BindGroupLayoutHandle layout : layouts) {
     auto found = groups_by_layout.find(layout.bits());
-    if (found == groups_by_layout.end()) return false;  // nothing the application could bind there yet
+    if (found == groups_by_layout.end()) return 0;  // nothing the application could bind there yet
     choices.push_back(&found->second);
     draws = std::max(draws, found->second.size());
   }
@@ -306,7 +318,7 @@ bool RegistryImpl::rehearse_pipeline(const RenderPipelineDescription& pipeline, 
   std::vector<std::vector<uint32_t>> dynamic_offsets(choices.size());
   for (size_t g = 0; g < layouts.size(); ++g) {
     const auto* layout_rec_g = record(layouts[g]);
-    if (layout_rec_g == nullptr || !layout_rec_g->recipe) return false;
+    if (layout_rec_g == nullptr || !layout_rec_g->recipe) return 0;
     for (const WGPUBindGroupLayoutEntry& e : layout_rec_g->recipe->entries) {
       if (e.buffer.hasDynamicOffset) dynamic_offsets[g].push_back(0);
     }
@@ -333,9 +345,7 @@ bool RegistryImpl::rehearse_pipeline(const RenderPipelineDescription& pipeline, 
   }
   procs_.RenderPassEncoderEnd(pass);
   procs_.RenderPassEncoderRelease(pass);
-  report.draws += drawn;
-  if (drawn > 0) ++report.pipelines;
-  return drawn > 0;
+  return drawn;
 }
 
 }  // namespace warden::resources

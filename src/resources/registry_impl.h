@@ -455,10 +455,10 @@ class RegistryImpl {
   std::optional<std::string> bound_state_of(const BindGroupDescription& group) const;
   WGPUBindGroup stand_in_bind_group(const BindGroupDescription& group, StandIns& held);
   template <typename StandInFor>
-  bool rehearse_pipeline(const RenderPipelineDescription& pipeline, WGPURenderPipeline prepared,
-                         WGPUCommandEncoder encoder,
-                         const std::map<uint64_t, std::vector<BindGroupHandle>>& groups_by_layout,
-                         StandInFor&& stand_in_for, StandIns& held, DrawRehearsal& report);
+  uint32_t rehearse_pipeline(const RenderPipelineDescription& pipeline, WGPURenderPipeline prepared,
+                             WGPUCommandEncoder encoder,
+                             const std::map<uint64_t, std::vector<BindGroupHandle>>& groups_by_layout,
+                             StandInFor&& stand_in_for, StandIns& held);
   void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
   void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
   // Releasing a GPU object, one verb with what it acts on and when:

@@ -277,6 +277,8 @@ T made(Result<T> result) {
 struct SampledScene {
   RenderPipelineHandle plain;      // layout A, RGBA8 target
   RenderPipelineHandle deep;       // layout A, a depth-stencil attachment, blending, a vertex buffer
+  RenderPipelineHandle msaa;       // layout A, 4 samples
+  RenderPipelineHandle depth_only; // layout A, no fragment stage: a Depth32Float attachment alone
   RenderPipelineHandle unbound;    // layout B: no group was made with it
   RenderPipelineHandle too_large;  // layout C: its only group's stand-in would be 8 MiB
   BindGroupHandle green_group;     // layout A, the 64x64 chain that is green at level 0
@@ -314,6 +316,16 @@ SampledScene make_sampled_scene(Engine& engine) {
                                               .alpha = {WGPUBlendOperation_Add, WGPUBlendFactor_One,
                                                         WGPUBlendFactor_Zero}}}};
   scene.deep = made(reg.create_render_pipeline(deep));
+  resources::RenderPipelineDescription msaa = plain;
+  msaa.label = "msaa";
+  msaa.sample_count = 4;
+  scene.msaa = made(reg.create_render_pipeline(msaa));
+  resources::RenderPipelineDescription depth_only = plain;
+  depth_only.label = "depth only";
+  depth_only.fragment.reset();
+  depth_only.targets.clear();
+  depth_only.depth = resources::DepthState{.format = WGPUTextureFormat_Depth32Float};
+  scene.depth_only = made(reg.create_render_pipeline(depth_only));
   resources::RenderPipelineDescription unbound = plain;
   unbound.label = "unbound";
   unbound.layout = pipeline_layout_b;
@@ -393,18 +405,19 @@ TEST(StandbyDevice, TheSpareDrawsEachPipelineOnceForEachBoundStateWithStandIns) 
   const resources::DrawRehearsal rehearsal = engine->registry().last_rehearsal();
   EXPECT_EQ(rehearsal.error, "");
   if (draws_make_code(*engine)) {
-    // plain and deep, each with the two distinct states of layout A's three groups.
-    EXPECT_EQ(rehearsal.draws, 4u);
-    EXPECT_EQ(rehearsal.pipelines, 2u);
+    // plain, deep, msaa and depth only, each with the two distinct states of layout A's three
+    // groups.
+    EXPECT_EQ(rehearsal.draws, 8u);
+    EXPECT_EQ(rehearsal.pipelines, 4u);
     EXPECT_EQ(rehearsal.pipelines_skipped, 3u) << "solid (auto layout), unbound, too large";
-    EXPECT_EQ(engine->counters().standby_rehearsed_draws, 4u);
+    EXPECT_EQ(engine->counters().standby_rehearsed_draws, 8u);
   } else {
     EXPECT_EQ(rehearsal.draws, 0u) << "pipelines there are made whole at creation";
     EXPECT_EQ(rehearsal.pipelines_skipped, 0u);
     EXPECT_EQ(engine->counters().standby_rehearsed_draws, 0u);
   }
   EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
-  EXPECT_EQ(engine->registry().prepared_count(), 14u) << "3 modules, 3 + 3 layouts, 5 pipelines";
+  EXPECT_EQ(engine->registry().prepared_count(), 16u) << "3 modules, 3 + 3 layouts, 7 pipelines";
 
   // The recovery onto the spare draws the application's texture, not a stand-in's texels.
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());

@@ -494,10 +494,11 @@ struct DrawRehearsal {
   uint32_t draws = 0;      ///< triangles drawn
   uint32_t pipelines = 0;  ///< render pipelines that drew
   /// Prepared render pipelines that did not: an "auto" layout, a bind group layout no live
-  /// bind group uses, or only groups whose stand-ins would be large (or block-compressed).
+  /// bind group uses, only groups whose stand-ins would be large (or block-compressed), or a
+  /// rehearsal the device refused.
   uint32_t pipelines_skipped = 0;
-  /// What the device said when it refused part of the rehearsal (then draws and pipelines are
-  /// 0). Never the application's error: it reaches no error handler.
+  /// What the device said of the first pipeline's rehearsal it refused (each pipeline is its own
+  /// submission: the others still drew). Never the application's error: it reaches no handler.
   std::string error{};
 };
 

@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "registry_impl.h"
+#include "resources/registry_impl.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/ref.h"
 

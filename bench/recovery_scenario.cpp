@@ -20,7 +20,13 @@
 //   was made: the frame it costs, after the first frame, with the pipelines made on the spare
 //   then, ADR 0034), and the recovery's parts with the spare: recovery_standby_rebuild_ms,
 //   _first_frame_ms, _pipelines_ms (what the recovery still made: 0 when it took those made on
-//   the spare), _textures_ms, _contents_ms
+//   the spare), _textures_ms, _contents_ms; standby_rehearsed_draws, the draws made on the spare
+//   ahead of the loss so that its first frame finds the GL driver's draw-time code (ADR 0044;
+//   0 on other backends). And once more with the textures made on the spare too
+//   (EngineOptions::standby_texture_bytes, ADR 0045, a budget that holds them all):
+//   recovery_standby_held_ms, recovery_standby_held_vs_cold_start, its _textures_ms (what the
+//   recovery still made), _contents_ms and _first_frame_ms, standby_held_poll_ms and
+//   standby_held_texture_bytes (the second copy the spare held)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -165,10 +171,14 @@ std::vector<uint8_t> frame(engine::Engine& engine, const ResidentSet& set) {
   return image ? std::move(image->rgba) : std::vector<uint8_t>{};
 }
 
-engine::EngineOptions options(gpu::BackendChoice backend, bool standby) {
+// The held mode's budget: every texture of the largest set, with room to spare.
+constexpr uint64_t kHeldTextureBytes = uint64_t{1} << 30;
+
+engine::EngineOptions options(gpu::BackendChoice backend, bool standby, uint64_t standby_texture_bytes) {
   engine::EngineOptions o;
   o.device.backend = backend;
   o.standby_device = standby;
+  o.standby_texture_bytes = standby_texture_bytes;
   o.hot_reload = false;
   o.rebuild.faults_to_give_up = 1000;
   return o;
@@ -204,13 +214,14 @@ double median(std::vector<double> v) {
 }
 
 Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, bool standby,
-                      std::string* backend_name, uint64_t* rehearsed_draws) {
+                      uint64_t standby_texture_bytes, std::string* backend_name, uint64_t* rehearsed_draws,
+                      uint64_t* held_bytes) {
   std::vector<double> cold;
   std::vector<double> standby_polls;
   std::vector<Run> recovery;
   for (int run = 0; run < runs; ++run) {
     const auto cold_start = Clock::now();
-    auto created = engine::Engine::create(options(backend, standby));
+    auto created = engine::Engine::create(options(backend, standby, standby_texture_bytes));
     if (!created) return created.error();
     engine::Engine& engine = **created;
     const ResidentSet set = build(engine, textures);
@@ -235,6 +246,7 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, b
       }
       standby_polls.push_back(longest);
       *rehearsed_draws = engine.counters().standby_rehearsed_draws;
+      *held_bytes = engine.registry().prepared_texture_bytes();
     }
 
     const auto lost_at = Clock::now();
@@ -264,16 +276,23 @@ int main() {
   for (uint32_t textures : {16u, 64u, 256u}) {
     const int runs = textures >= 256 ? 1 : 3;
     uint64_t rehearsed_draws = 0;
+    uint64_t held_bytes = 0;
     Result<Point> point = make_error(ErrorKind::Internal, "not run");
     Result<Point> spare = make_error(ErrorKind::Internal, "not run");
+    Result<Point> held = make_error(ErrorKind::Internal, "not run");
     try {
-      point = measure(*backend, textures, runs, false, &backend_name, &rehearsed_draws);
-      if (point) spare = measure(*backend, textures, runs, true, &backend_name, &rehearsed_draws);
+      point = measure(*backend, textures, runs, false, 0, &backend_name, &rehearsed_draws, &held_bytes);
+      if (point) spare = measure(*backend, textures, runs, true, 0, &backend_name, &rehearsed_draws, &held_bytes);
+      if (spare) {
+        uint64_t unused_draws = 0;
+        held = measure(*backend, textures, runs, true, kHeldTextureBytes, &backend_name, &unused_draws, &held_bytes);
+      }
     } catch (const std::exception& e) {
       point = make_error(ErrorKind::Internal, e.what());
     }
     if (!point) return bench::exit_for("recovery_scenario", point.error());
     if (!spare) return bench::exit_for("recovery_scenario", spare.error());
+    if (!held) return bench::exit_for("recovery_scenario", held.error());
     const std::string suffix = textures == 64 ? "" : fmt::format("_{}", textures);
     out["recovery_standby_ms" + suffix] = spare->recovery_ms;
     out["recovery_standby_vs_cold_start" + suffix] = spare->recovery_ms / point->cold_start_ms;
@@ -293,6 +312,20 @@ int main() {
     out["recovery_standby_pipelines_ms" + suffix] = spare->parts.rebuild.pipelines_ms();
     out["recovery_standby_textures_ms" + suffix] = spare->parts.rebuild.of(ResourceKind::Texture);
     out["recovery_standby_contents_ms" + suffix] = spare->parts.rebuild.contents_ms;
+    out["recovery_standby_held_ms" + suffix] = held->recovery_ms;
+    out["recovery_standby_held_vs_cold_start" + suffix] = held->recovery_ms / point->cold_start_ms;
+    out["recovery_standby_held_textures_ms" + suffix] = held->parts.rebuild.of(ResourceKind::Texture);
+    out["recovery_standby_held_contents_ms" + suffix] = held->parts.rebuild.contents_ms;
+    out["recovery_standby_held_first_frame_ms" + suffix] = held->parts.first_frame_ms;
+    out["standby_held_poll_ms" + suffix] = held->standby_poll_ms;
+    out["standby_held_texture_bytes" + suffix] = held_bytes;
+    fmt::print(stderr,
+               "recovery_scenario: {} textures with a standby device holding them ({} bytes): recovery {:.1f} ms "
+               "({:.2f} of the cold start); textures {:.1f}, contents {:.1f}, first frame {:.1f}; longest poll "
+               "while the spare was made {:.1f} ms\n",
+               textures, held_bytes, held->recovery_ms, held->recovery_ms / point->cold_start_ms,
+               held->parts.rebuild.of(ResourceKind::Texture), held->parts.rebuild.contents_ms,
+               held->parts.first_frame_ms, held->standby_poll_ms);
     out["recovery_ms" + suffix] = point->recovery_ms;
     out["cold_start_ms" + suffix] = point->cold_start_ms;
     out["recovery_vs_cold_start" + suffix] = point->recovery_ms / point->cold_start_ms;

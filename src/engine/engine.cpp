@@ -600,7 +600,7 @@ void Engine::prepare_standby() {
   // While they are made the registry's slots hold the spare's objects: what Dawn reports
   // meanwhile (a loss would let go of the slots' objects) waits for the next poll.
   const uint32_t delivering = std::exchange(inbox_->delivering, 0);
-  registry_->prepare_rebuild(spare->device);
+  registry_->prepare_rebuild(spare->device, options_.standby_texture_bytes);
   inbox_->delivering = delivering;
   ++counters_.standby_preparations;
   counters_.standby_rehearsed_draws += registry_->last_rehearsal().draws;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
 #include <utility>
 
 #include <webgpu/warden_enum_names.inc>
@@ -46,6 +47,23 @@ std::optional<uint32_t> copy_texel_bytes(WGPUTextureFormat format) {
     default: break;                             // a format this table does not know
   }
   return std::nullopt;
+}
+
+bool is_block_compressed(WGPUTextureFormat format) {
+  const std::string_view name = to_string(format);
+  return name.starts_with("bc") || name.starts_with("etc2-") || name.starts_with("eac-") || name.starts_with("astc-");
+}
+
+uint32_t texel_bytes_at_most(WGPUTextureFormat format) {
+  if (auto bytes = copy_texel_bytes(format)) return *bytes;
+  switch (format) {
+    case WGPUTextureFormat_Stencil8: return 1u;
+    case WGPUTextureFormat_Depth16Unorm: return 2u;
+    case WGPUTextureFormat_Depth24Plus:
+    case WGPUTextureFormat_Depth24PlusStencil8: return 4u;
+    case WGPUTextureFormat_Depth32FloatStencil8: return 8u;
+    default: return is_block_compressed(format) ? 1u : 16u;
+  }
 }
 
 std::string feature_name(WGPUFeatureName feature) {

@@ -39,19 +39,6 @@ bool draws_make_code(const gpu::Procs& procs, WGPUDevice device) {
   return gl;
 }
 
-std::optional<uint32_t> texel_bytes(WGPUTextureFormat format) {
-  if (auto bytes = gpu::copy_texel_bytes(format)) return bytes;
-  switch (format) {
-    case WGPUTextureFormat_Stencil8: return 1u;
-    case WGPUTextureFormat_Depth16Unorm: return 2u;
-    case WGPUTextureFormat_Depth24Plus:
-    case WGPUTextureFormat_Depth24PlusStencil8:
-    case WGPUTextureFormat_Depth32Float: return 4u;
-    case WGPUTextureFormat_Depth32FloatStencil8: return 8u;
-    default: return std::nullopt;  // block-compressed: sides must be whole blocks; not stood in for
-  }
-}
-
 bool has_stencil(WGPUTextureFormat format) {
   return format == WGPUTextureFormat_Stencil8 || format == WGPUTextureFormat_Depth24PlusStencil8 ||
          format == WGPUTextureFormat_Depth32FloatStencil8;
@@ -61,8 +48,8 @@ bool has_stencil(WGPUTextureFormat format) {
 // two and 3 where it is not, the largest side grown (keeping that) until the chain fits, square
 // where a cube view needs it, every layer kept. Nothing when it would still be large.
 std::optional<WGPUTextureDescriptor> stand_in_texture(const TextureDescription& real) {
-  const auto bytes = texel_bytes(real.format);
-  if (!bytes) return std::nullopt;
+  if (gpu::is_block_compressed(real.format)) return std::nullopt;  // sides must be whole blocks
+  const uint64_t bytes = gpu::texel_bytes_at_most(real.format);
   auto small = [](uint32_t side) { return std::has_single_bit(side) ? 1u : 3u; };
   const bool is_3d = real.dimension == WGPUTextureDimension_3D;
   const bool is_1d = real.dimension == WGPUTextureDimension_1D;
@@ -80,7 +67,7 @@ std::optional<WGPUTextureDescriptor> stand_in_texture(const TextureDescription& 
   if (square) sides[0] = sides[1] = std::max(sides[0], sides[1]);
   const uint32_t layers = is_3d ? sides[2] : real.size.depthOrArrayLayers;
   const uint64_t texels = uint64_t{sides[0]} * sides[1] * (is_3d ? sides[2] : layers) * real.sample_count;
-  if (texels * *bytes * 2 > kMaxStandInBytes) return std::nullopt;  // x2: the chain below the top
+  if (texels * bytes * 2 > kMaxStandInBytes) return std::nullopt;  // x2: the chain below the top
   WGPUTextureDescriptor d{};
   // A multisampled texture must be a render attachment too.
   d.usage = real.usage & (WGPUTextureUsage_TextureBinding | WGPUTextureUsage_StorageBinding |

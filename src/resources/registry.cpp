@@ -567,8 +567,9 @@ Result<void> RegistryImpl::replace_with_recipe(Handle<Tag> handle, Object<Tag> o
 
 template <typename Tag>
 void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
-  // A prepared object may be made of the one replaced here (a pipeline of a reloaded module).
-  if constexpr (detail::kPreparedKind<Tag>) discard_prepared();
+  // A prepared object may be made of the one replaced here (a pipeline of a reloaded module),
+  // or be the one replaced (a recreated texture).
+  if constexpr (detail::kMayBePrepared<Tag>) discard_prepared();
   auto s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];
   Object<Tag> old = s.pool.exchange(id.bits, made);

@@ -227,10 +227,13 @@ void Registry::on_device_lost() { WARDEN_FRAME_THREAD("on_device_lost", void()) 
 RebuildReport Registry::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation) {
   WARDEN_FRAME_THREAD("rebuild", RebuildReport{.generation = impl_->device_generation()}) rebuild(device, queue, generation);
 }
-size_t Registry::prepare_rebuild(WGPUDevice device) { WARDEN_FRAME_THREAD("prepare_rebuild", size_t{0}) prepare_rebuild(device); }
+size_t Registry::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) {
+  WARDEN_FRAME_THREAD("prepare_rebuild", size_t{0}) prepare_rebuild(device, texture_bytes);
+}
 WGPUDevice Registry::prepared_device() const { WARDEN_LOCKED prepared_device(); }
 DrawRehearsal Registry::last_rehearsal() const { WARDEN_LOCKED last_rehearsal(); }
 size_t Registry::prepared_count() const { WARDEN_LOCKED prepared_count(); }
+uint64_t Registry::prepared_texture_bytes() const { WARDEN_LOCKED prepared_texture_bytes(); }
 void Registry::discard_prepared() { WARDEN_FRAME_THREAD("discard_prepared", void()) discard_prepared(); }
 bool Registry::device_lost() const { WARDEN_LOCKED device_lost(); }
 uint64_t Registry::device_generation() const { WARDEN_LOCKED device_generation(); }

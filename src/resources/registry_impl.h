@@ -132,6 +132,10 @@ template <typename Tag>
 constexpr bool kPreparedKind = std::is_same_v<Tag, ShaderModuleTag> || std::is_same_v<Tag, BindGroupLayoutTag> ||
                                std::is_same_v<Tag, PipelineLayoutTag> || std::is_same_v<Tag, RenderPipelineTag> ||
                                std::is_same_v<Tag, ComputePipelineTag>;
+// And the kinds it may make as well: textures, within the byte budget it is given (they hold
+// memory: a second copy of each while the other device waits, docs/adr/0045).
+template <typename Tag>
+constexpr bool kMayBePrepared = kPreparedKind<Tag> || std::is_same_v<Tag, TextureTag>;
 
 }  // namespace detail
 
@@ -244,9 +248,10 @@ class RegistryImpl {
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
   void on_device_lost();
   RebuildReport rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation);
-  size_t prepare_rebuild(WGPUDevice device);
+  size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes);
   WGPUDevice prepared_device() const { return prepared_device_; }
   size_t prepared_count() const { return prepared_.size(); }
+  uint64_t prepared_texture_bytes() const { return prepared_texture_bytes_; }
   const DrawRehearsal& last_rehearsal() const { return last_rehearsal_; }
   void discard_prepared();
   bool device_lost() const { return device_lost_; }
@@ -442,6 +447,7 @@ class RegistryImpl {
   void prepare_all();
   template <typename Tag>
   Object<Tag> take_prepared(uint64_t bits);
+  void prepare_textures(uint64_t budget);
   // Draws rehearsed on the prepared device (draw_rehearsal.cpp, docs/adr/0044): what stands in
   // for the application's objects there, held until the rehearsal is submitted.
   struct StandIns {
@@ -557,6 +563,7 @@ class RegistryImpl {
   // rebuild onto that device takes them or discard_prepared releases them.
   WGPUDevice prepared_device_ = nullptr;
   std::map<std::pair<ResourceKind, uint64_t>, void*> prepared_;
+  uint64_t prepared_texture_bytes_ = 0;  // of the textures among them
   bool preparing_ = false;  // inside prepare_rebuild: resolve_now looks in prepared_ first
   bool ended_ = false;
   DrawRehearsal last_rehearsal_;  // what the last prepare_rebuild drew on its device

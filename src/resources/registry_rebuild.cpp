@@ -8,6 +8,7 @@
 
 #include "resources/kind_order.h"
 #include "resources/registry_impl.h"
+#include "warden/gpu/names.h"
 
 namespace warden::resources {
 
@@ -174,7 +175,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
 
 // ---- prepared ahead of a rebuild (docs/adr/0034) ------------------------------------------------
 
-size_t RegistryImpl::prepare_rebuild(WGPUDevice device) {
+size_t RegistryImpl::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) {
   if (refused_inside_recording("prepare_rebuild")) return 0;
   discard_prepared();
   last_rehearsal_ = {};
@@ -189,6 +190,7 @@ size_t RegistryImpl::prepare_rebuild(WGPUDevice device) {
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
     if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>();
   });
+  prepare_textures(texture_bytes);
   last_rehearsal_ = rehearse_draws();
   preparing_ = false;
   device_ = own_device;
@@ -210,9 +212,50 @@ void RegistryImpl::prepare_all() {
   }
 }
 
+namespace {
+
+// The bytes a texture holds at most: every level of every layer (or slice), every sample, at
+// the widest its format's texels can take, so that a budget is never undercounted.
+uint64_t texture_storage_bytes(const TextureDescription& d) {
+  const uint64_t texel = gpu::texel_bytes_at_most(d.format);
+  const bool is_3d = d.dimension == WGPUTextureDimension_3D;
+  uint64_t total = 0;
+  for (uint32_t level = 0; level < std::max(d.mip_level_count, 1u); ++level) {
+    const uint64_t w = std::max(d.size.width >> level, 1u);
+    const uint64_t h = std::max(d.size.height >> level, 1u);
+    const uint64_t depth = is_3d ? std::max(d.size.depthOrArrayLayers >> level, 1u) : d.size.depthOrArrayLayers;
+    total += w * h * depth;
+  }
+  return total * texel * std::max(d.sample_count, 1u);
+}
+
+}  // namespace
+
+// Textures first made first, each while the budget still has room for it (a later, smaller one
+// may fit where an earlier one did not); the recovery writes their kept contents as it would
+// into textures it made.
+void RegistryImpl::prepare_textures(uint64_t budget) {
+  prepared_texture_bytes_ = 0;
+  if (budget == 0) return;
+  auto s = store<TextureTag>();
+  std::vector<SlotId> live;
+  s.pool.for_each_live([&](SlotId id, WGPUTexture object) {
+    if (object != nullptr && s.records[id.index].recipe) live.push_back(id);
+  });
+  for (SlotId id : live) {
+    const TextureDescription& recipe = *s.records[id.index].recipe;
+    const uint64_t bytes = texture_storage_bytes(recipe);
+    if (bytes > budget - prepared_texture_bytes_) continue;
+    Result<WGPUTexture> made = make_object<TextureTag>(recipe);
+    if (!made) continue;  // the rebuild makes it again and reports what the device says
+    prepared_.emplace(std::pair{ResourceKind::Texture, id.bits}, *made);
+    prepared_texture_bytes_ += bytes;
+  }
+}
+
 template <typename Tag>
 RegistryImpl::Object<Tag> RegistryImpl::take_prepared(uint64_t bits) {
-  if constexpr (!detail::kPreparedKind<Tag>) {
+  if constexpr (!detail::kMayBePrepared<Tag>) {
     return nullptr;
   } else {
     auto found = prepared_.find({Tag::kind, bits});
@@ -227,12 +270,13 @@ void RegistryImpl::discard_prepared() {
   // A plain pair, not a structured binding: clang 14 cannot capture bindings in the lambda.
   for (const auto& entry : prepared_) {
     detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
-      if constexpr (detail::kPreparedKind<Tag>) {
+      if constexpr (detail::kMayBePrepared<Tag>) {
         if (entry.first.first == Tag::kind) release_object<Tag>(static_cast<Object<Tag>>(entry.second), Ownership::Owned);
       }
     });
   }
   prepared_.clear();
+  prepared_texture_bytes_ = 0;
   prepared_device_ = nullptr;
 }
 

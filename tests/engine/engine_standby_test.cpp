@@ -6,6 +6,7 @@
 // in between releases them, so the recovery never draws with what was replaced.
 #include "warden/engine/engine.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -438,6 +439,61 @@ TEST(StandbyDevice, TheSpareDrawsEachPipelineOnceForEachBoundStateWithStandIns) 
   ASSERT_GE(texels.size(), 4u);
   EXPECT_THAT(std::vector<uint8_t>(texels.begin(), texels.begin() + 4), ElementsAre(0, 255, 0, 255));
   EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
+}
+
+// ---- textures made on the spare within a budget (ADR 0045) --------------------------------------
+
+// Draws `group` (layout A's, green at level 0) with `pipeline` over the target; its first texel.
+std::vector<uint8_t> draw_sampled(Engine& engine, const Target& target, RenderPipelineHandle pipeline,
+                                  BindGroupHandle group) {
+  auto frame = engine.begin_frame();
+  EXPECT_TRUE(frame.ok()) << frame.error().message;
+  if (!frame.ok()) return {};
+  const gpu::Procs& p = engine.procs();
+  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *engine.registry().resolve(target.view));
+  p.RenderPassEncoderSetPipeline(pass, *engine.registry().resolve(pipeline));
+  const uint32_t offset = 0;
+  p.RenderPassEncoderSetBindGroup(pass, 0, *engine.registry().resolve(group), 1, &offset);
+  p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+  p.RenderPassEncoderEnd(pass);
+  p.RenderPassEncoderRelease(pass);
+  EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
+  std::vector<uint8_t> texels = testing::read_rgba8(engine, target.texture, kStandbyTargetSize, kStandbyTargetSize);
+  if (texels.size() < 4) return {};
+  return {texels.begin(), texels.begin() + 4};
+}
+
+TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWritesTheirContents) {
+  // In creation order: the target (4x4 RGBA8: 64 bytes), the green chain (64x64 RGBA8, 7 levels:
+  // 21,844), "odd" (48x20 RGBA16Float: 7,680), "layers" (2048x1, 12 levels, 256 layers of
+  // RGBA16Float: over 8 MB).
+  struct Case {
+    uint64_t budget;
+    size_t textures;
+    uint64_t bytes;
+  };
+  for (const Case& c : {Case{30'000, 3, 64 + 21'844 + 7'680}, Case{20'000, 2, 64 + 7'680}, Case{0, 0, 0}}) {
+    SCOPED_TRACE(fmt::format("a budget of {} bytes", c.budget));
+    EngineOptions options = standby_options();
+    options.standby_texture_bytes = c.budget;
+    auto engine = make_engine(options);
+    ASSERT_NE(engine, nullptr);
+    const Target target = make_target(*engine);
+    const SampledScene scene = make_sampled_scene(*engine);
+    EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
+    ASSERT_TRUE(poll_until_prepared(*engine));
+    EXPECT_EQ(engine->registry().prepared_texture_bytes(), c.bytes);
+    EXPECT_EQ(engine->registry().prepared_count(), 14u + c.textures) << "2 modules, 3 + 3 layouts, 6 pipelines";
+
+    ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
+    ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+    EXPECT_EQ(engine->counters().standby_takeovers, 1u);
+    EXPECT_EQ(engine->last_rebuild().prepared_taken, 14u + c.textures);
+    EXPECT_TRUE(engine->last_rebuild().failed.empty());
+    // The chain's kept texels were written into whichever texture the recovery took or made.
+    EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
+    EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
+  }
 }
 
 TEST(StandbyDevice, OffByDefaultNoSpareIsMade) {

@@ -103,6 +103,11 @@ struct EngineOptions {
   /// the registry holds, and the recovery onto the spare takes them instead of making them
   /// (Registry::prepare_rebuild, ADR 0034).
   bool standby_device = false;
+  /// With standby_device: the textures the engine also makes on the spare, in creation order,
+  /// up to this many bytes (Registry::prepare_rebuild, ADR 0045). The recovery onto the spare
+  /// then only writes their kept contents instead of making them; the price is a second copy
+  /// of each while the spare waits. 0 (the default): none.
+  uint64_t standby_texture_bytes = 0;
 };
 
 /// What the engine tells the application. Any may be empty. They run inside poll() (or

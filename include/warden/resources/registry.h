@@ -744,15 +744,20 @@ class Registry {
   /// releases them. What was prepared before is released first. Everything prepared is released
   /// as soon as any object is replaced or made again under its handle (a hot reload, a
   /// recreate): it may be made of what changed. Objects made after this call are made by the
-  /// rebuild. Where that device's draws make code (GL), it then rehearses the draws
+  /// rebuild. With `texture_bytes` above 0 it also makes the textures that have recipes, in
+  /// creation order, each that still fits within that many bytes (docs/adr/0045): the rebuild
+  /// then only writes their kept contents into them; they are a second copy of each held while
+  /// `device` waits. Where that device's draws make code (GL), it then rehearses the draws
   /// (last_rehearsal()). Returns how many objects it made (one the device refuses is left to
   /// the rebuild).
-  size_t prepare_rebuild(WGPUDevice device);
+  size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes = 0);
   /// The device of the last prepare_rebuild(), until a rebuild or discard_prepared() let go of
   /// what it made (then null).
   WGPUDevice prepared_device() const;
   /// How many prepared objects wait for a rebuild onto prepared_device().
   size_t prepared_count() const;
+  /// The bytes of the prepared textures among them (within prepare_rebuild's budget).
+  uint64_t prepared_texture_bytes() const;
   /// What the last prepare_rebuild() drew on its device to make the draw-time code there.
   DrawRehearsal last_rehearsal() const;
   /// Releases every prepared object (their device goes elsewhere).

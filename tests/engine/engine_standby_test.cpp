@@ -234,8 +234,9 @@ TEST(StandbyDevice, ASpareLostWhileItWaitsIsLetGoAndTheRecoveryAsksForADevice) {
 
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
   ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
-  EXPECT_NE(engine->device(), spare) << "a lost spare was adopted";
-  EXPECT_EQ(engine->counters().standby_takeovers, 0u);
+  // Not by comparing pointers: the lost spare is released before the next device is made, and
+  // the allocator may give that device the same address (it did on the H200's Vulkan).
+  EXPECT_EQ(engine->counters().standby_takeovers, 0u) << "a lost spare was adopted";
   EXPECT_EQ(engine->counters().objects_prepared_taken, 0u) << "objects of the lost spare were taken";
   EXPECT_EQ(engine->counters().recoveries, 1u);
   EXPECT_THAT(testing::draw_green(*engine, target.texture, target.view, kStandbyTargetSize, kStandbyTargetSize), ElementsAre(0, 255, 0, 255));

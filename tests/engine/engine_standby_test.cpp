@@ -127,6 +127,14 @@ Solid make_solid(Engine& engine) {
   return {*module, pipeline.ok() ? *pipeline : RenderPipelineHandle{}};
 }
 
+// Submits `frame`, then reads back the target's first texel (empty when that failed).
+std::vector<uint8_t> submit_and_read(Engine& engine, Frame frame, const Target& target) {
+  EXPECT_TRUE(engine.submit(std::move(frame)).ok());
+  std::vector<uint8_t> texels = testing::read_rgba8(engine, target.texture, kStandbyTargetSize, kStandbyTargetSize);
+  if (texels.size() < 4) return {};
+  return {texels.begin(), texels.begin() + 4};
+}
+
 // One frame drawing `pipeline` over the target; its first texel.
 std::vector<uint8_t> draw_solid(Engine& engine, const Target& target, RenderPipelineHandle pipeline) {
   auto frame = engine.begin_frame();
@@ -142,10 +150,7 @@ std::vector<uint8_t> draw_solid(Engine& engine, const Target& target, RenderPipe
   p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
   p.RenderPassEncoderEnd(pass);
   p.RenderPassEncoderRelease(pass);
-  EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
-  std::vector<uint8_t> texels = testing::read_rgba8(engine, target.texture, kStandbyTargetSize, kStandbyTargetSize);
-  if (texels.size() < 4) return {};
-  return {texels.begin(), texels.begin() + 4};
+  return submit_and_read(engine, std::move(frame.value()), target);
 }
 
 bool poll_until_prepared(Engine& engine) {
@@ -391,6 +396,23 @@ SampledScene make_sampled_scene(Engine& engine) {
   return scene;
 }
 
+// Draws `group` (layout A's, green at level 0) with `pipeline` over the target; its first texel.
+std::vector<uint8_t> draw_sampled(Engine& engine, const Target& target, RenderPipelineHandle pipeline,
+                                  BindGroupHandle group) {
+  auto frame = engine.begin_frame();
+  EXPECT_TRUE(frame.ok()) << frame.error().message;
+  if (!frame.ok()) return {};
+  const gpu::Procs& p = engine.procs();
+  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *engine.registry().resolve(target.view));
+  p.RenderPassEncoderSetPipeline(pass, *engine.registry().resolve(pipeline));
+  const uint32_t offset = 0;
+  p.RenderPassEncoderSetBindGroup(pass, 0, *engine.registry().resolve(group), 1, &offset);
+  p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
+  p.RenderPassEncoderEnd(pass);
+  p.RenderPassEncoderRelease(pass);
+  return submit_and_read(engine, std::move(frame.value()), target);
+}
+
 bool draws_make_code(const Engine& engine) {
   return engine.backend() == WGPUBackendType_OpenGL || engine.backend() == WGPUBackendType_OpenGLES;
 }
@@ -425,44 +447,11 @@ TEST(StandbyDevice, TheSpareDrawsEachPipelineOnceForEachBoundStateWithStandIns) 
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
   ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_EQ(engine->counters().standby_takeovers, 1u);
-  auto frame = engine->begin_frame();
-  ASSERT_TRUE(frame.ok()) << frame.error().message;
-  const gpu::Procs& p = engine->procs();
-  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *engine->registry().resolve(target.view));
-  p.RenderPassEncoderSetPipeline(pass, *engine->registry().resolve(scene.plain));
-  const uint32_t offset = 0;
-  p.RenderPassEncoderSetBindGroup(pass, 0, *engine->registry().resolve(scene.green_group), 1, &offset);
-  p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
-  p.RenderPassEncoderEnd(pass);
-  p.RenderPassEncoderRelease(pass);
-  ASSERT_TRUE(engine->submit(std::move(frame.value())).ok());
-  const std::vector<uint8_t> texels = testing::read_rgba8(*engine, target.texture, kStandbyTargetSize, kStandbyTargetSize);
-  ASSERT_GE(texels.size(), 4u);
-  EXPECT_THAT(std::vector<uint8_t>(texels.begin(), texels.begin() + 4), ElementsAre(0, 255, 0, 255));
+  EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
   EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
 }
 
 // ---- textures made on the spare within a budget (ADR 0045) --------------------------------------
-
-// Draws `group` (layout A's, green at level 0) with `pipeline` over the target; its first texel.
-std::vector<uint8_t> draw_sampled(Engine& engine, const Target& target, RenderPipelineHandle pipeline,
-                                  BindGroupHandle group) {
-  auto frame = engine.begin_frame();
-  EXPECT_TRUE(frame.ok()) << frame.error().message;
-  if (!frame.ok()) return {};
-  const gpu::Procs& p = engine.procs();
-  WGPURenderPassEncoder pass = gpu::begin_clear_pass(p, frame->encoder(), *engine.registry().resolve(target.view));
-  p.RenderPassEncoderSetPipeline(pass, *engine.registry().resolve(pipeline));
-  const uint32_t offset = 0;
-  p.RenderPassEncoderSetBindGroup(pass, 0, *engine.registry().resolve(group), 1, &offset);
-  p.RenderPassEncoderDraw(pass, 3, 1, 0, 0);
-  p.RenderPassEncoderEnd(pass);
-  p.RenderPassEncoderRelease(pass);
-  EXPECT_TRUE(engine.submit(std::move(frame.value())).ok());
-  std::vector<uint8_t> texels = testing::read_rgba8(engine, target.texture, kStandbyTargetSize, kStandbyTargetSize);
-  if (texels.size() < 4) return {};
-  return {texels.begin(), texels.begin() + 4};
-}
 
 TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWritesTheirContents) {
   // In creation order: the target (4x4 RGBA8: 64 bytes), the green chain (64x64 RGBA8, 7 levels:

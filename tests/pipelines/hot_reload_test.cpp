@@ -392,7 +392,13 @@ TEST_F(HotReloadTest, OnlyFilesLoadedFromDiskCanBeWatched) {
   EXPECT_THAT(watched, FailsWith(MessageId::HotReloadNotFromFile));
 }
 
-class HotReloadWithoutSyncTest : public warden::testing::NullDeviceTest {};
+class HotReloadWithoutSyncTest : public warden::testing::NullDeviceTest {
+ protected:
+  void SetUp() override {
+    dev = warden::testing::open_test_device(gpu::BackendChoice::Null, /*synchronized=*/false);
+    ASSERT_NE(dev, nullptr);
+  }
+};
 
 TEST_F(HotReloadWithoutSyncTest, ADeviceWithoutImplicitSynchronizationIsRefused) {
   resources::Registry registry(*dev->context, dev->device.get(), dev->queue.get());

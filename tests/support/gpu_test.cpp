@@ -29,7 +29,7 @@ std::vector<std::string> TestDevice::take_errors() {
   return std::exchange(uncaptured_errors, {});
 }
 
-std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend) {
+std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend, bool synchronized) {
   gpu::Context* ctx = shared_context();
   if (ctx == nullptr) return nullptr;
   auto dev = std::make_unique<TestDevice>();
@@ -47,6 +47,10 @@ std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend) {
     std::lock_guard lock(raw->mutex);
     raw->uncaptured_errors.emplace_back(message);
   };
+  // Synchronized unless asked otherwise, as the Engine asks for (and as a device several threads
+  // call must be): the thread tests call the device from threads of their own beside the
+  // registry's.
+  if (synchronized) options.optional_features.push_back(WGPUFeatureName_ImplicitDeviceSynchronization);
   auto opened = ctx->open_device(backend, std::move(options));
   if (!opened) {
     ADD_FAILURE() << opened.error().message;

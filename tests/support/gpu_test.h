@@ -45,7 +45,7 @@ struct TestDevice {
 };
 
 // Opens an adapter of `backend` and a device on it; null (with a test failure) on error.
-std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend);
+std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend, bool synchronized = true);
 
 // The backend pixel tests run on: GL, unless WARDEN_TEST_BACKEND names another.
 gpu::BackendChoice pixel_test_backend();

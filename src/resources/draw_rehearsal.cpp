@@ -46,8 +46,10 @@ bool has_stencil(WGPUTextureFormat format) {
 
 // The smallest texture a driver keys like `real`: each side 1 where the real side is a power of
 // two and 3 where it is not, the largest side grown (keeping that) until the chain fits, square
-// where a cube view needs it, every layer kept. Nothing when it would still be large.
-std::optional<WGPUTextureDescriptor> stand_in_texture(const TextureDescription& real) {
+// where a cube view of it is bound (`view_dimension`, the bound view's) or declared, every layer
+// kept. Nothing when it would still be large.
+std::optional<WGPUTextureDescriptor> stand_in_texture(const TextureDescription& real,
+                                                      WGPUTextureViewDimension view_dimension) {
   if (gpu::is_block_compressed(real.format)) return std::nullopt;  // sides must be whole blocks
   const uint64_t bytes = gpu::texel_bytes_at_most(real.format);
   auto small = [](uint32_t side) { return std::has_single_bit(side) ? 1u : 3u; };
@@ -61,9 +63,10 @@ std::optional<WGPUTextureDescriptor> stand_in_texture(const TextureDescription& 
     const auto longest = std::max_element(real_sides, real_sides + 3) - real_sides;
     sides[longest] = std::has_single_bit(real_sides[longest]) ? chain : chain + 1;  // chain + 1 > 2 is odd
   }
-  const bool square = real.binding_view_dimension == WGPUTextureViewDimension_Cube ||
-                      real.binding_view_dimension == WGPUTextureViewDimension_CubeArray ||
-                      (real.size.width == real.size.height && real.size.depthOrArrayLayers % 6 == 0 && !is_3d);
+  auto is_cube = [](WGPUTextureViewDimension d) {
+    return d == WGPUTextureViewDimension_Cube || d == WGPUTextureViewDimension_CubeArray;
+  };
+  const bool square = is_cube(view_dimension) || is_cube(real.binding_view_dimension);
   if (square) sides[0] = sides[1] = std::max(sides[0], sides[1]);
   const uint32_t layers = is_3d ? sides[2] : real.size.depthOrArrayLayers;
   const uint64_t texels = uint64_t{sides[0]} * sides[1] * (is_3d ? sides[2] : layers) * real.sample_count;
@@ -144,7 +147,7 @@ WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& grou
     } else if (const auto* view = std::get_if<TextureViewHandle>(&entry.resource)) {
       const auto& view_recipe = *record(*view)->recipe;  // bound_state_of found both recipes
       const TextureDescription& real = *record(view_recipe.texture)->recipe;
-      auto descriptor = rehearsal::stand_in_texture(real);
+      auto descriptor = rehearsal::stand_in_texture(real, view_recipe.desc.dimension);
       if (!descriptor) return nullptr;
       held.textures.emplace_back(&procs_, procs_.DeviceCreateTexture(device_, &*descriptor));
       const WGPUTextureViewDescriptor vd = detail::view_descriptor(view_recipe.desc);

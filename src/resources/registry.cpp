@@ -424,8 +424,7 @@ Error RegistryImpl::device_lost_error(std::string_view what) const {
                     fmt::format("{}: device lost (device generation {}), rebuilding", what, device_generation_));
 }
 
-std::optional<Error> RegistryImpl::refuse_inside_recording(std::string_view call) const {
-  if (recording_ == nullptr) return std::nullopt;
+Error RegistryImpl::recording_refusal(std::string_view call) const {
   return make_error(ErrorKind::Refused, MessageId::RenderBundleRecordReentered,
                     fmt::format("{}: called from inside the record callback of render bundle \"{}\"; a record "
                                 "callback may resolve handles and write contents, not make, replace or "
@@ -509,12 +508,12 @@ Result<Handle<Tag>> RegistryImpl::adopt(Object<Tag> object, std::string label, O
                       fmt::format("{} \"{}\": it cannot be a valid {}: {}", call_name<Tag>("adopt"), label, kind,
                                   *broken));
   }
-  return insert<Tag>(object, std::move(label), ownership, std::move(data));
+  return insert<Tag>(object, label, ownership, std::move(data));
 }
 
 template <typename Tag>
-Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string label, Ownership ownership,
-                                     detail::KindData<Tag> data) {
+Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view label, Ownership ownership,
+                                         detail::KindData<Tag> data) {
   auto s = store<Tag>();
   auto id = s.pool.acquire(object);
   if (!id) {
@@ -522,7 +521,7 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string label, 
     if (ownership == Ownership::Owned) {
       bool destroyed = release_object<Tag>(object, ownership);
       if (options_.on_release) {
-        options_.on_release(ReleaseEvent{Tag::kind, 0, 0, object, label, ownership, Serial{},
+        options_.on_release(ReleaseEvent{Tag::kind, 0, 0, object, std::string(label), ownership, Serial{},
                                          clock().retired(), destroyed});
       }
     }
@@ -539,7 +538,7 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string label, 
   if (label.empty()) {
     rec.label = fmt::format("{}#{}.{}", kind_name<Tag>(), id->index, id->generation);
   } else {
-    rec.label = std::move(label);
+    rec.label.assign(label);  // into the slot's string: a label that fits its capacity allocates nothing
   }
   rec.ownership = ownership;
   rec.last_used = Serial{};
@@ -698,6 +697,14 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
       --texture->data.live_views;
     }
   }
+  if constexpr (detail::kMayBePrepared<Tag>) {
+    // A copy made on the other device ahead of a rebuild that will no longer ask for it.
+    if (!prepared_.empty()) {
+      const TextureDescription* texture = nullptr;
+      if constexpr (std::is_same_v<Tag, TextureTag>) texture = rec.recipe ? &*rec.recipe : nullptr;
+      drop_prepared(Tag::kind, handle.bits(), texture);
+    }
+  }
   auto released = s.pool.release(handle.index());
   release_when_retired<Tag>(released.value, rec, handle.index(), handle.generation());
   if constexpr (std::is_same_v<Tag, BindGroupTag> || std::is_same_v<Tag, RenderBundleTag>) {
@@ -734,9 +741,9 @@ void RegistryImpl::release_when_retired(Object<Tag> object, const detail::Record
     }
     return;
   }
-  queue_pending(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
+  pending_.push(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
                               rec.ownership, index, generation,
-                              options_.on_release ? rec.label : std::string{}});
+                              options_.on_release ? std::make_unique<std::string>(rec.label) : nullptr});
 }
 
 template <typename Tag>
@@ -835,33 +842,13 @@ void RegistryImpl::assume_all_complete() {
   release_all_pending();
 }
 
-// Serials arrive in order nearly always: an owned object waits for the submission being
-// recorded, the newest serial, so it goes at the back. A borrowed object waits only for its own
-// last use, which can be older than what is queued; it goes in its place, so that it is released
-// when its own serial retired rather than behind a newer one.
-void RegistryImpl::queue_pending(PendingRelease pending) {
-  if (pending_.empty() || pending_.back().release_after <= pending.release_after) {
-    pending_.push_back(std::move(pending));
-    return;
-  }
-  auto later = std::upper_bound(pending_.begin(), pending_.end(), pending.release_after,
-                                [](Serial after, const PendingRelease& queued) { return after < queued.release_after; });
-  pending_.insert(later, std::move(pending));
-}
-
 void RegistryImpl::release_all_pending() {
-  while (!pending_.empty()) {
-    PendingRelease pending = std::move(pending_.front());
-    pending_.pop_front();
-    release_pending(pending);
-  }
+  while (!pending_.empty()) release_pending(pending_.take_front());
 }
 
 void RegistryImpl::release_retired_pending() {
   while (!pending_.empty() && clock().is_retired(pending_.front().release_after)) {
-    PendingRelease pending = std::move(pending_.front());
-    pending_.pop_front();
-    release_pending(pending);
+    release_pending(pending_.take_front());
   }
 }
 
@@ -877,7 +864,8 @@ void RegistryImpl::release_pending(const PendingRelease& pending) {
     case ResourceKind::None: assert(false); break;
   }
   if (options_.on_release) {
-    options_.on_release(ReleaseEvent{pending.kind, pending.index, pending.generation, pending.object, pending.label,
+    options_.on_release(ReleaseEvent{pending.kind, pending.index, pending.generation, pending.object,
+                                     pending.label ? *pending.label : std::string{},
                                      pending.ownership, pending.last_used, clock().retired(), destroyed});
   }
 }
@@ -895,7 +883,7 @@ void RegistryImpl::release_pending(const PendingRelease& pending) {
   template void RegistryImpl::touch_impl<Name##Tag>(Name##Handle);                                  \
   template Serial RegistryImpl::last_used_of<Name##Tag>(Name##Handle) const;                     \
   template std::optional<SlotState> RegistryImpl::state_of<Name##Tag>(Name##Handle) const;        \
-  template Result<Name##Handle> RegistryImpl::insert<Name##Tag>(WGPU##Name, std::string, Ownership,  \
+  template Result<Name##Handle> RegistryImpl::insert<Name##Tag>(WGPU##Name, std::string_view, Ownership,  \
                                                             detail::KindData<Name##Tag>);       \
   template detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle);                \
   template bool RegistryImpl::release_object<Name##Tag>(WGPU##Name, Ownership);                         \

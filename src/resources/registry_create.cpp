@@ -113,9 +113,9 @@ Result<RegistryImpl::Object<Tag>> RegistryImpl::create_checked(const char* call,
   return object;
 }
 
-template <typename Tag>
-Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
-                                                 detail::KindData<Tag> data) {
+template <typename Tag, typename RecipeRef>
+Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, RecipeRef&& recipe, detail::KindData<Tag> data) {
+  static_assert(std::is_same_v<std::remove_cvref_t<RecipeRef>, detail::Recipe<Tag>>);
   if (auto refused = refuse_inside_recording(call)) return *refused;
   const bool carried = !device_lost_ && carry_to_frame_thread();
   if (!carried) settle_carried();  // what it uses may be waiting
@@ -137,16 +137,15 @@ Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, detail::R
     if (handle) {
       auto& rec = store<Tag>().records[handle->index()];
       rec.state = carried ? SlotState::Waiting : SlotState::Lost;
-      rec.recipe = std::move(recipe);
+      rec.recipe.emplace(std::forward<RecipeRef>(recipe));
       if (carried) waiting_.emplace_back(Tag::kind, handle->bits());
     }
     return handle;
   }
   auto object = make_object<Tag>(recipe);
   if (!object) return object.error();
-  std::string label = recipe_label(recipe);
-  auto handle = insert<Tag>(*object, std::move(label), Ownership::Owned, std::move(data));
-  if (handle) store<Tag>().records[handle->index()].recipe = std::move(recipe);
+  auto handle = insert<Tag>(*object, recipe_label(recipe), Ownership::Owned, std::move(data));
+  if (handle) store<Tag>().records[handle->index()].recipe.emplace(std::forward<RecipeRef>(recipe));
   return handle;
 }
 
@@ -406,8 +405,8 @@ std::optional<Error> RegistryImpl::refuse_carried(std::string_view call) const {
                                 call));
 }
 
-void RegistryImpl::settle_carried() {
-  if (device_lost_ || carry_to_frame_thread() || (waiting_.empty() && carried_writes_.empty())) return;
+void RegistryImpl::settle_carried_now() {
+  if (device_lost_ || carry_to_frame_thread()) return;
   // Taken first: a report below reaches the application's sink, which may create again.
   const std::vector<std::pair<ResourceKind, uint64_t>> waiting = std::exchange(waiting_, {});
   const std::vector<CarriedWrite> writes = std::exchange(carried_writes_, {});

@@ -44,7 +44,7 @@ class StaleErrorSources {
       impl = get().registries_[source.context].lock();
     }
     const auto kind = static_cast<ResourceKind>(source.detail);
-    auto held = impl == nullptr ? std::unique_lock<std::recursive_mutex>{} : impl->lock();
+    auto held = impl == nullptr ? std::unique_lock<RegistryLock>{} : impl->lock();
     if (impl == nullptr || impl->ended()) {
       return make_error(ErrorKind::StaleHandle, MessageId::HandleOfEndedRegistry,
                         fmt::format("{} handle (bits {:#x}) did not resolve, and registry {}, which resolved it, has "

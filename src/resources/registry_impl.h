@@ -15,13 +15,12 @@
 #include <type_traits>
 #include <variant>
 #include <vector>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 
 #include "warden/core/frame_thread.h"
 #include "warden/gpu/ref.h"
 #include "warden/resources/registry.h"
+#include "resources/pending_releases.h"
+#include "resources/registry_lock.h"
 
 namespace warden::resources {
 
@@ -271,32 +270,9 @@ class RegistryImpl {
   void shutdown();
 
   // ---- threads (docs/threads.md, docs/adr/0041) --------------------------------------------
-  // Every call but resolve() runs under this lock (the facade takes it). Recursive: a call may
-  // re-enter the registry on its own thread (a record or refill callback, a diagnostics sink, a
-  // release hook), and those are the paths the single-threaded registry already allowed.
-  // Tries for about 2 us before it sleeps: the registry's calls hold the lock for a few hundred
-  // ns, and a waiter put to sleep costs a wake-up call to the thread that lets go, on every
-  // call, while several loading threads create at once (registry_churn_ns_threads_2 was 0.22x
-  // raw Dawn with a plain lock, 0.70x with this). Bounded by the time-stamp counter, not by a
-  // count of pauses: a pause is a few dozen cycles on the AMD cores the bound was sized on and
-  // about 140 on recent Intel cores, where the same count spun for about 10 us.
-  std::unique_lock<std::recursive_mutex> lock() const {
-    std::unique_lock held(mutex_, std::try_to_lock);
-    if (held.owns_lock()) return held;
-#if defined(__x86_64__) || defined(__i386__)
-    const uint64_t until = __rdtsc() + kLockSpinTicks;
-    do {
-      __builtin_ia32_pause();
-    } while (!held.try_lock() && __rdtsc() < until);
-#else
-    for (int spin = 0; spin < kLockSpins && !held.try_lock(); ++spin) {
-    }
-#endif
-    if (!held.owns_lock()) held.lock();
-    return held;
-  }
-  static constexpr uint64_t kLockSpinTicks = 6000;  // ~2 us at the 3 GHz of a time-stamp counter
-  static constexpr int kLockSpins = 200;            // elsewhere, tries without a pause between
+  // Every call but resolve() runs under this lock (the facade takes it); registry_lock.h says
+  // how it waits and why it is recursive.
+  std::unique_lock<RegistryLock> lock() const { return std::unique_lock(lock_); }
   // Nothing when the calling thread is the frame thread (or this build does not check);
   // otherwise the core.WrongThread error for `call`.
   std::optional<Error> refuse_off_frame_thread(std::string_view call) const {
@@ -372,7 +348,7 @@ class RegistryImpl {
   template <typename Tag>
   Result<Handle<Tag>> adopt(Object<Tag> object, std::string label, Ownership ownership);
   template <typename Tag>
-  Result<Handle<Tag>> insert(Object<Tag> object, std::string label, Ownership ownership,
+  Result<Handle<Tag>> insert(Object<Tag> object, std::string_view label, Ownership ownership,
                              detail::KindData<Tag> data);
   // Runs one device call (a creation, a queue write) so that its errors come back here:
   // Dawn's words when it refused the call, which then reaches neither the caller's records nor
@@ -423,7 +399,11 @@ class RegistryImpl {
   // Refused (RenderBundleRecordReentered) while a record callback runs: `call` would make,
   // replace or destroy an object, which the walks around the callback (create, rebuild) do not
   // expect to change under them (docs/adr/0039). Empty otherwise.
-  std::optional<Error> refuse_inside_recording(std::string_view call) const;
+  std::optional<Error> refuse_inside_recording(std::string_view call) const {
+    if (recording_ == nullptr) [[likely]] return std::nullopt;
+    return recording_refusal(call);
+  }
+  [[gnu::cold]] Error recording_refusal(std::string_view call) const;
   // The same for the calls that move device generations, which return no error: reported as a
   // gfx.resources error; true when refused.
   bool refused_inside_recording(std::string_view call);
@@ -435,19 +415,26 @@ class RegistryImpl {
   Result<Object<Tag>> make_object(const detail::Recipe<Tag>& recipe);
   template <typename Tag, typename Make>
   Result<Object<Tag>> create_checked(const char* call, std::string_view label, Make&& make);
-  // create_* after its checks: make the object, register it with its recipe.
-  template <typename Tag>
-  Result<Handle<Tag>> create_from_recipe(const char* call, detail::Recipe<Tag> recipe,
-                                         detail::KindData<Tag> data);
+  // create_* after its checks: make the object, register it with its recipe. The recipe is
+  // copied (or moved) once, into the slot's record.
+  template <typename Tag, typename RecipeRef>
+  Result<Handle<Tag>> create_from_recipe(const char* call, RecipeRef&& recipe, detail::KindData<Tag> data);
   template <typename Tag>
   void lose_all();
   template <typename Tag>
   void rebuild_all(RebuildReport& report);
+  // The live slots that hold an object and a recipe to make it again from, in slot order:
+  // what prepare_rebuild makes on the other device.
+  template <typename Tag>
+  std::vector<SlotId> live_with_recipes() const;
   template <typename Tag>
   void prepare_all();
   template <typename Tag>
   Object<Tag> take_prepared(uint64_t bits);
   void prepare_textures(uint64_t budget);
+  // Lets go of what prepare_rebuild made for the slot `bits` of `kind`, whose occupant ends now;
+  // `texture`, its recipe where it is a texture, takes its bytes off prepared_texture_bytes_.
+  void drop_prepared(ResourceKind kind, uint64_t bits, const TextureDescription* texture);
   // Draws rehearsed on the prepared device (draw_rehearsal.cpp, docs/adr/0044): what stands in
   // for the application's objects there, held until the rehearsal is submitted.
   struct StandIns {
@@ -482,18 +469,7 @@ class RegistryImpl {
   template <typename Tag>
   void release_all_live();
 
-  // A GPU object whose handle is gone and whose last submission has not retired yet.
-  struct PendingRelease {
-    Serial release_after{};  // last_used, or for owned objects at least the serial being recorded
-    Serial last_used{};
-    ResourceKind kind = ResourceKind::None;
-    void* object = nullptr;
-    Ownership ownership = Ownership::Owned;
-    uint32_t index = 0;
-    uint32_t generation = 0;
-    std::string label{};  // for RegistryOptions::on_release only: empty without one (a copy per destroy)
-  };
-  void queue_pending(PendingRelease pending);
+  using PendingRelease = detail::PendingRelease;
 
   // Devices that take calls on one thread (Dawn's GL and GLES keep their context current on
   // the thread that made the device; a call from another thread reaches no context). There a
@@ -504,7 +480,11 @@ class RegistryImpl {
   bool carry_to_frame_thread() const { return device_on_one_thread_ && !frame_thread_.is_current(); }
   // A call that swaps a new object in at once cannot be carried: WrongThread there.
   std::optional<Error> refuse_carried(std::string_view call) const;
-  void settle_carried();
+  void settle_carried() {
+    if (waiting_.empty() && carried_writes_.empty()) [[likely]] return;
+    settle_carried_now();
+  }
+  void settle_carried_now();
   template <typename Tag>
   void make_waiting(uint64_t bits);
   struct CarriedWrite {
@@ -557,8 +537,7 @@ class RegistryImpl {
 #undef WARDEN_REGISTRY_RECORDS
           std::monostate>
       records_;
-  // In release_after order, oldest first (queue_pending keeps it so).
-  std::deque<PendingRelease> pending_;
+  detail::PendingReleases pending_;
   // What prepare_rebuild made on prepared_device_, by kind and slot bits; owned here until a
   // rebuild onto that device takes them or discard_prepared releases them.
   WGPUDevice prepared_device_ = nullptr;
@@ -568,7 +547,7 @@ class RegistryImpl {
   bool ended_ = false;
   DrawRehearsal last_rehearsal_;  // what the last prepare_rebuild drew on its device
 
-  mutable std::recursive_mutex mutex_;
+  mutable RegistryLock lock_;
   FrameThread frame_thread_;
   bool device_on_one_thread_ = false;
   // Waiting objects by kind and handle bits, in creation order; carried writes in call order.

@@ -199,13 +199,19 @@ size_t RegistryImpl::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) 
 }
 
 template <typename Tag>
-void RegistryImpl::prepare_all() {
+std::vector<SlotId> RegistryImpl::live_with_recipes() const {
   auto s = store<Tag>();
   std::vector<SlotId> live;
   s.pool.for_each_live([&](SlotId id, Object<Tag> object) {
     if (object != nullptr && s.records[id.index].recipe) live.push_back(id);
   });
-  for (SlotId id : live) {
+  return live;
+}
+
+template <typename Tag>
+void RegistryImpl::prepare_all() {
+  auto s = store<Tag>();
+  for (SlotId id : live_with_recipes<Tag>()) {
     Result<Object<Tag>> made = make_object<Tag>(*s.records[id.index].recipe);
     if (!made) continue;  // the rebuild makes it again and reports what the device says
     prepared_.emplace(std::pair{Tag::kind, id.bits}, *made);
@@ -238,11 +244,7 @@ void RegistryImpl::prepare_textures(uint64_t budget) {
   prepared_texture_bytes_ = 0;
   if (budget == 0) return;
   auto s = store<TextureTag>();
-  std::vector<SlotId> live;
-  s.pool.for_each_live([&](SlotId id, WGPUTexture object) {
-    if (object != nullptr && s.records[id.index].recipe) live.push_back(id);
-  });
-  for (SlotId id : live) {
+  for (SlotId id : live_with_recipes<TextureTag>()) {
     const TextureDescription& recipe = *s.records[id.index].recipe;
     const uint64_t bytes = texture_storage_bytes(recipe);
     if (bytes > budget - prepared_texture_bytes_) continue;
@@ -251,6 +253,21 @@ void RegistryImpl::prepare_textures(uint64_t budget) {
     prepared_.emplace(std::pair{ResourceKind::Texture, id.bits}, *made);
     prepared_texture_bytes_ += bytes;
   }
+}
+
+void RegistryImpl::drop_prepared(ResourceKind kind, uint64_t bits, const TextureDescription* texture) {
+  // Not while prepare_rebuild walks its set; and the other device of a backend that takes calls
+  // on one thread is the frame thread's to call: its discard or the rebuild lets go then.
+  if (preparing_ || carry_to_frame_thread()) return;
+  auto found = prepared_.find({kind, bits});
+  if (found == prepared_.end()) return;
+  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
+    if constexpr (detail::kMayBePrepared<Tag>) {
+      if (kind == Tag::kind) release_object<Tag>(static_cast<Object<Tag>>(found->second), Ownership::Owned);
+    }
+  });
+  prepared_.erase(found);
+  if (texture != nullptr) prepared_texture_bytes_ -= std::min(prepared_texture_bytes_, texture_storage_bytes(*texture));
 }
 
 template <typename Tag>

@@ -486,6 +486,34 @@ TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWrites
   }
 }
 
+TEST(StandbyDevice, ADestroyedTextureLetsGoOfItsCopyOnTheSpareAtOnce) {
+  EngineOptions options = standby_options();
+  options.standby_texture_bytes = 30'000;  // the target, the green chain and "odd" (above)
+  auto engine = make_engine(options);
+  ASSERT_NE(engine, nullptr);
+  const Target target = make_target(*engine);
+  const SampledScene scene = make_sampled_scene(*engine);
+  EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
+  ASSERT_TRUE(poll_until_prepared(*engine));
+  resources::Registry& reg = engine->registry();
+  ASSERT_EQ(reg.prepared_texture_bytes(), 64u + 21'844u + 7'680u);
+  ASSERT_EQ(reg.prepared_count(), 17u);
+
+  ASSERT_TRUE(reg.destroy_texture_view(target.view).ok());
+  EXPECT_EQ(reg.prepared_count(), 17u) << "views are not made ahead";
+  ASSERT_TRUE(reg.destroy_texture(target.texture).ok());
+  EXPECT_EQ(reg.prepared_texture_bytes(), 21'844u + 7'680u);
+  EXPECT_EQ(reg.prepared_count(), 16u);
+
+  // The recovery takes what is left and asks for nothing the destroyed texture held.
+  ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+  EXPECT_EQ(engine->counters().standby_takeovers, 1u);
+  EXPECT_EQ(engine->last_rebuild().prepared_taken, 16u);
+  EXPECT_TRUE(engine->last_rebuild().failed.empty());
+  EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
+}
+
 TEST(StandbyDevice, OffByDefaultNoSpareIsMade) {
   auto engine = make_engine(testing::engine_options(testing::pixel_test_backend()));
   ASSERT_NE(engine, nullptr);

@@ -453,6 +453,30 @@ TEST(StandbyDevice, TheSpareDrawsEachPipelineOnceForEachBoundStateWithStandIns) 
 
 // ---- textures made on the spare within a budget (ADR 0045) --------------------------------------
 
+// An engine whose spare holds the sampled scene's modules, layouts and pipelines and, within
+// `texture_bytes`, its textures: made, drawn once, and polled until the spare is prepared. The
+// engine is null after a failure (reported).
+struct PreparedScene {
+  std::unique_ptr<Engine> engine;
+  Target target;
+  SampledScene scene;
+};
+PreparedScene prepare_sampled_scene(uint64_t texture_bytes) {
+  EngineOptions options = standby_options();
+  options.standby_texture_bytes = texture_bytes;
+  PreparedScene made{make_engine(options), {}, {}};
+  if (made.engine == nullptr) return made;
+  made.target = make_target(*made.engine);
+  made.scene = make_sampled_scene(*made.engine);
+  EXPECT_THAT(draw_sampled(*made.engine, made.target, made.scene.plain, made.scene.green_group),
+              ElementsAre(0, 255, 0, 255));
+  if (!poll_until_prepared(*made.engine)) {
+    ADD_FAILURE() << "the spare was never prepared";
+    made.engine.reset();
+  }
+  return made;
+}
+
 TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWritesTheirContents) {
   // In creation order: the target (4x4 RGBA8: 64 bytes), the green chain (64x64 RGBA8, 7 levels:
   // 21,844), "odd" (48x20 RGBA16Float: 7,680), "layers" (2048x1, 12 levels, 256 layers of
@@ -464,14 +488,8 @@ TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWrites
   };
   for (const Case& c : {Case{30'000, 3, 64 + 21'844 + 7'680}, Case{20'000, 2, 64 + 7'680}, Case{0, 0, 0}}) {
     SCOPED_TRACE(fmt::format("a budget of {} bytes", c.budget));
-    EngineOptions options = standby_options();
-    options.standby_texture_bytes = c.budget;
-    auto engine = make_engine(options);
+    auto [engine, target, scene] = prepare_sampled_scene(c.budget);
     ASSERT_NE(engine, nullptr);
-    const Target target = make_target(*engine);
-    const SampledScene scene = make_sampled_scene(*engine);
-    EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
-    ASSERT_TRUE(poll_until_prepared(*engine));
     EXPECT_EQ(engine->registry().prepared_texture_bytes(), c.bytes);
     EXPECT_EQ(engine->registry().prepared_count(), 14u + c.textures) << "2 modules, 3 + 3 layouts, 6 pipelines";
 
@@ -487,14 +505,8 @@ TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWrites
 }
 
 TEST(StandbyDevice, ADestroyedTextureLetsGoOfItsCopyOnTheSpareAtOnce) {
-  EngineOptions options = standby_options();
-  options.standby_texture_bytes = 30'000;  // the target, the green chain and "odd" (above)
-  auto engine = make_engine(options);
+  auto [engine, target, scene] = prepare_sampled_scene(30'000);  // the target, the green chain, "odd"
   ASSERT_NE(engine, nullptr);
-  const Target target = make_target(*engine);
-  const SampledScene scene = make_sampled_scene(*engine);
-  EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
-  ASSERT_TRUE(poll_until_prepared(*engine));
   resources::Registry& reg = engine->registry();
   ASSERT_EQ(reg.prepared_texture_bytes(), 64u + 21'844u + 7'680u);
   ASSERT_EQ(reg.prepared_count(), 17u);

@@ -35,7 +35,6 @@
 #include <atomic>
 #include <bit>
 #include <cassert>
-#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -73,8 +72,8 @@ class Pool {
        uint32_t generation_limit = HandleLayout::kMaxGeneration, uint32_t first_generation = 1)
       : capacity_(capacity),
         index_mask_(std::bit_ceil(std::max(capacity, 1u)) - 1),
-        doubled_mask_(uint64_t{index_mask_} * 2),
-        slots_(std::make_unique<Slot[]>(size_t{index_mask_} + 1)),
+        keys_(std::make_unique<std::atomic<uint64_t>[]>(size_t{index_mask_} + 1)),
+        values_(std::make_unique<std::atomic<T>[]>(size_t{index_mask_} + 1)),
         owner_bits_(owner_bits),
         generation_limit_(generation_limit),
         first_generation_(first_generation) {
@@ -106,7 +105,7 @@ class Pool {
     if (!free_.empty()) {
       index = free_.back();
       free_.pop_back();
-      generation = generation_of(slots_[index].key.load(std::memory_order_relaxed));
+      generation = generation_of(keys_[index].load(std::memory_order_relaxed));
     } else if (handed_out_ < capacity_) {  // retired slots count as handed out, never free
       index = handed_out_++;
       generation = first_generation_;
@@ -115,8 +114,8 @@ class Pool {
     }
     const uint64_t key = live_key(index, generation);
     // Value first, then the key that makes it findable (load() reads them the other way round).
-    slots_[index].value.store(value, std::memory_order_release);
-    slots_[index].key.store(key, std::memory_order_release);
+    values_[index].store(value, std::memory_order_release);
+    keys_[index].store(key, std::memory_order_release);
     ++live_;
     if (generation > highest_issued_) highest_issued_ = generation;
     return SlotId{index, generation, key};
@@ -130,20 +129,20 @@ class Pool {
   };
   /// Ends the occupant of a live slot; its handles go stale at once. Writer.
   Released release(uint32_t index) {
-    assert(index < handed_out_ && is_live(slots_[index].key.load(std::memory_order_relaxed)));
-    const uint32_t generation = generation_of(slots_[index].key.load(std::memory_order_relaxed));
+    assert(index < handed_out_ && is_live(keys_[index].load(std::memory_order_relaxed)));
+    const uint32_t generation = generation_of(keys_[index].load(std::memory_order_relaxed));
     Released out{};
     --live_;
     if (generation >= generation_limit_) {
       // Keeps the last generation, marked free: no later acquire takes it, no handle matches.
-      slots_[index].key.store(free_key(index, generation), std::memory_order_release);
+      keys_[index].store(free_key(index, generation), std::memory_order_release);
       ++retired_;
       out.slot_retired = true;
     } else {
-      slots_[index].key.store(free_key(index, generation + 1), std::memory_order_release);
+      keys_[index].store(free_key(index, generation + 1), std::memory_order_release);
       free_.push_back(index);
     }
-    out.value = slots_[index].value.exchange(T{}, std::memory_order_acq_rel);
+    out.value = values_[index].exchange(T{}, std::memory_order_acq_rel);
     return out;
   }
 
@@ -155,22 +154,17 @@ class Pool {
   T load(uint64_t handle_bits) const {
     const size_t index = handle_bits & index_mask_;
     if constexpr (kPlainLoads) {
-      // value = slot.value; if (slot.key != handle_bits) value = 0: two loads in this order, the
-      // compare folded into the second and no branch. The slot is found as the words at twice
-      // its index (lea, and), which the 8-byte scale of an address reaches: a 16-byte slot's
-      // own index would need a shift and an add besides, on every lookup.
-      const size_t word = (handle_bits * 2) & doubled_mask_;
-      const auto* words = reinterpret_cast<const std::atomic<uint64_t>*>(slots_.get());
+      // value = values_[index]; if (keys_[index] != handle_bits) value = 0: two loads in this
+      // order, the compare folded into the second and no branch.
       uint64_t value;
       __asm__ __volatile__(
           "movq %[stored], %[value]\n\t"
           "cmpq %[key], %[handle]\n\t"
           "cmovneq %[none], %[value]"
           : [value] "=&r"(value)
-          : [stored] "m"(words[word + 1]), [key] "m"(words[word]), [handle] "r"(handle_bits),
+          : [stored] "m"(values_[index]), [key] "m"(keys_[index]), [handle] "r"(handle_bits),
             [none] "r"(uint64_t{0})
           : "cc");
-      (void)index;
       return std::bit_cast<T>(value);
     } else {
       const T value = read_value(index);
@@ -179,7 +173,7 @@ class Pool {
   }
   /// Whether the handle bits name the live occupant of their slot (whatever its value).
   bool contains(uint64_t handle_bits) const {
-    return is_live(handle_bits) && slots_[handle_bits & index_mask_].key.load(std::memory_order_acquire) == handle_bits;
+    return is_live(handle_bits) && keys_[handle_bits & index_mask_].load(std::memory_order_acquire) == handle_bits;
   }
   /// The value of the live occupant the handle bits name; nullopt when they name none.
   std::optional<T> find(uint64_t handle_bits) const {
@@ -194,7 +188,7 @@ class Pool {
   /// Replaces the value of the live occupant the handle bits name; the old value. Writer.
   T exchange(uint64_t handle_bits, T value) {
     assert(contains(handle_bits));
-    return slots_[handle_bits & index_mask_].value.exchange(value, std::memory_order_acq_rel);
+    return values_[handle_bits & index_mask_].exchange(value, std::memory_order_acq_rel);
   }
 
   /// What a slot holds now, for error messages about a handle that did not match.
@@ -207,7 +201,7 @@ class Pool {
   /// What slot `index` holds now; a default SlotState when it was never handed out.
   SlotState state(uint32_t index) const {
     if (index >= handed_out_) return {};
-    const uint64_t key = slots_[index].key.load(std::memory_order_acquire);
+    const uint64_t key = keys_[index].load(std::memory_order_acquire);
     return {true, is_live(key), generation_of(key)};
   }
 
@@ -215,8 +209,8 @@ class Pool {
   /// Calls f(SlotId, T) for every live occupant, in slot order. Writer (or under the writers' lock).
   void for_each_live(F&& f) const {
     for (uint32_t i = 0; i < handed_out_; ++i) {
-      const uint64_t key = slots_[i].key.load(std::memory_order_relaxed);
-      if (is_live(key)) f(SlotId{i, generation_of(key), key}, slots_[i].value.load(std::memory_order_relaxed));
+      const uint64_t key = keys_[i].load(std::memory_order_relaxed);
+      if (is_live(key)) f(SlotId{i, generation_of(key), key}, values_[i].load(std::memory_order_relaxed));
     }
   }
 
@@ -224,7 +218,7 @@ class Pool {
   // The reader's two loads: the value, then the key (see load()). On x86-64 every load is an
   // acquire load in hardware, so these are plain loads written in asm: a compiler treats each
   // atomic access as a barrier that no other load crosses, and would reload the caller's
-  // loop-invariant words (this pool's slots and mask) around every lookup. The key's asm takes
+  // loop-invariant words (this pool's arrays and mask) around every lookup. The key's asm takes
   // the value as an operand, so it is issued after it. Elsewhere, and under ThreadSanitizer
   // (which sees atomics, not asm), they are the atomic loads they stand for.
 #if defined(__x86_64__) && !defined(__SANITIZE_THREAD__) && !WARDEN_POOL_HAS_TSAN
@@ -235,20 +229,20 @@ class Pool {
   T read_value(size_t index) const {
     if constexpr (kPlainLoads) {
       T value;
-      __asm__ __volatile__("movq %1, %0" : "=r"(value) : "m"(slots_[index].value));
+      __asm__ __volatile__("movq %1, %0" : "=r"(value) : "m"(values_[index]));
       return value;
     } else {
-      return slots_[index].value.load(std::memory_order_acquire);
+      return values_[index].load(std::memory_order_acquire);
     }
   }
   uint64_t read_key_after(size_t index, T value) const {
     if constexpr (kPlainLoads) {
       uint64_t key;
-      __asm__ __volatile__("movq %1, %0" : "=r"(key) : "m"(slots_[index].key), "r"(value));
+      __asm__ __volatile__("movq %1, %0" : "=r"(key) : "m"(keys_[index]), "r"(value));
       return key;
     } else {
       (void)value;
-      return slots_[index].key.load(std::memory_order_relaxed);
+      return keys_[index].load(std::memory_order_relaxed);
     }
   }
   static uint32_t generation_of(uint64_t key) {
@@ -265,20 +259,14 @@ class Pool {
   static bool is_live(uint64_t key) { return (key & HandleLayout::kOwnerMask) != 0; }
 
   uint32_t capacity_;
-  // The slot array's size less one (a power of two less one): the lookup's index mask. A masked
+  // The slot arrays' size less one (a power of two less one): the lookup's index mask. A masked
   // index past the slots handed out reaches a slot whose key holds another index, or zero.
   uint32_t index_mask_;
-  uint64_t doubled_mask_;  // index_mask_ * 2: load() addresses a slot by its first word
-  // Slot i: its key is the live occupant's handle (live_key), its next generation when free
-  // (free_key), or zero when never used; its value is the occupant's. Side by side in 16 bytes,
-  // so a lookup reads one cache line, not one in each of two arrays (docs/adr/0046).
-  struct alignas(16) Slot {
-    std::atomic<uint64_t> key{0};
-    std::atomic<T> value{};
-  };
-  static_assert(sizeof(Slot) == 2 * sizeof(uint64_t) && offsetof(Slot, key) == 0 &&
-                offsetof(Slot, value) == sizeof(uint64_t));
-  std::unique_ptr<Slot[]> slots_;
+  // Slot i is keys_[i] and values_[i]: the key is the live occupant's handle (live_key), its
+  // next generation when free (free_key), or zero when never used. Two arrays rather than one of
+  // pairs: a lookup addresses each with one scaled index.
+  std::unique_ptr<std::atomic<uint64_t>[]> keys_;
+  std::unique_ptr<std::atomic<T>[]> values_;
   // Writer state, under the owner's lock.
   uint32_t handed_out_ = 0;        // slots 0..handed_out_-1 were ever given an occupant
   std::vector<uint32_t> free_;    // LIFO: a freed slot is reused first, with a new generation

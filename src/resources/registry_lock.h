@@ -93,9 +93,9 @@ class RegistryLock {
     while (state_.exchange(kContended, std::memory_order_acquire) != kFree) sleep_while_contended();
   }
   // The futex itself where there is one: std::atomic::wait spins and yields on its own first (a
-  // dozen pauses and four sched_yield calls in libstdc++), after this lock's own spin, and with
-  // four loading threads that cost more than it saved (registry_churn_vs_raw_threads_4 0.53-0.58
-  // against 0.62-0.67 with it, on the H200 host).
+  // dozen pauses and four sched_yield calls in libstdc++), after this lock's own spin. With four
+  // loading threads on the H200 host, registry_churn_vs_raw_threads_4 was 0.53-0.58 through it,
+  // 0.76-0.97 on the futex, 0.65-0.90 with the pthread recursive lock (four rounds each).
 #if defined(__linux__)
   void sleep_while_contended() {
     syscall(SYS_futex, reinterpret_cast<uint32_t*>(&state_), FUTEX_WAIT_PRIVATE, kContended, nullptr, nullptr, 0);

@@ -35,6 +35,7 @@
 #include <atomic>
 #include <bit>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -45,6 +46,28 @@
 #include "warden/core/handle.h"
 
 namespace warden {
+
+namespace detail {
+/// Memory for a pool's slot array of `bytes`, on large pages where it is 2 MiB or more and the
+/// system gives them (src/core/pool.cpp); throws std::bad_alloc. Freed with free_slot_array.
+void* allocate_slot_array(size_t bytes);
+/// Frees what allocate_slot_array returned.
+void free_slot_array(void* memory);
+/// A pool's slot array: `count` atomic words, zero, each a slot's key or value.
+template <typename Word>
+struct SlotArrayFree {
+  void operator()(std::atomic<Word>* words) const { free_slot_array(words); }
+};
+template <typename Word>
+using SlotArray = std::unique_ptr<std::atomic<Word>[], SlotArrayFree<Word>>;
+template <typename Word>
+SlotArray<Word> make_slot_array(size_t count) {
+  static_assert(std::is_trivially_destructible_v<std::atomic<Word>>, "freed without destructors");
+  auto* words = static_cast<std::atomic<Word>*>(allocate_slot_array(count * sizeof(std::atomic<Word>)));
+  std::uninitialized_value_construct_n(words, count);  // every slot zero: never handed out
+  return SlotArray<Word>(words);
+}
+}  // namespace detail
 
 /// Where an occupant lives in a Pool, and the handle bits that name it.
 struct SlotId {
@@ -72,8 +95,8 @@ class Pool {
        uint32_t generation_limit = HandleLayout::kMaxGeneration, uint32_t first_generation = 1)
       : capacity_(capacity),
         index_mask_(std::bit_ceil(std::max(capacity, 1u)) - 1),
-        keys_(std::make_unique<std::atomic<uint64_t>[]>(size_t{index_mask_} + 1)),
-        values_(std::make_unique<std::atomic<T>[]>(size_t{index_mask_} + 1)),
+        keys_(detail::make_slot_array<uint64_t>(size_t{index_mask_} + 1)),
+        values_(detail::make_slot_array<T>(size_t{index_mask_} + 1)),
         owner_bits_(owner_bits),
         generation_limit_(generation_limit),
         first_generation_(first_generation) {
@@ -265,8 +288,8 @@ class Pool {
   // Slot i is keys_[i] and values_[i]: the key is the live occupant's handle (live_key), its
   // next generation when free (free_key), or zero when never used. Two arrays rather than one of
   // pairs: a lookup addresses each with one scaled index.
-  std::unique_ptr<std::atomic<uint64_t>[]> keys_;
-  std::unique_ptr<std::atomic<T>[]> values_;
+  detail::SlotArray<uint64_t> keys_;
+  detail::SlotArray<T> values_;
   // Writer state, under the owner's lock.
   uint32_t handed_out_ = 0;        // slots 0..handed_out_-1 were ever given an occupant
   std::vector<uint32_t> free_;    // LIFO: a freed slot is reused first, with a new generation

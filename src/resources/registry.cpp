@@ -852,17 +852,20 @@ void RegistryImpl::release_retired_pending() {
   }
 }
 
-void RegistryImpl::release_pending(const PendingRelease& pending) {
-  bool destroyed = false;
-  switch (pending.kind) {
-#define WARDEN_RELEASE_PENDING(Name, snake)                                                   \
-  case ResourceKind::Name:                                                                    \
-    destroyed = release_object<Name##Tag>(static_cast<WGPU##Name>(pending.object), pending.ownership); \
-    break;
-    WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_PENDING)
-#undef WARDEN_RELEASE_PENDING
-    case ResourceKind::None: assert(false); break;
+bool RegistryImpl::release_object_of(ResourceKind kind, void* object, Ownership ownership) {
+  switch (kind) {
+#define WARDEN_RELEASE_OBJECT_OF(Name, snake) \
+  case ResourceKind::Name: return release_object<Name##Tag>(static_cast<WGPU##Name>(object), ownership);
+    WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_OBJECT_OF)
+#undef WARDEN_RELEASE_OBJECT_OF
+    case ResourceKind::None: break;
   }
+  assert(false);
+  return false;
+}
+
+void RegistryImpl::release_pending(const PendingRelease& pending) {
+  const bool destroyed = release_object_of(pending.kind, pending.object, pending.ownership);
   if (options_.on_release) {
     options_.on_release(ReleaseEvent{pending.kind, pending.index, pending.generation, pending.object,
                                      pending.label ? *pending.label : std::string{},

@@ -458,7 +458,8 @@ class RegistryImpl {
   // release_occupant ends a handle's occupant, then release_when_retired releases its object now
   // if its last submission retired, or queues it as pending; release_retired_pending and
   // release_all_pending empty the queue (release_pending each entry); release_object is the
-  // webgpu.h call itself, and returns whether wgpu*Destroy was called.
+  // webgpu.h call itself, and returns whether wgpu*Destroy was called; release_object_of is the
+  // same for an object known by its kind (a pending release, a prepared object).
   template <typename Tag>
   void release_occupant(Handle<Tag> handle);
   template <typename Tag>
@@ -466,6 +467,7 @@ class RegistryImpl {
                             uint32_t generation);
   template <typename Tag>
   bool release_object(Object<Tag> object, Ownership ownership);
+  bool release_object_of(ResourceKind kind, void* object, Ownership ownership);
   template <typename Tag>
   void release_all_live();
 

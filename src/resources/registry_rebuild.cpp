@@ -261,11 +261,7 @@ void RegistryImpl::drop_prepared(ResourceKind kind, uint64_t bits, const Texture
   if (preparing_ || carry_to_frame_thread()) return;
   auto found = prepared_.find({kind, bits});
   if (found == prepared_.end()) return;
-  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
-    if constexpr (detail::kMayBePrepared<Tag>) {
-      if (kind == Tag::kind) release_object<Tag>(static_cast<Object<Tag>>(found->second), Ownership::Owned);
-    }
-  });
+  release_object_of(kind, found->second, Ownership::Owned);
   prepared_.erase(found);
   if (texture != nullptr) prepared_texture_bytes_ -= std::min(prepared_texture_bytes_, texture_storage_bytes(*texture));
 }
@@ -284,14 +280,7 @@ RegistryImpl::Object<Tag> RegistryImpl::take_prepared(uint64_t bits) {
 }
 
 void RegistryImpl::discard_prepared() {
-  // A plain pair, not a structured binding: clang 14 cannot capture bindings in the lambda.
-  for (const auto& entry : prepared_) {
-    detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
-      if constexpr (detail::kMayBePrepared<Tag>) {
-        if (entry.first.first == Tag::kind) release_object<Tag>(static_cast<Object<Tag>>(entry.second), Ownership::Owned);
-      }
-    });
-  }
+  for (const auto& [key, object] : prepared_) release_object_of(key.first, object, Ownership::Owned);
   prepared_.clear();
   prepared_texture_bytes_ = 0;
   prepared_device_ = nullptr;

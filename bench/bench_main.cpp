@@ -35,6 +35,8 @@ class CollectingReporter : public benchmark::ConsoleReporter {
       const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
       if (run.run_type != Run::RT_Iteration && !median) continue;
       std::string name = run.run_name.function_name;
+      // What a benchmark says of where it ran (the churns on the machine's device: its backend).
+      if (!run.report_label.empty()) labels[name + "_label"] = run.report_label;
       if (!run.run_name.args.empty()) name += "/" + run.run_name.args;
       if (name.rfind("BM_", 0) == 0) {
         for (const auto& [key, counter] : run.counters) results[key] = counter.value;
@@ -48,6 +50,7 @@ class CollectingReporter : public benchmark::ConsoleReporter {
     }
   }
   std::map<std::string, double> results;
+  std::map<std::string, std::string> labels;
 };
 
 std::string take_flag(int& argc, char** argv, const char* flag) {
@@ -99,6 +102,13 @@ constexpr TargetRatio kTargetRatios[] = {
     // the raw pointer's own scaling on the same host, and resolve against it at 8 threads
     {"raw_pointer_threads_8_over_1", "raw_pointer_ns_threads_8", "raw_pointer_ns_threads_1"},
     {"resolve_over_raw_pointer_threads_8", "handle_resolve_ns_threads_8", "raw_pointer_ns_threads_8"},
+    // a generational check's own cost in each slot form, against the raw pointer (slot_layout_bench.cpp)
+    {"slot_layout_two_arrays_over_raw_1000", "slot_layout_two_arrays_ns_1000", "slot_layout_raw_ns_1000"},
+    {"slot_layout_two_arrays_over_raw_10000", "slot_layout_two_arrays_ns_10000", "slot_layout_raw_ns_10000"},
+    {"slot_layout_two_arrays_branch_over_raw_1000", "slot_layout_two_arrays_branch_ns_1000", "slot_layout_raw_ns_1000"},
+    {"slot_layout_two_arrays_branch_over_raw_10000", "slot_layout_two_arrays_branch_ns_10000", "slot_layout_raw_ns_10000"},
+    {"slot_layout_slot16_over_raw_1000", "slot_layout_slot16_ns_1000", "slot_layout_raw_ns_1000"},
+    {"slot_layout_slot16_over_raw_10000", "slot_layout_slot16_ns_10000", "slot_layout_raw_ns_10000"},
     // the churn's phases against Dawn's own (handle_bench.cpp): a registry create over a raw one
     {"registry_create_over_raw", "registry_create_ns", "raw_create_ns"},
     // the registry's create + destroy throughput against raw Dawn's from as many threads:
@@ -107,6 +117,11 @@ constexpr TargetRatio kTargetRatios[] = {
     {"registry_churn_vs_raw_threads_2", "raw_churn_ns_threads_2", "registry_churn_ns_threads_2"},
     {"registry_churn_vs_raw_threads_4", "raw_churn_ns_threads_4", "registry_churn_ns_threads_4"},
     {"registry_churn_vs_raw_threads_8", "raw_churn_ns_threads_8", "registry_churn_ns_threads_8"},
+    // the same on the machine's own device (Vulkan on a GPU host), where Dawn does a driver's work
+    {"registry_churn_device_vs_raw_threads_1", "raw_churn_device_ns_threads_1", "registry_churn_device_ns_threads_1"},
+    {"registry_churn_device_vs_raw_threads_2", "raw_churn_device_ns_threads_2", "registry_churn_device_ns_threads_2"},
+    {"registry_churn_device_vs_raw_threads_4", "raw_churn_device_ns_threads_4", "registry_churn_device_ns_threads_4"},
+    {"registry_churn_device_vs_raw_threads_8", "raw_churn_device_ns_threads_8", "registry_churn_device_ns_threads_8"},
 };
 
 void add_target_ratios(nlohmann::json& results) {
@@ -131,6 +146,7 @@ const Curve kCurves[] = {
     {"layerpool", {64, 256, 1024, 4096, 16384, 65536}, {"layerpool_ns_", "layerpool_reference_ns_"}},
     {"tile_frame", {16, 64, 256, 1024}, {"frame_loop_recycle_ms_", "frame_loop_destroy_ms_"}},
     {"churn_threads", {1, 2, 4, 8}, {"registry_churn_ns_threads_", "raw_churn_ns_threads_"}},
+    {"churn_device_threads", {1, 2, 4, 8}, {"registry_churn_device_ns_threads_", "raw_churn_device_ns_threads_"}},
 };
 
 void write_curves(const nlohmann::json& results, const std::filesystem::path& dir) {
@@ -176,6 +192,7 @@ int main(int argc, char** argv) {
 
   nlohmann::json results = nlohmann::json::object();
   for (const auto& [k, v] : reporter.results) results[k] = v;
+  for (const auto& [k, v] : reporter.labels) results[k] = v;
   if (!parts_dir.empty() && std::filesystem::is_directory(parts_dir)) {
     for (const auto& entry : std::filesystem::directory_iterator(parts_dir)) {
       if (entry.path().extension() != ".json") continue;

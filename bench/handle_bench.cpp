@@ -36,7 +36,15 @@
 //                                  the frame thread (the benchmark's own) runs frame boundaries
 //                                  (submit + poll: the releases happen there, as in an
 //                                  application whose loading threads work during its frames);
-//   raw_churn_ns_threads_<T>       the same with raw Dawn calls.
+//   raw_churn_ns_threads_<T>       the same with raw Dawn calls, the frame thread running the
+//                                  same boundaries with raw calls (raw_frame_boundary).
+//   registry_churn_device_ns_threads_<T>, raw_churn_device_ns_threads_<T>
+//                                  the same two churns on the machine's own device (the backend
+//                                  WARDEN_BENCH_BACKEND names, else the best there is: Vulkan on
+//                                  a GPU host), where Dawn's create and destroy do a driver's
+//                                  work: what an application streaming assets pays. The Null
+//                                  device above does none, which lays the registry's own cost bare.
+//                                  Skipped on GL and GLES (churn_world_or_skip says why).
 // A key is the wall-clock time from the first thread's start to the last one's end, per
 // operation of one thread: it stays flat as T grows while the threads share nothing and have a
 // core each, and T / key is the throughput of all of them together. The churns run on a Null
@@ -51,6 +59,8 @@
 #include <cstddef>
 #include <latch>
 #include <map>
+#include <string>
+#include <tuple>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -60,6 +70,9 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "bench_support.h"
 #include "warden/resources/registry.h"
 #include "warden/gpu/context.h"
 
@@ -80,6 +93,7 @@ struct HandleBenchWorld {
   gpu::OpenedDevice gpu;
   std::unique_ptr<resources::Registry> registry;
   std::string error;
+  std::atomic<uint32_t> churn_failures{0};  // creations registry_churn_once saw fail
 
   // The raw pointer's best case, for the record: the objects packed in one array.
   std::vector<Entry> packed;
@@ -94,20 +108,22 @@ struct HandleBenchWorld {
   std::vector<std::shared_ptr<Entry>> shared;
 
   uint32_t live = 0;
+  std::string backend;  // the device's backend, as the results name it
 
-  // One world per size (and device kind), made on first use and kept: repetitions of every size
-  // interleave. `synchronized`: the device takes Dawn calls from several threads.
-  static HandleBenchWorld& get(uint32_t live = kLiveHandles, bool synchronized = false) {
+  // One world per size and device, made on first use and kept: repetitions of every size
+  // interleave. `synchronized`: the device takes Dawn calls from several threads. `on_machine`:
+  // the machine's own device (bench::requested_backend) rather than Null.
+  static HandleBenchWorld& get(uint32_t live = kLiveHandles, bool synchronized = false, bool on_machine = false) {
     // Never destroyed: at exit the library's own statics may go first, and a registry ending
     // after them would call into what is gone. The process ends right after the benchmarks.
-    static auto& worlds = *new std::map<std::pair<uint32_t, bool>, std::unique_ptr<HandleBenchWorld>>;
-    auto& world = worlds[{live, synchronized}];
-    if (!world) world = make(live, synchronized);
+    static auto& worlds = *new std::map<std::tuple<uint32_t, bool, bool>, std::unique_ptr<HandleBenchWorld>>;
+    auto& world = worlds[{live, synchronized, on_machine}];
+    if (!world) world = make(live, synchronized, on_machine);
     return *world;
   }
 
  private:
-  static std::unique_ptr<HandleBenchWorld> make(uint32_t live, bool synchronized) {
+  static std::unique_ptr<HandleBenchWorld> make(uint32_t live, bool synchronized, bool on_machine) {
     auto made = std::make_unique<HandleBenchWorld>();
     HandleBenchWorld& w = *made;
     w.live = live;
@@ -119,12 +135,18 @@ struct HandleBenchWorld {
     w.context = std::move(ctx.value());
     gpu::DeviceOptions device_options;
     if (synchronized) device_options.required_features = {WGPUFeatureName_ImplicitDeviceSynchronization};
-    auto opened = w.context->open_device(gpu::BackendChoice::Null, std::move(device_options));
+    auto choice = on_machine ? bench::requested_backend() : Result<gpu::BackendChoice>(gpu::BackendChoice::Null);
+    if (!choice) {
+      w.error = choice.error().message;
+      return made;
+    }
+    auto opened = w.context->open_device(*choice, std::move(device_options));
     if (!opened) {
       w.error = opened.error().message;
       return made;
     }
     w.gpu = std::move(opened.value());
+    w.backend = bench::backend_name(w.gpu);
     resources::RegistryOptions options;
     options.buffer_capacity = live + 1024;
     w.registry = std::make_unique<resources::Registry>(*w.context, w.gpu.device.get(), w.gpu.queue.get(), options);
@@ -157,8 +179,9 @@ struct HandleBenchWorld {
 };
 
 // The world for `live` objects, or null after telling Google Benchmark why there is none.
-HandleBenchWorld* world_or_skip(benchmark::State& state, uint32_t live = kLiveHandles, bool synchronized = false) {
-  auto& w = HandleBenchWorld::get(live, synchronized);
+HandleBenchWorld* world_or_skip(benchmark::State& state, uint32_t live = kLiveHandles, bool synchronized = false,
+                                bool on_machine = false) {
+  auto& w = HandleBenchWorld::get(live, synchronized, on_machine);
   if (w.error.empty()) return &w;
   state.SkipWithError(w.error.c_str());
   return nullptr;
@@ -225,7 +248,17 @@ WARDEN_LOOKUP_BENCHMARK(shared_ptr_ns);
 void registry_churn_once(HandleBenchWorld& w) {
   auto h = w.registry->create_buffer({4, WGPUBufferUsage_CopyDst, false, "churn"});
   benchmark::DoNotOptimize(h);
-  if (h.ok()) (void)w.registry->destroy_buffer(*h);
+  if (h.ok()) {
+    (void)w.registry->destroy_buffer(*h);
+  } else {
+    w.churn_failures.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+// A churn whose creations failed measured the failure path: the benchmark says so instead.
+void skip_if_churn_failed(benchmark::State& state, HandleBenchWorld& w) {
+  if (const uint32_t failed = w.churn_failures.exchange(0); failed != 0) {
+    state.SkipWithError(fmt::format("{} creations failed in the churn", failed).c_str());
+  }
 }
 // The frame thread's boundary an application runs every frame: an (empty) submission, then a
 // poll, which lets go of what was destroyed once the submission it waited for retired. Without
@@ -233,6 +266,15 @@ void registry_churn_once(HandleBenchWorld& w) {
 void frame_boundary(HandleBenchWorld& w) {
   (void)w.registry->submit(nullptr, 0);
   w.registry->poll();
+}
+// The same frame boundary with raw Dawn calls: the application's frames go on beside the raw
+// churn too. A real device frees what was destroyed when its queue moves on (Dawn's Tick, in
+// the submission and the event processing), so without frames the raw churn would leave that
+// work undone while the registry's frames paid for it.
+void raw_frame_boundary(HandleBenchWorld& w) {
+  const auto& p = w.context->procs();
+  p.QueueSubmit(w.gpu.queue.get(), 0, nullptr);
+  p.InstanceProcessEvents(w.context->instance());
 }
 // One frame boundary every this many churns on the thread that churns alone (the frame thread).
 constexpr uint32_t kChurnsPerFrame = 64;
@@ -260,6 +302,7 @@ void registry_churn(benchmark::State& state, uint32_t live) {
     registry_churn_once(w);
     if (++n % kChurnsPerFrame == 0) frame_boundary(w);
   }
+  skip_if_churn_failed(state, w);
 }
 void raw_churn(benchmark::State& state, uint32_t live) {
   auto* world = world_or_skip(state, live);
@@ -436,9 +479,30 @@ void handle_resolve_threads(benchmark::State& state) {
 void raw_pointer_threads(benchmark::State& state) {
   run_lookups_on_threads(state, [](HandleBenchWorld& w, uint32_t i) { return w.raw[i]->object; });
 }
+// The threaded churns' world: the Null device's, or (`on_machine`) the machine's own. Not on a
+// device that takes calls on one thread (GL, GLES): there the registry carries a loading
+// thread's creation to the frame thread's next poll (docs/threads.md), and a buffer destroyed
+// before that is never made, so the two churns would not do the same work.
+HandleBenchWorld* churn_world_or_skip(benchmark::State& state, bool on_machine) {
+  auto* world = world_or_skip(state, kLiveHandles, /*synchronized=*/true, on_machine);
+  if (world == nullptr || !on_machine) return world;
+  const WGPUBackendType backend = world->gpu.adapter.description.backend;
+  if (backend == WGPUBackendType_OpenGL || backend == WGPUBackendType_OpenGLES) {
+    state.SkipWithError(fmt::format("{}: the device takes calls on one thread, so the registry makes a loading "
+                                    "thread's buffers on the frame thread and the churns are not alike",
+                                    world->backend)
+                            .c_str());
+    return nullptr;
+  }
+  state.SetLabel(world->backend);
+  return world;
+}
+
+// The churns from threads, on the Null device or (`on_machine`) the machine's own.
+template <bool on_machine>
 void registry_churn_threads(benchmark::State& state) {
   const auto threads = static_cast<uint32_t>(state.range(0));
-  auto* world = world_or_skip(state, kLiveHandles, /*synchronized=*/true);
+  auto* world = churn_world_or_skip(state, on_machine);
   if (world == nullptr) return;
   auto& w = *world;
   run_on_threads(
@@ -448,16 +512,21 @@ void registry_churn_threads(benchmark::State& state) {
       },
       [&] { frame_boundary(w); });
   frame_boundary(w);  // what the last frames left waiting
+  skip_if_churn_failed(state, w);
 }
+template <bool on_machine>
 void raw_churn_threads(benchmark::State& state) {
   const auto threads = static_cast<uint32_t>(state.range(0));
-  auto* world = world_or_skip(state, kLiveHandles, /*synchronized=*/true);
+  auto* world = churn_world_or_skip(state, on_machine);
   if (world == nullptr) return;
   auto& w = *world;
   const WGPUBufferDescriptor d = raw_churn_descriptor();
-  run_on_threads(state, threads, kChurnsPerThread, [&](uint32_t) {
-    for (uint32_t n = 0; n < kChurnsPerThread; ++n) raw_churn_once(w, d);
-  });
+  run_on_threads(
+      state, threads, kChurnsPerThread,
+      [&](uint32_t) {
+        for (uint32_t n = 0; n < kChurnsPerThread; ++n) raw_churn_once(w, d);
+      },
+      [&] { raw_frame_boundary(w); });
 }
 // Named per thread count ("handle_resolve_ns_threads_8"), the key bench_main reads off the name.
 void add_thread_counts(benchmark::internal::Benchmark* b) {
@@ -467,9 +536,13 @@ BENCHMARK(handle_resolve_threads)->Name("handle_resolve_ns_threads")->Apply(add_
     ->Iterations(16)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(raw_pointer_threads)->Name("raw_pointer_ns_threads")->Apply(add_thread_counts)->UseManualTime()
     ->Iterations(16)->Repetitions(5)->ReportAggregatesOnly(true);
-BENCHMARK(registry_churn_threads)->Name("registry_churn_ns_threads")->Apply(add_thread_counts)->UseManualTime()
+BENCHMARK(registry_churn_threads<false>)->Name("registry_churn_ns_threads")->Apply(add_thread_counts)->UseManualTime()
     ->Iterations(6)->Repetitions(3)->ReportAggregatesOnly(true);
-BENCHMARK(raw_churn_threads)->Name("raw_churn_ns_threads")->Apply(add_thread_counts)->UseManualTime()
+BENCHMARK(raw_churn_threads<false>)->Name("raw_churn_ns_threads")->Apply(add_thread_counts)->UseManualTime()
+    ->Iterations(6)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(registry_churn_threads<true>)->Name("registry_churn_device_ns_threads")->Apply(add_thread_counts)
+    ->UseManualTime()->Iterations(6)->Repetitions(3)->ReportAggregatesOnly(true);
+BENCHMARK(raw_churn_threads<true>)->Name("raw_churn_device_ns_threads")->Apply(add_thread_counts)->UseManualTime()
     ->Iterations(6)->Repetitions(3)->ReportAggregatesOnly(true);
 
 }  // namespace

@@ -2,7 +2,7 @@
 # Draws the curves of one `make bench` run as SVG with gnuplot (Debian: gnuplot-nox):
 #   scripts/bench-plot.sh RESULTS_JSON OUT_DIR
 # reads OUT_DIR/curves/*.dat (written by warden_bench beside RESULTS_JSON) and writes
-# OUT_DIR/{resolve,churn,layerpool,tile_frame,churn_threads}.svg. The machine and backend go in each title.
+# OUT_DIR/{resolve,churn,layerpool,tile_frame,churn_threads,churn_device_threads}.svg. The machine and backend go in each title.
 set -euo pipefail
 results="$1"
 out="$2"
@@ -12,6 +12,7 @@ machine=$(field bench_machine)
 date=$(field bench_date)
 commit=$(field bench_commit)
 tile_backend=$(field tile_frame_loop_backend)
+churn_device_backend=$(field registry_churn_device_ns_threads_label)
 where="${machine:-this machine}, ${date:-undated}, ${commit:-no commit}"
 
 plot() {  # name title ylabel backend series1 series2
@@ -44,3 +45,4 @@ plot churn "Create + destroy of a buffer" "ns per create+destroy" "null" "throug
 plot layerpool "LayerPool acquire+touch+release" "ns per operation" "none (CPU only)" "LayerPool" "reference pool (scan and splice)"
 plot tile_frame "Tile frame (CPU + driver work per frame)" "ms per frame" "${tile_backend:-?}" "recycled layers" "texture per tile"
 plot churn_threads "Create + destroy of a buffer from several threads at once" "ns per create+destroy on each thread" "null" "through the Registry" "raw Dawn calls"
+plot churn_device_threads "Create + destroy of a buffer from several threads, on the machine's device" "ns per create+destroy on each thread" "${churn_device_backend:-?}" "through the Registry" "raw Dawn calls"

@@ -109,6 +109,8 @@ constexpr TargetRatio kTargetRatios[] = {
     {"slot_layout_two_arrays_branch_over_raw_10000", "slot_layout_two_arrays_branch_ns_10000", "slot_layout_raw_ns_10000"},
     {"slot_layout_slot16_over_raw_1000", "slot_layout_slot16_ns_1000", "slot_layout_raw_ns_1000"},
     {"slot_layout_slot16_over_raw_10000", "slot_layout_slot16_ns_10000", "slot_layout_raw_ns_10000"},
+    {"slot_layout_slot16_branch_over_raw_1000", "slot_layout_slot16_branch_ns_1000", "slot_layout_raw_ns_1000"},
+    {"slot_layout_slot16_branch_over_raw_10000", "slot_layout_slot16_branch_ns_10000", "slot_layout_raw_ns_10000"},
     // the churn's phases against Dawn's own (handle_bench.cpp): a registry create over a raw one
     {"registry_create_over_raw", "registry_create_ns", "raw_create_ns"},
     // the registry's create + destroy throughput against raw Dawn's from as many threads:

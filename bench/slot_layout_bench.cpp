@@ -10,6 +10,7 @@
 //                                      stored in the handle already scaled by 16 (the mask gives
 //                                      the byte offset, so no instruction is added for the
 //                                      wider slot): one cache line a lookup instead of two
+//   slot_layout_slot16_branch_ns_<N>   the same with the branch
 // with N = 1,000 and 10,000 live objects. At 1,000 every array fits in the first-level cache, so
 // what is left over the raw pointer is the check's own instructions (the mask, the key's load,
 // the compare, the select or branch); docs/PERFORMANCE.md reads the H200 host's figures.
@@ -138,6 +139,21 @@ uintptr_t check_slot16(const char* base, uint64_t offset, uint64_t handle) {
       : "cc");
   return value;
 }
+// The same slot with the branch.
+uintptr_t check_slot16_branch(const char* base, uint64_t offset, uint64_t handle) {
+  uint64_t value;
+  __asm__ __volatile__("movq (%[base],%[offset]), %[value]"
+                       : [value] "=r"(value)
+                       : [base] "r"(base), [offset] "r"(offset));
+  asm goto("cmpq 8(%[base],%[offset]), %[handle]\n\tjne %l[stale]"
+           :
+           : [base] "r"(base), [offset] "r"(offset), [handle] "r"(handle), "r"(value)
+           : "cc"
+           : stale);
+  return value;
+stale:
+  return 0;
+}
 #else
 uintptr_t check_select(const uint64_t* object, const uint64_t* key, uint64_t handle) {
   return *key == handle ? *object : 0;
@@ -148,6 +164,9 @@ uintptr_t check_branch(const uint64_t* objects, const uint64_t* keys, uint64_t i
 uintptr_t check_slot16(const char* base, uint64_t offset, uint64_t handle) {
   const auto* slot = reinterpret_cast<const uint64_t*>(base + offset);
   return check_select(slot, slot + 1, handle);
+}
+uintptr_t check_slot16_branch(const char* base, uint64_t offset, uint64_t handle) {
+  return check_slot16(base, offset, handle);
 }
 #endif
 
@@ -174,6 +193,12 @@ void slot_layout_slot16(benchmark::State& state) {
     return check_slot16(reinterpret_cast<const char*>(w.slots.data()), handle & w.offset_mask, handle);
   });
 }
+void slot_layout_slot16_branch(benchmark::State& state) {
+  walk(state, [](const SlotLayoutWorld& w, uint32_t i) {
+    const uint64_t handle = w.scaled_handles[i];
+    return check_slot16_branch(reinterpret_cast<const char*>(w.slots.data()), handle & w.offset_mask, handle);
+  });
+}
 
 #define WARDEN_SLOT_LAYOUT_BENCHMARK(fn, name)                                                     \
   BENCHMARK(fn)->Name(name)->Arg(1'000)->Arg(10'000)->Repetitions(9)->MinTime(0.05)                \
@@ -182,6 +207,7 @@ WARDEN_SLOT_LAYOUT_BENCHMARK(slot_layout_raw, "slot_layout_raw_ns");
 WARDEN_SLOT_LAYOUT_BENCHMARK(slot_layout_two_arrays, "slot_layout_two_arrays_ns");
 WARDEN_SLOT_LAYOUT_BENCHMARK(slot_layout_two_arrays_branch, "slot_layout_two_arrays_branch_ns");
 WARDEN_SLOT_LAYOUT_BENCHMARK(slot_layout_slot16, "slot_layout_slot16_ns");
+WARDEN_SLOT_LAYOUT_BENCHMARK(slot_layout_slot16_branch, "slot_layout_slot16_branch_ns");
 #undef WARDEN_SLOT_LAYOUT_BENCHMARK
 
 }  // namespace slot_layout

@@ -2,9 +2,9 @@
 // handle_bench.cpp (the same walk, the same accumulator) over plain arrays with no registry
 // around them, in four forms, against the raw pointer:
 //   slot_layout_raw_ns_<N>             PlainEntry* -> object, the PlainEntry objects allocated one by one
-//   slot_layout_two_arrays_ns_<N>      Pool's form (docs/adr/0042): a key array and an object
-//                                      array, the index masked out of the handle; load the
-//                                      object, compare the key, a conditional move to null
+//   slot_layout_two_arrays_ns_<N>      Pool::load itself (docs/adr/0042): a key array and an
+//                                      object array, the index masked out of the handle; load
+//                                      the object, compare the key, a conditional move to null
 //   slot_layout_two_arrays_branch_ns_<N> the same with a branch instead of the conditional move
 //   slot_layout_slot16_ns_<N>          key and object side by side in one 16-byte slot, the index
 //                                      stored in the handle already scaled by 16 (the mask gives
@@ -26,6 +26,9 @@
 #include <random>
 #include <vector>
 
+#include "warden/core/handle.h"
+#include "warden/core/pool.h"
+
 namespace slot_layout {
 
 struct PlainEntry {
@@ -37,7 +40,8 @@ struct SlotLayoutWorld {
   uint32_t live = 0;
   uint64_t index_mask = 0;    // the two arrays': slots less one
   uint64_t offset_mask = 0;   // the 16-byte slots': the same, scaled by 16
-  std::vector<uint64_t> keys, objects;  // the two arrays
+  std::unique_ptr<warden::Pool<uintptr_t>> pool;  // Pool's own two arrays
+  std::vector<uint64_t> keys, objects;  // the same two arrays, for the branch
   std::vector<uint64_t> slots;          // the 16-byte slots: object, key, object, key, ...
   std::vector<uint64_t> handles, scaled_handles;
   std::vector<PlainEntry*> raw;
@@ -58,16 +62,18 @@ struct SlotLayoutWorld {
     keys.assign(capacity, 0);
     objects.assign(capacity, 0);
     slots.assign(capacity * 2, 0);
-    constexpr uint64_t kOwner = uint64_t{0x31} << 24;  // kind and registry, the same in every handle
-    constexpr uint64_t kGeneration = uint64_t{7} << 32;
+    const uint64_t owner = warden::HandleLayout::owner_bits(warden::ResourceKind::Buffer, 1);
+    pool = std::make_unique<warden::Pool<uintptr_t>>(static_cast<uint32_t>(capacity), owner);
     std::vector<uint64_t> by_creation(n), scaled_by_creation(n);
     for (uint32_t i = 0; i < n; ++i) {
       entries.push_back(std::make_unique<PlainEntry>(PlainEntry{0x10000 + uintptr_t{i} * 64}));
       const uint64_t object = entries.back()->object;
-      by_creation[i] = uint64_t{i} | kOwner | kGeneration;
+      by_creation[i] = pool->acquire(object)->bits;  // slot i, the first generation
       keys[i] = by_creation[i];
       objects[i] = object;
-      scaled_by_creation[i] = uint64_t{i} << 4 | kOwner | kGeneration;
+      // The same handle with its index field scaled by 16 (bits 4-23); kind, registry and
+      // generation above them are what they were.
+      scaled_by_creation[i] = uint64_t{i} << 4 | (by_creation[i] & ~warden::HandleLayout::kIndexMask);
       slots[2 * i] = object;
       slots[2 * i + 1] = scaled_by_creation[i];
     }
@@ -97,20 +103,9 @@ void walk(benchmark::State& state, Lookup lookup) {
 }
 
 #if defined(__x86_64__)
-// The loads are written as Pool::load writes them: plain loads in asm, so the compiler keeps the
-// loop's invariant words in registers and cannot turn one form into another (it makes a select of
-// a branch written in C++). Elsewhere the forms are the same C++.
-uintptr_t check_select(const uint64_t* object, const uint64_t* key, uint64_t handle) {
-  uint64_t value;
-  __asm__ __volatile__(
-      "movq %[stored], %[value]\n\t"
-      "cmpq %[key], %[handle]\n\t"
-      "cmovneq %[none], %[value]"
-      : [value] "=&r"(value)
-      : [stored] "m"(*object), [key] "m"(*key), [handle] "r"(handle), [none] "r"(uint64_t{0})
-      : "cc");
-  return value;
-}
+// The other forms' loads are written as Pool::load writes its own: plain loads in asm, so the
+// compiler keeps the loop's invariant words in registers and cannot turn one form into another
+// (it makes a select of a branch written in C++). Elsewhere they are the same C++.
 uintptr_t check_branch(const uint64_t* objects, const uint64_t* keys, uint64_t index, uint64_t handle) {
   uint64_t value;
   __asm__ __volatile__("movq (%[objects],%[index],8), %[value]"
@@ -174,11 +169,7 @@ void slot_layout_raw(benchmark::State& state) {
   walk(state, [](const SlotLayoutWorld& w, uint32_t i) { return w.raw[i]->object; });
 }
 void slot_layout_two_arrays(benchmark::State& state) {
-  walk(state, [](const SlotLayoutWorld& w, uint32_t i) {
-    const uint64_t handle = w.handles[i];
-    const uint64_t index = handle & w.index_mask;
-    return check_select(&w.objects[index], &w.keys[index], handle);
-  });
+  walk(state, [](const SlotLayoutWorld& w, uint32_t i) { return w.pool->load(w.handles[i]); });
 }
 void slot_layout_two_arrays_branch(benchmark::State& state) {
   walk(state, [](const SlotLayoutWorld& w, uint32_t i) {

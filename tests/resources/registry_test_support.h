@@ -40,16 +40,6 @@ inline void force_loss(TestDevice& dev, resources::Registry& reg) {
   reg.on_device_lost();
 }
 
-// Lets go of a device opened inside a test while the test still holds it: its lost callback,
-// which points at `dev`, fires from this process_events and not after `dev` is gone.
-inline void close_device(std::unique_ptr<TestDevice>& dev) {
-  dev->queue.reset();
-  dev->device.reset();
-  dev->adapter.adapter.reset();
-  dev->context->process_events();
-  dev.reset();
-}
-
 // Polls (never waits) until `s` retires; a deadline keeps a hang visible.
 inline bool poll_until_retired(resources::Registry& reg, Serial s) {
   testing::poll_until([&] { return reg.clock().is_retired(s); }, [&] { reg.poll(); });

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -277,6 +278,59 @@ TEST_F(NullDeviceTest, ADestroyFromALoadingThreadWaitsForTheSubmissionBeingRecor
   ASSERT_TRUE(testing::poll_until_retired(*reg, submitted));
   EXPECT_EQ(released.load(), 1);
   EXPECT_EQ(reg->pending_release_count(), 0u);
+}
+
+// Resolve on loading threads while the frame thread loses the device and rebuilds onto a new one,
+// again and again: a resolve that succeeds always hands out an object. A rebuild stores each new
+// object and then publishes it; a reader between the two must fail (the slot is Lost), never
+// take the empty slot for a success (docs/adr/0047).
+TEST_F(NullDeviceTest, AResolveBesideALossAndRebuildNeverHandsOutANullObject) {
+  auto reg = testing::make_registry(*dev);
+  std::vector<BufferHandle> buffers;
+  for (int i = 0; i < 64; ++i) {
+    auto made = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "beside the rebuild"});
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    buffers.push_back(*made);
+  }
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> resolved{0}, refused{0}, null_successes{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&] {
+      while (!stop.load(std::memory_order_relaxed)) {
+        for (BufferHandle h : buffers) {
+          auto object = reg->resolve(h);
+          if (!object.ok()) {
+            refused.fetch_add(1, std::memory_order_relaxed);
+          } else if (*object == nullptr) {
+            null_successes.fetch_add(1, std::memory_order_relaxed);
+          } else {
+            resolved.fetch_add(1, std::memory_order_relaxed);
+          }
+        }
+      }
+    });
+  }
+  std::vector<std::unique_ptr<testing::TestDevice>> devices;  // each rebuild's, kept to the end
+  constexpr uint32_t kLosses = 20;
+  for (uint32_t loss = 0; loss < kLosses; ++loss) {
+    reg->on_device_lost();
+    devices.push_back(testing::open_test_device(gpu::BackendChoice::Null));
+    ASSERT_NE(devices.back(), nullptr);
+    const RebuildReport report = reg->rebuild(devices.back()->device.get(), devices.back()->queue.get(), loss + 2);
+    EXPECT_TRUE(report.failed.empty());
+  }
+  stop = true;
+  for (auto& reader : readers) reader.join();
+  EXPECT_EQ(null_successes.load(), 0u);
+  EXPECT_GT(resolved.load(), 0u);
+  for (BufferHandle h : buffers) {
+    auto object = reg->resolve(h);
+    ASSERT_TRUE(object.ok()) << object.error().message;
+    EXPECT_NE(*object, nullptr);
+  }
+  reg.reset();
+  for (auto& device : devices) testing::close_device(device);
 }
 
 }  // namespace

@@ -62,7 +62,6 @@ std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend, bool sy
   return dev;
 }
 
-namespace {
 void close_device(std::unique_ptr<TestDevice>& dev) {
   if (!dev) return;
   gpu::Context* ctx = dev->context;
@@ -73,7 +72,6 @@ void close_device(std::unique_ptr<TestDevice>& dev) {
   ctx->process_events();
   dev.reset();
 }
-}  // namespace
 
 gpu::BackendChoice pixel_test_backend() {
   // GL over llvmpipe everywhere by default; WARDEN_TEST_BACKEND=vulkan runs the same pixel

@@ -46,6 +46,9 @@ struct TestDevice {
 
 // Opens an adapter of `backend` and a device on it; null (with a test failure) on error.
 std::unique_ptr<TestDevice> open_test_device(gpu::BackendChoice backend, bool synchronized = true);
+// Lets go of a device a test opened, while the test still holds it: its lost callback, which
+// points at `dev`, fires here and not after `dev` is gone.
+void close_device(std::unique_ptr<TestDevice>& dev);
 
 // The backend pixel tests run on: GL, unless WARDEN_TEST_BACKEND names another.
 gpu::BackendChoice pixel_test_backend();

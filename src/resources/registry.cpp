@@ -246,7 +246,11 @@ void RegistryImpl::shutdown() {
   // nor being recorded: the caller either waited for the queue or is tearing the device down.
   assume_all_complete();
   discard_prepared();
+  // A release hook that creates or adopts meanwhile is refused (insert): its object would land
+  // in a kind already walked, and be left alive with no one to let it go.
+  releasing_all_ = true;
   detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() { release_all_live<Tag>(); });
+  releasing_all_ = false;
 }
 
 template <typename Tag>
@@ -260,7 +264,10 @@ void RegistryImpl::release_all_live() {
     if (rec.ownership == Ownership::Imported || released.value == nullptr) continue;  // Lost or Failed: nothing held
     bool destroyed = release_object<Tag>(released.value, rec.ownership);
     if (options_.on_release) {
-      options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, released.value, rec.label, rec.ownership,
+      // The slot is free already: a creation in the hook takes it and its label, so the event's
+      // label is a copy.
+      const std::string label = rec.label;
+      options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, released.value, label, rec.ownership,
                                        rec.last_used, clock().retired(), destroyed});
     }
   }
@@ -514,6 +521,14 @@ Result<Handle<Tag>> RegistryImpl::adopt(Object<Tag> object, std::string label, O
 template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view label, Ownership ownership,
                                          detail::KindData<Tag> data) {
+  if (releasing_all_) [[unlikely]] {
+    if (ownership == Ownership::Owned && object != nullptr) (void)release_object<Tag>(object, ownership);
+    return make_error(ErrorKind::Refused, MessageId::CreatedWhileReleasingAll,
+                      fmt::format("{} \"{}\": the registry is letting go of every object (shutdown, or its "
+                                  "end) and a release hook asked for a new one; it was {}",
+                                  kind_name<Tag>(), label,
+                                  ownership == Ownership::Owned ? "released" : "not adopted"));
+  }
   auto s = store<Tag>();
   auto id = s.pool.acquire(object);
   if (!id) {
@@ -572,10 +587,12 @@ void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
   auto s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];
   Object<Tag> old = s.pool.exchange(id.bits, made);
-  release_when_retired<Tag>(old, rec, id.index, id.generation);  // null for a Lost or Failed slot: nothing to let go
+  // Null for a Lost or Failed slot: nothing to let go.
+  auto due = release_when_retired<Tag>(old, rec, id.index, id.generation);
   rec.last_used = Serial{};  // no submission has used the new object
   rec.state = SlotState::Live;
   rec.failure.clear();
+  if (due) release_pending(*due);  // last: its hook may call the registry again
 }
 
 template <typename Tag>
@@ -606,8 +623,6 @@ Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
     return {};
   }
   if (rec.ownership == Ownership::Borrowed) add_ref(procs_, object);
-  // A Lost or Failed slot is live again with what its owner supplied.
-  swap_in<Tag>(SlotId{handle.index(), handle.generation(), handle.bits()}, object);
   // The caller's object is not what the recipe describes (size, format, contents): from now on
   // the slot is the caller's to re-supply after a loss, as an adopted one is, and bytes kept for
   // the old object would be restored into (or overrun) the new one.
@@ -623,6 +638,10 @@ Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
     rec.data.format = procs_.TextureGetFormat(object);
     rec.data.mip_level_count = procs_.TextureGetMipLevelCount(object);
   }
+  // Last, with the record settled: a Lost or Failed slot is live again with what its owner
+  // supplied, and the old object's release hook (a borrowed one's, due at once) may call the
+  // registry again.
+  swap_in<Tag>(SlotId{handle.index(), handle.generation(), handle.bits()}, object);
   return {};
 }
 
@@ -706,15 +725,16 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
     }
   }
   auto released = s.pool.release(handle.index());
-  release_when_retired<Tag>(released.value, rec, handle.index(), handle.generation());
+  auto due = release_when_retired<Tag>(released.value, rec, handle.index(), handle.generation());
   if constexpr (std::is_same_v<Tag, BindGroupTag> || std::is_same_v<Tag, RenderBundleTag>) {
     rec.data = {};
   } else if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
     rec.data.kept = {};  // kept contents go with the object (move-assigned: the memory is freed)
   }
   rec.recipe.reset();
-  // Last, when the slot is settled: the report reaches the application's sink, which may call
-  // the registry again.
+  // Last, when the slot is settled: the release hook and the report reach the application,
+  // which may call the registry again (a creation then takes this slot).
+  if (due) release_pending(*due);
   if (released.slot_retired) {
     diagnostics_.info(MessageId::SlotRetired,
                       fmt::format("{} slot {} retired: its generation reached the limit {}",
@@ -723,27 +743,23 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
 }
 
 template <typename Tag>
-void RegistryImpl::release_when_retired(Object<Tag> object, const detail::Record<Tag>& rec, uint32_t index,
-                      uint32_t generation) {
-  if (rec.ownership == Ownership::Imported) return;  // its owner ends it
-  if (object == nullptr) return;  // a Lost or Failed slot holds nothing
+std::optional<detail::PendingRelease> RegistryImpl::release_when_retired(Object<Tag> object,
+                                                                         const detail::Record<Tag>& rec,
+                                                                         uint32_t index, uint32_t generation) {
+  if (rec.ownership == Ownership::Imported) return std::nullopt;  // its owner ends it
+  if (object == nullptr) return std::nullopt;  // a Lost or Failed slot holds nothing
   // An owned object waits at least for the submission being recorded, touched or not, as Dawn's
   // own deleter does: a command buffer recorded but not yet submitted may use it, and a destroy
   // before that submit makes Dawn reject the whole frame. Releasing warden's reference to a
   // borrowed object destroys nothing, so its own last use is enough.
   Serial release_after = rec.last_used;
   if (rec.ownership == Ownership::Owned) release_after = std::max(release_after, clock().recording());
-  if (clock().is_retired(release_after) && !carry_to_frame_thread()) {
-    bool destroyed = release_object<Tag>(object, rec.ownership);
-    if (options_.on_release) {
-      options_.on_release(ReleaseEvent{Tag::kind, index, generation, object, rec.label, rec.ownership,
-                                       rec.last_used, clock().retired(), destroyed});
-    }
-    return;
-  }
-  pending_.push(PendingRelease{release_after, rec.last_used, Tag::kind, static_cast<void*>(object),
-                              rec.ownership, index, generation,
-                              options_.on_release ? std::make_unique<std::string>(rec.label) : nullptr});
+  PendingRelease release{release_after, rec.last_used, Tag::kind, static_cast<void*>(object), rec.ownership,
+                         index, generation,
+                         options_.on_release ? std::make_unique<std::string>(rec.label) : nullptr};
+  if (clock().is_retired(release_after) && !carry_to_frame_thread()) return release;  // due now
+  pending_.push(std::move(release));
+  return std::nullopt;
 }
 
 template <typename Tag>
@@ -891,7 +907,8 @@ void RegistryImpl::release_pending(const PendingRelease& pending) {
   template detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle);                \
   template bool RegistryImpl::release_object<Name##Tag>(WGPU##Name, Ownership);                         \
   template void RegistryImpl::release_occupant<Name##Tag>(Name##Handle);                                \
-  template void RegistryImpl::release_when_retired<Name##Tag>(WGPU##Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t); \
+  template std::optional<detail::PendingRelease> RegistryImpl::release_when_retired<Name##Tag>(                 \
+      WGPU##Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t);                                        \
   template const detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE

@@ -455,16 +455,19 @@ class RegistryImpl {
   void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
   void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
   // Releasing a GPU object, one verb with what it acts on and when:
-  // release_occupant ends a handle's occupant, then release_when_retired releases its object now
-  // if its last submission retired, or queues it as pending; release_retired_pending and
+  // release_occupant ends a handle's occupant, then release_when_retired queues its object as
+  // pending, or hands back the release that is due now (its last submission retired), which the
+  // caller runs with release_pending once the record is settled, because the release hook may
+  // call the registry again and a creation then takes the slot; release_retired_pending and
   // release_all_pending empty the queue (release_pending each entry); release_object is the
   // webgpu.h call itself, and returns whether wgpu*Destroy was called; release_object_of is the
   // same for an object known by its kind (a pending release, a prepared object).
   template <typename Tag>
   void release_occupant(Handle<Tag> handle);
   template <typename Tag>
-  void release_when_retired(Object<Tag> object, const detail::Record<Tag>& record, uint32_t index,
-                            uint32_t generation);
+  [[nodiscard]] std::optional<detail::PendingRelease> release_when_retired(Object<Tag> object,
+                                                                           const detail::Record<Tag>& record,
+                                                                           uint32_t index, uint32_t generation);
   template <typename Tag>
   bool release_object(Object<Tag> object, Ownership ownership);
   bool release_object_of(ResourceKind kind, void* object, Ownership ownership);
@@ -547,6 +550,7 @@ class RegistryImpl {
   uint64_t prepared_texture_bytes_ = 0;  // of the textures among them
   bool preparing_ = false;  // inside prepare_rebuild: resolve_now looks in prepared_ first
   bool ended_ = false;
+  bool releasing_all_ = false;  // shutdown is letting go of every live object: insert refuses
   DrawRehearsal last_rehearsal_;  // what the last prepare_rebuild drew on its device
 
   mutable RegistryLock lock_;

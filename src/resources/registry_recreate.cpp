@@ -144,10 +144,11 @@ void RegistryImpl::remake_from_recipe(SlotId id, std::vector<std::string>& faile
   // As after a rebuild: the slot keeps the device's words, and what uses it fails naming it. The
   // old object is not kept: it shows the texture or buffer that was replaced.
   Object<Tag> old = s.pool.exchange(id.bits, nullptr);
-  release_when_retired<Tag>(old, rec, id.index, id.generation);
+  auto due = release_when_retired<Tag>(old, rec, id.index, id.generation);
   rec.state = SlotState::Failed;
   rec.failure = made.error().message;
   failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
+  if (due) release_pending(*due);  // last: its hook may call the registry again
 }
 
 // ---- what waits for its owner -------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "warden/resources/registry.h"
 
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -442,6 +443,78 @@ TEST_F(NullDeviceTest, BorrowedObjectIsReleasedButNeverDestroyed) {
   dev->context->process_events();
   EXPECT_TRUE(dev->take_errors().empty());
   p.BufferRelease(mine);
+}
+
+// A borrowed object whose last use retired is let go inside its destroy, and the release hook
+// runs there. A hook that creates an object of the same kind gets the slot just freed: the
+// destroy must not then clear what that new occupant's record holds (its recipe, its kept
+// contents), or it would come back Lost, not rebuilt, after the next loss; and the event's label
+// must not be the slot's string, which the creation overwrites.
+TEST_F(NullDeviceTest, AReleaseHookThatCreatesInsideADestroyKeepsTheNewObjectsRecipe) {
+  std::optional<BufferHandle> made_in_hook;
+  Registry* registry = nullptr;
+  RegistryOptions options;
+  std::string label_after_create;
+  options.on_release = [&](const ReleaseEvent& e) {
+    if (made_in_hook) return;
+    auto made = registry->create_buffer({16, WGPUBufferUsage_CopyDst, false, "made in the hook, a longer label"});
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    made_in_hook = *made;
+    label_after_create = std::string(e.label);  // the event's words outlive what the hook did
+  };
+  auto reg = make_registry(*dev, options);
+  registry = reg.get();
+  WGPUBuffer mine = raw_buffer(*dev, 16, WGPUBufferUsage_CopyDst);
+  auto borrowed = reg->adopt_buffer(mine, "caller's", Ownership::Borrowed);
+  ASSERT_TRUE(borrowed.ok());
+  ASSERT_TRUE(reg->destroy_buffer(*borrowed).ok());
+  ASSERT_TRUE(made_in_hook.has_value()) << "the hook ran inside the destroy";
+  EXPECT_EQ(label_after_create, "caller's");
+  EXPECT_EQ(made_in_hook->index(), borrowed->index()) << "the freed slot is the one reused";
+  ASSERT_NE(reg->recipe(*made_in_hook), nullptr);
+  EXPECT_EQ(reg->recipe(*made_in_hook)->size, 16u);
+  // After a loss it is made again from that recipe.
+  reg->on_device_lost();
+  auto second = testing::open_test_device(gpu::BackendChoice::Null);
+  ASSERT_NE(second, nullptr);
+  const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
+  EXPECT_TRUE(report.failed.empty());
+  EXPECT_EQ(reg->slot_state(*made_in_hook), SlotState::Live);
+  EXPECT_TRUE(reg->resolve(*made_in_hook).ok());
+  reg.reset();
+  testing::close_device(second);
+  dev->procs().BufferRelease(mine);
+}
+
+// Shutdown (and the registry's end) lets go of every live object and tells the release hook of
+// each. A hook that creates or adopts meanwhile is refused with its own message, and its owned
+// object released: accepted, it would be left alive with no one to let it go. Afterwards the
+// registry makes objects again.
+TEST_F(NullDeviceTest, AReleaseHookThatCreatesDuringShutdownIsRefusedAndLeavesNothingBehind) {
+  Registry* registry = nullptr;
+  std::vector<std::string> labels;
+  std::vector<Result<BufferHandle>> made_in_hook;
+  RegistryOptions options;
+  options.on_release = [&](const ReleaseEvent& e) {
+    made_in_hook.push_back(registry->create_buffer({16, WGPUBufferUsage_CopyDst, false, "made in the hook"}));
+    labels.emplace_back(e.label);
+  };
+  auto reg = make_registry(*dev, options);
+  registry = reg.get();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "mine"}).ok());
+  reg->shutdown();
+  ASSERT_EQ(made_in_hook.size(), 3u);
+  for (const auto& made : made_in_hook) EXPECT_THAT(made, FailsWith(MessageId::CreatedWhileReleasingAll));
+  EXPECT_THAT(labels, ::testing::Each(::testing::Eq("mine")));
+  EXPECT_EQ(reg->live_counts().total(), 0u);
+  auto after = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "after shutdown"});
+  EXPECT_TRUE(after.ok());
+  labels.clear();
+  made_in_hook.clear();
+  reg.reset();  // its end lets go of "after shutdown"; the hook's creation is refused again
+  ASSERT_EQ(made_in_hook.size(), 1u);
+  EXPECT_THAT(made_in_hook[0], FailsWith(MessageId::CreatedWhileReleasingAll));
+  EXPECT_THAT(labels, ::testing::ElementsAre("after shutdown"));
 }
 
 TEST_F(NullDeviceTest, OwnedObjectIsDestroyedSoTheBorrowedCheckCanFail) {

@@ -156,7 +156,9 @@ struct RegistryOptions {
   /// lower it, to reach the rule in a few steps.
   uint32_t generation_limit = HandleLayout::kMaxGeneration;
   /// Called for every GPU object the registry lets go of; may be empty. Runs inside the registry's
-  /// call (poll, destroy, shutdown) and must not call the registry.
+  /// call (poll, destroy, replace, shutdown, a loss) once that call has settled the slot, so it
+  /// may call the registry again: a creation may take the slot just freed. While shutdown lets
+  /// go of every object, a creation or adoption from it is refused (CreatedWhileReleasingAll).
   std::function<void(const ReleaseEvent&)> on_release{};
   /// The device generation the registry starts on, named in "device lost" errors.
   uint64_t device_generation = 1;

@@ -250,6 +250,9 @@ void RegistryImpl::shutdown() {
   // in a kind already walked, and be left alive with no one to let it go.
   releasing_all_ = true;
   detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() { release_all_live<Tag>(); });
+  // What a hook destroyed meanwhile left its pool before the walk reached it and waits as a
+  // pending release: it goes now too, as assume_all_complete let go of what waited before.
+  release_all_pending();
   releasing_all_ = false;
 }
 
@@ -259,6 +262,9 @@ void RegistryImpl::release_all_live() {
   std::vector<SlotId> live;
   s.pool.for_each_live([&](SlotId id, Object<Tag>) { live.push_back(id); });
   for (SlotId id : live) {
+    // A release hook earlier in the walk may have destroyed it: its slot is free (or someone
+    // else's), and releasing it again would put the slot on the free list twice.
+    if (!s.pool.contains(id.bits)) continue;
     auto released = s.pool.release(id.index);
     const detail::Record<Tag>& rec = s.records[id.index];
     if (rec.ownership == Ownership::Imported || released.value == nullptr) continue;  // Lost or Failed: nothing held

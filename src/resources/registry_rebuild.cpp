@@ -85,7 +85,10 @@ void RegistryImpl::lose_all() {
   });
   // Imported views belong to a presentation of the lost device: their handles die, and the
   // presentation imports the new device's views again.
-  for (SlotId id : imported) release_occupant(Handle<Tag>::from_bits(id.bits));
+  for (SlotId id : imported) {
+    // A release hook during the walk may have forgotten it already.
+    if (s.pool.contains(id.bits)) release_occupant(Handle<Tag>::from_bits(id.bits));
+  }
 }
 
 RebuildReport RegistryImpl::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation) {

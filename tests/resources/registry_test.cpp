@@ -517,6 +517,42 @@ TEST_F(NullDeviceTest, AReleaseHookThatCreatesDuringShutdownIsRefusedAndLeavesNo
   EXPECT_THAT(labels, ::testing::ElementsAre("after shutdown"));
 }
 
+// The same walk with a hook that destroys an object the walk has not reached yet: the object
+// leaves its pool at once and waits as a pending release, which must still be let go before
+// shutdown returns, not kept (with its device) until a poll that the registry's end never makes.
+TEST_F(NullDeviceTest, AReleaseHookThatDestroysAnotherObjectDuringShutdownLeavesNothingBehind) {
+  Registry* registry = nullptr;
+  std::vector<BufferHandle> buffers;
+  std::vector<std::string> labels;
+  RegistryOptions options;
+  options.on_release = [&](const ReleaseEvent& e) {
+    labels.emplace_back(e.label);
+    for (BufferHandle h : buffers) {
+      if (registry->slot_state(h).has_value()) {
+        EXPECT_TRUE(registry->destroy_buffer(h).ok());
+        return;
+      }
+    }
+  };
+  auto reg = make_registry(*dev, options);
+  registry = reg.get();
+  for (int i = 0; i < 4; ++i) {
+    auto made = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, fmt::format("buffer {}", i)});
+    ASSERT_TRUE(made.ok());
+    buffers.push_back(*made);
+  }
+  reg->shutdown();
+  EXPECT_EQ(labels.size(), 4u) << "each buffer let go once, by the walk or by the hook's destroy";
+  EXPECT_EQ(reg->pending_release_count(), 0u);
+  EXPECT_EQ(reg->live_counts().total(), 0u);
+  // Each slot went back to the free list once: two new buffers get two slots.
+  auto a = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "after shutdown a"});
+  auto b = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, "after shutdown b"});
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->index(), b->index());
+  reg.reset();
+}
+
 TEST_F(NullDeviceTest, OwnedObjectIsDestroyedSoTheBorrowedCheckCanFail) {
   // The control for the test above: the same write after an owned destroy is rejected.
   ReleaseLog log;

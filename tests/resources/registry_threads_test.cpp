@@ -293,20 +293,15 @@ TEST_F(NullDeviceTest, AResolveBesideALossAndRebuildNeverHandsOutANullObject) {
     buffers.push_back(*made);
   }
   std::atomic<bool> stop{false};
-  std::atomic<uint64_t> resolved{0}, refused{0}, null_successes{0};
+  std::atomic<uint64_t> resolved{0}, null_successes{0};  // a refused resolve (a Lost slot) is fine
   std::vector<std::thread> readers;
   for (int t = 0; t < 4; ++t) {
     readers.emplace_back([&] {
       while (!stop.load(std::memory_order_relaxed)) {
         for (BufferHandle h : buffers) {
           auto object = reg->resolve(h);
-          if (!object.ok()) {
-            refused.fetch_add(1, std::memory_order_relaxed);
-          } else if (*object == nullptr) {
-            null_successes.fetch_add(1, std::memory_order_relaxed);
-          } else {
-            resolved.fetch_add(1, std::memory_order_relaxed);
-          }
+          if (!object.ok()) continue;
+          (*object == nullptr ? null_successes : resolved).fetch_add(1, std::memory_order_relaxed);
         }
       }
     });
@@ -316,7 +311,10 @@ TEST_F(NullDeviceTest, AResolveBesideALossAndRebuildNeverHandsOutANullObject) {
   for (uint32_t loss = 0; loss < kLosses; ++loss) {
     reg->on_device_lost();
     devices.push_back(testing::open_test_device(gpu::BackendChoice::Null));
-    ASSERT_NE(devices.back(), nullptr);
+    if (devices.back() == nullptr) {  // open_test_device failed the test; the readers still stop
+      devices.pop_back();
+      break;
+    }
     const RebuildReport report = reg->rebuild(devices.back()->device.get(), devices.back()->queue.get(), loss + 2);
     EXPECT_TRUE(report.failed.empty());
   }
@@ -326,11 +324,10 @@ TEST_F(NullDeviceTest, AResolveBesideALossAndRebuildNeverHandsOutANullObject) {
   EXPECT_GT(resolved.load(), 0u);
   for (BufferHandle h : buffers) {
     auto object = reg->resolve(h);
-    ASSERT_TRUE(object.ok()) << object.error().message;
-    EXPECT_NE(*object, nullptr);
+    EXPECT_TRUE(object.ok() && *object != nullptr) << (object.ok() ? "null" : object.error().message);
   }
   reg.reset();
-  for (auto& device : devices) testing::close_device(device);
+  for (auto& device : devices) testing::close_device(device);  // on every path: their callbacks read them
 }
 
 }  // namespace

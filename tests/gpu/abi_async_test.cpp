@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "support/error_scope.h"
 #include "support/poll_until.h"
 #include "warden/gpu/abi.h"
+#include "warden/gpu/names.h"
 
 namespace warden {
 namespace {
@@ -128,22 +130,29 @@ struct DeviceOutcome {
   std::string message;
   WGPUDeviceLostReason lost_reason{};
   int lost_calls = 0;
+  bool lost_device_pointer_null = false;  // what the lost callback's device argument pointed at
 };
 
-// Requests a device with `limits` on the Null adapter, delivering every callback.
-DeviceOutcome request_device_with(const WGPULimits* limits) {
+// Requests a device with `limits` on the adapter of `backend` (Null unless named), delivering
+// every callback into one DeviceOutcome the caller keeps alive until the device has ended.
+std::unique_ptr<DeviceOutcome> request_device_with(const WGPULimits* limits,
+                                                   WGPUBackendType backend = WGPUBackendType_Null,
+                                                   WGPUFeatureLevel level = WGPUFeatureLevel_Core) {
   Context* ctx = shared_context();
   const Procs& p = ctx->procs();
-  auto adapter = request_adapter(WGPUBackendType_Null, WGPUFeatureLevel_Core);
+  auto adapter = request_adapter(backend, level);
   EXPECT_EQ(adapter.status, WGPURequestAdapterStatus_Success);
-  DeviceOutcome out;
+  auto outcome = std::make_unique<DeviceOutcome>();
+  DeviceOutcome& out = *outcome;
   WGPUDeviceDescriptor desc{};
   desc.requiredLimits = limits;
   desc.deviceLostCallbackInfo.mode = WGPUCallbackMode_AllowProcessEvents;
   desc.deviceLostCallbackInfo.userdata1 = &out;
-  desc.deviceLostCallbackInfo.callback = [](const WGPUDevice*, WGPUDeviceLostReason r, WGPUStringView, void* u, void*) {
+  desc.deviceLostCallbackInfo.callback = [](const WGPUDevice* device, WGPUDeviceLostReason r, WGPUStringView, void* u,
+                                             void*) {
     auto* o = static_cast<DeviceOutcome*>(u);
     o->lost_reason = r;
+    o->lost_device_pointer_null = device == nullptr || *device == nullptr;
     ++o->lost_calls;
   };
   WGPURequestDeviceCallbackInfo cb{};
@@ -158,7 +167,7 @@ DeviceOutcome request_device_with(const WGPULimits* limits) {
   EXPECT_TRUE(ctx->wait(p.AdapterRequestDevice(adapter.adapter, &desc, cb), testing::kSafetyNet).ok());
   ctx->process_events();
   p.AdapterRelease(adapter.adapter);
-  return out;
+  return outcome;
 }
 
 TEST(WebGpuAbi, LimitsLayoutIsReadFieldByField) {
@@ -186,24 +195,56 @@ TEST(WebGpuAbi, LimitsLayoutIsReadFieldByField) {
   for (const Case& c : cases) {
     WGPULimits required = supported;
     c.raise(required, supported);
-    DeviceOutcome out = request_device_with(&required);
-    EXPECT_EQ(out.status, WGPURequestDeviceStatus_Error) << c.name;
-    EXPECT_EQ(out.device, nullptr);
-    EXPECT_THAT(out.message, HasSubstr(c.name));
-    EXPECT_EQ(out.lost_calls, 1) << "a failed request reports its lost callback once";
-    EXPECT_EQ(out.lost_reason, WGPUDeviceLostReason_FailedCreation);
+    const auto out = request_device_with(&required);
+    EXPECT_EQ(out->status, WGPURequestDeviceStatus_Error) << c.name;
+    EXPECT_EQ(out->device, nullptr);
+    EXPECT_THAT(out->message, HasSubstr(c.name));
+    EXPECT_EQ(out->lost_calls, 1) << "a failed request reports its lost callback once";
+    EXPECT_EQ(out->lost_reason, WGPUDeviceLostReason_FailedCreation);
   }
   WGPULimits exact = supported;
-  DeviceOutcome ok = request_device_with(&exact);
-  ASSERT_EQ(ok.status, WGPURequestDeviceStatus_Success);
+  const auto ok = request_device_with(&exact);
+  ASSERT_EQ(ok->status, WGPURequestDeviceStatus_Success);
   WGPULimits device_limits{};
-  ASSERT_EQ(p.DeviceGetLimits(ok.device, &device_limits), WGPUStatus_Success);
+  ASSERT_EQ(p.DeviceGetLimits(ok->device, &device_limits), WGPUStatus_Success);
   EXPECT_EQ(device_limits.maxComputeWorkgroupsPerDimension, supported.maxComputeWorkgroupsPerDimension);
   EXPECT_EQ(device_limits.maxBufferSize, supported.maxBufferSize);
-  p.DeviceDestroy(ok.device);
+  p.DeviceDestroy(ok->device);
   shared_context()->process_events();
-  EXPECT_EQ(ok.lost_reason, WGPUDeviceLostReason_Destroyed);
-  p.DeviceRelease(ok.device);
+  EXPECT_EQ(ok->lost_reason, WGPUDeviceLostReason_Destroyed);
+  p.DeviceRelease(ok->device);
+}
+
+// webgpu.h's ownership rule, as the pinned Dawn keeps it: releasing the last reference of a
+// device ends it at once, as wgpuDeviceDestroy would, whatever of it is still alive (here a
+// buffer). Its lost callback runs then, saying Destroyed, and its device argument points at
+// null, so a lost handler must know its device by what it registered, never by that argument.
+// "Letting a presenting device go" therefore cannot keep it alive (docs/adr/0051).
+TEST(WebGpuAbi, ReleasingTheLastReferenceOfADeviceEndsItAtOnceEvenWithABufferAlive) {
+  prepare_gl_environment();
+  const Procs& p = shared_context()->procs();
+  struct Backend {
+    WGPUBackendType type;
+    WGPUFeatureLevel level;
+  };
+  for (const Backend backend : {Backend{WGPUBackendType_Null, WGPUFeatureLevel_Core},
+                                Backend{WGPUBackendType_OpenGL, WGPUFeatureLevel_Compatibility}}) {
+    SCOPED_TRACE(gpu::to_string(backend.type));
+    const auto out = request_device_with(nullptr, backend.type, backend.level);
+    ASSERT_EQ(out->status, WGPURequestDeviceStatus_Success) << out->message;
+    WGPUBufferDescriptor desc{};
+    desc.size = 256;
+    desc.usage = WGPUBufferUsage_CopyDst;
+    WGPUBuffer buffer = p.DeviceCreateBuffer(out->device, &desc);
+    ASSERT_NE(buffer, nullptr);
+    EXPECT_EQ(out->lost_calls, 0);
+    p.DeviceRelease(out->device);  // the last reference: nothing else of warden's holds one
+    shared_context()->process_events();
+    EXPECT_EQ(out->lost_calls, 1) << "the release ended the device";
+    EXPECT_EQ(out->lost_reason, WGPUDeviceLostReason_Destroyed);
+    EXPECT_TRUE(out->lost_device_pointer_null);
+    p.BufferRelease(buffer);  // still the application's to let go
+  }
 }
 
 TEST_F(NullDeviceTest, ForceLossReportsUnknownReasonAndMessage) {

@@ -1,6 +1,7 @@
 // Presentation across device generations, through the DeviceController and DawnProvider over the
-// real library (GL, Xvfb): a new surface per generation, and a device that presented is let go,
-// never destroyed (docs/adr/0003), unless the override says otherwise.
+// real library (GL, Xvfb): a new surface per generation keeps the window presenting, and a device
+// that presented is ended by release, never by destroy (docs/adr/0003, docs/adr/0051), unless the
+// override says otherwise.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -14,6 +15,7 @@
 #include "support/poll_until.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
+#include "warden/present/readback.h"
 #include "warden/present/swapchain.h"
 #include "warden/present/window.h"
 #include "warden/gpu/objects.h"
@@ -68,22 +70,26 @@ class PresentingApp {
            controller->state() == DeviceState::Ready;
   }
 
-  // Acquires, clears, submits and presents `count` frames; returns how many were presented.
-  int present_frames(int count) {
+  // Acquires, clears to `color`, submits and presents `count` frames; returns how many were
+  // presented. With `shown`, the last frame's surface texture is read back before it is presented.
+  int present_frames(int count, WGPUColor color = {0.2, 0.4, 0.8, 1}, Image* shown = nullptr) {
     const gpu::Procs& procs = context_.procs();
     int presented = 0;
     for (int i = 0; i < count; ++i) {
       auto frame = swapchain->acquire();
       if (!frame || !frame->has_value()) continue;
       WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry->device(), nullptr);
-      WGPURenderPassEncoder pass = gpu::begin_clear_pass(procs, encoder, *registry->resolve((*frame)->view),
-                                                          WGPUColor{0.2, 0.4, 0.8, 1});
+      WGPURenderPassEncoder pass = gpu::begin_clear_pass(procs, encoder, *registry->resolve((*frame)->view), color);
       procs.RenderPassEncoderEnd(pass);
       procs.RenderPassEncoderRelease(pass);
       WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
       registry->submit(commands);
       procs.CommandBufferRelease(commands);
       procs.CommandEncoderRelease(encoder);
+      if (shown != nullptr && i + 1 == count) {
+        auto image = read_image(context_, registry->device(), registry->queue(), (*frame)->texture);
+        *shown = image ? std::move(*image) : Image{};
+      }
       if (swapchain->present()) ++presented;
       registry->poll();
       provider->process_events();
@@ -157,6 +163,37 @@ TEST_F(PresentGenerationsTest, FourRestartedGenerationsOnOneWindowEachPresentFra
   EXPECT_THAT(presented, ::testing::ElementsAre(20, 20, 20, 20));
   EXPECT_EQ(app.provider->destroy_calls(), 0u);
   EXPECT_EQ(app.provider->release_calls(), 4u);
+  EXPECT_THAT(app.errors, IsEmpty());
+}
+
+// The effect the retirement rule exists for (docs/adr/0051): after a device that presented has
+// ended, the same window goes on presenting what the next device draws, through a surface of its
+// own. On Dawn the release that ends a presenting device ends it at once: its lost callback has
+// run by the time stop returns, so nothing of the old device is kept alive for the window's sake.
+// (What the X server then shows cannot be read here: Dawn's GL presentation over llvmpipe puts no
+// pixels in an Xvfb window, so the frame is read back from the surface's own texture.)
+TEST_F(PresentGenerationsTest, AfterAPresentingDeviceEndsTheWindowPresentsTheNextDevicesFrames) {
+  PresentingApp app(*context, *window, RetirementOptions{});
+  const WGPUColor clears[] = {{1, 0, 0, 1}, {0, 0, 1, 1}, {0, 1, 0, 1}};
+  for (const WGPUColor& clear : clears) {
+    app.controller->initialize();
+    ASSERT_TRUE(app.reach_ready()) << app.controller->message();
+    Image shown;
+    ASSERT_EQ(app.present_frames(3, clear, &shown), 3);
+    ASSERT_EQ(shown.rgba.size(), 64u * 48u * 4u) << "the presented frame was read back";
+    const auto channel = [](double value) { return static_cast<uint8_t>(value * 255.0); };
+    for (size_t at : {size_t{0}, shown.rgba.size() / 2, shown.rgba.size() - 4}) {
+      EXPECT_THAT(std::vector<uint8_t>(shown.rgba.begin() + static_cast<std::ptrdiff_t>(at),
+                                       shown.rgba.begin() + static_cast<std::ptrdiff_t>(at + 4)),
+                  ::testing::ElementsAre(channel(clear.r), channel(clear.g), channel(clear.b), 255));
+    }
+    app.controller->stop();
+    app.provider->process_events();
+    EXPECT_EQ(app.provider->outstanding_callbacks(), 0u) << "the released device has ended: its lost callback ran";
+  }
+  EXPECT_EQ(app.provider->destroy_calls(), 0u);
+  EXPECT_EQ(app.provider->release_calls(), 3u);
+  EXPECT_EQ(app.swapchain->counters().surfaces_created, 3u) << "a surface per generation";
   EXPECT_THAT(app.errors, IsEmpty());
 }
 

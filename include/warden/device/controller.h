@@ -213,7 +213,8 @@ class DeviceController {
   /// The application finished preparing resources for the device received under `token`.
   /// Refused when that token is no longer current: the caller releases what it made.
   Result<void> finish_preparation(Token token, Result<void> outcome);
-  /// The shown device presented to a surface: from now on it is released, never destroyed.
+  /// The shown device presented to a surface: from now on it is ended by release, never by
+  /// destroy (on Dawn the release ends it at once: docs/adr/0051).
   Result<void> mark_presented();
   /// Work submitted on the device received under `token` did not retire in time (see
   /// HangWatch): the device is let go like a lost one. Ignored for a token no longer current.

@@ -23,7 +23,7 @@ struct StashedDevice {
   DeviceProvider* provider = nullptr;
   /// The device.
   ProvidedDevice device{};
-  /// It has presented: it must be released, never destroyed.
+  /// It has presented: it is ended by release, never by destroy.
   bool presented = false;
   /// Where its lost report goes; the taker re-points it.
   std::shared_ptr<LostRoute> route{};
@@ -53,7 +53,8 @@ class DeviceStash {
   /// The held device if it came from `provider` and was not lost while stashed. A device lost
   /// while stashed is let go and nothing is returned.
   std::optional<StashedDevice> take(const DeviceProvider& provider);
-  /// Lets go of the held device: released, never destroyed (it may have presented).
+  /// Lets go of the held device by release, never destroy (it may have presented); on Dawn the
+  /// release ends it.
   void clear();
 
   /// Devices taken by a next engine so far.

@@ -96,7 +96,8 @@ class DeviceProvider {
   virtual void release_adapter(AdapterId adapter) = 0;
   /// Ends the device's useful life, then drops the provider's reference.
   virtual void destroy_device(DeviceId device) = 0;
-  /// Drops the provider's reference only: the device is let go, not destroyed.
+  /// Drops the provider's reference only, without calling destroy. On Dawn, where that is the
+  /// last reference, the device ends at once all the same (docs/adr/0051).
   virtual void release_device(DeviceId device) = 0;
   /// Ends a hung device as `end` says, without waiting for the work it was given: ending a
   /// device waits in the driver until its queue is idle, for as long as a hung GPU takes, and it

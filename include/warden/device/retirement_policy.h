@@ -2,10 +2,12 @@
 /// RetirementPolicy: how a device's life ends, and whether a new one may be built
 /// (docs/adr/0003-retirement-policy.md; docs/design.md, device rule D6: never destroy a presenting device).
 ///
-/// A device that has presented to a surface is let go (released), never destroy()ed; one that
-/// never presented may be destroyed, which returns its memory at once. An explicit override
-/// restores destroy for A/B measurements. The counts are per process: a device dies with the
-/// process that made it.
+/// A device that has presented to a surface is released, never destroy()ed; one that never
+/// presented may be destroyed, which returns its memory at once. On Dawn a release of the last
+/// reference ends the device at once too (webgpu.h's ownership rule): what keeps a window
+/// presenting is a new surface per device generation, and the policy records which call was
+/// made (docs/adr/0051). An explicit override restores destroy for A/B measurements. The counts
+/// are per process.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +16,8 @@
 
 namespace warden::device {
 
-/// How a device's life ends: released (let go) or destroyed.
+/// How warden ends a device: by releasing its references, or by destroy. On Dawn both end it at
+/// once when warden held the last reference.
 enum class DeviceEnd { Release, Destroy };
 /// "release" or "destroy".
 const char* to_string(DeviceEnd end);

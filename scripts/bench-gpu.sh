@@ -46,13 +46,9 @@ pack() {
 # The loaders from the carried debs, NVIDIA's ICD, the carried libraries and Dawn.
 prepare_machine() {  # <dest>
   local dest=$1
-  if compgen -G "$root/.gl/*.deb" > /dev/null; then
-    for deb in "$root"/.gl/*.deb; do dpkg -x "$deb" /; done
-    ldconfig
-  fi
-  local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-  [[ -f "$icd" && -z "${VK_DRIVER_FILES:-}" ]] && export VK_DRIVER_FILES="$icd"
-  export LD_LIBRARY_PATH="$dest/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # shellcheck source=gpu-machine.sh
+  source "$root/scripts/gpu-machine.sh"
+  gpu_machine_prepare "$dest/lib"
   export WARDEN_WEBGPU_LIB="${WARDEN_WEBGPU_LIB:-$root/build/dawn/libwebgpu_wrapper.so}"
 }
 

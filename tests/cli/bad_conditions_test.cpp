@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "support/test_files.h"
 #include "support/cli_run.h"
 
 namespace warden {
@@ -34,7 +35,7 @@ TEST(BadConditions, InfoWithStandardOutputClosedReportsTheLostOutput) {
 TEST(BadConditions, ManyDiagnosticsIntoAFullDeviceEndWithExitTwo) {
   // More than one stdio buffer of output: the write fails while the command runs (was an abort).
   std::string files;
-  for (int i = 0; i < 100; ++i) files += " " WARDEN_TEST_DATA_DIR "/shaders/missing_semicolon.wgsl";
+  for (int i = 0; i < 100; ++i) files += " " + warden::testing::test_data("shaders/missing_semicolon.wgsl");
   auto run = run_cli("shader check" + files + " >/dev/full");
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr("warden: output was lost: No space left on device"));
@@ -45,7 +46,7 @@ TEST(BadConditions, ClosedPipeEndsWithExitTwoNotSigpipe) {
   // died of SIGPIPE (exit 141 in the shell). pipefail makes the pipeline's status warden's.
   // (JSON is one line until its end, so the reader stops at a byte count.)
   std::string files;
-  for (int i = 0; i < 300; ++i) files += " " WARDEN_TEST_DATA_DIR "/shaders/missing_semicolon.wgsl";
+  for (int i = 0; i < 300; ++i) files += " " + warden::testing::test_data("shaders/missing_semicolon.wgsl");
   const std::string into_head = "bash -o pipefail -c '\"$0\" \"$@\" | head -c 64'";
   for (const std::string format : {"text", "json"}) {
     auto run = run_cli("shader check --format " + format + files, into_head);

@@ -54,6 +54,7 @@ TEST(DemoCommand, LosesTheDeviceAndReloadsTheShaderWhereToldAndSaysSo) {
 // --window: the same frames shown in a window; its surface is made again for the device that
 // replaces a lost one, and the device that presented is let go.
 TEST(DemoCommand, InAWindowUnderXvfbTheSurfaceFollowsTheDeviceAcrossALoss) {
+  WARDEN_SKIP_WITHOUT_DISPLAY();
   auto display = testing::start_xvfb();
   ASSERT_TRUE(display) << display.error().message;
   char pattern[] = "/tmp/warden-demo-cli-XXXXXX";

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/test_files.h"
 #include "support/cli_run.h"
 #include "warden/version.h"
 
@@ -78,7 +79,7 @@ TEST(InfoCommand, LibraryWithoutTheApiNamesTheMissingEntryPoints) {
 // A published build of Dawn's package whose WGPULimits is larger than warden's header
 // (tests/gpu/abi_check_test.cpp, docs/adr/0033): refused with words, never a crash (-1).
 std::string dawn_sample(const std::string& version) {
-  return std::string(WARDEN_DAWN_SAMPLES_DIR) + "/" + version + "/libwebgpu_wrapper.so";
+  return warden::testing::test_file(WARDEN_DAWN_SAMPLES_DIR) + "/" + version + "/libwebgpu_wrapper.so";
 }
 
 TEST(InfoCommand, PrintsTheAbiChecksResult) {
@@ -112,7 +113,7 @@ TEST(InfoCommand, SaysHowManyEntryPointsOfTheHeaderTheLibraryExports) {
 
 TEST(InfoCommand, NamesTheEntryPointsTheLibraryLacks) {
   // A build of Dawn without these two entry points (tests/CMakeLists.txt).
-  const std::string library = WARDEN_DAWN_WITHOUT_TWO;
+  const std::string library = warden::testing::test_file(WARDEN_DAWN_WITHOUT_TWO);
   auto run = run_cli("info --backend null", "WARDEN_WEBGPU_LIB=" + library);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("\nentry points  251 of 253 resolved; absent: wgpuDeviceCreateErrorExternalTexture, "

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/messages.h"
+#include "support/test_files.h"
 #include "support/cli_run.h"
 #include "warden/core/messages.h"
 
@@ -23,7 +24,7 @@ using warden::testing::CliRun;
 
 // Runs the CLI in the test data folder, so paths in its output are the short names given.
 CliRun warden(const std::string& args) {
-  return warden::testing::run_cli(args, "", WARDEN_TEST_DATA_DIR "/shaders");
+  return warden::testing::run_cli(args, "", warden::testing::test_data("shaders"));
 }
 
 TEST(ShaderCheck, CleanFilesPrintNothingAndExitZero) {
@@ -296,7 +297,7 @@ TEST(ShaderCheck, ByteOrderMarkIsRemovedWithANoteAndTheRealErrorsShow) {
 TEST(ShaderCheck, EachFileIsPrintedAsSoonAsItIsChecked) {
   // The second file is standard input, held open: the first file's report must already be out.
   warden::testing::CliProcess process({"shader", "check", "missing_semicolon.wgsl", "-"},
-                                      WARDEN_TEST_DATA_DIR "/shaders");
+                                      warden::testing::test_data("shaders"));
   EXPECT_TRUE(process.wait_for_output("  ^\n", std::chrono::seconds(60))) << process.out();
   EXPECT_TRUE(process.running());
   EXPECT_EQ(process.out(),
@@ -308,7 +309,7 @@ TEST(ShaderCheck, EachFileIsPrintedAsSoonAsItIsChecked) {
 
 TEST(ShaderCheck, JsonIsStreamedFileByFileAndStaysOneObject) {
   warden::testing::CliProcess process({"shader", "check", "--format", "json", "type_mismatch.wgsl", "-"},
-                                      WARDEN_TEST_DATA_DIR "/shaders");
+                                      warden::testing::test_data("shaders"));
   EXPECT_TRUE(process.wait_for_output("\"path\":\"type_mismatch.wgsl\"", std::chrono::seconds(60)))
       << process.out();
   EXPECT_TRUE(process.running());

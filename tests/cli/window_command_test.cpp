@@ -38,6 +38,7 @@ TEST(WindowCommand, ABadSizeIsAUsageError) {
 }
 
 TEST(WindowCommand, UnderXvfbItPresentsTheCubeAndReleasesTheDevice) {
+  WARDEN_SKIP_WITHOUT_DISPLAY();
   auto display = testing::start_xvfb();
   ASSERT_TRUE(display) << display.error().message;
   const auto shot = std::filesystem::temp_directory_path() / fmt::format("warden_window_{}.png", ::getpid());

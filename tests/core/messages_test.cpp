@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/messages.h"
+#include "support/test_files.h"
 #include "support/messages.h"
 #include "warden/core/diagnostics.h"
 #include "warden/core/messages.h"
@@ -47,7 +48,7 @@ TEST(Messages, EveryIdHasOneUniqueNameItsLayerAndAText) {
 // The values are the contract logs and peers keep: tests/data/message_values.txt records each,
 // so an id renumbered (one inserted in the middle of a list, say) fails here by name.
 TEST(Messages, EveryIdKeepsItsRecordedValue) {
-  std::ifstream file(WARDEN_TEST_DATA_DIR "/message_values.txt");
+  std::ifstream file(warden::testing::test_data("message_values.txt"));
   ASSERT_TRUE(file) << "tests/data/message_values.txt is missing";
   std::map<std::string, unsigned> recorded;
   std::map<unsigned, std::string> recorded_names;

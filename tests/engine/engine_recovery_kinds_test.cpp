@@ -304,7 +304,10 @@ struct AttachEveryGeneration : GenerationObserver {
 class SwapchainAcrossLoss : public ::testing::Test {
  protected:
   // A window needs an X server: this suite's program gets a private Xvfb before its first adapter.
-  static void SetUpTestSuite() { testing::use_xvfb_display(); }
+  static void SetUpTestSuite() {
+    WARDEN_SKIP_WITHOUT_DISPLAY();
+    testing::use_xvfb_display();
+  }
 };
 
 TEST_F(SwapchainAcrossLoss, FramesArePresentedAndReadBackOnTheDeviceAfterALoss) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "support/test_files.h"
 #include "support/messages.h"
 #include "warden/gpu/context.h"
 #include "warden/gpu/library.h"
@@ -35,7 +36,7 @@ const std::vector<std::tuple<std::string, std::string, size_t>> kPassingStructs 
 constexpr size_t kPassingEnumValues = 18;
 
 std::string sample(const std::string& version) {
-  const std::string path = std::string(WARDEN_DAWN_SAMPLES_DIR) + "/" + version + "/libwebgpu_wrapper.so";
+  const std::string path = warden::testing::test_file(WARDEN_DAWN_SAMPLES_DIR) + "/" + version + "/libwebgpu_wrapper.so";
   EXPECT_TRUE(std::filesystem::exists(path)) << path << " is missing: scripts/fetch-dawn-abi-samples.sh (run by "
                                                         "`make test`) fetches it";
   return path;

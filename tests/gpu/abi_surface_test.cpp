@@ -24,7 +24,10 @@ using ::testing::HasSubstr;
 
 class SurfaceAbiTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { testing::use_xvfb_display(); }
+  static void SetUpTestSuite() {
+    WARDEN_SKIP_WITHOUT_DISPLAY();
+    testing::use_xvfb_display();
+  }
 
   void SetUp() override {
     auto opened = testing::X11TestWindow::open(96, 64);

@@ -11,6 +11,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/test_files.h"
+
 #define WGPU_SKIP_DECLARATIONS
 #include <webgpu/warden_procs.inc>
 #include <webgpu/webgpu.h>
@@ -25,7 +27,7 @@ WARDEN_WEBGPU_PROCS(WARDEN_CHECK_PROC_TYPE)
 #undef WARDEN_CHECK_PROC_TYPE
 
 TEST(WebgpuHeader, EveryEntryPointOfTheListResolvesInTheLibrary) {
-  void* library = ::dlopen(WARDEN_TEST_DAWN_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  void* library = ::dlopen(warden::testing::test_file(WARDEN_TEST_DAWN_LIBRARY).c_str(), RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(library, nullptr) << ::dlerror();
   std::vector<std::string> unresolved;
   size_t listed = 0;
@@ -54,4 +56,5 @@ TEST(WebgpuHeader, EveryObjectTypeHasItsReferenceCountingEntryPoints) {
 }
 
 }  // namespace
-}  // namespace warden
+}  // namespace warden#include "support/test_files.h"
+

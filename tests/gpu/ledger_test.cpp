@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/test_files.h"
 #include "support/gpu_test.h"
 #include "support/messages.h"
 #include "support/reference_watch.h"
@@ -260,7 +261,8 @@ struct ProbeRun {
 ProbeRun run_probe() {
   ProbeRun run;
   // The ledger on whatever this run's WARDEN_LEDGER says: the watch is what is tested.
-  FILE* pipe = ::popen("WARDEN_LEDGER=1 '" WARDEN_LEDGER_PROBE_PATH "' 2>&1", "r");
+  const std::string command = "WARDEN_LEDGER=1 '" + warden::testing::test_file(WARDEN_LEDGER_PROBE_PATH) + "' 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   char buffer[4096];
   size_t n = 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/test_files.h"
 #include "support/error_scope.h"
 #include "support/gpu_test.h"
 #include "support/messages.h"
@@ -33,7 +34,7 @@ TEST(Procs, TheTableHasAFieldForEveryEntryPointOfTheHeader) {
 
 TEST(Procs, AnEntryTheLibraryLacksIsNullAndNamedAndACallerThatNeedsItIsRefused) {
   // A build of Dawn without wgpuRenderPassEncoderSetBlendConstant (tests/CMakeLists.txt).
-  const std::string path = WARDEN_DAWN_WITHOUT_BLEND_CONSTANT;
+  const std::string path = warden::testing::test_file(WARDEN_DAWN_WITHOUT_BLEND_CONSTANT);
   auto lib = Library::load({.path = path, .ledger = LedgerMode::Off});
   ASSERT_TRUE(lib.ok()) << lib.error().message;
   EXPECT_THAT(lib.value()->absent_procs(), ElementsAre("wgpuRenderPassEncoderSetBlendConstant"));
@@ -54,7 +55,7 @@ TEST(Procs, AnEntryTheLibraryLacksIsNullAndNamedAndACallerThatNeedsItIsRefused) 
 
 TEST(Procs, ALibraryThatLacksAnEntryWardenCallsIsRefusedNamingIt) {
   // Without wgpuDeviceCreateBuffer, which warden calls, and wgpuRenderPassEncoderSetBlendConstant.
-  const std::string path = WARDEN_DAWN_WITHOUT_CREATE_BUFFER;
+  const std::string path = warden::testing::test_file(WARDEN_DAWN_WITHOUT_CREATE_BUFFER);
   auto lib = Library::load({.path = path, .ledger = LedgerMode::Off});
   ASSERT_THAT(lib, testing::FailsWith(MessageId::LibrarySymbolsMissing));
   EXPECT_THAT(lib.error().message, HasSubstr("lacks 1 entry point(s) warden needs: wgpuDeviceCreateBuffer."));

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "support/test_files.h"
 #include "support/gpu_test.h"
 #include "support/messages.h"
 #include "warden/shaders/shader_compiler.h"
@@ -17,7 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 using warden::testing::FailsWith;
 
-std::string data_path(const std::string& name) { return std::string(WARDEN_TEST_DATA_DIR) + "/shaders/" + name; }
+std::string data_path(const std::string& name) { return warden::testing::test_data("shaders/" + name); }
 
 class CompileTest : public warden::testing::NullDeviceTest {
  protected:

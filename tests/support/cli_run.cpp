@@ -1,4 +1,5 @@
 #include "support/cli_run.h"
+#include "support/test_files.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -29,7 +30,7 @@ CliRun run_cli(const std::string& args, const std::string& environment, const st
   static std::atomic<int> counter{0};
   auto err_path = std::filesystem::temp_directory_path() /
                   ("warden_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".err");
-  std::string command = "cd '" + directory + "' && " + environment + " '" WARDEN_CLI_PATH "' 2>'" +
+  std::string command = "cd '" + directory + "' && " + environment + " '" + cli_path() + "' 2>'" +
                         err_path.string() + "' " + args;
   CliRun run;
   FILE* pipe = ::popen(command.c_str(), "r");
@@ -52,7 +53,7 @@ CliProcess::CliProcess(const std::vector<std::string>& args, const std::string& 
     ::close(in[1]);
     return;
   }
-  std::vector<std::string> argv_storage{WARDEN_CLI_PATH};
+  std::vector<std::string> argv_storage{cli_path()};
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_storage) argv.push_back(a.data());

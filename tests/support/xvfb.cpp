@@ -86,6 +86,12 @@ Result<std::string> spawn_xvfb() {
 
 }  // namespace
 
+std::optional<std::string> display_withheld() {
+  const char* withheld = std::getenv("WARDEN_TEST_WITHOUT_DISPLAY");
+  if (withheld == nullptr || std::strcmp(withheld, "1") != 0) return std::nullopt;
+  return "WARDEN_TEST_WITHOUT_DISPLAY=1: this machine can start no X server for a window";
+}
+
 Result<std::string> start_xvfb() {
   static const Result<std::string> started = spawn_xvfb();
   return started;
@@ -121,6 +127,9 @@ X11TestWindow::~X11TestWindow() {
   XCloseDisplay(display);
 }
 
-void XvfbEnvironment::SetUp() { use_xvfb_display(); }
+void XvfbEnvironment::SetUp() {
+  WARDEN_SKIP_WITHOUT_DISPLAY();
+  use_xvfb_display();
+}
 
 }  // namespace warden::testing

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,17 @@
 #include "warden/core/result.h"
 
 namespace warden::testing {
+
+// Why windowed tests are skipped, when they are: WARDEN_TEST_WITHOUT_DISPLAY=1 says this machine
+// can start no X server (scripts/gpu-machine.sh sets it on a GPU machine without Xvfb). Nothing
+// else skips them: without the variable a missing Xvfb fails the test, naming the package.
+std::optional<std::string> display_withheld();
+
+// Skips the calling test, or suite from SetUpTestSuite, when display_withheld() says so.
+#define WARDEN_SKIP_WITHOUT_DISPLAY()                                                     \
+  do {                                                                                    \
+    if (auto withheld = ::warden::testing::display_withheld()) GTEST_SKIP() << *withheld; \
+  } while (0)
 
 // Starts Xvfb (once per process; later calls return the same display) and waits, bounded,
 // until it accepts connections. Returns ":N". Errors name the cause: Xvfb not installed, or it

@@ -4,9 +4,11 @@
 // script that keeps the entries to be missing out of its exports. x86-64 only: each export is
 // one `jmp` through the address of the real entry, so the arguments pass through untouched.
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include <webgpu/warden_procs.inc>
 
@@ -29,10 +31,24 @@ WARDEN_WEBGPU_PROCS(WARDEN_FORWARD_EXPORT)
 
 namespace {
 
+// The real library: dawn/libwebgpu_wrapper.so beside this one where a carried test suite laid
+// it (scripts/test-gpu.sh), else the build's.
+std::string real_library_path() {
+  Dl_info self{};
+  if (::dladdr(reinterpret_cast<void*>(&real_library_path), &self) != 0 && self.dli_fname != nullptr) {
+    std::string beside = self.dli_fname;
+    beside.erase(beside.find_last_of('/') + 1);
+    beside += "dawn/libwebgpu_wrapper.so";
+    if (::access(beside.c_str(), R_OK) == 0) return beside;
+  }
+  return WARDEN_REAL_DAWN_LIBRARY;
+}
+
 __attribute__((constructor)) void load_the_real_library() {
-  void* real = ::dlopen(WARDEN_REAL_DAWN_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  const std::string path = real_library_path();
+  void* real = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (real == nullptr) {
-    std::fprintf(stderr, "forwarding_dawn: cannot load %s: %s\n", WARDEN_REAL_DAWN_LIBRARY, ::dlerror());
+    std::fprintf(stderr, "forwarding_dawn: cannot load %s: %s\n", path.c_str(), ::dlerror());
     std::abort();
   }
 #define WARDEN_FORWARD_RESOLVE(Ret, Name, Params) warden_real_wgpu##Name = ::dlsym(real, "wgpu" #Name);

@@ -8,6 +8,10 @@ gpu_machine_prepare() {  # <folder of carried libraries>
     local deb
     for deb in "$root"/.gl/*.deb; do dpkg -x "$deb" /; done
     ldconfig
+    # Dawn's GL backend opens libEGL.so, the development name, which the runtime package lacks.
+    local egl
+    egl=$(ldconfig -p | awk '/libEGL\.so\.1 .*x86-64/ { print $NF; exit }')
+    [[ -n "$egl" && ! -e "${egl%.1}" ]] && ln -s "$egl" "${egl%.1}"
   fi
   local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
   [[ -f "$icd" && -z "${VK_DRIVER_FILES:-}" ]] && export VK_DRIVER_FILES="$icd"
@@ -16,5 +20,7 @@ gpu_machine_prepare() {  # <folder of carried libraries>
   export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   # Windowed tests need an X server; the GPU machine has none to start (tests/support/xvfb.h).
   command -v Xvfb > /dev/null || export WARDEN_TEST_WITHOUT_DISPLAY=1
+  # The report's page test needs a browser, which it has not either.
+  command -v "${WARDEN_CHROMIUM:-chromium}" > /dev/null || export WARDEN_TEST_WITHOUT_BROWSER=1
   return 0
 }

@@ -24,8 +24,9 @@
 #
 # The tests find what they read beside their program first (tests/support/test_files.h), so the
 # build's absolute paths need not exist there. The windowed tests need Xvfb, which the GPU
-# machine lacks: they are skipped there, saying why (WARDEN_TEST_WITHOUT_DISPLAY, set by scripts/gpu-machine.sh
-# when no Xvfb is installed). TEST_GPU_FILTER (an extended regular expression over "<program>
+# machine lacks, and the report page test chromium: they are skipped there, saying why
+# (WARDEN_TEST_WITHOUT_DISPLAY and WARDEN_TEST_WITHOUT_BROWSER, set by scripts/gpu-machine.sh
+# when neither is installed). TEST_GPU_FILTER (an extended regular expression over "<program>
 # <Suite>.<test>") runs a part of the suite.
 # Exit status: 0 when no test failed.
 set -euo pipefail
@@ -50,6 +51,13 @@ pack() {
   samples=$(sed -n 's/^WARDEN_DAWN_SAMPLES_DIR:PATH=//p' "$build/CMakeCache.txt")
   [[ -d "$samples" ]] && cp -rL "$samples" "$dest/bin/dawn-samples"
   cp -rL "$root/tests/data" "$dest/bin/data"
+  # The demo's Blue Marble (Debian's xplanet-images, which the machine there lacks) and the
+  # report's charting library.
+  mkdir -p "$dest/images"
+  cp -L /usr/share/xplanet/images/earth.jpg /usr/share/xplanet/images/night.jpg "$dest/images/"
+  local uplot
+  uplot=$(sed -n 's/^WARDEN_UPLOT_DIR:PATH=//p' "$build/CMakeCache.txt")
+  cp -rL "${uplot:-$root/build/uplot}" "$dest/bin/uplot"
   # The libraries beyond the C and C++ runtimes and the loaders (carried as debs, .gl/).
   for program in "$dest"/bin/test_* "$dest/bin/warden"; do
     [[ -f "$program" ]] || continue
@@ -64,7 +72,8 @@ pack() {
 # $work/logs/<program>.<test>.log. Status: passed, skipped or failed.
 run_one() {  # <bin> <work> <program> <test>
   local bin=$1 work=$2 program=$3 test=$4 log rc=0
-  log="$work/logs/$program.$test.log"
+  log="$work/logs/$program.${test//\//_}.log"  # a parameterised test's name holds '/'
+
   (cd "$work" && WARDEN_TEST=1 timeout 300 "$bin/$program" --gtest_filter="$test" > "$log" 2>&1) || rc=$?
   if (( rc != 0 )); then
     echo "failed $program $test"
@@ -88,6 +97,9 @@ run() {
   gpu_machine_prepare "$dest/lib"
   export WARDEN_TEST_BACKEND="${WARDEN_TEST_BACKEND:-vulkan}"
   export WARDEN_WEBGPU_LIB="$dest/bin/dawn/libwebgpu_wrapper.so"
+  export WARDEN_UPLOT_DIR="$dest/bin/uplot"
+  local images=/usr/share/xplanet/images  # where the demo reads Blue Marble from
+  if [[ ! -f "$images/earth.jpg" ]]; then mkdir -p "$images" && cp "$dest"/images/*.jpg "$images/"; fi
   local bin="$dest/bin" list="$work/tests.txt" program
   : > "$list"
   for program in "$bin"/test_*; do
@@ -113,12 +125,12 @@ summarize() {  # <work> <dest>
   local status program test
   while read -r status program test; do
     [[ $status == skipped ]] || continue
-    echo "skipped: $program $test: $(grep -A1 -m1 'Skipped' "$work/logs/$program.$test.log" | tail -n 1 | cut -c1-200)"
+    echo "skipped: $program $test: $(grep -A1 -m1 'Skipped' "$work/logs/$program.${test//\//_}.log" | tail -n 1 | cut -c1-200)"
   done < "$work/results.txt"
   while read -r status program test; do
     [[ $status == failed ]] || continue
     echo "=== failed: $program $test"
-    tail -n 25 "$work/logs/$program.$test.log"
+    tail -n 25 "$work/logs/$program.${test//\//_}.log"
   done < "$work/results.txt"
 }
 

@@ -4,6 +4,7 @@
 // exports.)
 #include <dlfcn.h>
 
+#include <filesystem>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -27,7 +28,11 @@ WARDEN_WEBGPU_PROCS(WARDEN_CHECK_PROC_TYPE)
 #undef WARDEN_CHECK_PROC_TYPE
 
 TEST(WebgpuHeader, EveryEntryPointOfTheListResolvesInTheLibrary) {
-  void* library = ::dlopen(warden::testing::test_file(WARDEN_TEST_DAWN_LIBRARY).c_str(), RTLD_NOW | RTLD_LOCAL);
+  // Dawn's folder as a carried suite lays it beside the program (dawn/), else the build's.
+  const std::string path =
+      warden::testing::test_file(std::filesystem::path(WARDEN_TEST_DAWN_LIBRARY).parent_path().string()) +
+      "/libwebgpu_wrapper.so";
+  void* library = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(library, nullptr) << ::dlerror();
   std::vector<std::string> unresolved;
   size_t listed = 0;

@@ -13,6 +13,7 @@
 
 #include "support/gpu_test.h"
 #include "support/poll_until.h"
+#include "support/xvfb.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
 #include "warden/present/readback.h"
@@ -112,6 +113,7 @@ class PresentingApp {
 class PresentGenerationsTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    WARDEN_SKIP_WITHOUT_DISPLAY();
     context = testing::shared_context();
     ASSERT_NE(context, nullptr);
     auto opened = Window::open({.title = "generations", .width = 64, .height = 48});

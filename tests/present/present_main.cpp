@@ -1,4 +1,4 @@
-// Every test of this program opens windows: one private Xvfb serves them all (tests/support/xvfb.h).
+// Most tests of this program open windows: one private Xvfb serves them all (tests/support/xvfb.h).
 #include <gtest/gtest.h>
 
 #include "support/xvfb.h"

@@ -10,6 +10,7 @@
 #include "support/gpu_test.h"
 #include "support/error_object.h"
 #include "support/messages.h"
+#include "support/xvfb.h"
 #include "warden/present/swapchain.h"
 #include "warden/present/window.h"
 #include "warden/gpu/objects.h"
@@ -43,6 +44,7 @@ class InjectingDriver : public DawnSurfaceDriver {
 class SwapchainTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    WARDEN_SKIP_WITHOUT_DISPLAY();
     auto opened = Window::open({.title = "swapchain test", .width = 64, .height = 48});
     ASSERT_TRUE(opened) << opened.error().message;
     window = std::move(opened.value());
@@ -225,6 +227,7 @@ TEST_F(SwapchainTest, MisuseIsRefusedWithTheReason) {
 }
 
 TEST(Window, ZeroSizeIsRefusedAndMinimiseTakesTheAreaAway) {
+  WARDEN_SKIP_WITHOUT_DISPLAY();
   auto zero = Window::open({.title = "zero", .width = 0, .height = 10});
   ASSERT_THAT(zero, FailsWith(MessageId::WindowZeroSize));
   EXPECT_THAT(zero.error().message, HasSubstr("size 0x10 has no area"));
@@ -249,6 +252,7 @@ TEST(Window, ZeroSizeIsRefusedAndMinimiseTakesTheAreaAway) {
 }
 
 TEST(Window, WithoutADisplayOpeningSaysSo) {
+  WARDEN_SKIP_WITHOUT_DISPLAY();
   const std::string saved = std::getenv("DISPLAY");
   ::unsetenv("DISPLAY");
   auto opened = Window::open();

@@ -22,7 +22,8 @@ namespace warden::testing {
 // else skips them: without the variable a missing Xvfb fails the test, naming the package.
 std::optional<std::string> display_withheld();
 
-// Skips the calling test, or suite from SetUpTestSuite, when display_withheld() says so.
+// Skips the calling test (from its body or its fixture's SetUp) when display_withheld() says so.
+// (GTEST_SKIP in SetUpTestSuite or an Environment does not mark the tests skipped.)
 #define WARDEN_SKIP_WITHOUT_DISPLAY()                                                     \
   do {                                                                                    \
     if (auto withheld = ::warden::testing::display_withheld()) GTEST_SKIP() << *withheld; \

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,17 +17,18 @@ namespace {
 using namespace gpu;
 constexpr std::chrono::milliseconds kTimeout{20000};
 
-// One invocation per value: the count is a multiple of the workgroup size, so there is no bounds
-// check and no arrayLength, whose GLSL the pinned Dawn writes in a form NVIDIA's GL compiler
-// refuses ("implicit cast from float to uint").
+// The array is sized, and the dispatch covers it exactly: a runtime-sized array makes Dawn's GL
+// backend pass its length through a uniform divided by a `mix(uint, uint, bool)` that GLSL 4.40
+// lacks, and NVIDIA's GL (a 4.40 context there) refuses the pipeline ("implicit cast from float
+// to uint").
 static_assert(kSmokeComputeElements % 64 == 0);
-constexpr const char* kDoubleWgsl = R"(
-@group(0) @binding(0) var<storage, read_write> values : array<u32>;
+const std::string kDoubleWgsl = fmt::format(R"(
+@group(0) @binding(0) var<storage, read_write> values : array<u32, {}>;
 @compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id : vec3<u32>) {
+fn main(@builtin(global_invocation_id) id : vec3<u32>) {{
   values[id.x] = values[id.x] * 2u;
-}
-)";
+}}
+)", kSmokeComputeElements);
 
 constexpr const char* kTriangleWgsl = R"(
 @vertex
@@ -64,7 +66,7 @@ Result<void> run_compute(const Context& ctx, WGPUDevice device, WGPUQueue queue,
   std::vector<uint32_t> input(kSmokeComputeElements);
   for (uint32_t i = 0; i < kSmokeComputeElements; ++i) input[i] = i * 3u + 1u;
 
-  auto module = make_module(p, device, kDoubleWgsl, "smoke double");
+  auto module = make_module(p, device, kDoubleWgsl.c_str(), "smoke double");
   WGPUComputePipelineDescriptor pdesc{};
   pdesc.label = gpu::string_view("smoke double");
   pdesc.compute.module = module.get();

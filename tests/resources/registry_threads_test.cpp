@@ -255,6 +255,36 @@ TEST_F(GlDeviceTest, ALoadingThreadsCreationTheDeviceRejectsOnGlLeavesAFailedSlo
   (void)dev->take_errors();
 }
 
+// A loading thread on GL that creates past its kind's capacity: what it made waits in the pool
+// for the frame thread, the creation past it is refused with PoolFull, and nothing is let go
+// (nothing was made). The frame thread's poll then makes exactly the waiting ones.
+TEST_F(GlDeviceTest, ALoadingThreadsCreationIntoAFullPoolOnGlIsRefusedAndReleasesNothing) {
+  if (testing::pixel_test_backend() != gpu::BackendChoice::GL) GTEST_SKIP() << "GL only: Vulkan takes calls on any thread";
+  std::atomic<int> released{0};
+  RegistryOptions options;
+  options.shader_module_capacity = 2;
+  options.on_release = [&](const ReleaseEvent&) { released.fetch_add(1); };
+  auto reg = testing::make_registry(*dev, options);
+  std::vector<Result<ShaderModuleHandle>> made;
+  std::thread([&] {
+    for (int i = 0; i < 3; ++i) made.push_back(reg->create_shader_module(testing::kKitWgsl, "loaded " + std::to_string(i)));
+  }).join();
+  ASSERT_EQ(made.size(), 3u);
+  ASSERT_TRUE(made[0].ok()) << made[0].error().message;
+  ASSERT_TRUE(made[1].ok()) << made[1].error().message;
+  EXPECT_EQ(reg->slot_state(*made[0]), SlotState::Waiting);
+  ASSERT_FALSE(made[2].ok());
+  EXPECT_EQ(made[2].error().kind, ErrorKind::PoolFull);
+  EXPECT_THAT(made[2], FailsWith(MessageId::ResourcePoolFull));
+  EXPECT_THAT(made[2].error().message, ::testing::HasSubstr("\"loaded 2\" was not made"));
+  EXPECT_EQ(released.load(), 0);
+  reg->poll();
+  EXPECT_TRUE(reg->resolve(*made[0]).ok());
+  EXPECT_TRUE(reg->resolve(*made[1]).ok());
+  EXPECT_EQ(reg->live_counts().of(ResourceKind::ShaderModule), 2u);
+  EXPECT_EQ(released.load(), 0);
+  EXPECT_TRUE(dev->take_errors().empty());
+}
 
 // A destroy from a loading thread while the frame thread records: the object is let go only
 // once the submission being recorded then has retired, touched or not (here touched from

@@ -22,7 +22,7 @@
   X(resources, RegistryNullObject, 11, "adopt_*, import_* or replace_* was given a null object") \
   X(resources, ImportNotATextureView, 12, "an object other than a texture view was imported; only views have an outside owner") \
   X(resources, AdoptedObjectInvalid, 13, "an adopted buffer or texture breaks a WebGPU rule or device limit, so it cannot be a valid object") \
-  X(resources, ResourcePoolFull, 14, "a kind's pool has no free slot; the object was released (owned) or not adopted (borrowed)") \
+  X(resources, ResourcePoolFull, 14, "a kind's pool has no free slot; the object was released (owned), not adopted (borrowed), or not made (a creation while the device is lost or waiting for the frame thread)") \
   X(resources, TextureHasLiveViews, 15, "a texture cannot be destroyed or replaced while views of it are alive") \
   X(resources, DoubleDestroyIgnored, 16, "destroy_* of a handle of this registry whose object is already gone was ignored") \
   X(resources, DestroyImportedView, 17, "destroy_texture_view of an imported view was refused; its owner ends it (forget_texture_view)") \

@@ -107,7 +107,9 @@ static_assert([] {
 }(), "kResourceKindTable lists every kind exactly once");
 
 /// Told about every GPU object the registry lets go of (after deferral), for tests and tools.
-/// An object refused because its pool was full is reported with generation 0.
+/// An object made and then refused because its pool was full is reported with generation 0; a
+/// creation while the device is lost, or one waiting for the frame thread, has made none and
+/// reports nothing.
 struct ReleaseEvent {
   /// The kind of the object let go.
   ResourceKind kind = ResourceKind::None;

@@ -507,7 +507,7 @@ TEST_F(NullDeviceTest, AReleaseHookThatCreatesInsideADestroyKeepsTheNewObjectsRe
   ASSERT_TRUE(made_in_hook.has_value()) << "the hook ran inside the destroy";
   EXPECT_EQ(label_after_create, "caller's");
   EXPECT_EQ(made_in_hook->index(), borrowed->index()) << "the freed slot is the one reused";
-  ASSERT_NE(reg->recipe(*made_in_hook), nullptr);
+  ASSERT_TRUE(reg->recipe(*made_in_hook).has_value());
   EXPECT_EQ(reg->recipe(*made_in_hook)->size, 16u);
   // After a loss it is made again from that recipe.
   reg->on_device_lost();

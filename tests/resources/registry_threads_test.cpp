@@ -1,6 +1,7 @@
 // The registry's thread contract (warden/core/frame_thread.h): frame-thread calls refused from
 // another thread, creation, destroy and resolve from several threads at once, and a failed
 // resolve's words read on another thread or after the registry ended.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -308,6 +309,43 @@ TEST_F(NullDeviceTest, ADestroyFromALoadingThreadWaitsForTheSubmissionBeingRecor
   ASSERT_TRUE(testing::poll_until_retired(*reg, submitted));
   EXPECT_EQ(released.load(), 1);
   EXPECT_EQ(reg->pending_release_count(), 0u);
+}
+
+// recipe() is an any-thread call: read on one thread while another recreates the buffer again
+// and again, each recipe it hands out is one whole recipe (the label and the size of the same
+// recreate), never one being rewritten under the reader.
+TEST_F(NullDeviceTest, ARecipeReadBesideRecreatesIsOneWholeRecipe) {
+  auto reg = testing::make_registry(*dev);
+  // Longer than any short-string buffer: a label rewritten under a reader frees what it reads.
+  auto label_of = [](uint64_t size) { return fmt::format("recreated at {} bytes, a label that lives on the heap", size); };
+  auto made = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, label_of(16)});
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  std::atomic<bool> stop{false};
+  std::atomic<int> recreated{0}, reads{0}, torn{0};
+  std::thread reader([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+      auto recipe = reg->recipe(*made);
+      if (!recipe || recipe->label != label_of(recipe->size)) torn.fetch_add(1, std::memory_order_relaxed);
+      reads.fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  std::thread recreator([&] {
+    for (uint64_t i = 0; i < 400; ++i) {
+      const uint64_t size = 16 + 4 * (i % 32);
+      if (reg->recreate_buffer(*made, {size, WGPUBufferUsage_CopyDst, false, label_of(size)}).ok()) {
+        recreated.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  });
+  recreator.join();
+  stop = true;
+  reader.join();
+  reg->poll();
+  EXPECT_EQ(recreated.load(), 400);
+  EXPECT_GT(reads.load(), 0);
+  EXPECT_EQ(torn.load(), 0);
+  ASSERT_TRUE(reg->recipe(*made));
+  EXPECT_EQ(reg->recipe(*made)->size, 16u + 4 * (399 % 32));
 }
 
 // Resolve on loading threads while the frame thread loses the device and rebuilds onto a new one,

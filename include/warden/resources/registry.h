@@ -582,9 +582,10 @@ class Registry {
   bool is_alive(Name##Handle handle) const {                                                   \
     return std::get<kind_index(ResourceKind::Name)>(pools_).contains(handle.bits());             \
   }                                                                                             \
-  /* What a rebuild makes the object from; null when it has none (adopted, imported, replaced \
-     by the caller's object) or the handle is not valid. */                                      \
-  const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const;                           \
+  /* A copy of what a rebuild makes the object from, taken under the registry's lock (a       \
+     recreate_* or replace_* on another thread rewrites the recipe itself); nullopt when it has \
+     none (adopted, imported, replaced by the caller's object) or the handle is not valid. */   \
+  std::optional<detail::Recipe<Name##Tag>> recipe(Name##Handle handle) const;                   \
   /* Marks use by the submission being recorded (clock.recording()). */                         \
   void touch(Name##Handle handle);                                                              \
   /* The last submission that used the object; Serial{} if none or the handle is not valid. */  \

@@ -304,6 +304,8 @@ struct BindGroupEntryDescription {
   /// A buffer range, a texture view or a sampler, all registered; the layout's entry says which is
   /// allowed.
   std::variant<BufferBinding, TextureViewHandle, SamplerHandle> resource{};
+  /// The entry's chained structs (WGPUBindGroupEntry::nextInChain), kept with the recipe.
+  ChainCopy chain{};
 };
 /// What create_bind_group makes a group from, by handle, so a rebuild can make it again from the
 /// rebuilt objects.
@@ -328,7 +330,10 @@ struct ShaderModuleDescription {
 
 /// A bind group layout's recipe: the entries create_bind_group_layout took.
 struct BindGroupLayoutDescription {
-  std::vector<WGPUBindGroupLayoutEntry> entries{};  ///< chains are not kept: nextInChain is cleared
+  /// The entries, each nextInChain null: its chain is in `entry_chains`.
+  std::vector<WGPUBindGroupLayoutEntry> entries{};
+  /// A copy of each entry's chain, by entry index; empty when no entry had one.
+  std::vector<ChainCopy> entry_chains{};
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
 };
@@ -615,8 +620,10 @@ class Registry {
     return create_shader_module(ShaderModuleDescription{std::string(wgsl), std::move(label), {}});
   }
   ///@}
-  /// Makes an owned bind group layout from `entries` (their chains are not kept); create_bind_group
-  /// checks bindings against them. Validation carries the device's words.
+  /// Makes an owned bind group layout from `entries`; create_bind_group checks bindings against
+  /// them. Each entry's chain is copied into the recipe (ChainCopy); InvalidArgument
+  /// (ChainStructNotKept) names an entry whose chain holds a struct that cannot be kept.
+  /// Validation carries the device's words.
   Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const WGPUBindGroupLayoutEntry> entries,
                                                          std::string label);
   /// Makes an owned pipeline layout of registered bind group layouts, in group order; a stale

@@ -362,18 +362,28 @@ TEST_F(NullDeviceTest, AResolveBesideALossAndRebuildNeverHandsOutANullObject) {
   }
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> resolved{0}, null_successes{0};  // a refused resolve (a Lost slot) is fine
+  constexpr int kReaders = 4;
+  std::atomic<int> readers_running{0};
   std::vector<std::thread> readers;
-  for (int t = 0; t < 4; ++t) {
+  for (int t = 0; t < kReaders; ++t) {
     readers.emplace_back([&] {
+      bool running = false;
       while (!stop.load(std::memory_order_relaxed)) {
         for (BufferHandle h : buffers) {
           auto object = reg->resolve(h);
           if (!object.ok()) continue;
           (*object == nullptr ? null_successes : resolved).fetch_add(1, std::memory_order_relaxed);
         }
+        if (!running) {
+          running = true;
+          readers_running.fetch_add(1);
+        }
       }
     });
   }
+  // Every reader has read the live slots once before the first loss: on a loaded machine the
+  // losses could otherwise all be over before a reader ran, and the test would see nothing.
+  while (readers_running.load() < kReaders) std::this_thread::yield();
   std::vector<std::unique_ptr<testing::TestDevice>> devices;  // each rebuild's, kept to the end
   constexpr uint32_t kLosses = 20;
   for (uint32_t loss = 0; loss < kLosses; ++loss) {

@@ -451,8 +451,8 @@ void Engine::start_hot_reload() {
   reloader_ = std::move(created.value());
   std::erase_if(watched_, [&](ShaderModuleHandle module) { return !registry_->is_alive(module); });
   for (ShaderModuleHandle module : watched_) {
-    const resources::ShaderModuleDescription* recipe = registry_->recipe(module);
-    if (recipe == nullptr || !reloader_->watch(module)) continue;
+    const std::optional<resources::ShaderModuleDescription> recipe = registry_->recipe(module);
+    if (!recipe || !reloader_->watch(module)) continue;
     // An edit saved while there was no device: no watcher saw it, the rebuild compiled the old
     // text; reload it now so it applies on this device.
     auto text = shaders::read_source_file(recipe->path);

@@ -64,17 +64,21 @@ Result<void> PipelineLibrary::replace_compute_pipeline(ComputePipelineHandle han
 // The pipeline was built from the handle's recipe (with a new module under the same module
 // handle), so the recipe stays.
 Result<void> PipelineLibrary::install(RenderPipelineHandle handle, gpu::Ref<WGPURenderPipeline> pipeline) {
-  const resources::RenderPipelineDescription* recipe = registry_->recipe(handle);
-  if (recipe == nullptr) return reported(not_from_library(handle));
-  if (auto replaced = registry_->replace_render_pipeline(handle, pipeline.get(), *recipe); !replaced) return replaced;
+  std::optional<resources::RenderPipelineDescription> recipe = registry_->recipe(handle);
+  if (!recipe) return reported(not_from_library(handle));
+  if (auto replaced = registry_->replace_render_pipeline(handle, pipeline.get(), std::move(*recipe)); !replaced) {
+    return replaced;
+  }
   pipeline.take();
   return {};
 }
 
 Result<void> PipelineLibrary::install(ComputePipelineHandle handle, gpu::Ref<WGPUComputePipeline> pipeline) {
-  const resources::ComputePipelineDescription* recipe = registry_->recipe(handle);
-  if (recipe == nullptr) return reported(not_from_library(handle));
-  if (auto replaced = registry_->replace_compute_pipeline(handle, pipeline.get(), *recipe); !replaced) return replaced;
+  std::optional<resources::ComputePipelineDescription> recipe = registry_->recipe(handle);
+  if (!recipe) return reported(not_from_library(handle));
+  if (auto replaced = registry_->replace_compute_pipeline(handle, pipeline.get(), std::move(*recipe)); !replaced) {
+    return replaced;
+  }
   pipeline.take();
   return {};
 }
@@ -89,19 +93,21 @@ Result<void> PipelineLibrary::destroy(ComputePipelineHandle handle) {
   return registry_->destroy_compute_pipeline(handle);
 }
 
-const resources::RenderPipelineDescription* PipelineLibrary::description(RenderPipelineHandle handle) const {
-  return render_.contains(handle) ? registry_->recipe(handle) : nullptr;
+std::optional<resources::RenderPipelineDescription> PipelineLibrary::description(RenderPipelineHandle handle) const {
+  if (!render_.contains(handle)) return std::nullopt;
+  return registry_->recipe(handle);
 }
 
-const resources::ComputePipelineDescription* PipelineLibrary::description(ComputePipelineHandle handle) const {
-  return compute_.contains(handle) ? registry_->recipe(handle) : nullptr;
+std::optional<resources::ComputePipelineDescription> PipelineLibrary::description(ComputePipelineHandle handle) const {
+  if (!compute_.contains(handle)) return std::nullopt;
+  return registry_->recipe(handle);
 }
 
 std::vector<RenderPipelineHandle> PipelineLibrary::render_users_of(ShaderModuleHandle module) const {
   std::vector<RenderPipelineHandle> users;
   for (RenderPipelineHandle handle : render_) {
-    const resources::RenderPipelineDescription* d = registry_->recipe(handle);
-    if (d != nullptr && uses_module(*d, module)) users.push_back(handle);
+    const std::optional<resources::RenderPipelineDescription> d = registry_->recipe(handle);
+    if (d && uses_module(*d, module)) users.push_back(handle);
   }
   return users;
 }
@@ -109,8 +115,8 @@ std::vector<RenderPipelineHandle> PipelineLibrary::render_users_of(ShaderModuleH
 std::vector<ComputePipelineHandle> PipelineLibrary::compute_users_of(ShaderModuleHandle module) const {
   std::vector<ComputePipelineHandle> users;
   for (ComputePipelineHandle handle : compute_) {
-    const resources::ComputePipelineDescription* d = registry_->recipe(handle);
-    if (d != nullptr && uses_module(*d, module)) users.push_back(handle);
+    const std::optional<resources::ComputePipelineDescription> d = registry_->recipe(handle);
+    if (d && uses_module(*d, module)) users.push_back(handle);
   }
   return users;
 }

@@ -130,6 +130,7 @@ WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& grou
   std::vector<WGPUBindGroupEntry> entries;
   for (const BindGroupEntryDescription& entry : group.entries) {
     WGPUBindGroupEntry out{};
+    out.nextInChain = entry.chain.head();
     out.binding = entry.binding;
     if (const auto* binding = std::get_if<BufferBinding>(&entry.resource)) {
       const auto* buffer_rec = record(binding->buffer);

@@ -50,8 +50,10 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
   desc.vertex.bufferCount = c.buffers.size();
   desc.vertex.buffers = c.buffers.data();
   desc.primitive.topology = d.topology;
+  desc.primitive.stripIndexFormat = d.strip_index_format;
   desc.primitive.frontFace = d.front_face;
   desc.primitive.cullMode = d.cull_mode;
+  desc.primitive.unclippedDepth = d.unclipped_depth ? 1u : 0u;
   desc.multisample.count = d.sample_count;
   desc.multisample.mask = d.sample_mask;
   desc.multisample.alphaToCoverageEnabled = d.alpha_to_coverage ? 1u : 0u;

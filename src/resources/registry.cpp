@@ -538,8 +538,11 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view la
   auto s = store<Tag>();
   auto id = s.pool.acquire(object);
   if (!id) {
-    // Nothing leaks: an owned object dies here; a borrowed one was never referenced by us.
-    if (ownership == Ownership::Owned) {
+    // Nothing leaks: an owned object dies here; a borrowed one was never referenced by us. A
+    // creation while the device is lost, or one waiting for the frame thread, made no object
+    // yet: there is nothing to let go, and no release to report.
+    const char* outcome = ownership != Ownership::Owned ? "not adopted" : object == nullptr ? "not made" : "released";
+    if (ownership == Ownership::Owned && object != nullptr) {
       bool destroyed = release_object<Tag>(object, ownership);
       if (options_.on_release) {
         options_.on_release(ReleaseEvent{Tag::kind, 0, 0, object, std::string(label), ownership, Serial{},
@@ -547,11 +550,9 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view la
       }
     }
     return make_error(ErrorKind::PoolFull, MessageId::ResourcePoolFull,
-                      fmt::format("{} pool is full ({} of {} slots in use, {} retired); \"{}\" was "
-                                  "{}",
+                      fmt::format("{} pool is full ({} of {} slots in use, {} retired); \"{}\" was {}",
                                   kind_name<Tag>(), s.pool.live_count(), s.pool.capacity(),
-                                  s.pool.retired_slots(), label,
-                                  ownership == Ownership::Owned ? "released" : "not adopted"));
+                                  s.pool.retired_slots(), label, outcome));
   }
   if (ownership == Ownership::Borrowed) add_ref(procs_, object);
   if (id->index >= s.records.size()) s.records.resize(id->index + 1);

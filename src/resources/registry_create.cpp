@@ -549,10 +549,14 @@ Result<WGPUShaderModule> RegistryImpl::make_object<ShaderModuleTag>(const Shader
 
 template <>
 Result<WGPUBindGroupLayout> RegistryImpl::make_object<BindGroupLayoutTag>(const BindGroupLayoutDescription& desc) {
+  std::vector<WGPUBindGroupLayoutEntry> entries = desc.entries;
+  for (size_t i = 0; i < entries.size() && i < desc.entry_chains.size(); ++i) {
+    entries[i].nextInChain = desc.entry_chains[i].head();
+  }
   WGPUBindGroupLayoutDescriptor d{};
   d.label = gpu::string_view(desc.label);
-  d.entryCount = desc.entries.size();
-  d.entries = desc.entries.data();
+  d.entryCount = entries.size();
+  d.entries = entries.data();
   return create_checked<BindGroupLayoutTag>("create_bind_group_layout", desc.label,
                                            [&] { return procs_.DeviceCreateBindGroupLayout(device_, &d); });
 }
@@ -587,6 +591,7 @@ Result<WGPUBindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDes
     const std::string where =
         fmt::format("create_bind_group \"{}\" entry {} (binding {})", desc.label, i, entry.binding);
     WGPUBindGroupEntry out{};
+    out.nextInChain = entry.chain.head();
     out.binding = entry.binding;
     out.size = WGPU_WHOLE_SIZE;
     Result<void> resolved = std::visit(
@@ -820,8 +825,22 @@ Result<ShaderModuleHandle> RegistryImpl::create_shader_module(ShaderModuleDescri
 
 Result<BindGroupLayoutHandle> RegistryImpl::create_bind_group_layout(
     std::span<const WGPUBindGroupLayoutEntry> entries, std::string label) {
-  BindGroupLayoutDescription desc{{entries.begin(), entries.end()}, std::move(label)};
-  for (auto& entry : desc.entries) entry.nextInChain = nullptr;  // the caller's chains do not outlive the call
+  BindGroupLayoutDescription desc{{entries.begin(), entries.end()}, {}, std::move(label)};
+  // The caller's chains do not outlive the call: the recipe keeps copies.
+  for (size_t i = 0; i < desc.entries.size(); ++i) {
+    WGPUBindGroupLayoutEntry& entry = desc.entries[i];
+    if (entry.nextInChain != nullptr) {
+      auto chain = ChainCopy::of(entry.nextInChain);
+      if (!chain) {
+        return in_context(fmt::format("create_bind_group_layout \"{}\" entry {} (binding {})", desc.label, i,
+                                      entry.binding),
+                          chain.error());
+      }
+      desc.entry_chains.resize(desc.entries.size());
+      desc.entry_chains[i] = std::move(*chain);
+    }
+    entry.nextInChain = nullptr;
+  }
   detail::KindData<BindGroupLayoutTag> data;
   data.entries = desc.entries;
   return create_from_recipe<BindGroupLayoutTag>("create_bind_group_layout", std::move(desc), std::move(data));

@@ -103,7 +103,7 @@ void Registry::adopt_frame_thread() { impl_->adopt_frame_thread(); }
   std::optional<Ownership> Registry::ownership(Name##Handle handle) const {                        \
     WARDEN_LOCKED ownership(handle);                                                               \
   }                                                                                                \
-  const detail::Recipe<Name##Tag>* Registry::recipe(Name##Handle handle) const {                   \
+  std::optional<detail::Recipe<Name##Tag>> Registry::recipe(Name##Handle handle) const {           \
     WARDEN_LOCKED recipe(handle);                                                                  \
   }                                                                                                \
   void Registry::touch(Name##Handle handle) { WARDEN_LOCKED touch(handle); }                       \

@@ -168,9 +168,10 @@ class RegistryImpl {
   const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }    \
   std::optional<Ownership> ownership(Name##Handle handle) const { return ownership_of<Name##Tag>(handle); } \
   bool is_alive(Name##Handle handle) const { return store<Name##Tag>().pool.contains(handle.bits()); } \
-  const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const {                            \
+  std::optional<detail::Recipe<Name##Tag>> recipe(Name##Handle handle) const {                    \
     const auto* rec = record(handle);                                                             \
-    return rec != nullptr && rec->recipe ? &*rec->recipe : nullptr;                               \
+    if (rec == nullptr) return std::nullopt;                                                      \
+    return rec->recipe;                                                                           \
   }                                                                                               \
   void touch(Name##Handle handle) { touch_impl<Name##Tag>(handle); }                              \
   Serial last_used(Name##Handle handle) const { return last_used_of<Name##Tag>(handle); }

@@ -54,9 +54,9 @@ Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path
 
 Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<WGPUShaderModule> module,
                                     std::string source) {
-  const resources::ShaderModuleDescription* before = registry_->recipe(handle);
-  resources::ShaderModuleDescription recipe{std::move(source), before != nullptr ? before->label : std::string(),
-                          before != nullptr ? before->path : std::string()};
+  const std::optional<resources::ShaderModuleDescription> before = registry_->recipe(handle);
+  resources::ShaderModuleDescription recipe{std::move(source), before ? before->label : std::string(),
+                                            before ? before->path : std::string()};
   auto replaced = registry_->replace_shader_module(handle, module.get(), std::move(recipe));
   if (!replaced) return replaced;  // `module` is released here
   module.take();                   // the registry owns it now

@@ -75,7 +75,7 @@ TEST_F(PipelineBuildTest, RenderAndComputePipelinesAreRegisteredWithTheirDescrip
   ASSERT_TRUE(render.ok()) << render.error().message;
   EXPECT_TRUE(registry->resolve(*render).ok());
   EXPECT_EQ(*registry->label(*render), "triangle");
-  ASSERT_NE(library->description(*render), nullptr);
+  ASSERT_TRUE(library->description(*render).has_value());
   EXPECT_EQ(library->description(*render)->vertex.entry_point, "vs");
 
   auto doubler = module("doubler.wgsl", kStorageDoubler);

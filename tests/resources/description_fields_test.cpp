@@ -442,5 +442,185 @@ TEST_F(GlDeviceTest, ACompareSamplerAndAStencilPipelineDrawAsDescribedBeforeAndA
   second->context->process_events();
 }
 
+// ---- what the header says a recipe keeps: strip index format, unclipped depth, chains -----------
+
+constexpr const char* kStripShaders = R"(
+@vertex fn vs_strip(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {
+  let p = array<vec2<f32>, 4>(vec2<f32>(-1.0, -1.0), vec2<f32>(1.0, -1.0), vec2<f32>(-1.0, 1.0), vec2<f32>(1.0, 1.0));
+  return vec4<f32>(p[i], 0.0, 1.0);
+}
+@fragment fn fs_red() -> @location(0) vec4<f32> { return vec4<f32>(1.0, 0.0, 0.0, 1.0); }
+)";
+
+RenderPipelineDescription strip_pipeline(ShaderModuleHandle module, WGPUPrimitiveTopology topology) {
+  return {.label = "strip",
+          .vertex = {.module = module, .entry_point = "vs_strip"},
+          .topology = topology,
+          .strip_index_format = WGPUIndexFormat_Uint16,
+          .fragment = ShaderStage{.module = module, .entry_point = "fs_red"},
+          .targets = {ColorTarget{}}};
+}
+
+// Draws the four indices 0..3 with `pipeline` into a cleared 4x4 target and reads it back.
+std::vector<uint8_t> draw_strip(Registry& reg, const gpu::Context& context, RenderPipelineHandle pipeline,
+                                BufferHandle indices, TextureHandle target) {
+  const gpu::Procs& p = reg.procs();
+  return draw_and_read(reg, context, {object(reg, target)}, [&](WGPUCommandEncoder encoder) {
+    gpu::Ref<WGPUTextureView> color(&p, p.TextureCreateView(object(reg, target), nullptr));
+    WGPURenderPassEncoder pass = begin_pass(p, encoder, {.color = color.get()});
+    p.RenderPassEncoderSetPipeline(pass, object(reg, pipeline));
+    p.RenderPassEncoderSetIndexBuffer(pass, object(reg, indices), WGPUIndexFormat_Uint16, 0, WGPU_WHOLE_SIZE);
+    p.RenderPassEncoderDrawIndexed(pass, 4, 1, 0, 0, 0);
+    p.RenderPassEncoderEnd(pass);
+    p.RenderPassEncoderRelease(pass);
+  });
+}
+
+// A triangle strip of four indices covers the whole target (a list would draw one triangle of
+// it); a list topology with a strip index format is refused in the device's words, so the field
+// reaches it. After a loss the rebuilt pipeline draws the same, from a recipe that kept the field.
+TEST_F(GlDeviceTest, AStripIndexFormatReachesTheDeviceAndTheRebuiltPipelineDrawsTheSameStrip) {
+  auto reg = testing::make_registry(*dev);
+  const ShaderModuleHandle module = take(reg->create_shader_module(kStripShaders, "strip shaders"));
+  const RenderPipelineHandle strip = take(reg->create_render_pipeline(strip_pipeline(module, WGPUPrimitiveTopology_TriangleStrip)));
+  auto list = reg->create_render_pipeline(strip_pipeline(module, WGPUPrimitiveTopology_TriangleList));
+  EXPECT_THAT(list, FailsWith(MessageId::CreateRejected));
+  if (!list.ok()) {
+    EXPECT_THAT(list.error().message,
+                HasSubstr("StripIndexFormat (IndexFormat::Uint16) is not undefined when using a non-strip primitive "
+                          "topology (PrimitiveTopology::TriangleList)"));
+  }
+  const BufferHandle indices = take(reg->create_buffer({8, WGPUBufferUsage_Index | WGPUBufferUsage_CopyDst, false, "strip indices"}));
+  const uint16_t quad[4] = {0, 1, 2, 3};
+  ASSERT_TRUE(reg->write_buffer(indices, 0, quad, sizeof(quad)).ok());
+  const TextureHandle target = color_target(*reg, "strip target");
+  const std::vector<uint8_t> before = draw_strip(*reg, *dev->context, strip, indices, target);
+  EXPECT_EQ(pixel(before, 0, 0), kRed);
+  EXPECT_EQ(pixel(before, 3, 3), kRed);
+  EXPECT_EQ(pixel(before, 0, 3), kRed);
+  EXPECT_EQ(pixel(before, 3, 0), kRed);
+  (void)dev->take_errors();
+
+  testing::force_loss(*dev, *reg);
+  auto second = testing::open_test_device(testing::pixel_test_backend());
+  ASSERT_NE(second, nullptr);
+  const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
+  EXPECT_TRUE(report.failed.empty()) << report.failed.front();
+  const auto recipe = reg->recipe(strip);
+  ASSERT_TRUE(recipe);
+  EXPECT_EQ(recipe->topology, WGPUPrimitiveTopology_TriangleStrip);
+  EXPECT_EQ(recipe->strip_index_format, WGPUIndexFormat_Uint16);
+  const std::vector<uint8_t> after = draw_strip(*reg, *second->context, strip, indices, target);
+  EXPECT_EQ(after, before);
+  EXPECT_TRUE(second->take_errors().empty());
+  reg.reset();
+  testing::close_device(second);
+}
+
+// unclipped_depth needs the device feature DepthClipControl, which the test devices do not ask
+// for: the device refuses the pipeline's primitive state naming the feature, and takes the same
+// pipeline without the field, so the field reaches the device. A pipeline
+// made while the device is lost keeps it in its recipe, and the rebuild asks the new device for
+// it too (refused the same way there).
+TEST_F(NullDeviceTest, UnclippedDepthReachesTheDeviceAtCreationAndAtTheRebuild) {
+  auto reg = testing::make_registry(*dev);
+  ASSERT_FALSE(reg->procs().DeviceHasFeature(dev->device.get(), WGPUFeatureName_DepthClipControl));
+  const ShaderModuleHandle module = take(reg->create_shader_module(kStripShaders, "shaders"));
+  RenderPipelineDescription unclipped{.label = "unclipped",
+                                      .vertex = {.module = module, .entry_point = "vs_strip"},
+                                      .unclipped_depth = true,
+                                      .fragment = ShaderStage{.module = module, .entry_point = "fs_red"},
+                                      .targets = {ColorTarget{}}};
+  auto refused = reg->create_render_pipeline(unclipped);
+  ASSERT_THAT(refused, FailsWith(MessageId::CreateRejected));
+  EXPECT_THAT(refused.error().message, HasSubstr("FeatureName::DepthClipControl is not supported"));
+  EXPECT_THAT(refused.error().message, HasSubstr("While validating primitive state"));
+  unclipped.unclipped_depth = false;
+  EXPECT_TRUE(reg->create_render_pipeline(unclipped).ok());
+
+  testing::force_loss(*dev, *reg);
+  unclipped.unclipped_depth = true;
+  auto made_while_lost = reg->create_render_pipeline(unclipped);
+  ASSERT_TRUE(made_while_lost.ok()) << made_while_lost.error().message;
+  ASSERT_TRUE(reg->recipe(*made_while_lost));
+  EXPECT_TRUE(reg->recipe(*made_while_lost)->unclipped_depth);
+  auto second = testing::open_test_device(gpu::BackendChoice::Null);
+  ASSERT_NE(second, nullptr);
+  const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
+  ASSERT_EQ(report.failed.size(), 1u);
+  EXPECT_THAT(report.failed[0], HasSubstr("FeatureName::DepthClipControl is not supported"));
+  EXPECT_EQ(reg->slot_state(*made_while_lost), SlotState::Failed);
+  reg.reset();
+  testing::close_device(second);
+}
+
+// A bind group layout entry with nothing set but a chained WGPUExternalTextureBindingLayout is
+// an external texture binding: without its chain the device refuses the entry. The registry
+// keeps a copy of the chain in the recipe, so the layout is made again after a loss.
+TEST_F(NullDeviceTest, ABindGroupLayoutEntrysChainReachesTheDeviceAndIsKeptForTheRebuild) {
+  auto reg = testing::make_registry(*dev);
+  WGPUExternalTextureBindingLayout external{};
+  external.chain.sType = WGPUSType_ExternalTextureBindingLayout;
+  WGPUBindGroupLayoutEntry entry{};
+  entry.binding = 0;
+  entry.visibility = WGPUShaderStage_Fragment;
+  entry.nextInChain = &external.chain;
+  auto layout = reg->create_bind_group_layout({&entry, 1}, "external");
+  ASSERT_TRUE(layout.ok()) << layout.error().message;
+  external.chain.sType = WGPUSType_ShaderSourceWGSL;  // the caller's struct changes after the call
+  {
+    const auto recipe = reg->recipe(*layout);
+    ASSERT_TRUE(recipe);
+    ASSERT_EQ(recipe->entry_chains.size(), 1u);
+    EXPECT_EQ(recipe->entry_chains[0].types(), std::vector<WGPUSType>{WGPUSType_ExternalTextureBindingLayout});
+    EXPECT_EQ(recipe->entries[0].nextInChain, nullptr);
+  }
+  // The same entry without its chain names no binding type.
+  entry.nextInChain = nullptr;
+  EXPECT_THAT(reg->create_bind_group_layout({&entry, 1}, "no chain"), FailsWith(MessageId::CreateRejected));
+
+  testing::force_loss(*dev, *reg);
+  auto second = testing::open_test_device(gpu::BackendChoice::Null);
+  ASSERT_NE(second, nullptr);
+  const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
+  EXPECT_TRUE(report.failed.empty()) << report.failed.front();
+  EXPECT_EQ(reg->slot_state(*layout), SlotState::Live);
+  reg.reset();
+  testing::close_device(second);
+}
+
+// A chained struct warden cannot keep (one that names a device object) is refused naming it, and
+// a bind group entry's chain reaches the device: on a buffer binding the device takes no chain
+// and says so, and takes the same entry without it.
+TEST_F(NullDeviceTest, AChainThatCannotBeKeptIsRefusedAndABindGroupEntrysChainReachesTheDevice) {
+  auto reg = testing::make_registry(*dev);
+  WGPUExternalTextureBindingEntry holds_an_object{};
+  holds_an_object.chain.sType = WGPUSType_ExternalTextureBindingEntry;
+  WGPUBindGroupLayoutEntry entry{};
+  entry.binding = 0;
+  entry.visibility = WGPUShaderStage_Fragment;
+  entry.buffer.type = WGPUBufferBindingType_Uniform;
+  entry.nextInChain = &holds_an_object.chain;
+  auto refused = reg->create_bind_group_layout({&entry, 1}, "holds an object");
+  ASSERT_THAT(refused, FailsWith(MessageId::ChainStructNotKept));
+  EXPECT_THAT(refused.error().message, HasSubstr("create_bind_group_layout \"holds an object\" entry 0 (binding 0)"));
+  EXPECT_THAT(refused.error().message, HasSubstr("sType 0x50001"));
+  EXPECT_THAT(ChainCopy::of(&holds_an_object.chain), FailsWith(MessageId::ChainStructNotKept));
+
+  entry.nextInChain = nullptr;
+  const BindGroupLayoutHandle layout = take(reg->create_bind_group_layout({&entry, 1}, "uniform"));
+  const BufferHandle buffer = take(reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "uniforms"}));
+  WGPUExternalTextureBindingLayout unexpected{};
+  unexpected.chain.sType = WGPUSType_ExternalTextureBindingLayout;
+  auto chain = ChainCopy::of(&unexpected.chain);
+  ASSERT_TRUE(chain.ok()) << chain.error().message;
+  BindGroupEntryDescription chained{0, BufferBinding{buffer}};
+  chained.chain = *chain;
+  auto group = reg->create_bind_group({layout, {chained}, "chained"});
+  ASSERT_THAT(group, FailsWith(MessageId::CreateRejected));
+  EXPECT_THAT(group.error().message, HasSubstr("nextInChain must be nullptr"));
+  EXPECT_TRUE(reg->create_bind_group({layout, {{0, BufferBinding{buffer}}}, "plain"}).ok());
+}
+
 }  // namespace
 }  // namespace warden::resources

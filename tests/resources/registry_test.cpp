@@ -291,6 +291,42 @@ TEST_F(NullDeviceTest, FullPoolRefusesAndReleasesTheObjectJustMade) {
   EXPECT_EQ(reg->live_counts().of(ResourceKind::Buffer), 2u);
 }
 
+// A creation while the device is lost makes no GPU object (the rebuild would): a full pool
+// refuses it with PoolFull, lets go of nothing and reports no release, and the rebuild makes
+// exactly what the pool holds.
+TEST_F(NullDeviceTest, FullPoolWhileTheDeviceIsLostRefusesTheCreationAndReleasesNothing) {
+  ReleaseLog log;
+  RegistryOptions options;
+  options.buffer_capacity = 1;
+  options.shader_module_capacity = 1;
+  auto reg = make_registry(*dev, log.options(options));
+  ASSERT_TRUE(reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "one"}).ok());
+  ASSERT_TRUE(reg->create_shader_module(testing::kKitWgsl, "first module").ok());
+  testing::force_loss(*dev, *reg);
+  const size_t released_by_loss = log.events.size();
+
+  auto buffer = reg->create_buffer({4, WGPUBufferUsage_Uniform, false, "two"});
+  ASSERT_FALSE(buffer.ok());
+  EXPECT_EQ(buffer.error().kind, ErrorKind::PoolFull);
+  EXPECT_THAT(buffer, FailsWith(MessageId::ResourcePoolFull));
+  EXPECT_THAT(buffer.error().message, HasSubstr("buffer pool is full (1 of 1 slots in use"));
+  EXPECT_THAT(buffer.error().message, HasSubstr("\"two\" was not made"));
+  auto module = reg->create_shader_module(testing::kKitWgsl, "second module");
+  ASSERT_FALSE(module.ok());
+  EXPECT_THAT(module, FailsWith(MessageId::ResourcePoolFull));
+  EXPECT_EQ(log.events.size(), released_by_loss) << "nothing was made, so nothing is let go";
+  EXPECT_EQ(reg->live_counts().of(ResourceKind::Buffer), 1u);
+  EXPECT_EQ(reg->live_counts().of(ResourceKind::ShaderModule), 1u);
+
+  auto second = testing::open_test_device(gpu::BackendChoice::Null);
+  ASSERT_NE(second, nullptr);
+  const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
+  EXPECT_TRUE(report.failed.empty());
+  EXPECT_EQ(report.rebuilt, 2u);
+  reg.reset();
+  testing::close_device(second);
+}
+
 TEST_F(NullDeviceTest, CapacityBeyondTheHandleIndexIsCutAndReported) {
   RegistryOptions options;
   options.query_set_capacity = HandleLayout::kMaxSlots + 5;
@@ -471,7 +507,7 @@ TEST_F(NullDeviceTest, AReleaseHookThatCreatesInsideADestroyKeepsTheNewObjectsRe
   ASSERT_TRUE(made_in_hook.has_value()) << "the hook ran inside the destroy";
   EXPECT_EQ(label_after_create, "caller's");
   EXPECT_EQ(made_in_hook->index(), borrowed->index()) << "the freed slot is the one reused";
-  ASSERT_NE(reg->recipe(*made_in_hook), nullptr);
+  ASSERT_TRUE(reg->recipe(*made_in_hook).has_value());
   EXPECT_EQ(reg->recipe(*made_in_hook)->size, 16u);
   // After a loss it is made again from that recipe.
   reg->on_device_lost();

@@ -1,6 +1,7 @@
 // The registry's thread contract (warden/core/frame_thread.h): frame-thread calls refused from
 // another thread, creation, destroy and resolve from several threads at once, and a failed
 // resolve's words read on another thread or after the registry ended.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -255,6 +256,36 @@ TEST_F(GlDeviceTest, ALoadingThreadsCreationTheDeviceRejectsOnGlLeavesAFailedSlo
   (void)dev->take_errors();
 }
 
+// A loading thread on GL that creates past its kind's capacity: what it made waits in the pool
+// for the frame thread, the creation past it is refused with PoolFull, and nothing is let go
+// (nothing was made). The frame thread's poll then makes exactly the waiting ones.
+TEST_F(GlDeviceTest, ALoadingThreadsCreationIntoAFullPoolOnGlIsRefusedAndReleasesNothing) {
+  if (testing::pixel_test_backend() != gpu::BackendChoice::GL) GTEST_SKIP() << "GL only: Vulkan takes calls on any thread";
+  std::atomic<int> released{0};
+  RegistryOptions options;
+  options.shader_module_capacity = 2;
+  options.on_release = [&](const ReleaseEvent&) { released.fetch_add(1); };
+  auto reg = testing::make_registry(*dev, options);
+  std::vector<Result<ShaderModuleHandle>> made;
+  std::thread([&] {
+    for (int i = 0; i < 3; ++i) made.push_back(reg->create_shader_module(testing::kKitWgsl, "loaded " + std::to_string(i)));
+  }).join();
+  ASSERT_EQ(made.size(), 3u);
+  ASSERT_TRUE(made[0].ok()) << made[0].error().message;
+  ASSERT_TRUE(made[1].ok()) << made[1].error().message;
+  EXPECT_EQ(reg->slot_state(*made[0]), SlotState::Waiting);
+  ASSERT_FALSE(made[2].ok());
+  EXPECT_EQ(made[2].error().kind, ErrorKind::PoolFull);
+  EXPECT_THAT(made[2], FailsWith(MessageId::ResourcePoolFull));
+  EXPECT_THAT(made[2].error().message, ::testing::HasSubstr("\"loaded 2\" was not made"));
+  EXPECT_EQ(released.load(), 0);
+  reg->poll();
+  EXPECT_TRUE(reg->resolve(*made[0]).ok());
+  EXPECT_TRUE(reg->resolve(*made[1]).ok());
+  EXPECT_EQ(reg->live_counts().of(ResourceKind::ShaderModule), 2u);
+  EXPECT_EQ(released.load(), 0);
+  EXPECT_TRUE(dev->take_errors().empty());
+}
 
 // A destroy from a loading thread while the frame thread records: the object is let go only
 // once the submission being recorded then has retired, touched or not (here touched from
@@ -280,6 +311,43 @@ TEST_F(NullDeviceTest, ADestroyFromALoadingThreadWaitsForTheSubmissionBeingRecor
   EXPECT_EQ(reg->pending_release_count(), 0u);
 }
 
+// recipe() is an any-thread call: read on one thread while another recreates the buffer again
+// and again, each recipe it hands out is one whole recipe (the label and the size of the same
+// recreate), never one being rewritten under the reader.
+TEST_F(NullDeviceTest, ARecipeReadBesideRecreatesIsOneWholeRecipe) {
+  auto reg = testing::make_registry(*dev);
+  // Longer than any short-string buffer: a label rewritten under a reader frees what it reads.
+  auto label_of = [](uint64_t size) { return fmt::format("recreated at {} bytes, a label that lives on the heap", size); };
+  auto made = reg->create_buffer({16, WGPUBufferUsage_CopyDst, false, label_of(16)});
+  ASSERT_TRUE(made.ok()) << made.error().message;
+  std::atomic<bool> stop{false};
+  std::atomic<int> recreated{0}, reads{0}, torn{0};
+  std::thread reader([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+      auto recipe = reg->recipe(*made);
+      if (!recipe || recipe->label != label_of(recipe->size)) torn.fetch_add(1, std::memory_order_relaxed);
+      reads.fetch_add(1, std::memory_order_relaxed);
+    }
+  });
+  std::thread recreator([&] {
+    for (uint64_t i = 0; i < 400; ++i) {
+      const uint64_t size = 16 + 4 * (i % 32);
+      if (reg->recreate_buffer(*made, {size, WGPUBufferUsage_CopyDst, false, label_of(size)}).ok()) {
+        recreated.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  });
+  recreator.join();
+  stop = true;
+  reader.join();
+  reg->poll();
+  EXPECT_EQ(recreated.load(), 400);
+  EXPECT_GT(reads.load(), 0);
+  EXPECT_EQ(torn.load(), 0);
+  ASSERT_TRUE(reg->recipe(*made));
+  EXPECT_EQ(reg->recipe(*made)->size, 16u + 4 * (399 % 32));
+}
+
 // Resolve on loading threads while the frame thread loses the device and rebuilds onto a new one,
 // again and again: a resolve that succeeds always hands out an object. A rebuild stores each new
 // object and then publishes it; a reader between the two must fail (the slot is Lost), never
@@ -294,18 +362,28 @@ TEST_F(NullDeviceTest, AResolveBesideALossAndRebuildNeverHandsOutANullObject) {
   }
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> resolved{0}, null_successes{0};  // a refused resolve (a Lost slot) is fine
+  constexpr int kReaders = 4;
+  std::atomic<int> readers_running{0};
   std::vector<std::thread> readers;
-  for (int t = 0; t < 4; ++t) {
+  for (int t = 0; t < kReaders; ++t) {
     readers.emplace_back([&] {
+      bool running = false;
       while (!stop.load(std::memory_order_relaxed)) {
         for (BufferHandle h : buffers) {
           auto object = reg->resolve(h);
           if (!object.ok()) continue;
           (*object == nullptr ? null_successes : resolved).fetch_add(1, std::memory_order_relaxed);
         }
+        if (!running) {
+          running = true;
+          readers_running.fetch_add(1);
+        }
       }
     });
   }
+  // Every reader has read the live slots once before the first loss: on a loaded machine the
+  // losses could otherwise all be over before a reader ran, and the test would see nothing.
+  while (readers_running.load() < kReaders) std::this_thread::yield();
   std::vector<std::unique_ptr<testing::TestDevice>> devices;  // each rebuild's, kept to the end
   constexpr uint32_t kLosses = 20;
   for (uint32_t loss = 0; loss < kLosses; ++loss) {

@@ -5,6 +5,7 @@
 /// registry's current device.
 #pragma once
 
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -50,11 +51,11 @@ class PipelineLibrary {
   Result<void> destroy(ComputePipelineHandle handle);
 
   ///@}
-  /// The description a handle of this library was built from; null for a handle it did not make or
-  /// that is gone.
+  /// A copy of the description a handle of this library was built from (the registry's recipe);
+  /// nullopt for a handle it did not make or that is gone.
   ///@{
-  const resources::RenderPipelineDescription* description(RenderPipelineHandle handle) const;
-  const resources::ComputePipelineDescription* description(ComputePipelineHandle handle) const;
+  std::optional<resources::RenderPipelineDescription> description(RenderPipelineHandle handle) const;
+  std::optional<resources::ComputePipelineDescription> description(ComputePipelineHandle handle) const;
 
   ///@}
   /// The live pipelines whose description uses `module`.

@@ -2,19 +2,61 @@
 /// warden's descriptions of shader stages, bind group layouts and pipelines: the one vocabulary
 /// that Registry::create_* takes and that a rebuild after a device loss replays (docs/adr/0013).
 /// They name shader modules and layouts by handle, so the same description can be built again
-/// after its module was replaced (hot reload) or on a new device, and carry no pointers.
+/// after its module was replaced (hot reload) or on a new device, and carry no pointers but the
+/// chains they own (ChainCopy).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "warden/core/handle.h"
+#include "warden/core/result.h"
 #include "warden/gpu/abi.h"
 
 namespace warden::resources {
+
+// ---- chained structs ------------------------------------------------------------------------
+/// A copy of a chain of webgpu.h extension structs (what a `nextInChain` points to) that owns its
+/// structs, so a description keeps the chain after the call that gave it and a rebuild after a
+/// device loss hands the same chain to the new device. Only structs made of values are kept (a
+/// device object named in one would be the lost device's after a rebuild): kept_size() says
+/// which.
+class ChainCopy {
+ public:
+  /// No chain.
+  ChainCopy() = default;
+  /// A copy of every struct of the chain that starts at `head` (null: an empty copy).
+  /// InvalidArgument (ChainStructNotKept) names the first struct whose sType is not kept.
+  static Result<ChainCopy> of(const WGPUChainedStruct* head);
+  /// The size of the struct of `type` where a copy keeps such structs; 0 where it does not.
+  static size_t kept_size(WGPUSType type);
+  /// Copies every struct again, linked in the same order.
+  ChainCopy(const ChainCopy& other);
+  /// Copies every struct of `other` again, linked in the same order.
+  ChainCopy& operator=(const ChainCopy& other);
+  /// Takes the structs: they do not move, so the chain's links stay valid.
+  ChainCopy(ChainCopy&& other) noexcept = default;
+  /// Takes the structs of `other`.
+  ChainCopy& operator=(ChainCopy&& other) noexcept = default;
+  ~ChainCopy() = default;
+
+  /// The first struct, for a descriptor's `nextInChain`, valid while this copy lives; null when
+  /// the chain is empty.
+  WGPUChainedStruct* head() const;
+  /// The sType of each struct, in chain order.
+  std::vector<WGPUSType> types() const;
+  /// True when there is no struct.
+  bool empty() const { return structs_.empty(); }
+
+ private:
+  // One block per struct, linked through their `next` in chain order.
+  std::vector<std::unique_ptr<std::max_align_t[]>> structs_;
+};
 
 // ---- bind group layouts ---------------------------------------------------------------------
 /// A buffer binding of a bind group layout entry (webgpu.h's WGPUBufferBindingLayout).
@@ -153,10 +195,17 @@ struct RenderPipelineDescription {
   std::vector<VertexLayout> vertex_buffers{};
   /// How vertices form primitives.
   WGPUPrimitiveTopology topology = WGPUPrimitiveTopology_TriangleList;
+  /// A strip topology's index format, whose largest value restarts the strip in an indexed draw;
+  /// Undefined (webgpu.h's default): the bound index buffer's. The device refuses it with a list
+  /// topology.
+  WGPUIndexFormat strip_index_format = WGPUIndexFormat_Undefined;
   /// Which winding faces the viewer.
   WGPUFrontFace front_face = WGPUFrontFace_CCW;
   /// Which faces are dropped.
   WGPUCullMode cull_mode = WGPUCullMode_None;
+  /// Fragments outside the depth range are kept with their depth clamped, not clipped; needs the
+  /// device feature DepthClipControl (the device refuses the pipeline without it).
+  bool unclipped_depth = false;
   /// The depth test; none: the pass has no depth attachment.
   std::optional<DepthState> depth{};
   /// Samples per pixel of the attachments: 1, or 4.

@@ -22,7 +22,7 @@
   X(resources, RegistryNullObject, 11, "adopt_*, import_* or replace_* was given a null object") \
   X(resources, ImportNotATextureView, 12, "an object other than a texture view was imported; only views have an outside owner") \
   X(resources, AdoptedObjectInvalid, 13, "an adopted buffer or texture breaks a WebGPU rule or device limit, so it cannot be a valid object") \
-  X(resources, ResourcePoolFull, 14, "a kind's pool has no free slot; the object was released (owned) or not adopted (borrowed)") \
+  X(resources, ResourcePoolFull, 14, "a kind's pool has no free slot; the object was released (owned), not adopted (borrowed), or not made (a creation while the device is lost or waiting for the frame thread)") \
   X(resources, TextureHasLiveViews, 15, "a texture cannot be destroyed or replaced while views of it are alive") \
   X(resources, DoubleDestroyIgnored, 16, "destroy_* of a handle of this registry whose object is already gone was ignored") \
   X(resources, DestroyImportedView, 17, "destroy_texture_view of an imported view was refused; its owner ends it (forget_texture_view)") \
@@ -64,5 +64,6 @@
   X(resources, RenderBundleNoRecipe, 53, "rerecord_render_bundle was given a bundle warden has no recipe for (adopted, or replaced by the caller's own)") \
   X(resources, HandleOfEndedRegistry, 54, "the error of a failed resolve was read after the registry that resolved it had ended; what the slot held is gone with it") \
   X(resources, WaitingForFrameThread, 55, "the object was created from another thread on a device that takes calls on one thread (GL, GLES); the frame thread's next poll makes it") \
-  X(resources, CreatedWhileReleasingAll, 56, "a release hook created or adopted an object while shutdown was letting go of every object; it was refused (an owned object released)")
+  X(resources, CreatedWhileReleasingAll, 56, "a release hook created or adopted an object while shutdown was letting go of every object; it was refused (an owned object released)") \
+  X(resources, ChainStructNotKept, 57, "a chained struct (nextInChain) cannot be kept in a recipe: only structs made of values are; the message names its sType")
 // clang-format on

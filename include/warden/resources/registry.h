@@ -107,7 +107,9 @@ static_assert([] {
 }(), "kResourceKindTable lists every kind exactly once");
 
 /// Told about every GPU object the registry lets go of (after deferral), for tests and tools.
-/// An object refused because its pool was full is reported with generation 0.
+/// An object made and then refused because its pool was full is reported with generation 0; a
+/// creation while the device is lost, or one waiting for the frame thread, has made none and
+/// reports nothing.
 struct ReleaseEvent {
   /// The kind of the object let go.
   ResourceKind kind = ResourceKind::None;
@@ -302,6 +304,8 @@ struct BindGroupEntryDescription {
   /// A buffer range, a texture view or a sampler, all registered; the layout's entry says which is
   /// allowed.
   std::variant<BufferBinding, TextureViewHandle, SamplerHandle> resource{};
+  /// The entry's chained structs (WGPUBindGroupEntry::nextInChain), kept with the recipe.
+  ChainCopy chain{};
 };
 /// What create_bind_group makes a group from, by handle, so a rebuild can make it again from the
 /// rebuilt objects.
@@ -326,7 +330,10 @@ struct ShaderModuleDescription {
 
 /// A bind group layout's recipe: the entries create_bind_group_layout took.
 struct BindGroupLayoutDescription {
-  std::vector<WGPUBindGroupLayoutEntry> entries{};  ///< chains are not kept: nextInChain is cleared
+  /// The entries, each nextInChain null: its chain is in `entry_chains`.
+  std::vector<WGPUBindGroupLayoutEntry> entries{};
+  /// A copy of each entry's chain, by entry index; empty when no entry had one.
+  std::vector<ChainCopy> entry_chains{};
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
 };
@@ -580,9 +587,10 @@ class Registry {
   bool is_alive(Name##Handle handle) const {                                                   \
     return std::get<kind_index(ResourceKind::Name)>(pools_).contains(handle.bits());             \
   }                                                                                             \
-  /* What a rebuild makes the object from; null when it has none (adopted, imported, replaced \
-     by the caller's object) or the handle is not valid. */                                      \
-  const detail::Recipe<Name##Tag>* recipe(Name##Handle handle) const;                           \
+  /* A copy of what a rebuild makes the object from, taken under the registry's lock (a       \
+     recreate_* or replace_* on another thread rewrites the recipe itself); nullopt when it has \
+     none (adopted, imported, replaced by the caller's object) or the handle is not valid. */   \
+  std::optional<detail::Recipe<Name##Tag>> recipe(Name##Handle handle) const;                   \
   /* Marks use by the submission being recorded (clock.recording()). */                         \
   void touch(Name##Handle handle);                                                              \
   /* The last submission that used the object; Serial{} if none or the handle is not valid. */  \
@@ -612,8 +620,10 @@ class Registry {
     return create_shader_module(ShaderModuleDescription{std::string(wgsl), std::move(label), {}});
   }
   ///@}
-  /// Makes an owned bind group layout from `entries` (their chains are not kept); create_bind_group
-  /// checks bindings against them. Validation carries the device's words.
+  /// Makes an owned bind group layout from `entries`; create_bind_group checks bindings against
+  /// them. Each entry's chain is copied into the recipe (ChainCopy); InvalidArgument
+  /// (ChainStructNotKept) names an entry whose chain holds a struct that cannot be kept.
+  /// Validation carries the device's words.
   Result<BindGroupLayoutHandle> create_bind_group_layout(std::span<const WGPUBindGroupLayoutEntry> entries,
                                                          std::string label);
   /// Makes an owned pipeline layout of registered bind group layouts, in group order; a stale

@@ -78,7 +78,11 @@ void UncapturedErrors::print(const UncapturedError& error) {
       unprinted_ += error.count;
       return;
     }
-    std::fprintf(stderr, "warden: %s: %s\n", describe_origin(error).c_str(), error.message.c_str());
+    // Dawn's words end with a line break of their own.
+    std::string_view words = error.message;
+    while (!words.empty() && (words.back() == '\n' || words.back() == ' ')) words.remove_suffix(1);
+    std::fprintf(stderr, "warden: %s: %.*s\n", describe_origin(error).c_str(), static_cast<int>(words.size()),
+                 words.data());
     if (!explained_) {
       explained_ = true;
       std::fprintf(stderr,
@@ -103,8 +107,8 @@ void UncapturedErrors::print_repeats() {
     if (p.count > 1 && p.count - 1 > p.repeats_told) print_count(p);
   }
   if (unprinted_ > 0) {
-    std::fprintf(stderr, "warden: %llu more uncaptured error(s) of words not printed\n",
-                 static_cast<unsigned long long>(unprinted_));
+    std::fprintf(stderr, "warden: %llu more uncaptured error(s), of words beyond the first %zu, counted, not printed\n",
+                 static_cast<unsigned long long>(unprinted_), kPrintedBound);
   }
 }
 

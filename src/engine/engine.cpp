@@ -559,7 +559,6 @@ void Engine::poll() {
     return;
   }
   if (destroying_) return;
-  tell_uncaptured_errors();
   ++inbox_->delivering;
   struct Delivering {
     ProviderInbox& inbox;
@@ -600,11 +599,12 @@ void Engine::poll() {
     retry_pending_ = false;
     if (auto retried = controller_->retry(); !retried) apply(Change::RetryRefused);
   }
+  tell_uncaptured_errors();
 }
 
 // What Dawn reported since the last poll, counted and told: to the application's callback, or
-// to stderr. First in poll(): the errors of the frame just submitted are told before a loss
-// or a recovery this poll may bring.
+// to stderr. Last in poll(): what Dawn reported while this poll processed its events (an error
+// of work that ran on the GPU) is told in this poll too.
 void Engine::tell_uncaptured_errors() {
   detail::UncapturedErrors::Taken taken = uncaptured_->take();
   counters_.uncaptured_errors += taken.not_told;

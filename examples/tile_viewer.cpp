@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
   const int cold = run_until_settled(argv[1]);
   must(engine->force_device_loss("the viewer pulls the plug"));
   const int after = run_until_settled(argv[2]);
+  example::require_frames_whole(*engine);
   std::printf("settled in %d frames cold, %d after the loss (generation %llu); wrote %s and %s\n", cold, after,
               static_cast<unsigned long long>(engine->device_generation()), argv[1], argv[2]);
   layer.reset();

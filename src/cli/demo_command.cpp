@@ -100,6 +100,12 @@ int run_demo_command(DemoArgs& args) {
               to_settle ? fmt::format("{} frames later", *to_settle) : "never", loss.settle_bound_frames);
   }
   print_out("demo: report {}\n", (options.out / "report.html").string());
+  if (report->frames_with_errors.value_or(0) > 0 || report->uncaptured_errors.value_or(0) > 0) {
+    // Frames the device refused are blank, whatever the rest of the report says.
+    print_err("warden: demo: the device refused commands: {} error(s) in {} frame(s), told above\n",
+              report->uncaptured_errors.value_or(0), report->frames_with_errors.value_or(0));
+    return kExitFailure;
+  }
   return kExitOk;
 }
 

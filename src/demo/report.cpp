@@ -70,6 +70,8 @@ std::string report_json(const DemoReport& report) {
   json["device_losses"] = or_null(report.device_losses);
   json["recoveries"] = or_null(report.recoveries);
   json["hot_reloads"] = or_null(report.hot_reloads);
+  json["uncaptured_errors"] = or_null(report.uncaptured_errors);
+  json["frames_with_errors"] = or_null(report.frames_with_errors);
   json["tiles_uploaded"] = report.tiles_uploaded;
   json["tile_fetch_failures"] = report.tile_fetch_failures;
   json["acquire_misses"] = report.acquire_misses;

@@ -44,6 +44,9 @@ std::vector<SoakCheck> soak_checks(const DemoReport& r, uint32_t frames) {
     check("recoveries == device_losses", recoveries == losses, fmt::format("{} == {}", recoveries, losses));
   }
   check("leaked_objects == 0", r.leaked_objects.value_or(1) == 0, fmt::format("{}", r.leaked_objects.value_or(0)));
+  check("frames_with_errors == 0 (no frame's commands refused)", r.frames_with_errors.value_or(0) == 0,
+        fmt::format("{} frame(s), {} uncaptured error(s)", r.frames_with_errors.value_or(0),
+                    r.uncaptured_errors.value_or(0)));
   check("ledger_outstanding == none", r.ledger_outstanding == "none", r.ledger_outstanding);
   check("layer_invariant_violations == 0", r.layer_invariant_violations == 0, fmt::format("{}", r.layer_invariant_violations));
   check("budget_exceeded_frames == 0", r.budget_exceeded_frames == 0, fmt::format("{}", r.budget_exceeded_frames));

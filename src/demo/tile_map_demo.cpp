@@ -830,6 +830,9 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
   report_.device_losses = engine_->counters().device_losses;
   report_.recoveries = engine_->counters().recoveries;
   report_.hot_reloads = engine_->counters().hot_reloads;
+  engine_->poll();  // the last frame's refused commands, if any, are counted here
+  report_.uncaptured_errors = engine_->counters().uncaptured_errors;
+  report_.frames_with_errors = engine_->counters().frames_with_errors;
   for (MapTiles& map : maps_) (void)map.fetcher->server().stop();
   if (auto drained = drain_snapshots(); !drained) return drained.error();
   teardown();

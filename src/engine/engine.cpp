@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/uncaptured_errors.h"
 #include "warden/shaders/source_file.h"
 #include "warden/gpu/names.h"
 #include "warden/core/enum_names.h"
@@ -173,19 +174,22 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       policy_(options_.rebuild),
       retirement_(device::RetirementOptions{}) {
   context_->set_diagnostics(&diagnostics_);
+  uncaptured_ = std::make_unique<detail::UncapturedErrors>();
+  frames_ = std::make_shared<detail::FrameSlot>();
+  // Dawn reports on the thread whose call raised the error: the report is named by the frame
+  // open now and waits for poll() to be told and counted (ADR 0023).
   dawn_ = std::make_unique<device::DawnProvider>(
       context_.get(), device::DawnProviderOptions{
                           .device = options_.device,
                           .on_uncaptured_error =
                               [this](device::DeviceId, WGPUErrorType type, std::string_view message) {
-                                ++counters_.uncaptured_errors;
-                                diagnostics_.error(
-                                    MessageId::EngineUncapturedError,
-                                    fmt::format("uncaptured {} error: {}", gpu::to_string(type), message));
+                                const UncapturedError error =
+                                    uncaptured_->report(type, message, frames_->open_id.load());
+                                diagnostics_.error(MessageId::EngineUncapturedError,
+                                                   fmt::format("{}: {}", describe_origin(error), message));
                               }});
   inbox_ = std::make_shared<ProviderInbox>();
   provider_ = std::make_unique<QueuedProvider>(*dawn_, inbox_);
-  frames_ = std::make_shared<detail::FrameSlot>();
   frames_->library = context_->library_ptr();
   controller_ = std::make_unique<device::DeviceController>(
       *provider_, hooks(),
@@ -203,6 +207,9 @@ Engine::~Engine() {
   // Flipped first: a diagnostics sink called from here on finds every engine call refused.
   destroying_ = true;
   frames_->registry = nullptr;  // a frame that outlives the engine refuses use()
+  // No callback runs from here on: errors not told yet go to stderr unless the application
+  // takes them, and the repeats stderr has not counted yet are printed now.
+  const bool errors_to_stderr = !callbacks_.on_uncaptured_error;
   callbacks_ = {};
   // What Dawn reports from now on (a request in flight, the instance's last callbacks) is dropped.
   inbox_->closed = true;
@@ -228,6 +235,10 @@ Engine::~Engine() {
   // Continuations still in Dawn (a request in flight) find the provider gone and release what
   // they bring when the instance runs them.
   context_->process_events();
+  if (errors_to_stderr) {
+    for (const UncapturedError& error : uncaptured_->take().errors) uncaptured_->print(error);
+    uncaptured_->print_repeats();
+  }
 }
 
 const std::string& Engine::message() const { return controller_->message(); }
@@ -483,7 +494,7 @@ Error Engine::no_device_error(std::string_view call) const {
                     fmt::format("{}: device lost (device generation {}), rebuilding", call, current_.number));
 }
 
-Result<Frame> Engine::begin_frame() {
+Result<Frame> Engine::begin_frame(std::string_view label) {
   if (auto refused = frame_thread_.check("engine", "begin_frame")) return *refused;
   if (!has_device()) return no_device_error("begin_frame");
   // Deferral keys on the one submission being recorded: a second open frame's submit would
@@ -499,6 +510,7 @@ Result<Frame> Engine::begin_frame() {
   gpu::Ref<WGPUCommandEncoder> encoder(&procs, procs.DeviceCreateCommandEncoder(registry_->device(), &desc));
   const uint64_t id = frames_->next_id++;
   frames_->registry = registry_.get();
+  uncaptured_->frame_begun(id, label);  // before it is open: a report that sees it open finds its label
   frames_->open_id = id;
   frames_->open_device_generation = current_.number;
   return Frame(frames_, std::move(encoder), id, current_.number);
@@ -586,6 +598,32 @@ void Engine::poll() {
   if (retry_pending_) {
     retry_pending_ = false;
     if (auto retried = controller_->retry(); !retried) apply(Change::RetryRefused);
+  }
+  tell_uncaptured_errors();
+}
+
+// What Dawn reported since the last poll, counted and told: to the application's callback, or
+// to stderr. Last in poll(): what Dawn reported while this poll processed its events (an error
+// of work that ran on the GPU) is told in this poll too.
+void Engine::tell_uncaptured_errors() {
+  detail::UncapturedErrors::Taken taken = uncaptured_->take();
+  counters_.uncaptured_errors += taken.not_told;
+  for (const UncapturedError& error : taken.errors) {
+    counters_.uncaptured_errors += error.count;
+    // Frames are numbered in the order begun, and an error is named by the frame open when it
+    // was reported: a frame's errors never follow a later frame's.
+    if (error.frame != 0 && error.frame > counters_.last_frame_with_errors) {
+      ++counters_.frames_with_errors;
+      counters_.last_frame_with_errors = error.frame;
+    }
+  }
+  for (const UncapturedError& error : taken.errors) {
+    if (callbacks_.on_uncaptured_error) {
+      InCallback in(*this, "on_uncaptured_error");
+      callbacks_.on_uncaptured_error(error);
+    } else {
+      uncaptured_->print(error);
+    }
   }
 }
 

@@ -178,6 +178,8 @@ TEST_F(TileMapDemoTest, ALossAndAReloadRecoverWithNothingLeakedAndTheSettledFram
   EXPECT_EQ(report->device_losses, 1u);
   EXPECT_EQ(report->recoveries, report->device_losses);
   EXPECT_EQ(report->leaked_objects, 0u);
+  EXPECT_EQ(report->frames_with_errors, 0u) << "measured, and no frame's commands refused";
+  EXPECT_EQ(report->uncaptured_errors, 0u);
   EXPECT_EQ(report->blocking_waits, 0u) << "docs/design.md, invariant 1";
   EXPECT_EQ(report->budget_exceeded_frames, 0u);
   EXPECT_TRUE(report->app_state_preserved);

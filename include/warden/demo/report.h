@@ -74,6 +74,11 @@ struct DemoReport {
   ///@{
   std::optional<uint64_t> device_losses, recoveries, hot_reloads;
   ///@}
+  /// Errors the device reported to no error scope, and the frames they came from (the Engine's
+  /// counters: a frame whose commands were refused draws nothing); nullopt: not measured.
+  ///@{
+  std::optional<uint64_t> uncaptured_errors, frames_with_errors;
+  ///@}
   /// Tiles uploaded, fetches failed, acquires that found no free layer.
   ///@{
   uint64_t tiles_uploaded = 0, tile_fetch_failures = 0, acquire_misses = 0;
@@ -151,7 +156,7 @@ std::optional<double> blank_fraction(const std::vector<uint8_t>& before, const s
                                      const std::array<uint8_t, 4>& clear);
 
 /// The report as JSON: the totals under the keys issue 13 lists (frames, device_losses,
-/// recoveries, hot_reloads, tiles_uploaded, tile_fetch_failures, acquire_misses,
+/// recoveries, hot_reloads, uncaptured_errors, frames_with_errors, tiles_uploaded, tile_fetch_failures, acquire_misses,
 /// vram_budget_bytes, vram_peak_bytes, blocking_waits, leaked_objects, frame_ms_p50,
 /// frame_ms_p99, recovery_ms, backend, adapter), the memory cache's (cpu_cache_budget_bytes,
 /// cpu_cache_peak_bytes, memory_uploads, restored_after_loss), "losses" (each with

@@ -27,7 +27,8 @@ struct SoakCheck {
 };
 
 /// The checks a soak must pass: every loss recovered or the run ended cleanly by the rebuild
-/// policy, nothing leaked (registry and Dawn references), the layer pools' invariants, the
+/// policy, nothing leaked (registry and Dawn references), no frame whose commands the device
+/// refused (DemoReport::frames_with_errors), the layer pools' invariants, the
 /// budget, the application's state across losses, clean errors for every misuse, and no
 /// blocking wait on the frame path.
 std::vector<SoakCheck> soak_checks(const DemoReport& report, uint32_t frames);

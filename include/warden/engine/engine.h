@@ -23,6 +23,7 @@
 /// (poll() included) except its destructor; from inside a loss, wait_until_ready() is refused.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -110,6 +111,25 @@ struct EngineOptions {
   uint64_t standby_texture_bytes = 0;
 };
 
+/// An error the WebGPU implementation reported that no error scope caught (a render pass it
+/// refused, a draw it would not record, a call an application made straight through webgpu.h),
+/// named by the frame that was open when it was reported. Dawn refuses a frame's invalid commands
+/// when submit() finishes its encoder: that frame is named. What Dawn reports on a recording
+/// thread while a frame is open is that frame's too.
+struct UncapturedError {
+  WGPUErrorType type = WGPUErrorType_Validation;  ///< validation, out of memory, internal, ...
+  std::string message{};                          ///< the implementation's words, as given
+  /// The frame open when the error was reported (Frame::number()); 0: none was open.
+  uint64_t frame = 0;
+  std::string frame_label{};  ///< that frame's label (begin_frame), empty when it has none
+  /// How many times the same error (type and words) was reported for the same frame since the
+  /// last poll(): repeats inside one frame are told once, with their count.
+  uint64_t count = 1;
+};
+/// "uncaptured validation error in frame 12 "label"" (or "... outside a frame"): how the
+/// engine's reports name an error and the frame it came from.
+std::string describe_origin(const UncapturedError& error);
+
 /// What the engine tells the application. Any may be empty. They run inside poll() (or
 /// create() for the first on_ready) and may call the engine, except its destructor.
 struct EngineCallbacks {
@@ -133,6 +153,13 @@ struct EngineCallbacks {
   std::function<void(const device::GiveUp& why)> on_failed{};
   /// A hot reload finished (applied or not).
   std::function<void(const pipelines::ReloadReport& report)> on_reload{};
+  /// Errors no error scope caught, in the order reported, each once per frame it came from
+  /// (UncapturedError::count says how often it repeated there). Set, it is the only place
+  /// they are told (besides diagnostics()). Empty, the engine tells a person on stderr: each
+  /// distinct error (type and words) once, with the frame it came from, then how often it
+  /// repeated, when its repeats reach 10, 100, 1,000, ... and once more at the engine's end.
+  /// Either way counters() counts them and the frames they came from (ADR 0050).
+  std::function<void(const UncapturedError& error)> on_uncaptured_error{};
 };
 
 /// A part of the application that keeps GPU-derived state of its own (a tile cache) and must
@@ -150,6 +177,7 @@ class GenerationObserver {
 };
 
 namespace detail {
+class UncapturedErrors;
 // What an engine's frames share with it: the library their encoders are released through (kept
 // loaded while a frame lives, so a frame may outlive its engine), the registry Frame::use reads
 // (null once the engine is being destroyed) and which frame is open.
@@ -157,7 +185,9 @@ struct FrameSlot {
   std::shared_ptr<const gpu::Library> library{};
   resources::Registry* registry = nullptr;
   uint64_t next_id = 1;
-  uint64_t open_id = 0;                 // the open frame; 0: none
+  // The open frame; 0: none. Atomic: an uncaptured error reported on a recording thread is
+  // named by the frame open then.
+  std::atomic<uint64_t> open_id{0};
   uint64_t open_device_generation = 0;  // the device generation it records for
 };
 }  // namespace detail
@@ -193,6 +223,9 @@ class Frame {
   WGPUCommandEncoder encoder() const { return encoder_.get(); }
   /// The device generation the encoder belongs to; submit refuses the frame once it was lost.
   uint64_t device_generation() const { return device_generation_; }
+  /// The frame's number: 1 for the engine's first begin_frame, one more for each after it.
+  /// Uncaptured errors name their frame by it (UncapturedError::frame).
+  uint64_t number() const { return id_; }
 
   /// The live object behind `handle`, marked used by this frame's submission (Registry::touch),
   /// or an error, never a null object: the handle's (Registry::resolve: a stale handle, or a
@@ -274,8 +307,15 @@ struct EngineCounters {
   uint64_t objects_rebuilt = 0;
   uint64_t rebuild_failures = 0;  ///< objects a new device refused (RebuildReport::failed)
   uint64_t hot_reloads = 0;       ///< reloads applied
-  /// Errors no error scope caught, on any device (each also reported as a gfx.engine error).
+  /// Errors no error scope caught, on any device (each also reported as a gfx.engine error at
+  /// once); counted when poll() tells them (EngineCallbacks::on_uncaptured_error).
   uint64_t uncaptured_errors = 0;
+  /// Frames at least one of those errors came from (UncapturedError::frame): frames whose
+  /// commands the device refused in part or whole, though submit() succeeded. Counted when
+  /// poll() tells their errors.
+  uint64_t frames_with_errors = 0;
+  /// The last of those frames (Frame::number()); 0: none yet.
+  uint64_t last_frame_with_errors = 0;
   /// Frames submit() dropped because an object they use could not be used (Frame::use).
   uint64_t frames_dropped = 0;
   /// Devices the hang watchdog let go (EngineOptions::hang_limit); each is also a device loss.
@@ -364,7 +404,8 @@ class Engine {
   /// An encoder on the current device. DeviceFailed ("device lost (device generation N), rebuilding",
   /// N the device generation, or the policy's words once it gave up) while there is no device:
   /// skip the frame and poll. Refused while another frame of this device is open (EngineFrameAlreadyOpen).
-  Result<Frame> begin_frame();
+  /// `label` names the frame in the errors reported while it is open (UncapturedError).
+  Result<Frame> begin_frame(std::string_view label = {});
   /// Finishes and submits the frame; its serial. `recorded`: command buffers finished from
   /// encoders of their own on the frame's device (device() while the frame is open), typically
   /// on recording threads that took their objects with Registry::resolve and touch; they are
@@ -377,7 +418,9 @@ class Engine {
   /// its label, why). Skip that frame; the next one may use the object again once it is back.
   Result<Serial> submit(Frame frame, std::span<const WGPUCommandBuffer> recorded = {});
   /// The frame boundary, never blocking: runs ready callbacks (device requests, losses, finished
-  /// work), lets go of what retired, publishes finished hot reloads, and moves a recovery on.
+  /// work), lets go of what retired, publishes finished hot reloads, tells and counts the
+  /// uncaptured errors reported since the last poll (on_uncaptured_error, or stderr), and moves
+  /// a recovery on.
   void poll();
   /// poll() until the state is Ready (or Failed), at most `timeout`. Blocking, counted: tests,
   /// tools and start-up only. Error: the policy's message when Failed, Timeout otherwise;
@@ -465,6 +508,8 @@ class Engine {
   void lose();
   // The one place state_ changes, with what each change tells the application.
   void apply(Change change, const device::StateReason& reason = {});
+  // poll(): counts and tells the uncaptured errors reported since the last poll.
+  void tell_uncaptured_errors();
   // The watchdog (poll()): lets go of a shown device whose oldest submission did not finish.
   void watch_for_hang();
   // Makes the registry's modules, layouts and pipelines on a waiting spare (poll()).
@@ -474,6 +519,9 @@ class Engine {
   bool has_device() const;
 
   Diagnostics diagnostics_;  // first in, last out: every member below reports into it
+  // Uncaptured errors until poll() tells them, and what stderr was told; before the provider,
+  // whose uncaptured-error callback reports into it.
+  std::unique_ptr<detail::UncapturedErrors> uncaptured_;
   FrameThread frame_thread_;
   std::unique_ptr<gpu::Context> context_;
   EngineOptions options_;

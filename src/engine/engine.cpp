@@ -322,8 +322,11 @@ void Engine::prepare(const device::DeviceView& view) {
     counters_.objects_prepared_taken += report.prepared_taken;
     counters_.rebuild_failures += report.failed.size();
   }
+  // Kept before the superseded check: a loss inside the rebuild (a refill forced it) leaves this
+  // generation the latest, and its report is the one last_rebuild() promises. A newer device
+  // prepared from inside the rebuild (a refill that polled) has put its own report there.
+  if (current_.number == generation) last_rebuild_ = report;
   if (superseded()) return;
-  last_rebuild_ = report;
   start_hot_reload();
   preparing_ = true;
   struct Prepared {
@@ -634,6 +637,8 @@ void Engine::watch_for_hang() {
 Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
   if (auto refused = frame_thread_.check("engine", "wait_until_ready")) return *refused;
   if (destroying_) return no_device_error("wait_until_ready");
+  // Given up is final wherever the call comes from (on_failed included): polling brings no device.
+  if (state_ == EngineState::Failed) return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp, message());
   if (innermost_callback_ != nullptr && state_ != EngineState::Ready) {
     return make_error(ErrorKind::Refused, MessageId::EngineWaitInsideCallback,
                       fmt::format("wait_until_ready: called from inside {}, while device generation {} has no "
@@ -674,7 +679,13 @@ Result<void> Engine::mark_presented() {
   return controller_->mark_presented();
 }
 
-void Engine::add_observer(GenerationObserver& observer) { observers_.push_back({&observer, ++observers_added_}); }
+void Engine::add_observer(GenerationObserver& observer) {
+  if (auto refused = frame_thread_.check("engine", "add_observer")) {
+    diagnostics_.error(refused->id, std::move(refused->message));
+    return;
+  }
+  observers_.push_back({&observer, ++observers_added_});
+}
 
 void Engine::adopt_frame_thread() {
   frame_thread_.adopt_current();
@@ -682,6 +693,10 @@ void Engine::adopt_frame_thread() {
 }
 
 void Engine::remove_observer(GenerationObserver& observer) {
+  if (auto refused = frame_thread_.check("engine", "remove_observer")) {
+    diagnostics_.error(refused->id, std::move(refused->message));
+    return;
+  }
   std::erase_if(observers_, [&](const Observing& o) { return o.observer == &observer; });
 }
 

@@ -375,6 +375,30 @@ TEST(EngineNested, ARecoveryInsideARefillEndsThatRebuildsRefillsAndLastRebuildIs
   EXPECT_EQ(e->last_rebuild().generation, 3u);
 }
 
+// The rebuild of generation 2 ends inside a refill that forces a loss, and the policy gives up
+// on that loss: generation 2 is the latest, so its report is the one last_rebuild() holds.
+TEST(EngineNested, ALossForcedInsideARefillLeavesLastRebuildOnThatGeneration) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null, 2));
+  ASSERT_NE(engine, nullptr);
+  Engine* e = engine.get();
+  resources::BufferDescription refilled{.size = 64,
+                                        .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
+                                        .label = "refilled",
+                                        .contents = resources::ContentsSource::Callback,
+                                        .refill = [&](resources::Registry&, BufferHandle) {
+                                          if (e->device_generation() == 2) {
+                                            EXPECT_TRUE(e->force_device_loss("inside a refill").ok());
+                                          }
+                                        }};
+  ASSERT_TRUE(e->registry().create_buffer(refilled).ok());
+  ASSERT_TRUE(e->force_device_loss("the first loss").ok());
+  EXPECT_THAT(e->wait_until_ready(testing::kSafetyNet), FailsWith(MessageId::EngineGaveUp));
+  EXPECT_EQ(e->device_generation(), 2u);
+  EXPECT_EQ(e->last_rebuild().generation, 2u);
+  EXPECT_EQ(e->last_rebuild().rebuilt, e->counters().objects_rebuilt);
+  EXPECT_GT(e->counters().objects_rebuilt, 0u);
+}
+
 // ---- frames ------------------------------------------------------------------------------------
 
 TEST(EngineFrame, SubmittingAMovedFromFrameIsAnErrorAndTheMovedFrameSubmits) {
@@ -538,6 +562,23 @@ TEST(EngineCallbacksRun, WaitUntilReadyInsideOnLostIsRefusedAtOnce) {
   ASSERT_TRUE(waited.has_value());
   EXPECT_THAT(*waited, FailsWith(MessageId::EngineWaitInsideCallback));
   EXPECT_THAT(waited->error().message, HasSubstr("on_lost"));
+}
+
+// Inside on_failed the engine has given up: waiting is refused with that, not with "return,
+// then poll()", which would bring no device either.
+TEST(EngineCallbacksRun, WaitUntilReadyInsideOnFailedSaysTheEngineGaveUp) {
+  Engine* e = nullptr;
+  std::optional<Result<void>> waited;
+  EngineCallbacks callbacks;
+  callbacks.on_failed = [&](const device::GiveUp&) { waited = e->wait_until_ready(std::chrono::milliseconds(300)); };
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null, 1), std::move(callbacks));
+  ASSERT_NE(engine, nullptr);
+  e = engine.get();
+  ASSERT_TRUE(e->force_device_loss().ok());
+  EXPECT_THAT(e->wait_until_ready(testing::kSafetyNet), FailsWith(MessageId::EngineGaveUp));
+  EXPECT_EQ(e->state(), EngineState::Failed);
+  ASSERT_TRUE(waited.has_value());
+  EXPECT_THAT(*waited, FailsWith(MessageId::EngineGaveUp));
 }
 
 }  // namespace

@@ -14,6 +14,8 @@
 #include "support/engine_fixture.h"
 #include "support/gpu_test.h"
 #include "support/messages.h"
+#include "warden/engine/tile_layer.h"
+#include "warden/tiles/sizing.h"
 
 namespace warden::engine {
 namespace {
@@ -40,6 +42,86 @@ TEST(EngineThreads, FrameCallsFromAnotherThreadAreRefusedNamingTheCall) {
   auto frame = engine->begin_frame();
   ASSERT_TRUE(frame.ok()) << frame.error().message;
   EXPECT_TRUE(engine->submit(std::move(*frame)).ok());
+}
+
+// Counts what the engine told it.
+struct CountingObserver : GenerationObserver {
+  int lost = 0;
+  int ready = 0;
+  void device_lost(uint64_t) override { ++lost; }
+  void device_ready(uint64_t) override { ++ready; }
+};
+
+// The observer list is read by every loss and ready on the frame thread: a worker's add or
+// remove is refused, reported, and changes nothing.
+TEST(EngineThreads, ObserversAddedOrRemovedFromAnotherThreadAreRefusedAndChangeNothing) {
+  CountingObserver kept;
+  CountingObserver never_added;  // both outlive the engine
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  engine->add_observer(kept);
+  std::thread([&] {
+    engine->add_observer(never_added);
+    engine->remove_observer(kept);
+  }).join();
+  EXPECT_EQ(engine->diagnostics().count(MessageId::WrongThread), 2u);
+  bool named_add = false;
+  bool named_remove = false;
+  for (const Diagnostic& d : engine->diagnostics().entries()) {
+    if (d.id != MessageId::WrongThread) continue;
+    named_add |= d.message.find("engine: add_observer is a frame-thread call") != std::string::npos;
+    named_remove |= d.message.find("engine: remove_observer is a frame-thread call") != std::string::npos;
+  }
+  EXPECT_TRUE(named_add);
+  EXPECT_TRUE(named_remove);
+  ASSERT_TRUE(engine->force_device_loss("test loss").ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+  EXPECT_EQ(kept.lost, 1);  // still added
+  EXPECT_EQ(kept.ready, 1);
+  EXPECT_EQ(never_added.lost, 0);
+  EXPECT_EQ(never_added.ready, 0);
+  engine->remove_observer(kept);
+}
+
+class AnswerNothing : public tiles::TileFetcher {
+ public:
+  void fetch(tiles::TileReply) override {}
+};
+
+// The layer's cache and its uploads are the frame thread's: each frame call from a worker is
+// refused with the call's name, and the frame thread's calls go on as before.
+TEST(EngineThreads, TileLayerFrameCallsFromAnotherThreadAreRefusedNamingTheCall) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  TileLayerOptions options;
+  options.tile_size = 32;
+  options.budget_bytes = 32 * *tiles::texture_bytes(WGPUTextureFormat_RGBA8Unorm, 32, 32, tiles::full_mip_count(32, 32), 1);
+  options.in_flight_headroom = 8;
+  options.label = "threads test";
+  auto made = TileLayer::create(*engine, options);
+  ASSERT_TRUE(made) << made.error().message;
+  std::unique_ptr<TileLayer> layer = std::move(*made);
+  const std::vector<tiles::TileKey> visible{{0, 0, 0}};
+  AnswerNothing fetcher;
+  auto frame = engine->begin_frame();
+  ASSERT_TRUE(frame) << frame.error().message;
+  const auto refused_naming = [](const auto& result, std::string_view call) {
+    EXPECT_THAT(result, FailsWith(MessageId::WrongThread)) << call;
+    if (!result.ok()) EXPECT_THAT(result.error().message, ::testing::HasSubstr(std::string(call) + " is a frame-thread call"));
+  };
+  std::thread([&] {
+    refused_naming(layer->begin_frame({visible, 0.5, 0.5}), "begin_frame");
+    refused_naming(layer->request(visible[0]), "request");
+    refused_naming(layer->dispatch(fetcher), "dispatch");
+    refused_naming(layer->deliver(*frame), "deliver");
+    refused_naming(layer->draw(nullptr, {}), "draw");
+  }).join();
+  EXPECT_EQ(layer->counters().tiles_uploaded, 0u);
+  EXPECT_TRUE(layer->begin_frame({visible, 0.5, 0.5}));
+  EXPECT_TRUE(layer->request(visible[0]));
+  EXPECT_TRUE(layer->dispatch(fetcher));
+  EXPECT_TRUE(layer->deliver(*frame));
+  EXPECT_TRUE(engine->submit(std::move(*frame)));
 }
 
 // Loading threads create and write buffers the whole time; the frame thread draws frames and

@@ -10,7 +10,8 @@
 ///   take the registry's lock); the Engine's calls that forward to them.
 /// - **The frame thread only:** Registry::submit, poll, assume_all_complete, on_device_lost,
 ///   rebuild, prepare_rebuild, discard_prepared, shutdown; Engine::begin_frame, submit, poll,
-///   force_device_loss, stop, retry, and the TileLayer's frame calls. warden's own callbacks
+///   force_device_loss, add_observer, remove_observer, stop, retry, and the TileLayer's frame
+///   calls (begin_frame, request, dispatch, deliver, draw). warden's own callbacks
 ///   (device lost and ready, refills, hang reports, rebuild hooks) run on the frame thread, inside
 ///   those calls.
 /// - **What a resolved object is good for:** an object resolve() returned stays valid until the

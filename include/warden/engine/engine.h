@@ -397,13 +397,17 @@ class Engine {
 
   /// Observers are told, in the order added, after the registry on a loss and after the
   /// rebuild on ready. An observer must be removed before it is destroyed; one removed by
-  /// another observer's call is not called after its removal.
+  /// another observer's call is not called after its removal. Frame-thread calls: from another
+  /// thread each is refused (core.WrongThread, reported to diagnostics) and changes nothing.
   void add_observer(GenerationObserver& observer);
   /// Stops telling `observer`; one not added is ignored.
   void remove_observer(GenerationObserver& observer);
   /// Makes the calling thread the frame thread of the engine and its registry (it was the
   /// thread that created the engine). No frame call may run meanwhile.
   void adopt_frame_thread();
+  /// The frame thread's role, which objects built on the engine share (a TileLayer's frame
+  /// calls check it).
+  const FrameThread& frame_thread() const { return frame_thread_; }
 
   /// What the engine has lived through so far.
   const EngineCounters& counters() const { return counters_; }

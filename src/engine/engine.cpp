@@ -233,9 +233,10 @@ Engine::~Engine() {
 const std::string& Engine::message() const { return controller_->message(); }
 
 // Ready (or being prepared, after the rebuild: on_rebuilt and on_contents_lost may record) and not
-// let go of yet: a forced loss lets go of the device before the controller hears.
+// lost yet: a forced loss ends the device before the controller hears, and before its objects go.
 bool Engine::has_device() const {
-  return !destroying_ && registry_ && !registry_->device_lost() && (state_ == EngineState::Ready || preparing_);
+  return !destroying_ && registry_ && !registry_->device_lost() && !current_.loss_forced &&
+         (state_ == EngineState::Ready || preparing_);
 }
 
 WGPUDevice Engine::device() const { return has_device() ? registry_->device() : nullptr; }
@@ -285,7 +286,7 @@ void Engine::prepare(const device::DeviceView& view) {
   const auto prepare_started = std::chrono::steady_clock::now();
   // The controller numbers the devices it hands over and the engine prepares each of them, so
   // the engine's device generations and the controller's logs name a device by one number.
-  current_ = DeviceGeneration{.number = view.device_generation, .token = view.token};
+  current_ = DeviceGeneration{.number = view.device_generation, .token = view.token, .id = view.id};
   const uint64_t generation = current_.number;
   const gpu::Procs& procs = context_->procs();
   queue_ = gpu::Ref<WGPUQueue>(&procs, procs.DeviceGetQueue(view.device));
@@ -299,7 +300,8 @@ void Engine::prepare(const device::DeviceView& view) {
   // already replaced by a newer device prepared from inside one: this device ends through the
   // loss path, and the next one starts over.
   const auto superseded = [&] {
-    return registry_->device_lost() || current_.number != generation || !controller_->is_current(view.token);
+    return registry_->device_lost() || current_.loss_forced || current_.number != generation ||
+           !controller_->is_current(view.token);
   };
   resources::RebuildReport report{.generation = generation};
   if (!registry_) {
@@ -488,6 +490,7 @@ Error Engine::no_device_error(std::string_view call) const {
 
 Result<Frame> Engine::begin_frame() {
   if (auto refused = frame_thread_.check("engine", "begin_frame")) return *refused;
+  settle_forced_loss();
   if (!has_device()) return no_device_error("begin_frame");
   // Deferral keys on the one submission being recorded: a second open frame's submit would
   // retire what the first frame still records.
@@ -510,6 +513,7 @@ Result<Frame> Engine::begin_frame() {
 Result<Serial> Engine::submit(Frame frame, std::span<const WGPUCommandBuffer> recorded) {
   if (auto refused = frame_thread_.check("engine", "submit")) return *refused;
   if (destroying_) return no_device_error("submit");
+  settle_forced_loss();
   if (!frame.encoder_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
                       "submit: the frame holds no encoder (moved from, or already submitted); nothing was submitted");
@@ -550,6 +554,7 @@ void Engine::poll() {
     return;
   }
   if (destroying_) return;
+  settle_forced_loss();
   ++inbox_->delivering;
   struct Delivering {
     ProviderInbox& inbox;
@@ -663,14 +668,38 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
 Result<void> Engine::force_device_loss(std::string_view why) {
   if (auto refused = frame_thread_.check("engine", "force_device_loss")) return *refused;
   // Allowed while a device is being prepared too (a loss in the middle of a rebuild).
-  if (destroying_ || registry_->device_lost() || state_ == EngineState::Failed) {
+  if (destroying_ || registry_->device_lost() || current_.loss_forced || state_ == EngineState::Failed) {
     return no_device_error("force_device_loss");
   }
-  context_->procs().DeviceForceLoss(registry_->device(), WGPUDeviceLostReason_Unknown, gpu::string_view(why));
-  // The device is gone now; the controller hears of it at the next poll().
-  lose();
+  // Inside poll() (a callback, a refill) the objects go now, as for any loss heard there.
+  // Otherwise at the frame thread's next poll(), begin_frame() or submit(): until then a
+  // recording thread may still record with what it resolved for this frame (docs/threads.md).
+  const bool inside_poll = inbox_->delivering > 0;
+  if (inside_poll) {
+    // The registry goes first: inside a render bundle's record callback (a rebuild records
+    // bundles) it refuses to move device generations, and then the device is not touched.
+    registry_->on_device_lost();
+    if (!registry_->device_lost()) {
+      return make_error(ErrorKind::Refused, MessageId::RenderBundleRecordReentered,
+                        "force_device_loss: called from inside a render bundle's record callback, where the "
+                        "registry refuses to move device generations; nothing was lost (force the loss once the "
+                        "callback has returned)");
+    }
+  }
+  current_.loss_forced = true;
+  // The device is gone now; the controller hears of it at the next poll(), in these words.
+  const std::string words = fmt::format("device loss forced by force_device_loss: {}", why);
+  if (!dawn_->force_loss(current_.id, words)) {
+    // Not the provider's to name (none it holds): lost all the same, in the API's words.
+    context_->procs().DeviceForceLoss(registry_->device(), WGPUDeviceLostReason_Unknown, gpu::string_view(words));
+  }
+  if (inside_poll) lose();
   apply(Change::LossForced);
   return {};
+}
+
+void Engine::settle_forced_loss() {
+  if (current_.loss_forced) lose();
 }
 
 Result<void> Engine::mark_presented() {
@@ -687,9 +716,19 @@ void Engine::add_observer(GenerationObserver& observer) {
   observers_.push_back({&observer, ++observers_added_});
 }
 
-void Engine::adopt_frame_thread() {
+Result<void> Engine::adopt_frame_thread() {
+  // Dawn's GL context stays current on the thread that made the device: the adopting thread's
+  // first submission would lose the device (eglCreateSync fails with EGL_BAD_MATCH).
+  if (backend_ == WGPUBackendType_OpenGL || backend_ == WGPUBackendType_OpenGLES) {
+    return make_error(ErrorKind::Refused, MessageId::EngineAdoptFrameThreadOnGl,
+                      fmt::format("adopt_frame_thread: the device is on {}, whose context stays on the thread that "
+                                  "made it; the frame thread stays the engine's first (run the frames on the thread "
+                                  "that creates the engine)",
+                                  gpu::to_string(backend_)));
+  }
   frame_thread_.adopt_current();
   registry_->adopt_frame_thread();
+  return {};
 }
 
 void Engine::remove_observer(GenerationObserver& observer) {

@@ -52,7 +52,9 @@ TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
 
   ASSERT_TRUE(engine->force_device_loss("test loss").ok());
   EXPECT_EQ(engine->state(), EngineState::Recovering);
-  // Every object of the lost device was let go before anything else happened.
+  // Every object of the lost device was let go at the next frame-thread call, before anything
+  // else happened.
+  engine->poll();
   for (const void* object : old_objects) {
     EXPECT_NE(std::find(released.begin(), released.end(), object), released.end());
   }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -107,7 +108,9 @@ TEST(EngineThreads, TileLayerFrameCallsFromAnotherThreadAreRefusedNamingTheCall)
   ASSERT_TRUE(frame) << frame.error().message;
   const auto refused_naming = [](const auto& result, std::string_view call) {
     EXPECT_THAT(result, FailsWith(MessageId::WrongThread)) << call;
-    if (!result.ok()) EXPECT_THAT(result.error().message, ::testing::HasSubstr(std::string(call) + " is a frame-thread call"));
+    if (!result.ok()) {
+      EXPECT_THAT(result.error().message, ::testing::HasSubstr(std::string(call) + " is a frame-thread call"));
+    }
   };
   std::thread([&] {
     refused_naming(layer->begin_frame({visible, 0.5, 0.5}), "begin_frame");
@@ -122,6 +125,86 @@ TEST(EngineThreads, TileLayerFrameCallsFromAnotherThreadAreRefusedNamingTheCall)
   EXPECT_TRUE(layer->dispatch(fetcher));
   EXPECT_TRUE(layer->deliver(*frame));
   EXPECT_TRUE(engine->submit(std::move(*frame)));
+}
+
+// An object a recording thread resolved for this frame stays valid through force_device_loss on
+// the frame thread: the loss lets go of the device's objects at the frame thread's next poll(),
+// not inside the call, so the recorder finishes its commands with live objects.
+TEST(EngineThreads, AForcedLossLetsGoOfNothingUntilTheNextPollWhileARecordingThreadRecords) {
+  std::atomic<int> released{0};
+  EngineOptions options = engine_options(gpu::BackendChoice::Null);
+  options.registry.on_release = [&](const resources::ReleaseEvent&) { ++released; };
+  auto engine = make_engine(std::move(options));
+  ASSERT_NE(engine, nullptr);
+  resources::Registry& reg = engine->registry();
+  auto source = reg.create_buffer({64, WGPUBufferUsage_CopySrc, false, "recorded source"});
+  auto target = reg.create_buffer({64, WGPUBufferUsage_CopyDst, false, "recorded target"});
+  ASSERT_TRUE(source.ok() && target.ok());
+  auto frame = engine->begin_frame();
+  ASSERT_TRUE(frame.ok()) << frame.error().message;
+  const gpu::Procs& procs = engine->procs();
+  WGPUDevice device = engine->device();
+  std::atomic<bool> resolved{false};
+  std::atomic<bool> loss_forced{false};
+  std::thread recorder([&] {
+    auto from = reg.resolve(*source);
+    auto to = reg.resolve(*target);
+    WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(device, nullptr);
+    resolved = true;
+    while (!loss_forced) std::this_thread::yield();
+    // Recorded after the loss was forced, with what was resolved before it.
+    if (from.ok() && to.ok()) procs.CommandEncoderCopyBufferToBuffer(encoder, *from, 0, *to, 0, 64);
+    WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
+    procs.CommandBufferRelease(commands);
+    procs.CommandEncoderRelease(encoder);
+  });
+  while (!resolved) std::this_thread::yield();
+  const int before = released.load();
+  const Result<void> forced = engine->force_device_loss("beside a recording thread");
+  const int inside_the_call = released.load() - before;
+  loss_forced = true;
+  recorder.join();
+  ASSERT_TRUE(forced.ok()) << forced.error().message;
+  EXPECT_EQ(inside_the_call, 0);
+  EXPECT_EQ(engine->state(), EngineState::Recovering);
+  EXPECT_EQ(engine->device(), nullptr);
+  { Frame dropped = std::move(*frame); }
+  EXPECT_EQ(released.load(), before);
+  engine->poll();
+  EXPECT_EQ(released.load(), before + 2);  // both buffers, at the next poll
+  EXPECT_TRUE(reg.device_lost() || engine->state() == EngineState::Ready);
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+  EXPECT_TRUE(reg.destroy_buffer(*source).ok());
+  EXPECT_TRUE(reg.destroy_buffer(*target).ok());
+}
+
+// Dawn's GL context stays on the thread that made the device: another thread that took the
+// frame thread's role would lose the device at its first submission. The engine refuses, names
+// the backend, and the frames go on on the thread they were on.
+TEST(EngineThreads, AdoptingTheFrameThreadOnGlIsRefusedAndTheFramesGoOnWhereTheyWere) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::GL));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_EQ(engine->backend(), WGPUBackendType_OpenGL);
+  std::unique_ptr<Result<void>> adopted;
+  std::thread([&] {
+    adopted = std::make_unique<Result<void>>(engine->adopt_frame_thread());
+    // Still not the frame thread.
+    EXPECT_THAT(engine->begin_frame(), FailsWith(MessageId::WrongThread));
+  }).join();
+  ASSERT_NE(adopted, nullptr);
+  EXPECT_THAT(*adopted, FailsWith(MessageId::EngineAdoptFrameThreadOnGl));
+  if (!adopted->ok()) {
+    EXPECT_THAT(adopted->error().message, ::testing::HasSubstr("adopt_frame_thread: the device is on"));
+  }
+  for (int f = 0; f < 3; ++f) {
+    engine->poll();
+    auto frame = engine->begin_frame();
+    ASSERT_TRUE(frame.ok()) << frame.error().message;
+    ASSERT_TRUE(engine->submit(std::move(*frame)).ok());
+  }
+  engine->poll();
+  EXPECT_EQ(engine->state(), EngineState::Ready);
+  EXPECT_EQ(engine->counters().device_losses, 0u);
 }
 
 // Loading threads create and write buffers the whole time; the frame thread draws frames and

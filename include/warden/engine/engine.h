@@ -382,9 +382,10 @@ class Engine {
   /// work), lets go of what retired, publishes finished hot reloads, and moves a recovery on.
   void poll();
   /// poll() until the state is Ready (or Failed), at most `timeout`. Blocking, counted: tests,
-  /// tools and start-up only. Error: the policy's message when Failed, Timeout otherwise;
-  /// EngineWaitInsideCallback from inside a callback while no device is ready (the next device
-  /// is asked for only once the callback returns).
+  /// tools and start-up only. Error: the policy's message when Failed (EngineGaveUp, at once,
+  /// inside on_failed too), Timeout otherwise; EngineWaitInsideCallback from inside a callback
+  /// while no device is ready and the engine has not given up (the next device is asked for
+  /// only once the callback returns).
   Result<void> wait_until_ready(std::chrono::milliseconds timeout);
 
   // ---- faults --------------------------------------------------------------------------------

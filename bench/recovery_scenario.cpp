@@ -181,6 +181,7 @@ engine::EngineOptions options(gpu::BackendChoice backend, bool standby, uint64_t
   o.standby_texture_bytes = standby_texture_bytes;
   o.hot_reload = false;
   o.rebuild.faults_to_give_up = 1000;
+  o.rebuild.young_deaths_to_give_up = 1000;
   return o;
 }
 

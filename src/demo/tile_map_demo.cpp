@@ -283,6 +283,7 @@ Result<void> TileMapDemo::create_engine() {
   unsigned losses = 0;
   for (const PlannedFault& f : faults_) losses += f.kind == PlannedFaultKind::DeviceLoss;
   options.rebuild.faults_to_give_up = std::max(3u, losses + 3);
+  options.rebuild.young_deaths_to_give_up = options.rebuild.faults_to_give_up;  // its losses are forced seconds apart
   // Two tile arrays with a view per (layer, level >= 1) each.
   const uint32_t mip_levels = tiles::full_mip_count(kTileSize, kTileSize);
   const uint64_t layer_bytes = uint64_t{kTileSize} * kTileSize * 4 * 4 / 3 + 4;

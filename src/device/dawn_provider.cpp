@@ -20,6 +20,9 @@ struct DawnProvider::Shared {
   uint64_t next_id = 1;
   std::map<uint64_t, WGPUAdapter> adapters;
   std::map<uint64_t, WGPUDevice> devices;
+  // The words force_loss() gave, by device, until its lost callback reports them instead of
+  // the API's (which describe a forced loss as an internal error).
+  std::map<uint64_t, std::string> forced;
   // A hung device waits here, out of `devices`, for its queue's work-done report.
   struct HungDevice {
     WGPUDevice device = nullptr;
@@ -212,11 +215,18 @@ void on_device(DeviceTicket& ticket, WGPURequestDeviceStatus status, WGPUDevice 
 
 void on_device_lost(const LostTicket& ticket, WGPUDeviceLostReason reason, WGPUStringView message) {
   LossState& loss = *ticket.loss;
-  if (auto shared = loss.shared.lock()) --shared->outstanding_callbacks;
+  LossReport report{reason, std::string(gpu::to_std(message))};
+  if (auto shared = loss.shared.lock()) {
+    --shared->outstanding_callbacks;
+    if (auto forced = shared->forced.find(loss.id.value); loss.delivered && forced != shared->forced.end()) {
+      report.message = std::move(forced->second);
+      shared->forced.erase(forced);
+    }
+  }
   // A failed request reports FailedCreation here: that device was never delivered, so it
   // cannot be lost.
   if (!loss.delivered || reason == WGPUDeviceLostReason_FailedCreation) return;
-  if (loss.lost) loss.lost(LossReport{reason, std::string(gpu::to_std(message))});
+  if (loss.lost) loss.lost(std::move(report));
 }
 
 }  // namespace
@@ -319,6 +329,15 @@ void DawnProvider::release_device(DeviceId device) {
   const WGPUDevice raw = it->second;
   shared_->devices.erase(it);
   shared_->end_now(raw, DeviceEnd::Release);
+}
+
+bool DawnProvider::force_loss(DeviceId device, std::string message) {
+  auto it = shared_->devices.find(device.value);
+  if (it == shared_->devices.end()) return false;
+  const WGPUDevice raw = it->second;
+  shared_->forced[device.value] = message;
+  shared_->procs().DeviceForceLoss(raw, WGPUDeviceLostReason_Unknown, gpu::string_view(message));
+  return true;
 }
 
 void DawnProvider::end_hung_device(DeviceId device, DeviceEnd end) {

@@ -29,8 +29,13 @@ const char* to_string(FaultKind kind) { return name_in(kFaultKindNames, kind); }
 
 std::string describe(const GiveUp& give_up) {
   const auto window_s = std::chrono::duration_cast<std::chrono::seconds>(give_up.window).count();
-  return fmt::format("{} {} within {} s{}", give_up.faults, plural_noun(give_up.kind), window_s,
-                     give_up.last_detail.empty() ? std::string() : fmt::format(" (the last: {})", give_up.last_detail));
+  const std::string last =
+      give_up.last_detail.empty() ? std::string() : fmt::format(" (the last: {})", give_up.last_detail);
+  if (give_up.died_young) {
+    return fmt::format("{} devices in a row were lost or hung within {} s of becoming ready{}", give_up.faults,
+                       window_s, last);
+  }
+  return fmt::format("{} {} within {} s{}", give_up.faults, plural_noun(give_up.kind), window_s, last);
 }
 
 RebuildPolicy::RebuildPolicy(RebuildPolicyOptions options) : options_(std::move(options)) {}
@@ -50,6 +55,12 @@ RebuildVerdict RebuildPolicy::record_fault(FaultKind kind, std::string_view deta
     return RebuildVerdict::GaveUp;
   }
   const SteadyTime now = options_.now();
+  // Judged on the device's whole life, before the hold forgives anything: one that held past
+  // `hold` and still died within `young` is one more young death in a row.
+  if ((kind == FaultKind::Lost || kind == FaultKind::Hung) && device_ready_at_) {
+    young_deaths_ = now - *device_ready_at_ < options_.young ? young_deaths_ + 1 : 0;
+    device_ready_at_.reset();
+  }
   if (replacement_held(now)) {
     for (auto& faults : faults_) faults.clear();
   }
@@ -58,15 +69,21 @@ RebuildVerdict RebuildPolicy::record_fault(FaultKind kind, std::string_view deta
   auto& faults = faults_[index_of(kind)];
   faults.push_back(now);
   while (!faults.empty() && now - faults.front() > options_.window) faults.pop_front();
-  if (faults.size() < options_.faults_to_give_up) return RebuildVerdict::MayRebuild;
-
-  give_up_ = GiveUp{kind, faults.size(), options_.window, std::string(detail)};
-  return RebuildVerdict::GaveUp;
+  if (faults.size() >= options_.faults_to_give_up) {
+    give_up_ = GiveUp{kind, faults.size(), options_.window, std::string(detail)};
+    return RebuildVerdict::GaveUp;
+  }
+  if (options_.young_deaths_to_give_up > 0 && young_deaths_ >= options_.young_deaths_to_give_up) {
+    give_up_ = GiveUp{kind, young_deaths_, options_.young, std::string(detail), true};
+    return RebuildVerdict::GaveUp;
+  }
+  return RebuildVerdict::MayRebuild;
 }
 
 void RebuildPolicy::replacement_ready() {
   has_ready_since_ = true;
   ready_since_ = options_.now();
+  device_ready_at_ = ready_since_;
 }
 
 size_t RebuildPolicy::strikes(FaultKind kind) const {
@@ -80,6 +97,8 @@ size_t RebuildPolicy::strikes(FaultKind kind) const {
 void RebuildPolicy::reset() {
   for (auto& faults : faults_) faults.clear();
   has_ready_since_ = false;
+  device_ready_at_.reset();
+  young_deaths_ = 0;
   give_up_.reset();
 }
 

@@ -244,9 +244,10 @@ Engine::~Engine() {
 const std::string& Engine::message() const { return controller_->message(); }
 
 // Ready (or being prepared, after the rebuild: on_rebuilt and on_contents_lost may record) and not
-// let go of yet: a forced loss lets go of the device before the controller hears.
+// lost yet: a forced loss ends the device before the controller hears, and before its objects go.
 bool Engine::has_device() const {
-  return !destroying_ && registry_ && !registry_->device_lost() && (state_ == EngineState::Ready || preparing_);
+  return !destroying_ && registry_ && !registry_->device_lost() && !current_.loss_forced &&
+         (state_ == EngineState::Ready || preparing_);
 }
 
 WGPUDevice Engine::device() const { return has_device() ? registry_->device() : nullptr; }
@@ -296,7 +297,7 @@ void Engine::prepare(const device::DeviceView& view) {
   const auto prepare_started = std::chrono::steady_clock::now();
   // The controller numbers the devices it hands over and the engine prepares each of them, so
   // the engine's device generations and the controller's logs name a device by one number.
-  current_ = DeviceGeneration{.number = view.device_generation, .token = view.token};
+  current_ = DeviceGeneration{.number = view.device_generation, .token = view.token, .id = view.id};
   const uint64_t generation = current_.number;
   const gpu::Procs& procs = context_->procs();
   queue_ = gpu::Ref<WGPUQueue>(&procs, procs.DeviceGetQueue(view.device));
@@ -310,7 +311,8 @@ void Engine::prepare(const device::DeviceView& view) {
   // already replaced by a newer device prepared from inside one: this device ends through the
   // loss path, and the next one starts over.
   const auto superseded = [&] {
-    return registry_->device_lost() || current_.number != generation || !controller_->is_current(view.token);
+    return registry_->device_lost() || current_.loss_forced || current_.number != generation ||
+           !controller_->is_current(view.token);
   };
   resources::RebuildReport report{.generation = generation};
   if (!registry_) {
@@ -333,8 +335,11 @@ void Engine::prepare(const device::DeviceView& view) {
     counters_.objects_prepared_taken += report.prepared_taken;
     counters_.rebuild_failures += report.failed.size();
   }
+  // Kept before the superseded check: a loss inside the rebuild (a refill forced it) leaves this
+  // generation the latest, and its report is the one last_rebuild() promises. A newer device
+  // prepared from inside the rebuild (a refill that polled) has put its own report there.
+  if (current_.number == generation) last_rebuild_ = report;
   if (superseded()) return;
-  last_rebuild_ = report;
   start_hot_reload();
   preparing_ = true;
   struct Prepared {
@@ -496,6 +501,7 @@ Error Engine::no_device_error(std::string_view call) const {
 
 Result<Frame> Engine::begin_frame(std::string_view label) {
   if (auto refused = frame_thread_.check("engine", "begin_frame")) return *refused;
+  settle_forced_loss();
   if (!has_device()) return no_device_error("begin_frame");
   // Deferral keys on the one submission being recorded: a second open frame's submit would
   // retire what the first frame still records.
@@ -519,6 +525,7 @@ Result<Frame> Engine::begin_frame(std::string_view label) {
 Result<Serial> Engine::submit(Frame frame, std::span<const WGPUCommandBuffer> recorded) {
   if (auto refused = frame_thread_.check("engine", "submit")) return *refused;
   if (destroying_) return no_device_error("submit");
+  settle_forced_loss();
   if (!frame.encoder_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
                       "submit: the frame holds no encoder (moved from, or already submitted); nothing was submitted");
@@ -559,6 +566,7 @@ void Engine::poll() {
     return;
   }
   if (destroying_) return;
+  settle_forced_loss();
   ++inbox_->delivering;
   struct Delivering {
     ProviderInbox& inbox;
@@ -672,6 +680,8 @@ void Engine::watch_for_hang() {
 Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
   if (auto refused = frame_thread_.check("engine", "wait_until_ready")) return *refused;
   if (destroying_) return no_device_error("wait_until_ready");
+  // Given up is final wherever the call comes from (on_failed included): polling brings no device.
+  if (state_ == EngineState::Failed) return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp, message());
   if (innermost_callback_ != nullptr && state_ != EngineState::Ready) {
     return make_error(ErrorKind::Refused, MessageId::EngineWaitInsideCallback,
                       fmt::format("wait_until_ready: called from inside {}, while device generation {} has no "
@@ -696,14 +706,38 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
 Result<void> Engine::force_device_loss(std::string_view why) {
   if (auto refused = frame_thread_.check("engine", "force_device_loss")) return *refused;
   // Allowed while a device is being prepared too (a loss in the middle of a rebuild).
-  if (destroying_ || registry_->device_lost() || state_ == EngineState::Failed) {
+  if (destroying_ || registry_->device_lost() || current_.loss_forced || state_ == EngineState::Failed) {
     return no_device_error("force_device_loss");
   }
-  context_->procs().DeviceForceLoss(registry_->device(), WGPUDeviceLostReason_Unknown, gpu::string_view(why));
-  // The device is gone now; the controller hears of it at the next poll().
-  lose();
+  // Inside poll() (a callback, a refill) the objects go now, as for any loss heard there.
+  // Otherwise at the frame thread's next poll(), begin_frame() or submit(): until then a
+  // recording thread may still record with what it resolved for this frame (docs/threads.md).
+  const bool inside_poll = inbox_->delivering > 0;
+  if (inside_poll) {
+    // The registry goes first: inside a render bundle's record callback (a rebuild records
+    // bundles) it refuses to move device generations, and then the device is not touched.
+    registry_->on_device_lost();
+    if (!registry_->device_lost()) {
+      return make_error(ErrorKind::Refused, MessageId::RenderBundleRecordReentered,
+                        "force_device_loss: called from inside a render bundle's record callback, where the "
+                        "registry refuses to move device generations; nothing was lost (force the loss once the "
+                        "callback has returned)");
+    }
+  }
+  current_.loss_forced = true;
+  // The device is gone now; the controller hears of it at the next poll(), in these words.
+  const std::string words = fmt::format("device loss forced by force_device_loss: {}", why);
+  if (!dawn_->force_loss(current_.id, words)) {
+    // Not the provider's to name (none it holds): lost all the same, in the API's words.
+    context_->procs().DeviceForceLoss(registry_->device(), WGPUDeviceLostReason_Unknown, gpu::string_view(words));
+  }
+  if (inside_poll) lose();
   apply(Change::LossForced);
   return {};
+}
+
+void Engine::settle_forced_loss() {
+  if (current_.loss_forced) lose();
 }
 
 Result<void> Engine::mark_presented() {
@@ -712,14 +746,34 @@ Result<void> Engine::mark_presented() {
   return controller_->mark_presented();
 }
 
-void Engine::add_observer(GenerationObserver& observer) { observers_.push_back({&observer, ++observers_added_}); }
+void Engine::add_observer(GenerationObserver& observer) {
+  if (auto refused = frame_thread_.check("engine", "add_observer")) {
+    diagnostics_.error(refused->id, std::move(refused->message));
+    return;
+  }
+  observers_.push_back({&observer, ++observers_added_});
+}
 
-void Engine::adopt_frame_thread() {
+Result<void> Engine::adopt_frame_thread() {
+  // Dawn's GL context stays current on the thread that made the device: the adopting thread's
+  // first submission would lose the device (eglCreateSync fails with EGL_BAD_MATCH).
+  if (backend_ == WGPUBackendType_OpenGL || backend_ == WGPUBackendType_OpenGLES) {
+    return make_error(ErrorKind::Refused, MessageId::EngineAdoptFrameThreadOnGl,
+                      fmt::format("adopt_frame_thread: the device is on {}, whose context stays on the thread that "
+                                  "made it; the frame thread stays the engine's first (run the frames on the thread "
+                                  "that creates the engine)",
+                                  gpu::to_string(backend_)));
+  }
   frame_thread_.adopt_current();
   registry_->adopt_frame_thread();
+  return {};
 }
 
 void Engine::remove_observer(GenerationObserver& observer) {
+  if (auto refused = frame_thread_.check("engine", "remove_observer")) {
+    diagnostics_.error(refused->id, std::move(refused->message));
+    return;
+  }
   std::erase_if(observers_, [&](const Observing& o) { return o.observer == &observer; });
 }
 

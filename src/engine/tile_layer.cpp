@@ -202,9 +202,13 @@ size_t TileLayer::uploads_in_progress() const { return uploads_ ? uploads_->in_p
 bool TileLayer::uploads_on_threads() const { return uploads_ && uploads_->threads_write(); }
 
 Result<void> TileLayer::usable(std::string_view call) const {
-  if (!engine_gone_) return {};
-  return make_error(ErrorKind::Refused, MessageId::TileLayerEngineGone,
-                    fmt::format("tile layer {}: its engine was destroyed", call));
+  if (engine_gone_) {
+    return make_error(ErrorKind::Refused, MessageId::TileLayerEngineGone,
+                      fmt::format("tile layer {}: its engine was destroyed", call));
+  }
+  // The layer's state and the engine's frame are the frame thread's, as the engine's frame calls are.
+  if (auto refused = engine_.frame_thread().check("tile layer", call)) return *refused;
+  return {};
 }
 
 Result<void> TileLayer::begin_frame(const tiles::FrameView& view) {

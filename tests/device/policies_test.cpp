@@ -153,6 +153,72 @@ TEST_F(RebuildPolicyTest, ResetStartsOver) {
   EXPECT_EQ(policy.strikes(FaultKind::Hung), 0u);
 }
 
+// A shader that hangs every rebuilt device: each device holds past `hold` (which forgives the
+// window's faults) and hangs well within `young`. Five such devices in a row give up.
+TEST_F(RebuildPolicyTest, DevicesThatDieYoungGiveUpInARowThoughEachHeldPastTheHold) {
+  for (unsigned device = 1; device <= 5; ++device) {
+    policy.replacement_ready();
+    now += seconds(15);
+    const RebuildVerdict verdict = policy.record_fault(FaultKind::Hung, "frozen");
+    EXPECT_EQ(policy.young_deaths(), device);
+    EXPECT_EQ(verdict, device < 5 ? RebuildVerdict::MayRebuild : RebuildVerdict::GaveUp) << "device " << device;
+  }
+  EXPECT_EQ(policy.give_up(), (GiveUp{.kind = FaultKind::Hung,
+                                      .faults = 5,
+                                      .window = std::chrono::minutes(1),
+                                      .last_detail = "frozen",
+                                      .died_young = true}));
+  EXPECT_EQ(policy.explanation(), "5 devices in a row were lost or hung within 60 s of becoming ready (the last: frozen)");
+}
+
+TEST_F(RebuildPolicyTest, ADeviceThatOutlivesItsYouthStartsTheYoungCountOver) {
+  for (int device = 0; device < 4; ++device) {
+    policy.replacement_ready();
+    now += seconds(15);
+    ASSERT_EQ(policy.record_fault(FaultKind::Lost, ""), RebuildVerdict::MayRebuild);
+  }
+  EXPECT_EQ(policy.young_deaths(), 4u);
+  policy.replacement_ready();
+  now += std::chrono::minutes(2);  // a long healthy run
+  EXPECT_EQ(policy.record_fault(FaultKind::Lost, ""), RebuildVerdict::MayRebuild);
+  EXPECT_EQ(policy.young_deaths(), 0u);
+  for (unsigned device = 1; device <= 4; ++device) {
+    policy.replacement_ready();
+    now += seconds(15);
+    EXPECT_EQ(policy.record_fault(FaultKind::Lost, ""), RebuildVerdict::MayRebuild);
+  }
+  EXPECT_EQ(policy.young_deaths(), 4u);
+  policy.replacement_ready();
+  now += seconds(15);
+  EXPECT_EQ(policy.record_fault(FaultKind::Lost, ""), RebuildVerdict::GaveUp);
+}
+
+TEST_F(RebuildPolicyTest, OnlyTheLossOrHangOfADeviceThatWasReadyIsJudgedYoung) {
+  // Failed creations and faults with no device ready in between (a retry that failed) are the
+  // window's to count, not deaths of a device.
+  policy.replacement_ready();
+  now += seconds(15);
+  policy.record_fault(FaultKind::Surface, "no frame");
+  EXPECT_EQ(policy.young_deaths(), 0u);
+  policy.record_fault(FaultKind::Lost, "");  // the device that was up: young
+  EXPECT_EQ(policy.young_deaths(), 1u);
+  now += seconds(15);
+  policy.record_fault(FaultKind::FailedCreation, "");
+  EXPECT_EQ(policy.young_deaths(), 1u);
+  policy.reset();
+  EXPECT_EQ(policy.young_deaths(), 0u);
+}
+
+TEST(RebuildPolicyYoung, ZeroYoungDeathsToGiveUpTurnsTheRuleOff) {
+  SteadyTime now{};
+  RebuildPolicy policy{RebuildPolicyOptions{.young_deaths_to_give_up = 0, .now = [&now] { return now; }}};
+  for (int device = 0; device < 20; ++device) {
+    policy.replacement_ready();
+    now += seconds(15);
+    ASSERT_EQ(policy.record_fault(FaultKind::Lost, ""), RebuildVerdict::MayRebuild) << "device " << device;
+  }
+}
+
 // ---- HangWatch ----------------------------------------------------------------------------------
 
 class HangWatchTest : public ::testing::Test {

@@ -375,6 +375,67 @@ TEST(EngineNested, ARecoveryInsideARefillEndsThatRebuildsRefillsAndLastRebuildIs
   EXPECT_EQ(e->last_rebuild().generation, 3u);
 }
 
+// The rebuild of generation 2 ends inside a refill that forces a loss, and the policy gives up
+// on that loss: generation 2 is the latest, so its report is the one last_rebuild() holds.
+TEST(EngineNested, ALossForcedInsideARefillLeavesLastRebuildOnThatGeneration) {
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null, 2));
+  ASSERT_NE(engine, nullptr);
+  Engine* e = engine.get();
+  resources::BufferDescription refilled{.size = 64,
+                                        .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
+                                        .label = "refilled",
+                                        .contents = resources::ContentsSource::Callback,
+                                        .refill = [&](resources::Registry&, BufferHandle) {
+                                          if (e->device_generation() == 2) {
+                                            EXPECT_TRUE(e->force_device_loss("inside a refill").ok());
+                                          }
+                                        }};
+  ASSERT_TRUE(e->registry().create_buffer(refilled).ok());
+  ASSERT_TRUE(e->force_device_loss("the first loss").ok());
+  EXPECT_THAT(e->wait_until_ready(testing::kSafetyNet), FailsWith(MessageId::EngineGaveUp));
+  EXPECT_EQ(e->device_generation(), 2u);
+  EXPECT_EQ(e->last_rebuild().generation, 2u);
+  EXPECT_EQ(e->last_rebuild().rebuilt, e->counters().objects_rebuilt);
+  EXPECT_GT(e->counters().objects_rebuilt, 0u);
+}
+
+// The order in which observers heard of the devices.
+struct HeardInOrder : GenerationObserver {
+  std::vector<std::string> heard;
+  void device_lost(uint64_t generation) override { heard.push_back("lost " + std::to_string(generation)); }
+  void device_ready(uint64_t generation) override { heard.push_back("ready " + std::to_string(generation)); }
+};
+
+// A rebuild records render bundles again. A loss forced from inside that record is refused, as
+// the registry refuses every move of device generations there: nothing is lost, the engine and
+// the registry agree, and observers hear of the one device that was made.
+TEST(EngineNested, ALossForcedInsideABundlesRecordDuringARebuildIsRefusedAndNothingIsLost) {
+  HeardInOrder observer;  // outlives the engine
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
+  ASSERT_NE(engine, nullptr);
+  Engine* e = engine.get();
+  std::optional<Result<void>> forced;
+  resources::RenderBundleDescription bundle;
+  bundle.label = "forcing bundle";
+  bundle.color_formats = {WGPUTextureFormat_RGBA8Unorm};
+  bundle.record = [&](resources::RenderBundleRecording&) -> Result<void> {
+    if (e->device_generation() == 2 && !forced) forced = e->force_device_loss("inside a bundle's record");
+    return {};
+  };
+  ASSERT_TRUE(e->registry().create_render_bundle(bundle).ok());
+  e->add_observer(observer);
+  lose_and_recover(*e);
+  e->poll();
+  ASSERT_TRUE(forced.has_value());
+  EXPECT_THAT(*forced, FailsWith(MessageId::RenderBundleRecordReentered));
+  EXPECT_EQ(e->state(), EngineState::Ready);
+  EXPECT_EQ(e->device_generation(), 2u);
+  EXPECT_FALSE(e->registry().device_lost());
+  EXPECT_NE(e->device(), nullptr);
+  EXPECT_THAT(observer.heard, ElementsAre("lost 1", "ready 2"));
+  e->remove_observer(observer);
+}
+
 // ---- frames ------------------------------------------------------------------------------------
 
 TEST(EngineFrame, SubmittingAMovedFromFrameIsAnErrorAndTheMovedFrameSubmits) {
@@ -467,7 +528,9 @@ TEST(EngineCallbacksRun, OnlyInsidePollWhenADriverResetIsPendingDuringOtherCalls
   std::filesystem::remove_all(dir);
 }
 
-TEST(EngineCallbacksRun, ObserversHearAForcedLossInsideForceDeviceLossAndOnLostInsidePoll) {
+// A forced loss lets go at the frame thread's next frame call (ADR 0048): observers hear it
+// there (here begin_frame), and on_lost inside the poll that hears the API's report.
+TEST(EngineCallbacksRun, ObserversHearAForcedLossAtTheNextFrameCallAndOnLostInsidePoll) {
   std::vector<std::string> order;
   EngineCallbacks callbacks;
   callbacks.on_lost = [&](uint64_t, WGPUDeviceLostReason, std::string_view) { order.push_back("on_lost"); };
@@ -477,6 +540,8 @@ TEST(EngineCallbacksRun, ObserversHearAForcedLossInsideForceDeviceLossAndOnLostI
   observer.on_lost = [&] { order.push_back("observer"); };
   engine->add_observer(observer);
   ASSERT_TRUE(engine->force_device_loss().ok());
+  EXPECT_THAT(order, ::testing::IsEmpty());
+  EXPECT_THAT(engine->begin_frame(), FailsWith(MessageId::EngineDeviceLost));
   EXPECT_THAT(order, ElementsAre("observer"));
   engine->poll();
   EXPECT_THAT(order, ElementsAre("observer", "on_lost"));
@@ -538,6 +603,41 @@ TEST(EngineCallbacksRun, WaitUntilReadyInsideOnLostIsRefusedAtOnce) {
   ASSERT_TRUE(waited.has_value());
   EXPECT_THAT(*waited, FailsWith(MessageId::EngineWaitInsideCallback));
   EXPECT_THAT(waited->error().message, HasSubstr("on_lost"));
+}
+
+// A forced loss is told as forced, in the caller's words, to on_lost and in the device layer's
+// report: not in the API's words, which describe it as an internal error.
+TEST(EngineCallbacksRun, AForcedLossIsToldAsForcedInOnLostAndInTheDeviceLayersReport) {
+  Heard heard;
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  lose_and_recover(*engine);
+  ASSERT_EQ(heard.lost_messages.size(), 1u);
+  const std::string told = "device loss forced by force_device_loss: forced by the application";
+  EXPECT_EQ(heard.lost_messages[0], told);
+  size_t reported = 0;
+  for (const Diagnostic& d : engine->diagnostics().entries()) {
+    EXPECT_THAT(d.message, ::testing::Not(HasSubstr("unexpected error"))) << d.message;
+    if (d.id == MessageId::DeviceLost && d.message.find(told) != std::string::npos) ++reported;
+  }
+  EXPECT_EQ(reported, 1u);
+}
+
+// Inside on_failed the engine has given up: waiting is refused with that, not with "return,
+// then poll()", which would bring no device either.
+TEST(EngineCallbacksRun, WaitUntilReadyInsideOnFailedSaysTheEngineGaveUp) {
+  Engine* e = nullptr;
+  std::optional<Result<void>> waited;
+  EngineCallbacks callbacks;
+  callbacks.on_failed = [&](const device::GiveUp&) { waited = e->wait_until_ready(std::chrono::milliseconds(300)); };
+  auto engine = make_engine(engine_options(gpu::BackendChoice::Null, 1), std::move(callbacks));
+  ASSERT_NE(engine, nullptr);
+  e = engine.get();
+  ASSERT_TRUE(e->force_device_loss().ok());
+  EXPECT_THAT(e->wait_until_ready(testing::kSafetyNet), FailsWith(MessageId::EngineGaveUp));
+  EXPECT_EQ(e->state(), EngineState::Failed);
+  ASSERT_TRUE(waited.has_value());
+  EXPECT_THAT(*waited, FailsWith(MessageId::EngineGaveUp));
 }
 
 }  // namespace

@@ -52,7 +52,9 @@ TEST_P(EngineScene, SurvivesAForcedLossByteIdenticalUnderTheSameHandles) {
 
   ASSERT_TRUE(engine->force_device_loss("test loss").ok());
   EXPECT_EQ(engine->state(), EngineState::Recovering);
-  // Every object of the lost device was let go before anything else happened.
+  // Every object of the lost device was let go at the next frame-thread call, before anything
+  // else happened.
+  engine->poll();
   for (const void* object : old_objects) {
     EXPECT_NE(std::find(released.begin(), released.end(), object), released.end());
   }
@@ -569,6 +571,37 @@ TEST_F(EngineHotReload, AReloadInFlightAtTheLossIsNeverPublishedAndAppliesOnceOn
   EXPECT_EQ(engine->counters().hot_reloads, 1u);
   EXPECT_THAT(engine->registry().recipe(*module)->wgsl, HasSubstr("0.500000"));
   EXPECT_TRUE(engine->registry().resolve(*pipeline).ok());
+}
+
+// Devices that die young are not forgiven by the hold. Each device here lasts 15 s: past the
+// 10 s hold, so the window alone forgives every loss and rebuilds forever, but within the 60 s
+// a device must live to reset the count. The third young death in a row gives up, and
+// on_failed says so.
+TEST(EnginePolicy, DevicesThatKeepDyingSoonAfterTheyAreReadyGiveUpThoughEachHeldPastTheHold) {
+  device::SteadyTime now = std::chrono::steady_clock::now();
+  Heard heard;
+  EngineOptions options = engine_options(gpu::BackendChoice::Null);  // 100 losses within the window
+  options.rebuild.now = [&now] { return now; };
+  options.rebuild.young_deaths_to_give_up = 3;
+  auto engine = make_engine(std::move(options), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  for (int loss = 1; loss <= 3; ++loss) {
+    now += std::chrono::seconds(15);
+    ASSERT_TRUE(engine->force_device_loss("dies young").ok());
+    auto ready = engine->wait_until_ready(testing::kSafetyNet);
+    if (loss < 3) {
+      ASSERT_TRUE(ready.ok()) << "loss " << loss << ": " << ready.error().message;
+    } else {
+      EXPECT_THAT(ready, FailsWith(MessageId::EngineGaveUp));
+    }
+  }
+  EXPECT_EQ(engine->state(), EngineState::Failed);
+  ASSERT_EQ(heard.failed.size(), 1u);
+  EXPECT_TRUE(heard.failed[0].died_young);
+  EXPECT_EQ(heard.failed[0].faults, 3u);
+  EXPECT_THAT(device::describe(heard.failed[0]),
+              HasSubstr("3 devices in a row were lost or hung within 60 s of becoming ready (the last: "));
+  EXPECT_THAT(device::describe(heard.failed[0]), HasSubstr("dies young"));
 }
 
 }  // namespace

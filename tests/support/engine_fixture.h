@@ -59,6 +59,7 @@ inline EngineOptions engine_options(gpu::BackendChoice backend, unsigned losses_
   EngineOptions options;
   options.device.backend = backend;
   options.rebuild.faults_to_give_up = losses_allowed;
+  options.rebuild.young_deaths_to_give_up = losses_allowed;  // the tests' losses come quickly after ready
   return options;
 }
 

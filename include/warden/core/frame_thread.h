@@ -10,13 +10,14 @@
 ///   take the registry's lock); the Engine's calls that forward to them.
 /// - **The frame thread only:** Registry::submit, poll, assume_all_complete, on_device_lost,
 ///   rebuild, prepare_rebuild, discard_prepared, shutdown; Engine::begin_frame, submit, poll,
-///   force_device_loss, stop, retry, and the TileLayer's frame calls. warden's own callbacks
+///   force_device_loss, add_observer, remove_observer, stop, retry, and the TileLayer's frame
+///   calls (begin_frame, request, dispatch, deliver, draw). warden's own callbacks
 ///   (device lost and ready, refills, hang reports, rebuild hooks) run on the frame thread, inside
 ///   those calls.
 /// - **What a resolved object is good for:** an object resolve() returned stays valid until the
 ///   frame thread's next poll(), begin_frame() or submit() on that registry: record with it on
 ///   any thread inside the frame it was resolved for (a loss, a destroy's release, a rebuild all
-///   happen inside frame-thread calls). Touch it from the recording thread so its release waits
+///   happen inside frame-thread calls; a loss the engine forces lets go at the next of them). Touch it from the recording thread so its release waits
 ///   for the submission that uses it.
 /// - A device that takes calls on one thread (Dawn's GL and GLES keep their context on the
 ///   thread that made the device): there a create_* from another thread registers the object

@@ -53,6 +53,11 @@ class DawnProvider final : public DeviceProvider {
   /// `end` says; the provider's end releases one whose work never finished.
   void end_hung_device(DeviceId device, DeviceEnd end) override;
 
+  /// Makes a device it holds lost now (wgpuDeviceForceLoss, reason Unknown): what a driver reset
+  /// would do, on purpose. Its loss report (the `lost` continuation, when process_events() runs
+  /// it) carries `message` instead of the API's words, which describe a forced loss as an
+  /// internal error. False (and nothing happens) for a device it does not hold.
+  bool force_loss(DeviceId device, std::string message);
   /// Runs the continuations that are ready (non-blocking), then ends the hung devices whose
   /// work finished.
   void process_events() const;

@@ -6,7 +6,10 @@
 /// asks this policy before an explicit retry. Three faults of one kind within a minute give up,
 /// with the facts of why (GiveUp: the application words them for its users); a replacement
 /// that held for a while forgives the past, so a device lost now and then (a GPU suspended
-/// under a hidden window) is never punished.
+/// under a hidden window) is never punished. A device that dies young (lost or hung within a
+/// minute of becoming ready) is not forgiven by the hold: five of them in a row give up too
+/// (a shader that hangs every rebuilt device), and only a device that outlives that minute
+/// starts the count over.
 #pragma once
 
 #include <array>
@@ -41,6 +44,9 @@ struct GiveUp {
   size_t faults = 0;                 ///< how many of them fell within the window
   std::chrono::milliseconds window{};  ///< the window they were counted in
   std::string last_detail{};         ///< what the last of them said (may be empty)
+  /// The faults were devices in a row, each lost or hung within `window`
+  /// (RebuildPolicyOptions::young) of becoming ready; `kind` is the last one's.
+  bool died_young = false;
   /// Give-ups compare field by field.
   bool operator==(const GiveUp&) const = default;
 };
@@ -55,6 +61,12 @@ struct RebuildPolicyOptions {
   std::chrono::milliseconds window{std::chrono::minutes(1)};
   /// A replacement ready for this long "held": the faults before it are forgiven.
   std::chrono::milliseconds hold{std::chrono::seconds(10)};
+  /// A device lost or hung less than this long after it became ready (replacement_ready)
+  /// "died young". Young deaths are counted in a row, across the Lost and Hung kinds, and are
+  /// not forgiven by `hold`; a device that lives this long resets the count when it ends.
+  std::chrono::milliseconds young{std::chrono::minutes(1)};
+  /// Young deaths in a row that give up, whatever `window` and `hold` say. 0: never.
+  unsigned young_deaths_to_give_up = 5;
   /// The clock.
   NowFunction now = [] { return std::chrono::steady_clock::now(); };
 };
@@ -87,6 +99,8 @@ class RebuildPolicy {
   size_t strikes(FaultKind kind) const;
   /// Hangs reported after the policy gave up (recorded, not scored).
   uint64_t unscored_hangs() const { return unscored_hangs_; }
+  /// Devices in a row that died young (RebuildPolicyOptions::young) so far.
+  unsigned young_deaths() const { return young_deaths_; }
 
   /// A new explicit user action (or an application reset): start over.
   void reset();
@@ -98,6 +112,9 @@ class RebuildPolicy {
   bool has_ready_since_ = false;
   SteadyTime ready_since_{};
   std::optional<GiveUp> give_up_;  // set once a fault kind exhausted the policy
+  // When the device now up became ready; cleared by its loss or hang (other faults leave it).
+  std::optional<SteadyTime> device_ready_at_;
+  unsigned young_deaths_ = 0;  // devices in a row lost or hung within options_.young of ready
   uint64_t unscored_hangs_ = 0;
 };
 

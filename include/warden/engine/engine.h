@@ -10,7 +10,7 @@
 ///
 /// Threads: the frame thread (the one that created the engine, or adopt_frame_thread()'s) makes
 /// the frame calls (begin_frame, submit, poll, wait_until_ready, mark_presented,
-/// force_device_loss, load_shader, observers); the registry's creation, destroy, write, resolve
+/// force_device_loss, load_shader, add_observer, remove_observer); the registry's creation, destroy, write, resolve
 /// and touch run on any thread. The contract, and what a call from the wrong thread gets, are in
 /// warden/core/frame_thread.h.
 ///
@@ -18,8 +18,9 @@
 /// first on_ready): whatever the library reports meanwhile (a device ready, a device lost, a
 /// request answered) waits for the next poll(), also when Dawn hears of it inside another call
 /// (a shader compiled in load_shader() settles its error scope). GenerationObserver::device_lost
-/// also runs inside force_device_loss(), which lets go of the device's objects at once. A
-/// diagnostics sink runs wherever something is reported. Any of them may call the engine back
+/// also runs inside begin_frame() and submit() after force_device_loss(), which lets go of the
+/// device's objects at the next of those (or poll()). A diagnostics sink runs wherever
+/// something is reported. Any of them may call the engine back
 /// (poll() included) except its destructor; from inside a loss, wait_until_ready() is refused.
 #pragma once
 
@@ -135,7 +136,8 @@ std::string describe_origin(const UncapturedError& error);
 struct EngineCallbacks {
   /// A device is ready; device generation 1 is the first. Handles made before resolve again.
   std::function<void(uint64_t device_generation)> on_ready{};
-  /// The device of `device_generation` is gone: the API's reason and message, as given. A
+  /// The device of `device_generation` is gone: the API's reason and message, as given (a loss
+  /// force_device_loss() made: "device loss forced by force_device_loss: <why>"). A
   /// device the hang watchdog let go (EngineOptions::hang_limit) is told here too, with reason
   /// Unknown and a message that starts "hung: "; recovery then follows as for any loss.
   std::function<void(uint64_t device_generation, WGPUDeviceLostReason reason, std::string_view message)>
@@ -423,9 +425,10 @@ class Engine {
   /// a recovery on.
   void poll();
   /// poll() until the state is Ready (or Failed), at most `timeout`. Blocking, counted: tests,
-  /// tools and start-up only. Error: the policy's message when Failed, Timeout otherwise;
-  /// EngineWaitInsideCallback from inside a callback while no device is ready (the next device
-  /// is asked for only once the callback returns).
+  /// tools and start-up only. Error: the policy's message when Failed (EngineGaveUp, at once,
+  /// inside on_failed too), Timeout otherwise; EngineWaitInsideCallback from inside a callback
+  /// while no device is ready and the engine has not given up (the next device is asked for
+  /// only once the callback returns).
   Result<void> wait_until_ready(std::chrono::milliseconds timeout);
 
   // ---- faults --------------------------------------------------------------------------------
@@ -435,18 +438,30 @@ class Engine {
   Result<void> mark_presented();
 
   /// Makes the current device lost now (wgpuDeviceForceLoss): what a driver reset would do.
-  /// The registry's objects are let go at once; recovery follows through poll().
+  /// state() is Recovering and device() null from here on. The registry's objects are let go,
+  /// and observers told, at the frame thread's next poll(), begin_frame() or submit(), so an
+  /// object a recording thread resolved for this frame stays valid until then (docs/threads.md);
+  /// called inside poll() (from a callback, a refill) they go at once. on_lost and the device
+  /// layer's report say "device loss forced by force_device_loss: <why>". Refused from inside a
+  /// render bundle's record callback during a rebuild (RenderBundleRecordReentered): nothing is
+  /// lost. Recovery follows through poll().
   Result<void> force_device_loss(std::string_view why = "forced by the application");
 
   /// Observers are told, in the order added, after the registry on a loss and after the
   /// rebuild on ready. An observer must be removed before it is destroyed; one removed by
-  /// another observer's call is not called after its removal.
+  /// another observer's call is not called after its removal. Frame-thread calls: from another
+  /// thread each is refused (core.WrongThread, reported to diagnostics) and changes nothing.
   void add_observer(GenerationObserver& observer);
   /// Stops telling `observer`; one not added is ignored.
   void remove_observer(GenerationObserver& observer);
   /// Makes the calling thread the frame thread of the engine and its registry (it was the
-  /// thread that created the engine). No frame call may run meanwhile.
-  void adopt_frame_thread();
+  /// thread that created the engine). No frame call may run meanwhile. Refused on GL and GLES
+  /// (EngineAdoptFrameThreadOnGl): Dawn keeps the device's context on the thread that made it,
+  /// and a submission from another thread loses the device; the role stays where it was.
+  Result<void> adopt_frame_thread();
+  /// The frame thread's role, which objects built on the engine share (a TileLayer's frame
+  /// calls check it).
+  const FrameThread& frame_thread() const { return frame_thread_; }
 
   /// What the engine has lived through so far.
   const EngineCounters& counters() const { return counters_; }
@@ -481,8 +496,10 @@ class Engine {
   struct DeviceGeneration {
     uint64_t number = 0;        // the registry's device generation: 1 for the first device
     device::Token token{};      // the controller's token the device was received under
+    device::DeviceId id{};      // the device, as the provider names it (force_device_loss ends it)
     bool shown = false;         // made Ready: frames recorded, on_ready told
     bool loss_handled = false;  // its objects let go of (lose(); a forced loss runs it early)
+    bool loss_forced = false;   // force_device_loss() ended it; lose() runs by the next frame call
     bool loss_told = false;     // the application heard on_lost
     bool submitted = false;     // a frame was submitted on it (the standby is asked for after)
     bool standby_asked = false; // request_standby() was called for it (once per device)
@@ -506,6 +523,9 @@ class Engine {
   void ready();
   // The prepared device is gone: let go of everything made on it (once per device generation).
   void lose();
+  // poll(), begin_frame() and submit() first: the loss force_device_loss() made outside poll()
+  // lets go of the device's objects here.
+  void settle_forced_loss();
   // The one place state_ changes, with what each change tells the application.
   void apply(Change change, const device::StateReason& reason = {});
   // poll(): counts and tells the uncaptured errors reported since the last poll.

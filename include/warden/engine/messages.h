@@ -26,5 +26,6 @@
   X(engine, TileLayerBudgetBelowLayer, 15, "a tile layer's byte budget is below one tile layer") \
   X(engine, TileLayerNoMemoryUploads, 16, "a tile layer keeps tiles in memory but may upload none of them a frame (memory_uploads_per_frame 0)") \
   X(engine, TileLayerTooManyLayers, 17, "a tile layer's budget plus its in-flight headroom needs more array layers than the device has") \
-  X(engine, TileLayerUploadThreadsNeedImplicitSync, 18, "a tile layer was given upload threads on a device without WGPUFeatureName_ImplicitDeviceSynchronization")
+  X(engine, TileLayerUploadThreadsNeedImplicitSync, 18, "a tile layer was given upload threads on a device without WGPUFeatureName_ImplicitDeviceSynchronization") \
+  X(engine, EngineAdoptFrameThreadOnGl, 19, "adopt_frame_thread was called on a GL or GLES device, whose context stays on the thread that made the device")
 // clang-format on

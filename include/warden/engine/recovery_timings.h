@@ -15,8 +15,9 @@ namespace warden::engine {
 /// The time between two poll() calls falls into the part that was waiting for it.
 struct RecoveryTimings {
   uint64_t device_generation = 0;  ///< the device generation this recovery made ready
-  /// From the moment the engine let go of the lost device (force_device_loss, or the loss
-  /// heard in poll()) to the new device in hand: the adapter and device requests.
+  /// From the moment the engine let go of the lost device (at the frame call after
+  /// force_device_loss, or the loss heard in poll()) to the new device in hand: the adapter
+  /// and device requests.
   double device_request_ms = 0;
   /// From the new device in hand to the registry rebuilt on it.
   double rebuild_ms = 0;

@@ -200,6 +200,8 @@ class TileLayer final : public GenerationObserver {
   // The coarsest held ancestor (or the tile) of each position of the last view, uploaded into
   // `encoder`; true once every one is resident (or nothing is held to cover the view).
   bool restore_view(WGPUCommandEncoder encoder);
+  // Refused once the engine is gone (TileLayerEngineGone), and from a thread other than the
+  // engine's frame thread (core.WrongThread).
   Result<void> usable(std::string_view call) const;
   // With upload threads: publishes the finished writes into `encoder`, then hands off arrivals.
   Result<tiles::DeliverReport> deliver_through_threads(WGPUCommandEncoder encoder, tiles::Priority priority);

@@ -174,15 +174,20 @@ class [[nodiscard]] Result {
   explicit operator bool() const { return ok(); }
 
   /// The value. On a failure the program stops: the error's kind, id and message go to stderr,
-  /// then std::abort() (in every build type). Check ok() first.
+  /// then std::abort() (in every build type). Check ok() first. `*` and value() take the same
+  /// four forms, so `*make()` moves a move-only value (a unique_ptr) out of a temporary Result
+  /// as `make().value()` does.
   ///@{
   T& value() & { require_value(); return value_; }
   const T& value() const& { require_value(); return value_; }
   T&& value() && { require_value(); return std::move(value_); }
+  const T&& value() const&& { require_value(); return std::move(value_); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
+  const T&& operator*() const&& { return std::move(*this).value(); }
   ///@}
 
   /// The error. On a success the program stops (stderr, then std::abort()). A deferred failure

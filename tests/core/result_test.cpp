@@ -13,8 +13,10 @@
 namespace warden {
 namespace {
 
-// A success costs a value and one pointer; the Error lives out of line.
-static_assert(sizeof(Result<void*>) == 2 * sizeof(void*));
+// A success costs a value and one pointer; the Error lives out of line. A value that can carry
+// a deferred failure (ErrorSource) has a second pointer, for the Error its first read builds.
+static_assert(sizeof(Result<void*>) == 3 * sizeof(void*));
+static_assert(sizeof(Result<std::string>) == sizeof(std::string) + sizeof(void*));
 static_assert(sizeof(Result<void>) == sizeof(void*));
 static_assert(!std::is_copy_constructible_v<Result<std::unique_ptr<int>>>);
 static_assert(std::is_move_constructible_v<Result<std::unique_ptr<int>>>);

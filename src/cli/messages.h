@@ -21,7 +21,8 @@
   X(cli, ShaderCheckByteOrderMarkRemoved, 5, "shader check removed a UTF-8 byte order mark from a file before compiling it") \
   X(cli, ShaderCheckStandardInputClosed, 6, "shader check was to read '-' while standard input is closed") \
   X(cli, ShaderCheckStandardInputTwice, 7, "shader check was given '-' more than once; standard input can be read only once") \
-  X(cli, ShaderCheckMaxBytesInvalid, 8, "a --max-bytes value is not a whole number from 1 to 18446744073709551615")
+  X(cli, ShaderCheckMaxBytesInvalid, 8, "a --max-bytes value is not a whole number from 1 to 18446744073709551615") \
+  X(cli, ShaderCheckOutOfMemory, 9, "shader check ran out of memory checking a file; the later files are still checked")
 // clang-format on
 
 namespace warden::cli {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -215,6 +216,22 @@ CheckedFile check_file(const shaders::ShaderCompiler& compiler, const std::strin
   return file;
 }
 
+// check_file, where running out of memory on one file (a huge shader under an address-space
+// limit: the compiler's allocations throw through the device call) is that file's failure, like
+// an unreadable one, and the later files are still checked. Whatever the file held is freed by
+// then, so the next one starts with the memory it had.
+CheckedFile check_file_within_memory(const shaders::ShaderCompiler& compiler, const std::string& path,
+                                     uint64_t max_bytes) {
+  try {
+    return check_file(compiler, path, max_bytes);
+  } catch (const std::bad_alloc&) {
+    CheckedFile file{display_name(path), {}, {}, {}};
+    file.io_error = fmt::format("{}: out of memory checking this file (not checked)", file.path);
+    file.io_error_id = MessageId::ShaderCheckOutOfMemory;
+    return file;
+  }
+}
+
 // The files in the order given. An argument that begins with '-' and is no option of this
 // command is a file when such a file exists (`-x.wgsl`); otherwise it is a misspelt option.
 Result<std::vector<std::string>> files_to_check(const std::vector<std::string>& arguments,
@@ -283,7 +300,7 @@ int run_check(const CheckOptions& options) {
   bool any_error = false;
   Report report(options.format == "json");
   for (const std::string& path : options.files) {
-    CheckedFile file = check_file(compiler, path, options.max_bytes);
+    CheckedFile file = check_file_within_memory(compiler, path, options.max_bytes);
     if (!file.io_error.empty()) {
       print_err("warden: {}\n", file.io_error);
       io_failed = true;

@@ -1,7 +1,10 @@
 #include "warden/core/result.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
+
 #include "warden/core/enum_names.h"
 
 namespace warden {
@@ -36,6 +39,31 @@ Error* moved_from_error() noexcept {
 }
 
 Error* new_error(Error&& error) { return new Error(std::move(error)); }
+
+const Error& build_once(Error*& built, const ErrorSource& source, uint64_t payload) {
+  // `built` while one caller builds: the others wait for its Error rather than build their own
+  // (the source's words are built once per failure, and each reader gets the same Error).
+  static Error building{};
+  std::atomic_ref<Error*> slot(built);
+  Error* kept = slot.load(std::memory_order_acquire);
+  if (kept == nullptr && slot.compare_exchange_strong(kept, &building, std::memory_order_acquire)) {
+    Error* mine = nullptr;
+    try {
+      mine = new_error(source.build(source, payload));
+    } catch (...) {
+      slot.store(nullptr, std::memory_order_release);  // the next reader tries again
+      throw;
+    }
+    slot.store(mine, std::memory_order_release);
+    return *mine;
+  }
+  while (kept == &building) {
+    std::this_thread::yield();
+    kept = slot.load(std::memory_order_acquire);
+  }
+  if (kept == nullptr) return build_once(built, source, payload);  // the builder threw
+  return *kept;
+}
 
 Error* copy_error(const Error* error) {
   if (error == moved_from_error()) return moved_from_error();

@@ -265,42 +265,96 @@ WGPULimits undefined_limits() {
   return limits;
 }
 
+// Which way a limit is better: a maximum by being larger, an alignment by being smaller.
+enum class Bound { Maximum, Minimum };
+
 template <typename T>
 struct RequiredLimit {
   const char* name;  // webgpu.h's field name, which the error shows
   std::optional<T> RequiredLimits::*wanted;
   T WGPULimits::*limit;
+  Bound bound;
 };
 
-// Raises `request`'s limits to `options.required_limits`; an error names each one above the
+// Every field of WGPULimits but nextInChain, in its order (gpu/context_test reads the header's
+// field list and checks each one reaches the device).
+constexpr RequiredLimit<uint32_t> kRequiredU32[] = {
+    {"maxTextureDimension1D", &RequiredLimits::max_texture_dimension_1d,
+     &WGPULimits::maxTextureDimension1D, Bound::Maximum},
+    {"maxTextureDimension2D", &RequiredLimits::max_texture_dimension_2d,
+     &WGPULimits::maxTextureDimension2D, Bound::Maximum},
+    {"maxTextureDimension3D", &RequiredLimits::max_texture_dimension_3d,
+     &WGPULimits::maxTextureDimension3D, Bound::Maximum},
+    {"maxTextureArrayLayers", &RequiredLimits::max_texture_array_layers,
+     &WGPULimits::maxTextureArrayLayers, Bound::Maximum},
+    {"maxBindGroups", &RequiredLimits::max_bind_groups,
+     &WGPULimits::maxBindGroups, Bound::Maximum},
+    {"maxBindGroupsPlusVertexBuffers", &RequiredLimits::max_bind_groups_plus_vertex_buffers,
+     &WGPULimits::maxBindGroupsPlusVertexBuffers, Bound::Maximum},
+    {"maxBindingsPerBindGroup", &RequiredLimits::max_bindings_per_bind_group,
+     &WGPULimits::maxBindingsPerBindGroup, Bound::Maximum},
+    {"maxDynamicUniformBuffersPerPipelineLayout", &RequiredLimits::max_dynamic_uniform_buffers_per_pipeline_layout,
+     &WGPULimits::maxDynamicUniformBuffersPerPipelineLayout, Bound::Maximum},
+    {"maxDynamicStorageBuffersPerPipelineLayout", &RequiredLimits::max_dynamic_storage_buffers_per_pipeline_layout,
+     &WGPULimits::maxDynamicStorageBuffersPerPipelineLayout, Bound::Maximum},
+    {"maxSampledTexturesPerShaderStage", &RequiredLimits::max_sampled_textures_per_shader_stage,
+     &WGPULimits::maxSampledTexturesPerShaderStage, Bound::Maximum},
+    {"maxSamplersPerShaderStage", &RequiredLimits::max_samplers_per_shader_stage,
+     &WGPULimits::maxSamplersPerShaderStage, Bound::Maximum},
+    {"maxStorageBuffersPerShaderStage", &RequiredLimits::max_storage_buffers_per_shader_stage,
+     &WGPULimits::maxStorageBuffersPerShaderStage, Bound::Maximum},
+    {"maxStorageTexturesPerShaderStage", &RequiredLimits::max_storage_textures_per_shader_stage,
+     &WGPULimits::maxStorageTexturesPerShaderStage, Bound::Maximum},
+    {"maxUniformBuffersPerShaderStage", &RequiredLimits::max_uniform_buffers_per_shader_stage,
+     &WGPULimits::maxUniformBuffersPerShaderStage, Bound::Maximum},
+    {"minUniformBufferOffsetAlignment", &RequiredLimits::min_uniform_buffer_offset_alignment,
+     &WGPULimits::minUniformBufferOffsetAlignment, Bound::Minimum},
+    {"minStorageBufferOffsetAlignment", &RequiredLimits::min_storage_buffer_offset_alignment,
+     &WGPULimits::minStorageBufferOffsetAlignment, Bound::Minimum},
+    {"maxVertexBuffers", &RequiredLimits::max_vertex_buffers,
+     &WGPULimits::maxVertexBuffers, Bound::Maximum},
+    {"maxVertexAttributes", &RequiredLimits::max_vertex_attributes,
+     &WGPULimits::maxVertexAttributes, Bound::Maximum},
+    {"maxVertexBufferArrayStride", &RequiredLimits::max_vertex_buffer_array_stride,
+     &WGPULimits::maxVertexBufferArrayStride, Bound::Maximum},
+    {"maxInterStageShaderVariables", &RequiredLimits::max_inter_stage_shader_variables,
+     &WGPULimits::maxInterStageShaderVariables, Bound::Maximum},
+    {"maxColorAttachments", &RequiredLimits::max_color_attachments,
+     &WGPULimits::maxColorAttachments, Bound::Maximum},
+    {"maxColorAttachmentBytesPerSample", &RequiredLimits::max_color_attachment_bytes_per_sample,
+     &WGPULimits::maxColorAttachmentBytesPerSample, Bound::Maximum},
+    {"maxComputeWorkgroupStorageSize", &RequiredLimits::max_compute_workgroup_storage_size,
+     &WGPULimits::maxComputeWorkgroupStorageSize, Bound::Maximum},
+    {"maxComputeInvocationsPerWorkgroup", &RequiredLimits::max_compute_invocations_per_workgroup,
+     &WGPULimits::maxComputeInvocationsPerWorkgroup, Bound::Maximum},
+    {"maxComputeWorkgroupSizeX", &RequiredLimits::max_compute_workgroup_size_x,
+     &WGPULimits::maxComputeWorkgroupSizeX, Bound::Maximum},
+    {"maxComputeWorkgroupSizeY", &RequiredLimits::max_compute_workgroup_size_y,
+     &WGPULimits::maxComputeWorkgroupSizeY, Bound::Maximum},
+    {"maxComputeWorkgroupSizeZ", &RequiredLimits::max_compute_workgroup_size_z,
+     &WGPULimits::maxComputeWorkgroupSizeZ, Bound::Maximum},
+    {"maxComputeWorkgroupsPerDimension", &RequiredLimits::max_compute_workgroups_per_dimension,
+     &WGPULimits::maxComputeWorkgroupsPerDimension, Bound::Maximum},
+    {"maxImmediateSize", &RequiredLimits::max_immediate_size,
+     &WGPULimits::maxImmediateSize, Bound::Maximum},
+};
+constexpr RequiredLimit<uint64_t> kRequiredU64[] = {
+    {"maxUniformBufferBindingSize", &RequiredLimits::max_uniform_buffer_binding_size,
+     &WGPULimits::maxUniformBufferBindingSize, Bound::Maximum},
+    {"maxStorageBufferBindingSize", &RequiredLimits::max_storage_buffer_binding_size,
+     &WGPULimits::maxStorageBufferBindingSize, Bound::Maximum},
+    {"maxBufferSize", &RequiredLimits::max_buffer_size,
+     &WGPULimits::maxBufferSize, Bound::Maximum},
+};
+
+// Raises `request`'s limits to `options.required_limits`; an error names each one beyond the
 // adapter's, with both numbers.
 Result<DeviceRequest> with_required_limits(const Procs& procs, WGPUAdapter adapter, const DeviceOptions& options,
                                            DeviceRequest request) {
-  static constexpr RequiredLimit<uint32_t> kU32[] = {
-      {"maxTextureDimension1D", &RequiredLimits::max_texture_dimension_1d, &WGPULimits::maxTextureDimension1D},
-      {"maxTextureDimension2D", &RequiredLimits::max_texture_dimension_2d, &WGPULimits::maxTextureDimension2D},
-      {"maxTextureDimension3D", &RequiredLimits::max_texture_dimension_3d, &WGPULimits::maxTextureDimension3D},
-      {"maxTextureArrayLayers", &RequiredLimits::max_texture_array_layers, &WGPULimits::maxTextureArrayLayers},
-      {"maxBindGroups", &RequiredLimits::max_bind_groups, &WGPULimits::maxBindGroups},
-      {"maxSampledTexturesPerShaderStage", &RequiredLimits::max_sampled_textures_per_shader_stage,
-       &WGPULimits::maxSampledTexturesPerShaderStage},
-      {"maxStorageBuffersPerShaderStage", &RequiredLimits::max_storage_buffers_per_shader_stage,
-       &WGPULimits::maxStorageBuffersPerShaderStage},
-      {"maxComputeWorkgroupStorageSize", &RequiredLimits::max_compute_workgroup_storage_size,
-       &WGPULimits::maxComputeWorkgroupStorageSize},
-      {"maxComputeInvocationsPerWorkgroup", &RequiredLimits::max_compute_invocations_per_workgroup,
-       &WGPULimits::maxComputeInvocationsPerWorkgroup},
-  };
-  static constexpr RequiredLimit<uint64_t> kU64[] = {
-      {"maxUniformBufferBindingSize", &RequiredLimits::max_uniform_buffer_binding_size,
-       &WGPULimits::maxUniformBufferBindingSize},
-      {"maxStorageBufferBindingSize", &RequiredLimits::max_storage_buffer_binding_size,
-       &WGPULimits::maxStorageBufferBindingSize},
-      {"maxBufferSize", &RequiredLimits::max_buffer_size, &WGPULimits::maxBufferSize},
-  };
   const RequiredLimits& wanted = options.required_limits;
-  const bool any = std::any_of(std::begin(kU32), std::end(kU32), [&](const auto& l) { return (wanted.*l.wanted).has_value(); }) ||
-                   std::any_of(std::begin(kU64), std::end(kU64), [&](const auto& l) { return (wanted.*l.wanted).has_value(); });
+  const auto named = [&](const auto& l) { return (wanted.*l.wanted).has_value(); };
+  const bool any = std::any_of(std::begin(kRequiredU32), std::end(kRequiredU32), named) ||
+                   std::any_of(std::begin(kRequiredU64), std::end(kRequiredU64), named);
   if (!any) return request;
 
   // LimitsChoice::Adapter has read the adapter's limits already and asks for all of them: they
@@ -314,24 +368,26 @@ Result<DeviceRequest> with_required_limits(const Procs& procs, WGPUAdapter adapt
                       fmt::format("device \"{}\": the adapter did not report its limits", options.label));
   }
   WGPULimits limits = request.limits.value_or(undefined_limits());
-  std::vector<std::string> above;
+  std::vector<std::string> beyond;
   auto raise = [&](const auto& table) {
     for (const auto& l : table) {
       const auto& value = wanted.*l.wanted;
       if (!value) continue;
-      if (*value > supported.*l.limit) {
-        above.push_back(fmt::format("{} {} (the adapter supports {})", l.name, *value, supported.*l.limit));
+      const bool maximum = l.bound == Bound::Maximum;
+      if (maximum ? *value > supported.*l.limit : *value < supported.*l.limit) {
+        beyond.push_back(fmt::format("{} {} (the adapter supports {} {})", l.name, *value,
+                                     maximum ? "at most" : "at least", supported.*l.limit));
       } else if (from_defaults) {
         limits.*l.limit = *value;
       }
     }
   };
-  raise(kU32);
-  raise(kU64);
-  if (!above.empty()) {
+  raise(kRequiredU32);
+  raise(kRequiredU64);
+  if (!beyond.empty()) {
     return make_error(ErrorKind::DeviceFailed, MessageId::DeviceLimitExceeded,
-                      fmt::format("device \"{}\": required limit(s) above the adapter's: {}", options.label,
-                                  fmt::join(above, ", ")));
+                      fmt::format("device \"{}\": required limit(s) beyond the adapter's: {}", options.label,
+                                  fmt::join(beyond, ", ")));
   }
   request.limits = limits;
   return request;

@@ -86,7 +86,17 @@ Result<CompiledShader> ShaderCompiler::compile(std::string_view path, std::strin
   const gpu::Procs& procs = context_->procs();
 
   gpu::push_validation_scope(procs, device_);
-  gpu::Ref<WGPUShaderModule> module(&procs, gpu::create_wgsl_module(procs, device_, source, path));
+  WGPUShaderModule created = nullptr;
+  try {
+    created = gpu::create_wgsl_module(procs, device_, source, path);
+  } catch (...) {
+    // Out of memory inside the compiler throws through the device call (shader check goes on
+    // with its next file): the scope pushed for this module is popped, not left to catch the
+    // next call's errors.
+    gpu::pop_scope(procs, device_, options_.completion);
+    throw;
+  }
+  gpu::Ref<WGPUShaderModule> module(&procs, created);
   // The scope is popped in every mode: it keeps a compile error from reaching the device's
   // uncaptured-error callback, and it is the only report when compilation info is not used.
   gpu::PendingScope scope = gpu::pop_scope(procs, device_, options_.completion);

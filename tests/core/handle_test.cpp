@@ -16,6 +16,23 @@ TEST(Handle, DefaultIsNullAndAllBitsZero) {
   EXPECT_EQ(h.kind_in_bits(), ResourceKind::None);
 }
 
+// `if (handle)` tests for null; the handle never converts to bool (or an integer) unasked.
+static_assert(std::is_constructible_v<bool, BufferHandle>);
+static_assert(!std::is_convertible_v<BufferHandle, bool>);
+static_assert(!std::is_convertible_v<TextureHandle, uint64_t>);
+static_assert(!BufferHandle{});
+static_assert(static_cast<bool>(BufferHandle::make(0, 0, 0)));  // slot 0, generation 0: its kind bits are set
+
+TEST(Handle, IsTrueExactlyWhenNotNull) {
+  const TextureHandle null;
+  EXPECT_FALSE(null);
+  const TextureHandle some = TextureHandle::make(5, 2, 1);
+  EXPECT_TRUE(some);
+  EXPECT_EQ(static_cast<bool>(some), !some.is_null());
+  // Only the bits: any non-null value is true, whether or not a registry issued it.
+  EXPECT_TRUE(TextureHandle::from_bits(1));
+}
+
 TEST(Handle, FieldsRoundTripThroughTheDeclaredLayout) {
   auto h = TextureHandle::make(HandleLayout::kMaxSlots - 1, HandleLayout::kMaxGeneration, 255);
   EXPECT_FALSE(h.is_null());

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <concepts>
 #include <memory>
 #include <string>
 #include <utility>
@@ -12,12 +13,28 @@
 namespace warden {
 namespace {
 
-// A success costs a value and one pointer; the Error lives out of line.
-static_assert(sizeof(Result<void*>) == 2 * sizeof(void*));
+// A success costs a value and one pointer; the Error lives out of line. A value that can carry
+// a deferred failure (ErrorSource) has a second pointer, for the Error its first read builds.
+static_assert(sizeof(Result<void*>) == 3 * sizeof(void*));
+static_assert(sizeof(Result<std::string>) == sizeof(std::string) + sizeof(void*));
 static_assert(sizeof(Result<void>) == sizeof(void*));
 static_assert(!std::is_copy_constructible_v<Result<std::unique_ptr<int>>>);
 static_assert(std::is_move_constructible_v<Result<std::unique_ptr<int>>>);
 static_assert(std::is_copy_constructible_v<Result<std::string>>);
+
+// `*` reads the value in the same four forms as value(): on a temporary Result it hands out
+// an rvalue, so a move-only value moves out of `*make()`.
+template <typename R, typename Want>
+concept StarGives = requires(R r) {
+  { *static_cast<R&&>(r) } -> std::same_as<Want>;
+};
+using MoveOnly = Result<std::unique_ptr<int>>;
+static_assert(StarGives<MoveOnly, std::unique_ptr<int>&&>);
+static_assert(StarGives<const MoveOnly, const std::unique_ptr<int>&&>);
+static_assert(StarGives<MoveOnly&, std::unique_ptr<int>&>);
+static_assert(StarGives<const MoveOnly&, const std::unique_ptr<int>&>);
+static_assert(std::is_same_v<decltype(std::declval<const MoveOnly>().value()), const std::unique_ptr<int>&&>);
+static_assert(std::is_same_v<decltype(std::declval<MoveOnly>().operator->()), std::unique_ptr<int>*>);
 
 // Counts live instances, to check that a Result builds and destroys its value exactly once.
 struct Counted {
@@ -70,6 +87,19 @@ TEST(Result, MoveOnlyValuesMoveOut) {
 
   Result<std::unique_ptr<int>> moved = std::move(r);
   EXPECT_TRUE(moved.ok());  // a moved-from value stays a (moved-from) value
+}
+
+Result<std::unique_ptr<int>> make_owned(int v) { return std::make_unique<int>(v); }
+
+TEST(Result, StarMovesAMoveOnlyValueOutOfATemporary) {
+  std::unique_ptr<int> p = *make_owned(9);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(*p, 9);
+  Result<std::unique_ptr<int>> r = make_owned(3);
+  std::unique_ptr<int> q = *std::move(r);
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(*q, 3);
+  EXPECT_EQ(*r, nullptr);  // NOLINT(bugprone-use-after-move): the value was moved, the Result still holds one
 }
 
 TEST(Result, CopiesAreIndependent) {

@@ -46,7 +46,7 @@ TEST(EngineThreads, FrameCallsFromAnotherThreadAreRefusedNamingTheCall) {
 }
 
 // Counts what the engine told it.
-struct CountingObserver : GenerationObserver {
+struct LossCountingObserver : GenerationObserver {
   int lost = 0;
   int ready = 0;
   void device_lost(uint64_t) override { ++lost; }
@@ -56,8 +56,8 @@ struct CountingObserver : GenerationObserver {
 // The observer list is read by every loss and ready on the frame thread: a worker's add or
 // remove is refused, reported, and changes nothing.
 TEST(EngineThreads, ObserversAddedOrRemovedFromAnotherThreadAreRefusedAndChangeNothing) {
-  CountingObserver kept;
-  CountingObserver never_added;  // both outlive the engine
+  LossCountingObserver kept;
+  LossCountingObserver never_added;  // both outlive the engine
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
   ASSERT_NE(engine, nullptr);
   engine->add_observer(kept);

@@ -1,5 +1,6 @@
 // Reverse-Z (depth.h, math.h) on the real library (GL): the projection's numbers, and two
 // overlapping triangles at different depths, drawn in both orders: the nearer wins both times.
+// The same draw with the conventional depth helpers and projection.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -54,6 +55,23 @@ TEST(ReverseZConvention, DepthClearsToZeroAndComparesGreaterEqualInDepth32Float)
   EXPECT_EQ(attachment.depthLoadOp, WGPULoadOp_Clear);
 }
 
+TEST(StandardDepthConvention, DepthClearsToOneAndComparesLessInDepth32Float) {
+  const WGPUDepthStencilState state = standard_depth_state();
+  EXPECT_EQ(state.format, WGPUTextureFormat_Depth32Float);
+  EXPECT_EQ(state.depthCompare, WGPUCompareFunction_Less);
+  EXPECT_EQ(state.depthWriteEnabled, WGPUOptionalBool_True);
+  EXPECT_EQ(state.stencilReadMask, 0xFFFFFFFFu);
+  EXPECT_EQ(standard_depth_state(false).depthWriteEnabled, WGPUOptionalBool_False);
+  const resources::DepthState description = standard_depth(false);
+  EXPECT_EQ(description.format, WGPUTextureFormat_Depth32Float);
+  EXPECT_EQ(description.compare, WGPUCompareFunction_Less);
+  EXPECT_FALSE(description.write);
+  const WGPURenderPassDepthStencilAttachment attachment = standard_depth_attachment(nullptr);
+  EXPECT_EQ(attachment.depthClearValue, 1.0f);
+  EXPECT_EQ(attachment.depthLoadOp, WGPULoadOp_Clear);
+  EXPECT_EQ(attachment.depthStoreOp, WGPUStoreOp_Store);
+}
+
 // A triangle in view space at `distance`, scaled with it so that every distance covers the same
 // screen triangle, moved right by `shift` (in NDC).
 constexpr const char* kTriangleWgsl = R"(
@@ -94,8 +112,6 @@ class ReverseZTest : public testing::GlDeviceTest {
     auto uniforms = registry->create_buffer({.size = sizeof(Mat4), .usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst});
     ASSERT_TRUE(uniforms);
     uniform_buffer = *uniforms;
-    const Mat4 projection = perspective_reverse_z_infinite(std::numbers::pi_v<float> / 2, 1.0f, 0.1f);
-    ASSERT_TRUE(registry->write_buffer(uniform_buffer, 0, projection.m.data(), sizeof projection.m));
     auto module = registry->create_shader_module(kTriangleWgsl, "triangles");
     ASSERT_TRUE(module) << module.error().message;
     shader = *module;
@@ -128,15 +144,20 @@ class ReverseZTest : public testing::GlDeviceTest {
     p.desc.vertex.constants = vertex_constants;
     p.fragment.constantCount = 2;
     p.fragment.constants = fragment_constants;
-    const WGPUDepthStencilState depth = reverse_z_depth_state();
+    const WGPUDepthStencilState depth = standard ? standard_depth_state() : reverse_z_depth_state();
     p.desc.depthStencil = &depth;
     p.desc.layout = *registry->resolve(layout);
     return dev->procs().DeviceCreateRenderPipeline(dev->device.get(), &p.desc);
   }
 
-  // Draws the triangles in the order given into a cleared colour and depth target.
+  // Draws the triangles in the order given into a cleared colour and depth target, with the
+  // projection, depth test and clear of the convention `standard` picks.
   Image draw(std::initializer_list<Triangle> triangles) {
     const gpu::Procs& procs = dev->procs();
+    const float fovy = std::numbers::pi_v<float> / 2;
+    const Mat4 projection = standard ? perspective_standard(fovy, 1.0f, 0.1f, 100.0f)
+                                     : perspective_reverse_z_infinite(fovy, 1.0f, 0.1f);
+    EXPECT_TRUE(registry->write_buffer(uniform_buffer, 0, projection.m.data(), sizeof projection.m));
     std::vector<WGPURenderPipeline> pipelines;
     for (const Triangle& t : triangles) pipelines.push_back(make_pipeline(t));
     const WGPUBindGroup group = *registry->resolve(bind_group);
@@ -147,7 +168,9 @@ class ReverseZTest : public testing::GlDeviceTest {
     colour.loadOp = WGPULoadOp_Clear;
     colour.storeOp = WGPUStoreOp_Store;
     colour.clearValue = {0, 0, 1, 1};
-    const WGPURenderPassDepthStencilAttachment depth = reverse_z_depth_attachment(*registry->resolve(depth_target->view()));
+    const WGPUTextureView depth_view = *registry->resolve(depth_target->view());
+    const WGPURenderPassDepthStencilAttachment depth =
+        standard ? standard_depth_attachment(depth_view) : reverse_z_depth_attachment(depth_view);
     WGPURenderPassDescriptor pass_desc{};
     pass_desc.colorAttachmentCount = 1;
     pass_desc.colorAttachments = &colour;
@@ -175,6 +198,8 @@ class ReverseZTest : public testing::GlDeviceTest {
   // In pixels of the 64x64 target (NDC x right, y up; rows top down).
   static constexpr uint32_t kOverlapX = 35, kOverlapY = 38;  // NDC ( 0.1, -0.2): both triangles
   static constexpr uint32_t kFarOnlyX = 48, kFarOnlyY = 44;  // NDC ( 0.5, -0.4): the far one only
+  // The conventional depth (standard_depth_*, perspective_standard) instead of reverse-Z.
+  bool standard = false;
   std::unique_ptr<resources::Registry> registry;
   std::unique_ptr<RenderTarget> target;
   std::unique_ptr<RenderTarget> depth_target;
@@ -185,6 +210,24 @@ class ReverseZTest : public testing::GlDeviceTest {
 };
 
 TEST_F(ReverseZTest, TheNearerTriangleWinsInBothDrawingOrders) {
+  const Triangle near_red{2.0, 0.0, 1.0, 0.0};
+  const Triangle far_green{6.0, 0.25, 0.0, 1.0};
+  const Rgba red{255, 0, 0, 255}, green{0, 255, 0, 255}, clear{0, 0, 255, 255};
+
+  const Image near_first = draw({near_red, far_green});
+  EXPECT_EQ(near_first.pixel(kOverlapX, kOverlapY), red);
+  EXPECT_EQ(near_first.pixel(kFarOnlyX, kFarOnlyY), green);
+  EXPECT_EQ(near_first.pixel(2, 2), clear);
+
+  const Image far_first = draw({far_green, near_red});
+  EXPECT_EQ(far_first.pixel(kOverlapX, kOverlapY), red);
+  EXPECT_EQ(far_first.pixel(kFarOnlyX, kFarOnlyY), green);
+  EXPECT_EQ(far_first.pixel(2, 2), clear);
+  EXPECT_THAT(dev->take_errors(), IsEmpty());
+}
+
+TEST_F(ReverseZTest, WithTheStandardDepthHelpersTheNearerTriangleWinsInBothDrawingOrders) {
+  standard = true;
   const Triangle near_red{2.0, 0.0, 1.0, 0.0};
   const Triangle far_green{6.0, 0.25, 0.0, 1.0};
   const Rgba red{255, 0, 0, 255}, green{0, 255, 0, 255}, clear{0, 0, 255, 255};

@@ -140,6 +140,10 @@ class Handle {
 
   /// True for the null handle (all bits zero).
   constexpr bool is_null() const { return bits_ == 0; }
+  /// True for any handle but the null one: `if (handle)`. It says nothing about the object:
+  /// a handle whose object was destroyed, or whose registry is gone, is still true; only the
+  /// registry's resolve() says whether it names a live object.
+  constexpr explicit operator bool() const { return bits_ != 0; }
   /// The slot index field.
   constexpr uint32_t index() const {
     return static_cast<uint32_t>(bits_ >> HandleLayout::kIndexShift & HandleLayout::kIndexMask);

@@ -65,9 +65,12 @@ struct Error {
   std::optional<ErrorObject> object{};
 };
 
+struct ErrorSource;
+
 namespace detail {
 // A failed Result keeps its Error on the heap, behind one pointer, so that a Result<T> is T and
-// a pointer: the success path (every resolve) never builds, moves or destroys an Error. These
+// a pointer (and one more, where a failure may be deferred: ErrorSource): the success path
+// (every resolve) never builds, moves or destroys an Error. These
 // stay out of line so that the error branch inlined into callers is one call. Never null: the
 // compiler then knows a failed Result has no value to read.
 [[gnu::returns_nonnull]] Error* new_error(Error&& error);
@@ -76,6 +79,9 @@ void delete_error(Error* error) noexcept;
 // What a Result that failed holds after its Error was moved elsewhere: still not ok(), with an
 // Internal error that says so (never freed).
 [[gnu::returns_nonnull]] Error* moved_from_error() noexcept;
+// The Error `source` builds from `payload`, built by the first caller into `built` (null until
+// then) and kept there; callers on other threads meanwhile wait for it, so it is built once.
+const Error& build_once(Error*& built, const ErrorSource& source, uint64_t payload);
 // Reading the value of a failed Result, or the error of a successful one, is a bug in the
 // caller. These print the error's kind, id and message (or that there was none) to stderr and
 // abort, in every build type: never undefined behaviour, never a garbage object handed on.
@@ -86,6 +92,7 @@ void delete_error(Error* error) noexcept;
 /// Builds the Error of a failure whose words are written only when someone reads them: a hot
 /// path (Registry::resolve) fails without a call out of line, so a caller's loop keeps its
 /// values in registers (docs/adr/0042). `build` gets the 64-bit payload the failure carries.
+/// Threads that read one failure's error() at once may each call `build`; one Error is kept.
 /// An ErrorSource must outlive every Result that names it: sources are static objects.
 struct alignas(8) ErrorSource {
   /// Writes the Error of a failure that carries `payload`, when it is read.
@@ -96,7 +103,7 @@ struct alignas(8) ErrorSource {
 
 namespace detail {
 // A Result's error word holds an Error* (owned), or an ErrorSource* with this bit set, whose
-// Error is built on first read. Sources are 8-aligned, so the bit is free.
+// Error is built on first read into a word of its own. Sources are 8-aligned, so the bit is free.
 inline constexpr uintptr_t kDeferredBit = 1;
 inline bool is_deferred(const Error* error) { return (reinterpret_cast<uintptr_t>(error) & kDeferredBit) != 0; }
 }  // namespace detail
@@ -113,11 +120,12 @@ class [[nodiscard]] Result {
   /// A failure holding `error`.
   Result(Error error) : error_(detail::new_error(std::move(error))) {}  // NOLINT
   /// A failure whose Error `source` builds from `payload` when it is first read (ErrorSource).
-  /// Nothing is called here: the whole failure is two stores.
+  /// Nothing is called here: the whole failure is three stores.
   Result(const ErrorSource& source, uint64_t payload)
     requires kCanDefer
       : payload_(payload),
-        error_(reinterpret_cast<Error*>(reinterpret_cast<uintptr_t>(&source) | detail::kDeferredBit)) {}
+        error_(reinterpret_cast<Error*>(reinterpret_cast<uintptr_t>(&source) | detail::kDeferredBit)),
+        built_(nullptr) {}
 
   /// Copies and moves keep the value or the error; a moved-from failure stays a failure.
   ///@{
@@ -127,8 +135,10 @@ class [[nodiscard]] Result {
     if (other.ok()) {
       ::new (static_cast<void*>(&value_)) T(other.value_);
     } else if (other.is_deferred()) {
+      // The copy builds its own Error when read: other's may be being built on another thread.
       payload_ = other.payload_;
       error_ = other.error_;
+      set_unbuilt();
     } else {
       error_ = detail::copy_error(other.error_);
     }
@@ -174,22 +184,28 @@ class [[nodiscard]] Result {
   explicit operator bool() const { return ok(); }
 
   /// The value. On a failure the program stops: the error's kind, id and message go to stderr,
-  /// then std::abort() (in every build type). Check ok() first.
+  /// then std::abort() (in every build type). Check ok() first. `*` and value() take the same
+  /// four forms, so `*make()` moves a move-only value (a unique_ptr) out of a temporary Result
+  /// as `make().value()` does.
   ///@{
   T& value() & { require_value(); return value_; }
   const T& value() const& { require_value(); return value_; }
   T&& value() && { require_value(); return std::move(value_); }
+  const T&& value() const&& { require_value(); return std::move(value_); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
+  const T&& operator*() const&& { return std::move(*this).value(); }
   ///@}
 
   /// The error. On a success the program stops (stderr, then std::abort()). A deferred failure
-  /// (ErrorSource) is built here, once, and kept.
+  /// (ErrorSource) is built here and kept; like every const call, this may run on several
+  /// threads at once (they read one Error).
   const Error& error() const {
     if (error_ == nullptr) [[unlikely]] detail::abort_error_of_success();
-    if (is_deferred()) [[unlikely]] build_deferred();
+    if (is_deferred()) [[unlikely]] return built_error();
     return *error_;
   }
 
@@ -206,11 +222,16 @@ class [[nodiscard]] Result {
       value_.~T();
     } else if (!is_deferred()) {
       detail::delete_error(error_);
+    } else {
+      delete_built();
     }
   }
   // `other` failed: its failure moves here, and it is left failed (moved from).
   void take_failure(Result& other) noexcept {
-    if (other.is_deferred()) payload_ = other.payload_;
+    if (other.is_deferred()) {
+      payload_ = other.payload_;
+      if constexpr (kCanDefer) built_ = std::exchange(other.built_, nullptr);
+    }
     error_ = std::exchange(other.error_, detail::moved_from_error());
   }
   bool is_deferred() const {
@@ -220,21 +241,40 @@ class [[nodiscard]] Result {
       return false;
     }
   }
-  [[gnu::cold]] void build_deferred() const {
+  // A deferred failure's Error, built by the first read into built_, never into error_, which
+  // ok() reads plainly: const reads may run on several threads at once (docs/threads.md).
+  [[gnu::cold]] const Error& built_error() const {
     if constexpr (kCanDefer) {
       const auto* source =
           reinterpret_cast<const ErrorSource*>(reinterpret_cast<uintptr_t>(error_) & ~detail::kDeferredBit);
-      error_ = detail::new_error(source->build(*source, payload_));
+      return detail::build_once(built_, *source, payload_);
+    } else {
+      return *error_;  // never deferred
     }
   }
+  void set_unbuilt() {
+    if constexpr (kCanDefer) built_ = nullptr;
+  }
+  // Destruction and assignment are not const reads: no other thread reads this Result then.
+  void delete_built() noexcept {
+    if constexpr (kCanDefer) {
+      if (built_ != nullptr) detail::delete_error(built_);
+    }
+  }
+
+  // No word of its own where the value cannot defer (a word that stays empty).
+  struct NoBuiltError {};
 
   union {
     T value_;            // alive exactly when error_ is null
     uint64_t payload_;   // a deferred failure's payload (ErrorSource); only where kCanDefer
   };
-  // Owned Error; or a deferred failure's ErrorSource, tagged; null on success. Mutable: a
-  // deferred failure's Error is built by the first (const) read.
-  mutable Error* error_;
+  // Owned Error; or a deferred failure's ErrorSource, tagged; null on success. Set only by
+  // construction and assignment: ok() and every const read see it unchanged.
+  Error* error_;
+  // A deferred failure's Error once read (owned); null before. Meaningless unless error_ is
+  // deferred: a success never writes it. Mutable: the first (const) read of error() builds it.
+  [[no_unique_address]] mutable std::conditional_t<kCanDefer, Error*, NoBuiltError> built_;
 };
 
 template <>

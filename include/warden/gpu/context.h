@@ -91,10 +91,11 @@ enum class LimitsChoice {
   Adapter,  ///< everything the adapter supports (e.g. more texture array layers on a GPU)
 };
 
-/// Limits a device must have above WebGPU's defaults, each named as webgpu.h's WGPULimits field
-/// it sets; empty: as `DeviceOptions::limits` chooses. Only the maximums applications raise are
-/// here: a request names the one it needs and fails when the adapter supports less, instead of
-/// taking everything the adapter has (LimitsChoice::Adapter).
+/// Limits a device must have beyond WebGPU's defaults: every field of webgpu.h's WGPULimits,
+/// each named as the field it sets; empty: as `DeviceOptions::limits` chooses. A request names
+/// the ones it needs and fails when the adapter supports less, instead of taking everything the
+/// adapter has (LimitsChoice::Adapter). The max* limits are raised by asking for more, the two
+/// min*Alignment limits by asking for less.
 struct RequiredLimits {
   /// maxTextureDimension1D: the widest 1D texture, in texels.
   std::optional<uint32_t> max_texture_dimension_1d{};
@@ -106,20 +107,64 @@ struct RequiredLimits {
   std::optional<uint32_t> max_texture_array_layers{};
   /// maxBindGroups: bind groups one pipeline layout may hold.
   std::optional<uint32_t> max_bind_groups{};
+  /// maxBindGroupsPlusVertexBuffers: bind groups and vertex buffers of one pipeline together.
+  std::optional<uint32_t> max_bind_groups_plus_vertex_buffers{};
+  /// maxBindingsPerBindGroup: the largest binding number of a bind group layout, plus one.
+  std::optional<uint32_t> max_bindings_per_bind_group{};
+  /// maxDynamicUniformBuffersPerPipelineLayout: uniform buffers with dynamic offsets in one
+  /// pipeline layout.
+  std::optional<uint32_t> max_dynamic_uniform_buffers_per_pipeline_layout{};
+  /// maxDynamicStorageBuffersPerPipelineLayout: storage buffers with dynamic offsets in one
+  /// pipeline layout.
+  std::optional<uint32_t> max_dynamic_storage_buffers_per_pipeline_layout{};
   /// maxSampledTexturesPerShaderStage: sampled textures one stage may see.
   std::optional<uint32_t> max_sampled_textures_per_shader_stage{};
+  /// maxSamplersPerShaderStage: samplers one stage may see.
+  std::optional<uint32_t> max_samplers_per_shader_stage{};
   /// maxStorageBuffersPerShaderStage: storage buffers one stage may see.
   std::optional<uint32_t> max_storage_buffers_per_shader_stage{};
+  /// maxStorageTexturesPerShaderStage: storage textures one stage may see.
+  std::optional<uint32_t> max_storage_textures_per_shader_stage{};
+  /// maxUniformBuffersPerShaderStage: uniform buffers one stage may see.
+  std::optional<uint32_t> max_uniform_buffers_per_shader_stage{};
   /// maxUniformBufferBindingSize: bytes of one uniform buffer binding.
   std::optional<uint64_t> max_uniform_buffer_binding_size{};
   /// maxStorageBufferBindingSize: bytes of one storage buffer binding.
   std::optional<uint64_t> max_storage_buffer_binding_size{};
+  /// minUniformBufferOffsetAlignment: the alignment of uniform buffer binding offsets, in
+  /// bytes, a power of two. A minimum: asking for less than the default (256) is the raise.
+  std::optional<uint32_t> min_uniform_buffer_offset_alignment{};
+  /// minStorageBufferOffsetAlignment: the alignment of storage buffer binding offsets, in
+  /// bytes, a power of two. A minimum, like minUniformBufferOffsetAlignment.
+  std::optional<uint32_t> min_storage_buffer_offset_alignment{};
+  /// maxVertexBuffers: vertex buffers one pipeline may read.
+  std::optional<uint32_t> max_vertex_buffers{};
   /// maxBufferSize: bytes of one buffer.
   std::optional<uint64_t> max_buffer_size{};
+  /// maxVertexAttributes: vertex attributes of one pipeline, over all its buffers.
+  std::optional<uint32_t> max_vertex_attributes{};
+  /// maxVertexBufferArrayStride: the stride of one vertex buffer, in bytes.
+  std::optional<uint32_t> max_vertex_buffer_array_stride{};
+  /// maxInterStageShaderVariables: variables passed from the vertex to the fragment stage.
+  std::optional<uint32_t> max_inter_stage_shader_variables{};
+  /// maxColorAttachments: colour attachments of one render pass or pipeline.
+  std::optional<uint32_t> max_color_attachments{};
+  /// maxColorAttachmentBytesPerSample: bytes of all colour attachments of one sample together.
+  std::optional<uint32_t> max_color_attachment_bytes_per_sample{};
   /// maxComputeWorkgroupStorageSize: bytes of workgroup memory of one compute shader.
   std::optional<uint32_t> max_compute_workgroup_storage_size{};
   /// maxComputeInvocationsPerWorkgroup: invocations of one workgroup.
   std::optional<uint32_t> max_compute_invocations_per_workgroup{};
+  /// maxComputeWorkgroupSizeX: a workgroup's size in x.
+  std::optional<uint32_t> max_compute_workgroup_size_x{};
+  /// maxComputeWorkgroupSizeY: a workgroup's size in y.
+  std::optional<uint32_t> max_compute_workgroup_size_y{};
+  /// maxComputeWorkgroupSizeZ: a workgroup's size in z.
+  std::optional<uint32_t> max_compute_workgroup_size_z{};
+  /// maxComputeWorkgroupsPerDimension: workgroups of one dispatch in each dimension.
+  std::optional<uint32_t> max_compute_workgroups_per_dimension{};
+  /// maxImmediateSize: bytes of immediate data one pipeline may take.
+  std::optional<uint32_t> max_immediate_size{};
 };
 
 /// The one description of the device an application wants. Every device request reads it:
@@ -136,8 +181,9 @@ struct DeviceOptions {
   std::vector<WGPUFeatureName> optional_features{};
   /// How much of the adapter's limits the device asks for.
   LimitsChoice limits = LimitsChoice::Default;
-  /// Limits raised on top of `limits`' choice; one above the adapter's fails the request
-  /// (gpu.DeviceLimitExceeded) naming the limit, the value asked for and the adapter's.
+  /// Limits raised on top of `limits`' choice; one beyond the adapter's (a maximum above it, an
+  /// alignment below it) fails the request (gpu.DeviceLimitExceeded) naming the limit, the value
+  /// asked for and the adapter's.
   RequiredLimits required_limits{};
   /// Which adapter: open_device(options) and the provider read it; open_device(choice, ...)
   /// and request_device(adapter, ...) are told it otherwise.
@@ -150,7 +196,7 @@ struct DeviceOptions {
 
 /// What a device request asks of one adapter for `options`: the required features (an error
 /// naming every one the adapter lacks), the optional ones it has, and the limits (an error
-/// naming every required limit above the adapter's).
+/// naming every required limit beyond the adapter's).
 struct DeviceRequest {
   /// The features to request: every required one and the optional ones the adapter has.
   std::vector<WGPUFeatureName> features{};

@@ -27,5 +27,5 @@
   X(gpu, LibraryAbiMismatch, 16, "the WebGPU library that was loaded has an ABI other than the header warden was built with") \
   X(gpu, LibraryProcAbsent, 17, "the WebGPU library that was loaded does not export an entry point a caller needs") \
   X(gpu, LibraryProcUnknown, 18, "a name asked of the proc table is not an entry point of the header warden was built with") \
-  X(gpu, DeviceLimitExceeded, 19, "a limit the device requires is above what the adapter supports")
+  X(gpu, DeviceLimitExceeded, 19, "a limit the device requires is beyond what the adapter supports")
 // clang-format on

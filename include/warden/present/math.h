@@ -65,7 +65,8 @@ Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up);
 /// 1 at the near plane, falling towards 0 with distance. Float depth keeps about the same relative
 /// precision at every distance this way; compare with GreaterEqual and clear to 0 (depth.h).
 Mat4 perspective_reverse_z_infinite(float fovy_radians, float aspect, float near);
-/// The conventional mapping, for comparison only: depth 0 at `near`, 1 at `far`, compare Less.
+/// The conventional mapping: depth 0 at `near`, 1 at `far`; compare Less and clear to 1
+/// (standard_depth_state() and standard_depth_attachment(), depth.h).
 Mat4 perspective_standard(float fovy_radians, float aspect, float near, float far);
 
 }  // namespace warden::present

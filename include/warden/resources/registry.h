@@ -178,6 +178,12 @@ struct LiveCounts {
   std::array<uint32_t, kResourceKindCount> by_kind{};
   /// Bytes of buffer and texture contents the registry keeps to restore after a loss.
   uint64_t kept_content_bytes = 0;
+  /// Objects whose handle was destroyed while the recipe of a live object (or of another one
+  /// kept so) still named it: a pipeline's shader module or layout, a bind group's buffer, view,
+  /// sampler or layout, a view's texture, what a render bundle recorded. Kept until the last
+  /// recipe that names it goes, so that what names it works and is made again after a loss
+  /// (docs/adr/0049); not in `by_kind` (their handles are dead).
+  uint32_t kept_for_dependents = 0;
   /// Live objects of `kind`.
   uint32_t of(ResourceKind kind) const { return by_kind[kind_index(kind)]; }
   /// Live objects of every kind together.
@@ -565,7 +571,9 @@ class Registry {
      Takes `object` as the slot's ownership says; on error it stays the caller's. */            \
   Result<void> replace_##snake(Name##Handle handle, WGPU##Name object);                         \
   /* Kills the handle now; the GPU object goes when its last submission retired (owned: at  \
-     the earliest when the submission being recorded now retired). */                          \
+     the earliest when the submission being recorded now retired). While another object's   \
+     recipe names it (a pipeline its module), it is kept for that one, and goes once the last \
+     such recipe goes (LiveCounts::kept_for_dependents, docs/adr/0049). */                     \
   Result<void> destroy_##snake(Name##Handle handle);                                            \
   /* The live GPU object, or an error: stale handle, or (DeviceFailed) its slot is Lost or   \
      Failed, which names the device generation or the device's words. */                      \
@@ -805,6 +813,13 @@ class Registry {
 
  private:
   friend class RegistryImpl;  // src/resources/registry_impl.h: everything but the pools
+  friend class RenderBundleRecording;
+  // A record callback's resolve that the pools refused: while the bundle is made again, the object
+  // of a destroyed handle kept for it (docs/adr/0049); otherwise the same error.
+#define WARDEN_REGISTRY_RESOLVE_FOR_RECORDING(Name, snake) \
+  Result<WGPU##Name> resolve_for_recording(Name##Handle handle) const;
+  WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_RESOLVE_FOR_RECORDING)
+#undef WARDEN_REGISTRY_RESOLVE_FOR_RECORDING
   /// One Pool per kind, in kind order: what resolve() reads.
   using Pools = std::tuple<
 #define WARDEN_REGISTRY_POOL(Name, snake) Pool<WGPU##Name>,
@@ -836,6 +851,9 @@ class Registry {
 template <typename Tag>
 Result<typename detail::GpuType<Tag>::type> RenderBundleRecording::resolve(Handle<Tag> handle) {
   auto object = registry_.resolve(handle);
+  // Made again (a rebuild, a re-record): an object destroyed since, kept because this bundle
+  // recorded it (docs/adr/0049).
+  if (!object) object = registry_.resolve_for_recording(handle);
   if (!object) {
     if (!failure_) failure_ = object.error();
     return object;

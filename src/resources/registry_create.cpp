@@ -186,6 +186,34 @@ Result<void> RegistryImpl::require_usage(TextureViewHandle handle, WGPUTextureUs
 
 // ---- contents-only updates --------------------------------------------------------------------
 
+Result<void> RegistryImpl::unmap_buffer(BufferHandle handle) {
+  // On GL and GLES the mapping lives in the frame thread's context (creation refuses a mapped
+  // buffer from elsewhere), and so does its unmap.
+  if (auto refused = refuse_carried("unmap_buffer")) return *refused;
+  auto* rec = record(handle);
+  if (rec == nullptr) return in_context("unmap_buffer", stale_error(handle));
+  auto buffer = resolve(handle);
+  if (!buffer) return in_context("unmap_buffer", buffer.error());
+  const ErrorObject object = object_of(handle, rec->label);
+  if (procs_.BufferGetMapState(*buffer) != WGPUBufferMapState_Mapped) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::UnmapBufferNotMapped, object,
+                      fmt::format("unmap_buffer {}: it is not mapped", describe(object)));
+  }
+  // The mapping at creation covers the whole buffer and is its first contents: kept as a first
+  // write_buffer keeps them. Later mappings (MapWrite, MapRead) are the GPU's side of a copy.
+  const bool keep = rec->recipe && rec->recipe->mapped_at_creation && rec->recipe->contents == ContentsSource::Kept &&
+                    !rec->data.mapping_kept;
+  if (keep) {
+    const auto* mapped = static_cast<const uint8_t*>(procs_.BufferGetMappedRange(*buffer, 0, rec->data.size));
+    if (mapped != nullptr) {
+      rec->data.kept.assign(mapped, mapped + rec->data.size);
+      rec->data.mapping_kept = true;
+    }
+  }
+  procs_.BufferUnmap(*buffer);
+  return {};
+}
+
 Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_buffer", stale_error(handle));

@@ -215,6 +215,7 @@ Result<void> Registry::require_usage(TextureViewHandle handle, WGPUTextureUsage 
 Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
   WARDEN_LOCKED write_buffer(handle, offset, data, size);
 }
+Result<void> Registry::unmap_buffer(BufferHandle handle) { WARDEN_LOCKED unmap_buffer(handle); }
 Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                                      size_t size) {
   WARDEN_LOCKED write_texture(handle, where, data, size);

@@ -36,6 +36,8 @@ struct KindData<BufferTag> {
   uint64_t size = 0;
   // ContentsSource::Kept: the buffer's bytes as written through warden (sized on first write).
   std::vector<uint8_t> kept{};
+  // What the caller wrote through the mapping at creation is in `kept` (unmap_buffer).
+  bool mapping_kept = false;
 };
 // ContentsSource::Kept: one subresource of a texture (an aspect of one mip level of one array
 // layer or depth slice) as written through warden, packed row after row. Writes land in it
@@ -251,6 +253,7 @@ class RegistryImpl {
   Result<void> require_usage(TextureHandle handle, WGPUTextureUsage needed) const;
   Result<void> require_usage(TextureViewHandle handle, WGPUTextureUsage needed) const;
   Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
+  Result<void> unmap_buffer(BufferHandle handle);
   Result<void> write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                              size_t size);
 
@@ -441,7 +444,12 @@ class RegistryImpl {
   // names it would otherwise go on with the old object). A refusal is added to `failed`.
   template <typename Tag>
   void remake_kept(uint64_t bits, std::vector<std::string>& failed);
-  // Writes kept contents into `object` (ContentsSource::Kept).
+  // What a rebuild makes a buffer from: unmapped, unless its kept bytes came through the mapping
+  // at creation; then mapped again, so that write_kept writes them there (the buffer may lack
+  // CopyDst).
+  static BufferDescription as_rebuilt(const detail::Record<BufferTag>& rec);
+  // Writes kept contents into `object` (ContentsSource::Kept); a buffer mapped at creation through
+  // its mapping, then unmapped.
   void write_kept(WGPUBuffer object, const detail::Record<BufferTag>& rec);
   void write_kept(WGPUTexture object, const detail::Record<TextureTag>& rec);
   // Shutdown: every kept object goes.

@@ -1,6 +1,7 @@
 // Registry across device generations: on_device_lost() and rebuild() (docs/adr/0013, 0014;
 // docs/lifecycle-in-detail.md walks one object through both).
 #include <chrono>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -159,9 +160,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
         return prepared;
       }
       if constexpr (std::is_same_v<Tag, BufferTag>) {
-        BufferDescription unmapped = *rec.recipe;  // a mapped buffer would refuse the contents' restore
-        unmapped.mapped_at_creation = false;
-        return make_object<BufferTag>(unmapped);
+        return make_object<BufferTag>(as_rebuilt(rec));
       } else {
         return make_object<Tag>(*rec.recipe);
       }
@@ -203,9 +202,7 @@ void RegistryImpl::rebuild_custody(RebuildReport& report) {
         return prepared;
       }
       if constexpr (std::is_same_v<Tag, BufferTag>) {
-        BufferDescription unmapped = *rec.recipe;
-        unmapped.mapped_at_creation = false;
-        return make_object<BufferTag>(unmapped);
+        return make_object<BufferTag>(as_rebuilt(rec));
       } else {
         return make_object<Tag>(*rec.recipe);
       }
@@ -362,7 +359,15 @@ void RegistryImpl::restore_contents(BufferHandle handle, detail::Record<BufferTa
     case ContentsSource::Kept: break;
   }
   write_kept(*find(handle), rec);
-  if ((desc.usage & kGpuWrittenBuffer) != 0 || desc.mapped_at_creation) report.contents_lost.buffers.push_back(handle);
+  // Written through the mapping at creation and unmapped without unmap_buffer: nothing was kept.
+  const bool mapping_lost = desc.mapped_at_creation && !rec.data.mapping_kept;
+  if ((desc.usage & kGpuWrittenBuffer) != 0 || mapping_lost) report.contents_lost.buffers.push_back(handle);
+}
+
+BufferDescription RegistryImpl::as_rebuilt(const detail::Record<BufferTag>& rec) {
+  BufferDescription made = *rec.recipe;
+  made.mapped_at_creation = made.mapped_at_creation && made.contents == ContentsSource::Kept && !rec.data.kept.empty();
+  return made;
 }
 
 void RegistryImpl::restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report) {
@@ -379,6 +384,13 @@ void RegistryImpl::restore_contents(TextureHandle handle, detail::Record<Texture
 }
 
 void RegistryImpl::write_kept(WGPUBuffer object, const detail::Record<BufferTag>& rec) {
+  if (procs_.BufferGetMapState(object) == WGPUBufferMapState_Mapped) {  // made so by as_rebuilt
+    if (void* mapped = procs_.BufferGetMappedRange(object, 0, rec.data.kept.size())) {
+      std::memcpy(mapped, rec.data.kept.data(), rec.data.kept.size());
+    }
+    procs_.BufferUnmap(object);
+    return;
+  }
   if (!rec.data.kept.empty()) procs_.QueueWriteBuffer(queue_, object, 0, rec.data.kept.data(), rec.data.kept.size());
 }
 

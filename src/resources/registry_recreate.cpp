@@ -97,6 +97,7 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
     rec->data.size = recipe.size;
   }
   rec->data.kept = {};  // bytes of the old object: they would be restored into (or overrun) the new one
+  if constexpr (std::is_same_v<Tag, BufferTag>) rec->data.mapping_kept = false;
   rec->recipe = std::move(recipe);
 
   // Users next, in dependency order: views made of the texture, then the bind groups that bind

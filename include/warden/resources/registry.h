@@ -202,7 +202,10 @@ struct BufferDescription {
   /// WGPUBufferUsage bits; write_buffer needs CopyDst, bind groups check their bindings against
   /// them.
   WGPUBufferUsage usage = WGPUBufferUsage_None;
-  bool mapped_at_creation = false;  ///< a rebuild makes it unmapped; what was written so is lost
+  /// Made mapped for writing. With ContentsSource::Kept, what is written through the mapping is
+  /// kept when the buffer is unmapped with Registry::unmap_buffer, and a rebuild writes it back;
+  /// unmapped with wgpuBufferUnmap it is not kept, and the rebuild lists it in contents_lost.
+  bool mapped_at_creation = false;
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
   /// Where the contents come from after a device loss (docs/adr/0013).
@@ -479,7 +482,8 @@ struct RebuildReport {
   uint64_t generation = 0;
   uint32_t rebuilt = 0;  ///< objects made again on the new device
   /// Buffers and textures that came back zeroed: ContentsSource::None, contents the GPU
-  /// produced (render targets, storage, readback buffers), or written while mapped at creation.
+  /// produced (render targets, storage, readback buffers), or written while mapped at creation
+  /// and not unmapped through unmap_buffer.
   ContentsLost contents_lost{};
   /// "<kind> \"<label>\": <the device's words>", one per slot that is now Failed.
   std::vector<std::string> failed{};
@@ -711,6 +715,13 @@ class Registry {
   Result<void> require_usage(TextureViewHandle handle, WGPUTextureUsage needed) const;
   /// Queue writes: never reallocate. Need CopyDst; the range must lie inside the object.
   Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
+  /// Unmaps a buffer. For one made with `mapped_at_creation` and ContentsSource::Kept, what the
+  /// caller wrote through that mapping (wgpuBufferGetMappedRange) is kept first, as write_buffer
+  /// keeps its bytes: a rebuild after a loss writes it back (through a mapping again, so the
+  /// buffer needs no CopyDst). Errors: a stale handle; DeviceFailed while its slot is Lost or
+  /// Failed; InvalidArgument (UnmapBufferNotMapped) when it is not mapped; WrongThread from
+  /// another thread on GL and GLES, where the mapping was made on the frame thread.
+  Result<void> unmap_buffer(BufferHandle handle);
   /// Writes `size` bytes of `data` into the region `where` names. Needs CopyDst; InvalidArgument
   /// names an empty region, a mip level the texture lacks, a region outside the level, or no data.
   Result<void> write_texture(TextureHandle handle, const TextureWrite& where, const void* data,

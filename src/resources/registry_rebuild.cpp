@@ -361,7 +361,11 @@ void RegistryImpl::restore_contents(BufferHandle handle, detail::Record<BufferTa
   write_kept(*find(handle), rec);
   // Written through the mapping at creation and unmapped without unmap_buffer: nothing was kept.
   const bool mapping_lost = desc.mapped_at_creation && !rec.data.mapping_kept;
-  if ((desc.usage & kGpuWrittenBuffer) != 0 || mapping_lost) report.contents_lost.buffers.push_back(handle);
+  if ((desc.usage & kGpuWrittenBuffer) != 0 || mapping_lost) {
+    report.contents_lost.buffers.push_back(handle);
+    // Not zeroed: the application is told its bytes are back but the GPU's are not.
+    if (!rec.data.kept.empty()) report.contents_lost.buffers_with_kept_bytes.push_back(handle);
+  }
 }
 
 BufferDescription RegistryImpl::as_rebuilt(const detail::Record<BufferTag>& rec) {
@@ -380,7 +384,10 @@ void RegistryImpl::restore_contents(TextureHandle handle, detail::Record<Texture
     case ContentsSource::Kept: break;
   }
   write_kept(*find(handle), rec);
-  if ((desc.usage & kGpuWrittenTexture) != 0) report.contents_lost.textures.push_back(handle);
+  if ((desc.usage & kGpuWrittenTexture) != 0) {
+    report.contents_lost.textures.push_back(handle);
+    if (!rec.data.kept.empty()) report.contents_lost.textures_with_kept_bytes.push_back(handle);
+  }
 }
 
 void RegistryImpl::write_kept(WGPUBuffer object, const detail::Record<BufferTag>& rec) {

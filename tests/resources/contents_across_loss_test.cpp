@@ -1,5 +1,6 @@
 // What a buffer holds after a device loss (docs/adr/0013): bytes written through the mapping at
-// creation are kept once unmap_buffer unmaps them.
+// creation are kept once unmap_buffer unmaps them; a buffer the GPU writes comes back with the
+// bytes last written through warden, and the report says which ones those are.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -120,6 +121,93 @@ TEST_F(MappedAtCreationAcrossLoss, BytesWrittenThroughTheMappingAreKeptAtUnmapAn
   EXPECT_TRUE(report.failed.empty()) << report.failed.front();
   EXPECT_THAT(report.contents_lost.buffers, Not(Contains(scene.positions)));
   EXPECT_EQ(render_mapped_scene(*reg, *second->context, scene), before);
+  EXPECT_TRUE(second->take_errors().empty());
+  reg.reset();
+  testing::close_device(second);
+}
+
+constexpr const char* kOverwriteWgsl = R"(
+@group(0) @binding(0) var<storage, read_write> words : array<u32, 4>;
+@compute @workgroup_size(1) fn overwrite() {
+  for (var i = 0u; i < 4u; i = i + 1u) { words[i] = 9u; }
+}
+)";
+
+// The words of `buffer` now: copied into a readback buffer and read (blocking: tests only).
+std::vector<uint32_t> read_words(Registry& reg, const gpu::Context& context, BufferHandle buffer) {
+  const gpu::Procs& p = reg.procs();
+  auto readback = reg.create_buffer({16, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "words readback"});
+  if (!readback) return {};
+  WGPUCommandEncoder encoder = p.DeviceCreateCommandEncoder(reg.device(), nullptr);
+  p.CommandEncoderCopyBufferToBuffer(encoder, *reg.resolve(buffer), 0, *reg.resolve(*readback), 0, 16);
+  WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+  reg.submit(commands);
+  p.CommandBufferRelease(commands);
+  p.CommandEncoderRelease(encoder);
+  auto bytes = context.read_mapped(*reg.resolve(*readback), 16, testing::kSafetyNet);
+  EXPECT_TRUE(bytes.ok()) << (bytes.ok() ? "" : bytes.error().message);
+  (void)reg.destroy_buffer(*readback);
+  if (!bytes.ok()) return {};
+  std::vector<uint32_t> words(4);
+  std::memcpy(words.data(), bytes->data(), 16);
+  return words;
+}
+
+class GpuWrittenAcrossLoss : public testing::GlDeviceTest {};
+
+// A storage buffer written through write_buffer and then by the GPU comes back with the bytes
+// written through warden, not the GPU's and not zeroed; the report lists it as lost and says it
+// holds kept bytes. One with ContentsSource::None comes back zeroed and is listed as lost only.
+TEST_F(GpuWrittenAcrossLoss, AStorageBufferComesBackWithItsLastBytesWrittenThroughWardenAndTheReportSaysSo) {
+  auto second = testing::open_test_device(testing::pixel_test_backend());
+  ASSERT_NE(second, nullptr);
+  auto reg = testing::make_registry(*dev);
+  const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+  auto kept = reg->create_buffer({16, usage, false, "kept words"});
+  auto unkept = reg->create_buffer({16, usage, false, "unkept words", ContentsSource::None});
+  ASSERT_TRUE(kept.ok() && unkept.ok());
+  const std::array<uint32_t, 4> written = {1, 2, 3, 4};
+  ASSERT_TRUE(reg->write_buffer(*kept, 0, written.data(), 16).ok());
+  ASSERT_TRUE(reg->write_buffer(*unkept, 0, written.data(), 16).ok());
+
+  const LayoutEntry entries[] = {
+      {.binding = 0, .visibility = WGPUShaderStage_Compute, .type = BufferLayout{.type = WGPUBufferBindingType_Storage}}};
+  auto layout = reg->create_bind_group_layout(pipelines::translate_layout_entries(entries), "words layout");
+  ASSERT_TRUE(layout.ok());
+  BindGroupLayoutHandle layouts[] = {*layout};
+  auto pipeline_layout = reg->create_pipeline_layout(layouts, "words pipeline layout");
+  auto module = reg->create_shader_module(kOverwriteWgsl, "overwrite");
+  ASSERT_TRUE(pipeline_layout.ok() && module.ok());
+  auto pipeline = reg->create_compute_pipeline({"overwrite", *pipeline_layout, {*module, "overwrite", {}}});
+  ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
+  auto kept_group = reg->create_bind_group({*layout, {{0, BufferBinding{*kept}}}, "kept group"});
+  auto unkept_group = reg->create_bind_group({*layout, {{0, BufferBinding{*unkept}}}, "unkept group"});
+  ASSERT_TRUE(kept_group.ok() && unkept_group.ok());
+  const gpu::Procs& p = reg->procs();
+  WGPUCommandEncoder encoder = p.DeviceCreateCommandEncoder(reg->device(), nullptr);
+  WGPUComputePassEncoder pass = p.CommandEncoderBeginComputePass(encoder, nullptr);
+  p.ComputePassEncoderSetPipeline(pass, *reg->resolve(*pipeline));
+  for (BindGroupHandle group : {*kept_group, *unkept_group}) {
+    p.ComputePassEncoderSetBindGroup(pass, 0, *reg->resolve(group), 0, nullptr);
+    p.ComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+  }
+  p.ComputePassEncoderEnd(pass);
+  p.ComputePassEncoderRelease(pass);
+  WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
+  reg->submit(commands);
+  p.CommandBufferRelease(commands);
+  p.CommandEncoderRelease(encoder);
+  const std::vector<uint32_t> gpu_wrote = {9, 9, 9, 9};
+  ASSERT_EQ(read_words(*reg, *dev->context, *kept), gpu_wrote);
+
+  force_loss(*dev, *reg);
+  const RebuildReport report = reg->rebuild(second->device.get(), second->queue.get(), 2);
+  EXPECT_TRUE(report.failed.empty()) << report.failed.front();
+  EXPECT_THAT(report.contents_lost.buffers, Contains(*kept));
+  EXPECT_THAT(report.contents_lost.buffers, Contains(*unkept));
+  EXPECT_EQ(report.contents_lost.buffers_with_kept_bytes, std::vector<BufferHandle>{*kept});
+  EXPECT_EQ(read_words(*reg, *second->context, *kept), std::vector<uint32_t>(written.begin(), written.end()));
+  EXPECT_EQ(read_words(*reg, *second->context, *unkept), std::vector<uint32_t>(4, 0u));
   EXPECT_TRUE(second->take_errors().empty());
   reg.reset();
   testing::close_device(second);

@@ -141,7 +141,7 @@ const char* to_string(SlotState state);
 enum class ContentsSource : uint8_t {
   Kept,      ///< warden keeps a copy of what was written through write_buffer/write_texture
   Callback,  ///< the application writes them again (the description's refill callback)
-  None,      ///< it comes back zeroed, and the rebuild reports it
+  None,      ///< it comes back zeroed, and the rebuild reports it (ContentsLost)
 };
 /// The name of `source` as messages print it ("kept", "callback", "none").
 const char* to_string(ContentsSource source);
@@ -208,7 +208,9 @@ struct BufferDescription {
   bool mapped_at_creation = false;
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
-  /// Where the contents come from after a device loss (docs/adr/0013).
+  /// Where the contents come from after a device loss (docs/adr/0013). Kept: the bytes last
+  /// written through warden; what the GPU wrote since (a Storage or QueryResolve buffer) is not
+  /// among them, and the rebuild lists such a buffer in ContentsLost.
   ContentsSource contents = ContentsSource::Kept;
   /// ContentsSource::Callback: called after a rebuild made every object again; writes the
   /// contents through the registry (write_buffer). Required for Callback, ignored otherwise.
@@ -239,7 +241,10 @@ struct TextureDescription {
   std::vector<WGPUTextureFormat> view_formats{};
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
-  /// Where the contents come from after a device loss (docs/adr/0013).
+  /// Where the contents come from after a device loss (docs/adr/0013). Kept: the texels last
+  /// written through write_texture; what the GPU rendered or stored since (a RenderAttachment or
+  /// StorageBinding texture) is not among them, and the rebuild lists such a texture in
+  /// ContentsLost.
   ContentsSource contents = ContentsSource::Kept;
   std::function<void(Registry&, TextureHandle)> refill{};  ///< as BufferDescription::refill
 };
@@ -446,12 +451,23 @@ WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_GPU_TYPE)
 
 }  // namespace detail
 
-/// What a rebuild could not give back as it was, for the application (docs/adr/0013).
+/// What a rebuild could not give back as it was, for the application (docs/adr/0013). A listed
+/// object came back zeroed, unless it is listed again in `*_with_kept_bytes`.
 struct ContentsLost {
-  /// Buffers whose contents are gone.
+  /// Buffers whose contents are not what they were: ContentsSource::None; those the GPU may have
+  /// written (Storage, QueryResolve or MapRead usage); one made `mapped_at_creation` and not
+  /// unmapped through Registry::unmap_buffer.
   std::vector<BufferHandle> buffers{};
-  /// Textures whose contents are gone.
+  /// Textures whose contents are not what they were: ContentsSource::None; those the GPU may
+  /// have written (RenderAttachment or StorageBinding usage).
   std::vector<TextureHandle> textures{};
+  /// Of `buffers`, those that hold the bytes last written through warden (write_buffer,
+  /// unmap_buffer), written back from their kept copy: what the GPU wrote into them since is
+  /// not there. The others came back zeroed.
+  std::vector<BufferHandle> buffers_with_kept_bytes{};
+  /// Of `textures`, those whose subresources written through write_texture hold the texels last
+  /// written so (the rest of them zeroed): what the GPU wrote since is not there.
+  std::vector<TextureHandle> textures_with_kept_bytes{};
   /// True when nothing was lost.
   bool empty() const { return buffers.empty() && textures.empty(); }
 };
@@ -481,9 +497,10 @@ struct RebuildReport {
   /// The device generation the registry is on now.
   uint64_t generation = 0;
   uint32_t rebuilt = 0;  ///< objects made again on the new device
-  /// Buffers and textures that came back zeroed: ContentsSource::None, contents the GPU
-  /// produced (render targets, storage, readback buffers), or written while mapped at creation
-  /// and not unmapped through unmap_buffer.
+  /// Buffers and textures whose contents are not what they were: ContentsSource::None (zeroed);
+  /// those the GPU may have written (render targets, storage, readback buffers: zeroed, or the
+  /// bytes last written through warden, which ContentsLost lists again); a buffer mapped at
+  /// creation and not unmapped through unmap_buffer (zeroed).
   ContentsLost contents_lost{};
   /// "<kind> \"<label>\": <the device's words>", one per slot that is now Failed.
   std::vector<std::string> failed{};

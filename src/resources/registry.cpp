@@ -5,6 +5,8 @@
 #include <array>
 #include <cassert>
 #include <map>
+#include <utility>
+#include <variant>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -249,7 +251,10 @@ void RegistryImpl::shutdown() {
   // A release hook that creates or adopts meanwhile is refused (insert): its object would land
   // in a kind already walked, and be left alive with no one to let it go.
   releasing_all_ = true;
-  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() { release_all_live<Tag>(); });
+  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
+    release_all_live<Tag>();
+    release_all_custody<Tag>();
+  });
   // What a hook destroyed meanwhile left its pool before the walk reached it and waits as a
   // pending release: it goes now too, as assume_all_complete let go of what waited before.
   release_all_pending();
@@ -467,6 +472,12 @@ LiveCounts RegistryImpl::live_counts() const {
     if (!textures.pool.state(i).alive) continue;
     for (const auto& kept : textures.records[i].data.kept) counts.kept_content_bytes += kept.texels.size();
   }
+  // Bytes kept for an object kept for its dependents are written back into it after a loss too.
+  for (const auto& [bits, kept] : custody<BufferTag>()) counts.kept_content_bytes += kept.record.data.kept.size();
+  for (const auto& [bits, kept] : custody<TextureTag>()) {
+    for (const auto& sub : kept.record.data.kept) counts.kept_content_bytes += sub.texels.size();
+  }
+  counts.kept_for_dependents = custody_count();
   return counts;
 }
 
@@ -569,21 +580,24 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view la
   rec.failure.clear();
   rec.made_after_waiting = false;
   rec.recipe.reset();  // create_from_recipe sets it; adopted objects have none
+  rec.named_by = 0;
   return Handle<Tag>::from_bits(id->bits);
 }
 
 template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::adopt_with_recipe(Object<Tag> object, detail::Recipe<Tag> recipe) {
   auto handle = adopt<Tag>(object, recipe.label, Ownership::Owned);
-  if (handle) store<Tag>().records[handle->index()].recipe = std::move(recipe);
+  if (handle) {
+    auto& rec = store<Tag>().records[handle->index()];
+    rec.recipe = std::move(recipe);
+    count_names(rec);
+  }
   return handle;
 }
 
 template <typename Tag>
 Result<void> RegistryImpl::replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe) {
-  if (auto replaced = replace<Tag>(handle, object); !replaced) return replaced;
-  store<Tag>().records[handle.index()].recipe = std::move(recipe);
-  return {};
+  return replace<Tag>(handle, object, std::move(recipe));
 }
 
 template <typename Tag>
@@ -603,7 +617,7 @@ void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
 }
 
 template <typename Tag>
-Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
+Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object, std::optional<detail::Recipe<Tag>> recipe) {
   if (recording_ != nullptr) return *refuse_inside_recording(call_name<Tag>("replace"));
   if (!store<Tag>().pool.contains(handle.bits())) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
@@ -627,13 +641,23 @@ Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
     // reload back to an earlier text): nothing changes, and the reference the caller handed
     // over for an owned slot is one too many. (A borrowed slot took its own reference before.)
     if (rec.ownership == Ownership::Owned) gpu::release(procs_, object);
+    if (recipe) {
+      const std::vector<detail::NamedHandle> names = names_of(rec);
+      rec.recipe = std::move(recipe);
+      count_names(rec);  // before the old names go: what both name stays kept
+      uncount_names(names);
+    }
     return {};
   }
   if (rec.ownership == Ownership::Borrowed) add_ref(procs_, object);
+  // What the old recipe named: uncounted once the slot is settled, after the new one counted.
+  const std::vector<detail::NamedHandle> names = names_of(rec);
   // The caller's object is not what the recipe describes (size, format, contents): from now on
   // the slot is the caller's to re-supply after a loss, as an adopted one is, and bytes kept for
-  // the old object would be restored into (or overrun) the new one.
-  rec.recipe.reset();
+  // the old object would be restored into (or overrun) the new one. replace_with_recipe's
+  // layers vouch for the recipe they give.
+  rec.recipe = std::move(recipe);
+  count_names(rec);
   if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) rec.data.kept = {};
   if constexpr (std::is_same_v<Tag, BufferTag>) {
     rec.data.usage = procs_.BufferGetUsage(object);
@@ -649,6 +673,7 @@ Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object) {
   // supplied, and the old object's release hook (a borrowed one's, due at once) may call the
   // registry again.
   swap_in<Tag>(SlotId{handle.index(), handle.generation(), handle.bits()}, object);
+  uncount_names(names);
   return {};
 }
 
@@ -690,6 +715,12 @@ Result<void> RegistryImpl::destroy(Handle<Tag> handle) {
                                     rec->label, handle.index(), handle.generation(), rec->data.live_views,
                                     quoted_labels(views, 8)));
     }
+  }
+  if (rec->named_by > 0) {
+    // A recipe still names it (a pipeline its module, a bind group its buffer): the handle dies,
+    // the object stays for them (docs/adr/0049).
+    keep_in_custody(handle);
+    return {};
   }
   release_occupant(handle);
   return {};
@@ -733,6 +764,7 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
   }
   auto released = s.pool.release(handle.index());
   auto due = release_when_retired<Tag>(released.value, rec, handle.index(), handle.generation());
+  const std::vector<detail::NamedHandle> names = names_of(rec);
   if constexpr (std::is_same_v<Tag, BindGroupTag> || std::is_same_v<Tag, RenderBundleTag>) {
     rec.data = {};
   } else if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
@@ -742,6 +774,7 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
   // Last, when the slot is settled: the release hook and the report reach the application,
   // which may call the registry again (a creation then takes this slot).
   if (due) release_pending(*due);
+  uncount_names(names);  // what only this recipe named goes now
   if (released.slot_retired) {
     diagnostics_.info(MessageId::SlotRetired,
                       fmt::format("{} slot {} retired: its generation reached the limit {}",
@@ -807,7 +840,8 @@ void RegistryImpl::touch_impl(Handle<Tag> handle) {
     std::optional<TextureViewHandle> stale_view;
     for (TextureViewHandle v : rec->data.views) {
       if (record(v) == nullptr) {
-        if (!stale_view) stale_view = v;
+        // A view destroyed while the group binds it is kept for the group (docs/adr/0049).
+        if (!stale_view && !custody<TextureViewTag>().contains(v.bits())) stale_view = v;
         continue;
       }
       touch_impl(v);
@@ -896,12 +930,220 @@ void RegistryImpl::release_pending(const PendingRelease& pending) {
   }
 }
 
+// ---- custody: what a recipe names outlives its destroy (docs/adr/0049) --------------------------
+
+template <typename Tag>
+std::vector<detail::NamedHandle> RegistryImpl::names_of(const detail::Record<Tag>& rec) {
+  std::vector<detail::NamedHandle> names;
+  if (!rec.recipe) return names;  // made elsewhere: no rebuild makes it from what it names
+  auto add = [&names]<typename Named>(Handle<Named> handle) {
+    if (!handle.is_null()) names.emplace_back(Named::kind, handle.bits());
+  };
+  const auto& recipe = *rec.recipe;
+  if constexpr (std::is_same_v<Tag, TextureViewTag>) {
+    add(recipe.texture);
+  } else if constexpr (std::is_same_v<Tag, BindGroupTag>) {
+    add(recipe.layout);
+    for (const BindGroupEntryDescription& entry : recipe.entries) {
+      std::visit([&](const auto& resource) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(resource)>, BufferBinding>) add(resource.buffer);
+        else add(resource);
+      }, entry.resource);
+    }
+  } else if constexpr (std::is_same_v<Tag, PipelineLayoutTag>) {
+    for (BindGroupLayoutHandle layout : recipe.layouts) add(layout);
+  } else if constexpr (std::is_same_v<Tag, RenderPipelineTag>) {
+    add(recipe.layout);
+    add(recipe.vertex.module);
+    if (recipe.fragment) add(recipe.fragment->module);
+  } else if constexpr (std::is_same_v<Tag, ComputePipelineTag>) {
+    add(recipe.layout);
+    add(recipe.compute.module);
+  } else if constexpr (std::is_same_v<Tag, RenderBundleTag>) {
+    // Its recipe is a callback: what it names is what the callback resolved when last recorded.
+    names = rec.data.used;
+  }
+  return names;
+}
+
+void RegistryImpl::set_recorded_uses(detail::Record<RenderBundleTag>& rec, std::vector<detail::NamedHandle> uses) {
+  const std::vector<detail::NamedHandle> before = names_of(rec);
+  rec.data.used = std::move(uses);
+  count_names(rec);  // first: what both recordings name stays kept
+  uncount_names(before);
+}
+
+void RegistryImpl::adjust_named(ResourceKind kind, uint64_t bits, int delta) {
+  switch (kind) {
+#define WARDEN_ADJUST_NAMED(Name, snake) \
+  case ResourceKind::Name: adjust_named_of<Name##Tag>(bits, delta); return;
+    WARDEN_RESOURCE_KINDS(WARDEN_ADJUST_NAMED)
+#undef WARDEN_ADJUST_NAMED
+    case ResourceKind::None: break;
+  }
+}
+
+template <typename Tag>
+void RegistryImpl::adjust_named_of(uint64_t bits, int delta) {
+  // A handle already dead when it was named (a recipe handed to replace_with_recipe) is counted
+  // nowhere, and so uncounted nowhere.
+  uint32_t* named_by = nullptr;
+  bool kept = false;
+  if (auto* rec = record(Handle<Tag>::from_bits(bits))) {
+    named_by = &rec->named_by;
+  } else if (auto found = custody<Tag>().find(bits); found != custody<Tag>().end()) {
+    named_by = &found->second.record.named_by;
+    kept = true;
+  }
+  if (named_by == nullptr) return;
+  if (delta > 0) {
+    ++*named_by;
+    return;
+  }
+  assert(*named_by > 0);
+  if (*named_by == 0 || --*named_by > 0) return;
+  if (kept) let_go_of_kept<Tag>(bits);
+}
+
+template <typename Tag>
+void RegistryImpl::keep_in_custody(Handle<Tag> handle) {
+  auto s = store<Tag>();
+  detail::Record<Tag>& rec = s.records[handle.index()];
+  if constexpr (std::is_same_v<Tag, TextureViewTag>) {
+    // The view's handle is dead: it holds its texture's destroy back no more than a destroyed
+    // view does. Its recipe still names the texture, which is kept in turn if destroyed.
+    if (auto* texture = record(rec.data.texture)) {
+      assert(texture->data.live_views > 0);
+      --texture->data.live_views;
+    }
+  }
+  auto released = s.pool.release(handle.index());
+  // The slot keeps its label (a stale use of the handle is named by it); the rest moves. A copy
+  // made ahead of a rebuild on the standby device stays under the same bits.
+  detail::Custody<Tag> kept;
+  kept.object = released.value;
+  kept.record.label = rec.label;
+  kept.record.ownership = rec.ownership;
+  kept.record.last_used = rec.last_used;
+  kept.record.state = rec.state;
+  kept.record.failure = rec.failure;
+  kept.record.recipe = std::move(rec.recipe);
+  kept.record.data = std::move(rec.data);
+  kept.record.named_by = rec.named_by;
+  rec.recipe.reset();
+  rec.data = {};
+  custody<Tag>().insert_or_assign(handle.bits(), std::move(kept));
+  if (released.slot_retired) {
+    diagnostics_.info(MessageId::SlotRetired,
+                      fmt::format("{} slot {} retired: its generation reached the limit {}",
+                                  kind_name<Tag>(), handle.index(), handle.generation()));
+  }
+}
+
+template <typename Tag>
+void RegistryImpl::let_go_of_kept(uint64_t bits) {
+  auto found = custody<Tag>().find(bits);
+  if (found == custody<Tag>().end()) return;
+  detail::Custody<Tag> kept = std::move(found->second);
+  custody<Tag>().erase(found);
+  const auto handle = Handle<Tag>::from_bits(bits);
+  if constexpr (detail::kMayBePrepared<Tag>) {
+    if (!prepared_.empty()) {
+      const TextureDescription* texture = nullptr;
+      if constexpr (std::is_same_v<Tag, TextureTag>) texture = kept.record.recipe ? &*kept.record.recipe : nullptr;
+      drop_prepared(Tag::kind, bits, texture);
+    }
+  }
+  // As its destroy would have let it go: an owned object waits at least for the submission being
+  // recorded, which is at or past every use of what named it.
+  auto due = release_when_retired<Tag>(kept.object, kept.record, handle.index(), handle.generation());
+  const std::vector<detail::NamedHandle> names = names_of(kept.record);
+  if (due) release_pending(*due);
+  uncount_names(names);
+}
+
+template <typename Tag>
+Result<RegistryImpl::Object<Tag>> RegistryImpl::resolve_named(Handle<Tag> handle) const {
+  Result<Object<Tag>> resolved = resolve_now(handle);
+  if (resolved || !remaking_) return resolved;
+  const auto found = custody<Tag>().find(handle.bits());
+  if (found == custody<Tag>().end()) return resolved;
+  // While prepare_rebuild makes for the other device, resolve_now found what it made there.
+  if (found->second.object != nullptr && !preparing_) return found->second.object;
+  const detail::Record<Tag>& rec = found->second.record;
+  const ErrorObject given{to_string(Tag::kind), handle.index(), handle.generation(), rec.label};
+  if (rec.state == SlotState::Failed) {
+    return make_error(ErrorKind::DeviceFailed, MessageId::SlotRebuildFailed, given,
+                      fmt::format("{} (destroyed, kept for what names it): failed to rebuild on device generation "
+                                  "{}: {}",
+                                  describe(given), device_generation_, rec.failure));
+  }
+  return resolved;
+}
+
+template <typename Tag>
+void RegistryImpl::lose_custody() {
+  std::vector<uint64_t> kept;
+  for (const auto& [bits, entry] : custody<Tag>()) kept.push_back(bits);
+  for (uint64_t bits : kept) {
+    auto found = custody<Tag>().find(bits);
+    if (found == custody<Tag>().end()) continue;  // a release hook let go of what named it
+    detail::Custody<Tag>& entry = found->second;
+    const Object<Tag> object = std::exchange(entry.object, nullptr);
+    const Ownership ownership = entry.record.ownership;
+    const std::string label = entry.record.label;
+    const Serial last_used = entry.record.last_used;
+    entry.record.state = SlotState::Lost;
+    entry.record.failure.clear();
+    entry.record.last_used = Serial{};
+    // Without a recipe nothing can make it again, and its handle is dead: no owner can
+    // re-supply it. What names it fails to rebuild, naming the destroyed handle.
+    if (!entry.record.recipe) custody<Tag>().erase(found);
+    if (object == nullptr) continue;
+    const bool destroyed = release_object<Tag>(object, ownership);
+    if (options_.on_release) {
+      const auto handle = Handle<Tag>::from_bits(bits);
+      options_.on_release(ReleaseEvent{Tag::kind, handle.index(), handle.generation(), object, label, ownership,
+                                       last_used, clock().retired(), destroyed});
+    }
+  }
+}
+
+template <typename Tag>
+void RegistryImpl::release_all_custody() {
+  auto kept = std::exchange(custody<Tag>(), {});
+  for (auto& [bits, entry] : kept) {
+    if (entry.object == nullptr || entry.record.ownership == Ownership::Imported) continue;
+    const bool destroyed = release_object<Tag>(entry.object, entry.record.ownership);
+    if (options_.on_release) {
+      const auto handle = Handle<Tag>::from_bits(bits);
+      options_.on_release(ReleaseEvent{Tag::kind, handle.index(), handle.generation(), entry.object,
+                                       entry.record.label, entry.record.ownership, entry.record.last_used,
+                                       clock().retired(), destroyed});
+    }
+  }
+}
+
+uint32_t RegistryImpl::custody_count() const {
+  uint32_t count = 0;
+#define WARDEN_COUNT_KEPT(Name, snake) count += static_cast<uint32_t>(custody<Name##Tag>().size());
+  WARDEN_RESOURCE_KINDS(WARDEN_COUNT_KEPT)
+#undef WARDEN_COUNT_KEPT
+  return count;
+}
+
 // ---- explicit instantiations of the per-kind templates ----------------------------------------
 #define WARDEN_INSTANTIATE(Name, snake)                                                         \
   template Error RegistryImpl::stale_error<Name##Tag>(Name##Handle) const;                         \
   template Result<WGPU##Name> RegistryImpl::stale_result<Name##Tag>(Name##Handle) const;             \
   template Result<Name##Handle> RegistryImpl::adopt<Name##Tag>(WGPU##Name, std::string, Ownership);  \
-  template Result<void> RegistryImpl::replace<Name##Tag>(Name##Handle, WGPU##Name);                  \
+  template Result<void> RegistryImpl::replace<Name##Tag>(Name##Handle, WGPU##Name,                   \
+                                                         std::optional<detail::Recipe<Name##Tag>>);   \
+  template std::vector<detail::NamedHandle> RegistryImpl::names_of<Name##Tag>(const detail::Record<Name##Tag>&); \
+  template void RegistryImpl::keep_in_custody<Name##Tag>(Name##Handle);                             \
+  template void RegistryImpl::lose_custody<Name##Tag>();                                            \
+  template void RegistryImpl::release_all_custody<Name##Tag>();                                     \
+  template Result<WGPU##Name> RegistryImpl::resolve_named<Name##Tag>(Name##Handle) const;            \
   template void RegistryImpl::swap_in<Name##Tag>(SlotId, WGPU##Name);                                \
   template Result<void> RegistryImpl::destroy<Name##Tag>(Name##Handle);                             \
   template const std::string* RegistryImpl::label_of<Name##Tag>(Name##Handle) const;                \

@@ -138,6 +138,7 @@ Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, RecipeRef
       auto& rec = store<Tag>().records[handle->index()];
       rec.state = carried ? SlotState::Waiting : SlotState::Lost;
       rec.recipe.emplace(std::forward<RecipeRef>(recipe));
+      count_names(rec);
       if (carried) waiting_.emplace_back(Tag::kind, handle->bits());
     }
     return handle;
@@ -145,7 +146,11 @@ Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, RecipeRef
   auto object = make_object<Tag>(recipe);
   if (!object) return object.error();
   auto handle = insert<Tag>(*object, recipe_label(recipe), Ownership::Owned, std::move(data));
-  if (handle) store<Tag>().records[handle->index()].recipe.emplace(std::forward<RecipeRef>(recipe));
+  if (handle) {
+    auto& rec = store<Tag>().records[handle->index()];
+    rec.recipe.emplace(std::forward<RecipeRef>(recipe));
+    count_names(rec);
+  }
   return handle;
 }
 
@@ -180,6 +185,34 @@ Result<void> RegistryImpl::require_usage(TextureViewHandle handle, WGPUTextureUs
 }
 
 // ---- contents-only updates --------------------------------------------------------------------
+
+Result<void> RegistryImpl::unmap_buffer(BufferHandle handle) {
+  // On GL and GLES the mapping lives in the frame thread's context (creation refuses a mapped
+  // buffer from elsewhere), and so does its unmap.
+  if (auto refused = refuse_carried("unmap_buffer")) return *refused;
+  auto* rec = record(handle);
+  if (rec == nullptr) return in_context("unmap_buffer", stale_error(handle));
+  auto buffer = resolve(handle);
+  if (!buffer) return in_context("unmap_buffer", buffer.error());
+  const ErrorObject object = object_of(handle, rec->label);
+  if (procs_.BufferGetMapState(*buffer) != WGPUBufferMapState_Mapped) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::UnmapBufferNotMapped, object,
+                      fmt::format("unmap_buffer {}: it is not mapped", describe(object)));
+  }
+  // The mapping at creation covers the whole buffer and is its first contents: kept as a first
+  // write_buffer keeps them. Later mappings (MapWrite, MapRead) are the GPU's side of a copy.
+  const bool keep = rec->recipe && rec->recipe->mapped_at_creation && rec->recipe->contents == ContentsSource::Kept &&
+                    !rec->data.mapping_kept;
+  if (keep) {
+    const auto* mapped = static_cast<const uint8_t*>(procs_.BufferGetMappedRange(*buffer, 0, rec->data.size));
+    if (mapped != nullptr) {
+      rec->data.kept.assign(mapped, mapped + rec->data.size);
+      rec->data.mapping_kept = true;
+    }
+  }
+  procs_.BufferUnmap(*buffer);
+  return {};
+}
 
 Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
   auto* rec = record(handle);
@@ -411,6 +444,7 @@ void RegistryImpl::settle_carried_now() {
   const std::vector<std::pair<ResourceKind, uint64_t>> waiting = std::exchange(waiting_, {});
   const std::vector<CarriedWrite> writes = std::exchange(carried_writes_, {});
   // Dependency order, as a rebuild makes them: a view's texture before the view.
+  Remaking remaking(remaking_);
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
     for (const auto& [kind, bits] : waiting) {
       if (kind == Tag::kind) make_waiting<Tag>(bits);
@@ -426,6 +460,13 @@ template <typename Tag>
 void RegistryImpl::make_waiting(uint64_t bits) {
   const auto handle = Handle<Tag>::from_bits(bits);
   auto* rec = record(handle);
+  Object<Tag>* kept_object = nullptr;  // destroyed since, and kept for what names it (docs/adr/0049)
+  if (rec == nullptr) {
+    if (auto found = custody<Tag>().find(bits); found != custody<Tag>().end()) {
+      rec = &found->second.record;
+      kept_object = &found->second.object;
+    }
+  }
   if (rec == nullptr || rec->state != SlotState::Waiting || !rec->recipe) return;  // destroyed since
   auto made = make_object<Tag>(*rec->recipe);
   if (!made) {
@@ -436,10 +477,14 @@ void RegistryImpl::make_waiting(uint64_t bits) {
                                                     to_string(Tag::kind), rec->label, rec->failure));
     return;
   }
-  store<Tag>().pool.exchange(bits, *made);
+  if (kept_object != nullptr) {
+    *kept_object = *made;
+  } else {
+    store<Tag>().pool.exchange(bits, *made);
+  }
   rec->state = SlotState::Live;
   rec->made_after_waiting = true;
-  if constexpr (std::is_same_v<Tag, RenderBundleTag>) rec->data.used = std::move(recorded_uses_);
+  if constexpr (std::is_same_v<Tag, RenderBundleTag>) set_recorded_uses(*rec, std::move(recorded_uses_));
 }
 
 std::string RegistryImpl::queue_write_texture(WGPUTexture texture, const TextureWrite& where, uint32_t bytes_per_row,
@@ -516,7 +561,7 @@ Result<WGPUTexture> RegistryImpl::make_object<TextureTag>(const TextureDescripti
 template <>
 Result<WGPUTextureView> RegistryImpl::make_object<TextureViewTag>(const TextureAndViewDescription& recipe) {
   const TextureViewDescription& desc = recipe.desc;
-  auto texture = resolve(recipe.texture);
+  auto texture = resolve_named(recipe.texture);
   if (!texture) return in_context(fmt::format("create_texture_view \"{}\"", desc.label), texture.error());
   const WGPUTextureViewDescriptor d = detail::view_descriptor(desc);
   return create_checked<TextureViewTag>("create_texture_view", desc.label,
@@ -566,7 +611,7 @@ Result<WGPUPipelineLayout> RegistryImpl::make_object<PipelineLayoutTag>(const Pi
   std::vector<WGPUBindGroupLayout> raw;
   raw.reserve(desc.layouts.size());
   for (size_t i = 0; i < desc.layouts.size(); ++i) {
-    auto layout = resolve(desc.layouts[i]);
+    auto layout = resolve_named(desc.layouts[i]);
     if (!layout) {
       return in_context(fmt::format("create_pipeline_layout \"{}\", bind group layout {}", desc.label, i),
                         layout.error());
@@ -583,7 +628,7 @@ Result<WGPUPipelineLayout> RegistryImpl::make_object<PipelineLayoutTag>(const Pi
 
 template <>
 Result<WGPUBindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDescription& desc) {
-  auto layout = resolve(desc.layout);
+  auto layout = resolve_named(desc.layout);
   if (!layout) return in_context(fmt::format("create_bind_group \"{}\"", desc.label), layout.error());
   std::vector<WGPUBindGroupEntry> raw;
   for (size_t i = 0; i < desc.entries.size(); ++i) {
@@ -597,7 +642,7 @@ Result<WGPUBindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDes
     Result<void> resolved = std::visit(
         Overloaded{
             [&](const BufferBinding& b) -> Result<void> {
-              auto buffer = resolve(b.buffer);
+              auto buffer = resolve_named(b.buffer);
               if (!buffer) return buffer.error();
               out.buffer = *buffer;
               out.offset = b.offset;
@@ -605,13 +650,13 @@ Result<WGPUBindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDes
               return {};
             },
             [&](TextureViewHandle v) -> Result<void> {
-              auto view = resolve(v);
+              auto view = resolve_named(v);
               if (!view) return view.error();
               out.textureView = *view;
               return {};
             },
             [&](SamplerHandle h) -> Result<void> {
-              auto sampler = resolve(h);
+              auto sampler = resolve_named(h);
               if (!sampler) return sampler.error();
               out.sampler = *sampler;
               return {};
@@ -630,29 +675,24 @@ Result<WGPUBindGroup> RegistryImpl::make_object<BindGroupTag>(const BindGroupDes
                                      [&] { return procs_.DeviceCreateBindGroup(device_, &d); });
 }
 
-namespace {
-
 // A pipeline's layout; null when the description derives it from the shaders ("auto").
-Result<WGPUPipelineLayout> pipeline_layout_of(const RegistryImpl& registry, PipelineLayoutHandle handle,
-                                               const std::string& where) {
+Result<WGPUPipelineLayout> RegistryImpl::pipeline_layout_of(PipelineLayoutHandle handle, const std::string& where) const {
   if (handle.is_null()) return WGPUPipelineLayout{nullptr};
-  auto resolved = registry.resolve(handle);
+  auto resolved = resolve_named(handle);
   if (!resolved) return in_context(where + ", layout", resolved.error());
   return *resolved;
 }
 
-}  // namespace
-
 template <>
 Result<WGPURenderPipeline> RegistryImpl::make_object<RenderPipelineTag>(const RenderPipelineDescription& d) {
   const std::string where = fmt::format("create_render_pipeline \"{}\"", d.label);
-  auto layout = pipeline_layout_of(*this, d.layout, where);
+  auto layout = pipeline_layout_of(d.layout, where);
   if (!layout) return layout.error();
-  auto vertex = resolve(d.vertex.module);
+  auto vertex = resolve_named(d.vertex.module);
   if (!vertex) return in_context(fmt::format("{}, vertex stage", where), vertex.error());
   WGPUShaderModule fragment = nullptr;
   if (d.fragment) {
-    auto resolved = resolve(d.fragment->module);
+    auto resolved = resolve_named(d.fragment->module);
     if (!resolved) return in_context(fmt::format("{}, fragment stage", where), resolved.error());
     fragment = *resolved;
   }
@@ -664,9 +704,9 @@ Result<WGPURenderPipeline> RegistryImpl::make_object<RenderPipelineTag>(const Re
 template <>
 Result<WGPUComputePipeline> RegistryImpl::make_object<ComputePipelineTag>(const ComputePipelineDescription& d) {
   const std::string where = fmt::format("create_compute_pipeline \"{}\"", d.label);
-  auto layout = pipeline_layout_of(*this, d.layout, where);
+  auto layout = pipeline_layout_of(d.layout, where);
   if (!layout) return layout.error();
-  auto module = resolve(d.compute.module);
+  auto module = resolve_named(d.compute.module);
   if (!module) return in_context(fmt::format("{}, compute stage", where), module.error());
   const auto parts = compute_pipeline_parts(d, *layout, *module);
   return create_checked<ComputePipelineTag>("create_compute_pipeline", d.label,
@@ -930,7 +970,7 @@ Result<QuerySetHandle> RegistryImpl::create_query_set(const QuerySetDescription&
 
 Result<RenderBundleHandle> RegistryImpl::create_render_bundle(const RenderBundleDescription& desc) {
   auto handle = create_from_recipe<RenderBundleTag>("create_render_bundle", desc, {});
-  if (handle) record(*handle)->data.used = std::move(recorded_uses_);
+  if (handle) set_recorded_uses(*record(*handle), std::move(recorded_uses_));
   return handle;
 }
 

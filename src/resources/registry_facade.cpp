@@ -111,6 +111,15 @@ void Registry::adopt_frame_thread() { impl_->adopt_frame_thread(); }
 WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_FORWARD_PER_KIND)
 #undef WARDEN_REGISTRY_FORWARD_PER_KIND
 
+// Called from inside a record callback, which runs inside the registry's own call (it holds the
+// lock, which is recursive).
+#define WARDEN_RESOLVE_FOR_RECORDING(Name, snake)                                                \
+  Result<WGPU##Name> Registry::resolve_for_recording(Name##Handle handle) const {                \
+    WARDEN_LOCKED resolve_named(handle);                                                         \
+  }
+WARDEN_RESOURCE_KINDS(WARDEN_RESOLVE_FOR_RECORDING)
+#undef WARDEN_RESOLVE_FOR_RECORDING
+
 // ---- create ----------------------------------------------------------------------------------
 
 Result<BufferHandle> Registry::create_buffer(const BufferDescription& desc) { WARDEN_LOCKED create_buffer(desc); }
@@ -206,6 +215,7 @@ Result<void> Registry::require_usage(TextureViewHandle handle, WGPUTextureUsage 
 Result<void> Registry::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
   WARDEN_LOCKED write_buffer(handle, offset, data, size);
 }
+Result<void> Registry::unmap_buffer(BufferHandle handle) { WARDEN_LOCKED unmap_buffer(handle); }
 Result<void> Registry::write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                                      size_t size) {
   WARDEN_LOCKED write_texture(handle, where, data, size);

@@ -13,6 +13,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -35,6 +36,8 @@ struct KindData<BufferTag> {
   uint64_t size = 0;
   // ContentsSource::Kept: the buffer's bytes as written through warden (sized on first write).
   std::vector<uint8_t> kept{};
+  // What the caller wrote through the mapping at creation is in `kept` (unmap_buffer).
+  bool mapping_kept = false;
 };
 // ContentsSource::Kept: one subresource of a texture (an aspect of one mip level of one array
 // layer or depth slice) as written through warden, packed row after row. Writes land in it
@@ -99,7 +102,24 @@ struct Record {
   // Empty for adopted and imported objects: made elsewhere, warden cannot make them again.
   std::optional<Recipe<Tag>> recipe{};
   KindData<Tag> data{};
+  // How many recipes of other objects name this one's handle (a pipeline its module, a bind
+  // group its buffer): those of live slots and of objects kept for them. A destroy while it is
+  // above 0 keeps the object in custody (docs/adr/0049).
+  uint32_t named_by = 0;
 };
+
+// An object whose handle its caller destroyed while a recipe still named it (docs/adr/0049): the
+// handle is dead, as after any destroy, but the object and its record stay with the registry,
+// so that what names it keeps working and a rebuild after a loss can make it again, until the
+// last recipe that names it goes.
+template <typename Tag>
+struct Custody {
+  typename GpuType<Tag>::type object = nullptr;  // null while its device is lost, or Failed
+  Record<Tag> record{};
+};
+
+// A handle a recipe names, by kind and bits.
+using NamedHandle = std::pair<ResourceKind, uint64_t>;
 
 // One kind's pool and records, seen together; kConst: through a const registry.
 template <typename Tag, bool kConst>
@@ -234,6 +254,7 @@ class RegistryImpl {
   Result<void> require_usage(TextureHandle handle, WGPUTextureUsage needed) const;
   Result<void> require_usage(TextureViewHandle handle, WGPUTextureUsage needed) const;
   Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
+  Result<void> unmap_buffer(BufferHandle handle);
   Result<void> write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
                              size_t size);
 
@@ -259,6 +280,8 @@ class RegistryImpl {
 
   // ---- diagnostics -----------------------------------------------------------------------
   LiveCounts live_counts() const;
+  // Objects destroyed by their caller and kept because a recipe still names them.
+  uint32_t custody_count() const;
   size_t pending_release_count() const { return pending_.size(); }
   Diagnostics& diagnostics() { return diagnostics_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
@@ -361,14 +384,88 @@ class RegistryImpl {
   std::string run_scoped(const std::function<void()>& call);
   // Whether device_'s errors reach gpu::ErrorCapture, asked once a device.
   bool errors_reach_capture();
+  // `recipe`: the slot's new recipe (replace_with_recipe); none for the caller's own object.
   template <typename Tag>
-  Result<void> replace(Handle<Tag> handle, Object<Tag> object);
+  Result<void> replace(Handle<Tag> handle, Object<Tag> object, std::optional<detail::Recipe<Tag>> recipe = std::nullopt);
   template <typename Tag>
   Result<Handle<Tag>> adopt_with_recipe(Object<Tag> object, detail::Recipe<Tag> recipe);
   template <typename Tag>
   Result<void> replace_with_recipe(Handle<Tag> handle, Object<Tag> object, detail::Recipe<Tag> recipe);
   template <typename Tag>
   Result<void> destroy(Handle<Tag> handle);
+
+  // ---- custody: what a recipe names outlives its destroy (docs/adr/0049) -------------------
+  // The handles `rec`'s recipe names (a render bundle: what its record callback resolved).
+  template <typename Tag>
+  static std::vector<detail::NamedHandle> names_of(const detail::Record<Tag>& rec);
+  // Counts `rec`'s names on what they name (a recipe was set).
+  template <typename Tag>
+  void count_names(const detail::Record<Tag>& rec) {
+    for (const auto& [kind, bits] : names_of(rec)) adjust_named(kind, bits, +1);
+  }
+  // Takes `names` off what they name (their recipe went), letting go of a kept object no recipe
+  // names any more. Run with the caller's slot settled: a release hook may call the registry.
+  void uncount_names(const std::vector<detail::NamedHandle>& names) {
+    for (const auto& [kind, bits] : names) adjust_named(kind, bits, -1);
+  }
+  void adjust_named(ResourceKind kind, uint64_t bits, int delta);
+  // A render bundle recorded again: `uses` is what it names now.
+  void set_recorded_uses(detail::Record<RenderBundleTag>& rec, std::vector<detail::NamedHandle> uses);
+  template <typename Tag>
+  void adjust_named_of(uint64_t bits, int delta);
+  // destroy() of an object a recipe names: its slot is freed as by release_occupant, its object
+  // and record move to custody_.
+  template <typename Tag>
+  void keep_in_custody(Handle<Tag> handle);
+  // The last recipe that named a kept object went: it is let go as a destroyed one would have
+  // been, and what its own recipe names is uncounted.
+  template <typename Tag>
+  void let_go_of_kept(uint64_t bits);
+  // What a recipe names, for make_object: the slot's object, or while remaking_ (an object made
+  // again from the recipe it was made from) a kept one of a destroyed handle. A new creation
+  // naming a destroyed handle is refused as stale, kept or not.
+  template <typename Tag>
+  Result<Object<Tag>> resolve_named(Handle<Tag> handle) const;
+  template <typename Tag>
+  std::map<uint64_t, detail::Custody<Tag>>& custody() {
+    return std::get<kind_index(Tag::kind)>(custody_);
+  }
+  template <typename Tag>
+  const std::map<uint64_t, detail::Custody<Tag>>& custody() const {
+    return std::get<kind_index(Tag::kind)>(custody_);
+  }
+  // A loss: kept objects are let go with their device; those with a recipe stay kept (Lost) for
+  // the rebuild, the others go (nothing can make them again).
+  template <typename Tag>
+  void lose_custody();
+  // A rebuild: kept objects of Tag are made again before the slots of Tag, kept bytes restored.
+  template <typename Tag>
+  void rebuild_custody(RebuildReport& report);
+  // recreate_*: a kept view or bind group made of what was recreated is made again too (what
+  // names it would otherwise go on with the old object). A refusal is added to `failed`.
+  template <typename Tag>
+  void remake_kept(uint64_t bits, std::vector<std::string>& failed);
+  // What a rebuild makes a buffer from: unmapped, unless its kept bytes came through the mapping
+  // at creation; then mapped again, so that write_kept writes them there (the buffer may lack
+  // CopyDst).
+  static BufferDescription as_rebuilt(const detail::Record<BufferTag>& rec);
+  // Writes kept contents into `object` (ContentsSource::Kept); a buffer mapped at creation through
+  // its mapping, then unmapped.
+  void write_kept(WGPUBuffer object, const detail::Record<BufferTag>& rec);
+  void write_kept(WGPUTexture object, const detail::Record<TextureTag>& rec);
+  // Shutdown: every kept object goes.
+  template <typename Tag>
+  void release_all_custody();
+  // Sets remaking_ for a scope: the objects made in it are made again from recipes they were made
+  // from before (rebuild, recreate, rerecord, prepare_rebuild, the frame thread's settle).
+  struct Remaking {
+    explicit Remaking(bool& flag) : flag_(flag), was_(std::exchange(flag, true)) {}
+    ~Remaking() { flag_ = was_; }
+    Remaking(const Remaking&) = delete;
+    Remaking& operator=(const Remaking&) = delete;
+    bool& flag_;
+    bool was_;
+  };
   // recreate_texture / recreate_buffer after their own checks: the new object under `handle`,
   // then every view and bind group made of it again.
   template <typename Tag>
@@ -414,6 +511,8 @@ class RegistryImpl {
   // scopes (create_checked). One function per kind; create_* and rebuild() both call it.
   template <typename Tag>
   Result<Object<Tag>> make_object(const detail::Recipe<Tag>& recipe);
+  // A pipeline's layout for make_object; null when the description derives it ("auto").
+  Result<WGPUPipelineLayout> pipeline_layout_of(PipelineLayoutHandle handle, const std::string& where) const;
   template <typename Tag, typename Make>
   Result<Object<Tag>> create_checked(const char* call, std::string_view label, Make&& make);
   // create_* after its checks: make the object, register it with its recipe. The recipe is
@@ -543,6 +642,15 @@ class RegistryImpl {
 #undef WARDEN_REGISTRY_RECORDS
           std::monostate>
       records_;
+  // Objects kept for the recipes that name them after their handle was destroyed, by kind and
+  // handle bits (docs/adr/0049).
+  std::tuple<
+#define WARDEN_REGISTRY_CUSTODY(Name, snake) std::map<uint64_t, detail::Custody<Name##Tag>>,
+      WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_CUSTODY)
+#undef WARDEN_REGISTRY_CUSTODY
+          std::monostate>
+      custody_;
+  bool remaking_ = false;  // resolve_named may hand out a kept object (Remaking)
   detail::PendingReleases pending_;
   // What prepare_rebuild made on prepared_device_, by kind and slot bits; owned here until a
   // rebuild onto that device takes them or discard_prepared releases them.

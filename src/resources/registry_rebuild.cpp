@@ -1,6 +1,7 @@
 // Registry across device generations: on_device_lost() and rebuild() (docs/adr/0013, 0014;
 // docs/lifecycle-in-detail.md walks one object through both).
 #include <chrono>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -48,7 +49,10 @@ void RegistryImpl::on_device_lost() {
   device_lost_ = true;
   // Nothing of the lost device can still run: what waits for a submission goes now.
   assume_all_complete();
-  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() { lose_all<Tag>(); });
+  detail::for_each_kind(detail::KindOrder::Teardown, [&]<typename Tag>() {
+    lose_all<Tag>();
+    lose_custody<Tag>();
+  });
   refills_.clear();
   // Waiting objects are Lost now (lose_all) and the rebuild makes them; their carried writes
   // went with the device, as a write to the queue would have (kept contents come back).
@@ -108,8 +112,15 @@ RebuildReport RegistryImpl::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t
 
   RebuildReport report;
   report.generation = generation;
-  // Dependency order: what an object uses is made before it.
-  detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() { rebuild_all<Tag>(report); });
+  // Dependency order: what an object uses is made before it; what is kept for its dependents
+  // before the slots of its kind (docs/adr/0049).
+  {
+    Remaking remaking(remaking_);
+    detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
+      rebuild_custody<Tag>(report);
+      rebuild_all<Tag>(report);
+    });
+  }
   discard_prepared();  // what no slot took (destroyed since it was prepared)
   // The application writes its contents once every object exists (a refill may use any).
   const auto refilling = Clock::now();
@@ -149,9 +160,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
         return prepared;
       }
       if constexpr (std::is_same_v<Tag, BufferTag>) {
-        BufferDescription unmapped = *rec.recipe;  // a mapped buffer would refuse the contents' restore
-        unmapped.mapped_at_creation = false;
-        return make_object<BufferTag>(unmapped);
+        return make_object<BufferTag>(as_rebuilt(rec));
       } else {
         return make_object<Tag>(*rec.recipe);
       }
@@ -166,14 +175,55 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
     rec.state = SlotState::Live;
     rec.made_after_waiting = false;
     ++report.rebuilt;
-    if constexpr (std::is_same_v<Tag, RenderBundleTag>) rec.data.used = std::move(recorded_uses_);
+    if constexpr (std::is_same_v<Tag, RenderBundleTag>) set_recorded_uses(rec, std::move(recorded_uses_));
     if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
       const auto restoring = Clock::now();
       restore_contents(Handle<Tag>::from_bits(id.bits), rec, report);
       report.timings.contents_ms += ms_since(restoring);
     }
   }
-  report.timings.kind_ms[kind_index(Tag::kind)] = ms_since(walk) - (report.timings.contents_ms - contents_before);
+  report.timings.kind_ms[kind_index(Tag::kind)] += ms_since(walk) - (report.timings.contents_ms - contents_before);
+}
+
+template <typename Tag>
+void RegistryImpl::rebuild_custody(RebuildReport& report) {
+  std::vector<uint64_t> lost;
+  for (const auto& [bits, kept] : custody<Tag>()) {
+    if (kept.object == nullptr) lost.push_back(bits);
+  }
+  const auto walk = Clock::now();
+  for (uint64_t bits : lost) {
+    auto found = custody<Tag>().find(bits);
+    if (found == custody<Tag>().end()) continue;
+    detail::Record<Tag>& rec = found->second.record;
+    Result<Object<Tag>> made = [&]() -> Result<Object<Tag>> {
+      if (Object<Tag> prepared = take_prepared<Tag>(bits)) {
+        ++report.prepared_taken;
+        return prepared;
+      }
+      if constexpr (std::is_same_v<Tag, BufferTag>) {
+        return make_object<BufferTag>(as_rebuilt(rec));
+      } else {
+        return make_object<Tag>(*rec.recipe);
+      }
+    }();
+    if (!made) {
+      rec.state = SlotState::Failed;
+      rec.failure = made.error().message;
+      report.failed.push_back(fmt::format("{} \"{}\" (destroyed, kept for what names it): {}", to_string(Tag::kind),
+                                          rec.label, rec.failure));
+      continue;
+    }
+    found->second.object = *made;
+    rec.state = SlotState::Live;
+    ++report.rebuilt;
+    if constexpr (std::is_same_v<Tag, RenderBundleTag>) set_recorded_uses(rec, std::move(recorded_uses_));
+    // Its handle is dead: only kept bytes come back (no refill can name it, no report can).
+    if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
+      if (rec.recipe->contents == ContentsSource::Kept) write_kept(*made, rec);
+    }
+  }
+  report.timings.kind_ms[kind_index(Tag::kind)] += ms_since(walk);
 }
 
 // ---- prepared ahead of a rebuild (docs/adr/0034) ------------------------------------------------
@@ -189,6 +239,7 @@ size_t RegistryImpl::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) 
   // not touched: other threads resolve them meanwhile, and must get this device's objects. The
   // registry's lock keeps its other calls out until device_ is its own again.
   const WGPUDevice own_device = std::exchange(device_, device);
+  Remaking remaking(remaking_);
   preparing_ = true;
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
     if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>();
@@ -218,6 +269,15 @@ void RegistryImpl::prepare_all() {
     Result<Object<Tag>> made = make_object<Tag>(*s.records[id.index].recipe);
     if (!made) continue;  // the rebuild makes it again and reports what the device says
     prepared_.emplace(std::pair{Tag::kind, id.bits}, *made);
+  }
+  // What is kept for its dependents is made too: they are made of it there.
+  std::vector<uint64_t> kept;
+  for (const auto& [bits, entry] : custody<Tag>()) {
+    if (entry.object != nullptr && entry.record.recipe) kept.push_back(bits);
+  }
+  for (uint64_t bits : kept) {
+    Result<Object<Tag>> made = make_object<Tag>(*custody<Tag>().at(bits).record.recipe);
+    if (made) prepared_.emplace(std::pair{Tag::kind, bits}, *made);
   }
 }
 
@@ -298,10 +358,20 @@ void RegistryImpl::restore_contents(BufferHandle handle, detail::Record<BufferTa
     case ContentsSource::None: report.contents_lost.buffers.push_back(handle); return;
     case ContentsSource::Kept: break;
   }
-  if (!rec.data.kept.empty()) {
-    procs_.QueueWriteBuffer(queue_, *find(handle), 0, rec.data.kept.data(), rec.data.kept.size());
+  write_kept(*find(handle), rec);
+  // Written through the mapping at creation and unmapped without unmap_buffer: nothing was kept.
+  const bool mapping_lost = desc.mapped_at_creation && !rec.data.mapping_kept;
+  if ((desc.usage & kGpuWrittenBuffer) != 0 || mapping_lost) {
+    report.contents_lost.buffers.push_back(handle);
+    // Not zeroed: the application is told its bytes are back but the GPU's are not.
+    if (!rec.data.kept.empty()) report.contents_lost.buffers_with_kept_bytes.push_back(handle);
   }
-  if ((desc.usage & kGpuWrittenBuffer) != 0 || desc.mapped_at_creation) report.contents_lost.buffers.push_back(handle);
+}
+
+BufferDescription RegistryImpl::as_rebuilt(const detail::Record<BufferTag>& rec) {
+  BufferDescription made = *rec.recipe;
+  made.mapped_at_creation = made.mapped_at_creation && made.contents == ContentsSource::Kept && !rec.data.kept.empty();
+  return made;
 }
 
 void RegistryImpl::restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report) {
@@ -313,9 +383,28 @@ void RegistryImpl::restore_contents(TextureHandle handle, detail::Record<Texture
     case ContentsSource::None: report.contents_lost.textures.push_back(handle); return;
     case ContentsSource::Kept: break;
   }
+  write_kept(*find(handle), rec);
+  if ((desc.usage & kGpuWrittenTexture) != 0) {
+    report.contents_lost.textures.push_back(handle);
+    if (!rec.data.kept.empty()) report.contents_lost.textures_with_kept_bytes.push_back(handle);
+  }
+}
+
+void RegistryImpl::write_kept(WGPUBuffer object, const detail::Record<BufferTag>& rec) {
+  if (procs_.BufferGetMapState(object) == WGPUBufferMapState_Mapped) {  // made so by as_rebuilt
+    if (void* mapped = procs_.BufferGetMappedRange(object, 0, rec.data.kept.size())) {
+      std::memcpy(mapped, rec.data.kept.data(), rec.data.kept.size());
+    }
+    procs_.BufferUnmap(object);
+    return;
+  }
+  if (!rec.data.kept.empty()) procs_.QueueWriteBuffer(queue_, object, 0, rec.data.kept.data(), rec.data.kept.size());
+}
+
+void RegistryImpl::write_kept(WGPUTexture object, const detail::Record<TextureTag>& rec) {
   for (const detail::KeptSubresource& kept : rec.data.kept) {
     WGPUTexelCopyTextureInfo dst{};
-    dst.texture = *find(handle);
+    dst.texture = object;
     dst.mipLevel = kept.mip_level;
     dst.origin = {0, 0, kept.layer};
     dst.aspect = kept.aspect;
@@ -325,7 +414,6 @@ void RegistryImpl::restore_contents(TextureHandle handle, detail::Record<Texture
     const WGPUExtent3D size{kept.width, kept.rows, 1};
     procs_.QueueWriteTexture(queue_, &dst, kept.texels.data(), kept.texels.size(), &layout, &size);
   }
-  if ((desc.usage & kGpuWrittenTexture) != 0) report.contents_lost.textures.push_back(handle);
 }
 
 }  // namespace warden::resources

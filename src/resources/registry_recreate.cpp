@@ -46,10 +46,12 @@ Result<void> RegistryImpl::rerecord_render_bundle(RenderBundleHandle handle) {
                                   "replace_render_bundle",
                                   describe(object)));
   }
+  Remaking remaking(remaking_);  // what the callback resolved may be kept for it (docs/adr/0049)
   auto made = make_object<RenderBundleTag>(*rec->recipe);
   if (!made) return made.error();  // nothing changed: the old bundle stays under the handle
+  std::vector<detail::NamedHandle> uses = std::move(recorded_uses_);
   swap_in<RenderBundleTag>(SlotId{handle.index(), handle.generation(), handle.bits()}, *made);
-  rec->data.used = std::move(recorded_uses_);
+  if (auto* settled = record(handle)) set_recorded_uses(*settled, std::move(uses));  // a release hook may have destroyed it
   return {};
 }
 
@@ -77,6 +79,7 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
     else return check_buffer_description(call, recipe);
   }();
   if (!checked) return checked;
+  Remaking remaking(remaking_);  // what the views and groups made again name may be kept for them
   auto made = make_object<Tag>(recipe);
   if (!made) return made.error();  // nothing changed: the old object stays under the handle
 
@@ -94,6 +97,7 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
     rec->data.size = recipe.size;
   }
   rec->data.kept = {};  // bytes of the old object: they would be restored into (or overrun) the new one
+  if constexpr (std::is_same_v<Tag, BufferTag>) rec->data.mapping_kept = false;
   rec->recipe = std::move(recipe);
 
   // Users next, in dependency order: views made of the texture, then the bind groups that bind
@@ -111,6 +115,15 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
       remake_from_recipe<TextureViewTag>(view, failed);
       views.push_back(TextureViewHandle::from_bits(view.bits));
     }
+    // Views destroyed while a bind group binds them are kept for it (docs/adr/0049).
+    std::vector<uint64_t> kept_of_it;
+    for (const auto& [bits, kept] : custody<TextureViewTag>()) {
+      if (kept.record.recipe && kept.record.recipe->texture == handle) kept_of_it.push_back(bits);
+    }
+    for (uint64_t bits : kept_of_it) {
+      remake_kept<TextureViewTag>(bits, failed);
+      views.push_back(TextureViewHandle::from_bits(bits));
+    }
   }
   auto gs = store<BindGroupTag>();
   std::vector<SlotId> groups;
@@ -123,6 +136,15 @@ Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail
     if (uses) groups.push_back(group);
   });
   for (SlotId group : groups) remake_from_recipe<BindGroupTag>(group, failed);
+  std::vector<uint64_t> kept_groups;
+  for (const auto& [bits, kept] : custody<BindGroupTag>()) {
+    if (!kept.record.recipe) continue;
+    bool uses = false;
+    if constexpr (std::is_same_v<Tag, BufferTag>) uses = contains(kept.record.data.buffers, handle);
+    for (TextureViewHandle view : views) uses = uses || contains(kept.record.data.views, view);
+    if (uses) kept_groups.push_back(bits);
+  }
+  for (uint64_t bits : kept_groups) remake_kept<BindGroupTag>(bits, failed);
 
   if (!failed.empty()) {
     return make_error(ErrorKind::DeviceFailed, MessageId::RecreateDependentFailed, object,
@@ -148,6 +170,28 @@ void RegistryImpl::remake_from_recipe(SlotId id, std::vector<std::string>& faile
   rec.state = SlotState::Failed;
   rec.failure = made.error().message;
   failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
+  if (due) release_pending(*due);  // last: its hook may call the registry again
+}
+
+template <typename Tag>
+void RegistryImpl::remake_kept(uint64_t bits, std::vector<std::string>& failed) {
+  auto found = custody<Tag>().find(bits);
+  if (found == custody<Tag>().end()) return;
+  detail::Custody<Tag>& kept = found->second;
+  auto made = make_object<Tag>(*kept.record.recipe);
+  const Object<Tag> old = std::exchange(kept.object, made ? *made : nullptr);
+  const auto handle = Handle<Tag>::from_bits(bits);
+  auto due = release_when_retired<Tag>(old, kept.record, handle.index(), handle.generation());
+  kept.record.last_used = Serial{};
+  if (made) {
+    kept.record.state = SlotState::Live;
+    kept.record.failure.clear();
+  } else {
+    kept.record.state = SlotState::Failed;
+    kept.record.failure = made.error().message;
+    failed.push_back(fmt::format("{} \"{}\" (destroyed, kept for what names it): {}", to_string(Tag::kind),
+                                 kept.record.label, kept.record.failure));
+  }
   if (due) release_pending(*due);  // last: its hook may call the registry again
 }
 

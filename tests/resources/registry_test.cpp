@@ -243,7 +243,10 @@ TEST_F(NullDeviceTest, ASinkThatDestroysTheGroupBeingTouchedLeavesTheRegistryCon
   td.usage = WGPUTextureUsage_TextureBinding;
   td.label = "t";
   auto texture = reg->create_texture(td);
-  auto view = reg->create_texture_view(*texture, {.label = "v"});
+  // An imported view: forgotten while the group binds it, its handle is stale there (a destroyed
+  // one would be kept for the group, docs/adr/0049).
+  WGPUTextureView raw_view = dev->procs().TextureCreateView(*reg->resolve(*texture), nullptr);
+  auto view = reg->import_texture_view(raw_view, "v");
   auto second_view = reg->create_texture_view(*texture, {.label = "v2"});
   auto buffer = reg->create_buffer({16, WGPUBufferUsage_Uniform, false, "u"});
   auto sampler = reg->create_sampler({.label = "s"});
@@ -254,7 +257,7 @@ TEST_F(NullDeviceTest, ASinkThatDestroysTheGroupBeingTouchedLeavesTheRegistryCon
   auto group = reg->create_bind_group(
       {*layout, {{0, BufferBinding{*buffer}}, {1, *view}, {2, *sampler}, {3, *second_view}}, "group"});
   ASSERT_TRUE(group.ok()) << group.error().message;
-  ASSERT_TRUE(reg->destroy_texture_view(*view).ok());
+  ASSERT_TRUE(reg->forget_texture_view(*view).ok());
   std::vector<Result<void>> destroyed;
   reg->diagnostics().set_sink([&](const Diagnostic& d) {
     if (d.id == MessageId::TouchIgnored && destroyed.empty()) destroyed.push_back(reg->destroy_bind_group(*group));
@@ -266,6 +269,7 @@ TEST_F(NullDeviceTest, ASinkThatDestroysTheGroupBeingTouchedLeavesTheRegistryCon
   EXPECT_FALSE(reg->is_alive(*group));
   EXPECT_EQ(reg->live_counts().of(ResourceKind::BindGroup), 0u);
   EXPECT_EQ(reg->diagnostics().count(MessageId::TouchIgnored), 1u);
+  dev->procs().TextureViewRelease(raw_view);
 }
 
 // ---- capacity ---------------------------------------------------------------------------------
@@ -920,6 +924,9 @@ TEST_F(NullDeviceTest, LossCyclesWithObjectsDestroyedWhileRecordedLeaveNothingPe
     submit_empty(*reg, *device);
     reg->touch(kit.bind_group);  // recorded into serial 2, never submitted
     reg->touch(kit.query_set);
+    // The bundle recorded the group: it goes first, so that the group and what it binds are let
+    // go, not kept for the bundle (docs/adr/0049).
+    ASSERT_TRUE(reg->destroy_render_bundle(kit.render_bundle).ok());
     ASSERT_TRUE(reg->destroy_bind_group(kit.bind_group).ok());
     ASSERT_TRUE(reg->destroy_query_set(kit.query_set).ok());
     ASSERT_TRUE(reg->destroy_texture_view(kit.view).ok());

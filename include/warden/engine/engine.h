@@ -142,8 +142,11 @@ struct EngineCallbacks {
   /// Unknown and a message that starts "hung: "; recovery then follows as for any loss.
   std::function<void(uint64_t device_generation, WGPUDeviceLostReason reason, std::string_view message)>
       on_lost{};
-  /// After a rebuild, before on_ready: the buffers and textures that came back zeroed
-  /// (ContentsSource::None, contents the GPU produced). Produce them again: inside it (and
+  /// After a rebuild, before on_ready: the buffers and textures whose contents are not what they
+  /// were (resources::ContentsLost): ContentsSource::None, zeroed; those the GPU may have written
+  /// (storage, render targets, readback), zeroed or, where listed in `*_with_kept_bytes`, holding
+  /// the bytes last written through warden but not what the GPU wrote since; a buffer mapped at
+  /// creation and not unmapped through unmap_buffer, zeroed. Produce them again: inside it (and
   /// inside on_rebuilt) device(), queue(), begin_frame() and submit() work on the new device.
   std::function<void(const resources::ContentsLost& lost)> on_contents_lost{};
   /// After every rebuild, before on_contents_lost: the whole report, including the objects the

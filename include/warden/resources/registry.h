@@ -143,7 +143,7 @@ const char* to_string(SlotState state);
 enum class ContentsSource : uint8_t {
   Kept,      ///< warden keeps a copy of what was written through write_buffer/write_texture
   Callback,  ///< the application writes them again (the description's refill callback)
-  None,      ///< it comes back zeroed, and the rebuild reports it
+  None,      ///< it comes back zeroed, and the rebuild reports it (ContentsLost)
 };
 /// The name of `source` as messages print it ("kept", "callback", "none").
 const char* to_string(ContentsSource source);
@@ -180,6 +180,12 @@ struct LiveCounts {
   std::array<uint32_t, kResourceKindCount> by_kind{};
   /// Bytes of buffer and texture contents the registry keeps to restore after a loss.
   uint64_t kept_content_bytes = 0;
+  /// Objects whose handle was destroyed while the recipe of a live object (or of another one
+  /// kept so) still named it: a pipeline's shader module or layout, a bind group's buffer, view,
+  /// sampler or layout, a view's texture, what a render bundle recorded. Kept until the last
+  /// recipe that names it goes, so that what names it works and is made again after a loss
+  /// (docs/adr/0049); not in `by_kind` (their handles are dead).
+  uint32_t kept_for_dependents = 0;
   /// Live objects of `kind`.
   uint32_t of(ResourceKind kind) const { return by_kind[kind_index(kind)]; }
   /// Live objects of every kind together.
@@ -198,10 +204,15 @@ struct BufferDescription {
   /// WGPUBufferUsage bits; write_buffer needs CopyDst, bind groups check their bindings against
   /// them.
   WGPUBufferUsage usage = WGPUBufferUsage_None;
-  bool mapped_at_creation = false;  ///< a rebuild makes it unmapped; what was written so is lost
+  /// Made mapped for writing. With ContentsSource::Kept, what is written through the mapping is
+  /// kept when the buffer is unmapped with Registry::unmap_buffer, and a rebuild writes it back;
+  /// unmapped with wgpuBufferUnmap it is not kept, and the rebuild lists it in contents_lost.
+  bool mapped_at_creation = false;
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
-  /// Where the contents come from after a device loss (docs/adr/0013).
+  /// Where the contents come from after a device loss (docs/adr/0013). Kept: the bytes last
+  /// written through warden; what the GPU wrote since (a Storage or QueryResolve buffer) is not
+  /// among them, and the rebuild lists such a buffer in ContentsLost.
   ContentsSource contents = ContentsSource::Kept;
   /// ContentsSource::Callback: called after a rebuild made every object again; writes the
   /// contents through the registry (write_buffer). Required for Callback, ignored otherwise.
@@ -232,7 +243,10 @@ struct TextureDescription {
   std::vector<WGPUTextureFormat> view_formats{};
   /// The name messages, reports and the GPU debugger show.
   std::string label{};
-  /// Where the contents come from after a device loss (docs/adr/0013).
+  /// Where the contents come from after a device loss (docs/adr/0013). Kept: the texels last
+  /// written through write_texture; what the GPU rendered or stored since (a RenderAttachment or
+  /// StorageBinding texture) is not among them, and the rebuild lists such a texture in
+  /// ContentsLost.
   ContentsSource contents = ContentsSource::Kept;
   std::function<void(Registry&, TextureHandle)> refill{};  ///< as BufferDescription::refill
 };
@@ -444,12 +458,23 @@ WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_GPU_TYPE)
 
 }  // namespace detail
 
-/// What a rebuild could not give back as it was, for the application (docs/adr/0013).
+/// What a rebuild could not give back as it was, for the application (docs/adr/0013). A listed
+/// object came back zeroed, unless it is listed again in `*_with_kept_bytes`.
 struct ContentsLost {
-  /// Buffers whose contents are gone.
+  /// Buffers whose contents are not what they were: ContentsSource::None; those the GPU may have
+  /// written (Storage, QueryResolve or MapRead usage); one made `mapped_at_creation` and not
+  /// unmapped through Registry::unmap_buffer.
   std::vector<BufferHandle> buffers{};
-  /// Textures whose contents are gone.
+  /// Textures whose contents are not what they were: ContentsSource::None; those the GPU may
+  /// have written (RenderAttachment or StorageBinding usage).
   std::vector<TextureHandle> textures{};
+  /// Of `buffers`, those that hold the bytes last written through warden (write_buffer,
+  /// unmap_buffer), written back from their kept copy: what the GPU wrote into them since is
+  /// not there. The others came back zeroed.
+  std::vector<BufferHandle> buffers_with_kept_bytes{};
+  /// Of `textures`, those whose subresources written through write_texture hold the texels last
+  /// written so (the rest of them zeroed): what the GPU wrote since is not there.
+  std::vector<TextureHandle> textures_with_kept_bytes{};
   /// True when nothing was lost.
   bool empty() const { return buffers.empty() && textures.empty(); }
 };
@@ -479,8 +504,10 @@ struct RebuildReport {
   /// The device generation the registry is on now.
   uint64_t generation = 0;
   uint32_t rebuilt = 0;  ///< objects made again on the new device
-  /// Buffers and textures that came back zeroed: ContentsSource::None, contents the GPU
-  /// produced (render targets, storage, readback buffers), or written while mapped at creation.
+  /// Buffers and textures whose contents are not what they were: ContentsSource::None (zeroed);
+  /// those the GPU may have written (render targets, storage, readback buffers: zeroed, or the
+  /// bytes last written through warden, which ContentsLost lists again); a buffer mapped at
+  /// creation and not unmapped through unmap_buffer (zeroed).
   ContentsLost contents_lost{};
   /// "<kind> \"<label>\": <the device's words>", one per slot that is now Failed.
   std::vector<std::string> failed{};
@@ -572,7 +599,9 @@ class Registry {
      Takes `object` as the slot's ownership says; on error it stays the caller's. */            \
   Result<void> replace_##snake(Name##Handle handle, WGPU##Name object);                         \
   /* Kills the handle now; the GPU object goes when its last submission retired (owned: at  \
-     the earliest when the submission being recorded now retired). */                          \
+     the earliest when the submission being recorded now retired). While another object's   \
+     recipe names it (a pipeline its module), it is kept for that one, and goes once the last \
+     such recipe goes (LiveCounts::kept_for_dependents, docs/adr/0049). */                     \
   Result<void> destroy_##snake(Name##Handle handle);                                            \
   /* The live GPU object, or an error: stale handle, or (DeviceFailed) its slot is Lost or   \
      Failed, which names the device generation or the device's words. */                      \
@@ -713,6 +742,13 @@ class Registry {
   Result<void> require_usage(TextureViewHandle handle, WGPUTextureUsage needed) const;
   /// Queue writes: never reallocate. Need CopyDst; the range must lie inside the object.
   Result<void> write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size);
+  /// Unmaps a buffer. For one made with `mapped_at_creation` and ContentsSource::Kept, what the
+  /// caller wrote through that mapping (wgpuBufferGetMappedRange) is kept first, as write_buffer
+  /// keeps its bytes: a rebuild after a loss writes it back (through a mapping again, so the
+  /// buffer needs no CopyDst). Errors: a stale handle; DeviceFailed while its slot is Lost or
+  /// Failed; InvalidArgument (UnmapBufferNotMapped) when it is not mapped; WrongThread from
+  /// another thread on GL and GLES, where the mapping was made on the frame thread.
+  Result<void> unmap_buffer(BufferHandle handle);
   /// Writes `size` bytes of `data` into the region `where` names. Needs CopyDst; InvalidArgument
   /// names an empty region, a mip level the texture lacks, a region outside the level, or no data.
   Result<void> write_texture(TextureHandle handle, const TextureWrite& where, const void* data,
@@ -815,6 +851,13 @@ class Registry {
 
  private:
   friend class RegistryImpl;  // src/resources/registry_impl.h: everything but the pools
+  friend class RenderBundleRecording;
+  // A record callback's resolve that the pools refused: while the bundle is made again, the object
+  // of a destroyed handle kept for it (docs/adr/0049); otherwise the same error.
+#define WARDEN_REGISTRY_RESOLVE_FOR_RECORDING(Name, snake) \
+  Result<WGPU##Name> resolve_for_recording(Name##Handle handle) const;
+  WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_RESOLVE_FOR_RECORDING)
+#undef WARDEN_REGISTRY_RESOLVE_FOR_RECORDING
   /// One Pool per kind, in kind order: what resolve() reads.
   using Pools = std::tuple<
 #define WARDEN_REGISTRY_POOL(Name, snake) Pool<WGPU##Name>,
@@ -846,6 +889,9 @@ class Registry {
 template <typename Tag>
 Result<typename detail::GpuType<Tag>::type> RenderBundleRecording::resolve(Handle<Tag> handle) {
   auto object = registry_.resolve(handle);
+  // Made again (a rebuild, a re-record): an object destroyed since, kept because this bundle
+  // recorded it (docs/adr/0049).
+  if (!object) object = registry_.resolve_for_recording(handle);
   if (!object) {
     if (!failure_) failure_ = object.error();
     return object;

@@ -66,5 +66,5 @@
   X(resources, WaitingForFrameThread, 55, "the object was created from another thread on a device that takes calls on one thread (GL, GLES); the frame thread's next poll makes it") \
   X(resources, CreatedWhileReleasingAll, 56, "a release hook created or adopted an object while shutdown was letting go of every object; it was refused (an owned object released)") \
   X(resources, ChainStructNotKept, 57, "a chained struct (nextInChain) cannot be kept in a recipe: only structs made of values are; the message names its sType") \
-  X(resources, UnmapBufferNotMapped, 61, "unmap_buffer was given a buffer that is not mapped")
+  X(resources, UnmapBufferNotMapped, 58, "unmap_buffer was given a buffer that is not mapped")
 // clang-format on

@@ -441,6 +441,8 @@ class RegistryImpl {
   // A rebuild: kept objects of Tag are made again before the slots of Tag, kept bytes restored.
   template <typename Tag>
   void rebuild_custody(RebuildReport& report);
+  template <typename Tag>
+  Result<Object<Tag>> remake_for_rebuild(uint64_t bits, detail::Record<Tag>& rec, RebuildReport& report);
   // recreate_*: a kept view or bind group made of what was recreated is made again too (what
   // names it would otherwise go on with the old object). A refusal is added to `failed`.
   template <typename Tag>

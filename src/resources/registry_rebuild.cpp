@@ -154,17 +154,7 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
       report.awaiting_owner.push_back(fmt::format("{} \"{}\"", to_string(Tag::kind), rec.label));
       continue;
     }
-    Result<Object<Tag>> made = [&]() -> Result<Object<Tag>> {
-      if (Object<Tag> prepared = take_prepared<Tag>(id.bits)) {
-        ++report.prepared_taken;
-        return prepared;
-      }
-      if constexpr (std::is_same_v<Tag, BufferTag>) {
-        return make_object<BufferTag>(as_rebuilt(rec));
-      } else {
-        return make_object<Tag>(*rec.recipe);
-      }
-    }();
+    Result<Object<Tag>> made = remake_for_rebuild<Tag>(id.bits, rec, report);
     if (!made) {
       rec.state = SlotState::Failed;
       rec.failure = made.error().message;
@@ -185,6 +175,22 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
   report.timings.kind_ms[kind_index(Tag::kind)] += ms_since(walk) - (report.timings.contents_ms - contents_before);
 }
 
+// The object a rebuild puts back for `rec`: the one made ahead on the spare, if any, else one made
+// from its recipe on the new device.
+template <typename Tag>
+Result<RegistryImpl::Object<Tag>> RegistryImpl::remake_for_rebuild(uint64_t bits, detail::Record<Tag>& rec,
+                                                                   RebuildReport& report) {
+  if (Object<Tag> prepared = take_prepared<Tag>(bits)) {
+    ++report.prepared_taken;
+    return prepared;
+  }
+  if constexpr (std::is_same_v<Tag, BufferTag>) {
+    return make_object<BufferTag>(as_rebuilt(rec));
+  } else {
+    return make_object<Tag>(*rec.recipe);
+  }
+}
+
 template <typename Tag>
 void RegistryImpl::rebuild_custody(RebuildReport& report) {
   std::vector<uint64_t> lost;
@@ -196,17 +202,7 @@ void RegistryImpl::rebuild_custody(RebuildReport& report) {
     auto found = custody<Tag>().find(bits);
     if (found == custody<Tag>().end()) continue;
     detail::Record<Tag>& rec = found->second.record;
-    Result<Object<Tag>> made = [&]() -> Result<Object<Tag>> {
-      if (Object<Tag> prepared = take_prepared<Tag>(bits)) {
-        ++report.prepared_taken;
-        return prepared;
-      }
-      if constexpr (std::is_same_v<Tag, BufferTag>) {
-        return make_object<BufferTag>(as_rebuilt(rec));
-      } else {
-        return make_object<Tag>(*rec.recipe);
-      }
-    }();
+    Result<Object<Tag>> made = remake_for_rebuild<Tag>(bits, rec, report);
     if (!made) {
       rec.state = SlotState::Failed;
       rec.failure = made.error().message;
@@ -417,3 +413,4 @@ void RegistryImpl::write_kept(WGPUTexture object, const detail::Record<TextureTa
 }
 
 }  // namespace warden::resources
+

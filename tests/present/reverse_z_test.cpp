@@ -152,6 +152,22 @@ class ReverseZTest : public testing::GlDeviceTest {
 
   // Draws the triangles in the order given into a cleared colour and depth target, with the
   // projection, depth test and clear of the convention `standard` picks.
+  // A near red and a far green triangle overlap: red wins the overlap, and each keeps what only
+  // it covers, whichever is drawn first.
+  void expect_nearer_triangle_wins() {
+    const Triangle near_red{2.0, 0.0, 1.0, 0.0};
+    const Triangle far_green{6.0, 0.25, 0.0, 1.0};
+    const Rgba red{255, 0, 0, 255}, green{0, 255, 0, 255}, clear{0, 0, 255, 255};
+    const auto check = [&](const Image& image) {
+      EXPECT_EQ(image.pixel(kOverlapX, kOverlapY), red);
+      EXPECT_EQ(image.pixel(kFarOnlyX, kFarOnlyY), green);
+      EXPECT_EQ(image.pixel(2, 2), clear);
+    };
+    check(draw({near_red, far_green}));
+    check(draw({far_green, near_red}));
+    EXPECT_THAT(dev->take_errors(), IsEmpty());
+  }
+
   Image draw(std::initializer_list<Triangle> triangles) {
     const gpu::Procs& procs = dev->procs();
     const float fovy = std::numbers::pi_v<float> / 2;
@@ -209,39 +225,11 @@ class ReverseZTest : public testing::GlDeviceTest {
   BindGroupHandle bind_group;
 };
 
-TEST_F(ReverseZTest, TheNearerTriangleWinsInBothDrawingOrders) {
-  const Triangle near_red{2.0, 0.0, 1.0, 0.0};
-  const Triangle far_green{6.0, 0.25, 0.0, 1.0};
-  const Rgba red{255, 0, 0, 255}, green{0, 255, 0, 255}, clear{0, 0, 255, 255};
-
-  const Image near_first = draw({near_red, far_green});
-  EXPECT_EQ(near_first.pixel(kOverlapX, kOverlapY), red);
-  EXPECT_EQ(near_first.pixel(kFarOnlyX, kFarOnlyY), green);
-  EXPECT_EQ(near_first.pixel(2, 2), clear);
-
-  const Image far_first = draw({far_green, near_red});
-  EXPECT_EQ(far_first.pixel(kOverlapX, kOverlapY), red);
-  EXPECT_EQ(far_first.pixel(kFarOnlyX, kFarOnlyY), green);
-  EXPECT_EQ(far_first.pixel(2, 2), clear);
-  EXPECT_THAT(dev->take_errors(), IsEmpty());
-}
+TEST_F(ReverseZTest, TheNearerTriangleWinsInBothDrawingOrders) { expect_nearer_triangle_wins(); }
 
 TEST_F(ReverseZTest, WithTheStandardDepthHelpersTheNearerTriangleWinsInBothDrawingOrders) {
   standard = true;
-  const Triangle near_red{2.0, 0.0, 1.0, 0.0};
-  const Triangle far_green{6.0, 0.25, 0.0, 1.0};
-  const Rgba red{255, 0, 0, 255}, green{0, 255, 0, 255}, clear{0, 0, 255, 255};
-
-  const Image near_first = draw({near_red, far_green});
-  EXPECT_EQ(near_first.pixel(kOverlapX, kOverlapY), red);
-  EXPECT_EQ(near_first.pixel(kFarOnlyX, kFarOnlyY), green);
-  EXPECT_EQ(near_first.pixel(2, 2), clear);
-
-  const Image far_first = draw({far_green, near_red});
-  EXPECT_EQ(far_first.pixel(kOverlapX, kOverlapY), red);
-  EXPECT_EQ(far_first.pixel(kFarOnlyX, kFarOnlyY), green);
-  EXPECT_EQ(far_first.pixel(2, 2), clear);
-  EXPECT_THAT(dev->take_errors(), IsEmpty());
+  expect_nearer_triangle_wins();
 }
 
 }  // namespace

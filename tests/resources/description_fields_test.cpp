@@ -22,8 +22,8 @@ using testing::FailsWith;
 using testing::GlDeviceTest;
 using testing::NullDeviceTest;
 
-constexpr uint32_t kSide = 4;  // every target is 4x4
-constexpr uint32_t kRowBytes = 256;
+constexpr uint32_t kTargetSide = 4;  // every target is 4x4
+constexpr uint32_t kTargetRowBytes = 256;
 using Pixel = std::array<uint8_t, 4>;
 constexpr Pixel kRed{255, 0, 0, 255};
 constexpr Pixel kBlack{0, 0, 0, 255};
@@ -77,7 +77,7 @@ auto object(const Registry& reg, H handle) {
 }
 
 TextureHandle color_target(Registry& reg, const char* label) {
-  return take(reg.create_texture({.size = {kSide, kSide, 1},
+  return take(reg.create_texture({.size = {kTargetSide, kTargetSide, 1},
                                   .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
                                   .label = label}));
 }
@@ -117,11 +117,11 @@ WGPURenderPassEncoder begin_pass(const gpu::Procs& p, WGPUCommandEncoder encoder
 }
 
 // Records `draw`, copies each of `targets` (4x4 RGBA8) to a buffer, submits and reads it back:
-// kSide rows of kRowBytes per target, in order. Empty on a failure (with a test failure).
+// kTargetSide rows of kTargetRowBytes per target, in order. Empty on a failure (with a test failure).
 std::vector<uint8_t> draw_and_read(Registry& reg, const gpu::Context& context, std::vector<WGPUTexture> targets,
                                    const std::function<void(WGPUCommandEncoder)>& draw) {
   const gpu::Procs& p = reg.procs();
-  const uint64_t image_bytes = uint64_t{kRowBytes} * kSide;
+  const uint64_t image_bytes = uint64_t{kTargetRowBytes} * kTargetSide;
   WGPUBufferDescriptor bd{};
   bd.size = image_bytes * targets.size();
   bd.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
@@ -135,9 +135,9 @@ std::vector<uint8_t> draw_and_read(Registry& reg, const gpu::Context& context, s
     WGPUTexelCopyBufferInfo destination{};
     destination.buffer = readback.get();
     destination.layout.offset = image_bytes * i;
-    destination.layout.bytesPerRow = kRowBytes;
-    destination.layout.rowsPerImage = kSide;
-    const WGPUExtent3D size{kSide, kSide, 1};
+    destination.layout.bytesPerRow = kTargetRowBytes;
+    destination.layout.rowsPerImage = kTargetSide;
+    const WGPUExtent3D size{kTargetSide, kTargetSide, 1};
     p.CommandEncoderCopyTextureToBuffer(encoder, &source, &destination, &size);
   }
   WGPUCommandBuffer commands = p.CommandEncoderFinish(encoder, nullptr);
@@ -150,7 +150,7 @@ std::vector<uint8_t> draw_and_read(Registry& reg, const gpu::Context& context, s
 }
 
 Pixel pixel(const std::vector<uint8_t>& bytes, uint32_t x, uint32_t y, uint32_t image = 0) {
-  const size_t at = size_t{image} * kRowBytes * kSide + size_t{y} * kRowBytes + size_t{x} * 4;
+  const size_t at = size_t{image} * kTargetRowBytes * kTargetSide + size_t{y} * kTargetRowBytes + size_t{x} * 4;
   if (bytes.size() < at + 4) return {};
   return {bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]};
 }
@@ -172,7 +172,7 @@ std::vector<WGPUBindGroupLayoutEntry> depth_and_sampler_entries(WGPUSamplerBindi
 TEST_F(NullDeviceTest, ACompareSamplerBindsToAComparisonBindingWhereAnOrdinaryOneIsRefused) {
   auto reg = testing::make_registry(*dev);
   const TextureHandle depth = take(reg->create_texture(
-      {.size = {kSide, kSide, 1}, .format = WGPUTextureFormat_Depth32Float, .usage = WGPUTextureUsage_TextureBinding}));
+      {.size = {kTargetSide, kTargetSide, 1}, .format = WGPUTextureFormat_Depth32Float, .usage = WGPUTextureUsage_TextureBinding}));
   const TextureViewHandle view = take(reg->create_texture_view(depth));
   const BindGroupLayoutHandle layout =
       take(reg->create_bind_group_layout(depth_and_sampler_entries(WGPUSamplerBindingType_Comparison), "shadow layout"));
@@ -261,12 +261,12 @@ TEST_F(GlDeviceTest, PerAxisAddressModesOverrideTheCommonOne) {
 
 TEST_F(NullDeviceTest, ViewFormatsLetATextureHaveAnSrgbViewThatIsRefusedWithoutThem) {
   auto reg = testing::make_registry(*dev);
-  const TextureHandle listed = take(reg->create_texture({.size = {kSide, kSide, 1},
+  const TextureHandle listed = take(reg->create_texture({.size = {kTargetSide, kTargetSide, 1},
                                                          .usage = WGPUTextureUsage_TextureBinding,
                                                          .view_formats = {WGPUTextureFormat_RGBA8UnormSrgb},
                                                          .label = "with srgb view"}));
   const TextureHandle unlisted = take(reg->create_texture(
-      {.size = {kSide, kSide, 1}, .usage = WGPUTextureUsage_TextureBinding, .label = "without srgb view"}));
+      {.size = {kTargetSide, kTargetSide, 1}, .usage = WGPUTextureUsage_TextureBinding, .label = "without srgb view"}));
   EXPECT_TRUE(reg->create_texture_view(listed, {.format = WGPUTextureFormat_RGBA8UnormSrgb, .label = "srgb"}).ok());
   auto refused = reg->create_texture_view(unlisted, {.format = WGPUTextureFormat_RGBA8UnormSrgb, .label = "srgb too"});
   ASSERT_THAT(refused, FailsWith(MessageId::CreateRejected));
@@ -290,7 +290,7 @@ TEST_F(GlDeviceTest, SampleMaskZeroDrawsNothingAndAllOnesDrawsEverything) {
                                              .targets = {ColorTarget{}}}));
   };
   const RenderPipelineHandle pipelines[] = {pipeline(0), pipeline(0xFFFFFFFF)};
-  const TextureHandle multisampled = take(reg->create_texture({.size = {kSide, kSide, 1},
+  const TextureHandle multisampled = take(reg->create_texture({.size = {kTargetSide, kTargetSide, 1},
                                                                .usage = WGPUTextureUsage_RenderAttachment,
                                                                .sample_count = 4,
                                                                .label = "multisampled"}));
@@ -335,7 +335,7 @@ struct CompareAndStencilScene {
 
 CompareAndStencilScene build_scene(Registry& reg) {
   CompareAndStencilScene s;
-  s.depth_map = take(reg.create_texture({.size = {kSide, kSide, 1},
+  s.depth_map = take(reg.create_texture({.size = {kTargetSide, kTargetSide, 1},
                                          .format = WGPUTextureFormat_Depth32Float,
                                          .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_RenderAttachment,
                                          .label = "depth map"}));
@@ -352,7 +352,7 @@ CompareAndStencilScene build_scene(Registry& reg) {
                                                .vertex = {.module = s.module, .entry_point = "vs_full"},
                                                .fragment = ShaderStage{.module = s.module, .entry_point = "fs"},
                                                .targets = {ColorTarget{}}}));
-  s.stencil = take(reg.create_texture({.size = {kSide, kSide, 1},
+  s.stencil = take(reg.create_texture({.size = {kTargetSide, kTargetSide, 1},
                                        .format = WGPUTextureFormat_Depth24PlusStencil8,
                                        .usage = WGPUTextureUsage_RenderAttachment,
                                        .label = "stencil"}));
@@ -409,10 +409,10 @@ std::vector<uint8_t> render_scene(Registry& reg, const gpu::Context& context, co
 // The compare target is red (Less: 0.25 passes, 0.75 fails); the stencil target red on its
 // left half, where the mark pipeline raised the stencil, and black on its right.
 void expect_scene_pixels(const std::vector<uint8_t>& bytes) {
-  for (uint32_t y = 0; y < kSide; ++y) {
-    for (uint32_t x = 0; x < kSide; ++x) {
+  for (uint32_t y = 0; y < kTargetSide; ++y) {
+    for (uint32_t x = 0; x < kTargetSide; ++x) {
       EXPECT_EQ(pixel(bytes, x, y, 0), kRed) << x << "," << y;
-      EXPECT_EQ(pixel(bytes, x, y, 1), x < kSide / 2 ? kRed : kBlack) << x << "," << y;
+      EXPECT_EQ(pixel(bytes, x, y, 1), x < kTargetSide / 2 ? kRed : kBlack) << x << "," << y;
     }
   }
 }

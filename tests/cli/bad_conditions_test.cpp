@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "support/test_files.h"
 #include "support/cli_run.h"
+#include "support/test_files.h"
 
 namespace warden {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/test_files.h"
 #include "support/cli_run.h"
+#include "support/test_files.h"
 #include "warden/version.h"
 
 namespace warden {

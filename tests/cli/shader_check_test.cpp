@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/messages.h"
-#include "support/test_files.h"
 #include "support/cli_run.h"
+#include "support/test_files.h"
 #include "warden/core/messages.h"
 
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "cli/messages.h"
-#include "support/test_files.h"
 #include "support/messages.h"
+#include "support/test_files.h"
 #include "warden/core/diagnostics.h"
 #include "warden/core/messages.h"
 #include "warden/core/result.h"

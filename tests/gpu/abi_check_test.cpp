@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <string>
 
-#include "support/test_files.h"
 #include "support/messages.h"
+#include "support/test_files.h"
 #include "warden/gpu/context.h"
 #include "warden/gpu/library.h"
 

@@ -9,10 +9,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "support/test_files.h"
 #include "support/gpu_test.h"
 #include "support/messages.h"
 #include "support/reference_watch.h"
+#include "support/test_files.h"
 #include "warden/gpu/context.h"
 #include "warden/gpu/ledger.h"
 #include "warden/gpu/objects.h"

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "support/test_files.h"
 #include "support/error_scope.h"
 #include "support/gpu_test.h"
 #include "support/messages.h"
 #include "support/poll_until.h"
+#include "support/test_files.h"
 #include "warden/gpu/library.h"
 #include "warden/gpu/objects.h"
 

@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "support/test_files.h"
 #include "support/gpu_test.h"
 #include "support/messages.h"
+#include "support/test_files.h"
 #include "warden/shaders/shader_compiler.h"
 #include "warden/shaders/source_file.h"
 

@@ -338,8 +338,8 @@ TEST_F(TileGpuTest, AncestorFallbackDrawsEachPositionsPartOfTheRoot) {
   EXPECT_PRED2(near, pixel(image, 48, 48), kWhite) << show(pixel(image, 48, 48));
 }
 
-// A whole band's array is destroyed only once nothing holds a layer and its last reader retired;
-// then no "destroyed texture used in a submit" is possible.
+// A whole band's array is destroyed only once nothing holds a layer, its last reader retired and
+// no bind group made from it is left; then no "destroyed texture used in a submit" is possible.
 TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
   auto array = make_array(2);
   ASSERT_TRUE(array);
@@ -374,7 +374,15 @@ TEST_F(TileGpuTest, BandArrayIsDestroyedOnlyAfterItsLastReaderRetired) {
   EXPECT_FALSE(is_texture_destroyed());
   poll_until_retired(submit(encoder().get()));
   registry->poll();
+  // The tile bind group made from the array still names its view, and the view the texture: an
+  // object keeps what it was made from (docs/adr/0049), so the texture goes with the group.
+  EXPECT_FALSE(is_texture_destroyed());
+  EXPECT_EQ(registry->live_counts().kept_for_dependents, 2u) << "the view and its texture";
+  group = TileBindGroup{};
+  poll_until_retired(submit(encoder().get()));
+  registry->poll();
   EXPECT_TRUE(is_texture_destroyed());
+  EXPECT_EQ(registry->live_counts().kept_for_dependents, 0u);
   auto image = read(readback.get());
   EXPECT_PRED2(near, pixel(image, 32, 32), kBlue);
   auto destroyed = array->upload(encoder().get(), 0, solid(kRed));

@@ -261,7 +261,10 @@ struct ProbeRun {
 ProbeRun run_probe() {
   ProbeRun run;
   // The ledger on whatever this run's WARDEN_LEDGER says: the watch is what is tested.
-  const std::string command = "WARDEN_LEDGER=1 '" + warden::testing::test_file(WARDEN_LEDGER_PROBE_PATH) + "' 2>&1";
+  // The probe runs all its tests whatever part of this program runs: a sharded run's variables
+  // (memcheck runs programs in shards) are not handed on.
+  const std::string command = "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX WARDEN_LEDGER=1 '" +
+                              warden::testing::test_file(WARDEN_LEDGER_PROBE_PATH) + "' 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   char buffer[4096];

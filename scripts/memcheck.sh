@@ -10,11 +10,14 @@ supp="$root/tests/sanitizer/valgrind.supp"
 # of valgrind, where one frame or one seed of the same path runs in the tests kept.
 skip='*OneMegabyte*:*1MB*:*Megabyte*:*FiftyOnGl*:*AThousandFrames*:*SeveralSeeds*'
 jobs="${MEMCHECK_JOBS:-$(nproc)}"
-# Each program runs as this many processes (GoogleTest's shards): a process that makes more than
-# about a hundred GL devices over llvmpipe finds no EGL display for the next one (Dawn's GL
-# backend keeps what each device's context made until the process ends), and the engine's
-# suite makes more than that.
-shards="${MEMCHECK_SHARDS:-2}"
+# These programs run as two processes (GoogleTest's shards): a process that makes more than about
+# a hundred GL devices over llvmpipe finds no EGL display for the next one (Dawn's GL backend
+# keeps what each device's context made until the process ends), and the engine's suite makes
+# more than that. The others run whole: each shard pays the GL start-up again.
+sharded=" ${MEMCHECK_SHARDED:-test_engine} "
+shards_of() {  # <program>
+  [[ "$sharded" == *" $(basename "$1") "* ]] && echo 2 || echo 1
+}
 # One program per core at once: valgrind runs each program's threads one at a time, so two
 # programs on two cores take about half the wall time. Results are printed in name order.
 check() {
@@ -22,7 +25,7 @@ check() {
   name="$(basename "$t").$shard"
   log="$build/memcheck-$name.log"
   start=$(date +%s)
-  GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+  GTEST_TOTAL_SHARDS=$(shards_of "$t") GTEST_SHARD_INDEX=$shard valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
     --show-leak-kinds=definite --suppressions="$supp" \
     "$t" --gtest_filter="-$skip" --gtest_brief=1 > "$log" 2>&1
   rc=$?
@@ -45,7 +48,7 @@ for t in "$build"/tests/test_*; do
   [[ -x "$t" && -f "$t" ]] && programs+=("$t")
 done
 for t in "${programs[@]}"; do
-  for (( shard = 0; shard < shards; ++shard )); do
+  for (( shard = 0; shard < $(shards_of "$t"); ++shard )); do
     while (( $(jobs -rp | wc -l) >= jobs )); do wait -n; done
     check "$t" "$shard" &
   done
@@ -53,7 +56,7 @@ done
 wait
 failed=0
 for t in "${programs[@]}"; do
-  for (( shard = 0; shard < shards; ++shard )); do
+  for (( shard = 0; shard < $(shards_of "$t"); ++shard )); do
     result="$build/memcheck-$(basename "$t").$shard.log.result"
     cat "$result"
     grep -q "^memcheck: .* clean" "$result" || failed=1

@@ -22,7 +22,9 @@
   X(cli, ShaderCheckStandardInputClosed, 6, "shader check was to read '-' while standard input is closed") \
   X(cli, ShaderCheckStandardInputTwice, 7, "shader check was given '-' more than once; standard input can be read only once") \
   X(cli, ShaderCheckMaxBytesInvalid, 8, "a --max-bytes value is not a whole number from 1 to 18446744073709551615") \
-  X(cli, ShaderCheckOutOfMemory, 9, "shader check ran out of memory checking a file; the later files are still checked")
+  X(cli, ShaderCheckOutOfMemory, 9, "shader check ran out of memory checking a file; the later files are still checked") \
+  X(cli, ShaderCheckPackageMalformed, 10, "a --package value is not NAME=FOLDER with a name and a folder") \
+  X(cli, ShaderCheckWeslFeatureMalformed, 11, "a --wesl-feature value is not NAME, NAME=true or NAME=false")
 // clang-format on
 
 namespace warden::cli {

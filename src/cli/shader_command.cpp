@@ -1,6 +1,8 @@
-// `warden shader check [--format text|json] [--feature NAME]... [--max-bytes N] FILE...`:
-// compiles each file on the Null backend (validation only: no GPU needed) and prints every
-// diagnostic the compiler reported, file by file as each is done (docs/shader-check.md).
+// `warden shader check [--format text|json] [--feature NAME]... [--max-bytes N] [--root DIR]
+// [--package NAME=DIR]... [--wesl-feature NAME[=BOOL]]... [--linked] FILE...`: compiles each
+// file on the Null backend (validation only: no GPU needed) and prints every diagnostic the
+// compiler reported, file by file as each is done (docs/shader-check.md). A WESL file is linked
+// first and its diagnostics are given in the files the user wrote (docs/shader-modules.md).
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <memory>
 #include <new>
 #include <optional>
@@ -25,6 +28,7 @@
 #include "warden/shaders/shader_compiler.h"
 #include "warden/shaders/shader_features.h"
 #include "warden/shaders/source_file.h"
+#include "warden/shaders/wesl.h"
 
 namespace warden::cli {
 namespace {
@@ -40,6 +44,12 @@ struct CheckOptions {
   // Read from the two above once the command line is parsed.
   std::optional<std::vector<shaders::ShaderFeature>> features;  // nullopt: every one offered
   uint64_t max_bytes = shaders::kDefaultMaxSourceBytes;
+  // WESL: the package root, packages and feature values as given, then read into `wesl`.
+  std::string package_root;
+  std::vector<std::string> package_specs;
+  std::vector<std::string> wesl_feature_specs;
+  bool linked = false;  // print the linked WGSL
+  shaders::WeslOptions wesl;
 };
 
 // One file's outcome: diagnostics, or the reason it could not be checked.
@@ -49,6 +59,14 @@ struct CheckedFile {
   std::vector<shaders::ShaderDiagnostic> diagnostics;
   std::string io_error;
   warden::MessageId io_error_id = MessageId::Application;
+  std::optional<shaders::LinkedShader> linked{};  // a WESL file's link
+  // The text a diagnostic's excerpt comes from: its own file's.
+  std::string_view source_of(const shaders::ShaderDiagnostic& d) const {
+    if (linked) {
+      if (const auto* f = linked->source_map.file(d.path)) return f->text;
+    }
+    return source;
+  }
 };
 
 // `text` as a JSON string can hold it. JSON text is UTF-8 and a file name need not be: in a text
@@ -79,7 +97,7 @@ JsonText json_text(std::string_view text) {
 // JSON stays one object: its opening is written before the first file, its end after the last.
 class Report {
  public:
-  explicit Report(bool json) : json_(json) {
+  Report(bool json, bool linked) : json_(json), linked_(linked) {
     if (json_) write_out("{\"files\":[");
   }
   void add(const CheckedFile& file) {
@@ -89,8 +107,12 @@ class Report {
       // thrown: a throw here would leave the object unterminated and the later files unchecked.
       write_out(fmt::format("{}{}", first_ ? "" : ",",
                             to_json(file).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    } else if (linked_) {
+      // The linked WGSL alone on standard output, so that it can be saved or piped as it is.
+      if (file.linked && file.linked->ok()) write_out(file.linked->wgsl);
+      for (const auto& d : file.diagnostics) print_err("{}", shaders::format_diagnostic(d, file.source_of(d)));
     } else {
-      for (const auto& d : file.diagnostics) write_out(shaders::format_diagnostic(d, file.source));
+      for (const auto& d : file.diagnostics) write_out(shaders::format_diagnostic(d, file.source_of(d)));
     }
     first_ = false;
     flush_out();
@@ -100,19 +122,30 @@ class Report {
   }
 
  private:
-  static nlohmann::ordered_json to_json(const CheckedFile& file) {
+  nlohmann::ordered_json to_json(const CheckedFile& file) const {
     nlohmann::ordered_json diagnostics = nlohmann::ordered_json::array();
     for (const auto& d : file.diagnostics) {
-      diagnostics.push_back({{"severity", to_string(d.severity)},
-                             {"id", describe_any(d.id).name},
-                             {"line", d.line},
-                             {"column", d.column},
-                             {"message", d.message}});
+      nlohmann::ordered_json entry = {{"severity", to_string(d.severity)},
+                                      {"id", describe_any(d.id).name},
+                                      {"line", d.line},
+                                      {"column", d.column},
+                                      {"message", d.message}};
+      if (file.linked) {
+        // The file the place is in (an imported module's), and the place in the linked WGSL.
+        entry["path"] = json_text(d.path).text;
+        if (d.linked_line != 0) {
+          entry["linked_line"] = d.linked_line;
+          entry["linked_column"] = d.linked_column;
+        }
+        if (!d.notes.empty()) entry["notes"] = d.notes;
+      }
+      diagnostics.push_back(std::move(entry));
     }
     const JsonText path = json_text(file.path);
     nlohmann::ordered_json entry = {{"path", path.text}};
     if (path.escaped) entry["path_not_utf8"] = true;
     entry["diagnostics"] = std::move(diagnostics);
+    if (linked_ && file.linked && file.linked->ok()) entry["linked"] = file.linked->wgsl;
     if (!file.io_error.empty()) {
       entry["error"] = json_text(file.io_error).text;
       entry["error_id"] = describe_any(file.io_error_id).name;
@@ -120,6 +153,7 @@ class Report {
     return entry;
   }
   bool json_;
+  bool linked_;
   bool first_ = true;
 };
 
@@ -140,6 +174,36 @@ Result<std::vector<shaders::ShaderFeature>> read_feature_names(const std::vector
       return make_error(ErrorKind::InvalidArgument, feature.error().id, std::move(message));
     }
     features.push_back(*feature);
+  }
+  return features;
+}
+
+// `--package NAME=FOLDER`, each one a package the WESL linker may import from.
+Result<std::vector<shaders::WeslPackage>> read_packages(const std::vector<std::string>& specs) {
+  std::vector<shaders::WeslPackage> packages;
+  for (const std::string& spec : specs) {
+    const size_t equals = spec.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == spec.size()) {
+      return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckPackageMalformed,
+                        fmt::format("--package '{}': expected NAME=FOLDER (--package noise=shaders/noise)", spec));
+    }
+    packages.push_back({spec.substr(0, equals), spec.substr(equals + 1)});
+  }
+  return packages;
+}
+
+// `--wesl-feature NAME`, `NAME=true` or `NAME=false`: the values @if and @elif read.
+Result<std::map<std::string, bool, std::less<>>> read_wesl_features(const std::vector<std::string>& specs) {
+  std::map<std::string, bool, std::less<>> features;
+  for (const std::string& spec : specs) {
+    const size_t equals = spec.find('=');
+    const std::string name = spec.substr(0, equals);
+    const std::string value = equals == std::string::npos ? "true" : spec.substr(equals + 1);
+    if (name.empty() || (value != "true" && value != "false")) {
+      return make_error(ErrorKind::InvalidArgument, MessageId::ShaderCheckWeslFeatureMalformed,
+                        fmt::format("--wesl-feature '{}': expected NAME, NAME=true or NAME=false", spec));
+    }
+    features[name] = value == "true";
   }
   return features;
 }
@@ -190,7 +254,30 @@ std::string display_name(const std::string& path) {
   return path == kStandardInput ? std::string(kStandardInputName) : path;
 }
 
-CheckedFile check_file(const shaders::ShaderCompiler& compiler, const std::string& path, uint64_t max_bytes) {
+// A WESL file (or any file, with --linked) is linked first; the compiler's places are then
+// moved back to the files the user wrote.
+void link_and_compile(const shaders::ShaderCompiler& compiler, const CheckOptions& options, CheckedFile& file) {
+  shaders::WeslOptions wesl = options.wesl;
+  if (wesl.package_root.empty()) {
+    wesl.package_root = file.path == kStandardInputName ? std::filesystem::path(".")
+                                                         : std::filesystem::path(file.path).parent_path();
+  }
+  file.linked = shaders::link_wesl_text(file.path, file.source, wesl);
+  if (!file.linked->ok()) {
+    file.diagnostics = file.linked->diagnostics;
+    return;
+  }
+  auto compiled = compiler.compile(file.path, file.linked->wgsl);
+  if (!compiled) {
+    file.io_error = compiled.error().message;
+    file.io_error_id = compiled.error().id;
+    return;
+  }
+  file.diagnostics = shaders::map_to_sources(*file.linked, std::move(compiled->diagnostics));
+}
+
+CheckedFile check_file(const shaders::ShaderCompiler& compiler, const CheckOptions& options, const std::string& path) {
+  const uint64_t max_bytes = options.max_bytes;
   CheckedFile file{display_name(path), {}, {}, {}};
   auto source = read_input(path, max_bytes);
   if (!source) {
@@ -200,13 +287,18 @@ CheckedFile check_file(const shaders::ShaderCompiler& compiler, const std::strin
     return file;
   }
   file.source = std::move(source->text);
-  auto compiled = compiler.compile(file.path, file.source);
-  if (!compiled) {
-    file.io_error = compiled.error().message;
-    file.io_error_id = compiled.error().id;
-    return file;
+  if (options.linked || shaders::uses_wesl(file.source) || std::filesystem::path(path).extension() == ".wesl") {
+    link_and_compile(compiler, options, file);
+    if (!file.io_error.empty()) return file;
+  } else {
+    auto compiled = compiler.compile(file.path, file.source);
+    if (!compiled) {
+      file.io_error = compiled.error().message;
+      file.io_error_id = compiled.error().id;
+      return file;
+    }
+    file.diagnostics = std::move(compiled->diagnostics);
   }
-  file.diagnostics = std::move(compiled->diagnostics);
   if (source->byte_order_mark_removed) {
     file.diagnostics.insert(file.diagnostics.begin(),
                             shaders::ShaderDiagnostic{Severity::Info, file.path, 0, 0,
@@ -220,10 +312,10 @@ CheckedFile check_file(const shaders::ShaderCompiler& compiler, const std::strin
 // limit: the compiler's allocations throw through the device call) is that file's failure, like
 // an unreadable one, and the later files are still checked. Whatever the file held is freed by
 // then, so the next one starts with the memory it had.
-CheckedFile check_file_within_memory(const shaders::ShaderCompiler& compiler, const std::string& path,
-                                     uint64_t max_bytes) {
+CheckedFile check_file_within_memory(const shaders::ShaderCompiler& compiler, const CheckOptions& options,
+                                     const std::string& path) {
   try {
-    return check_file(compiler, path, max_bytes);
+    return check_file(compiler, options, path);
   } catch (const std::bad_alloc&) {
     CheckedFile file{display_name(path), {}, {}, {}};
     file.io_error = fmt::format("{}: out of memory checking this file (not checked)", file.path);
@@ -273,6 +365,13 @@ Result<void> read_command_line(CheckOptions& options, const std::vector<std::str
     if (!features) return features.error();
     options.features = std::move(features.value());
   }
+  auto packages = read_packages(options.package_specs);
+  if (!packages) return packages.error();
+  options.wesl.packages = std::move(packages.value());
+  auto wesl_features = read_wesl_features(options.wesl_feature_specs);
+  if (!wesl_features) return wesl_features.error();
+  options.wesl.features = std::move(wesl_features.value());
+  options.wesl.package_root = options.package_root;
   auto files = files_to_check(arguments, operands);
   if (!files) return files.error();
   options.files = std::move(files.value());
@@ -298,9 +397,9 @@ int run_check(const CheckOptions& options) {
 
   bool io_failed = false;
   bool any_error = false;
-  Report report(options.format == "json");
+  Report report(options.format == "json", options.linked);
   for (const std::string& path : options.files) {
-    CheckedFile file = check_file_within_memory(compiler, path, options.max_bytes);
+    CheckedFile file = check_file_within_memory(compiler, options, path);
     if (!file.io_error.empty()) {
       print_err("warden: {}\n", file.io_error);
       io_failed = true;
@@ -341,6 +440,17 @@ const CLI::App* add_shader_command(CLI::App& app, const std::vector<std::string>
       ->allow_extra_args(false);  // one name per --feature: the files that follow stay files
   check->add_option("--max-bytes", options->max_bytes_text, "Refuse files larger than this many bytes (1 or more)")
       ->capture_default_str();
+  check->add_option("--root", options->package_root,
+                    "WESL: the folder package:: names (default: each file's own folder)");
+  check->add_option("--package", options->package_specs,
+                    "WESL: a package to import from, NAME=FOLDER (repeat it); its top module is FOLDER/lib.wesl")
+      ->allow_extra_args(false);
+  check->add_option("--wesl-feature", options->wesl_feature_specs,
+                    "WESL: a feature's value for @if and @elif, NAME (true), NAME=true or NAME=false (repeat it)")
+      ->allow_extra_args(false);
+  check->add_flag("--linked", options->linked,
+                  "Link each file as WESL and print the linked WGSL on standard output (diagnostics go to "
+                  "standard error; with --format json, in the file's \"linked\")");
   // The files are what CLI11 leaves over, so that their order is kept and a file named like an
   // option can still be checked (files_to_check decides).
   check->allow_extras();

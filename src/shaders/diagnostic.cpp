@@ -138,6 +138,7 @@ std::string format_diagnostic(const ShaderDiagnostic& d, std::string_view source
     const Excerpt shown = excerpt(*text, d.column);
     out += fmt::format("{}\n{}\n", shown.line, shown.caret);
   }
+  for (const std::string& note : d.notes) out += fmt::format("note: {}\n", note);
   return out;
 }
 

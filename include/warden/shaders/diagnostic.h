@@ -28,6 +28,13 @@ struct ShaderDiagnostic {
   std::string message{};  ///< the compiler's message, whole
   /// Which of warden's messages this is: the compiler's own words, or a note warden adds.
   MessageId id = MessageId::ShaderCompilerMessage;
+  /// For a shader linked from WESL modules: where the compiler put it in the linked WGSL
+  /// (line and column above are in the file the user wrote); 0 when nothing was linked.
+  uint32_t linked_line = 0;
+  uint32_t linked_column = 0;  ///< see linked_line
+  /// Notes printed after the excerpt: for a place in an imported module, how the root
+  /// module reaches it.
+  std::vector<std::string> notes{};
 
   /// Equal when every field is.
   friend bool operator==(const ShaderDiagnostic&, const ShaderDiagnostic&) = default;
@@ -41,6 +48,7 @@ bool has_error(const std::vector<ShaderDiagnostic>& diagnostics);
 ///   path:line:col: error: message
 ///   <the source line, as excerpt() shows it>
 ///   <spaces, with the line's own tabs kept, then ^ under the column>
+///   note: <each note>
 /// @endcode
 /// The source line and caret are left out when `source` does not have that line.
 std::string format_diagnostic(const ShaderDiagnostic& diagnostic, std::string_view source);

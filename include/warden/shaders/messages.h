@@ -23,5 +23,11 @@
   X(shaders, ShaderModuleMissing, 12, "the implementation returned no shader module and said nothing about why") \
   X(shaders, WatcherInitFailed, 13, "the file watcher could not be created (inotify)") \
   X(shaders, WatchPathInvalid, 14, "a path to watch could not be made absolute") \
-  X(shaders, WatchDirectoryFailed, 15, "the directory of a file to watch could not be watched")
+  X(shaders, WatchDirectoryFailed, 15, "the directory of a file to watch could not be watched") \
+  X(shaders, WeslSyntaxError, 16, "the WESL linker could not read an import, a condition or a declaration of a module") \
+  X(shaders, WeslUnknownImport, 17, "an import or qualified name names a module or item that does not exist") \
+  X(shaders, WeslUnknownFeature, 18, "an @if or @elif names a feature the application gave no value") \
+  X(shaders, WeslNameConflict, 19, "two imports, or an import and a declaration, bring the same name into a module") \
+  X(shaders, WeslDeclarationCycle, 20, "declarations of linked modules depend on each other in a cycle") \
+  X(shaders, WeslNotAnItem, 21, "a module is used where a declaration is needed, or a declaration where a module is")
 // clang-format on

@@ -18,6 +18,7 @@ setup:
 	@scripts/fetch-webgpu-tables.sh $(CURDIR)/build/webgpu-tables
 	@scripts/fetch-dawn-abi-samples.sh $(CURDIR)/build/dawn-samples
 	@scripts/fetch-uplot.sh $(CURDIR)/build/uplot
+	@scripts/fetch-wesl-reference.sh $(CURDIR)/build/wesl-reference
 
 # Optimised, with line tables (-g1) rather than full debug information: backtraces, valgrind
 # and perf still name file and line, and the build takes a quarter less time (docs/adr/0036).

@@ -7,7 +7,7 @@ set -uo pipefail
 build="${1:?usage: fuzz.sh BUILD_DIR SECONDS}"
 seconds="${2:?usage: fuzz.sh BUILD_DIR SECONDS}"
 root=$(cd "$(dirname "$0")/.." && pwd)
-targets=(tile_cache_fuzzer registry_fuzzer creation_fuzzer shader_check_fuzzer)
+targets=(tile_cache_fuzzer registry_fuzzer creation_fuzzer shader_check_fuzzer wesl_linker_fuzzer)
 
 # As `make test-sanitize` (the Makefile says why intercept_tls_get_addr=0): Dawn's and Mesa's
 # own allocations are suppressed by name, never warden's.

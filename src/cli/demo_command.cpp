@@ -135,7 +135,7 @@ void add_demo_command(CLI::App& app, CommandRun& run) {
   cmd->add_option("--lose-device-at", args->lose_device_at, "Force a device loss at these frames, F[,F...]")
       ->delimiter(',');
   cmd->add_option("--reload-shader-at", args->reload_shader_at,
-                  "Rewrite the tile shader file (OUT/tiles.wgsl) at these frames; hot reload swaps it, F[,F...]")
+                  "Rewrite the module the tile shader imports (OUT/grade.wesl) at these frames; hot reload swaps the shader, F[,F...]")
       ->delimiter(',');
   cmd->add_flag("--window", args->options.window,
                 "Also show the frames in a window (needs an X display); its surface follows every device");

@@ -57,25 +57,53 @@ std::array<uint8_t, 4> clear_colour_rgba8() {
   return rgba;
 }
 
-// The tile shader the demo writes into its out folder and loads through the Engine (watched
-// for hot reload). A reload rewrites it with a tint; a broken one misses a semicolon.
-std::string tile_shader(uint32_t variant) {
-  std::string wgsl(tiles::TileRenderer::default_wgsl());
-  if (variant == 0) return wgsl;
-  const std::string plain = "return textureSample(tiles, smp, in.uv, in.layer);";
-  const auto at = wgsl.find(plain);
-  // Each variant a different warm tint, strong enough to see: every reload changes the picture.
+// The tile shader the demo writes into its out folder as WESL modules and loads through the
+// Engine: the root (tiles.wesl) draws the quads, with the quad's shape from quad.wesl and the
+// colour grade from grade.wesl. Every reload rewrites the imported grade.wesl (a warm tint; a
+// broken one misses a semicolon), so each one comes through an import (docs/shader-modules.md).
+constexpr const char* kTilesRootWesl = R"(import package::quad::{VOut, corner};
+import package::grade::grade;
+
+@group(0) @binding(0) var tiles : texture_2d_array<f32>;
+@group(0) @binding(1) var smp : sampler;
+
+@vertex
+fn vs(@builtin(vertex_index) i : u32, @location(0) rect : vec4<f32>,
+      @location(1) src : vec4<f32>, @location(2) layer : u32) -> VOut {
+  let c = corner(i);
+  var out : VOut;
+  out.pos = vec4<f32>(mix(rect.xy, rect.zw, c), 0.0, 1.0);
+  out.uv = src.xy + c * src.z;
+  out.layer = layer;
+  return out;
+}
+
+@fragment
+fn fs(in : VOut) -> @location(0) vec4<f32> {
+  return grade(textureSample(tiles, smp, in.uv, in.layer));
+}
+)";
+constexpr const char* kQuadWesl = R"(// The quad every tile is drawn as, and what its vertices hand the fragment stage.
+struct VOut {
+  @builtin(position) pos : vec4<f32>,
+  @location(0) uv : vec2<f32>,
+  @location(1) @interpolate(flat, either) layer : u32,
+};
+
+fn corner(i : u32) -> vec2<f32> {
+  var corners = array<vec2<f32>, 6>(vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0), vec2<f32>(0.0, 1.0),
+                                    vec2<f32>(0.0, 1.0), vec2<f32>(1.0, 0.0), vec2<f32>(1.0, 1.0));
+  return corners[i];
+}
+)";
+// The grade module: none at first, then a different warm tint per reload, strong enough to see.
+std::string grade_module(uint32_t variant) {
+  if (variant == 0) return "fn grade(c : vec4<f32>) -> vec4<f32> {\n  return c;\n}\n";
   const double k = static_cast<double>((variant - 1) % 4);
-  wgsl.replace(at, plain.size(),
-               fmt::format("return textureSample(tiles, smp, in.uv, in.layer) * vec4<f32>(1.0, {:.2f}, {:.2f}, 1.0);",
-                           0.8 - 0.1 * k, 0.55 - 0.1 * k));
-  return wgsl;
+  return fmt::format("fn grade(c : vec4<f32>) -> vec4<f32> {{\n  return c * vec4<f32>(1.0, {:.2f}, {:.2f}, 1.0);\n}}\n",
+                     0.8 - 0.1 * k, 0.55 - 0.1 * k);
 }
-std::string broken_tile_shader() {
-  std::string wgsl(tiles::TileRenderer::default_wgsl());
-  wgsl.replace(wgsl.find("out.layer = layer;"), 18, "out.layer = layer");  // a syntax error
-  return wgsl;
-}
+std::string broken_grade_module() { return "fn grade(c : vec4<f32>) -> vec4<f32> {\n  return c\n}\n"; }
 
 // A tile position visible this frame, in target pixels.
 struct VisibleTile {
@@ -213,7 +241,8 @@ class TileMapDemo {
   Result<void> drain_snapshots();
   // Each loss's first_drawn_blank_fraction, from the captured snapshots (sorted by frame).
   void measure_first_drawn();
-  Result<void> write_shader(const std::string& wgsl);
+  // Writes one of the tile shader's modules into the out folder.
+  Result<void> write_module(const std::string& name, const std::string& text);
   AppState app_state() const;
   void check_layers();
   void teardown();
@@ -372,8 +401,11 @@ Result<std::optional<present::SwapchainImage>> TileMapDemo::show_in_window(WGPUC
 }
 
 Result<void> TileMapDemo::create_scene() {
-  shader_path_ = options_.out / "tiles.wgsl";
-  if (auto written = write_shader(tile_shader(0)); !written) return written;
+  shader_path_ = options_.out / "tiles.wesl";
+  for (const auto& [name, text] : {std::pair<const char*, std::string>{"tiles.wesl", kTilesRootWesl},
+                                   {"quad.wesl", kQuadWesl}, {"grade.wesl", grade_module(0)}}) {
+    if (auto written = write_module(name, text); !written) return written;
+  }
   auto module = engine_->load_shader(shader_path_);
   if (!module) return module.error();
   shader_ = *module;
@@ -424,22 +456,22 @@ Result<void> TileMapDemo::create_scene() {
   return {};
 }
 
-Result<void> TileMapDemo::write_shader(const std::string& wgsl) {
+Result<void> TileMapDemo::write_module(const std::string& name, const std::string& text) {
   // Written beside and renamed over: the watcher never reads half a file.
-  const auto part = shader_path_.string() + ".part";
+  const std::filesystem::path path = options_.out / name;
+  const auto part = path.string() + ".part";
   {
     std::ofstream out(part, std::ios::trunc);
-    out << wgsl;
+    out << text;
     if (!out) {
       return make_error(ErrorKind::Io, MessageId::DemoShaderUnwritable,
                         fmt::format("{}: cannot write the tile shader", part));
     }
   }
   std::error_code ec;
-  std::filesystem::rename(part, shader_path_, ec);
+  std::filesystem::rename(part, path, ec);
   if (ec) {
-    return make_error(ErrorKind::Io, MessageId::DemoShaderUnwritable,
-                      fmt::format("{}: {}", shader_path_.string(), ec.message()));
+    return make_error(ErrorKind::Io, MessageId::DemoShaderUnwritable, fmt::format("{}: {}", path.string(), ec.message()));
   }
   return {};
 }
@@ -460,10 +492,12 @@ void TileMapDemo::inject(const PlannedFault& fault, uint32_t frame) {
   switch (fault.kind) {
     case PlannedFaultKind::DeviceLoss: loss_due_ = true; break;
     case PlannedFaultKind::ShaderReload:
-      if (write_shader(tile_shader(++shader_variant_))) report_.events.push_back({frame, ReportEventKind::ShaderReload});
+      if (write_module("grade.wesl", grade_module(++shader_variant_))) {
+        report_.events.push_back({frame, ReportEventKind::ShaderReload});
+      }
       break;
     case PlannedFaultKind::ShaderBroken:
-      if (write_shader(broken_tile_shader())) fix_shader_at_ = frame + kBrokenShaderLongest;
+      if (write_module("grade.wesl", broken_grade_module())) fix_shader_at_ = frame + kBrokenShaderLongest;
       break;
     case PlannedFaultKind::FetchFailures:
       for (MapTiles& map : maps_) map.fetcher->fail_next(kFetchFailureBurst);
@@ -792,7 +826,7 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
     for (; next_fault_ < faults_.size() && faults_[next_fault_].frame <= frame; ++next_fault_) inject(faults_[next_fault_], frame);
     if (fix_shader_at_ && frame >= *fix_shader_at_) {
       fix_shader_at_.reset();
-      (void)write_shader(tile_shader(shader_variant_));
+      (void)write_module("grade.wesl", grade_module(shader_variant_));
     }
     if (!held_layers_.empty() && frame >= release_held_at_) {
       for (tiles::LayerIndex layer : held_layers_) (void)maps_[0].layer->pool().release(layer);

@@ -321,6 +321,8 @@ void Engine::prepare(const device::DeviceView& view) {
     registry_options.diagnostics = &diagnostics_;
     registry_ = std::make_unique<resources::Registry>(*context_, view.device, queue_.get(), std::move(registry_options));
     shaders_ = std::make_unique<shaders::ShaderManager>(*context_, *registry_);
+    shaders_->set_wesl_packages(options_.shader_modules.packages);
+    (void)shaders_->set_wesl_features(options_.shader_modules.features);
     pipelines_ = std::make_unique<pipelines::PipelineLibrary>(*context_, *registry_);
   } else {
     report = registry_->rebuild(view.device, queue_.get(), generation);
@@ -469,10 +471,11 @@ void Engine::start_hot_reload() {
   for (ShaderModuleHandle module : watched_) {
     const std::optional<resources::ShaderModuleDescription> recipe = registry_->recipe(module);
     if (!recipe || !reloader_->watch(module)) continue;
-    // An edit saved while there was no device: no watcher saw it, the rebuild compiled the old
-    // text; reload it now so it applies on this device.
-    auto text = shaders::read_source_file(recipe->path);
-    if (text && *text != recipe->wgsl) (void)reloader_->reload(module);
+    // An edit saved (or a feature value set) while there was no device: no watcher saw it, the
+    // rebuild compiled the old text; reload it now so it applies on this device. A file that no
+    // longer links is reloaded too, so that its error is reported again on this device.
+    auto text = shaders_->current_wgsl(module);
+    if (!text || *text != recipe->wgsl) (void)reloader_->reload(module);
   }
 }
 
@@ -484,6 +487,26 @@ Result<ShaderModuleHandle> Engine::load_shader(const std::filesystem::path& path
   watched_.push_back(*module);
   if (reloader_) (void)reloader_->watch(*module);
   return module;
+}
+
+Result<void> Engine::set_shader_features(std::map<std::string, bool, std::less<>> features) {
+  if (auto refused = frame_thread_.check("engine", "set_shader_features")) return *refused;
+  if (!shaders_) {  // no device yet: the values wait in the options for the first one
+    options_.shader_modules.features = std::move(features);
+    return {};
+  }
+  if (!reloader_ && has_device()) {
+    return make_error(ErrorKind::Refused, MessageId::EngineShaderFeaturesNeedHotReload,
+                      "set_shader_features: hot reload is not available on this device (EngineOptions::hot_reload, "
+                      "or a device without WGPUFeatureName_ImplicitDeviceSynchronization), and it is what links "
+                      "the modules again; the feature values are unchanged");
+  }
+  options_.shader_modules.features = features;
+  const std::vector<ShaderModuleHandle> changed = shaders_->set_wesl_features(std::move(features));
+  if (reloader_) {
+    for (ShaderModuleHandle module : changed) (void)reloader_->reload(module);
+  }
+  return {};
 }
 
 Error Engine::no_device_error(std::string_view call) const {

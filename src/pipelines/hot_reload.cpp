@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "warden/shaders/source_file.h"
+#include "warden/shaders/shader_file.h"
 
 namespace warden::pipelines {
 namespace {
@@ -20,6 +20,7 @@ struct HotReloader::Job {
   uint64_t revision = 0;  // which change of the file: only the newest is published
   std::filesystem::path path;
   ShaderModuleHandle module;
+  shaders::WeslOptions wesl;  // how to link it, as the manager said when the change was seen
 };
 
 struct HotReloader::Finished {
@@ -27,6 +28,8 @@ struct HotReloader::Finished {
   ReloadReport report;
   gpu::Ref<WGPUShaderModule> module;  // null when the file did not compile
   std::string source;                  // what was compiled: the module's recipe once published
+  std::vector<std::filesystem::path> files;  // what it was made from: watched once published
+  std::vector<std::string> features_used;
 };
 
 // Where the asynchronous builds of one reload land. Written by their callbacks, which run in
@@ -46,6 +49,8 @@ struct HotReloader::Building {
   ReloadReport report;
   gpu::Ref<WGPUShaderModule> module;
   std::string source;
+  std::vector<std::filesystem::path> files;
+  std::vector<std::string> features_used;
   std::chrono::steady_clock::time_point requested;
   std::shared_ptr<BuildResults> results;
 };
@@ -100,8 +105,23 @@ Result<void> HotReloader::watch(ShaderModuleHandle module) {
                                   module.index(), module.generation()));
   }
   std::filesystem::path absolute = std::filesystem::absolute(*path).lexically_normal();
-  if (auto watched = watcher_.watch(absolute); !watched) return watched;
+  const std::vector<std::filesystem::path>* files = shaders_->files_of(module);
+  if (auto watched = watch_files(absolute, files ? *files : std::vector<std::filesystem::path>{*path}); !watched) {
+    return watched;
+  }
   watched_[absolute] = module;
+  return {};
+}
+
+Result<void> HotReloader::watch_files(const std::filesystem::path& root, const std::vector<std::filesystem::path>& files) {
+  std::vector<std::filesystem::path> absolute;
+  for (const std::filesystem::path& file : files) {
+    absolute.push_back(std::filesystem::absolute(file).lexically_normal());
+    if (auto watched = watcher_.watch(absolute.back()); !watched) return watched;
+  }
+  for (auto& [file, roots] : dependents_) roots.erase(root);
+  for (const std::filesystem::path& file : absolute) dependents_[file].insert(root);
+  dependents_[root].insert(root);
   return {};
 }
 
@@ -120,7 +140,7 @@ Result<void> HotReloader::reload(ShaderModuleHandle module) {
 size_t HotReloader::in_flight() const { return in_flight_; }
 
 void HotReloader::start_job(const std::filesystem::path& path, ShaderModuleHandle module) {
-  Job job{++latest_revision_[path], path, module};
+  Job job{++latest_revision_[path], path, module, shaders_->wesl_options()};
   {
     std::lock_guard lock(mutex_);
     jobs_.push_back(std::move(job));
@@ -148,9 +168,17 @@ std::vector<ReloadReport> HotReloader::poll() {
     std::lock_guard lock(mutex_);
     finished.swap(finished_);
   }
+  // A changed file reloads every module made from it (a WESL module from each file it imports),
+  // each once however many of its files changed.
+  std::set<std::filesystem::path> roots;
   for (const std::filesystem::path& path : watcher_.poll()) {
-    auto watched = watched_.find(path);
-    if (watched != watched_.end()) start_job(path, watched->second);
+    if (auto dependents = dependents_.find(path); dependents != dependents_.end()) {
+      roots.insert(dependents->second.begin(), dependents->second.end());
+    }
+  }
+  for (const std::filesystem::path& root : roots) {
+    auto watched = watched_.find(root);
+    if (watched != watched_.end()) start_job(root, watched->second);
   }
   std::vector<ReloadReport> reports;
   for (auto it = building_.begin(); it != building_.end();) {
@@ -243,6 +271,8 @@ std::optional<ReloadReport> HotReloader::start_builds(Finished& f) {
   building->report = std::move(report);
   building->module = std::move(f.module);
   building->source = std::move(f.source);
+  building->files = std::move(f.files);
+  building->features_used = std::move(f.features_used);
   building->requested = start;
   building->results = std::move(results);
   building_.push_back(std::move(building));
@@ -267,6 +297,9 @@ ReloadReport HotReloader::publish(Building& b) {
     return keep_previous(b.job.path, report, report.error);
   }
   if (abandoned_) return report;  // the install's reports reached a sink that lost the device
+  // The new source may import other files than the old one did.
+  if (auto watched = watch_files(b.job.path, b.files); !watched) report.error = watched.error().message;
+  shaders_->update_sources(b.job.module, std::move(b.files), std::move(b.features_used));
   for (auto& [handle, pipeline] : built.render) {
     if (pipelines_->install(handle, std::move(pipeline))) ++report.pipelines_rebuilt;
   }
@@ -308,15 +341,16 @@ HotReloader::Finished HotReloader::work(Job job) const {
   shaders::ShaderCompiler compiler(*context_, device_, compile_options);
 
   auto start = std::chrono::steady_clock::now();
-  auto source = shaders::read_source_file(job.path);
-  auto compiled = source ? compiler.compile(job.path.string(), *source) : Result<shaders::CompiledShader>(source.error());
+  auto compiled = shaders::compile_shader_file(compiler, job.path, job.wesl);
   f.report.compile_ms = ms_since(start);
   if (!compiled) {
     f.report.error = compiled.error().message;
   } else {
-    f.report.diagnostics = std::move(compiled->diagnostics);
-    f.module = std::move(compiled->module);
-    f.source = std::move(*source);
+    f.report.diagnostics = std::move(compiled->shader.diagnostics);
+    f.module = std::move(compiled->shader.module);
+    f.source = std::move(compiled->wgsl);
+    f.files = std::move(compiled->files);
+    f.features_used = std::move(compiled->features_used);
   }
   f.job = std::move(job);
   return f;

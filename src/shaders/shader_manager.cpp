@@ -41,15 +41,63 @@ Result<ShaderModuleHandle> ShaderManager::compile_and_register(std::string path,
 }
 
 Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path) {
-  auto source = read_source_file(path);
-  if (!source) {
+  auto compiled = compile_shader_file(compiler(), path, wesl_);
+  if (!compiled) {
     last_diagnostics_.clear();
-    registry_->diagnostics().error(source.error().id, source.error().message);
-    return source.error();
+    registry_->diagnostics().error(compiled.error().id, compiled.error().message);
+    return compiled.error();
   }
-  auto handle = compile_and_register(path.string(), *source, path.string());
-  if (handle) files_.emplace(*handle, path);
+  record(compiled->shader.diagnostics);
+  if (!compiled->shader.ok()) {
+    return make_error(ErrorKind::Compilation, MessageId::ShaderCompileFailed, compiled->format_diagnostics());
+  }
+  auto handle = registry_->adopt_shader_module(
+      compiled->shader.module.take(), resources::ShaderModuleDescription{compiled->wgsl, path.string(), path.string()});
+  if (handle) {
+    files_[*handle] = LoadedFile{path, std::move(compiled->files), std::move(compiled->features_used)};
+  }
   return handle;
+}
+
+std::vector<ShaderModuleHandle> ShaderManager::set_wesl_features(std::map<std::string, bool, std::less<>> features) {
+  const auto value = [](const std::map<std::string, bool, std::less<>>& values, const std::string& name) {
+    auto found = values.find(name);
+    return found == values.end() ? std::optional<bool>() : std::optional<bool>(found->second);
+  };
+  std::vector<ShaderModuleHandle> changed;
+  for (const auto& [handle, loaded] : files_) {
+    for (const std::string& feature : loaded.features_used) {
+      if (value(wesl_.features, feature) != value(features, feature)) {
+        changed.push_back(handle);
+        break;
+      }
+    }
+  }
+  wesl_.features = std::move(features);
+  return changed;
+}
+
+const std::vector<std::filesystem::path>* ShaderManager::files_of(ShaderModuleHandle handle) const {
+  auto found = files_.find(handle);
+  return found == files_.end() ? nullptr : &found->second.files;
+}
+
+void ShaderManager::update_sources(ShaderModuleHandle handle, std::vector<std::filesystem::path> files,
+                                   std::vector<std::string> features_used) {
+  auto found = files_.find(handle);
+  if (found == files_.end()) return;
+  found->second.files = std::move(files);
+  found->second.features_used = std::move(features_used);
+}
+
+Result<std::string> ShaderManager::current_wgsl(ShaderModuleHandle handle) const {
+  auto found = files_.find(handle);
+  if (found == files_.end()) {
+    return make_error(ErrorKind::InvalidArgument, MessageId::ShaderNotFromFile,
+                      fmt::format("shader module (index {}, generation {}) was not loaded from a file",
+                                  handle.index(), handle.generation()));
+  }
+  return shader_file_wgsl(found->second.path, wesl_);
 }
 
 Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<WGPUShaderModule> module,
@@ -65,7 +113,7 @@ Result<void> ShaderManager::install(ShaderModuleHandle handle, gpu::Ref<WGPUShad
 
 const std::filesystem::path* ShaderManager::path_of(ShaderModuleHandle handle) const {
   auto found = files_.find(handle);
-  return found == files_.end() ? nullptr : &found->second;
+  return found == files_.end() ? nullptr : &found->second.path;
 }
 
 }  // namespace warden::shaders

@@ -232,7 +232,7 @@ class Linker {
     std::vector<std::string> current;
     size_t k = 0;
     if (path[0] == "package") {
-      current = {"package"};
+      current = {modules_[m].segments[0]};  // the package this module belongs to
       k = 1;
     } else if (path[0] == "super") {
       current = modules_[m].segments;  // each super:: goes to the parent

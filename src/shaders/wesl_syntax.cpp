@@ -719,8 +719,12 @@ class Parser {
     if (word == "let" || word == "const" || word == "var") {
       size_t name = word == "var" ? skip_template(j + 1) : j + 1;
       const size_t semicolon = find(name, close, {";"});
-      if (semicolon >= close || !identifier(name)) {
-        fail_at_token(j, fmt::format("expected '{} name ... ;'", word));
+      if (!identifier(name)) {
+        fail_at_token(name, fmt::format("expected the name declared by '{}'", word));
+        return close;
+      }
+      if (semicolon >= close) {  // where the ';' is missing, as the compiler would say
+        fail_at_token(close, fmt::format("expected ';' at the end of the '{}' declaration", word));
         return close;
       }
       scan(name + 1, semicolon);
@@ -728,8 +732,8 @@ class Parser {
       return semicolon + 1;
     }
     const size_t semicolon = find(j, close, {";"});
-    if (semicolon >= close) {
-      fail_at_token(j, "expected ';' at the end of this statement");
+    if (semicolon >= close) {  // where the ';' is missing, as the compiler would say
+      fail_at_token(close, "expected ';' at the end of this statement");
       return close;
     }
     scan(j, semicolon);

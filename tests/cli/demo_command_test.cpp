@@ -47,7 +47,8 @@ TEST(DemoCommand, LosesTheDeviceAndReloadsTheShaderWhereToldAndSaysSo) {
   EXPECT_EQ(json["leaked_objects"], 0);
   EXPECT_EQ(json["recovery_ms"].size(), 2u);
   EXPECT_TRUE(std::filesystem::exists(out / "frame-0007.png")) << "the frame just before the first loss";
-  EXPECT_TRUE(std::filesystem::exists(out / "tiles.wgsl")) << "the tile shader the reload rewrote";
+  EXPECT_TRUE(std::filesystem::exists(out / "tiles.wesl")) << "the tile shader's root module";
+  EXPECT_TRUE(std::filesystem::exists(out / "grade.wesl")) << "the imported module the reload rewrote";
   std::filesystem::remove_all(out);
 }
 

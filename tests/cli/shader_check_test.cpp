@@ -501,4 +501,60 @@ TEST(ShaderCheck, AFileThatRunsOutOfMemoryFailsAloneAndTheJsonStaysWhole) {
 }
 #endif
 
+// --- WESL -------------------------------------------------------------------------------------
+
+TEST(ShaderCheckWesl, AnErrorTwoImportsDownIsShownInItsOwnFileWithTheImportChain) {
+  CliRun run = warden("shader check wesl/two_levels.wesl");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(run.out,
+            "wesl/lighting/ramp.wesl:3:31: error: unresolved value 'threshold_missing'\n"
+            "  return select(0.3, 1.0, d > threshold_missing);\n"
+            "                              ^\n"
+            "note: wesl/lighting/ramp.wesl is imported at wesl/lighting/shade.wesl:1:8, and "
+            "wesl/lighting/shade.wesl is imported at wesl/two_levels.wesl:1:8\n");
+}
+
+TEST(ShaderCheckWesl, JsonGivesTheUsersPlaceAndTheLinkedPlace) {
+  CliRun run = warden("shader check --format json wesl/two_levels.wesl");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const auto json = nlohmann::json::parse(run.out);
+  ASSERT_EQ(json["files"].size(), 1u);
+  const auto& d = json["files"][0]["diagnostics"][0];
+  EXPECT_EQ(d["path"], "wesl/lighting/ramp.wesl");
+  EXPECT_EQ(d["line"], 3);
+  EXPECT_EQ(d["column"], 31);
+  EXPECT_GT(d["linked_line"].get<int>(), 3);  // below the root's function in the linked text
+  EXPECT_EQ(d["linked_column"], 31);
+  ASSERT_EQ(d["notes"].size(), 1u);
+}
+
+TEST(ShaderCheckWesl, LinkedPrintsTheLinkedWgslAloneOnStandardOutput) {
+  CliRun run = warden("shader check --linked --wesl-feature UNUSED=false wesl/two_levels.wesl");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_THAT(run.out, HasSubstr("return vec4f(package_lighting_shade_lambert(n), 1.0);"));
+  EXPECT_THAT(run.out, HasSubstr("fn package_lighting_ramp_toon(d: f32) -> f32 {"));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("error:")));
+  EXPECT_THAT(run.err, HasSubstr("wesl/lighting/ramp.wesl:3:31: error: unresolved value 'threshold_missing'"));
+}
+
+TEST(ShaderCheckWesl, AnUnknownImportIsTheLinkersErrorAtItsPlace) {
+  CliRun run = warden("shader check --format json wesl/unknown_import.wesl");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const auto json = nlohmann::json::parse(run.out);
+  const auto& d = json["files"][0]["diagnostics"][0];
+  EXPECT_EQ(d["id"], "shaders.WeslUnknownImport");
+  EXPECT_EQ(d["path"], "wesl/unknown_import.wesl");
+  EXPECT_EQ(d["line"], 1);
+  EXPECT_EQ(d["column"], 8);
+}
+
+TEST(ShaderCheckWesl, MalformedPackageAndFeatureOptionsAreUsageErrorsNamingTheValue) {
+  CliRun package = warden("shader check --package noise wesl/two_levels.wesl");
+  EXPECT_EQ(package.exit_code, 2);
+  EXPECT_THAT(package.err, HasSubstr("--package 'noise': expected NAME=FOLDER"));
+  CliRun feature = warden("shader check --wesl-feature HDR=yes wesl/two_levels.wesl");
+  EXPECT_EQ(feature.exit_code, 2);
+  EXPECT_THAT(feature.err, HasSubstr("--wesl-feature 'HDR=yes': expected NAME, NAME=true or NAME=false"));
+}
+
 }  // namespace

@@ -573,6 +573,110 @@ TEST_F(EngineHotReload, AReloadInFlightAtTheLossIsNeverPublishedAndAppliesOnceOn
   EXPECT_TRUE(engine->registry().resolve(*pipeline).ok());
 }
 
+// The vertex stage of tint_wgsl(), for WESL roots whose fragment reads an imported level.
+constexpr const char* kTintVertex =
+    "@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4<f32> {\n"
+    "  let p = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(3.0, -1.0), vec2<f32>(-1.0, 3.0));\n"
+    "  return vec4<f32>(p[i], 0.0, 1.0);\n"
+    "}\n";
+
+void write_text(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::trunc) << text;
+}
+
+// A WESL module whose colour comes from a file it imports: an edit to that file rebuilds the
+// pipeline; a broken edit keeps the last good one, through a device loss, until it is fixed.
+TEST_F(EngineHotReload, AnEditToAnImportedFileReloadsTheModuleAndABrokenOneIsKeptOutAcrossALoss) {
+  const std::filesystem::path root = dir / "tint.wesl";
+  const std::filesystem::path shade = dir / "shade.wesl";
+  write_text(root, std::string("import package::shade::level;\n") + kTintVertex +
+                       "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(level(), 0.0, 0.0, 1.0); }\n");
+  write_text(shade, "fn level() -> f32 { return 0.25; }\n");
+  Heard heard;
+  auto engine = make_engine(engine_options(testing::pixel_test_backend()), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->hot_reload_available());
+  resources::Registry& reg = engine->registry();
+  auto module = engine->load_shader(root);
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
+  ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
+  auto target = reg.create_texture({.size = {kFrameSize, kFrameSize, 1},
+                                    .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
+                                    .label = "tint target"});
+  ASSERT_TRUE(target.ok());
+  auto view = reg.create_texture_view(*target);
+  auto readback = reg.create_buffer({256 * kFrameSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
+  ASSERT_TRUE(view.ok() && readback.ok());
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 64);
+
+  write_text(shade, "fn level() -> f32 { return 0.6; }\n");
+  const pipelines::ReloadReport edited = until_reload(*engine, heard);
+  EXPECT_TRUE(edited.applied) << edited.error;
+  EXPECT_EQ(edited.path, root);
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 153);
+
+  // Broken: the `;` after the value is missing. The place is the imported file's.
+  write_text(shade, "fn level() -> f32 {\n  return 0.75\n}\n");
+  const pipelines::ReloadReport broken = until_reload(*engine, heard);
+  EXPECT_FALSE(broken.applied);
+  ASSERT_FALSE(broken.diagnostics.empty());
+  EXPECT_EQ(broken.diagnostics[0].path, shade.string());
+  EXPECT_EQ(broken.diagnostics[0].line, 3u);
+  EXPECT_EQ(broken.diagnostics[0].column, 1u);
+  EXPECT_THAT(broken.diagnostics[0].notes,
+              ElementsAre(shade.string() + " is imported at " + root.string() + ":1:8"));
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 153);
+
+  // The loss rebuilds the last good module; the new device's reloader tries the broken file
+  // again and keeps it out.
+  ASSERT_TRUE(engine->force_device_loss().ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
+  const pipelines::ReloadReport retried = until_reload(*engine, heard);
+  EXPECT_FALSE(retried.applied);
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 153);
+
+  write_text(shade, "fn level() -> f32 {\n  return 0.75;\n}\n");
+  const pipelines::ReloadReport fixed = until_reload(*engine, heard);
+  EXPECT_TRUE(fixed.applied) << fixed.error;
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 191);
+}
+
+// A feature value set at run time relinks the modules whose conditions read it, and only them.
+TEST_F(EngineHotReload, AFeatureSetAtRunTimeRelinksOnlyTheModulesThatReadIt) {
+  const std::filesystem::path root = dir / "bright.wesl";
+  write_text(root, std::string("@if(BRIGHT) const level = 0.75;\n@else const level = 0.25;\n") + kTintVertex +
+                       "@fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(level, 0.0, 0.0, 1.0); }\n");
+  Heard heard;
+  EngineOptions options = engine_options(testing::pixel_test_backend());
+  options.shader_modules.features = {{"BRIGHT", false}};
+  auto engine = make_engine(std::move(options), heard.callbacks());
+  ASSERT_NE(engine, nullptr);
+  resources::Registry& reg = engine->registry();
+  auto module = engine->load_shader(root);
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  auto plain = engine->load_shader(path);  // plain WGSL reads no feature
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
+  ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
+  auto target = reg.create_texture({.size = {kFrameSize, kFrameSize, 1},
+                                    .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
+                                    .label = "tint target"});
+  auto view = reg.create_texture_view(*target);
+  auto readback = reg.create_buffer({256 * kFrameSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
+  ASSERT_TRUE(target.ok() && view.ok() && readback.ok());
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 64);
+
+  ASSERT_TRUE(engine->set_shader_features({{"BRIGHT", true}}).ok());
+  const pipelines::ReloadReport report = until_reload(*engine, heard);
+  EXPECT_TRUE(report.applied) << report.error;
+  EXPECT_EQ(report.module, *module);
+  for (int i = 0; i < 20; ++i) engine->poll();
+  EXPECT_EQ(engine->counters().hot_reloads, 1u);
+  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 191);
+  EXPECT_THAT(reg.recipe(*module)->wgsl, HasSubstr("const level = 0.75;"));
+}
+
 // Devices that die young are not forgiven by the hold. Each device here lasts 15 s: past the
 // 10 s hold, so the window alone forgives every loss and rebuilds forever, but within the 60 s
 // a device must live to reset the count. The third young death in a row gives up, and

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <map>
 #include <thread>
 
 #include "support/gpu_test.h"
@@ -248,6 +250,122 @@ TEST_F(HotReloadTest, SameHandleDrawsV2AfterReloadAndKeepsV2WhenV3IsBroken) {
       EXPECT_EQ(e.category, "gfx.pipelines") << "filed under its id's layer";
     }
   }
+}
+
+// A pipeline of `module` drawing the full-screen triangle.
+RenderPipelineHandle tint_pipeline(PipelineLibrary& pipelines, ShaderModuleHandle module) {
+  resources::RenderPipelineDescription d;
+  d.label = "tint pass";
+  d.vertex = {module, "vs", {}};
+  d.fragment = resources::ShaderStage{module, "fs", {}};
+  d.targets = {resources::ColorTarget{WGPUTextureFormat_RGBA8Unorm, std::nullopt, WGPUColorWriteMask_All}};
+  auto pipeline = pipelines.create_render_pipeline(d);
+  EXPECT_TRUE(pipeline.ok()) << pipeline.error().message;
+  return pipeline.ok() ? *pipeline : RenderPipelineHandle{};
+}
+
+// A WESL root whose colour is `colour()`, brought in by `import`.
+std::string wesl_root(const char* import) {
+  return std::string("import ") + import + ";\n" + shader_source("colour()");
+}
+
+// Two modules import one shared file, a third is plain WGSL: an edit to the shared file reloads
+// the two and rebuilds exactly their pipelines; the third is not touched.
+TEST_F(HotReloadTest, AnEditToASharedImportRebuildsExactlyThePipelinesThatReachIt) {
+  const std::filesystem::path shared = dir / "palette.wesl";
+  write_file(shared, "fn colour() -> vec4<f32> { return vec4<f32>(1.0, 0.0, 0.0, 1.0); }\n", false);
+  write_file(dir / "a.wesl", wesl_root("package::palette::colour"), false);
+  write_file(dir / "b.wesl", wesl_root("super::palette::colour"), false);
+  write_file(dir / "c.wgsl", shader_source("vec4<f32>(0.0, 0.0, 1.0, 1.0)"), false);
+  auto created = HotReloader::create(*ctx, *shaders, *pipelines);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  reloader = std::move(created.value());
+  std::map<std::string, ShaderModuleHandle> modules;
+  std::map<std::string, RenderPipelineHandle> drawn;
+  for (const char* name : {"a.wesl", "b.wesl", "c.wgsl"}) {
+    auto module = shaders->load(dir / name);
+    ASSERT_TRUE(module.ok()) << module.error().message;
+    modules[name] = *module;
+    drawn[name] = tint_pipeline(*pipelines, *module);
+    ASSERT_TRUE(reloader->watch(*module).ok());
+  }
+  EXPECT_EQ(shaders->files_of(modules["a.wesl"])->size(), 2u);
+  EXPECT_EQ(draw(drawn["a.wesl"]), kRed);
+  EXPECT_EQ(draw(drawn["b.wesl"]), kRed);
+  const Pixel blue{0, 0, 255, 255};
+  EXPECT_EQ(draw(drawn["c.wgsl"]), blue);
+
+  write_file(shared, "fn colour() -> vec4<f32> { return vec4<f32>(0.0, 1.0, 0.0, 1.0); }\n", true);
+  std::vector<ReloadReport> reports;
+  while (reports.size() < 2 && !::testing::Test::HasFailure()) {
+    for (ReloadReport& r : frames_until_reload()) reports.push_back(std::move(r));
+  }
+  for (int i = 0; i < 20; ++i) {  // nothing more comes: the plain module is not reloaded
+    for (ReloadReport& r : reloader->poll()) reports.push_back(std::move(r));
+    registry->poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_EQ(reports.size(), 2u);
+  std::vector<uint32_t> reloaded;  // module indices
+  for (const ReloadReport& r : reports) {
+    EXPECT_TRUE(r.applied) << r.error;
+    EXPECT_EQ(r.pipelines_rebuilt, 1u);
+    reloaded.push_back(r.module.index());
+  }
+  std::sort(reloaded.begin(), reloaded.end());
+  std::vector<uint32_t> expected{modules["a.wesl"].index(), modules["b.wesl"].index()};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(reloaded, expected);
+  EXPECT_EQ(draw(drawn["a.wesl"]), kGreen);
+  EXPECT_EQ(draw(drawn["b.wesl"]), kGreen);
+  EXPECT_EQ(draw(drawn["c.wgsl"]), blue);
+
+  // A broken edit of the shared file keeps both last good pipelines and names the shared file.
+  write_file(shared, "fn colour() -> vec4<f32> { return vec4<f32>(0.0, 0.0, 0.0, 1.0) }\n", false);
+  reports.clear();
+  while (reports.size() < 2 && !::testing::Test::HasFailure()) {
+    for (ReloadReport& r : frames_until_reload()) reports.push_back(std::move(r));
+  }
+  ASSERT_EQ(reports.size(), 2u);
+  for (const ReloadReport& r : reports) {
+    EXPECT_FALSE(r.applied);
+    ASSERT_FALSE(r.diagnostics.empty());
+    EXPECT_EQ(r.diagnostics[0].path, shared.string());
+    EXPECT_EQ(r.diagnostics[0].line, 1u);
+    EXPECT_EQ(r.diagnostics[0].column, 65u);  // the '}' where the ';' should be, as Dawn places it
+    ASSERT_EQ(r.diagnostics[0].notes.size(), 1u);
+    EXPECT_THAT(r.diagnostics[0].notes[0], HasSubstr("palette.wesl is imported at "));
+  }
+  EXPECT_EQ(draw(drawn["a.wesl"]), kGreen);
+  EXPECT_EQ(draw(drawn["b.wesl"]), kGreen);
+}
+
+// A feature value that changes relinks the modules whose conditions read it.
+TEST_F(HotReloadTest, AFeatureThatChangesRelinksTheModulesThatReadIt) {
+  write_file(dir / "f.wesl",
+             "@if(GREEN) fn colour() -> vec4<f32> { return vec4<f32>(0.0, 1.0, 0.0, 1.0); }\n"
+             "@else fn colour() -> vec4<f32> { return vec4<f32>(1.0, 0.0, 0.0, 1.0); }\n" +
+                 shader_source("colour()"),
+             false);
+  write_file(dir / "p.wesl", shader_source("vec4<f32>(0.0, 0.0, 1.0, 1.0)"), false);
+  EXPECT_TRUE(shaders->set_wesl_features({{"GREEN", false}}).empty());
+  auto created = HotReloader::create(*ctx, *shaders, *pipelines);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  reloader = std::move(created.value());
+  auto reads = shaders->load(dir / "f.wesl");
+  auto ignores = shaders->load(dir / "p.wesl");
+  ASSERT_TRUE(reads.ok() && ignores.ok());
+  ASSERT_TRUE(reloader->watch(*reads).ok() && reloader->watch(*ignores).ok());
+  RenderPipelineHandle pipeline = tint_pipeline(*pipelines, *reads);
+  EXPECT_EQ(draw(pipeline), kRed);
+
+  const std::vector<ShaderModuleHandle> changed = shaders->set_wesl_features({{"GREEN", true}});
+  ASSERT_EQ(changed, std::vector<ShaderModuleHandle>{*reads});
+  ASSERT_TRUE(reloader->reload(changed[0]).ok());
+  const std::vector<ReloadReport> reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_TRUE(reports[0].applied) << reports[0].error;
+  EXPECT_EQ(draw(pipeline), kGreen);
 }
 
 // A diagnostics sink that polls the reloader when it hears a reload reported runs in the middle

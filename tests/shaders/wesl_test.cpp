@@ -229,6 +229,52 @@ TEST_F(WeslLinkTest, DirectivesAreHoistedOnceAndConstAssertsComeWithTheirModule)
   EXPECT_THAT(linked.wgsl, HasSubstr("const_assert 1 < 2;"));
 }
 
+// Dawn's own diagnostics, moved through the source map: an unknown name injected at each of
+// several places of a module two imports down (after a renamed name on the same line, at the
+// start and end of lines) is reported at exactly that place of that file.
+TEST_F(WeslLinkTest, DawnsDiagnosticsMapBackThroughTwoLevelsOfImportsExactly) {
+  const std::string ramp =
+      "// A two-step toon ramp.\n"
+      "fn toon(d: f32) -> f32 {\n"
+      "\tlet edge = step(0.5, d);\n"
+      "  return mix(0.3, 1.0, edge) * gain();\n"
+      "}\n"
+      "fn gain() -> f32 { return 1.0; }\n";
+  struct Injection {
+    std::string find;     // the text replaced by the unknown name
+    uint32_t line, column;
+  };
+  const Injection injections[] = {
+      {"0.5", 3, 18}, {"edge) * gain", 4, 24}, {"1.0; }", 6, 27}, {"d);", 3, 23},
+  };
+  ShaderCompiler compiler(*dev->context, dev->device.get());
+  for (const Injection& injection : injections) {
+    std::string broken = ramp;
+    const size_t at = broken.find(injection.find);
+    ASSERT_NE(at, std::string::npos);
+    const size_t length = injection.find.find_first_of(" );");
+    broken.replace(at, length == std::string::npos ? injection.find.size() : length, "nowhere_k");
+    const LinkedShader linked = link({
+        {"pkg/main.wesl", "import package::lighting::shade::lambert;\n"
+                          "@fragment fn fs() -> @location(0) vec4f { return vec4f(lambert(1.0)); }\n"},
+        {"pkg/lighting/shade.wesl", "import super::ramp::toon;\nfn lambert(x: f32) -> f32 { return toon(x); }\n"},
+        {"pkg/lighting/ramp.wesl", broken},
+    });
+    ASSERT_TRUE(linked.ok());
+    auto compiled = compiler.compile("pkg/main.wesl", linked.wgsl);
+    ASSERT_TRUE(compiled.ok());
+    const std::vector<ShaderDiagnostic> mapped = map_to_sources(linked, compiled->diagnostics);
+    ASSERT_FALSE(mapped.empty()) << broken;
+    EXPECT_EQ(mapped[0].path, "pkg/lighting/ramp.wesl");
+    EXPECT_EQ(mapped[0].line, injection.line) << injection.find;
+    EXPECT_EQ(mapped[0].column, injection.column) << injection.find;
+    EXPECT_THAT(mapped[0].message, HasSubstr("nowhere_k"));
+    EXPECT_NE(mapped[0].linked_line, 0u);
+    EXPECT_THAT(mapped[0].notes, ElementsAre("pkg/lighting/ramp.wesl is imported at pkg/lighting/shade.wesl:1:8, and "
+                                             "pkg/lighting/shade.wesl is imported at pkg/main.wesl:1:8"));
+  }
+}
+
 TEST_F(WeslLinkTest, PlainWgslIsNotWeslAndAnImportOrConditionIs) {
   EXPECT_FALSE(uses_wesl("@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); } // import x;"));
   EXPECT_FALSE(uses_wesl("/* @if(x) */ fn f() { if (true) { } else { } }"));

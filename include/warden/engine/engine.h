@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -83,6 +84,9 @@ struct EngineOptions {
   /// (WGPUFeatureName_ImplicitDeviceSynchronization) is asked for when the adapter has it; without it,
   /// hot_reload_available() is false and loaded files are not watched.
   bool hot_reload = true;
+  /// How load_shader() links WESL files: the packages they may import from and the values of
+  /// the features their @if and @elif read (docs/shader-modules.md).
+  shaders::WeslOptions shader_modules{};
   /// How long create() waits for the first device (start-up may block; frames never do).
   std::chrono::milliseconds startup_timeout{10000};
   /// The hang watchdog's bound: poll() calls the device hung when the oldest submission that
@@ -399,8 +403,17 @@ class Engine {
   WGPUBackendType backend() const { return backend_; }
 
   /// Reads and compiles a WGSL file into a module registered with its recipe, and watches the
-  /// file when hot reload is available. Compile errors: ShaderManager::load's.
+  /// file when hot reload is available. A WESL file is linked first (EngineOptions::
+  /// shader_modules), and every file it imports is watched too. Compile errors:
+  /// ShaderManager::load's.
   Result<ShaderModuleHandle> load_shader(const std::filesystem::path& path);
+  /// Sets the WESL feature values load_shader() links with. Every loaded module whose last link
+  /// read a feature that changed is linked again and swapped in by hot reload, as an edit would
+  /// be: in a later poll(), with its pipelines, or not at all (the previous ones stay) when it
+  /// fails. Refused (engine.EngineShaderFeaturesNeedHotReload, nothing changed) when hot reload is
+  /// not available; while there is no device, the values are kept and the modules are linked
+  /// with them when the next device's hot reload starts.
+  Result<void> set_shader_features(std::map<std::string, bool, std::less<>> features);
   /// True when loaded shader files are watched and reloaded (the device has the feature hot reload
   /// needs).
   bool hot_reload_available() const { return reloader_ != nullptr; }

@@ -27,5 +27,6 @@
   X(engine, TileLayerNoMemoryUploads, 16, "a tile layer keeps tiles in memory but may upload none of them a frame (memory_uploads_per_frame 0)") \
   X(engine, TileLayerTooManyLayers, 17, "a tile layer's budget plus its in-flight headroom needs more array layers than the device has") \
   X(engine, TileLayerUploadThreadsNeedImplicitSync, 18, "a tile layer was given upload threads on a device without WGPUFeatureName_ImplicitDeviceSynchronization") \
-  X(engine, EngineAdoptFrameThreadOnGl, 19, "adopt_frame_thread was called on a GL or GLES device, whose context stays on the thread that made the device")
+  X(engine, EngineAdoptFrameThreadOnGl, 19, "adopt_frame_thread was called on a GL or GLES device, whose context stays on the thread that made the device") \
+  X(engine, EngineShaderFeaturesNeedHotReload, 20, "WESL feature values were changed while hot reload, which links the modules again, is not available")
 // clang-format on

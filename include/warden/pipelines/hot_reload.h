@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,7 +29,8 @@ namespace warden::pipelines {
 
 /// What became of one reload.
 struct ReloadReport {
-  /// The file that changed.
+  /// The file the module was loaded from (for a WESL module, its root: the file that changed
+  /// may be one it imports).
   std::filesystem::path path{};
   /// The module loaded from it.
   ShaderModuleHandle module{};
@@ -61,10 +63,12 @@ class HotReloader {
   HotReloader(const HotReloader&) = delete;
   HotReloader& operator=(const HotReloader&) = delete;
 
-  /// Watches the file `module` was loaded from (ShaderManager::load).
+  /// Watches the file `module` was loaded from (ShaderManager::load) and, for a WESL module,
+  /// every file it imports: an edit to any of them reloads the module.
   Result<void> watch(ShaderModuleHandle module);
   /// Reloads a watched module's file now, changed or not (an edit saved while the device was
-  /// lost, which no watcher of the new device saw). It goes through poll() like any change.
+  /// lost, which no watcher of the new device saw; WESL feature values that changed). It goes
+  /// through poll() like any change, linked with the manager's WESL options of that moment.
   Result<void> reload(ShaderModuleHandle module);
 
   /// The frame boundary; makes no blocking wait. In order: drains finished callbacks
@@ -99,6 +103,8 @@ class HotReloader {
   HotReloader(const gpu::Context& context, WGPUDevice device, shaders::ShaderManager& shaders,
               PipelineLibrary& pipelines, shaders::FileWatcher watcher);
   void start_job(const std::filesystem::path& path, ShaderModuleHandle module);
+  // Watches `files` for the module loaded from `root`, in place of what it watched before.
+  Result<void> watch_files(const std::filesystem::path& root, const std::vector<std::filesystem::path>& files);
   // Asks for the pipelines of a compiled module; a report when there is nothing to wait for.
   std::optional<ReloadReport> start_builds(Finished& finished);
   ReloadReport publish(Building& building);
@@ -111,7 +117,9 @@ class HotReloader {
   shaders::ShaderManager* shaders_;
   PipelineLibrary* pipelines_;
   shaders::FileWatcher watcher_;
-  std::map<std::filesystem::path, ShaderModuleHandle> watched_;
+  std::map<std::filesystem::path, ShaderModuleHandle> watched_;  // root file -> its module
+  // Every watched file -> the root files of the modules made from it.
+  std::map<std::filesystem::path, std::set<std::filesystem::path>> dependents_;
   // Per file: its newest change's revision (counted from 1); frame thread only.
   std::map<std::filesystem::path, uint64_t> latest_revision_;
   size_t in_flight_ = 0;

@@ -29,5 +29,6 @@
   X(shaders, WeslUnknownFeature, 18, "an @if or @elif names a feature the application gave no value") \
   X(shaders, WeslNameConflict, 19, "two imports, or an import and a declaration, bring the same name into a module") \
   X(shaders, WeslDeclarationCycle, 20, "declarations of linked modules depend on each other in a cycle") \
-  X(shaders, WeslNotAnItem, 21, "a module is used where a declaration is needed, or a declaration where a module is")
+  X(shaders, WeslNotAnItem, 21, "a module is used where a declaration is needed, or a declaration where a module is") \
+  X(shaders, ShaderNotFromFile, 22, "a shader module that was not loaded from a file was asked for its file")
 // clang-format on

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -15,6 +16,8 @@
 #include "warden/core/result.h"
 #include "warden/resources/registry.h"
 #include "warden/shaders/shader_compiler.h"
+#include "warden/shaders/shader_file.h"
+#include "warden/shaders/wesl.h"
 
 namespace warden::shaders {
 
@@ -35,7 +38,28 @@ class ShaderManager {
   /// (category gfx.shaders). Bytes that are not UTF-8: InvalidArgument, nothing compiled.
   Result<ShaderModuleHandle> compile(std::string path, std::string_view source);
   /// Reads `path` and compiles it; the manager remembers the file so hot reload can watch it.
+  /// A file that uses WESL (or is named .wesl) is linked first with wesl_options(): its recipe is
+  /// the linked WGSL, the diagnostics are in the files the user wrote, and hot reload watches
+  /// every file it imports (files_of).
   Result<ShaderModuleHandle> load(const std::filesystem::path& path);
+
+  /// The packages WESL files may import from; links made from now on use them.
+  void set_wesl_packages(std::vector<WeslPackage> packages) { wesl_.packages = std::move(packages); }
+  /// Sets WESL feature values. Returns the loaded modules whose last link read a feature whose
+  /// value changed (or appeared, or went): the ones to link again (HotReloader::reload).
+  std::vector<ShaderModuleHandle> set_wesl_features(std::map<std::string, bool, std::less<>> features);
+  /// How loads link WESL: packages and feature values (a copy goes to hot reload's worker).
+  const WeslOptions& wesl_options() const { return wesl_; }
+  /// Every file a loaded module was made from, the root first; null for handles not made by
+  /// load().
+  const std::vector<std::filesystem::path>* files_of(ShaderModuleHandle handle) const;
+  /// After a reload: the files and features the module's new source was made from.
+  void update_sources(ShaderModuleHandle handle, std::vector<std::filesystem::path> files,
+                      std::vector<std::string> features_used);
+  /// The WGSL a loaded module's file gives now (linked again when it is WESL), to tell an edit
+  /// made while nothing watched it. Errors: shader_file_wgsl's; InvalidArgument for a handle
+  /// not made by load().
+  Result<std::string> current_wgsl(ShaderModuleHandle handle) const;
 
   /// Puts a module compiled elsewhere (hot reload's worker) from `source` under `handle`, which
   /// must be one this manager made; `source` becomes its recipe. The old module goes when its
@@ -61,7 +85,14 @@ class ShaderManager {
   CompilerOptions options_;
   resources::Registry* registry_;
   std::vector<ShaderDiagnostic> last_diagnostics_;
-  std::unordered_map<ShaderModuleHandle, std::filesystem::path> files_;
+  // What a loaded module was made from.
+  struct LoadedFile {
+    std::filesystem::path path;                // the file load() was given
+    std::vector<std::filesystem::path> files;  // it and every file it imports
+    std::vector<std::string> features_used;
+  };
+  std::unordered_map<ShaderModuleHandle, LoadedFile> files_;
+  WeslOptions wesl_;
 };
 
 }  // namespace warden::shaders

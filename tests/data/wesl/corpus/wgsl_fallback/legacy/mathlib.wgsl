@@ -1,0 +1,5 @@
+import package::weights::LUMA;
+
+fn luminance(c: vec3f) -> f32 {
+  return dot(c, LUMA);
+}

@@ -62,11 +62,16 @@ struct Module {
   std::string text;
   wesl::ParsedModule parsed;
   std::map<std::string, size_t, std::less<>> items;  // module-scope name -> index in parsed.items
+  // A name an import brings in. It is resolved the first time the module uses it: an import
+  // nothing uses names nothing, so it neither loads a module nor fails the link.
   struct Binding {
+    std::vector<std::string> segments;  // as the import wrote them
+    std::string path;                   // the same, joined by ::
+    uint32_t at = 0;                    // the import's place, for messages and import chains
+    enum class State : uint8_t { Unresolved, Resolved, Failed } state = State::Unresolved;
     bool module = false;
     size_t target_module = 0;
     size_t target_item = 0;
-    std::string path;  // as the import wrote it
   };
   std::map<std::string, Binding, std::less<>> imports;
   // How the root reaches it: the module whose import (or qualified name) loaded it first.
@@ -94,7 +99,6 @@ class Linker {
 
   LinkedShader run(std::string_view root_text) {
     const size_t root = add_root(root_text);
-    for (size_t m = 0; m < modules_.size() && out_.diagnostics.empty(); ++m) resolve_imports(m);
     if (out_.diagnostics.empty()) keep_reached(root);
     if (out_.diagnostics.empty()) find_cycles();
     if (out_.diagnostics.empty()) {
@@ -142,6 +146,7 @@ class Linker {
     modules_.push_back(std::move(module));
     Module& added = modules_.back();
     for (const wesl::SyntaxError& error : added.parsed.errors) fail(index, error.offset, error.id, error.message);
+    declare_imports(index);
     for (size_t i = 0; i < added.parsed.items.size(); ++i) {
       const wesl::Item& item = added.parsed.items[i];
       if (item.name.empty()) continue;
@@ -202,28 +207,49 @@ class Linker {
 
   // --- names ---------------------------------------------------------------------------------
 
-  void resolve_imports(size_t m) {
-    const std::vector<wesl::Import> imports = modules_[m].parsed.imports;  // loads below may move modules_
-    for (const wesl::Import& import : imports) {
-      const std::optional<Target> target = resolve_path(m, import.path, import.begin, true);
-      if (!target) continue;
-      Module& module = modules_[m];
+  // The names a module's imports bring in; two that differ, or one the module declares, are
+  // refused here, before anything is resolved.
+  void declare_imports(size_t m) {
+    Module& module = modules_[m];
+    for (const wesl::Import& import : module.parsed.imports) {
       const std::string path = join(import.path, "::");
-      if (module.items.count(import.alias) != 0) {
+      if (std::any_of(module.parsed.items.begin(), module.parsed.items.end(),
+                      [&](const wesl::Item& item) { return item.name == import.alias; })) {
         fail(m, import.begin, MessageId::WeslNameConflict,
              fmt::format("import {} brings in '{}', which this module declares too", path, import.alias));
         continue;
       }
-      Module::Binding binding{target->module, target->target_module, target->target_item, path};
-      auto [it, inserted] = module.imports.emplace(import.alias, binding);
-      const bool same = !inserted && it->second.module == binding.module &&
-                        it->second.target_module == binding.target_module && it->second.target_item == binding.target_item;
-      if (!inserted && !same) {
+      Module::Binding binding;
+      binding.segments = import.path;
+      binding.path = path;
+      binding.at = import.begin;
+      auto [it, inserted] = module.imports.emplace(import.alias, std::move(binding));
+      if (!inserted && it->second.path != path) {
         fail(m, import.begin, MessageId::WeslNameConflict,
              fmt::format("'{}' is brought in by two imports: {} and {} (rename one with 'as')", import.alias,
                          it->second.path, path));
       }
     }
+  }
+
+  // What the import of `alias` in module `m` names, resolved now if it was not yet; nullopt when
+  // the module has no such import or it does not resolve (reported once).
+  std::optional<Target> imported(size_t m, std::string_view alias) {
+    auto found = modules_[m].imports.find(alias);
+    if (found == modules_[m].imports.end()) return std::nullopt;
+    Module::Binding& binding = found->second;  // a std::map node: stays put while modules load
+    if (binding.state == Module::Binding::State::Unresolved) {
+      binding.state = Module::Binding::State::Failed;
+      const std::vector<std::string> segments = binding.segments;
+      if (std::optional<Target> target = resolve_path(m, segments, binding.at, true)) {
+        binding.state = Module::Binding::State::Resolved;
+        binding.module = target->module;
+        binding.target_module = target->target_module;
+        binding.target_item = target->target_item;
+      }
+    }
+    if (binding.state != Module::Binding::State::Resolved) return std::nullopt;
+    return Target{binding.module, binding.target_module, binding.target_item};
   }
 
   // A path of an import (`from_import`) or a qualified name in code, from module `m`.
@@ -245,15 +271,17 @@ class Linker {
         }
         current.pop_back();
       }
-    } else if (auto binding = modules_[m].imports.find(path[0]); !from_import && binding != modules_[m].imports.end()) {
-      if (!binding->second.module) {
-        if (path.size() == 1) return Target{false, binding->second.target_module, binding->second.target_item};
+    } else if (!from_import && modules_[m].imports.count(path[0]) != 0) {
+      const std::optional<Target> binding = imported(m, path[0]);
+      if (!binding) return std::nullopt;  // reported where the import was resolved
+      if (!binding->module) {
+        if (path.size() == 1) return binding;
         fail(m, at, MessageId::WeslNotAnItem,
              fmt::format("{}: '{}' is a declaration (imported from {}), not a module", written, path[0],
-                         binding->second.path));
+                         modules_[m].imports.find(path[0])->second.path));
         return std::nullopt;
       }
-      current = modules_[binding->second.target_module].segments;
+      current = modules_[binding->target_module].segments;
       k = 1;
     } else if (package(path[0]) != nullptr) {
       current = {path[0]};
@@ -302,12 +330,15 @@ class Linker {
     if (reference.path.size() == 1) {
       const std::string& name = reference.path[0];
       if (auto item = module.items.find(name); item != module.items.end()) return Target{false, m, item->second};
-      if (auto binding = module.imports.find(name); binding != module.imports.end()) {
-        if (!binding->second.module) return Target{false, binding->second.target_module, binding->second.target_item};
-        fail(m, reference.begin, MessageId::WeslNotAnItem,
-             fmt::format("'{}' is a module (imported from {}); name a declaration in it, as {}::name", name,
-                         binding->second.path, name));
+      if (module.imports.count(name) != 0) {
+        const std::optional<Target> binding = imported(m, name);
+        if (binding && !binding->module) return binding;
         failed = true;
+        if (binding) {
+          fail(m, reference.begin, MessageId::WeslNotAnItem,
+               fmt::format("'{}' is a module (imported from {}); name a declaration in it, as {}::name", name,
+                           modules_[m].imports.find(name)->second.path, name));
+        }
       }
       return std::nullopt;
     }

@@ -29,6 +29,9 @@ bool is_keyword(std::string_view word) {
   return std::find(kKeywords.begin(), kKeywords.end(), word) != kKeywords.end() || word == "var";
 }
 
+// WESL's own keywords, never names in an import path (package and super are handled apart).
+bool is_wesl_keyword(std::string_view word) { return word == "as" || word == "import" || word == "self"; }
+
 // Attributes whose arguments are words of their own, not expressions.
 bool attribute_takes_words(std::string_view name) {
   return name == "builtin" || name == "interpolate" || name == "diagnostic";
@@ -433,30 +436,38 @@ class Parser {
     return semicolon + 1;
   }
 
+  // import_path_or_item, or (where `collection_allowed`: the start of the statement, or after
+  // '::') an import_collection.
   void read_import_tree(size_t& j, size_t limit, std::vector<std::string> prefix, std::vector<Import>& imports,
                         bool first) {
     const size_t path_begin = j;
+    bool collection_allowed = first;
     for (;;) {
       if (j >= limit) {
         fail_at_token(j, "an import path ends early");
         return;
       }
       if (is(j, "{")) {
-        if (prefix.empty()) {
-          fail_at_token(j, "an import begins with a name, package:: or super::");
+        if (!collection_allowed) {
+          fail_at_token(j, "a collection '{...}' comes at the start of an import or after '::'");
           return;
         }
         const size_t close = partner_[j];
+        if (close == j + 1) {
+          fail_at_token(j, "an import collection '{}' names nothing");
+          return;
+        }
         ++j;
         while (j < close && out_.errors.empty()) {
           read_import_tree(j, close, prefix, imports, false);
           if (j < close && is(j, ",")) ++j;
-          else if (j < close) fail_at_token(j, "expected ',' or '}' in an import collection");
+          else if (j < close && out_.errors.empty()) fail_at_token(j, "expected ',' or '}' in an import collection");
         }
         j = close + 1;
         return;
       }
-      if (!identifier(j) || is_keyword(text(j))) {
+      collection_allowed = false;
+      if (!identifier(j) || is_keyword(text(j)) || is_wesl_keyword(text(j))) {
         fail_at_token(j, fmt::format("'{}' cannot be part of an import path", text(j)));
         return;
       }
@@ -470,6 +481,7 @@ class Parser {
       ++j;
       if (j < limit && is(j, "::")) {
         ++j;
+        collection_allowed = true;
         continue;
       }
       if (relative_word) {
@@ -482,7 +494,7 @@ class Parser {
       import.begin = tokens_[path_begin].begin;
       import.end = tokens_[j - 1].end;
       if (j < limit && is(j, "as")) {
-        if (!identifier(j + 1)) {
+        if (!identifier(j + 1) || is_keyword(text(j + 1)) || is_wesl_keyword(text(j + 1))) {
           fail_at_token(j + 1, "'as' must be followed by a name");
           return;
         }

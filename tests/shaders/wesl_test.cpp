@@ -286,7 +286,7 @@ TEST_F(WeslLinkTest, PlainWgslIsNotWeslAndAnImportOrConditionIs) {
 // --- errors: each names the file, line and column ------------------------------------------------
 
 TEST(WeslErrors, AnImportOfAModuleWithNoFileNamesTheFileLookedFor) {
-  const ShaderDiagnostic e = only_error(link({{"pkg/main.wesl", "import package::lights::spot;\nfn f() {}\n"}}));
+  const ShaderDiagnostic e = only_error(link({{"pkg/main.wesl", "import package::lights::spot;\nfn f() -> f32 { return spot; }\n"}}));
   EXPECT_EQ(e.id, MessageId::WeslUnknownImport);
   EXPECT_EQ(e.path, "pkg/main.wesl");
   EXPECT_EQ(e.line, 1u);
@@ -297,7 +297,7 @@ TEST(WeslErrors, AnImportOfAModuleWithNoFileNamesTheFileLookedFor) {
 
 TEST(WeslErrors, AnImportOfAMissingItemNamesTheModuleItLookedIn) {
   const ShaderDiagnostic e = only_error(link({
-      {"pkg/main.wesl", "// lights\nimport package::util::{fade, missing};\nfn f() {}\n"},
+      {"pkg/main.wesl", "// lights\nimport package::util::{fade, missing};\nfn f() { missing(); }\n"},
       {"pkg/util.wesl", "fn fade() {}\n"},
   }));
   EXPECT_EQ(e.id, MessageId::WeslUnknownImport);
@@ -307,7 +307,7 @@ TEST(WeslErrors, AnImportOfAMissingItemNamesTheModuleItLookedIn) {
 }
 
 TEST(WeslErrors, AnUnknownPackageIsNamedWithThePackagesThereAre) {
-  const ShaderDiagnostic e = only_error(link({{"pkg/main.wesl", "import bevy_pbr::lighting;\n"}}));
+  const ShaderDiagnostic e = only_error(link({{"pkg/main.wesl", "import bevy_pbr::lighting;\nfn f() { lighting::shade(); }\n"}}));
   EXPECT_EQ(e.id, MessageId::WeslUnknownImport);
   EXPECT_THAT(e.message, HasSubstr("'bevy_pbr' is not a package (packages: package)"));
 }
@@ -362,7 +362,7 @@ TEST(WeslErrors, ElseWithNoIfBeforeItIsAnError) {
 }
 
 TEST(WeslErrors, SuperAboveThePackageRootIsAnError) {
-  const ShaderDiagnostic e = only_error(link({{"pkg/main.wesl", "import super::super::x;\n"}}));
+  const ShaderDiagnostic e = only_error(link({{"pkg/main.wesl", "import super::super::x;\nfn f() { x(); }\n"}}));
   EXPECT_EQ(e.id, MessageId::WeslUnknownImport);
   EXPECT_THAT(e.message, HasSubstr("super:: goes above the package's root"));
 }
@@ -386,6 +386,49 @@ TEST(WeslErrors, AModuleUsedAsAValueIsAnError) {
   EXPECT_EQ(e.id, MessageId::WeslNotAnItem);
   EXPECT_EQ(e.line, 2u);
   EXPECT_EQ(e.column, 24u);
+}
+
+// An import is resolved when the module uses its name: one nothing uses neither loads a module
+// nor fails the link, as the WESL test suite expects.
+TEST(WeslErrors, AnImportNothingUsesIsNeverResolved) {
+  const LinkedShader linked = link({{"pkg/main.wesl", "import foo;\nimport package::nothere::x;\nfn f() {}\n"}});
+  EXPECT_TRUE(linked.ok()) << linked.diagnostics.front().message;
+  EXPECT_THAT(linked.files, ElementsAre("pkg/main.wesl"));
+}
+
+TEST(WeslErrors, ImportSyntaxTheGrammarDoesNotAllowIsRefusedAtItsPlace) {
+  const struct {
+    const char* source;
+    uint32_t column;
+  } cases[] = {
+      {"import package::a::{};", 20},       // a collection that names nothing
+      {"import package::a::{f, {g}};", 24},  // a collection where a name must be
+      {"import package::as::b;", 17},        // a WESL keyword as a segment
+      {"import package::a::b as import;", 25},
+      {"import package::a::b::;", 23},
+      {"import {package::a};", 9},           // package:: only at the start
+  };
+  for (const auto& c : cases) {
+    const ShaderDiagnostic e = only_error(link({{"pkg/main.wesl", c.source}}));
+    EXPECT_EQ(e.id, MessageId::WeslSyntaxError) << c.source;
+    EXPECT_EQ(e.column, c.column) << c.source << ": " << e.message;
+  }
+}
+
+TEST(WeslErrors, ACollectionMayStartAnImport) {
+  const LinkedShader linked = link({
+      {"pkg/main.wesl", "import {package::a::f as g, package::a::h};\nfn main() -> f32 { return g() + h(); }\n"},
+      {"pkg/a.wesl", "fn f() -> f32 { return 1.0; }\nfn h() -> f32 { return 2.0; }\n"},
+  });
+  EXPECT_FALSE(linked.ok());  // package:: inside a collection is not WESL ...
+  const LinkedShader top = link({
+      {"pkg/main.wesl", "import package::{a::f as g, a::h};\nfn main() -> f32 { return g() + h(); }\n"},
+      {"pkg/a.wesl", "fn f() -> f32 { return 1.0; }\nfn h() -> f32 { return 2.0; }\n"},
+  });
+  ASSERT_TRUE(top.ok()) << top.diagnostics.front().message;  // ... after it, it is
+  EXPECT_THAT(top.wgsl, HasSubstr("return package_a_f() + package_a_h();"));
+  const LinkedShader bare = link({{"pkg/main.wesl", "import { foo };\nfn main() {}\n"}});
+  EXPECT_TRUE(bare.ok());
 }
 
 TEST(WeslErrors, AnUnreadableRootIsAnErrorNamingTheFile) {

@@ -85,7 +85,7 @@ struct EngineOptions {
   /// hot_reload_available() is false and loaded files are not watched.
   bool hot_reload = true;
   /// How load_shader() links WESL files: the packages they may import from and the values of
-  /// the features their @if and @elif read (docs/shader-modules.md).
+  /// the features their \@if and \@elif read (docs/shader-modules.md).
   shaders::WeslOptions shader_modules{};
   /// How long create() waits for the first device (start-up may block; frames never do).
   std::chrono::milliseconds startup_timeout{10000};

@@ -4,8 +4,8 @@
 ///
 /// WESL is WGSL with `import` statements (`import package::lighting::{pbr, Light as L};`,
 /// `super::`, packages the application declares, module imports used inline as
-/// `shapes::circle(...)`), qualified names in code (`package::util::K`), and `@if`, `@elif`,
-/// `@else` on declarations, imports, members, parameters, statements and switch clauses. The
+/// `shapes::circle(...)`), qualified names in code (`package::util::K`), and `\@if`, `\@elif`,
+/// `\@else` on declarations, imports, members, parameters, statements and switch clauses. The
 /// linker keeps the root module's declarations under their own names, gives every other
 /// declaration it keeps the module's path as a prefix (`package::util::fade` becomes
 /// `package_util_fade`; a segment holding `_` is written `_<count><segment>`), and leaves out
@@ -31,8 +31,8 @@ namespace warden::shaders {
 /// A package the application declares: `import name::a::b` finds module `a` at `root/a.wesl`
 /// (or `.wgsl`), and `import name::f` finds `f` in `root/lib.wesl`.
 struct WeslPackage {
-  std::string name{};
-  std::filesystem::path root{};
+  std::string name{};            ///< the first segment of its paths: `import name::...`
+  std::filesystem::path root{};  ///< the folder its modules are in
 };
 
 /// Reads one module file: read_source by default. Tests and benchmarks give their own.
@@ -44,7 +44,7 @@ struct WeslOptions {
   std::filesystem::path package_root{};
   /// Packages besides the application's own.
   std::vector<WeslPackage> packages{};
-  /// Translate-time features: every feature an @if or @elif reads must have a value here
+  /// Translate-time features: every feature an \@if or \@elif reads must have a value here
   /// (shaders.WeslUnknownFeature otherwise).
   std::map<std::string, bool, std::less<>> features{};
   /// Empty: read_source.
@@ -53,7 +53,7 @@ struct WeslOptions {
 
 /// A place in a file the user wrote.
 struct SourcePlace {
-  std::string path{};
+  std::string path{};   ///< the file, as the link named it
   uint32_t line = 0;    ///< 1-based
   uint32_t column = 0;  ///< 1-based, in UTF-8 bytes like the compiler's columns
 };
@@ -63,20 +63,21 @@ class WeslSourceMap {
  public:
   /// One module file of the link.
   struct File {
-    std::string path;
-    std::string text;
+    std::string path;  ///< as the link named it (the package root joined with the module's path)
+    std::string text;  ///< what the link read
     std::string import_chain;  ///< how the root reaches it; empty for the root module
   };
   /// A run of linked text copied from one file (or written in place of a name there).
   struct Segment {
-    uint32_t linked_begin = 0;
+    uint32_t linked_begin = 0;  ///< offset in the linked text
     uint32_t length = 0;  ///< linked bytes
-    uint32_t file = 0;
-    uint32_t source_begin = 0;
+    uint32_t file = 0;          ///< index in files()
+    uint32_t source_begin = 0;  ///< offset in that file's text
     bool copied = true;  ///< false: a linked name written in place of the source's name
   };
 
   WeslSourceMap() = default;
+  /// The map of `linked`, made of `segments` (in linked order) of `files`.
   WeslSourceMap(std::string linked, std::vector<File> files, std::vector<Segment> segments);
 
   /// The place of a 1-based line and byte column of the linked text; nullopt for text the
@@ -97,6 +98,7 @@ class WeslSourceMap {
 struct LinkedShader {
   /// The linked WGSL; empty when `diagnostics` holds an error.
   std::string wgsl{};
+  /// From the linked text back to the files (also on failure: the files read so far).
   WeslSourceMap source_map{};
   /// Every file the link read, the root first: the files hot reload watches.
   std::vector<std::filesystem::path> files{};

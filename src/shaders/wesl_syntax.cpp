@@ -606,35 +606,50 @@ class Parser {
     return partner_[open] + 1;
   }
 
-  // Members or parameters: `attributes name : type` separated by ','; each may be conditional.
-  template <typename OnName>
-  void read_list(size_t j, size_t close, OnName on_name) {
+  // The siblings of one list from `j` to `close` (statements, members, parameters, switch
+  // clauses), each after its attributes and perhaps under a condition. `read_node(j, keep)`
+  // reads one node after its attributes and returns one past it. A node whose condition is
+  // false is removed whole, attributes and all, and what reading it recorded (references,
+  // locals, removals inside it) is taken back.
+  template <typename ReadNode>
+  void read_siblings(size_t j, size_t close, std::string_view what, ReadNode read_node) {
     ConditionChain chain;
     while (j < close && out_.errors.empty()) {
       const size_t start = j;
       std::vector<Attribute> attributes = read_attributes(j);
-      const Condition condition = read_condition(attributes);
-      const std::optional<bool> keep = chain.keep(condition);
+      const std::optional<bool> keep = chain.keep(read_condition(attributes));
       if (!keep) {
-        fail_at_token(start, "an @elif or @else must follow a member or parameter with @if or @elif");
+        fail_at_token(start, fmt::format("an @elif or @else must follow a {} with @if or @elif", what));
         return;
       }
-      if (!identifier(j) || !is(j + 1, ":")) {
-        fail_at_token(j, fmt::format("expected 'name: type', found '{}'", text(j)));
-        return;
-      }
-      const size_t name = j;
-      const size_t comma = find_list_end(j + 2, close);
-      const size_t end = comma < close ? comma + 1 : close;
-      if (*keep) {
-        scan_attributes(attributes);
-        scan(j + 2, comma);
-        on_name(name);
-      } else {
+      const size_t removals = removals_.size();
+      const size_t references = references_.size();
+      const size_t declared = scopes_.empty() ? 0 : scopes_.back().size();
+      if (*keep) scan_attributes(attributes);
+      const size_t end = read_node(j, *keep);
+      if (!*keep) {
+        removals_.resize(removals);
+        references_.resize(references);
+        if (!scopes_.empty()) scopes_.back().resize(declared);
         removals_.push_back({tokens_[start].begin, tokens_[end - 1].end});
       }
       j = end;
     }
+  }
+
+  // Members or parameters: `attributes name : type` separated by ','.
+  template <typename OnName>
+  void read_list(size_t j, size_t close, OnName on_name) {
+    read_siblings(j, close, "member or parameter", [&](size_t k, bool keep) {
+      if (!identifier(k) || !is(k + 1, ":")) {
+        fail_at_token(k, fmt::format("expected 'name: type', found '{}'", text(k)));
+        return close;
+      }
+      const size_t comma = find_list_end(k + 2, close);
+      scan(k + 2, comma);
+      if (keep) on_name(k);
+      return comma < close ? comma + 1 : close;
+    });
   }
 
   void declare(std::string_view name) {
@@ -658,31 +673,7 @@ class Parser {
   }
 
   void read_statements(size_t j, size_t close) {
-    ConditionChain chain;
-    while (j < close && out_.errors.empty()) {
-      const size_t start = j;
-      std::vector<Attribute> attributes = read_attributes(j);
-      const Condition condition = read_condition(attributes);
-      const std::optional<bool> keep = chain.keep(condition);
-      if (!keep) {
-        fail_at_token(start, "an @elif or @else must follow a statement with @if or @elif");
-        return;
-      }
-      // What a removed statement added is taken back: its references, its locals, and the
-      // removals inside it (its own removal covers them).
-      const size_t removals = removals_.size();
-      const size_t references = references_.size();
-      const size_t declared = scopes_.back().size();
-      if (*keep) scan_attributes(attributes);
-      const size_t end = read_statement(j, close);
-      if (!*keep) {
-        removals_.resize(removals);
-        references_.resize(references);
-        scopes_.back().resize(declared);
-        removals_.push_back({tokens_[start].begin, tokens_[end - 1].end});
-      }
-      j = end;
-    }
+    read_siblings(j, close, "statement", [&](size_t k, bool) { return read_statement(k, close); });
   }
 
   // The expression from `j` to the '{' that opens a body; returns the '{'.
@@ -790,38 +781,19 @@ class Parser {
     const size_t body = scan_to_body(j + 1, close);
     if (body >= close) return close;
     const size_t body_close = partner_[body];
-    ConditionChain chain;
-    size_t k = body + 1;
-    while (k < body_close && out_.errors.empty()) {
-      const size_t start = k;
-      std::vector<Attribute> attributes = read_attributes(k);
-      const Condition condition = read_condition(attributes);
-      const std::optional<bool> keep = chain.keep(condition);
-      if (!keep) {
-        fail_at_token(start, "an @elif or @else must follow a switch clause with @if or @elif");
-        return close;
-      }
-      const size_t removals = removals_.size();
-      const size_t references = references_.size();
+    read_siblings(body + 1, body_close, "switch clause", [&](size_t k, bool) {
       if (!is(k, "case") && !is(k, "default")) {
         fail_at_token(k, fmt::format("expected case or default, found '{}'", text(k)));
-        return close;
+        return body_close;
       }
-      if (*keep) scan_attributes(attributes);
       const size_t clause_body = find(k + 1, body_close, {"{"});
       if (clause_body >= body_close) {
         fail_at_token(k, "expected the clause's body");
-        return close;
+        return body_close;
       }
       scan(k + 1, clause_body);
-      const size_t end = read_block(clause_body);
-      if (!*keep) {
-        removals_.resize(removals);
-        references_.resize(references);
-        removals_.push_back({tokens_[start].begin, tokens_[end - 1].end});
-      }
-      k = end;
-    }
+      return read_block(clause_body);
+    });
     return body_close + 1;
   }
 

@@ -494,6 +494,28 @@ class EngineHotReload : public ::testing::Test {
     return bytes.ok() ? (*bytes)[0] : 0;
   }
 
+  // A registry texture the tint pipeline draws into, and the buffer its pixels are read through.
+  struct TintTarget {
+    TextureHandle texture;
+    TextureViewHandle view;
+    BufferHandle readback;
+    bool ok = false;
+  };
+  TintTarget make_target(Engine& engine) {
+    resources::Registry& reg = engine.registry();
+    auto texture = reg.create_texture({.size = {kFrameSize, kFrameSize, 1},
+                                       .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
+                                       .label = "tint target"});
+    if (!texture) return {};
+    auto view = reg.create_texture_view(*texture);
+    auto readback = reg.create_buffer({256 * kFrameSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
+    if (!view || !readback) return {};
+    return {*texture, *view, *readback, true};
+  }
+  uint8_t draw(Engine& engine, RenderPipelineHandle pipeline, const TintTarget& target) {
+    return draw(engine, pipeline, target.texture, target.view, target.readback);
+  }
+
   // Polls until a reload is reported.
   pipelines::ReloadReport until_reload(Engine& engine, Heard& heard) {
     const size_t seen = heard.reloads.size();
@@ -519,14 +541,9 @@ TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSw
   ASSERT_TRUE(module.ok()) << module.error().message;
   auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
-  auto target = reg.create_texture({.size = {kFrameSize, kFrameSize, 1},
-                                    .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
-                                    .label = "tint target"});
-  ASSERT_TRUE(target.ok());
-  auto view = reg.create_texture_view(*target);
-  auto readback = reg.create_buffer({256 * kFrameSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
-  ASSERT_TRUE(view.ok() && readback.ok());
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 64);  // 0.25 * 255, rounded
+  const TintTarget target = make_target(*engine);
+  ASSERT_TRUE(target.ok);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 64);  // 0.25 * 255, rounded
 
   ASSERT_TRUE(engine->force_device_loss().ok());
   // 0.6 * 255 is 153 under any rounding a conforming implementation may use (0.5 * 255 is
@@ -536,14 +553,14 @@ TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSw
   const pipelines::ReloadReport first = until_reload(*engine, heard);
   EXPECT_TRUE(first.applied) << first.error;
   EXPECT_EQ(first.module, *module);
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 153);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 153);
   EXPECT_THAT(reg.recipe(*module)->wgsl, HasSubstr("0.600000"));
 
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a distinct mtime
   write(0.75f);
   const pipelines::ReloadReport second = until_reload(*engine, heard);
   EXPECT_TRUE(second.applied) << second.error;
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 191);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 191);
   EXPECT_EQ(engine->counters().hot_reloads, 2u);
 }
 
@@ -596,25 +613,19 @@ TEST_F(EngineHotReload, AnEditToAnImportedFileReloadsTheModuleAndABrokenOneIsKep
   auto engine = make_engine(engine_options(testing::pixel_test_backend()), heard.callbacks());
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->hot_reload_available());
-  resources::Registry& reg = engine->registry();
   auto module = engine->load_shader(root);
   ASSERT_TRUE(module.ok()) << module.error().message;
   auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
-  auto target = reg.create_texture({.size = {kFrameSize, kFrameSize, 1},
-                                    .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
-                                    .label = "tint target"});
-  ASSERT_TRUE(target.ok());
-  auto view = reg.create_texture_view(*target);
-  auto readback = reg.create_buffer({256 * kFrameSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
-  ASSERT_TRUE(view.ok() && readback.ok());
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 64);
+  const TintTarget target = make_target(*engine);
+  ASSERT_TRUE(target.ok);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 64);
 
   write_text(shade, "fn level() -> f32 { return 0.6; }\n");
   const pipelines::ReloadReport edited = until_reload(*engine, heard);
   EXPECT_TRUE(edited.applied) << edited.error;
   EXPECT_EQ(edited.path, root);
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 153);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 153);
 
   // Broken: the `;` after the value is missing. The place is the imported file's.
   write_text(shade, "fn level() -> f32 {\n  return 0.75\n}\n");
@@ -626,7 +637,7 @@ TEST_F(EngineHotReload, AnEditToAnImportedFileReloadsTheModuleAndABrokenOneIsKep
   EXPECT_EQ(broken.diagnostics[0].column, 1u);
   EXPECT_THAT(broken.diagnostics[0].notes,
               ElementsAre(shade.string() + " is imported at " + root.string() + ":1:8"));
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 153);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 153);
 
   // The loss rebuilds the last good module; the new device's reloader tries the broken file
   // again and keeps it out.
@@ -634,12 +645,12 @@ TEST_F(EngineHotReload, AnEditToAnImportedFileReloadsTheModuleAndABrokenOneIsKep
   ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
   const pipelines::ReloadReport retried = until_reload(*engine, heard);
   EXPECT_FALSE(retried.applied);
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 153);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 153);
 
   write_text(shade, "fn level() -> f32 {\n  return 0.75;\n}\n");
   const pipelines::ReloadReport fixed = until_reload(*engine, heard);
   EXPECT_TRUE(fixed.applied) << fixed.error;
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 191);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 191);
 }
 
 // A feature value set at run time relinks the modules whose conditions read it, and only them.
@@ -659,13 +670,9 @@ TEST_F(EngineHotReload, AFeatureSetAtRunTimeRelinksOnlyTheModulesThatReadIt) {
   ASSERT_TRUE(plain.ok()) << plain.error().message;
   auto pipeline = engine->pipelines().create_render_pipeline(tint_pipeline(*module));
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
-  auto target = reg.create_texture({.size = {kFrameSize, kFrameSize, 1},
-                                    .usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc,
-                                    .label = "tint target"});
-  auto view = reg.create_texture_view(*target);
-  auto readback = reg.create_buffer({256 * kFrameSize, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, false, "rb"});
-  ASSERT_TRUE(target.ok() && view.ok() && readback.ok());
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 64);
+  const TintTarget target = make_target(*engine);
+  ASSERT_TRUE(target.ok);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 64);
 
   ASSERT_TRUE(engine->set_shader_features({{"BRIGHT", true}}).ok());
   const pipelines::ReloadReport report = until_reload(*engine, heard);
@@ -673,7 +680,7 @@ TEST_F(EngineHotReload, AFeatureSetAtRunTimeRelinksOnlyTheModulesThatReadIt) {
   EXPECT_EQ(report.module, *module);
   for (int i = 0; i < 20; ++i) engine->poll();
   EXPECT_EQ(engine->counters().hot_reloads, 1u);
-  EXPECT_EQ(draw(*engine, *pipeline, *target, *view, *readback), 191);
+  EXPECT_EQ(draw(*engine, *pipeline, target), 191);
   EXPECT_THAT(reg.recipe(*module)->wgsl, HasSubstr("const level = 0.75;"));
 }
 

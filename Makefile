@@ -82,7 +82,7 @@ test-tsan: setup $(TSAN_DIR)/CMakeCache.txt
 
 # The libFuzzer targets (tests/fuzz/, docs/fuzzing.md), built with clang in their own folder and
 # run one after another for FUZZ_SECONDS each, from their seed corpora. A failure stops the run
-# and leaves the input in $(FUZZ_DIR)/artifacts/. CI runs `make fuzz FUZZ_SECONDS=15`; a longer
+# and leaves the input in $(FUZZ_DIR)/artifacts/. CI runs `make fuzz FUZZ_SECONDS=10`; a longer
 # run is the same command with a larger number. Without precompiled headers and one unit per
 # file: the one build where a source file that forgot an include it needs fails to compile.
 FUZZ_SECONDS ?= 60

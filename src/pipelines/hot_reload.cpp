@@ -30,6 +30,7 @@ struct HotReloader::Finished {
   std::string source;                  // what was compiled: the module's recipe once published
   std::vector<std::filesystem::path> files;  // what it was made from: watched once published
   std::vector<std::string> features_used;
+  std::string diagnostics_text;  // the diagnostics in compiler form, each with its own file's excerpt
 };
 
 // Where the asynchronous builds of one reload land. Written by their callbacks, which run in
@@ -223,7 +224,18 @@ ReloadReport HotReloader::keep_previous(const std::filesystem::path& path, Reloa
 std::optional<ReloadReport> HotReloader::start_builds(Finished& f) {
   ReloadReport report = std::move(f.report);
   if (!report.diagnostics.empty()) shaders_->record(report.diagnostics);
-  if (!f.module) return keep_previous(f.job.path, report, report.error.empty() ? "it did not compile" : report.error);
+  if (!f.module) {
+    // A file the failed source brought in (a new import that does not compile) is watched too,
+    // beside the last good source's files: fixing it reloads the module.
+    std::vector<std::filesystem::path> files = f.files;
+    if (const auto* kept = shaders_->files_of(f.job.module)) files.insert(files.end(), kept->begin(), kept->end());
+    (void)watch_files(f.job.path, files);
+    // The compiler's (or the linker's) words with their excerpts, each from the file it is in.
+    const std::string why = !report.error.empty()           ? report.error
+                            : f.diagnostics_text.empty()     ? std::string("it did not compile")
+                                                              : "it did not compile:\n" + f.diagnostics_text;
+    return keep_previous(f.job.path, report, why);
+  }
   if (!pipelines_->registry().is_alive(f.job.module)) {
     report.error = "its shader module handle was destroyed meanwhile";
     return keep_previous(f.job.path, report, report.error);
@@ -346,6 +358,7 @@ HotReloader::Finished HotReloader::work(Job job) const {
   if (!compiled) {
     f.report.error = compiled.error().message;
   } else {
+    f.diagnostics_text = compiled->format_diagnostics();
     f.report.diagnostics = std::move(compiled->shader.diagnostics);
     f.module = std::move(compiled->shader.module);
     f.source = std::move(compiled->wgsl);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -516,9 +517,10 @@ class EngineHotReload : public ::testing::Test {
     return draw(engine, pipeline, target.texture, target.view, target.readback);
   }
 
-  // Polls until a reload is reported.
-  pipelines::ReloadReport until_reload(Engine& engine, Heard& heard) {
-    const size_t seen = heard.reloads.size();
+  // Polls until a reload is reported after the first `seen` (by default, after those heard so
+  // far: a reload a call such as wait_until_ready may already have heard is passed as `seen`).
+  pipelines::ReloadReport until_reload(Engine& engine, Heard& heard, std::optional<size_t> seen_before = {}) {
+    const size_t seen = seen_before.value_or(heard.reloads.size());
     const auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;
     while (heard.reloads.size() == seen && std::chrono::steady_clock::now() < deadline) {
       engine.poll();
@@ -549,8 +551,9 @@ TEST_F(EngineHotReload, AnEditSavedWhileLostAppliesOnTheNewDeviceAndLaterEditsSw
   // 0.6 * 255 is 153 under any rounding a conforming implementation may use (0.5 * 255 is
   // 127.5: llvmpipe writes 128, NVIDIA's GL 127).
   write(0.6f);  // saved while there is no device
-  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
-  const pipelines::ReloadReport first = until_reload(*engine, heard);
+  const size_t heard_before = heard.reloads.size();
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());  // its polls may hear the reload
+  const pipelines::ReloadReport first = until_reload(*engine, heard, heard_before);
   EXPECT_TRUE(first.applied) << first.error;
   EXPECT_EQ(first.module, *module);
   EXPECT_EQ(draw(*engine, *pipeline, target), 153);
@@ -579,9 +582,10 @@ TEST_F(EngineHotReload, AReloadInFlightAtTheLossIsNeverPublishedAndAppliesOnceOn
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a distinct mtime
   write(0.5f);
   engine->poll();  // the change goes to the worker of generation 1 (never published in this poll)
+  const size_t heard_before = heard.reloads.size();
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
-  const pipelines::ReloadReport report = until_reload(*engine, heard);
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());  // its polls may hear the reload
+  const pipelines::ReloadReport report = until_reload(*engine, heard, heard_before);
   EXPECT_TRUE(report.applied) << report.error;
   for (int i = 0; i < 20; ++i) engine->poll();
   EXPECT_THAT(heard.order, ElementsAre("ready 1", "ready 2", "reload applied"));
@@ -638,12 +642,22 @@ TEST_F(EngineHotReload, AnEditToAnImportedFileReloadsTheModuleAndABrokenOneIsKep
   EXPECT_THAT(broken.diagnostics[0].notes,
               ElementsAre(shade.string() + " is imported at " + root.string() + ":1:8"));
   EXPECT_EQ(draw(*engine, *pipeline, target), 153);
+  // What the application's diagnostics hear shows the line of the file it is in.
+  bool excerpt_heard = false;
+  for (const Diagnostic& d : engine->registry().diagnostics().entries()) {
+    if (d.id == MessageId::HotReloadKeptPrevious && d.message.find("\n}\n^") != std::string::npos &&
+        d.message.find(shade.string() + ":3:1: error:") != std::string::npos) {
+      excerpt_heard = true;
+    }
+  }
+  EXPECT_TRUE(excerpt_heard);
 
   // The loss rebuilds the last good module; the new device's reloader tries the broken file
   // again and keeps it out.
+  const size_t heard_before_loss = heard.reloads.size();
   ASSERT_TRUE(engine->force_device_loss().ok());
-  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
-  const pipelines::ReloadReport retried = until_reload(*engine, heard);
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());  // its polls may hear the retry
+  const pipelines::ReloadReport retried = until_reload(*engine, heard, heard_before_loss);
   EXPECT_FALSE(retried.applied);
   EXPECT_EQ(draw(*engine, *pipeline, target), 153);
 

@@ -340,6 +340,35 @@ TEST_F(HotReloadTest, AnEditToASharedImportRebuildsExactlyThePipelinesThatReachI
   EXPECT_EQ(draw(drawn["b.wesl"]), kGreen);
 }
 
+// An edit that imports a new file which does not compile fails; the new file is watched from
+// then on, so fixing it (and not the importing file) reloads the module.
+TEST_F(HotReloadTest, FixingAFileThatAFailedEditImportedReloadsTheModule) {
+  write_file(dir / "palette.wesl", "fn colour() -> vec4<f32> { return vec4<f32>(1.0, 0.0, 0.0, 1.0); }\n", false);
+  write_file(dir / "a.wesl", wesl_root("package::palette::colour"), false);
+  auto created = HotReloader::create(*ctx, *shaders, *pipelines);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  reloader = std::move(created.value());
+  auto module = shaders->load(dir / "a.wesl");
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  ASSERT_TRUE(reloader->watch(*module).ok());
+  RenderPipelineHandle pipeline = tint_pipeline(*pipelines, *module);
+  EXPECT_EQ(draw(pipeline), kRed);
+
+  write_file(dir / "green.wesl", "fn colour() -> vec4<f32> { return vec4<f32>(0.0, 1.0, 0.0, 1.0) }\n", false);
+  write_file(dir / "a.wesl", wesl_root("package::green::colour"), true);
+  std::vector<ReloadReport> reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_FALSE(reports[0].applied);
+  EXPECT_EQ(draw(pipeline), kRed);
+
+  write_file(dir / "green.wesl", "fn colour() -> vec4<f32> { return vec4<f32>(0.0, 1.0, 0.0, 1.0); }\n", true);
+  reports = frames_until_reload();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_TRUE(reports[0].applied) << reports[0].error;
+  EXPECT_EQ(draw(pipeline), kGreen);
+  EXPECT_EQ(shaders->files_of(*module)->size(), 2u);  // a.wesl and green.wesl: palette.wesl is left
+}
+
 // A feature value that changes relinks the modules whose conditions read it.
 TEST_F(HotReloadTest, AFeatureThatChangesRelinksTheModulesThatReadIt) {
   write_file(dir / "f.wesl",

@@ -95,7 +95,9 @@ fuzz: setup $(FUZZ_DIR)/CMakeCache.txt
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzzers
 	scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
+# The benchmark programs are not part of `make build` (docs/adr/0054): built here.
 bench: build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target benchmarks
 	scripts/bench.sh $(BUILD_DIR)
 
 memcheck: build

@@ -23,6 +23,7 @@ mode="${1:-}"
 
 pack() {
   local build="${1:-$root/build}" dest="${2:-$root/.bench-gpu}"
+  cmake --build "$build" --target benchmarks  # not part of a plain build (docs/adr/0054)
   rm -rf "$dest" && mkdir -p "$dest/bench" "$dest/lib"
   for program in "$build"/bench/*_scenario "$build"/bench/warden_bench; do
     [[ -x "$program" ]] || continue

@@ -287,7 +287,7 @@ CheckedFile check_file(const shaders::ShaderCompiler& compiler, const CheckOptio
     return file;
   }
   file.source = std::move(source->text);
-  if (options.linked || shaders::uses_wesl(file.source) || std::filesystem::path(path).extension() == ".wesl") {
+  if (options.linked || shaders::is_wesl_file(path, file.source)) {
     link_and_compile(compiler, options, file);
     if (!file.io_error.empty()) return file;
   } else {

@@ -501,7 +501,6 @@ Result<void> Engine::set_shader_features(std::map<std::string, bool, std::less<>
                       "or a device without WGPUFeatureName_ImplicitDeviceSynchronization), and it is what links "
                       "the modules again; the feature values are unchanged");
   }
-  options_.shader_modules.features = features;
   const std::vector<ShaderModuleHandle> changed = shaders_->set_wesl_features(std::move(features));
   if (reloader_) {
     for (ShaderModuleHandle module : changed) (void)reloader_->reload(module);

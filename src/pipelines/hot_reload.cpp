@@ -30,7 +30,7 @@ struct HotReloader::Finished {
   std::string source;                  // what was compiled: the module's recipe once published
   std::vector<std::filesystem::path> files;  // what it was made from: watched once published
   std::vector<std::string> features_used;
-  std::string diagnostics_text;  // the diagnostics in compiler form, each with its own file's excerpt
+  std::string diagnostics_text;  // when it did not compile: the diagnostics in compiler form, with excerpts
 };
 
 // Where the asynchronous builds of one reload land. Written by their callbacks, which run in
@@ -358,7 +358,7 @@ HotReloader::Finished HotReloader::work(Job job) const {
   if (!compiled) {
     f.report.error = compiled.error().message;
   } else {
-    f.diagnostics_text = compiled->format_diagnostics();
+    if (!compiled->shader.ok()) f.diagnostics_text = compiled->format_diagnostics();
     f.report.diagnostics = std::move(compiled->shader.diagnostics);
     f.module = std::move(compiled->shader.module);
     f.source = std::move(compiled->wgsl);

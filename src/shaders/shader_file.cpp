@@ -1,12 +1,23 @@
 #include "warden/shaders/shader_file.h"
 
+#include <optional>
+
 #include "warden/shaders/source_file.h"
 
 namespace warden::shaders {
 namespace {
 
-bool is_wesl(const std::filesystem::path& path, std::string_view text) {
-  return path.extension() == ".wesl" || uses_wesl(text);
+// A file's text, or, when it is WESL, its link (the root read here, its imports by the linker).
+struct ReadFile {
+  std::string text;                    // a plain WGSL file's
+  std::optional<LinkedShader> linked;  // a WESL file's
+};
+
+Result<ReadFile> read_and_link(const std::filesystem::path& path, const WeslOptions& wesl) {
+  auto source = read_source_file(path);
+  if (!source) return source.error();
+  if (!is_wesl_file(path, *source)) return ReadFile{std::move(source.value()), std::nullopt};
+  return ReadFile{{}, link_wesl_text(path, *source, wesl)};
 }
 
 }  // namespace
@@ -22,33 +33,32 @@ std::string CompiledFile::format_diagnostics() const {
 }
 
 Result<std::string> shader_file_wgsl(const std::filesystem::path& path, const WeslOptions& wesl) {
-  auto source = read_source_file(path);
-  if (!source) return source.error();
-  if (!is_wesl(path, *source)) return std::move(source.value());
-  LinkedShader linked = link_wesl_text(path, *source, wesl);
-  if (!linked.ok()) {
+  auto read = read_and_link(path, wesl);
+  if (!read) return read.error();
+  if (!read->linked) return std::move(read->text);
+  if (!read->linked->ok()) {
     CompiledFile failed;
-    failed.shader.diagnostics = linked.diagnostics;
-    failed.source_map = linked.source_map;
+    failed.shader.diagnostics = read->linked->diagnostics;
+    failed.source_map = read->linked->source_map;
     return make_error(ErrorKind::Compilation, MessageId::ShaderCompileFailed, failed.format_diagnostics());
   }
-  return std::move(linked.wgsl);
+  return std::move(read->linked->wgsl);
 }
 
 Result<CompiledFile> compile_shader_file(const ShaderCompiler& compiler, const std::filesystem::path& path,
                                          const WeslOptions& wesl) {
-  auto source = read_source_file(path);
-  if (!source) return source.error();
+  auto read = read_and_link(path, wesl);
+  if (!read) return read.error();
   CompiledFile out;
-  if (!is_wesl(path, *source)) {
+  if (!read->linked) {
     out.files.push_back(path);
-    out.wgsl = std::move(source.value());
+    out.wgsl = std::move(read->text);
     auto compiled = compiler.compile(path.string(), out.wgsl);
     if (!compiled) return compiled.error();
     out.shader = std::move(compiled.value());
     return out;
   }
-  LinkedShader linked = link_wesl_text(path, *source, wesl);
+  LinkedShader& linked = *read->linked;
   out.files = linked.files;
   out.features_used = linked.features_used;
   out.source_map = linked.source_map;

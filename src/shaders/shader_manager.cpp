@@ -18,45 +18,38 @@ void ShaderManager::record(const std::vector<ShaderDiagnostic>& diagnostics) {
 }
 
 Result<ShaderModuleHandle> ShaderManager::compile(std::string path, std::string_view source) {
-  return compile_and_register(std::move(path), source, {});
-}
-
-Result<ShaderModuleHandle> ShaderManager::compile_and_register(std::string path, std::string_view source,
-                                                               std::string file) {
   auto compiled = compiler().compile(path, source);
-  if (!compiled) {
-    last_diagnostics_.clear();
-    registry_->diagnostics().error(compiled.error().id, compiled.error().message);
-    return compiled.error();
-  }
-  record(compiled->diagnostics);
-  if (!compiled->ok()) {
-    std::string text;
-    for (const ShaderDiagnostic& d : compiled->diagnostics) text += format_diagnostic(d, source);
-    if (!text.empty() && text.back() == '\n') text.pop_back();
-    return make_error(ErrorKind::Compilation, MessageId::ShaderCompileFailed, std::move(text));
-  }
-  return registry_->adopt_shader_module(compiled->module.take(),
-                                       resources::ShaderModuleDescription{std::string(source), std::move(path), std::move(file)});
+  if (!compiled) return refused(compiled.error());
+  CompiledFile file;
+  file.shader = std::move(compiled.value());
+  file.wgsl = std::string(source);
+  return register_compiled(std::move(file), std::move(path), {});
 }
 
 Result<ShaderModuleHandle> ShaderManager::load(const std::filesystem::path& path) {
   auto compiled = compile_shader_file(compiler(), path, wesl_);
-  if (!compiled) {
-    last_diagnostics_.clear();
-    registry_->diagnostics().error(compiled.error().id, compiled.error().message);
-    return compiled.error();
-  }
-  record(compiled->shader.diagnostics);
-  if (!compiled->shader.ok()) {
-    return make_error(ErrorKind::Compilation, MessageId::ShaderCompileFailed, compiled->format_diagnostics());
-  }
-  auto handle = registry_->adopt_shader_module(
-      compiled->shader.module.take(), resources::ShaderModuleDescription{compiled->wgsl, path.string(), path.string()});
-  if (handle) {
-    files_[*handle] = LoadedFile{path, std::move(compiled->files), std::move(compiled->features_used)};
-  }
+  if (!compiled) return refused(compiled.error());
+  std::vector<std::filesystem::path> files = std::move(compiled->files);
+  std::vector<std::string> features_used = std::move(compiled->features_used);
+  auto handle = register_compiled(std::move(compiled.value()), path.string(), path.string());
+  if (handle) files_[*handle] = LoadedFile{path, std::move(files), std::move(features_used)};
   return handle;
+}
+
+Error ShaderManager::refused(Error error) {
+  last_diagnostics_.clear();
+  registry_->diagnostics().error(error.id, error.message);
+  return error;
+}
+
+Result<ShaderModuleHandle> ShaderManager::register_compiled(CompiledFile compiled, std::string label, std::string file) {
+  record(compiled.shader.diagnostics);
+  if (!compiled.shader.ok()) {
+    return make_error(ErrorKind::Compilation, MessageId::ShaderCompileFailed, compiled.format_diagnostics());
+  }
+  return registry_->adopt_shader_module(
+      compiled.shader.module.take(),
+      resources::ShaderModuleDescription{std::move(compiled.wgsl), std::move(label), std::move(file)});
 }
 
 std::vector<ShaderModuleHandle> ShaderManager::set_wesl_features(std::map<std::string, bool, std::less<>> features) {

@@ -646,6 +646,10 @@ Result<LinkedShader> link_wesl(const std::filesystem::path& root_file, const Wes
 
 bool uses_wesl(std::string_view source) { return wesl::uses_wesl_syntax(source); }
 
+bool is_wesl_file(const std::filesystem::path& path, std::string_view source) {
+  return path.extension() == ".wesl" || uses_wesl(source);
+}
+
 std::vector<ShaderDiagnostic> map_to_sources(const LinkedShader& linked, std::vector<ShaderDiagnostic> diagnostics) {
   for (ShaderDiagnostic& d : diagnostics) {
     if (d.line == 0) continue;

@@ -79,8 +79,11 @@ class ShaderManager {
   resources::Registry& registry() { return *registry_; }
 
  private:
-  Result<ShaderModuleHandle> compile_and_register(std::string label, std::string_view source,
-                                                  std::string file);
+  // Records a compile's diagnostics and registers its module with the compiled text as its
+  // recipe; a compile error gives the diagnostics in compiler form, each with its own excerpt.
+  Result<ShaderModuleHandle> register_compiled(CompiledFile compiled, std::string label, std::string file);
+  // An error that left nothing to compile (unreadable file, no answer): reported, returned.
+  Error refused(Error error);
   const gpu::Context* context_;
   CompilerOptions options_;
   resources::Registry* registry_;

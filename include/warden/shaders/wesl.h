@@ -125,6 +125,10 @@ LinkedShader link_wesl_text(const std::filesystem::path& root_file, std::string_
 /// the compiler as it is.
 bool uses_wesl(std::string_view source);
 
+/// True when the file at `path` holding `source` is linked before it is compiled: it is named
+/// .wesl, or uses_wesl(source). ShaderManager, hot reload and `warden shader check` decide alike.
+bool is_wesl_file(const std::filesystem::path& path, std::string_view source);
+
 /// The compiler's diagnostics on linked WGSL, moved to the files the user wrote: each keeps its
 /// place in the linked text (linked_line, linked_column), and one in an imported file gains a
 /// note naming the import chain.

@@ -548,6 +548,10 @@ Result<void> DeviceController::mark_presented() { return core_->mark_presented()
 void DeviceController::report_hang(Token token, std::string_view detail) {
   core_->report_hang(token, detail);
 }
+void DeviceController::report_loss(Token token, LossReport report) {
+  if (!core_->active) return;  // a start without a device yet: nothing of it can be lost
+  core_->on_lost(token, std::move(report));
+}
 
 void DeviceController::request_standby() { core_->request_standby(); }
 bool DeviceController::standby_requested() const { return core_->standby_in_flight; }

@@ -4,6 +4,7 @@
 #include <deque>
 #include <thread>
 #include <utility>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -53,7 +54,9 @@ struct Engine::ProviderInbox {
 };
 
 // The provider the controller talks to: the DawnProvider, with every answer routed through the
-// inbox (a loss's report reaches on_lost through the controller's on_state).
+// inbox, and every end of a device held until poll()'s let-go phase (Engine::let_go): a device
+// the controller ends outside poll() (force_device_loss settles the state at once) is ended
+// where releases belong, never under a recording thread (docs/threads.md).
 class Engine::QueuedProvider final : public device::DeviceProvider {
  public:
   QueuedProvider(device::DawnProvider& dawn, std::shared_ptr<ProviderInbox> inbox)
@@ -75,13 +78,56 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
     dawn_.request_device(adapter, label, std::move(answered), std::move(heard_lost));
   }
   void release_adapter(device::AdapterId adapter) override { dawn_.release_adapter(adapter); }
-  void destroy_device(device::DeviceId device) override { dawn_.destroy_device(device); }
-  void release_device(device::DeviceId device) override { dawn_.release_device(device); }
-  void end_hung_device(device::DeviceId device, device::DeviceEnd end) override { dawn_.end_hung_device(device, end); }
+  void destroy_device(device::DeviceId device) override { ending_.push_back({device, Ending::Destroy}); }
+  void release_device(device::DeviceId device) override { ending_.push_back({device, Ending::Release}); }
+  void end_hung_device(device::DeviceId device, device::DeviceEnd end) override {
+    ending_.push_back({device, end == device::DeviceEnd::Destroy ? Ending::HungDestroy : Ending::HungRelease});
+  }
+  // The let-go phase: the devices ended since the last one, in the order they were ended.
+  void end_devices() {
+    while (!ending_.empty()) {
+      const Pending next = ending_.front();
+      ending_.erase(ending_.begin());
+      switch (next.how) {
+        case Ending::Destroy: dawn_.destroy_device(next.device); break;
+        case Ending::Release: dawn_.release_device(next.device); break;
+        case Ending::HungDestroy: dawn_.end_hung_device(next.device, device::DeviceEnd::Destroy); break;
+        case Ending::HungRelease: dawn_.end_hung_device(next.device, device::DeviceEnd::Release); break;
+      }
+    }
+  }
 
  private:
+  enum class Ending { Destroy, Release, HungDestroy, HungRelease };
+  struct Pending {
+    device::DeviceId device;
+    Ending how;
+  };
   device::DawnProvider& dawn_;
   std::shared_ptr<ProviderInbox> inbox_;
+  std::vector<Pending> ending_;
+};
+
+// What the application hears, one kind of news each. Queued where the state settles (the
+// controller's hooks, which run no application code), told in poll()'s tell phase in the order
+// queued (Engine::tell_one).
+struct LossNews {
+  uint64_t device_generation = 0;
+  device::LossReport loss{};
+};
+struct RebuiltNews {
+  uint64_t device_generation = 0;
+  device::Token token{};
+  resources::RebuildReport report{};
+};
+struct ReadyNews {
+  uint64_t device_generation = 0;
+};
+struct GaveUpNews {
+  device::GiveUp why{};
+};
+struct Engine::Told {
+  std::variant<LossNews, RebuiltNews, ReadyNews, GaveUpNews> news;
 };
 
 // Marks the application's code running: a callback, or an observer's call.
@@ -189,6 +235,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
                                                    fmt::format("{}: {}", describe_origin(error), message));
                               }});
   inbox_ = std::make_shared<ProviderInbox>();
+  told_ = std::make_unique<std::deque<Told>>();
   provider_ = std::make_unique<QueuedProvider>(*dawn_, inbox_);
   frames_->library = context_->library_ptr();
   controller_ = std::make_unique<device::DeviceController>(
@@ -229,9 +276,11 @@ Engine::~Engine() {
   shaders_.reset();
   (void)controller_->shutdown();
   standby_.clear();  // it never presented; let go while the provider is still here
+  told_->clear();
   registry_.reset();
   queue_.reset();
   controller_.reset();
+  provider_->end_devices();  // what the controller ended above, and any end still held
   // Continuations still in Dawn (a request in flight) find the provider gone and release what
   // they bring when the instance runs them.
   context_->process_events();
@@ -243,11 +292,19 @@ Engine::~Engine() {
 
 const std::string& Engine::message() const { return controller_->message(); }
 
-// Ready (or being prepared, after the rebuild: on_rebuilt and on_contents_lost may record) and not
-// lost yet: a forced loss ends the device before the controller hears, and before its objects go.
+// Read, never kept: the controller owns the device's state, the rebuild policy whether the
+// engine gave up.
+EngineState Engine::state() const {
+  if (controller_->state() == device::DeviceState::Ready) return EngineState::Ready;
+  return policy_.gave_up() ? EngineState::Failed : EngineState::Recovering;
+}
+
+bool Engine::generation_lives() const { return registry_ && controller_->is_current(current_.token); }
+
+// Shown (or being prepared, after the rebuild: on_rebuilt and on_contents_lost may record), and
+// its generation not ended: a forced loss ends it at once, before its objects go.
 bool Engine::has_device() const {
-  return !destroying_ && registry_ && !registry_->device_lost() && !current_.loss_forced &&
-         (state_ == EngineState::Ready || preparing_);
+  return !destroying_ && generation_lives() && (state() == EngineState::Ready || preparing_);
 }
 
 WGPUDevice Engine::device() const { return has_device() ? registry_->device() : nullptr; }
@@ -280,21 +337,19 @@ void Engine::drop_reloader() {
 device::ControllerHooks Engine::hooks() {
   device::ControllerHooks hooks;
   hooks.prepare_resources = [this](const device::DeviceView& view) { prepare(view); };
-  hooks.show_graphics = [this](const device::DeviceView&) { ready(); };
-  hooks.dispose_resources = [this](const device::DeviceView& view) {
-    if (view.token == current_.token) lose();
-  };
+  hooks.show_graphics = [this](const device::DeviceView& view) { shown(view); };
   hooks.on_state = [this](device::DeviceState state, const device::StateReason& reason) {
-    if (state == device::DeviceState::Lost) apply(Change::Lost, reason);
-    if (state == device::DeviceState::Failed) apply(Change::Failed, reason);
+    if (state == device::DeviceState::Lost || state == device::DeviceState::Failed) ended(reason);
   };
   return hooks;
 }
 
 // A new device: the registry is made (first device generation) or rebuilt under the same
-// handles, then the controller is told the device is prepared, which shows it (ready()).
+// handles. The application hears of it in the tell phase (on_rebuilt, on_contents_lost), which
+// then tells the controller the device is prepared, and that shows it (shown()).
 void Engine::prepare(const device::DeviceView& view) {
   const auto prepare_started = std::chrono::steady_clock::now();
+  let_go();  // what the ended generation held goes before the registry moves to this one
   // The controller numbers the devices it hands over and the engine prepares each of them, so
   // the engine's device generations and the controller's logs name a device by one number.
   current_ = DeviceGeneration{.number = view.device_generation, .token = view.token, .id = view.id};
@@ -307,13 +362,6 @@ void Engine::prepare(const device::DeviceView& view) {
     backend_ = info.backendType;
     procs.AdapterInfoFreeMembers(info);
   }
-  // Lost again while rebuilding or inside a callback (a refill forced it, or the driver), or
-  // already replaced by a newer device prepared from inside one: this device ends through the
-  // loss path, and the next one starts over.
-  const auto superseded = [&] {
-    return registry_->device_lost() || current_.loss_forced || current_.number != generation ||
-           !controller_->is_current(view.token);
-  };
   resources::RebuildReport report{.generation = generation};
   if (!registry_) {
     resources::RegistryOptions registry_options = options_.registry;
@@ -337,128 +385,144 @@ void Engine::prepare(const device::DeviceView& view) {
     counters_.objects_prepared_taken += report.prepared_taken;
     counters_.rebuild_failures += report.failed.size();
   }
-  // Kept before the superseded check: a loss inside the rebuild (a refill forced it) leaves this
+  // Kept whatever happens next: a loss inside the rebuild (a refill forced it) leaves this
   // generation the latest, and its report is the one last_rebuild() promises. A newer device
   // prepared from inside the rebuild (a refill that polled) has put its own report there.
   if (current_.number == generation) last_rebuild_ = report;
-  if (superseded()) return;
+  // Ended inside the rebuild: its device goes in the let-go phase, the next one starts over.
+  if (!controller_->is_current(view.token)) return;
   start_hot_reload();
-  preparing_ = true;
-  struct Prepared {
-    bool& flag;
-    ~Prepared() { flag = false; }
-  } prepared{preparing_};
-  // The callbacks get the engine's own copy: one that starts a nested recovery replaces
-  // last_rebuild_, never what they are reading.
-  if (generation > 1 && callbacks_.on_rebuilt) {
-    InCallback in(*this, "on_rebuilt");
-    callbacks_.on_rebuilt(report);
-  }
-  if (superseded()) return;
-  if (!report.contents_lost.empty() && callbacks_.on_contents_lost) {
-    InCallback in(*this, "on_contents_lost");
-    callbacks_.on_contents_lost(report.contents_lost);
-  }
-  if (superseded()) return;
-  (void)controller_->finish_preparation(view.token, {});
+  told_->push_back(Told{RebuiltNews{generation, view.token, std::move(report)}});
 }
 
-void Engine::ready() {
-  apply(Change::Shown);
-  const uint64_t generation = current_.number;
+void Engine::shown(const device::DeviceView& view) {
+  current_.shown = true;
+  failure_told_ = false;
   // Every device after the first is prepared after the loss of the one before it.
-  if (generation > 1) ++counters_.recoveries;
+  if (view.device_generation > 1) ++counters_.recoveries;
   counters_.standby_takeovers = controller_->standby_takeovers();
-  tell_observers([&](GenerationObserver& observer) {
-    InCallback in(*this, "GenerationObserver::device_ready");
-    observer.device_ready(generation);
-  });
-  // Every owner has had its say (on_rebuilt, on_contents_lost, the observers): what is still
-  // Lost now fails the first frame that uses it, so it is named before the application hears
-  // that the device is ready. Not when an observer lost this device again meanwhile.
-  if (generation > 1 && !registry_->device_lost() && current_.number == generation) {
-    (void)registry_->report_awaiting_owner();
-  }
-  if (callbacks_.on_ready) {
-    InCallback in(*this, "on_ready");
-    callbacks_.on_ready(generation);
-  }
-  if (timing_recovery_ && recovering_.device_generation == generation && current_.number == generation) {
-    ready_at_ = std::chrono::steady_clock::now();
-    recovering_.callbacks_ms = ms_between(rebuilt_at_, ready_at_);
-  }
+  told_->push_back(Told{ReadyNews{view.device_generation}});
 }
 
-void Engine::lose() {
-  if (!registry_ || current_.loss_handled) return;
-  current_.loss_handled = true;
-  const uint64_t generation = current_.number;
-  preparing_ = false;
-  // A loss during a recovery extends that recovery: its time counts from the first loss.
-  if (!timing_recovery_) {
-    timing_recovery_ = true;
-    lost_at_ = std::chrono::steady_clock::now();
-  }
-  recovering_ = RecoveryTimings{};
-  ready_at_ = {};
-  if (current_.shown) ++counters_.device_losses;
-  // Work of the lost device (compiles, pipeline builds) is released, never published.
-  drop_reloader();
-  registry_->on_device_lost();
-  queue_.reset();
-  tell_observers([&](GenerationObserver& observer) {
-    InCallback in(*this, "GenerationObserver::device_lost");
-    observer.device_lost(generation);
-  });
-}
-
-void Engine::apply(Change change, const device::StateReason& reason) {
-  switch (change) {
-    case Change::Shown:
-      state_ = EngineState::Ready;
-      current_.shown = true;
-      failure_told_ = false;
-      return;
-    case Change::LossForced: state_ = EngineState::Recovering; return;
-    case Change::Lost:
-      state_ = EngineState::Recovering;
-      // The application hears of the loss of a device it was shown, once, with the API's words
-      // (a forced loss was already let go of; this is when the API reports it), or the
-      // watchdog's for a hang.
-      if (current_.shown && !current_.loss_told) {
-        current_.loss_told = true;
-        const uint64_t generation = current_.number;
-        const device::LossReport loss =
-            reason.cause == device::StateCause::DeviceHung
-                ? device::LossReport{WGPUDeviceLostReason_Unknown, "hung: " + reason.detail}
-                : reason.loss;
-        if (callbacks_.on_lost) {
-          InCallback in(*this, "on_lost");
-          callbacks_.on_lost(generation, loss.reason, loss.message);
-        }
-      }
-      retry_pending_ = true;
-      break;
-    case Change::Failed:
-    case Change::RetryRefused:
-      state_ = EngineState::Recovering;
-      retry_pending_ = true;
-      break;
-  }
-  // The fault that ended this device was scored before the hooks ran: when it exhausted the
-  // policy, a retry would be refused, so the engine stops here and says why, once.
-  if (policy_.gave_up()) {
-    retry_pending_ = false;
-    state_ = EngineState::Failed;
-    if (!failure_told_) {
-      failure_told_ = true;
-      if (callbacks_.on_failed) {
-        InCallback in(*this, "on_failed");
-        const device::GiveUp why = *policy_.give_up();  // a copy: the callback may reset the policy
-        callbacks_.on_failed(why);
-      }
+void Engine::ended(const device::StateReason& reason) {
+  // The generation the registry belongs to ends once; a failed start after it ends nothing more.
+  if (current_.number != 0 && current_.number > ended_through_ && !controller_->is_current(current_.token)) {
+    ended_through_ = current_.number;
+    // A loss during a recovery extends that recovery: its time counts from the first loss.
+    if (!timing_recovery_) {
+      timing_recovery_ = true;
+      lost_at_ = std::chrono::steady_clock::now();
+    }
+    recovering_ = RecoveryTimings{};
+    ready_at_ = {};
+    // The application hears of the loss of a device it was shown, once, with the API's words
+    // (for a forced loss, the caller's), or the watchdog's for a hang.
+    if (current_.shown) {
+      ++counters_.device_losses;
+      const device::LossReport loss =
+          reason.cause == device::StateCause::DeviceHung
+              ? device::LossReport{WGPUDeviceLostReason_Unknown, "hung: " + reason.detail}
+              : reason.loss;
+      told_->push_back(Told{LossNews{current_.number, loss}});
     }
   }
+  // The fault that ended this device was scored before the hooks ran: when it exhausted the
+  // policy, no device is asked for again, and the application hears why, once.
+  if (policy_.gave_up() && !failure_told_) {
+    failure_told_ = true;
+    told_->push_back(Told{GaveUpNews{*policy_.give_up()}});
+  }
+}
+
+// The let-go phase: a generation that ended lets go of its objects (the registry's loss walk),
+// its reloader's work and its queue; then the devices the controller ended are ended. Run by
+// poll() and before a new device is prepared; does nothing when there is nothing to let go of.
+void Engine::let_go() {
+  if (registry_ && !registry_->device_lost() && !controller_->is_current(current_.token)) {
+    // Work of the lost device (compiles, pipeline builds) is released, never published.
+    drop_reloader();
+    queue_.reset();
+    preparing_ = false;
+    registry_->on_device_lost();
+  }
+  provider_->end_devices();
+}
+
+// The tell phase: what settled, told in the order it settled. A callback may call the engine
+// back (poll() included): each piece of news is taken off the queue before it is told, so a
+// nested poll() tells the rest, once.
+void Engine::tell() {
+  while (!told_->empty() && !destroying_) {
+    Told next = std::move(told_->front());
+    told_->pop_front();
+    tell_one(std::move(next));
+  }
+}
+
+void Engine::tell_one(Told told) {
+  if (auto* lost = std::get_if<LossNews>(&told.news)) {
+    let_go();  // observers hear a loss once the registry has let go of the device's objects
+    tell_observers([&](GenerationObserver& observer) {
+      InCallback in(*this, "GenerationObserver::device_lost");
+      observer.device_lost(lost->device_generation);
+    });
+    if (callbacks_.on_lost) {
+      InCallback in(*this, "on_lost");
+      callbacks_.on_lost(lost->device_generation, lost->loss.reason, lost->loss.message);
+    }
+  } else if (auto* rebuilt = std::get_if<RebuiltNews>(&told.news)) {
+    // Ended before it was told (a callback told earlier forced a loss): its device goes, and
+    // the next one starts over.
+    if (!controller_->is_current(rebuilt->token)) return;
+    {
+      preparing_ = true;
+      struct Prepared {
+        bool& flag;
+        ~Prepared() { flag = false; }
+      } prepared{preparing_};
+      if (rebuilt->device_generation > 1 && callbacks_.on_rebuilt) {
+        InCallback in(*this, "on_rebuilt");
+        callbacks_.on_rebuilt(rebuilt->report);
+      }
+      if (!controller_->is_current(rebuilt->token)) return;
+      if (!rebuilt->report.contents_lost.empty() && callbacks_.on_contents_lost) {
+        InCallback in(*this, "on_contents_lost");
+        callbacks_.on_contents_lost(rebuilt->report.contents_lost);
+      }
+      if (!controller_->is_current(rebuilt->token)) return;
+    }
+    (void)controller_->finish_preparation(rebuilt->token, {});  // shows it: shown() queues ReadyNews
+  } else if (auto* ready = std::get_if<ReadyNews>(&told.news)) {
+    const uint64_t generation = ready->device_generation;
+    tell_observers([&](GenerationObserver& observer) {
+      InCallback in(*this, "GenerationObserver::device_ready");
+      observer.device_ready(generation);
+    });
+    // Every owner has had its say (on_rebuilt, on_contents_lost, the observers): what is still
+    // Lost now fails the first frame that uses it, so it is named before the application hears
+    // that the device is ready. Not when an observer ended this device meanwhile.
+    if (generation > 1 && generation_lives() && current_.number == generation) {
+      (void)registry_->report_awaiting_owner();
+    }
+    if (callbacks_.on_ready) {
+      InCallback in(*this, "on_ready");
+      callbacks_.on_ready(generation);
+    }
+    if (timing_recovery_ && recovering_.device_generation == generation && current_.number == generation) {
+      ready_at_ = std::chrono::steady_clock::now();
+      recovering_.callbacks_ms = ms_between(rebuilt_at_, ready_at_);
+    }
+  } else if (auto* gave_up = std::get_if<GaveUpNews>(&told.news)) {
+    if (callbacks_.on_failed) {
+      InCallback in(*this, "on_failed");
+      callbacks_.on_failed(gave_up->why);
+    }
+  }
+}
+
+void Engine::settle() {
+  let_go();
+  tell();
 }
 
 void Engine::start_hot_reload() {
@@ -513,7 +577,7 @@ Error Engine::no_device_error(std::string_view call) const {
     return make_error(ErrorKind::Refused, MessageId::EngineDestroying,
                       fmt::format("{}: the engine is being destroyed", call));
   }
-  if (state_ == EngineState::Failed) {
+  if (state() == EngineState::Failed) {
     return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp,
                       fmt::format("{}: the engine gave up rebuilding: {}", call, message()));
   }
@@ -523,7 +587,6 @@ Error Engine::no_device_error(std::string_view call) const {
 
 Result<Frame> Engine::begin_frame(std::string_view label) {
   if (auto refused = frame_thread_.check("engine", "begin_frame")) return *refused;
-  settle_forced_loss();
   if (!has_device()) return no_device_error("begin_frame");
   // Deferral keys on the one submission being recorded: a second open frame's submit would
   // retire what the first frame still records.
@@ -547,7 +610,6 @@ Result<Frame> Engine::begin_frame(std::string_view label) {
 Result<Serial> Engine::submit(Frame frame, std::span<const WGPUCommandBuffer> recorded) {
   if (auto refused = frame_thread_.check("engine", "submit")) return *refused;
   if (destroying_) return no_device_error("submit");
-  settle_forced_loss();
   if (!frame.encoder_) {
     return make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
                       "submit: the frame holds no encoder (moved from, or already submitted); nothing was submitted");
@@ -582,54 +644,66 @@ Result<Serial> Engine::submit(Frame frame, std::span<const WGPUCommandBuffer> re
   return submitted;
 }
 
+// The phases are written once, on poll() in engine.h.
 void Engine::poll() {
   if (auto refused = frame_thread_.check("engine", "poll")) {
     diagnostics_.error(refused->id, std::move(refused->message));
     return;
   }
   if (destroying_) return;
-  settle_forced_loss();
   ++inbox_->delivering;
   struct Delivering {
     ProviderInbox& inbox;
     ~Delivering() { --inbox.delivering; }
   } delivering{*inbox_};
-  // What arrived outside poll() first, in the order it came; then what Dawn has ready now.
+  // Hear: what arrived outside poll() first, in the order it came; then what Dawn has ready now.
   inbox_->deliver_waiting();
   dawn_->process_events();
-  if (registry_ && !registry_->device_lost()) registry_->poll();
-  if (reloader_) {
-    ++reloader_polls_;
-    const uint64_t polled = reloaders_dropped_;
-    std::vector<pipelines::ReloadReport> reports = reloader_->poll();
-    --reloader_polls_;
-    if (reloader_polls_ == 0) retired_reloaders_.clear();
-    for (const pipelines::ReloadReport& report : reports) {
-      // Lost meanwhile (a sink, or an earlier on_reload): the rest were for the lost device.
-      if (reloaders_dropped_ != polled) break;
-      if (report.applied) ++counters_.hot_reloads;
-      if (callbacks_.on_reload) {
-        InCallback in(*this, "on_reload");
-        callbacks_.on_reload(report);
-      }
-    }
-  }
+  // Let go, tell.
+  settle();
+  // Retire: what finished lets go of what it used.
+  if (generation_lives() && !registry_->device_lost()) registry_->poll();
+  // Reload.
+  poll_reloader();
+  // Watch: a shown device whose work stopped finishing ends as a loss does.
   watch_for_hang();
-  // After the shown device's first frame, not before: making the spare blocks this poll for as
-  // long as a device request takes, and a recovery's first frame must not wait for it.
-  // Once per device: a spare held or in flight makes the call do nothing, and one the
+  settle();
+  // Ask: the spare after the shown device's first frame, not before (making it blocks this
+  // poll for as long as a device request takes, and a recovery's first frame must not wait for
+  // it); once per device: a spare held or in flight makes the call do nothing, and one the
   // retirement policy refuses is not asked for again on every frame.
-  if (options_.standby_device && state_ == EngineState::Ready && current_.shown && current_.submitted &&
+  if (options_.standby_device && state() == EngineState::Ready && current_.shown && current_.submitted &&
       !current_.standby_asked) {
     current_.standby_asked = true;
     controller_->request_standby();
   }
   prepare_standby();
-  if (retry_pending_) {
-    retry_pending_ = false;
-    if (auto retried = controller_->retry(); !retried) apply(Change::RetryRefused);
+  // And the next device, while there is none and the rebuild policy has not given up.
+  const device::DeviceState device_state = controller_->state();
+  if ((device_state == device::DeviceState::Lost || device_state == device::DeviceState::Failed) &&
+      !policy_.gave_up()) {
+    (void)controller_->retry();  // refused only once the policy gave up: ended() tells that
   }
+  settle();
   tell_uncaptured_errors();
+}
+
+void Engine::poll_reloader() {
+  if (!reloader_) return;
+  ++reloader_polls_;
+  const uint64_t polled = reloaders_dropped_;
+  std::vector<pipelines::ReloadReport> reports = reloader_->poll();
+  --reloader_polls_;
+  if (reloader_polls_ == 0) retired_reloaders_.clear();
+  for (const pipelines::ReloadReport& report : reports) {
+    // Lost meanwhile (a sink, or an earlier on_reload): the rest were for the lost device.
+    if (reloaders_dropped_ != polled || !generation_lives()) break;
+    if (report.applied) ++counters_.hot_reloads;
+    if (callbacks_.on_reload) {
+      InCallback in(*this, "on_reload");
+      callbacks_.on_reload(report);
+    }
+  }
 }
 
 // What Dawn reported since the last poll, counted and told: to the application's callback, or
@@ -662,7 +736,7 @@ void Engine::tell_uncaptured_errors() {
 // takes them instead (ADR 0034). In the poll that made the spare, while the picture is up; the
 // shared compile cache makes them cheap.
 void Engine::prepare_standby() {
-  if (!options_.standby_device || state_ != EngineState::Ready || !registry_ || registry_->device_lost()) return;
+  if (!options_.standby_device || state() != EngineState::Ready || !generation_lives()) return;
   const std::optional<device::ProvidedDevice> spare = standby_.held_device();
   if (!spare || spare->device == nullptr || registry_->prepared_device() == spare->device) return;
   // While they are made the registry's slots hold the spare's objects: what Dawn reports
@@ -680,7 +754,7 @@ void Engine::prepare_standby() {
 // hung (recorded, not scored, once the policy gave up), the application told through on_lost,
 // and the next device asked for by the retry below, within the policy.
 void Engine::watch_for_hang() {
-  if (!hang_watch_ || state_ != EngineState::Ready || !registry_ || registry_->device_lost()) return;
+  if (!hang_watch_ || state() != EngineState::Ready || !generation_lives()) return;
   // Only the device the registry's work was submitted to can be called hung.
   const device::Token token = current_.token;
   if (!controller_->is_current(token) || !hang_watch_->check(registry_->clock())) return;
@@ -703,8 +777,11 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
   if (auto refused = frame_thread_.check("engine", "wait_until_ready")) return *refused;
   if (destroying_) return no_device_error("wait_until_ready");
   // Given up is final wherever the call comes from (on_failed included): polling brings no device.
-  if (state_ == EngineState::Failed) return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp, message());
-  if (innermost_callback_ != nullptr && state_ != EngineState::Ready) {
+  // Outside a callback the loop below polls once first, so that the application hears why.
+  if (innermost_callback_ != nullptr && state() == EngineState::Failed) {
+    return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp, message());
+  }
+  if (innermost_callback_ != nullptr && state() != EngineState::Ready) {
     return make_error(ErrorKind::Refused, MessageId::EngineWaitInsideCallback,
                       fmt::format("wait_until_ready: called from inside {}, while device generation {} has no "
                                   "device; the next device is asked for only after the callback returns: return, "
@@ -715,8 +792,8 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
   gpu::count_blocking_wait();
   for (;;) {
     poll();
-    if (state_ == EngineState::Ready) return {};
-    if (state_ == EngineState::Failed) return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp, message());
+    if (state() == EngineState::Ready) return {};
+    if (state() == EngineState::Failed) return make_error(ErrorKind::DeviceFailed, MessageId::EngineGaveUp, message());
     if (std::chrono::steady_clock::now() >= deadline) {
       return make_error(ErrorKind::Timeout, MessageId::EngineReadyTimeout,
                         fmt::format("no device was ready within {} ms: {}", timeout.count(), message()));
@@ -728,43 +805,24 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
 Result<void> Engine::force_device_loss(std::string_view why) {
   if (auto refused = frame_thread_.check("engine", "force_device_loss")) return *refused;
   // Allowed while a device is being prepared too (a loss in the middle of a rebuild).
-  if (destroying_ || registry_->device_lost() || current_.loss_forced || state_ == EngineState::Failed) {
-    return no_device_error("force_device_loss");
-  }
-  // Inside poll() (a callback, a refill) the objects go now, as for any loss heard there.
-  // Otherwise at the frame thread's next poll(), begin_frame() or submit(): until then a
-  // recording thread may still record with what it resolved for this frame (docs/threads.md).
-  const bool inside_poll = inbox_->delivering > 0;
-  if (inside_poll) {
-    // The registry goes first: inside a render bundle's record callback (a rebuild records
-    // bundles) it refuses to move device generations, and then the device is not touched.
-    registry_->on_device_lost();
-    if (!registry_->device_lost()) {
-      return make_error(ErrorKind::Refused, MessageId::RenderBundleRecordReentered,
-                        "force_device_loss: called from inside a render bundle's record callback, where the "
-                        "registry refuses to move device generations; nothing was lost (force the loss once the "
-                        "callback has returned)");
-    }
-  }
-  current_.loss_forced = true;
-  // The device is gone now; the controller hears of it at the next poll(), in these words.
+  if (destroying_ || !generation_lives() || state() == EngineState::Failed) return no_device_error("force_device_loss");
   const std::string words = fmt::format("device loss forced by force_device_loss: {}", why);
   if (!dawn_->force_loss(current_.id, words)) {
     // Not the provider's to name (none it holds): lost all the same, in the API's words.
     context_->procs().DeviceForceLoss(registry_->device(), WGPUDeviceLostReason_Unknown, gpu::string_view(words));
   }
-  if (inside_poll) lose();
-  apply(Change::LossForced);
+  // The state settles now, through the path every loss takes (ended()): the controller says
+  // Lost, state() Recovering, device() null. The device's objects are let go of, and the
+  // application told, in the next poll() (docs/threads.md: a recording thread may still record
+  // with what it resolved for this frame). The API's own report of this loss comes later and
+  // is stale.
+  controller_->report_loss(current_.token, device::LossReport{WGPUDeviceLostReason_Unknown, words});
   return {};
-}
-
-void Engine::settle_forced_loss() {
-  if (current_.loss_forced) lose();
 }
 
 Result<void> Engine::mark_presented() {
   if (auto refused = frame_thread_.check("engine", "mark_presented")) return *refused;
-  if (destroying_ || state_ != EngineState::Ready) return no_device_error("mark_presented");
+  if (destroying_ || state() != EngineState::Ready) return no_device_error("mark_presented");
   return controller_->mark_presented();
 }
 

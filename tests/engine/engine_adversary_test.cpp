@@ -406,10 +406,11 @@ struct HeardInOrder : GenerationObserver {
   void device_ready(uint64_t generation) override { heard.push_back("ready " + std::to_string(generation)); }
 };
 
-// A rebuild records render bundles again. A loss forced from inside that record is refused, as
-// the registry refuses every move of device generations there: nothing is lost, the engine and
-// the registry agree, and observers hear of the one device that was made.
-TEST(EngineNested, ALossForcedInsideABundlesRecordDuringARebuildIsRefusedAndNothingIsLost) {
+// A rebuild records render bundles again. A loss forced from inside that record settles the
+// state at once and lets go of nothing: the rebuild under way finishes its walk, the loss ends
+// the device it made (never shown), and the next device recovers. Observers hear only of the
+// devices that were shown.
+TEST(EngineNested, ALossForcedInsideABundlesRecordDuringARebuildEndsThatDeviceAndTheNextRecovers) {
   HeardInOrder observer;  // outlives the engine
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
   ASSERT_NE(engine, nullptr);
@@ -422,17 +423,19 @@ TEST(EngineNested, ALossForcedInsideABundlesRecordDuringARebuildIsRefusedAndNoth
     if (e->device_generation() == 2 && !forced) forced = e->force_device_loss("inside a bundle's record");
     return {};
   };
-  ASSERT_TRUE(e->registry().create_render_bundle(bundle).ok());
+  auto made = e->registry().create_render_bundle(bundle);
+  ASSERT_TRUE(made.ok());
   e->add_observer(observer);
   lose_and_recover(*e);
-  e->poll();
   ASSERT_TRUE(forced.has_value());
-  EXPECT_THAT(*forced, FailsWith(MessageId::RenderBundleRecordReentered));
+  EXPECT_TRUE(forced->ok()) << forced->error().message;
   EXPECT_EQ(e->state(), EngineState::Ready);
-  EXPECT_EQ(e->device_generation(), 2u);
+  EXPECT_EQ(e->device_generation(), 3u);
   EXPECT_FALSE(e->registry().device_lost());
   EXPECT_NE(e->device(), nullptr);
-  EXPECT_THAT(observer.heard, ElementsAre("lost 1", "ready 2"));
+  EXPECT_TRUE(e->registry().resolve(*made).ok());
+  EXPECT_THAT(observer.heard, ElementsAre("lost 1", "ready 3"));
+  EXPECT_EQ(e->rebuild_policy().strikes(device::FaultKind::Lost), 2u);
   e->remove_observer(observer);
 }
 
@@ -528,9 +531,10 @@ TEST(EngineCallbacksRun, OnlyInsidePollWhenADriverResetIsPendingDuringOtherCalls
   std::filesystem::remove_all(dir);
 }
 
-// A forced loss lets go at the frame thread's next frame call (ADR 0048): observers hear it
-// there (here begin_frame), and on_lost inside the poll that hears the API's report.
-TEST(EngineCallbacksRun, ObserversHearAForcedLossAtTheNextFrameCallAndOnLostInsidePoll) {
+// A forced loss settles the state at once and runs no application code: the device's objects
+// are let go of, observers told and then on_lost, in the next poll() (ADR 0055); the frame calls
+// between run none of them.
+TEST(EngineCallbacksRun, AForcedLossIsHeardInTheNextPollObserversFirstThenOnLost) {
   std::vector<std::string> order;
   EngineCallbacks callbacks;
   callbacks.on_lost = [&](uint64_t, WGPUDeviceLostReason, std::string_view) { order.push_back("on_lost"); };
@@ -540,12 +544,14 @@ TEST(EngineCallbacksRun, ObserversHearAForcedLossAtTheNextFrameCallAndOnLostInsi
   observer.on_lost = [&] { order.push_back("observer"); };
   engine->add_observer(observer);
   ASSERT_TRUE(engine->force_device_loss().ok());
-  EXPECT_THAT(order, ::testing::IsEmpty());
+  EXPECT_EQ(engine->state(), EngineState::Recovering);
+  EXPECT_EQ(engine->controller().state(), device::DeviceState::Lost);  // one state, said at once
   EXPECT_THAT(engine->begin_frame(), FailsWith(MessageId::EngineDeviceLost));
-  EXPECT_THAT(order, ElementsAre("observer"));
+  EXPECT_THAT(order, ::testing::IsEmpty());
   engine->poll();
   EXPECT_THAT(order, ElementsAre("observer", "on_lost"));
   ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok());
+  EXPECT_THAT(order, ElementsAre("observer", "on_lost"));
   engine->remove_observer(observer);
 }
 

@@ -197,8 +197,9 @@ TEST_F(TileLayerScene, TilesComeBackWithinTheBoundAfterAForcedLossAncestorsMeanw
   const TextureHandle array_before = layer->array().texture();
 
   ASSERT_TRUE(engine->force_device_loss("tile layer test"));
-  // The frame thread's next frame call lets go of the device's objects (ADR 0048).
   EXPECT_THAT(engine->begin_frame(), FailsWith(MessageId::EngineDeviceLost));
+  EXPECT_EQ(layer->counters().clears, 0u) << "nothing is let go of, nor heard, before the next poll()";
+  engine->poll();  // lets go of the device's objects, then tells the observers (ADR 0055)
   EXPECT_EQ(layer->cache().resident_count(), 0u) << "the layer heard of the loss and let go of its tiles";
   EXPECT_EQ(layer->counters().clears, 1u);
   uint32_t skipped = 0;

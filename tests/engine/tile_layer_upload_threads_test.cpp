@@ -227,8 +227,8 @@ class UploadThreadsScene : public ::testing::Test {
     ASSERT_EQ(handed_off, zooming.report.handed_off) << "none published yet, none from before";
 
     ASSERT_TRUE(engine->force_device_loss("upload threads test"));
-    // The frame thread's next frame call lets go of the device's objects (ADR 0048).
     EXPECT_THAT(engine->begin_frame(), FailsWith(MessageId::EngineDeviceLost));
+    engine->poll();  // lets go of the device's objects, then tells the layer (ADR 0055)
     EXPECT_EQ(layer->cache().resident_count(), 0u);
     Drawn drawn = frame(View{3});
     const auto deadline = std::chrono::steady_clock::now() + testing::kSafetyNet;

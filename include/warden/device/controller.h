@@ -219,6 +219,11 @@ class DeviceController {
   /// Work submitted on the device received under `token` did not retire in time (see
   /// HangWatch): the device is let go like a lost one. Ignored for a token no longer current.
   void report_hang(Token token, std::string_view detail);
+  /// The device received under `token` is lost, and its owner knew before the provider reported
+  /// it (it forced the loss): the device is let go as for the provider's report, now, with
+  /// `report` as the loss's words, so that state() says Lost from here on. The provider's own
+  /// report of the same loss comes later and is stale. Ignored for a token no longer current.
+  void report_loss(Token token, LossReport report);
 
   /// Asks the provider for a spare device, kept in ControllerOptions::standby, so that the next
   /// start adopts it instead of waiting for a device request (ADR 0031). Does nothing without a

@@ -26,6 +26,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -365,7 +366,7 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   /// Ready, Recovering or Failed.
-  EngineState state() const { return state_; }
+  EngineState state() const;
   /// The device layer's words for the current state, for a log or an error (why it failed,
   /// what was lost: device::describe); the facts are controller().reason().
   const std::string& message() const;
@@ -507,27 +508,20 @@ class Engine {
     GenerationObserver* observer{};
     uint64_t added{};  // tells apart an observer removed and another added at the same address
   };
-  // One device generation as the engine lives it. Only the newest matters: every question the
-  // engine asks ("was it shown?", "was its loss handled, told?") is about the device it has.
+  // One device generation as the engine lives it: the facts the engine needs about the device it
+  // has. Whether the generation still lives is not among them: the controller's token says so
+  // (every end of a device takes a new token), and nothing here copies it.
   struct DeviceGeneration {
     uint64_t number = 0;        // the registry's device generation: 1 for the first device
     device::Token token{};      // the controller's token the device was received under
     device::DeviceId id{};      // the device, as the provider names it (force_device_loss ends it)
-    bool shown = false;         // made Ready: frames recorded, on_ready told
-    bool loss_handled = false;  // its objects let go of (lose(); a forced loss runs it early)
-    bool loss_forced = false;   // force_device_loss() ended it; lose() runs by the next frame call
-    bool loss_told = false;     // the application heard on_lost
+    bool shown = false;         // made Ready: the application hears of its loss
     bool submitted = false;     // a frame was submitted on it (the standby is asked for after)
     bool standby_asked = false; // request_standby() was called for it (once per device)
   };
-  // What moves the engine's state (apply()): the controller's news, and the engine's own.
-  enum class Change {
-    Shown,         // show_graphics: the prepared device is shown
-    Lost,          // the controller's Lost (a loss the API reported, or a hang)
-    Failed,        // the controller's Failed (a start that failed, a retry it refused)
-    LossForced,    // force_device_loss(): the device is gone before the API reports it
-    RetryRefused,  // poll()'s retry refused without a transition: the policy gave up
-  };
+  // What the application hears, queued where the state settles and told in poll()'s tell phase
+  // in the order queued, through one dispatch (tell_one); defined in engine.cpp.
+  struct Told;
   // The application's code runs in an InCallback scope: wait_until_ready() knows it is inside one.
   struct InCallback;
   template <typename Tell>
@@ -535,17 +529,26 @@ class Engine {
   void drop_reloader();
   Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, EngineCallbacks callbacks);
   device::ControllerHooks hooks();
+  // The controller's hooks. None runs application code: each settles what the engine keeps and
+  // queues what the application hears.
   void prepare(const device::DeviceView& view);
-  void ready();
-  // The prepared device is gone: let go of everything made on it (once per device generation).
-  void lose();
-  // poll(), begin_frame() and submit() first: the loss force_device_loss() made outside poll()
-  // lets go of the device's objects here.
-  void settle_forced_loss();
-  // The one place state_ changes, with what each change tells the application.
-  void apply(Change change, const device::StateReason& reason = {});
+  void shown(const device::DeviceView& view);
+  // The one place a device generation ends for the engine, whatever ended it (a loss the API
+  // reported, force_device_loss, the hang watchdog, a failed start): the controller has
+  // settled the state; this starts the recovery's clock and queues what the application hears.
+  void ended(const device::StateReason& reason);
+  // poll()'s phases after hearing (engine.h, poll): let go of what an ended generation held,
+  // then tell the application what settled.
+  void settle();
+  void let_go();
+  void tell();
+  void tell_one(Told told);
+  // True while the generation the registry belongs to is the controller's current one.
+  bool generation_lives() const;
   // poll(): counts and tells the uncaptured errors reported since the last poll.
   void tell_uncaptured_errors();
+  // poll(): the reloader's finished work, told through on_reload.
+  void poll_reloader();
   // The watchdog (poll()): lets go of a shown device whose oldest submission did not finish.
   void watch_for_hang();
   // Makes the registry's modules, layouts and pipelines on a waiting spare (poll()).
@@ -584,13 +587,13 @@ class Engine {
   uint64_t observers_added_ = 0;
   std::shared_ptr<detail::FrameSlot> frames_;
   const char* innermost_callback_ = nullptr;  // the application callback running, if any
-  bool preparing_ = false;   // inside prepare(), after the registry was made or rebuilt
+  bool preparing_ = false;   // on_rebuilt or on_contents_lost runs: the new device records
   bool destroying_ = false;  // the destructor has started
   gpu::Ref<WGPUQueue> queue_;
-  EngineState state_ = EngineState::Recovering;
   DeviceGeneration current_;      // the newest device prepared (number 0: none yet)
-  bool retry_pending_ = false;    // poll() asks the controller for the next device
-  bool failure_told_ = false;     // on_failed told since the last device was shown
+  uint64_t ended_through_ = 0;    // the newest device generation ended() has seen end
+  bool failure_told_ = false;     // on_failed queued since the last device was shown
+  std::unique_ptr<std::deque<Told>> told_;  // what the application has yet to hear, in order
   std::string adapter_name_;
   WGPUBackendType backend_ = WGPUBackendType_Undefined;
   resources::RebuildReport last_rebuild_;

@@ -128,8 +128,9 @@ TEST(EngineThreads, TileLayerFrameCallsFromAnotherThreadAreRefusedNamingTheCall)
 }
 
 // An object a recording thread resolved for this frame stays valid through force_device_loss on
-// the frame thread: the loss lets go of the device's objects at the frame thread's next poll(),
-// not inside the call, so the recorder finishes its commands with live objects.
+// the frame thread: the loss lets go of the device's objects in the frame thread's next poll(),
+// not inside the call nor in begin_frame or submit, so the recorder finishes its commands with
+// live objects.
 TEST(EngineThreads, AForcedLossLetsGoOfNothingUntilTheNextPollWhileARecordingThreadRecords) {
   std::atomic<int> released{0};
   EngineOptions options = engine_options(gpu::BackendChoice::Null);
@@ -168,7 +169,10 @@ TEST(EngineThreads, AForcedLossLetsGoOfNothingUntilTheNextPollWhileARecordingThr
   EXPECT_EQ(inside_the_call, 0);
   EXPECT_EQ(engine->state(), EngineState::Recovering);
   EXPECT_EQ(engine->device(), nullptr);
-  { Frame dropped = std::move(*frame); }
+  // Nor at the frame calls before the next poll (ADR 0055): begin_frame and submit are refused
+  // and let go of nothing.
+  EXPECT_FALSE(engine->begin_frame().ok());
+  EXPECT_FALSE(engine->submit(std::move(*frame)).ok());
   EXPECT_EQ(released.load(), before);
   engine->poll();
   EXPECT_EQ(released.load(), before + 2);  // both buffers, at the next poll

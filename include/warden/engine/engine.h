@@ -14,14 +14,21 @@
 /// and touch run on any thread. The contract, and what a call from the wrong thread gets, are in
 /// warden/core/frame_thread.h.
 ///
-/// Where the application's code runs. EngineCallbacks run inside poll() (and create(), for the
-/// first on_ready): whatever the library reports meanwhile (a device ready, a device lost, a
-/// request answered) waits for the next poll(), also when Dawn hears of it inside another call
-/// (a shader compiled in load_shader() settles its error scope). GenerationObserver::device_lost
-/// also runs inside begin_frame() and submit() after force_device_loss(), which lets go of the
-/// device's objects at the next of those (or poll()). A diagnostics sink runs wherever
-/// something is reported. Any of them may call the engine back
-/// (poll() included) except its destructor; from inside a loss, wait_until_ready() is refused.
+/// Where the application's code runs: inside poll(), in its tell phase, once the state it tells
+/// of has settled (see poll() for the phases; ADR 0055). Whatever the library reports meanwhile
+/// (a device ready, a device lost, a request answered) waits for the next poll(), also when Dawn
+/// hears of it inside another call (a shader compiled in load_shader() settles its error
+/// scope); force_device_loss() settles the state at once and tells nothing. Every callback and
+/// observer may call the engine back (poll() included) except its destructor; from inside a
+/// loss, wait_until_ready() is refused. The exceptions, where application code runs inside
+/// another call:
+///  - create(): the first on_ready (create() polls until the first device is ready);
+///  - wait_until_ready(): it polls;
+///  - a diagnostics sink (Diagnostics::set_sink): wherever something is reported;
+///  - RegistryOptions::on_release: inside the registry call that lets the object go (destroy_*,
+///    replace_*, recreate_*, and in poll() the retired releases and a loss's walk);
+///  - a recipe's callbacks (a render bundle's record, a refill): inside the call that makes the
+///    object (create_render_bundle, rerecord_render_bundle, and the rebuild in poll()).
 #pragma once
 
 #include <atomic>
@@ -136,7 +143,7 @@ struct UncapturedError {
 /// engine's reports name an error and the frame it came from.
 std::string describe_origin(const UncapturedError& error);
 
-/// What the engine tells the application. Any may be empty. They run inside poll() (or
+/// What the engine tells the application. Any may be empty. They run in poll()'s tell phase (or
 /// create() for the first on_ready) and may call the engine, except its destructor.
 struct EngineCallbacks {
   /// A device is ready; device generation 1 is the first. Handles made before resolve again.
@@ -177,7 +184,8 @@ struct EngineCallbacks {
 class GenerationObserver {
  public:
   virtual ~GenerationObserver() = default;
-  /// The device of `device_generation` is gone; the registry has already let go of its objects.
+  /// The device of `device_generation`, which was shown (device_ready was told of it), is gone;
+  /// the registry has already let go of its objects. Told in poll()'s tell phase.
   virtual void device_lost(uint64_t device_generation) = 0;
   /// `device_generation` is ready: every registry object was made again under its handle.
   virtual void device_ready(uint64_t device_generation) = 0;
@@ -436,10 +444,23 @@ class Engine {
   /// and the error is EngineFrameDropped, of the failure's kind, with its words (which handle,
   /// its label, why). Skip that frame; the next one may use the object again once it is back.
   Result<Serial> submit(Frame frame, std::span<const WGPUCommandBuffer> recorded = {});
-  /// The frame boundary, never blocking: runs ready callbacks (device requests, losses, finished
-  /// work), lets go of what retired, publishes finished hot reloads, tells and counts the
-  /// uncaptured errors reported since the last poll (on_uncaptured_error, or stderr), and moves
-  /// a recovery on.
+  /// The frame boundary, never blocking, and the only call that lets go of objects after a loss
+  /// or tells the application anything. Its phases, in order (ADR 0055):
+  ///  1. hear: what the library reported since the last poll (device requests answered, losses)
+  ///     moves the device controller; the state settles, nothing of the application runs;
+  ///  2. let go: a device generation that ended lets go of its objects (the registry's walk),
+  ///     its hot-reload work and its queue, and the devices ended since are ended;
+  ///  3. tell: the application hears what settled, in the order it settled: a loss (observers'
+  ///     device_lost, then on_lost), a rebuild (on_rebuilt, on_contents_lost; the device is
+  ///     shown after them), a device ready (observers' device_ready, then on_ready), the rebuild
+  ///     policy giving up (on_failed);
+  ///  4. retire: releases whose submissions finished;
+  ///  5. reload: finished hot reloads are published and told (on_reload);
+  ///  6. watch: the hang watchdog (a hang ends the device as a loss does), then let go and tell;
+  ///  7. ask: the spare device and what is made on it, the next device after a loss (within
+  ///     the rebuild policy), then let go and tell;
+  ///  8. errors: the uncaptured errors reported since the last poll (on_uncaptured_error, or
+  ///     stderr).
   void poll();
   /// poll() until the state is Ready (or Failed), at most `timeout`. Blocking, counted: tests,
   /// tools and start-up only. Error: the policy's message when Failed (EngineGaveUp, at once,
@@ -454,14 +475,14 @@ class Engine {
   /// while there is no device.
   Result<void> mark_presented();
 
-  /// Makes the current device lost now (wgpuDeviceForceLoss): what a driver reset would do.
-  /// state() is Recovering and device() null from here on. The registry's objects are let go,
-  /// and observers told, at the frame thread's next poll(), begin_frame() or submit(), so an
-  /// object a recording thread resolved for this frame stays valid until then (docs/threads.md);
-  /// called inside poll() (from a callback, a refill) they go at once. on_lost and the device
-  /// layer's report say "device loss forced by force_device_loss: <why>". Refused from inside a
-  /// render bundle's record callback during a rebuild (RenderBundleRecordReentered): nothing is
-  /// lost. Recovery follows through poll().
+  /// Makes the current device lost now (wgpuDeviceForceLoss): what a driver reset would do. The
+  /// state settles in the call, as for any loss: state() is Recovering (Failed when this loss
+  /// made the rebuild policy give up), controller().state() Lost, device() null. Nothing is let
+  /// go of and no application code runs here: the registry's objects go, and the application
+  /// hears (observers, on_lost), in the next poll(), so an object a recording thread resolved
+  /// for this frame stays valid until then (docs/threads.md). Allowed while a rebuild runs (from
+  /// a refill, a render bundle's record): that device ends, and the next one starts over.
+  /// on_lost and the device layer's report say "device loss forced by force_device_loss: <why>".
   Result<void> force_device_loss(std::string_view why = "forced by the application");
 
   /// Observers are told, in the order added, after the registry on a loss and after the

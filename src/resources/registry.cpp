@@ -576,9 +576,7 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view la
   rec.ownership = ownership;
   rec.last_used = Serial{};
   rec.data = std::move(data);
-  rec.state = SlotState::Live;
-  rec.failure.clear();
-  rec.made_after_waiting = false;
+  slot_edges::occupied(rec);
   rec.recipe.reset();  // create_from_recipe sets it; adopted objects have none
   rec.named_by = 0;
   return Handle<Tag>::from_bits(id->bits);
@@ -610,9 +608,7 @@ void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
   Object<Tag> old = s.pool.exchange(id.bits, made);
   // Null for a Lost or Failed slot: nothing to let go.
   auto due = release_when_retired<Tag>(old, rec, id.index, id.generation);
-  rec.last_used = Serial{};  // no submission has used the new object
-  rec.state = SlotState::Live;
-  rec.failure.clear();
+  slot_edges::swapped_in(rec);
   if (due) release_pending(*due);  // last: its hook may call the registry again
 }
 
@@ -1025,7 +1021,7 @@ void RegistryImpl::keep_in_custody(Handle<Tag> handle) {
   kept.record.label = rec.label;
   kept.record.ownership = rec.ownership;
   kept.record.last_used = rec.last_used;
-  kept.record.state = rec.state;
+  kept.record.state = rec.state;  // the record moves with its state: no edge
   kept.record.failure = rec.failure;
   kept.record.recipe = std::move(rec.recipe);
   kept.record.data = std::move(rec.data);
@@ -1093,9 +1089,7 @@ void RegistryImpl::lose_custody() {
     const Ownership ownership = entry.record.ownership;
     const std::string label = entry.record.label;
     const Serial last_used = entry.record.last_used;
-    entry.record.state = SlotState::Lost;
-    entry.record.failure.clear();
-    entry.record.last_used = Serial{};
+    slot_edges::lost(entry.record);
     // Without a recipe nothing can make it again, and its handle is dead: no owner can
     // re-supply it. What names it fails to rebuild, naming the destroyed handle.
     if (!entry.record.recipe) custody<Tag>().erase(found);

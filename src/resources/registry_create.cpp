@@ -136,7 +136,7 @@ Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, RecipeRef
     auto handle = insert<Tag>(nullptr, recipe_label(recipe), Ownership::Owned, std::move(data));
     if (handle) {
       auto& rec = store<Tag>().records[handle->index()];
-      rec.state = carried ? SlotState::Waiting : SlotState::Lost;
+      carried ? slot_edges::registered_waiting(rec) : slot_edges::registered_lost(rec);
       rec.recipe.emplace(std::forward<RecipeRef>(recipe));
       count_names(rec);
       if (carried) waiting_.emplace_back(Tag::kind, handle->bits());
@@ -470,8 +470,7 @@ void RegistryImpl::make_waiting(uint64_t bits) {
   if (rec == nullptr || rec->state != SlotState::Waiting || !rec->recipe) return;  // destroyed since
   auto made = make_object<Tag>(*rec->recipe);
   if (!made) {
-    rec->state = SlotState::Failed;
-    rec->failure = made.error().message;
+    slot_edges::refused(*rec, made.error().message);
     diagnostics_.error(made.error().id, fmt::format("{} \"{}\", created from another thread, could not be made by "
                                                     "the frame thread: {}",
                                                     to_string(Tag::kind), rec->label, rec->failure));
@@ -482,8 +481,7 @@ void RegistryImpl::make_waiting(uint64_t bits) {
   } else {
     store<Tag>().pool.exchange(bits, *made);
   }
-  rec->state = SlotState::Live;
-  rec->made_after_waiting = true;
+  slot_edges::made_by_frame_thread(*rec);
   if constexpr (std::is_same_v<Tag, RenderBundleTag>) set_recorded_uses(*rec, std::move(recorded_uses_));
 }
 

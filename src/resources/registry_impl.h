@@ -22,6 +22,7 @@
 #include "warden/resources/registry.h"
 #include "resources/pending_releases.h"
 #include "resources/registry_lock.h"
+#include "resources/slot_edges.h"
 
 namespace warden::resources {
 
@@ -94,7 +95,7 @@ struct Record {
   std::string label{};
   Ownership ownership = Ownership::Owned;
   Serial last_used{};  // the last submission that used the object; 0: never used
-  SlotState state = SlotState::Live;
+  SlotState state = SlotState::Live;  // changed only through slot_edges.h
   std::string failure{};  // SlotState::Failed: why the rebuild could not make it
   // Its object was made by the frame thread's poll after it waited there (SlotState::Waiting),
   // not by a create or a rebuild: what a failed resolve read later says it was waiting for.

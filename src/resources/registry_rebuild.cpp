@@ -83,9 +83,7 @@ void RegistryImpl::lose_all() {
                                          rec.last_used, clock().retired(), destroyed});
       }
     }
-    rec.state = SlotState::Lost;
-    rec.failure.clear();
-    rec.last_used = Serial{};  // a use on the lost device holds nothing back on the next one
+    slot_edges::lost(rec);
   });
   // Imported views belong to a presentation of the lost device: their handles die, and the
   // presentation imports the new device's views again.
@@ -156,14 +154,12 @@ void RegistryImpl::rebuild_all(RebuildReport& report) {
     }
     Result<Object<Tag>> made = remake_for_rebuild<Tag>(id.bits, rec, report);
     if (!made) {
-      rec.state = SlotState::Failed;
-      rec.failure = made.error().message;
+      slot_edges::refused(rec, made.error().message);
       report.failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
       continue;
     }
     s.pool.exchange(id.bits, *made);
-    rec.state = SlotState::Live;
-    rec.made_after_waiting = false;
+    slot_edges::rebuilt(rec);
     ++report.rebuilt;
     if constexpr (std::is_same_v<Tag, RenderBundleTag>) set_recorded_uses(rec, std::move(recorded_uses_));
     if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
@@ -204,14 +200,13 @@ void RegistryImpl::rebuild_custody(RebuildReport& report) {
     detail::Record<Tag>& rec = found->second.record;
     Result<Object<Tag>> made = remake_for_rebuild<Tag>(bits, rec, report);
     if (!made) {
-      rec.state = SlotState::Failed;
-      rec.failure = made.error().message;
+      slot_edges::refused(rec, made.error().message);
       report.failed.push_back(fmt::format("{} \"{}\" (destroyed, kept for what names it): {}", to_string(Tag::kind),
                                           rec.label, rec.failure));
       continue;
     }
     found->second.object = *made;
-    rec.state = SlotState::Live;
+    slot_edges::rebuilt(rec);
     ++report.rebuilt;
     if constexpr (std::is_same_v<Tag, RenderBundleTag>) set_recorded_uses(rec, std::move(recorded_uses_));
     // Its handle is dead: only kept bytes come back (no refill can name it, no report can).

@@ -167,8 +167,7 @@ void RegistryImpl::remake_from_recipe(SlotId id, std::vector<std::string>& faile
   // old object is not kept: it shows the texture or buffer that was replaced.
   Object<Tag> old = s.pool.exchange(id.bits, nullptr);
   auto due = release_when_retired<Tag>(old, rec, id.index, id.generation);
-  rec.state = SlotState::Failed;
-  rec.failure = made.error().message;
+  slot_edges::refused(rec, made.error().message);
   failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
   if (due) release_pending(*due);  // last: its hook may call the registry again
 }
@@ -182,13 +181,11 @@ void RegistryImpl::remake_kept(uint64_t bits, std::vector<std::string>& failed) 
   const Object<Tag> old = std::exchange(kept.object, made ? *made : nullptr);
   const auto handle = Handle<Tag>::from_bits(bits);
   auto due = release_when_retired<Tag>(old, kept.record, handle.index(), handle.generation());
-  kept.record.last_used = Serial{};
   if (made) {
-    kept.record.state = SlotState::Live;
-    kept.record.failure.clear();
+    slot_edges::swapped_in(kept.record);
   } else {
-    kept.record.state = SlotState::Failed;
-    kept.record.failure = made.error().message;
+    kept.record.last_used = Serial{};
+    slot_edges::refused(kept.record, made.error().message);
     failed.push_back(fmt::format("{} \"{}\" (destroyed, kept for what names it): {}", to_string(Tag::kind),
                                  kept.record.label, kept.record.failure));
   }

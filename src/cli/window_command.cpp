@@ -1,7 +1,9 @@
 // `warden window`: a GLFW window presenting a spinning textured cube with debug-draw axes and
-// reverse-Z depth, through the pieces an Engine will own: DeviceController + DawnProvider, a
-// Registry per device generation, the Swapchain (marks the device as presenting), the debug
-// drawer. Without a display it says so and exits 2.
+// reverse-Z depth, through the Engine: the scene is made once in its registry, a PresentTarget
+// follows every device generation (a new surface each, the device marked presenting at its
+// first present), frames are recorded through Frame::use, and --lose-device-at shows the window
+// going on across losses. Without a display it says so and exits 2.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,15 +18,13 @@
 #include "cli/messages.h"
 #include "cli/output.h"
 #include "warden/debugdraw/debug_drawer.h"
-#include "warden/device/controller.h"
-#include "warden/device/dawn_provider.h"
+#include "warden/engine/engine.h"
 #include "warden/gpu/names.h"
 #include "warden/pipelines/build.h"
 #include "warden/present/depth.h"
 #include "warden/present/math.h"
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
-#include "warden/present/swapchain.h"
 #include "warden/present/window.h"
 
 namespace warden::cli {
@@ -95,7 +95,7 @@ std::vector<uint8_t> checker_texels(uint32_t size) {
   return texels;
 }
 
-// One device generation's scene: every object in that generation's Registry.
+// The scene: every object in the engine's registry, made once; each comes back after a loss.
 class CubeScene {
  public:
   static Result<std::unique_ptr<CubeScene>> create(resources::Registry& registry, WGPUTextureFormat colour_format) {
@@ -119,8 +119,9 @@ class CubeScene {
     if (depth_) depth_->destroy();
   }
 
-  // Records and submits one frame into `target` (width x height) at time `seconds`.
-  Result<void> render(WGPUTextureView target, uint32_t width, uint32_t height, float seconds) {
+  // Records one frame's pass into `target` (width x height) at time `seconds`, with the objects
+  // the frame uses. A use that fails (the device went meanwhile) leaves the frame to be dropped.
+  Result<void> record(engine::Frame& frame, TextureViewHandle target, uint32_t width, uint32_t height, float seconds) {
     if (!depth_) {
       auto depth = present::RenderTarget::create(registry_, {.width = width, .height = height, .format = present::kDepthFormat,
                                                              .usage = WGPUTextureUsage_RenderAttachment, .label = "cube depth"});
@@ -141,37 +142,30 @@ class CubeScene {
     lines_.box({-1.8f, -1.8f, -1.8f}, {1.8f, 1.8f, 1.8f}, debugdraw::rgba(120, 120, 140));
     if (auto uploaded = drawer_->upload(lines_, clip_from_world); !uploaded) return uploaded;
 
+    auto used = frame.use(target, depth_->view(), pipeline_, bind_group_, vertices_, indices_, uniforms_);
+    if (!used) return {};  // the frame keeps the failure: submit drops it and says why
+    const auto [colour_view, depth_view, pipeline, group, vertices, indices, uniforms] = *used;
     const gpu::Procs& procs = registry_.procs();
     WGPURenderPassColorAttachment colour{};
     colour.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
-    colour.view = target;
+    colour.view = colour_view;
     colour.loadOp = WGPULoadOp_Clear;
     colour.storeOp = WGPUStoreOp_Store;
     colour.clearValue = {0.08, 0.09, 0.12, 1};
-    const auto depth = present::reverse_z_depth_attachment(*registry_.resolve(depth_->view()));
+    const auto depth = present::reverse_z_depth_attachment(depth_view);
     WGPURenderPassDescriptor desc{};
     desc.colorAttachmentCount = 1;
     desc.colorAttachments = &colour;
     desc.depthStencilAttachment = &depth;
-    WGPUCommandEncoder encoder = procs.DeviceCreateCommandEncoder(registry_.device(), nullptr);
-    WGPURenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(encoder, &desc);
-    procs.RenderPassEncoderSetPipeline(pass, *registry_.resolve(pipeline_));
-    procs.RenderPassEncoderSetBindGroup(pass, 0, *registry_.resolve(bind_group_), 0, nullptr);
-    procs.RenderPassEncoderSetVertexBuffer(pass, 0, *registry_.resolve(vertices_), 0, WGPU_WHOLE_SIZE);
-    procs.RenderPassEncoderSetIndexBuffer(pass, *registry_.resolve(indices_), WGPUIndexFormat_Uint16, 0, WGPU_WHOLE_SIZE);
+    WGPURenderPassEncoder pass = procs.CommandEncoderBeginRenderPass(frame.encoder(), &desc);
+    procs.RenderPassEncoderSetPipeline(pass, pipeline);
+    procs.RenderPassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
+    procs.RenderPassEncoderSetVertexBuffer(pass, 0, vertices, 0, WGPU_WHOLE_SIZE);
+    procs.RenderPassEncoderSetIndexBuffer(pass, indices, WGPUIndexFormat_Uint16, 0, WGPU_WHOLE_SIZE);
     procs.RenderPassEncoderDrawIndexed(pass, 36, 1, 0, 0, 0);
     drawer_->draw(pass);
     procs.RenderPassEncoderEnd(pass);
     procs.RenderPassEncoderRelease(pass);
-    WGPUCommandBuffer commands = procs.CommandEncoderFinish(encoder, nullptr);
-    for (BufferHandle b : {vertices_, indices_, uniforms_}) registry_.touch(b);
-    registry_.touch(pipeline_);
-    registry_.touch(bind_group_);
-    registry_.touch(depth_->view());
-    registry_.submit(commands);
-    procs.CommandBufferRelease(commands);
-    procs.CommandEncoderRelease(encoder);
-    registry_.poll();
     return {};
   }
 
@@ -280,6 +274,7 @@ struct WindowArgs {
   int frames = 0;  // 0: until the window is closed
   std::string size = "640x480";
   std::string screenshot;
+  std::vector<int> lose_device_at;  // frames (counted from 1) after which the device is lost
 };
 
 Result<present::WindowSize> parse_size(const std::string& text) {
@@ -293,94 +288,86 @@ Result<present::WindowSize> parse_size(const std::string& text) {
                     fmt::format("--size must be WIDTHxHEIGHT with both at least 1 (e.g. 640x480), not '{}'", text));
 }
 
-// The device's life through the controller; each generation builds its own Registry and scene
-// and attaches the one swapchain, whose first present marks the device as presenting.
+// The engine owns the device and the window's presentation; the app records frames.
 class WindowApp {
  public:
-  WindowApp(gpu::Context& context, present::Window& window, present::WindowSize size)
-      : context_(context),
-        retirement_(device::retirement_options_from_environment()),
-        provider_(&context, device::DawnProviderOptions{
-            .device = {.backend = gpu::BackendChoice::GL},
-            .on_uncaptured_error = [](device::DeviceId, WGPUErrorType, std::string_view message) {
-              print_err("warden: GPU error: {}\n", message);
-            }}),
-        swapchain_(context, window.surface_source(), size.width, size.height, {.label = "window"}) {
-    device::ControllerHooks hooks;
-    hooks.prepare_resources = [this](const device::DeviceView& view) { prepare(view); };
-    hooks.dispose_resources = [this](const device::DeviceView&) {
-      scene_.reset();
-      swapchain_.detach();
-      registry_.reset();
-      queue_.reset();
+  static Result<std::unique_ptr<WindowApp>> create(present::Window& window, present::WindowSize size) {
+    engine::EngineOptions options;
+    options.device.backend = gpu::BackendChoice::GL;
+    options.device.label = "warden window";
+    options.hot_reload = false;
+    engine::EngineCallbacks callbacks;
+    callbacks.on_uncaptured_error = [](const engine::UncapturedError& error) {
+      print_err("warden: GPU error ({}): {}\n", engine::describe_origin(error), error.message);
     };
-    controller_.emplace(provider_, std::move(hooks),
-                        device::ControllerOptions{.device_label = "warden window", .retirement = &retirement_});
+    auto made = engine::Engine::create(std::move(options), std::move(callbacks));
+    if (!made) return make_error(ErrorKind::DeviceFailed, MessageId::WindowDeviceNotReady, made.error().message);
+    std::unique_ptr<WindowApp> app(new WindowApp(std::move(*made)));
+    // Every device retired, in the controller's words, told wherever it happens (the last one
+    // at the engine's end).
+    app->engine_->diagnostics().set_sink([retired = app->retired_](const Diagnostic& d) {
+      if (d.id == MessageId::DeviceRetired) retired->push_back(d.message);
+    });
+    auto target = app->engine_->present_to(window.surface_source(), size.width, size.height, {.label = "window"});
+    if (!target) return target.error();
+    app->target_ = std::move(*target);
+    auto scene = CubeScene::create(app->engine_->registry(), app->target_->format());
+    if (!scene) return scene.error();
+    app->scene_ = std::move(*scene);
+    return app;
   }
 
-  Result<void> start() {
-    controller_->initialize();
-    for (int i = 0; i < 20000 && controller_->state() == device::DeviceState::Starting; ++i) {
-      provider_.process_events();
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    if (controller_->state() != device::DeviceState::Ready) {
-      return make_error(ErrorKind::DeviceFailed, MessageId::WindowDeviceNotReady, controller_->message());
-    }
-    return {};
-  }
+  ~WindowApp() { end(); }
 
-  // One loop turn: a frame when the window has area. Returns whether a frame was presented.
+  // One loop turn: poll, then a frame when there is a device and the window has area. Returns
+  // whether a frame was presented.
   Result<bool> frame(present::WindowSize size, float seconds, const std::string& screenshot) {
-    swapchain_.resize(size.width, size.height);
-    auto acquired = swapchain_.acquire();
+    engine_->poll();
+    if (engine_->state() == engine::EngineState::Failed) {
+      return make_error(ErrorKind::DeviceFailed, MessageId::WindowDeviceNotReady, engine_->message());
+    }
+    if (engine_->state() != engine::EngineState::Ready) return false;  // recovering: skip the frame
+    target_->resize(size.width, size.height);
+    auto acquired = target_->acquire();
     if (!acquired) return acquired.error();
     if (!acquired->has_value()) return false;
-    const present::SwapchainImage& frame = **acquired;
-    if (auto drawn = scene_->render(*registry_->resolve(frame.view), frame.width, frame.height, seconds); !drawn) {
-      return drawn.error();
+    const present::SwapchainImage& image = **acquired;
+    auto frame = engine_->begin_frame("window");
+    if (!frame) return frame.error();
+    if (auto recorded = scene_->record(*frame, image.view, image.width, image.height, seconds); !recorded) {
+      return recorded.error();
     }
+    if (auto submitted = engine_->submit(std::move(*frame)); !submitted) return submitted.error();
     if (!screenshot.empty()) {
-      auto image = present::read_image(context_, registry_->device(), registry_->queue(), frame.texture);
-      if (!image) return image.error();
-      if (auto written = present::write_png(*image, screenshot); !written) return written.error();
+      auto shot = present::read_image(engine_->context(), engine_->device(), engine_->queue(), image.texture);
+      if (!shot) return shot.error();
+      if (auto written = present::write_png(*shot, screenshot); !written) return written.error();
     }
-    if (auto presented = swapchain_.present(); !presented) return presented.error();
-    provider_.process_events();
+    if (auto presented = target_->present(); !presented) return presented.error();
     return true;
   }
 
-  void shutdown() { (void)controller_->shutdown(); }
+  Result<void> lose_device() { return engine_->force_device_loss("warden window --lose-device-at"); }
 
-  const present::Swapchain& swapchain() const { return swapchain_; }
-  const device::DeviceController& controller() const { return *controller_; }
-  const device::DawnProvider& provider() const { return provider_; }
-
- private:
-  void prepare(const device::DeviceView& view) {
-    queue_ = gpu::Ref<WGPUQueue>(&context_.procs(), context_.procs().DeviceGetQueue(view.device));
-    registry_ = std::make_unique<resources::Registry>(context_, view.device, queue_.get());
-    Result<void> outcome = swapchain_.attach({.device = view.device, .registry = registry_.get(),
-                                              .on_first_present = [this] { (void)controller_->mark_presented(); }});
-    if (outcome) {
-      auto scene = CubeScene::create(*registry_, swapchain_.format());
-      if (scene) {
-        scene_ = std::move(scene.value());
-      } else {
-        outcome = scene.error();
-      }
-    }
-    (void)controller_->finish_preparation(view.token, std::move(outcome));
+  // The scene and the window go first, then the engine, which retires its last device.
+  void end() {
+    scene_.reset();
+    target_.reset();
+    engine_.reset();
   }
 
-  gpu::Context& context_;
-  device::RetirementPolicy retirement_;
-  device::DawnProvider provider_;
-  present::Swapchain swapchain_;
-  gpu::Ref<WGPUQueue> queue_;
-  std::unique_ptr<resources::Registry> registry_;
+  const engine::PresentTarget& target() const { return *target_; }
+  uint64_t device_generation() const { return engine_->device_generation(); }
+  // "device generation N retired: ...", each device the engine let go of, in order.
+  const std::vector<std::string>& retired() const { return *retired_; }
+
+ private:
+  explicit WindowApp(std::unique_ptr<engine::Engine> engine) : engine_(std::move(engine)) {}
+
+  std::shared_ptr<std::vector<std::string>> retired_ = std::make_shared<std::vector<std::string>>();
+  std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<engine::PresentTarget> target_;
   std::unique_ptr<CubeScene> scene_;
-  std::optional<device::DeviceController> controller_;
 };
 
 int run_window_command(const WindowArgs& args) {
@@ -403,41 +390,39 @@ int run_window_command(const WindowArgs& args) {
     print_err("warden: {}\n", window.error().message);
     return kExitUsage;
   }
-  auto context = gpu::Context::create();
-  if (!context) {
-    print_err("warden: {}\n", context.error().message);
-    return kExitUsage;
-  }
-  WindowApp app(*context.value(), **window, *size);
-  if (auto started = app.start(); !started) {
-    print_err("warden: {}\n", started.error().message);
-    return kExitFailure;
+  auto app = WindowApp::create(**window, *size);
+  if (!app) {
+    print_err("warden: {}\n", app.error().message);
+    return app.error().kind == ErrorKind::LibraryMissing ? kExitUsage : kExitFailure;
   }
   int presented = 0;
   for (int turn = 0; args.frames == 0 || presented < args.frames; ++turn) {
     (*window)->poll_events();
     if ((*window)->should_close()) break;
     const bool last = args.frames > 0 && presented + 1 == args.frames;
-    auto shown = app.frame((*window)->framebuffer_size(), static_cast<float>(turn) / 60.0f, last ? args.screenshot : "");
+    auto shown = (*app)->frame((*window)->framebuffer_size(), static_cast<float>(turn) / 60.0f,
+                               last ? args.screenshot : "");
     if (!shown) {
       print_err("warden: {}\n", shown.error().message);
-      app.shutdown();
       return kExitFailure;
     }
     if (*shown) {
       ++presented;
+      if (std::find(args.lose_device_at.begin(), args.lose_device_at.end(), presented) != args.lose_device_at.end()) {
+        if (auto lost = (*app)->lose_device(); !lost) print_err("warden: {}\n", lost.error().message);
+      }
     } else {
       std::this_thread::sleep_for(std::chrono::milliseconds(16));  // minimised: nothing to draw
     }
   }
-  const auto& counters = app.swapchain().counters();
-  print_out("window: presented {} frames at {}x{} ({}), {} configure(s), {} skipped\n", presented, size->width,
-             size->height, gpu::to_string(app.swapchain().format()), counters.configures, counters.frames_skipped);
-  app.shutdown();
-  const auto& record = app.controller().retirements().back();
-  print_out("window: device ended by {} ({}), destroy calls {}\n",
-             record.ended ? device::to_string(*record.ended) : "stashed",
-             record.presented ? "it presented" : "it never presented", app.provider().destroy_calls());
+  const engine::PresentTarget& target = (*app)->target();
+  const auto& counters = target.counters();
+  print_out("window: presented {} frames at {}x{} ({}), {} configure(s), {} skipped, {} surface(s) over {} device "
+            "generation(s)\n",
+            presented, size->width, size->height, gpu::to_string(target.format()), counters.configures,
+            counters.frames_skipped, counters.surfaces_created, (*app)->device_generation());
+  (*app)->end();
+  for (const std::string& retired : (*app)->retired()) print_out("window: {}\n", retired);
   if (!args.screenshot.empty()) print_out("window: screenshot {}\n", args.screenshot);
   return kExitOk;
 }
@@ -451,6 +436,9 @@ void add_window_command(CLI::App& app, CommandRun& run) {
       ->capture_default_str();
   cmd->add_option("--size", args->size, "window size, WIDTHxHEIGHT")->capture_default_str();
   cmd->add_option("--screenshot", args->screenshot, "write the last frame to this PNG file (needs --frames)");
+  cmd->add_option("--lose-device-at", args->lose_device_at,
+                  "lose the device after these presented frames (comma-separated); the window goes on")
+      ->delimiter(',');
   cmd->callback([&run, args] { run = [args] { return run_window_command(*args); }; });
 }
 

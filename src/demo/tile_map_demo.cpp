@@ -214,24 +214,11 @@ class TileMapDemo {
   Result<void> open_sources();
   Result<void> create_engine();
   Result<void> create_scene();
-  // --window: a window whose surface follows the engine's device generations.
+  // --window: a window the engine presents to across its device generations.
   Result<void> open_window();
-  Result<void> attach_window();
   // Copies the frame's target to an acquired window frame; the frame to present, if any.
   Result<std::optional<present::SwapchainImage>> show_in_window(WGPUCommandEncoder encoder);
 
-  // Detaches the window's surface when the device goes, attaches a new one when the next is ready.
-  class WindowFollower final : public engine::GenerationObserver {
-   public:
-    explicit WindowFollower(TileMapDemo& demo) : demo_(demo) {}
-    void device_lost(uint64_t) override { demo_.swapchain_->detach(); }
-    void device_ready(uint64_t) override {
-      if (auto attached = demo_.attach_window(); !attached) demo_.window_error_ = attached.error();
-    }
-
-   private:
-    TileMapDemo& demo_;
-  };
   void inject(const PlannedFault& fault, uint32_t frame);
   void misuse_handles();
   Result<bool> render_frame(uint32_t frame, FrameSample& sample);
@@ -264,9 +251,7 @@ class TileMapDemo {
   TextureHandle target_;
   TextureViewHandle target_view_;
   std::unique_ptr<present::Window> window_;
-  std::unique_ptr<present::Swapchain> swapchain_;
-  std::unique_ptr<WindowFollower> window_follower_;
-  std::optional<Error> window_error_;
+  std::unique_ptr<engine::PresentTarget> window_target_;
 
   // Faults and their snapshots.
   std::vector<PlannedFault> faults_;  // sorted by frame
@@ -358,25 +343,18 @@ Result<void> TileMapDemo::open_window() {
   options.label = "demo window";
   options.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopyDst;
   options.preferred_formats = {WGPUTextureFormat_RGBA8Unorm};  // the target's: a plain copy
-  swapchain_ = std::make_unique<present::Swapchain>(engine_->context(), window_->surface_source(), options_.width,
-                                                    options_.height, options);
-  window_follower_ = std::make_unique<WindowFollower>(*this);
-  engine_->add_observer(*window_follower_);
-  return attach_window();
-}
-
-Result<void> TileMapDemo::attach_window() {
-  ++report_.window_surfaces;
-  // The first present marks the device as presenting: it is released, never destroyed.
-  return swapchain_->attach({.device = engine_->device(),
-                             .registry = &engine_->registry(),
-                             .on_first_present = [this] { (void)engine_->mark_presented(); }});
+  // The engine attaches it to every device it shows (a new surface each) and marks a device
+  // presenting at its first present: it is then released, never destroyed.
+  auto target = engine_->present_to(window_->surface_source(), options_.width, options_.height, options);
+  if (!target) return target.error();
+  window_target_ = std::move(*target);
+  return {};
 }
 
 Result<std::optional<present::SwapchainImage>> TileMapDemo::show_in_window(WGPUCommandEncoder encoder) {
-  if (!swapchain_ || !swapchain_->attached()) return std::optional<present::SwapchainImage>();
+  if (!window_target_) return std::optional<present::SwapchainImage>();
   window_->poll_events();
-  auto acquired = swapchain_->acquire();
+  auto acquired = window_target_->acquire();  // a window the engine could not attach says why here
   if (!acquired) return acquired.error();
   if (!*acquired) return std::optional<present::SwapchainImage>();  // no area (minimised)
   const present::SwapchainImage& shown = **acquired;
@@ -653,7 +631,7 @@ Result<bool> TileMapDemo::render_frame(uint32_t frame, FrameSample& sample) {
     return false;  // lost while recording: nothing was submitted
   }
   if (*in_window) {
-    if (auto presented = swapchain_->present(); !presented) return presented.error();
+    if (auto presented = window_target_->present(); !presented) return presented.error();
     ++report_.window_frames_presented;
   }
   map_snapshot();
@@ -785,8 +763,8 @@ void TileMapDemo::teardown() {
     (void)map.fetcher->server().stop();
   }
   maps_.clear();
-  if (window_follower_) engine_->remove_observer(*window_follower_);
-  swapchain_.reset();  // detaches: its surface goes before the device
+  if (window_target_) report_.window_surfaces = window_target_->counters().surfaces_created;
+  window_target_.reset();  // its surface goes before the device
   window_.reset();
   resources::Registry& registry = engine_->registry();
   (void)registry.destroy_texture_view(target_view_);
@@ -836,7 +814,6 @@ Result<DemoReport> TileMapDemo::run(ProgressLine* progress) {
     sample.frame = frame;
     auto rendered = render_frame(frame, sample);
     if (!rendered) return rendered.error();
-    if (window_error_) return *window_error_;
     if (window_ && window_->should_close()) break;  // the user closed it
     check_layers();
     if (*rendered) {

@@ -218,7 +218,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       options_(with_engine_features(std::move(options))),
       callbacks_(std::move(callbacks)),
       policy_(options_.rebuild),
-      retirement_(device::RetirementOptions{}) {
+      retirement_(device::retirement_options_from_environment()) {  // WARDEN_GPU_DESTROY=1: the A/B arm (ADR 0003)
   context_->set_diagnostics(&diagnostics_);
   uncaptured_ = std::make_unique<detail::UncapturedErrors>();
   frames_ = std::make_shared<detail::FrameSlot>();
@@ -261,6 +261,11 @@ Engine::~Engine() {
   // What Dawn reports from now on (a request in flight, the instance's last callbacks) is dropped.
   inbox_->closed = true;
   inbox_->waiting.clear();
+  // Targets that outlive the engine hold no surface from here on and refuse every call.
+  for (PresentTarget* target : std::exchange(targets_, {})) {
+    target->detach();
+    target->engine_ = nullptr;
+  }
   if (!observers_.empty()) {
     diagnostics_.info(MessageId::EngineObserversOutlived,
                       fmt::format("the engine ends with {} observer(s) still added; each lets go of what it made",
@@ -397,6 +402,8 @@ void Engine::prepare(const device::DeviceView& view) {
 
 void Engine::shown(const device::DeviceView& view) {
   current_.shown = true;
+  // Before anything of the application hears of this device: its windows present on it.
+  for (PresentTarget* target : targets_) target->attach_to_engine_device();
   failure_told_ = false;
   // Every device after the first is prepared after the loss of the one before it.
   if (view.device_generation > 1) ++counters_.recoveries;
@@ -439,6 +446,8 @@ void Engine::ended(const device::StateReason& reason) {
 // poll() and before a new device is prepared; does nothing when there is nothing to let go of.
 void Engine::let_go() {
   if (registry_ && !registry_->device_lost() && !controller_->is_current(current_.token)) {
+    // Each window ends the frame view it imported, before the registry's walk would.
+    for (PresentTarget* target : targets_) target->detach();
     // Work of the lost device (compiles, pipeline builds) is released, never published.
     drop_reloader();
     queue_.reset();
@@ -825,6 +834,25 @@ Result<void> Engine::mark_presented() {
   if (destroying_ || state() != EngineState::Ready) return no_device_error("mark_presented");
   return controller_->mark_presented();
 }
+
+Result<std::unique_ptr<PresentTarget>> Engine::present_to(present::X11WindowSource window, uint32_t width,
+                                                          uint32_t height, present::SwapchainOptions options,
+                                                          present::SurfaceDriver* driver) {
+  if (auto refused = frame_thread_.check("engine", "present_to")) return *refused;
+  if (destroying_) return no_device_error("present_to");
+  std::unique_ptr<PresentTarget> target(new PresentTarget(*this, window, width, height, std::move(options), driver));
+  if (state() == EngineState::Ready && generation_lives()) {
+    target->attach_to_engine_device();
+    if (target->attach_failure_) return *target->attach_failure_;
+  }
+  targets_.push_back(target.get());
+  return target;
+}
+
+void Engine::forget_present_target(PresentTarget& target) { std::erase(targets_, &target); }
+
+// A target's first present on the shown device: from now on it is released, never destroyed.
+void Engine::device_presented() { (void)controller_->mark_presented(); }
 
 void Engine::add_observer(GenerationObserver& observer) {
   if (auto refused = frame_thread_.check("engine", "add_observer")) {

@@ -60,6 +60,7 @@ Result<void> Swapchain::attach(SwapchainDevice target) {
                       fmt::format("swapchain \"{}\": {}", options_.label,
                                   caps ? "the surface offers no format for this adapter" : caps.error().message));
   }
+  caps_ = *caps;
   format_ = caps->formats.front();
   for (WGPUTextureFormat preferred : options_.preferred_formats) {
     if (contains(caps->formats, preferred)) {

@@ -17,6 +17,7 @@ namespace warden {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(WindowCommand, WithoutADisplayItSaysSoAndExits2) {
   const testing::CliRun run = testing::run_cli("window --frames 3", "env -u DISPLAY");
@@ -46,7 +47,9 @@ TEST(WindowCommand, UnderXvfbItPresentsTheCubeAndReleasesTheDevice) {
       fmt::format("window --frames 20 --size 160x120 --screenshot {}", shot.string()), "DISPLAY=" + *display);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("window: presented 20 frames at 160x120"));
-  EXPECT_THAT(run.out, HasSubstr("device ended by release (it presented), destroy calls 0"));
+  EXPECT_THAT(run.out, HasSubstr("1 surface(s) over 1 device generation(s)"));
+  EXPECT_THAT(run.out, HasSubstr("window: device generation 1 retired: released (it presented, so it is never destroyed)"));
+  EXPECT_THAT(run.out, Not(HasSubstr("retired: destroyed")));
   auto image = present::read_png(shot.string());
   std::filesystem::remove(shot);
   ASSERT_TRUE(image) << image.error().message;
@@ -56,6 +59,30 @@ TEST(WindowCommand, UnderXvfbItPresentsTheCubeAndReleasesTheDevice) {
   EXPECT_EQ(image->pixel(2, 2), (std::array<uint8_t, 4>{20, 23, 31, 255}));
   const auto centre = image->pixel(80, 60);
   EXPECT_GT(centre[0], 200) << "red channel of the checker at the centre";
+}
+
+// The window goes on across device losses: the engine gives it a new surface on each device and
+// lets go of every device that presented by release.
+TEST(WindowCommand, UnderXvfbTheWindowGoesOnAcrossDeviceLosses) {
+  WARDEN_SKIP_WITHOUT_DISPLAY();
+  auto display = testing::start_xvfb();
+  ASSERT_TRUE(display) << display.error().message;
+  const auto shot = std::filesystem::temp_directory_path() / fmt::format("warden_window_lost_{}.png", ::getpid());
+  const testing::CliRun run = testing::run_cli(
+      fmt::format("window --frames 12 --size 160x120 --lose-device-at 4,8 --screenshot {}", shot.string()),
+      "DISPLAY=" + *display);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("window: presented 12 frames at 160x120"));
+  EXPECT_THAT(run.out, HasSubstr("3 surface(s) over 3 device generation(s)"));
+  for (int generation = 1; generation <= 3; ++generation) {
+    EXPECT_THAT(run.out, HasSubstr(fmt::format("window: device generation {} retired: released (it presented, so it "
+                                               "is never destroyed)",
+                                               generation)));
+  }
+  auto image = present::read_png(shot.string());
+  std::filesystem::remove(shot);
+  ASSERT_TRUE(image) << image.error().message;
+  EXPECT_GT(image->pixel(80, 60)[0], 200) << "the cube, drawn on the third device";
 }
 
 }  // namespace

@@ -18,7 +18,6 @@
 #include "warden/engine/tile_layer.h"
 #include "warden/present/readback.h"
 #include "warden/present/render_target.h"
-#include "warden/present/swapchain.h"
 #include "warden/present/window.h"
 
 namespace warden::engine {
@@ -284,79 +283,116 @@ TEST_F(KindsAcrossLoss, NothingTheHelpersMadeAwaitsItsOwnerAfterALoss) {
   depth->destroy();
 }
 
-// ---- a window's swapchain -----------------------------------------------------------------------
+// ---- a window the engine presents to ------------------------------------------------------------
 
-// The swapchain's owner attaches it to every device generation (a new surface each, ADR 0012) and
-// detaches it at a loss; its frame views are imported and die with their device.
-struct AttachEveryGeneration : GenerationObserver {
-  Engine* engine = nullptr;
-  present::Swapchain* swapchain = nullptr;
-  void attach() {
-    auto attached = swapchain->attach({.device = engine->device(),
-                                       .registry = &engine->registry(),
-                                       .on_first_present = [e = engine] { (void)e->mark_presented(); }});
-    ASSERT_TRUE(attached) << attached.error().message;
-  }
-  void device_lost(uint64_t) override { swapchain->detach(); }
-  void device_ready(uint64_t) override { attach(); }
-};
-
-class SwapchainAcrossLoss : public ::testing::Test {
+// The engine owns presentation (ADR 0056): a target made with present_to follows every device
+// generation by itself (a new surface each, ADR 0012), with no observer of the application's.
+class PresentTargetAcrossLoss : public ::testing::Test {
  protected:
   // A window needs an X server: this suite's program gets a private Xvfb before its first adapter.
   static void SetUpTestSuite() {
     if (!testing::display_withheld()) testing::use_xvfb_display();
   }
-  void SetUp() override { WARDEN_SKIP_WITHOUT_DISPLAY(); }
-};
-
-TEST_F(SwapchainAcrossLoss, FramesArePresentedAndReadBackOnTheDeviceAfterALoss) {
-  auto engine = make_engine(engine_options(gpu::BackendChoice::GL));
-  ASSERT_NE(engine, nullptr);
-  auto window = present::Window::open({.title = "recovery kinds", .width = 64, .height = 48});
-  ASSERT_TRUE(window) << window.error().message;
-  present::Swapchain swapchain(engine->context(), (*window)->surface_source(), 64, 48);
-  AttachEveryGeneration owner;
-  owner.engine = engine.get();
-  owner.swapchain = &swapchain;
-  owner.attach();
-  engine->add_observer(owner);
-
+  void SetUp() override {
+    WARDEN_SKIP_WITHOUT_DISPLAY();
+    engine = make_engine(engine_options(gpu::BackendChoice::GL));
+    ASSERT_NE(engine, nullptr);
+    auto opened = present::Window::open({.title = "present target", .width = 64, .height = 48});
+    ASSERT_TRUE(opened) << opened.error().message;
+    window = std::move(*opened);
+  }
   // Acquires a frame, clears it through the engine, reads it back and presents it.
-  auto present_cleared = [&](WGPUColor clear) -> present::Image {
-    auto acquired = swapchain.acquire();
+  present::Image present_cleared(PresentTarget& target, WGPUColor clear) {
+    auto acquired = target.acquire();
     EXPECT_TRUE(acquired) << acquired.error().message;
     if (!acquired || !acquired->has_value()) return {};
     const present::SwapchainImage frame = **acquired;
     auto begun = engine->begin_frame();
     EXPECT_TRUE(begun) << begun.error().message;
     if (!begun) return {};
-    auto view = engine->registry().resolve(frame.view);
+    auto view = begun->use(frame.view);
     EXPECT_TRUE(view) << view.error().message;
     if (!view) return {};
     WGPURenderPassEncoder pass = gpu::begin_clear_pass(engine->procs(), begun->encoder(), *view, clear);
     engine->procs().RenderPassEncoderEnd(pass);
     engine->procs().RenderPassEncoderRelease(pass);
-    engine->registry().touch(frame.view);
     EXPECT_TRUE(engine->submit(std::move(*begun)));
     auto image = present::read_image(engine->context(), engine->device(), engine->queue(), frame.texture);
     EXPECT_TRUE(image) << image.error().message;
-    EXPECT_TRUE(swapchain.present());
+    EXPECT_TRUE(target.present());
     return image ? std::move(*image) : present::Image{};
-  };
+  }
+  std::unique_ptr<Engine> engine;
+  std::unique_ptr<present::Window> window;
+};
 
-  const present::Image red = present_cleared({1, 0, 0, 1});
+TEST_F(PresentTargetAcrossLoss, FramesArePresentedOnEveryDeviceAndThePresentedDeviceIsReleasedNeverDestroyed) {
+  auto target = engine->present_to(window->surface_source(), 64, 48);
+  ASSERT_TRUE(target) << target.error().message;
+  // Known before the first frame: what the application builds its pipelines for.
+  EXPECT_NE((*target)->format(), WGPUTextureFormat_Undefined);
+  EXPECT_FALSE((*target)->capabilities().formats.empty());
+  EXPECT_EQ((*target)->counters().frames_acquired, 0u);
+
+  const present::Image red = present_cleared(**target, {1, 0, 0, 1});
   ASSERT_EQ(red.width, 64u);
   EXPECT_THAT(pixels(red), Each(kRed));
   lose_and_poll_until_ready(*engine);
-  EXPECT_EQ(swapchain.counters().surfaces_created, 2u) << "a new surface for the new device";
-  EXPECT_EQ(engine->diagnostics().count(MessageId::SlotAwaitsOwner), 0u) << "its frame view died with its device";
-  const present::Image green = present_cleared({0, 1, 0, 1});
+  EXPECT_TRUE((*target)->attached());
+  EXPECT_EQ((*target)->counters().surfaces_created, 2u) << "a new surface for the new device";
+  EXPECT_EQ(engine->diagnostics().count(MessageId::SlotAwaitsOwner), 0u);
+  const present::Image green = present_cleared(**target, {0, 1, 0, 1});
   ASSERT_EQ(green.width, 64u);
   EXPECT_THAT(pixels(green), Each(kGreen));
-  EXPECT_EQ(swapchain.counters().frames_presented, 2u);
-  engine->remove_observer(owner);
-  swapchain.detach();
+  EXPECT_EQ((*target)->counters().frames_presented, 2u);
+  // The first device presented: it was let go by release, never by destroy (ADR 0051).
+  ASSERT_FALSE(engine->controller().retirements().empty());
+  const device::RetirementRecord& first = engine->controller().retirements().front();
+  EXPECT_TRUE(first.presented);
+  EXPECT_EQ(first.ended, device::DeviceEnd::Release);
+}
+
+// A frame acquired when the device is lost is ended by the target, in the let-go phase, before
+// the registry's walk: its view's handle dies, nothing is left awaiting an owner, and the next
+// device's frames come as usual.
+TEST_F(PresentTargetAcrossLoss, AFrameAcquiredAtALossIsEndedByTheTarget) {
+  auto target = engine->present_to(window->surface_source(), 64, 48);
+  ASSERT_TRUE(target) << target.error().message;
+  auto acquired = (*target)->acquire();
+  ASSERT_TRUE(acquired && acquired->has_value());
+  const TextureViewHandle view = (**acquired).view;
+  ASSERT_TRUE(engine->registry().is_alive(view));
+  ASSERT_TRUE(engine->force_device_loss("a frame in flight"));
+  EXPECT_TRUE(engine->registry().is_alive(view)) << "nothing goes before the next poll";
+  engine->poll();
+  EXPECT_FALSE(engine->registry().is_alive(view));
+  EXPECT_FALSE((*target)->attached());
+  EXPECT_THAT((*target)->present(), testing::FailsWith(MessageId::SwapchainPresentWithoutFrame));
+  EXPECT_THAT((*target)->acquire(), testing::FailsWith(MessageId::SwapchainAcquireDetached));
+  ASSERT_TRUE(testing::poll_until([&] { return engine->state() == EngineState::Ready; }, [&] { engine->poll(); }));
+  const present::Image blue = present_cleared(**target, {0, 0, 1, 1});
+  EXPECT_THAT(pixels(blue), Each(kBlue));
+  EXPECT_EQ(engine->diagnostics().count(MessageId::SlotAwaitsOwner), 0u);
+}
+
+// A target made while the device is lost attaches to the next one; one destroyed stops following;
+// one that outlives its engine refuses every call.
+TEST_F(PresentTargetAcrossLoss, ATargetMadeWhileLostAttachesToTheNextDeviceAndOneOutlivingItsEngineRefuses) {
+  ASSERT_TRUE(engine->force_device_loss("before the window"));
+  auto target = engine->present_to(window->surface_source(), 64, 48);
+  ASSERT_TRUE(target) << target.error().message;
+  EXPECT_FALSE((*target)->attached());
+  auto other = engine->present_to(window->surface_source(), 64, 48);
+  ASSERT_TRUE(other) << other.error().message;
+  other->reset();  // destroyed before the next device: nothing attaches it
+  ASSERT_TRUE(testing::poll_until([&] { return engine->state() == EngineState::Ready; }, [&] { engine->poll(); }));
+  EXPECT_TRUE((*target)->attached());
+  EXPECT_NE((*target)->format(), WGPUTextureFormat_Undefined);
+  EXPECT_THAT(pixels(present_cleared(**target, {1, 0, 0, 1})), Each(kRed));
+  engine.reset();
+  EXPECT_FALSE((*target)->attached());
+  EXPECT_THAT((*target)->acquire(), testing::FailsWith(MessageId::PresentTargetEngineGone));
+  EXPECT_THAT((*target)->present(), testing::FailsWith(MessageId::PresentTargetEngineGone));
 }
 
 // ---- what still awaits its owner -----------------------------------------------------------------

@@ -55,6 +55,7 @@
 #include "warden/device/device_stash.h"
 #include "warden/device/rebuild_policy.h"
 #include "warden/device/retirement_policy.h"
+#include "warden/engine/present_target.h"
 #include "warden/engine/recovery_timings.h"
 #include "warden/pipelines/hot_reload.h"
 #include "warden/pipelines/pipeline_library.h"
@@ -485,6 +486,18 @@ class Engine {
   /// on_lost and the device layer's report say "device loss forced by force_device_loss: <why>".
   Result<void> force_device_loss(std::string_view why = "forced by the application");
 
+  /// A window the engine presents to across its device generations (PresentTarget, ADR 0056):
+  /// a new surface for each device it shows, attached before observers and on_ready hear of
+  /// it, detached at a loss before the registry lets go, the device marked presented at its
+  /// first present. Attached here at once when a device is shown, so its format and
+  /// capabilities are known when this returns; otherwise at the next device. Errors: the
+  /// engine is being destroyed; the window could not be attached to the shown device (no
+  /// surface, no format: PresentTargetAttachFailed, with the surface's words). `driver`: null
+  /// for the library's own calls (tests pass their own). A frame-thread call.
+  Result<std::unique_ptr<PresentTarget>> present_to(present::X11WindowSource window, uint32_t width, uint32_t height,
+                                                    present::SwapchainOptions options = {},
+                                                    present::SurfaceDriver* driver = nullptr);
+
   /// Observers are told, in the order added, after the registry on a loss and after the
   /// rebuild on ready. An observer must be removed before it is destroyed; one removed by
   /// another observer's call is not called after its removal. Frame-thread calls: from another
@@ -566,6 +579,11 @@ class Engine {
   void tell_one(Told told);
   // True while the generation the registry belongs to is the controller's current one.
   bool generation_lives() const;
+  // Present targets: the engine attaches them to each device it shows and detaches them at a
+  // loss; a target's first present on a device marks it presented.
+  friend class PresentTarget;
+  void forget_present_target(PresentTarget& target);
+  void device_presented();
   // poll(): counts and tells the uncaptured errors reported since the last poll.
   void tell_uncaptured_errors();
   // poll(): the reloader's finished work, told through on_reload.
@@ -605,6 +623,7 @@ class Engine {
   uint64_t reloaders_dropped_ = 0;
   std::vector<ShaderModuleHandle> watched_;  // loaded from files: watched on every device
   std::vector<Observing> observers_;
+  std::vector<PresentTarget*> targets_;  // each removes itself when destroyed
   uint64_t observers_added_ = 0;
   std::shared_ptr<detail::FrameSlot> frames_;
   const char* innermost_callback_ = nullptr;  // the application callback running, if any

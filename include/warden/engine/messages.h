@@ -28,5 +28,7 @@
   X(engine, TileLayerTooManyLayers, 17, "a tile layer's budget plus its in-flight headroom needs more array layers than the device has") \
   X(engine, TileLayerUploadThreadsNeedImplicitSync, 18, "a tile layer was given upload threads on a device without WGPUFeatureName_ImplicitDeviceSynchronization") \
   X(engine, EngineAdoptFrameThreadOnGl, 19, "adopt_frame_thread was called on a GL or GLES device, whose context stays on the thread that made the device") \
-  X(engine, EngineShaderFeaturesNeedHotReload, 20, "WESL feature values were changed while hot reload, which links the modules again, is not available")
+  X(engine, EngineShaderFeaturesNeedHotReload, 20, "WESL feature values were changed while hot reload, which links the modules again, is not available") \
+  X(engine, PresentTargetEngineGone, 21, "a present target was used after its engine was destroyed; it holds no surface and refuses calls") \
+  X(engine, PresentTargetAttachFailed, 22, "a present target could not be attached to a device the engine showed (no surface for the window, or no format); frames are refused until the next device")
 // clang-format on

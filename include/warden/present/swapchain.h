@@ -109,8 +109,11 @@ class Swapchain {
 
   /// What it has done so far.
   const SwapchainCounters& counters() const { return counters_; }
-  /// The configured format (Undefined before the first acquire()).
+  /// The format frames come in: chosen at attach() from what the surface offers (Undefined
+  /// before the first attach()).
   WGPUTextureFormat format() const { return format_; }
+  /// What the surface offered the attached device's adapter, asked at attach() (empty before it).
+  const SurfaceCaps& capabilities() const { return caps_; }
   /// The size last recorded by resize() (or the constructor).
   uint32_t width() const { return width_; }
   /// The same, rows.
@@ -131,6 +134,7 @@ class Swapchain {
   SwapchainDevice target_;
   WGPUSurface surface_ = nullptr;
   WGPUTextureFormat format_ = WGPUTextureFormat_Undefined;
+  SurfaceCaps caps_{};
   WGPUPresentMode present_mode_ = WGPUPresentMode_Fifo;
   WGPUCompositeAlphaMode alpha_mode_ = WGPUCompositeAlphaMode_Auto;
   bool configured_ = false;

@@ -275,7 +275,7 @@ Engine::~Engine() {
     for (const Observing& o : ending) o.observer->engine_ending();
   }
   reloader_.reset();
-  retired_reloaders_.clear();
+  abandoned_reloaders_.clear();
   if (registry_) registry_->shutdown();  // reports what the application left alive
   pipelines_.reset();
   shaders_.reset();
@@ -309,7 +309,7 @@ bool Engine::generation_lives() const { return registry_ && controller_->is_curr
 // Shown (or being prepared, after the rebuild: on_rebuilt and on_contents_lost may record), and
 // its generation not ended: a forced loss ends it at once, before its objects go.
 bool Engine::has_device() const {
-  return !destroying_ && generation_lives() && (state() == EngineState::Ready || preparing_);
+  return !destroying_ && generation_lives() && (state() == EngineState::Ready || telling_rebuild_);
 }
 
 WGPUDevice Engine::device() const { return has_device() ? registry_->device() : nullptr; }
@@ -334,7 +334,7 @@ void Engine::drop_reloader() {
   ++reloaders_dropped_;
   if (reloader_polls_ > 0) {
     reloader_->abandon();
-    retired_reloaders_.push_back(std::move(reloader_));
+    abandoned_reloaders_.push_back(std::move(reloader_));
   }
   reloader_.reset();
 }
@@ -451,7 +451,7 @@ void Engine::let_go() {
     // Work of the lost device (compiles, pipeline builds) is released, never published.
     drop_reloader();
     queue_.reset();
-    preparing_ = false;
+    telling_rebuild_ = false;
     registry_->on_device_lost();
   }
   provider_->end_devices();
@@ -484,11 +484,11 @@ void Engine::tell_one(Told told) {
     // the next one starts over.
     if (!controller_->is_current(rebuilt->token)) return;
     {
-      preparing_ = true;
+      telling_rebuild_ = true;
       struct Prepared {
         bool& flag;
         ~Prepared() { flag = false; }
-      } prepared{preparing_};
+      } prepared{telling_rebuild_};
       if (rebuilt->device_generation > 1 && callbacks_.on_rebuilt) {
         InCallback in(*this, "on_rebuilt");
         callbacks_.on_rebuilt(rebuilt->report);
@@ -703,7 +703,7 @@ void Engine::poll_reloader() {
   const uint64_t polled = reloaders_dropped_;
   std::vector<pipelines::ReloadReport> reports = reloader_->poll();
   --reloader_polls_;
-  if (reloader_polls_ == 0) retired_reloaders_.clear();
+  if (reloader_polls_ == 0) abandoned_reloaders_.clear();
   for (const pipelines::ReloadReport& report : reports) {
     // Lost meanwhile (a sink, or an earlier on_reload): the rest were for the lost device.
     if (reloaders_dropped_ != polled || !generation_lives()) break;

@@ -1065,7 +1065,7 @@ Result<RegistryImpl::Object<Tag>> RegistryImpl::resolve_named(Handle<Tag> handle
   const auto found = custody<Tag>().find(handle.bits());
   if (found == custody<Tag>().end()) return resolved;
   // While prepare_rebuild makes for the other device, resolve_now found what it made there.
-  if (found->second.object != nullptr && !preparing_) return found->second.object;
+  if (found->second.object != nullptr && !preparing_spare_) return found->second.object;
   const detail::Record<Tag>& rec = found->second.record;
   const ErrorObject given{to_string(Tag::kind), handle.index(), handle.generation(), rec.label};
   if (rec.state == SlotState::Failed) {

@@ -322,7 +322,7 @@ class RegistryImpl {
   template <typename Tag>
   Result<Object<Tag>> resolve_now(Handle<Tag> handle) const {
     if constexpr (detail::kPreparedKind<Tag>) {
-      if (preparing_) {
+      if (preparing_spare_) {
         if (auto found = prepared_.find({Tag::kind, handle.bits()}); found != prepared_.end())
           return static_cast<Object<Tag>>(found->second);
       }
@@ -660,7 +660,7 @@ class RegistryImpl {
   WGPUDevice prepared_device_ = nullptr;
   std::map<std::pair<ResourceKind, uint64_t>, void*> prepared_;
   uint64_t prepared_texture_bytes_ = 0;  // of the textures among them
-  bool preparing_ = false;  // inside prepare_rebuild: resolve_now looks in prepared_ first
+  bool preparing_spare_ = false;  // inside prepare_rebuild: resolve_now looks in prepared_ first
   bool ended_ = false;
   bool releasing_all_ = false;  // shutdown is letting go of every live object: insert refuses
   DrawRehearsal last_rehearsal_;  // what the last prepare_rebuild drew on its device

@@ -231,13 +231,13 @@ size_t RegistryImpl::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) 
   // registry's lock keeps its other calls out until device_ is its own again.
   const WGPUDevice own_device = std::exchange(device_, device);
   Remaking remaking(remaking_);
-  preparing_ = true;
+  preparing_spare_ = true;
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
     if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>();
   });
   prepare_textures(texture_bytes);
   last_rehearsal_ = rehearse_draws();
-  preparing_ = false;
+  preparing_spare_ = false;
   device_ = own_device;
   prepared_device_ = device;
   return prepared_.size();
@@ -312,7 +312,7 @@ void RegistryImpl::prepare_textures(uint64_t budget) {
 void RegistryImpl::drop_prepared(ResourceKind kind, uint64_t bits, const TextureDescription* texture) {
   // Not while prepare_rebuild walks its set; and the other device of a backend that takes calls
   // on one thread is the frame thread's to call: its discard or the rebuild lets go then.
-  if (preparing_ || carry_to_frame_thread()) return;
+  if (preparing_spare_ || carry_to_frame_thread()) return;
   auto found = prepared_.find({kind, bits});
   if (found == prepared_.end()) return;
   release_object_of(kind, found->second, Ownership::Owned);

@@ -615,8 +615,8 @@ class Engine {
   std::unique_ptr<shaders::ShaderManager> shaders_;
   std::unique_ptr<pipelines::PipelineLibrary> pipelines_;
   std::unique_ptr<pipelines::HotReloader> reloader_;
-  // Reloaders let go of inside their own poll(): destroyed once it has returned.
-  std::vector<std::unique_ptr<pipelines::HotReloader>> retired_reloaders_;
+  // Reloaders abandoned inside their own poll() (a loss there): destroyed once it has returned.
+  std::vector<std::unique_ptr<pipelines::HotReloader>> abandoned_reloaders_;
   uint32_t reloader_polls_ = 0;  // HotReloader::poll() calls in progress
   // Counts reloaders let go of: a poll's reports are delivered only while it has not changed
   // (a pointer compare could meet a new reloader at the old one's address).
@@ -627,7 +627,7 @@ class Engine {
   uint64_t observers_added_ = 0;
   std::shared_ptr<detail::FrameSlot> frames_;
   const char* innermost_callback_ = nullptr;  // the application callback running, if any
-  bool preparing_ = false;   // on_rebuilt or on_contents_lost runs: the new device records
+  bool telling_rebuild_ = false;   // on_rebuilt or on_contents_lost runs: the new device records
   bool destroying_ = false;  // the destructor has started
   gpu::Ref<WGPUQueue> queue_;
   DeviceGeneration current_;      // the newest device prepared (number 0: none yet)

@@ -793,7 +793,7 @@ std::optional<detail::PendingRelease> RegistryImpl::release_when_retired(Object<
   PendingRelease release{release_after, rec.last_used, Tag::kind, static_cast<void*>(object), rec.ownership,
                          index, generation,
                          options_.on_release ? std::make_unique<std::string>(rec.label) : nullptr};
-  if (clock().is_retired(release_after) && !carry_to_frame_thread()) return release;  // due now
+  if (clock().is_retired(release_after) && !carrier_.carries()) return release;  // due now
   pending_.push(std::move(release));
   return std::nullopt;
 }

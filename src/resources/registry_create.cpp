@@ -117,7 +117,7 @@ template <typename Tag, typename RecipeRef>
 Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, RecipeRef&& recipe, detail::KindData<Tag> data) {
   static_assert(std::is_same_v<std::remove_cvref_t<RecipeRef>, detail::Recipe<Tag>>);
   if (auto refused = refuse_inside_recording(call)) return *refused;
-  const bool carried = !device_lost_ && carry_to_frame_thread();
+  const bool carried = !device_lost_ && carrier_.carries();
   if (!carried) settle_carried();  // what it uses may be waiting
   if constexpr (std::is_same_v<Tag, BufferTag>) {
     if (carried && recipe.mapped_at_creation) {
@@ -139,7 +139,7 @@ Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, RecipeRef
       carried ? slot_edges::registered_waiting(rec) : slot_edges::registered_lost(rec);
       rec.recipe.emplace(std::forward<RecipeRef>(recipe));
       count_names(rec);
-      if (carried) waiting_.emplace_back(Tag::kind, handle->bits());
+      if (carried) carrier_.wait(Tag::kind, handle->bits());
     }
     return handle;
   }
@@ -189,7 +189,7 @@ Result<void> RegistryImpl::require_usage(TextureViewHandle handle, WGPUTextureUs
 Result<void> RegistryImpl::unmap_buffer(BufferHandle handle) {
   // On GL and GLES the mapping lives in the frame thread's context (creation refuses a mapped
   // buffer from elsewhere), and so does its unmap.
-  if (auto refused = refuse_carried("unmap_buffer")) return *refused;
+  if (auto refused = carrier_.refuse("unmap_buffer")) return *refused;
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("unmap_buffer", stale_error(handle));
   auto buffer = resolve(handle);
@@ -217,7 +217,7 @@ Result<void> RegistryImpl::unmap_buffer(BufferHandle handle) {
 Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, const void* data, size_t size) {
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_buffer", stale_error(handle));
-  const bool carried = carry_to_frame_thread();
+  const bool carried = carrier_.carries();
   if (!carried) settle_carried();  // what other threads wrote first goes first
   // A Lost or Failed slot has no buffer to write; a Waiting one takes carried writes.
   WGPUBuffer buffer = nullptr;
@@ -247,7 +247,7 @@ Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, co
   }
   if (carried) {
     const auto* bytes = static_cast<const uint8_t*>(data);
-    carried_writes_.push_back(CarriedWrite{.kind = ResourceKind::Buffer, .bits = handle.bits(), .offset = offset,
+    carrier_.carry(detail::FrameThreadCarrier::Write{.kind = ResourceKind::Buffer, .bits = handle.bits(), .offset = offset,
                                            .bytes = std::vector<uint8_t>(bytes, bytes + size)});
   } else if (const std::string rejection =
                  run_checked([&] { procs_.QueueWriteBuffer(queue_, buffer, offset, data, size); });
@@ -350,7 +350,7 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
                                      size_t size) {
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("write_texture", stale_error(handle));
-  const bool carried = carry_to_frame_thread();
+  const bool carried = carrier_.carries();
   if (!carried) settle_carried();  // what other threads wrote first goes first
   // A Lost or Failed slot has no texture to write; a Waiting one takes carried writes.
   WGPUTexture texture = nullptr;
@@ -403,7 +403,7 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
   // is reported when the frame thread makes it.
   if (carried) {
     const auto* bytes = static_cast<const uint8_t*>(data);
-    carried_writes_.push_back(CarriedWrite{.kind = ResourceKind::Texture, .bits = handle.bits(), .where = where,
+    carrier_.carry(detail::FrameThreadCarrier::Write{.kind = ResourceKind::Texture, .bits = handle.bits(), .where = where,
                                            .bytes_per_row = layout->row_pitch, .rows_per_image = layout->image_rows,
                                            .bytes = std::vector<uint8_t>(bytes, bytes + size)});
   } else if (const std::string rejection =
@@ -421,36 +421,27 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
 // ---- carried to the frame thread (devices that take calls on one thread) ----------------------
 
 void RegistryImpl::read_device_backend() {
-  device_on_one_thread_ = false;
+  carrier_.set_device_on_one_thread(false);
   if (device_ == nullptr) return;
   WGPUAdapterInfo info{};
   if (procs_.DeviceGetAdapterInfo(device_, &info) != WGPUStatus_Success) return;
-  device_on_one_thread_ = info.backendType == WGPUBackendType_OpenGL || info.backendType == WGPUBackendType_OpenGLES;
+  carrier_.set_device_on_one_thread(info.backendType == WGPUBackendType_OpenGL ||
+                                    info.backendType == WGPUBackendType_OpenGLES);
   procs_.AdapterInfoFreeMembers(info);
 }
 
-std::optional<Error> RegistryImpl::refuse_carried(std::string_view call) const {
-  if (!carry_to_frame_thread()) return std::nullopt;
-  return make_error(ErrorKind::Refused, MessageId::WrongThread,
-                    fmt::format("{}: made from a thread other than the frame thread, on a device that takes calls on "
-                                "one thread (GL, GLES): it swaps a new object in at once, which only the frame thread "
-                                "can make there",
-                                call));
-}
-
 void RegistryImpl::settle_carried_now() {
-  if (device_lost_ || carry_to_frame_thread()) return;
+  if (device_lost_ || carrier_.carries()) return;
   // Taken first: a report below reaches the application's sink, which may create again.
-  const std::vector<std::pair<ResourceKind, uint64_t>> waiting = std::exchange(waiting_, {});
-  const std::vector<CarriedWrite> writes = std::exchange(carried_writes_, {});
+  const detail::FrameThreadCarrier::Carried carried = carrier_.take();
   // Dependency order, as a rebuild makes them: a view's texture before the view.
   Remaking remaking(remaking_);
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
-    for (const auto& [kind, bits] : waiting) {
+    for (const auto& [kind, bits] : carried.waiting) {
       if (kind == Tag::kind) make_waiting<Tag>(bits);
     }
   });
-  for (const CarriedWrite& write : writes) {
+  for (const detail::FrameThreadCarrier::Write& write : carried.writes) {
     if (device_lost_) return;  // lost from inside a report: the rest went with the device
     write_carried(write);
   }
@@ -498,7 +489,7 @@ std::string RegistryImpl::queue_write_texture(WGPUTexture texture, const Texture
   return run_checked([&] { procs_.QueueWriteTexture(queue_, &dst, data, size, &copy, &where.size); });
 }
 
-void RegistryImpl::write_carried(const CarriedWrite& write) {
+void RegistryImpl::write_carried(const detail::FrameThreadCarrier::Write& write) {
   std::string rejection;
   std::string_view call;
   if (write.kind == ResourceKind::Buffer) {
@@ -891,7 +882,7 @@ Result<PipelineLayoutHandle> RegistryImpl::create_pipeline_layout(std::span<cons
 }
 
 Result<BindGroupHandle> RegistryImpl::create_bind_group(const BindGroupDescription& desc) {
-  if (!carry_to_frame_thread()) settle_carried();  // the entries checked below may be waiting
+  if (!carrier_.carries()) settle_carried();  // the entries checked below may be waiting
   const auto* layout = record(desc.layout);
   if (layout == nullptr) {
     return in_context(fmt::format("create_bind_group \"{}\"", desc.label), stale_error(desc.layout));

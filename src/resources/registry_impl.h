@@ -20,6 +20,7 @@
 #include "warden/core/frame_thread.h"
 #include "warden/gpu/ref.h"
 #include "warden/resources/registry.h"
+#include "resources/frame_thread_carrier.h"
 #include "resources/pending_releases.h"
 #include "resources/registry_lock.h"
 #include "resources/slot_edges.h"
@@ -301,11 +302,11 @@ class RegistryImpl {
   // Nothing when the calling thread is the frame thread (or this build does not check);
   // otherwise the core.WrongThread error for `call`.
   std::optional<Error> refuse_off_frame_thread(std::string_view call) const {
-    return frame_thread_.check("registry", call);
+    return carrier_.frame_thread().check("registry", call);
   }
   // The same for the frame-thread calls that return no error: reported, true when refused.
   bool refused_off_frame_thread(std::string_view call);
-  void adopt_frame_thread() { frame_thread_.adopt_current(); }
+  void adopt_frame_thread() { carrier_.adopt_frame_thread(); }
   // Why handle `bits` of `kind` does not resolve, in words: what a failed resolve's deferred
   // error (the facade's ErrorSource) says when it is read. Under the lock.
   Error stale_error_of(ResourceKind kind, uint64_t bits) const;
@@ -336,7 +337,7 @@ class RegistryImpl {
   Result<void> check_usable(Handle<Tag> handle) const {
     // While lost, or from another thread on a device that takes calls on one thread, the
     // objects used are made with this one (by the rebuild, or by the frame thread's poll).
-    if (device_lost_ || carry_to_frame_thread() ? find(handle).has_value()
+    if (device_lost_ || carrier_.carries() ? find(handle).has_value()
                                                 : store<Tag>().pool.load(handle.bits()) != nullptr) {
       return {};
     }
@@ -579,32 +580,18 @@ class RegistryImpl {
 
   using PendingRelease = detail::PendingRelease;
 
-  // Devices that take calls on one thread (Dawn's GL and GLES keep their context current on
-  // the thread that made the device; a call from another thread reaches no context). There a
-  // creation or a write from another thread is carried out by the frame thread: the object is
-  // registered Waiting and its writes queued, and settle_carried() (poll, submit, a write from
-  // the frame thread) makes and writes them in call order (docs/threads.md).
+  // The frame-thread carrier (frame_thread_carrier.h): on a device that takes calls on one
+  // thread, what another thread creates or writes is made and written by settle_carried() (poll,
+  // submit, a write from the frame thread), in call order.
   void read_device_backend();
-  bool carry_to_frame_thread() const { return device_on_one_thread_ && !frame_thread_.is_current(); }
-  // A call that swaps a new object in at once cannot be carried: WrongThread there.
-  std::optional<Error> refuse_carried(std::string_view call) const;
   void settle_carried() {
-    if (waiting_.empty() && carried_writes_.empty()) [[likely]] return;
+    if (carrier_.empty()) [[likely]] return;
     settle_carried_now();
   }
   void settle_carried_now();
   template <typename Tag>
   void make_waiting(uint64_t bits);
-  struct CarriedWrite {
-    ResourceKind kind = ResourceKind::None;
-    uint64_t bits = 0;
-    uint64_t offset = 0;            // buffers
-    TextureWrite where{};           // textures
-    uint32_t bytes_per_row = 0;     // textures: the checked layout
-    uint32_t rows_per_image = 0;
-    std::vector<uint8_t> bytes;
-  };
-  void write_carried(const CarriedWrite& write);
+  void write_carried(const detail::FrameThreadCarrier::Write& write);
   // queue.writeTexture of a checked write, under run_checked: the device's words if it
   // refused. What write_texture and write_carried both issue.
   std::string queue_write_texture(WGPUTexture texture, const TextureWrite& where, uint32_t bytes_per_row,
@@ -666,11 +653,7 @@ class RegistryImpl {
   DrawRehearsal last_rehearsal_;  // what the last prepare_rebuild drew on its device
 
   mutable RegistryLock lock_;
-  FrameThread frame_thread_;
-  bool device_on_one_thread_ = false;
-  // Waiting objects by kind and handle bits, in creation order; carried writes in call order.
-  std::vector<std::pair<ResourceKind, uint64_t>> waiting_;
-  std::vector<CarriedWrite> carried_writes_;
+  detail::FrameThreadCarrier carrier_;
 };
 
 // make_object is specialised per kind (registry_create.cpp); rebuild() instantiates it too.

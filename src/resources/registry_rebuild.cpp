@@ -56,8 +56,7 @@ void RegistryImpl::on_device_lost() {
   refills_.clear();
   // Waiting objects are Lost now (lose_all) and the rebuild makes them; their carried writes
   // went with the device, as a write to the queue would have (kept contents come back).
-  waiting_.clear();
-  carried_writes_.clear();
+  (void)carrier_.take();
   device_ = nullptr;
   queue_ = nullptr;
   capture_checked_device_ = nullptr;  // the next device is asked about afresh, whatever its address
@@ -312,7 +311,7 @@ void RegistryImpl::prepare_textures(uint64_t budget) {
 void RegistryImpl::drop_prepared(ResourceKind kind, uint64_t bits, const TextureDescription* texture) {
   // Not while prepare_rebuild walks its set; and the other device of a backend that takes calls
   // on one thread is the frame thread's to call: its discard or the rebuild lets go then.
-  if (preparing_spare_ || carry_to_frame_thread()) return;
+  if (preparing_spare_ || carrier_.carries()) return;
   auto found = prepared_.find({kind, bits});
   if (found == prepared_.end()) return;
   release_object_of(kind, found->second, Ownership::Owned);

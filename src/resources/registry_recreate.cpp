@@ -31,7 +31,7 @@ Result<void> RegistryImpl::recreate_buffer(BufferHandle handle, const BufferDesc
 
 Result<void> RegistryImpl::rerecord_render_bundle(RenderBundleHandle handle) {
   if (auto refused = refuse_inside_recording("rerecord_render_bundle")) return *refused;
-  if (auto refused = refuse_carried("rerecord_render_bundle")) return *refused;
+  if (auto refused = carrier_.refuse("rerecord_render_bundle")) return *refused;
   auto* rec = record(handle);
   if (rec == nullptr) {
     Error error = stale_error(handle);
@@ -58,7 +58,7 @@ Result<void> RegistryImpl::rerecord_render_bundle(RenderBundleHandle handle) {
 template <typename Tag>
 Result<void> RegistryImpl::recreate(const char* call, Handle<Tag> handle, detail::Recipe<Tag> recipe) {
   if (auto refused = refuse_inside_recording(call)) return *refused;
-  if (auto refused = refuse_carried(call)) return *refused;
+  if (auto refused = carrier_.refuse(call)) return *refused;
   auto* rec = record(handle);
   if (rec == nullptr) {
     Error error = stale_error(handle);

@@ -203,8 +203,8 @@ DrawRehearsal RegistryImpl::rehearse_draws() {
   auto pipelines = store<RenderPipelineTag>();
   pipelines.pool.for_each_live([&](SlotId id, WGPURenderPipeline object) {
     const auto& rec = pipelines.records[id.index];
-    const auto prepared = prepared_.find({ResourceKind::RenderPipeline, id.bits});
-    if (object == nullptr || !rec.recipe || prepared == prepared_.end()) return;
+    const auto prepared = spare_.objects.find({ResourceKind::RenderPipeline, id.bits});
+    if (object == nullptr || !rec.recipe || prepared == spare_.objects.end()) return;
     // One submission a pipeline, under error scopes (not a capture: a refusal must reach no
     // handler): a pipeline the device refuses to draw this way loses only its own rehearsal.
     uint32_t drawn = 0;

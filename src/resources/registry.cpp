@@ -752,7 +752,7 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
   }
   if constexpr (detail::kMayBePrepared<Tag>) {
     // A copy made on the other device ahead of a rebuild that will no longer ask for it.
-    if (!prepared_.empty()) {
+    if (!spare_.objects.empty()) {
       const TextureDescription* texture = nullptr;
       if constexpr (std::is_same_v<Tag, TextureTag>) texture = rec.recipe ? &*rec.recipe : nullptr;
       drop_prepared(Tag::kind, handle.bits(), texture);
@@ -1044,7 +1044,7 @@ void RegistryImpl::let_go_of_kept(uint64_t bits) {
   custody<Tag>().erase(found);
   const auto handle = Handle<Tag>::from_bits(bits);
   if constexpr (detail::kMayBePrepared<Tag>) {
-    if (!prepared_.empty()) {
+    if (!spare_.objects.empty()) {
       const TextureDescription* texture = nullptr;
       if constexpr (std::is_same_v<Tag, TextureTag>) texture = kept.record.recipe ? &*kept.record.recipe : nullptr;
       drop_prepared(Tag::kind, bits, texture);
@@ -1065,7 +1065,7 @@ Result<RegistryImpl::Object<Tag>> RegistryImpl::resolve_named(Handle<Tag> handle
   const auto found = custody<Tag>().find(handle.bits());
   if (found == custody<Tag>().end()) return resolved;
   // While prepare_rebuild makes for the other device, resolve_now found what it made there.
-  if (found->second.object != nullptr && !preparing_spare_) return found->second.object;
+  if (found->second.object != nullptr && !spare_.preparing) return found->second.object;
   const detail::Record<Tag>& rec = found->second.record;
   const ErrorObject given{to_string(Tag::kind), handle.index(), handle.generation(), rec.label};
   if (rec.state == SlotState::Failed) {

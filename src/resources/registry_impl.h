@@ -23,6 +23,7 @@
 #include "resources/frame_thread_carrier.h"
 #include "resources/pending_releases.h"
 #include "resources/registry_lock.h"
+#include "resources/spare_objects.h"
 #include "resources/slot_edges.h"
 
 namespace warden::resources {
@@ -272,10 +273,10 @@ class RegistryImpl {
   void on_device_lost();
   RebuildReport rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation);
   size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes);
-  WGPUDevice prepared_device() const { return prepared_device_; }
-  size_t prepared_count() const { return prepared_.size(); }
-  uint64_t prepared_texture_bytes() const { return prepared_texture_bytes_; }
-  const DrawRehearsal& last_rehearsal() const { return last_rehearsal_; }
+  WGPUDevice prepared_device() const { return spare_.device; }
+  size_t prepared_count() const { return spare_.objects.size(); }
+  uint64_t prepared_texture_bytes() const { return spare_.texture_bytes; }
+  const DrawRehearsal& last_rehearsal() const { return spare_.last_rehearsal; }
   void discard_prepared();
   bool device_lost() const { return device_lost_; }
   uint64_t device_generation() const { return device_generation_; }
@@ -323,8 +324,8 @@ class RegistryImpl {
   template <typename Tag>
   Result<Object<Tag>> resolve_now(Handle<Tag> handle) const {
     if constexpr (detail::kPreparedKind<Tag>) {
-      if (preparing_spare_) {
-        if (auto found = prepared_.find({Tag::kind, handle.bits()}); found != prepared_.end())
+      if (spare_.preparing) {
+        if (auto found = spare_.objects.find({Tag::kind, handle.bits()}); found != spare_.objects.end())
           return static_cast<Object<Tag>>(found->second);
       }
     }
@@ -537,7 +538,7 @@ class RegistryImpl {
   Object<Tag> take_prepared(uint64_t bits);
   void prepare_textures(uint64_t budget);
   // Lets go of what prepare_rebuild made for the slot `bits` of `kind`, whose occupant ends now;
-  // `texture`, its recipe where it is a texture, takes its bytes off prepared_texture_bytes_.
+  // `texture`, its recipe where it is a texture, takes its bytes off spare_.texture_bytes.
   void drop_prepared(ResourceKind kind, uint64_t bits, const TextureDescription* texture);
   // Draws rehearsed on the prepared device (draw_rehearsal.cpp, docs/adr/0044): what stands in
   // for the application's objects there, held until the rehearsal is submitted.
@@ -642,15 +643,9 @@ class RegistryImpl {
       custody_;
   bool remaking_ = false;  // resolve_named may hand out a kept object (Remaking)
   detail::PendingReleases pending_;
-  // What prepare_rebuild made on prepared_device_, by kind and slot bits; owned here until a
-  // rebuild onto that device takes them or discard_prepared releases them.
-  WGPUDevice prepared_device_ = nullptr;
-  std::map<std::pair<ResourceKind, uint64_t>, void*> prepared_;
-  uint64_t prepared_texture_bytes_ = 0;  // of the textures among them
-  bool preparing_spare_ = false;  // inside prepare_rebuild: resolve_now looks in prepared_ first
+  detail::SpareObjects spare_;  // what prepare_rebuild made on the spare device
   bool ended_ = false;
   bool releasing_all_ = false;  // shutdown is letting go of every live object: insert refuses
-  DrawRehearsal last_rehearsal_;  // what the last prepare_rebuild drew on its device
 
   mutable RegistryLock lock_;
   detail::FrameThreadCarrier carrier_;

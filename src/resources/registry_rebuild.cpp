@@ -105,7 +105,7 @@ RebuildReport RegistryImpl::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t
   device_lost_ = false;
 
   // Prepared for another device (a spare that was lost, or not the one adopted): let go.
-  if (prepared_device_ != device) discard_prepared();
+  if (spare_.device != device) discard_prepared();
 
   RebuildReport report;
   report.generation = generation;
@@ -221,7 +221,7 @@ void RegistryImpl::rebuild_custody(RebuildReport& report) {
 size_t RegistryImpl::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) {
   if (refused_inside_recording("prepare_rebuild")) return 0;
   discard_prepared();
-  last_rehearsal_ = {};
+  spare_.last_rehearsal = {};
   if (device_lost_ || device == nullptr || device == device_) return 0;
   // make_object makes on device_ and finds what an object uses through resolve_now: while they
   // are made, device_ is the other device and resolve_now finds each prepared object before the
@@ -230,16 +230,16 @@ size_t RegistryImpl::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) 
   // registry's lock keeps its other calls out until device_ is its own again.
   const WGPUDevice own_device = std::exchange(device_, device);
   Remaking remaking(remaking_);
-  preparing_spare_ = true;
+  spare_.preparing = true;
   detail::for_each_kind(detail::KindOrder::Build, [&]<typename Tag>() {
     if constexpr (detail::kPreparedKind<Tag>) prepare_all<Tag>();
   });
   prepare_textures(texture_bytes);
-  last_rehearsal_ = rehearse_draws();
-  preparing_spare_ = false;
+  spare_.last_rehearsal = rehearse_draws();
+  spare_.preparing = false;
   device_ = own_device;
-  prepared_device_ = device;
-  return prepared_.size();
+  spare_.device = device;
+  return spare_.objects.size();
 }
 
 template <typename Tag>
@@ -258,7 +258,7 @@ void RegistryImpl::prepare_all() {
   for (SlotId id : live_with_recipes<Tag>()) {
     Result<Object<Tag>> made = make_object<Tag>(*s.records[id.index].recipe);
     if (!made) continue;  // the rebuild makes it again and reports what the device says
-    prepared_.emplace(std::pair{Tag::kind, id.bits}, *made);
+    spare_.objects.emplace(std::pair{Tag::kind, id.bits}, *made);
   }
   // What is kept for its dependents is made too: they are made of it there.
   std::vector<uint64_t> kept;
@@ -267,7 +267,7 @@ void RegistryImpl::prepare_all() {
   }
   for (uint64_t bits : kept) {
     Result<Object<Tag>> made = make_object<Tag>(*custody<Tag>().at(bits).record.recipe);
-    if (made) prepared_.emplace(std::pair{Tag::kind, bits}, *made);
+    if (made) spare_.objects.emplace(std::pair{Tag::kind, bits}, *made);
   }
 }
 
@@ -294,29 +294,29 @@ uint64_t texture_storage_bytes(const TextureDescription& d) {
 // may fit where an earlier one did not); the recovery writes their kept contents as it would
 // into textures it made.
 void RegistryImpl::prepare_textures(uint64_t budget) {
-  prepared_texture_bytes_ = 0;
+  spare_.texture_bytes = 0;
   if (budget == 0) return;
   auto s = store<TextureTag>();
   for (SlotId id : live_with_recipes<TextureTag>()) {
     const TextureDescription& recipe = *s.records[id.index].recipe;
     const uint64_t bytes = texture_storage_bytes(recipe);
-    if (bytes > budget - prepared_texture_bytes_) continue;
+    if (bytes > budget - spare_.texture_bytes) continue;
     Result<WGPUTexture> made = make_object<TextureTag>(recipe);
     if (!made) continue;  // the rebuild makes it again and reports what the device says
-    prepared_.emplace(std::pair{ResourceKind::Texture, id.bits}, *made);
-    prepared_texture_bytes_ += bytes;
+    spare_.objects.emplace(std::pair{ResourceKind::Texture, id.bits}, *made);
+    spare_.texture_bytes += bytes;
   }
 }
 
 void RegistryImpl::drop_prepared(ResourceKind kind, uint64_t bits, const TextureDescription* texture) {
   // Not while prepare_rebuild walks its set; and the other device of a backend that takes calls
   // on one thread is the frame thread's to call: its discard or the rebuild lets go then.
-  if (preparing_spare_ || carrier_.carries()) return;
-  auto found = prepared_.find({kind, bits});
-  if (found == prepared_.end()) return;
+  if (spare_.preparing || carrier_.carries()) return;
+  auto found = spare_.objects.find({kind, bits});
+  if (found == spare_.objects.end()) return;
   release_object_of(kind, found->second, Ownership::Owned);
-  prepared_.erase(found);
-  if (texture != nullptr) prepared_texture_bytes_ -= std::min(prepared_texture_bytes_, texture_storage_bytes(*texture));
+  spare_.objects.erase(found);
+  if (texture != nullptr) spare_.texture_bytes -= std::min(spare_.texture_bytes, texture_storage_bytes(*texture));
 }
 
 template <typename Tag>
@@ -324,19 +324,19 @@ RegistryImpl::Object<Tag> RegistryImpl::take_prepared(uint64_t bits) {
   if constexpr (!detail::kMayBePrepared<Tag>) {
     return nullptr;
   } else {
-    auto found = prepared_.find({Tag::kind, bits});
-    if (found == prepared_.end()) return nullptr;
+    auto found = spare_.objects.find({Tag::kind, bits});
+    if (found == spare_.objects.end()) return nullptr;
     auto object = static_cast<Object<Tag>>(found->second);
-    prepared_.erase(found);
+    spare_.objects.erase(found);
     return object;
   }
 }
 
 void RegistryImpl::discard_prepared() {
-  for (const auto& [key, object] : prepared_) release_object_of(key.first, object, Ownership::Owned);
-  prepared_.clear();
-  prepared_texture_bytes_ = 0;
-  prepared_device_ = nullptr;
+  for (const auto& [key, object] : spare_.objects) release_object_of(key.first, object, Ownership::Owned);
+  spare_.objects.clear();
+  spare_.texture_bytes = 0;
+  spare_.device = nullptr;
 }
 
 void RegistryImpl::restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report) {

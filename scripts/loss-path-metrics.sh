@@ -39,7 +39,7 @@ echo "| guard (grep -F in src/ and include/) | occurrences |"
 echo "| --- | ---: |"
 for pattern in 'is_current(' 'refuse_inside_callback' 'refused_inside_recording' 'loss_forced' 'device_lost()' \
   'superseded()' 'std::recursive_mutex' 'RegistryLock'; do
-  count=$(grep -rFo -- "$pattern" "$root/src" "$root/include" | wc -l)
+  count=$( { grep -rFo -- "$pattern" "$root/src" "$root/include" || true; } | wc -l)  # a guard that is gone counts 0
   echo "| \`$pattern\` | $count |"
 done
 echo

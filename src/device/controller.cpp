@@ -263,7 +263,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // with keep_device goes to the stash for the next engine.
   void end_device(Incarnation& inc, bool keep_device, RetirementRecord& record) {
     if (keep_device && options.stash != nullptr && !inc.route->lost) {
-      inc.route->deliver = nullptr;
+      inc.route->receiver.reset();
       options.stash->put(StashedDevice{&provider, inc.device, inc.presented, inc.route, &retirement});
       record.stashed = true;
       return;
@@ -405,12 +405,10 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     prepare_or_publish(token);
   }
 
-  // Only the new device's loss is followed, and only while its token is current.
+  // Only the new device's loss is followed, and only while its token is current (on_lost).
   void listen_for_loss(Token token) {
-    std::weak_ptr<Core> weak = weak_from_this();
-    active->route->deliver = [weak, token](LossReport report) {
-      if (auto core = weak.lock()) core->on_lost(token, std::move(report));
-    };
+    active->route->receiver = weak_from_this();
+    active->route->token = token;
   }
 
   void prepare_or_publish(Token token) {
@@ -528,6 +526,11 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     return {};
   }
 };
+
+void LostRoute::report(LossReport report) {
+  lost = true;
+  if (auto core = receiver.lock()) core->on_lost(token, std::move(report));
+}
 
 DeviceController::DeviceController(DeviceProvider& provider, ControllerHooks hooks, ControllerOptions options)
     : core_(std::make_shared<Core>(provider, std::move(hooks), std::move(options))) {}

@@ -1,25 +1,26 @@
 // Private to the device layer: where a device's one lost report goes.
 #pragma once
 
-#include <functional>
+#include <memory>
 #include <utility>
 
+#include "warden/device/controller.h"
 #include "warden/device/device_stash.h"
 
 namespace warden::device {
 
-// Made once per device, when it is requested. The provider's lost continuation holds it, so
-// the report reaches whoever holds the device now: a controller (bound to one generation),
-// the stash (nobody: only `lost` is recorded), or the next controller after a hand-off.
+// Made once per device, when it is requested. The provider's lost continuation holds it, so the
+// report reaches whoever holds the device now: the controller that received it, under the token
+// it was received with (listen_for_loss), the stash (nobody: only `lost` is recorded, and the
+// stash lets such a device go), or the next controller after a hand-off. The receiver is named,
+// not a callback: the report goes straight to DeviceController::Core::on_lost.
 struct LostRoute {
   bool lost = false;
-  std::function<void(LossReport)> deliver;
+  std::weak_ptr<DeviceController::Core> receiver{};  // empty: nobody holds the device
+  Token token{};                                      // the receiver's token for this device
 
-  void report(LossReport report) {
-    lost = true;
-    // A copy: the receiver may re-point or clear `deliver` while it runs.
-    if (auto receiver = deliver) receiver(std::move(report));
-  }
+  // Defined in controller.cpp, where the receiver's type is complete.
+  void report(LossReport report);
 };
 
 }  // namespace warden::device

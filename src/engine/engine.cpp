@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -30,26 +31,54 @@ constexpr EnumName<EngineState> kEngineStateNames[] = {
 };
 const char* to_string(EngineState state) { return name_in(kEngineStateNames, state); }
 
-// What Dawn reports to the provider (adapters, devices, losses) waits here until poll(), so the
-// controller, and through it every EngineCallback, hears of it only there. Dawn may run these
-// continuations wherever the library processes events, and after the engine is gone (a device
-// request in flight at its destruction): they hold the inbox, never the engine.
+// What the provider reports, one kind of event each: an adapter or a device answered, a device
+// lost. Each carries the controller's continuation it goes to.
+struct AdapterAnswered {
+  device::AdapterContinuation to;
+  device::AdapterReply reply;
+};
+struct DeviceAnswered {
+  device::DeviceContinuation to;
+  device::DeviceReply reply;
+};
+struct LossHeard {
+  device::LostContinuation to;
+  device::LossReport report;
+};
+using ProviderEvent = std::variant<AdapterAnswered, DeviceAnswered, LossHeard>;
+
+// What Dawn reports to the provider waits here until poll()'s hear phase, so the controller, and
+// through it the engine's news, hears of it only there. Dawn may run these continuations wherever
+// the library processes events, and after the engine is gone (a device request in flight at its
+// destruction): they hold the inbox, never the engine.
 struct Engine::ProviderInbox {
   uint32_t delivering = 0;  // poll() calls in progress: what arrives meanwhile is heard at once
   bool closed = false;      // the engine is being destroyed: what arrives is dropped
-  std::deque<std::function<void()>> waiting;
+  std::deque<ProviderEvent> waiting;
 
-  void post(std::function<void()> event) {
+  void post(ProviderEvent event) {
     if (closed) return;  // a device or adapter it brings stays the DawnProvider's, which releases it
-    if (delivering > 0) return event();
+    if (delivering > 0) return deliver(std::move(event));
     waiting.push_back(std::move(event));
   }
   void deliver_waiting() {
     while (!waiting.empty() && !closed) {
-      std::function<void()> event = std::move(waiting.front());
+      ProviderEvent event = std::move(waiting.front());
       waiting.pop_front();
-      event();
+      deliver(std::move(event));
     }
+  }
+  // The one dispatch: each event to the continuation it carries.
+  static void deliver(ProviderEvent event) {
+    std::visit(
+        [](auto& e) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(e)>, LossHeard>) {
+            e.to(std::move(e.report));
+          } else {
+            e.to(std::move(e.reply));
+          }
+        },
+        event);
   }
 };
 
@@ -64,16 +93,16 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
   Result<void> check_api() override { return dawn_.check_api(); }
   void request_adapter(device::AdapterContinuation done) override {
     dawn_.request_adapter([inbox = inbox_, done = std::move(done)](device::AdapterReply reply) mutable {
-      inbox->post([done = std::move(done), reply = std::move(reply)]() mutable { done(std::move(reply)); });
+      inbox->post(AdapterAnswered{std::move(done), std::move(reply)});
     });
   }
   void request_device(const device::ProvidedAdapter& adapter, const std::string& label,
                       device::DeviceContinuation done, device::LostContinuation lost) override {
     auto answered = [inbox = inbox_, done = std::move(done)](device::DeviceReply reply) mutable {
-      inbox->post([done = std::move(done), reply = std::move(reply)]() mutable { done(std::move(reply)); });
+      inbox->post(DeviceAnswered{std::move(done), std::move(reply)});
     };
     auto heard_lost = [inbox = inbox_, lost = std::move(lost)](device::LossReport report) mutable {
-      inbox->post([lost, report = std::move(report)]() mutable { lost(std::move(report)); });
+      inbox->post(LossHeard{lost, std::move(report)});
     };
     dawn_.request_device(adapter, label, std::move(answered), std::move(heard_lost));
   }

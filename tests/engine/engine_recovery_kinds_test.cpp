@@ -395,6 +395,42 @@ TEST_F(PresentTargetAcrossLoss, ATargetMadeWhileLostAttachesToTheNextDeviceAndOn
   EXPECT_THAT((*target)->present(), testing::FailsWith(MessageId::PresentTargetEngineGone));
 }
 
+// Application code re-entering around a target: on_ready forces a loss while the target is
+// attached (its device ends before a frame; the target goes with it and comes back on the next),
+// and an observer destroys a second target when it hears the loss. Frames are presented at the
+// end as ever.
+TEST_F(PresentTargetAcrossLoss, ALossForcedInOnReadyAndATargetDestroyedByAnObserverLeaveTheOtherPresenting) {
+  engine.reset();  // made again below, with an on_ready of this test's
+  Engine* e = nullptr;
+  int forced_in_ready = 0;
+  EngineCallbacks callbacks;
+  callbacks.on_ready = [&](uint64_t generation) {
+    if (generation == 2 && e->force_device_loss("inside on_ready").ok()) ++forced_in_ready;
+  };
+  engine = make_engine(engine_options(gpu::BackendChoice::GL), std::move(callbacks));
+  ASSERT_NE(engine, nullptr);
+  e = engine.get();
+  auto kept = engine->present_to(window->surface_source(), 64, 48);
+  ASSERT_TRUE(kept) << kept.error().message;
+  auto doomed = engine->present_to(window->surface_source(), 64, 48);
+  ASSERT_TRUE(doomed) << doomed.error().message;
+  struct DestroysOnLoss : GenerationObserver {
+    std::unique_ptr<PresentTarget>* target = nullptr;
+    void device_lost(uint64_t) override { target->reset(); }
+    void device_ready(uint64_t) override {}
+  } observer;
+  observer.target = &*doomed;
+  engine->add_observer(observer);
+  lose_and_poll_until_ready(*engine);
+  EXPECT_EQ(forced_in_ready, 1);
+  EXPECT_EQ(engine->device_generation(), 3u);
+  EXPECT_EQ(*doomed, nullptr);
+  EXPECT_TRUE((*kept)->attached());
+  EXPECT_EQ((*kept)->counters().surfaces_created, 3u) << "one surface for each device shown";
+  EXPECT_THAT(pixels(present_cleared(**kept, {0, 1, 0, 1})), Each(kGreen));
+  engine->remove_observer(observer);
+}
+
 // ---- what still awaits its owner -----------------------------------------------------------------
 
 TEST(AwaitingOwner, AnAdoptedObjectStillLostAfterTheRebuildIsAWarningNamingItBeforeOnReady) {

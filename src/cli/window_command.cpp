@@ -301,7 +301,9 @@ class WindowApp {
       print_err("warden: GPU error ({}): {}\n", engine::describe_origin(error), error.message);
     };
     auto made = engine::Engine::create(std::move(options), std::move(callbacks));
-    if (!made) return make_error(ErrorKind::DeviceFailed, MessageId::WindowDeviceNotReady, made.error().message);
+    // Its kind stays: a missing library is the user's to fix (exit 2), a device that never came
+    // is a failure (exit 1).
+    if (!made) return make_error(made.error().kind, MessageId::WindowDeviceNotReady, made.error().message);
     std::unique_ptr<WindowApp> app(new WindowApp(std::move(*made)));
     // Every device retired, in the controller's words, told wherever it happens (the last one
     // at the engine's end).

@@ -38,20 +38,33 @@ TEST(WindowCommand, ABadSizeIsAUsageError) {
   EXPECT_THAT(run.err, HasSubstr("--size must be WIDTHxHEIGHT with both at least 1 (e.g. 640x480), not '640by480'"));
 }
 
+// `warden window ARGS --screenshot FILE` under a private Xvfb: what it printed, and the
+// screenshot it wrote (read back, then removed).
+struct ShotRun {
+  testing::CliRun run;
+  Result<present::Image> shot;
+};
+ShotRun run_window_with_screenshot(const std::string& args, const std::string& display) {
+  const auto shot = std::filesystem::temp_directory_path() / fmt::format("warden_window_{}.png", ::getpid());
+  testing::CliRun run =
+      testing::run_cli(fmt::format("window {} --screenshot {}", args, shot.string()), "DISPLAY=" + display);
+  auto image = present::read_png(shot.string());
+  std::filesystem::remove(shot);
+  return {std::move(run), std::move(image)};
+}
+
 TEST(WindowCommand, UnderXvfbItPresentsTheCubeAndReleasesTheDevice) {
   WARDEN_SKIP_WITHOUT_DISPLAY();
   auto display = testing::start_xvfb();
   ASSERT_TRUE(display) << display.error().message;
-  const auto shot = std::filesystem::temp_directory_path() / fmt::format("warden_window_{}.png", ::getpid());
-  const testing::CliRun run = testing::run_cli(
-      fmt::format("window --frames 20 --size 160x120 --screenshot {}", shot.string()), "DISPLAY=" + *display);
+  const ShotRun shown = run_window_with_screenshot("--frames 20 --size 160x120", *display);
+  const testing::CliRun& run = shown.run;
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("window: presented 20 frames at 160x120"));
   EXPECT_THAT(run.out, HasSubstr("1 surface(s) over 1 device generation(s)"));
   EXPECT_THAT(run.out, HasSubstr("window: device generation 1 retired: released (it presented, so it is never destroyed)"));
   EXPECT_THAT(run.out, Not(HasSubstr("retired: destroyed")));
-  auto image = present::read_png(shot.string());
-  std::filesystem::remove(shot);
+  const auto& image = shown.shot;
   ASSERT_TRUE(image) << image.error().message;
   ASSERT_EQ(image->width, 160u);
   ASSERT_EQ(image->height, 120u);
@@ -67,10 +80,8 @@ TEST(WindowCommand, UnderXvfbTheWindowGoesOnAcrossDeviceLosses) {
   WARDEN_SKIP_WITHOUT_DISPLAY();
   auto display = testing::start_xvfb();
   ASSERT_TRUE(display) << display.error().message;
-  const auto shot = std::filesystem::temp_directory_path() / fmt::format("warden_window_lost_{}.png", ::getpid());
-  const testing::CliRun run = testing::run_cli(
-      fmt::format("window --frames 12 --size 160x120 --lose-device-at 4,8 --screenshot {}", shot.string()),
-      "DISPLAY=" + *display);
+  const ShotRun shown = run_window_with_screenshot("--frames 12 --size 160x120 --lose-device-at 4,8", *display);
+  const testing::CliRun& run = shown.run;
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("window: presented 12 frames at 160x120"));
   EXPECT_THAT(run.out, HasSubstr("3 surface(s) over 3 device generation(s)"));
@@ -79,10 +90,20 @@ TEST(WindowCommand, UnderXvfbTheWindowGoesOnAcrossDeviceLosses) {
                                                "is never destroyed)",
                                                generation)));
   }
-  auto image = present::read_png(shot.string());
-  std::filesystem::remove(shot);
-  ASSERT_TRUE(image) << image.error().message;
-  EXPECT_GT(image->pixel(80, 60)[0], 200) << "the cube, drawn on the third device";
+  ASSERT_TRUE(shown.shot) << shown.shot.error().message;
+  EXPECT_GT(shown.shot->pixel(80, 60)[0], 200) << "the cube, drawn on the third device";
+}
+
+// No WebGPU library: the user's to fix, said as `warden info` says it, with exit 2.
+TEST(WindowCommand, UnderXvfbAMissingLibraryIsNamedWithExitTwo) {
+  WARDEN_SKIP_WITHOUT_DISPLAY();
+  auto display = testing::start_xvfb();
+  ASSERT_TRUE(display) << display.error().message;
+  const testing::CliRun run =
+      testing::run_cli("window --frames 3", "DISPLAY=" + *display + " WARDEN_WEBGPU_LIB=/nonexistent/libwebgpu.so");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("no WebGPU library could be loaded"));
+  EXPECT_THAT(run.err, HasSubstr("/nonexistent/libwebgpu.so"));
 }
 
 }  // namespace

@@ -116,7 +116,7 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
   void end_devices() {
     while (!ending_.empty()) {
       const Pending next = ending_.front();
-      ending_.erase(ending_.begin());
+      ending_.pop_front();
       switch (next.how) {
         case Ending::Destroy: dawn_.destroy_device(next.device); break;
         case Ending::Release: dawn_.release_device(next.device); break;
@@ -134,7 +134,7 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
   };
   device::DawnProvider& dawn_;
   std::shared_ptr<ProviderInbox> inbox_;
-  std::vector<Pending> ending_;
+  std::deque<Pending> ending_;
 };
 
 // What the application hears, one kind of news each. Queued where the state settles (the
@@ -442,7 +442,7 @@ void Engine::shown(const device::DeviceView& view) {
 
 void Engine::ended(const device::StateReason& reason) {
   // The generation the registry belongs to ends once; a failed start after it ends nothing more.
-  if (current_.number != 0 && current_.number > ended_through_ && !controller_->is_current(current_.token)) {
+  if (current_.number != 0 && current_.number > ended_through_ && !generation_lives()) {
     ended_through_ = current_.number;
     // A loss during a recovery extends that recovery: its time counts from the first loss.
     if (!timing_recovery_) {
@@ -474,7 +474,7 @@ void Engine::ended(const device::StateReason& reason) {
 // its reloader's work and its queue; then the devices the controller ended are ended. Run by
 // poll() and before a new device is prepared; does nothing when there is nothing to let go of.
 void Engine::let_go() {
-  if (registry_ && !registry_->device_lost() && !controller_->is_current(current_.token)) {
+  if (registry_ && !generation_lives() && !registry_->device_lost()) {
     // Each window ends the frame view it imported, before the registry's walk would.
     for (PresentTarget* target : targets_) target->detach();
     // Work of the lost device (compiles, pipeline builds) is released, never published.
@@ -793,9 +793,8 @@ void Engine::prepare_standby() {
 // and the next device asked for by the retry below, within the policy.
 void Engine::watch_for_hang() {
   if (!hang_watch_ || state() != EngineState::Ready || !generation_lives()) return;
-  // Only the device the registry's work was submitted to can be called hung.
-  const device::Token token = current_.token;
-  if (!controller_->is_current(token) || !hang_watch_->check(registry_->clock())) return;
+  if (!hang_watch_->check(registry_->clock())) return;
+  const device::Token token = current_.token;  // the device the registry's work was submitted to
   const uint64_t generation = current_.number;
   const Serial oldest = registry_->clock().retired().next();
   const std::string detail = fmt::format("submission {} did not finish within {} ms", oldest.value,
@@ -870,7 +869,7 @@ Result<std::unique_ptr<PresentTarget>> Engine::present_to(present::X11WindowSour
   if (auto refused = frame_thread_.check("engine", "present_to")) return *refused;
   if (destroying_) return no_device_error("present_to");
   std::unique_ptr<PresentTarget> target(new PresentTarget(*this, window, width, height, std::move(options), driver));
-  if (state() == EngineState::Ready && generation_lives()) {
+  if (state() == EngineState::Ready) {  // the shown device is the registry's generation
     target->attach_to_engine_device();
     if (target->attach_failure_) return *target->attach_failure_;
   }

@@ -53,6 +53,8 @@ class FrameThreadCarrier {
   bool empty() const { return carried_.waiting.empty() && carried_.writes.empty(); }
   // Everything carried so far; the carrier is empty after.
   Carried take() { return std::exchange(carried_, {}); }
+  // Drops what waits: its device was lost (the rebuild makes the objects, kept contents return).
+  void clear() { carried_ = {}; }
 
  private:
   FrameThread frame_thread_;

@@ -247,8 +247,10 @@ Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, co
   }
   if (carried) {
     const auto* bytes = static_cast<const uint8_t*>(data);
-    carrier_.carry(detail::FrameThreadCarrier::Write{.kind = ResourceKind::Buffer, .bits = handle.bits(), .offset = offset,
-                                           .bytes = std::vector<uint8_t>(bytes, bytes + size)});
+    carrier_.carry(detail::FrameThreadCarrier::Write{.kind = ResourceKind::Buffer,
+                                                     .bits = handle.bits(),
+                                                     .offset = offset,
+                                                     .bytes = std::vector<uint8_t>(bytes, bytes + size)});
   } else if (const std::string rejection =
                  run_checked([&] { procs_.QueueWriteBuffer(queue_, buffer, offset, data, size); });
              !rejection.empty()) {
@@ -403,9 +405,12 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
   // is reported when the frame thread makes it.
   if (carried) {
     const auto* bytes = static_cast<const uint8_t*>(data);
-    carrier_.carry(detail::FrameThreadCarrier::Write{.kind = ResourceKind::Texture, .bits = handle.bits(), .where = where,
-                                           .bytes_per_row = layout->row_pitch, .rows_per_image = layout->image_rows,
-                                           .bytes = std::vector<uint8_t>(bytes, bytes + size)});
+    carrier_.carry(detail::FrameThreadCarrier::Write{.kind = ResourceKind::Texture,
+                                                     .bits = handle.bits(),
+                                                     .where = where,
+                                                     .bytes_per_row = layout->row_pitch,
+                                                     .rows_per_image = layout->image_rows,
+                                                     .bytes = std::vector<uint8_t>(bytes, bytes + size)});
   } else if (const std::string rejection =
                  queue_write_texture(texture, where, layout->row_pitch, layout->image_rows, data, size);
              !rejection.empty()) {

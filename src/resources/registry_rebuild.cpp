@@ -56,7 +56,7 @@ void RegistryImpl::on_device_lost() {
   refills_.clear();
   // Waiting objects are Lost now (lose_all) and the rebuild makes them; their carried writes
   // went with the device, as a write to the queue would have (kept contents come back).
-  (void)carrier_.take();
+  carrier_.clear();
   device_ = nullptr;
   queue_ = nullptr;
   capture_checked_device_ = nullptr;  // the next device is asked about afresh, whatever its address

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "resources/registry_impl.h"
+#include "resources/standby_preparer.h"
 #include "warden/gpu/names.h"
 #include "warden/gpu/ref.h"
 
@@ -87,17 +88,19 @@ std::optional<WGPUTextureDescriptor> stand_in_texture(const TextureDescription& 
 
 }  // namespace rehearsal
 
+namespace detail {
+
 // What of a bind group a driver keys a draw's code on: its views' formats and shapes and its
 // samplers' states (buffers only by their binding). Nothing when an entry cannot be stood in for.
-std::optional<std::string> RegistryImpl::bound_state_of(const BindGroupDescription& group) const {
+std::optional<std::string> StandbyPreparer::bound_state_of(const BindGroupDescription& group) const {
   std::string state;
   for (const BindGroupEntryDescription& entry : group.entries) {
     if (std::holds_alternative<BufferBinding>(entry.resource)) {
       fmt::format_to(std::back_inserter(state), "b{};", entry.binding);
     } else if (const auto* view = std::get_if<TextureViewHandle>(&entry.resource)) {
-      const auto* view_rec = record(*view);
+      const auto* view_rec = registry_.record(*view);
       if (view_rec == nullptr || !view_rec->recipe) return std::nullopt;
-      const auto* texture_rec = record(view_rec->recipe->texture);
+      const auto* texture_rec = registry_.record(view_rec->recipe->texture);
       if (texture_rec == nullptr || !texture_rec->recipe) return std::nullopt;
       const TextureDescription& t = *texture_rec->recipe;
       const TextureViewDescription& v = view_rec->recipe->desc;
@@ -108,7 +111,7 @@ std::optional<std::string> RegistryImpl::bound_state_of(const BindGroupDescripti
                      static_cast<int>(v.format), static_cast<int>(v.dimension), v.base_mip_level, v.mip_level_count,
                      v.array_layer_count, static_cast<int>(v.aspect), t.size.depthOrArrayLayers);
     } else {
-      const auto* sampler_rec = record(std::get<SamplerHandle>(entry.resource));
+      const auto* sampler_rec = registry_.record(std::get<SamplerHandle>(entry.resource));
       if (sampler_rec == nullptr || !sampler_rec->recipe) return std::nullopt;
       const SamplerDescription& s = *sampler_rec->recipe;
       fmt::format_to(std::back_inserter(state), "s{}:{},{},{},{},{},{},{},{},{},{};", entry.binding,
@@ -124,8 +127,8 @@ std::optional<std::string> RegistryImpl::bound_state_of(const BindGroupDescripti
 
 // A bind group on device_ (the prepared device) with `group`'s layout, binding a stand-in for
 // each of its entries; the stand-ins go into `held`. Null when one cannot be made.
-WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& group, StandIns& held) {
-  auto layout = resolve_now(group.layout);  // the prepared layout
+WGPUBindGroup StandbyPreparer::stand_in_bind_group(const BindGroupDescription& group, StandIns& held) {
+  auto layout = registry_.resolve_now(group.layout);  // the prepared layout
   if (!layout) return nullptr;
   std::vector<WGPUBindGroupEntry> entries;
   for (const BindGroupEntryDescription& entry : group.entries) {
@@ -133,7 +136,7 @@ WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& grou
     out.nextInChain = entry.chain.head();
     out.binding = entry.binding;
     if (const auto* binding = std::get_if<BufferBinding>(&entry.resource)) {
-      const auto* buffer_rec = record(binding->buffer);
+      const auto* buffer_rec = registry_.record(binding->buffer);
       if (buffer_rec == nullptr || !buffer_rec->recipe) return nullptr;
       const BufferDescription& real = *buffer_rec->recipe;
       const uint64_t size = binding->size == WGPU_WHOLE_SIZE ? real.size - std::min(real.size, binding->offset)
@@ -146,8 +149,8 @@ WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& grou
       out.buffer = held.buffers.back().get();
       out.size = size;
     } else if (const auto* view = std::get_if<TextureViewHandle>(&entry.resource)) {
-      const auto& view_recipe = *record(*view)->recipe;  // bound_state_of found both recipes
-      const TextureDescription& real = *record(view_recipe.texture)->recipe;
+      const auto& view_recipe = *registry_.record(*view)->recipe;  // bound_state_of found both recipes
+      const TextureDescription& real = *registry_.record(view_recipe.texture)->recipe;
       auto descriptor = rehearsal::stand_in_texture(real, view_recipe.desc.dimension);
       if (!descriptor) return nullptr;
       held.textures.emplace_back(&procs_, procs_.DeviceCreateTexture(device_, &*descriptor));
@@ -155,7 +158,7 @@ WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& grou
       held.views.emplace_back(&procs_, procs_.TextureCreateView(held.textures.back().get(), &vd));
       out.textureView = held.views.back().get();
     } else {
-      auto sampler = make_object<SamplerTag>(*record(std::get<SamplerHandle>(entry.resource))->recipe);
+      auto sampler = registry_.make_object<SamplerTag>(*registry_.record(std::get<SamplerHandle>(entry.resource))->recipe);
       if (!sampler) return nullptr;
       held.samplers.emplace_back(&procs_, *sampler);
       out.sampler = *sampler;
@@ -172,15 +175,15 @@ WGPUBindGroup RegistryImpl::stand_in_bind_group(const BindGroupDescription& grou
 
 // One render pass and submission per prepared render pipeline, drawing a triangle once for each
 // distinct bound state of the application's bind groups made with its layouts, into stand-in
-// attachments of its formats. Runs inside prepare_rebuild, with device_ the prepared device.
-DrawRehearsal RegistryImpl::rehearse_draws() {
+// attachments of its formats. Runs inside prepare(), with device_ the spare.
+DrawRehearsal StandbyPreparer::rehearse_draws() {
   DrawRehearsal report;
   if (!rehearsal::draws_make_code(procs_, device_)) return report;
   // The groups to draw with, per bind group layout: one per distinct bound state.
   std::map<uint64_t, std::vector<BindGroupHandle>> groups_by_layout;
   {
     std::map<uint64_t, std::set<std::string>> states_by_layout;
-    auto groups = store<BindGroupTag>();
+    auto groups = registry_.store<BindGroupTag>();
     groups.pool.for_each_live([&](SlotId id, WGPUBindGroup object) {
       const auto& rec = groups.records[id.index];
       if (object == nullptr || !rec.recipe) return;
@@ -196,19 +199,19 @@ DrawRehearsal RegistryImpl::rehearse_draws() {
   std::map<uint64_t, WGPUBindGroup> stand_in_groups;  // by the application's group's bits
   auto stand_in_for = [&](BindGroupHandle group) {
     auto [at, made] = stand_in_groups.try_emplace(group.bits(), nullptr);
-    if (made) at->second = stand_in_bind_group(*record(group)->recipe, held);
+    if (made) at->second = stand_in_bind_group(*registry_.record(group)->recipe, held);
     return at->second;
   };
   gpu::Ref<WGPUQueue> queue(&procs_, procs_.DeviceGetQueue(device_));
-  auto pipelines = store<RenderPipelineTag>();
+  auto pipelines = registry_.store<RenderPipelineTag>();
   pipelines.pool.for_each_live([&](SlotId id, WGPURenderPipeline object) {
     const auto& rec = pipelines.records[id.index];
-    const auto prepared = spare_.objects.find({ResourceKind::RenderPipeline, id.bits});
-    if (object == nullptr || !rec.recipe || prepared == spare_.objects.end()) return;
+    const auto prepared = objects_.find({ResourceKind::RenderPipeline, id.bits});
+    if (object == nullptr || !rec.recipe || prepared == objects_.end()) return;
     // One submission a pipeline, under error scopes (not a capture: a refusal must reach no
     // handler): a pipeline the device refuses to draw this way loses only its own rehearsal.
     uint32_t drawn = 0;
-    const std::string error = run_scoped([&] {
+    const std::string error = registry_.run_scoped([&] {
       gpu::Ref<WGPUCommandEncoder> encoder(&procs_, procs_.DeviceCreateCommandEncoder(device_, nullptr));
       drawn = rehearse_pipeline(*rec.recipe, static_cast<WGPURenderPipeline>(prepared->second), encoder.get(),
                                 groups_by_layout, stand_in_for, held);
@@ -231,7 +234,7 @@ DrawRehearsal RegistryImpl::rehearse_draws() {
 // Records `pipeline`'s pass into `encoder`; the draws recorded (0: nothing to record, and the
 // encoder is left unused).
 template <typename StandInFor>
-uint32_t RegistryImpl::rehearse_pipeline(const RenderPipelineDescription& pipeline, WGPURenderPipeline prepared,
+uint32_t StandbyPreparer::rehearse_pipeline(const RenderPipelineDescription& pipeline, WGPURenderPipeline prepared,
                                          WGPUCommandEncoder encoder,
                                          const std::map<uint64_t, std::vector<BindGroupHandle>>& groups_by_layout,
                                          StandInFor&& stand_in_for, StandIns& held) {
@@ -242,7 +245,7 @@ uint32_t RegistryImpl::rehearse_pipeline(const RenderPipelineDescription& pipeli
       })) {
     return 0;
   }
-  const auto* layout_rec = record(pipeline.layout);
+  const auto* layout_rec = registry_.record(pipeline.layout);
   if (layout_rec == nullptr || !layout_rec->recipe) return 0;
   const std::vector<BindGroupLayoutHandle>& layouts = layout_rec->recipe->layouts;
   // Per group index, the groups to bind; the k-th draw binds each index's k-th (or its last).
@@ -308,7 +311,7 @@ uint32_t RegistryImpl::rehearse_pipeline(const RenderPipelineDescription& pipeli
   std::vector<WGPUBindGroup> bound(choices.size());
   std::vector<std::vector<uint32_t>> dynamic_offsets(choices.size());
   for (size_t g = 0; g < layouts.size(); ++g) {
-    const auto* layout_rec_g = record(layouts[g]);
+    const auto* layout_rec_g = registry_.record(layouts[g]);
     if (layout_rec_g == nullptr || !layout_rec_g->recipe) return 0;
     for (const WGPUBindGroupLayoutEntry& e : layout_rec_g->recipe->entries) {
       if (e.buffer.hasDynamicOffset) dynamic_offsets[g].push_back(0);
@@ -339,4 +342,5 @@ uint32_t RegistryImpl::rehearse_pipeline(const RenderPipelineDescription& pipeli
   return drawn;
 }
 
+}  // namespace detail
 }  // namespace warden::resources

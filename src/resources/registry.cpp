@@ -159,11 +159,6 @@ std::string call_name(const char* verb) {
 WARDEN_RESOURCE_KINDS(WARDEN_ADD_REF)
 #undef WARDEN_ADD_REF
 
-// GPU-side destroy exists only for the kinds that own memory (ResourceKindFacts::has_destroy).
-void destroy_gpu(const gpu::Procs& p, WGPUBuffer object) { p.BufferDestroy(object); }
-void destroy_gpu(const gpu::Procs& p, WGPUTexture object) { p.TextureDestroy(object); }
-void destroy_gpu(const gpu::Procs& p, WGPUQuerySet object) { p.QuerySetDestroy(object); }
-
 std::string quoted_labels(const std::vector<std::string>& labels, size_t limit) {
   std::string out;
   for (size_t i = 0; i < labels.size() && i < limit; ++i) {
@@ -188,7 +183,8 @@ RegistryImpl::RegistryImpl(Registry& facade, const gpu::Context& context, WGPUDe
       id_(registry_ids().acquire()),
       first_generation_(registry_ids().first_generation(id_)),
       options_(within_layout(options)),
-      queue_clock_(std::make_unique<gpu::QueueClock>(context.procs(), context.instance(), queue)),
+      releases_(context.procs(), std::make_unique<gpu::QueueClock>(context.procs(), context.instance(), queue),
+                options_.on_release),
       diagnostics_(options.diagnostics != nullptr ? *options.diagnostics : own_diagnostics_),
       facade_(facade) {
   procs_.DeviceGetLimits(device_, &limits_);
@@ -247,7 +243,7 @@ void RegistryImpl::shutdown() {
   // Nothing can still run once the application is done with this registry, neither submitted
   // nor being recorded: the caller either waited for the queue or is tearing the device down.
   assume_all_complete();
-  discard_prepared();
+  standby_.discard();
   // A release hook that creates or adopts meanwhile is refused (insert): its object would land
   // in a kind already walked, and be left alive with no one to let it go.
   releasing_all_ = true;
@@ -257,7 +253,7 @@ void RegistryImpl::shutdown() {
   });
   // What a hook destroyed meanwhile left its pool before the walk reached it and waits as a
   // pending release: it goes now too, as assume_all_complete let go of what waited before.
-  release_all_pending();
+  releases_.release_all();
   releasing_all_ = false;
 }
 
@@ -273,14 +269,10 @@ void RegistryImpl::release_all_live() {
     auto released = s.pool.release(id.index);
     const detail::Record<Tag>& rec = s.records[id.index];
     if (rec.ownership == Ownership::Imported || released.value == nullptr) continue;  // Lost or Failed: nothing held
-    bool destroyed = release_object<Tag>(released.value, rec.ownership);
-    if (options_.on_release) {
-      // The slot is free already: a creation in the hook takes it and its label, so the event's
-      // label is a copy.
-      const std::string label = rec.label;
-      options_.on_release(ReleaseEvent{Tag::kind, id.index, id.generation, released.value, label, rec.ownership,
-                                       rec.last_used, clock().retired(), destroyed});
-    }
+    // The slot is free already: a creation in the hook takes it and its label, so the event's
+    // label is a copy.
+    const std::string label = rec.label;
+    releases_.release_now<Tag>(released.value, rec.ownership, id.index, id.generation, label, rec.last_used);
   }
 }
 
@@ -328,7 +320,7 @@ Error RegistryImpl::stale_error(Handle<Tag> handle) const {
                         fmt::format("{}: failed to rebuild on device generation {}: {}", what, device_generation_,
                                     rec.failure));
     }
-    if (device_lost_) return about(device_lost_error(what), given);
+    if (device_lost()) return about(device_lost_error(what), given);
     return make_error(ErrorKind::DeviceFailed, MessageId::SlotLostWithoutRecipe, given,
                       fmt::format("{}: lost with device generation {} and not made again: it is {}, warden keeps no "
                                   "recipe for it; its owner re-supplies it with {}",
@@ -487,7 +479,7 @@ template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::adopt(Object<Tag> object, std::string label, Ownership ownership) {
   const char* kind = kind_name<Tag>();
   if (recording_ != nullptr) return *refuse_inside_recording(call_name<Tag>("adopt"));  // the object stays the caller's
-  if (device_lost_ && object != nullptr) {
+  if (device_lost() && object != nullptr) {
     if (ownership == Ownership::Owned) gpu::release(procs_, object);  // taken over: nothing leaks
     return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("adopt"), label));
   }
@@ -539,7 +531,7 @@ template <typename Tag>
 Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view label, Ownership ownership,
                                          detail::KindData<Tag> data) {
   if (releasing_all_) [[unlikely]] {
-    if (ownership == Ownership::Owned && object != nullptr) (void)release_object<Tag>(object, ownership);
+    if (ownership == Ownership::Owned && object != nullptr) (void)releases_.release_object<Tag>(object, ownership);
     return make_error(ErrorKind::Refused, MessageId::CreatedWhileReleasingAll,
                       fmt::format("{} \"{}\": the registry is letting go of every object (shutdown, or its "
                                   "end) and a release hook asked for a new one; it was {}",
@@ -554,11 +546,7 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view la
     // yet: there is nothing to let go, and no release to report.
     const char* outcome = ownership != Ownership::Owned ? "not adopted" : object == nullptr ? "not made" : "released";
     if (ownership == Ownership::Owned && object != nullptr) {
-      bool destroyed = release_object<Tag>(object, ownership);
-      if (options_.on_release) {
-        options_.on_release(ReleaseEvent{Tag::kind, 0, 0, object, std::string(label), ownership, Serial{},
-                                         clock().retired(), destroyed});
-      }
+      releases_.release_now<Tag>(object, ownership, 0, 0, std::string(label), Serial{});
     }
     return make_error(ErrorKind::PoolFull, MessageId::ResourcePoolFull,
                       fmt::format("{} pool is full ({} of {} slots in use, {} retired); \"{}\" was {}",
@@ -602,14 +590,14 @@ template <typename Tag>
 void RegistryImpl::swap_in(SlotId id, Object<Tag> made) {
   // A prepared object may be made of the one replaced here (a pipeline of a reloaded module),
   // or be the one replaced (a recreated texture).
-  if constexpr (detail::kMayBePrepared<Tag>) discard_prepared();
+  if constexpr (detail::kMayBePrepared<Tag>) standby_.discard();
   auto s = store<Tag>();
   detail::Record<Tag>& rec = s.records[id.index];
   Object<Tag> old = s.pool.exchange(id.bits, made);
   // Null for a Lost or Failed slot: nothing to let go.
   auto due = release_when_retired<Tag>(old, rec, id.index, id.generation);
   slot_edges::swapped_in(rec);
-  if (due) release_pending(*due);  // last: its hook may call the registry again
+  if (due) releases_.release(*due);  // last: its hook may call the registry again
 }
 
 template <typename Tag>
@@ -617,7 +605,7 @@ Result<void> RegistryImpl::replace(Handle<Tag> handle, Object<Tag> object, std::
   if (recording_ != nullptr) return *refuse_inside_recording(call_name<Tag>("replace"));
   if (!store<Tag>().pool.contains(handle.bits())) return stale_error(handle);
   auto& rec = store<Tag>().records[handle.index()];
-  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("replace"), rec.label));
+  if (device_lost()) return device_lost_error(fmt::format("{} \"{}\"", call_name<Tag>("replace"), rec.label));
   if (object == nullptr) {
     return make_error(ErrorKind::InvalidArgument, MessageId::RegistryNullObject,
                       fmt::format("{} \"{}\": the new object is null", call_name<Tag>("replace"), rec.label));
@@ -752,10 +740,10 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
   }
   if constexpr (detail::kMayBePrepared<Tag>) {
     // A copy made on the other device ahead of a rebuild that will no longer ask for it.
-    if (!spare_.objects.empty()) {
+    if (!standby_.empty()) {
       const TextureDescription* texture = nullptr;
       if constexpr (std::is_same_v<Tag, TextureTag>) texture = rec.recipe ? &*rec.recipe : nullptr;
-      drop_prepared(Tag::kind, handle.bits(), texture);
+      standby_.drop(Tag::kind, handle.bits(), texture);
     }
   }
   auto released = s.pool.release(handle.index());
@@ -769,48 +757,13 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
   rec.recipe.reset();
   // Last, when the slot is settled: the release hook and the report reach the application,
   // which may call the registry again (a creation then takes this slot).
-  if (due) release_pending(*due);
+  if (due) releases_.release(*due);
   uncount_names(names);  // what only this recipe named goes now
   if (released.slot_retired) {
     diagnostics_.info(MessageId::SlotRetired,
                       fmt::format("{} slot {} retired: its generation reached the limit {}",
                                   kind_name<Tag>(), handle.index(), handle.generation()));
   }
-}
-
-template <typename Tag>
-std::optional<detail::PendingRelease> RegistryImpl::release_when_retired(Object<Tag> object,
-                                                                         const detail::Record<Tag>& rec,
-                                                                         uint32_t index, uint32_t generation) {
-  if (rec.ownership == Ownership::Imported) return std::nullopt;  // its owner ends it
-  if (object == nullptr) return std::nullopt;  // a Lost or Failed slot holds nothing
-  // An owned object waits at least for the submission being recorded, touched or not, as Dawn's
-  // own deleter does: a command buffer recorded but not yet submitted may use it, and a destroy
-  // before that submit makes Dawn reject the whole frame. Releasing warden's reference to a
-  // borrowed object destroys nothing, so its own last use is enough.
-  Serial release_after = rec.last_used;
-  if (rec.ownership == Ownership::Owned) release_after = std::max(release_after, clock().recording());
-  PendingRelease release{release_after, rec.last_used, Tag::kind, static_cast<void*>(object), rec.ownership,
-                         index, generation,
-                         options_.on_release ? std::make_unique<std::string>(rec.label) : nullptr};
-  if (clock().is_retired(release_after) && !carrier_.carries()) return release;  // due now
-  pending_.push(std::move(release));
-  return std::nullopt;
-}
-
-template <typename Tag>
-bool RegistryImpl::release_object(Object<Tag> object, Ownership ownership) {
-  bool destroyed = false;
-  if constexpr (facts_of(Tag::kind).has_destroy) {
-    // Owned memory is freed now rather than when the last internal reference goes; a borrowed
-    // object is the caller's to destroy.
-    if (ownership == Ownership::Owned) {
-      destroy_gpu(procs_, object);
-      destroyed = true;
-    }
-  }
-  gpu::release(procs_, object);
-  return destroyed;
 }
 
 // ---- submissions and retirement ---------------------------------------------------------------
@@ -872,58 +825,20 @@ void RegistryImpl::touch_recorded(const detail::Record<RenderBundleTag>& rec) {
 }
 
 Serial RegistryImpl::submit(const WGPUCommandBuffer* commands, size_t count) {
-  if (device_lost_) {
+  if (device_lost()) {
     diagnostics_.warning(MessageId::SubmitDroppedDeviceLost,
                          fmt::format("submit of {} command buffer(s) dropped: device lost (device generation {}), rebuilding",
                                      count, device_generation_));
     return Serial{};
   }
   settle_carried();  // what other threads wrote reaches the queue before the commands that read it
-  return queue_clock_->submit(commands, count);
+  return releases_.queue_clock().submit(commands, count);
 }
 
 void RegistryImpl::poll() {
-  queue_clock_->poll();
+  releases_.queue_clock().poll();
   settle_carried();
-  release_retired_pending();
-}
-
-void RegistryImpl::assume_all_complete() {
-  queue_clock_->clock().assume_all_complete();
-  // The clock retires only what was submitted; what waits on the submission being recorded
-  // goes too, or it would keep its object, and through it the whole device, alive for ever.
-  release_all_pending();
-}
-
-void RegistryImpl::release_all_pending() {
-  while (!pending_.empty()) release_pending(pending_.take_front());
-}
-
-void RegistryImpl::release_retired_pending() {
-  while (!pending_.empty() && clock().is_retired(pending_.front().release_after)) {
-    release_pending(pending_.take_front());
-  }
-}
-
-bool RegistryImpl::release_object_of(ResourceKind kind, void* object, Ownership ownership) {
-  switch (kind) {
-#define WARDEN_RELEASE_OBJECT_OF(Name, snake) \
-  case ResourceKind::Name: return release_object<Name##Tag>(static_cast<WGPU##Name>(object), ownership);
-    WARDEN_RESOURCE_KINDS(WARDEN_RELEASE_OBJECT_OF)
-#undef WARDEN_RELEASE_OBJECT_OF
-    case ResourceKind::None: break;
-  }
-  assert(false);
-  return false;
-}
-
-void RegistryImpl::release_pending(const PendingRelease& pending) {
-  const bool destroyed = release_object_of(pending.kind, pending.object, pending.ownership);
-  if (options_.on_release) {
-    options_.on_release(ReleaseEvent{pending.kind, pending.index, pending.generation, pending.object,
-                                     pending.label ? *pending.label : std::string{},
-                                     pending.ownership, pending.last_used, clock().retired(), destroyed});
-  }
+  releases_.release_retired();
 }
 
 // ---- custody: what a recipe names outlives its destroy (docs/adr/0049) --------------------------
@@ -1044,17 +959,17 @@ void RegistryImpl::let_go_of_kept(uint64_t bits) {
   custody<Tag>().erase(found);
   const auto handle = Handle<Tag>::from_bits(bits);
   if constexpr (detail::kMayBePrepared<Tag>) {
-    if (!spare_.objects.empty()) {
+    if (!standby_.empty()) {
       const TextureDescription* texture = nullptr;
       if constexpr (std::is_same_v<Tag, TextureTag>) texture = kept.record.recipe ? &*kept.record.recipe : nullptr;
-      drop_prepared(Tag::kind, bits, texture);
+      standby_.drop(Tag::kind, bits, texture);
     }
   }
   // As its destroy would have let it go: an owned object waits at least for the submission being
   // recorded, which is at or past every use of what named it.
   auto due = release_when_retired<Tag>(kept.object, kept.record, handle.index(), handle.generation());
   const std::vector<detail::NamedHandle> names = names_of(kept.record);
-  if (due) release_pending(*due);
+  if (due) releases_.release(*due);
   uncount_names(names);
 }
 
@@ -1065,7 +980,7 @@ Result<RegistryImpl::Object<Tag>> RegistryImpl::resolve_named(Handle<Tag> handle
   const auto found = custody<Tag>().find(handle.bits());
   if (found == custody<Tag>().end()) return resolved;
   // While prepare_rebuild makes for the other device, resolve_now found what it made there.
-  if (found->second.object != nullptr && !spare_.preparing) return found->second.object;
+  if (found->second.object != nullptr && !standby_.preparing()) return found->second.object;
   const detail::Record<Tag>& rec = found->second.record;
   const ErrorObject given{to_string(Tag::kind), handle.index(), handle.generation(), rec.label};
   if (rec.state == SlotState::Failed) {
@@ -1094,12 +1009,8 @@ void RegistryImpl::lose_custody() {
     // re-supply it. What names it fails to rebuild, naming the destroyed handle.
     if (!entry.record.recipe) custody<Tag>().erase(found);
     if (object == nullptr) continue;
-    const bool destroyed = release_object<Tag>(object, ownership);
-    if (options_.on_release) {
-      const auto handle = Handle<Tag>::from_bits(bits);
-      options_.on_release(ReleaseEvent{Tag::kind, handle.index(), handle.generation(), object, label, ownership,
-                                       last_used, clock().retired(), destroyed});
-    }
+    const auto handle = Handle<Tag>::from_bits(bits);
+    releases_.release_now<Tag>(object, ownership, handle.index(), handle.generation(), label, last_used);
   }
 }
 
@@ -1108,13 +1019,9 @@ void RegistryImpl::release_all_custody() {
   auto kept = std::exchange(custody<Tag>(), {});
   for (auto& [bits, entry] : kept) {
     if (entry.object == nullptr || entry.record.ownership == Ownership::Imported) continue;
-    const bool destroyed = release_object<Tag>(entry.object, entry.record.ownership);
-    if (options_.on_release) {
-      const auto handle = Handle<Tag>::from_bits(bits);
-      options_.on_release(ReleaseEvent{Tag::kind, handle.index(), handle.generation(), entry.object,
-                                       entry.record.label, entry.record.ownership, entry.record.last_used,
-                                       clock().retired(), destroyed});
-    }
+    const auto handle = Handle<Tag>::from_bits(bits);
+    releases_.release_now<Tag>(entry.object, entry.record.ownership, handle.index(), handle.generation(),
+                               entry.record.label, entry.record.last_used);
   }
 }
 
@@ -1148,10 +1055,7 @@ uint32_t RegistryImpl::custody_count() const {
   template Result<Name##Handle> RegistryImpl::insert<Name##Tag>(WGPU##Name, std::string_view, Ownership,  \
                                                             detail::KindData<Name##Tag>);       \
   template detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle);                \
-  template bool RegistryImpl::release_object<Name##Tag>(WGPU##Name, Ownership);                         \
   template void RegistryImpl::release_occupant<Name##Tag>(Name##Handle);                                \
-  template std::optional<detail::PendingRelease> RegistryImpl::release_when_retired<Name##Tag>(                 \
-      WGPU##Name, const detail::Record<Name##Tag>&, uint32_t, uint32_t);                                        \
   template const detail::Record<Name##Tag>* RegistryImpl::record<Name##Tag>(Name##Handle) const;
 WARDEN_RESOURCE_KINDS(WARDEN_INSTANTIATE)
 #undef WARDEN_INSTANTIATE

@@ -97,7 +97,7 @@ std::string RegistryImpl::run_checked(Call&& call) {
 // naming the call, the label and Dawn's words; the error object is released.
 template <typename Tag, typename Make>
 Result<RegistryImpl::Object<Tag>> RegistryImpl::create_checked(const char* call, std::string_view label, Make&& make) {
-  if (device_lost_) return device_lost_error(fmt::format("{} \"{}\"", call, label));
+  if (device_lost()) return device_lost_error(fmt::format("{} \"{}\"", call, label));
   Object<Tag> object = nullptr;
   const std::string rejection = run_checked([&] { object = make(); });
   auto named = [&] { return ErrorObject{to_string(Tag::kind), {}, {}, std::string(label)}; };  // made only on a failure
@@ -117,7 +117,7 @@ template <typename Tag, typename RecipeRef>
 Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, RecipeRef&& recipe, detail::KindData<Tag> data) {
   static_assert(std::is_same_v<std::remove_cvref_t<RecipeRef>, detail::Recipe<Tag>>);
   if (auto refused = refuse_inside_recording(call)) return *refused;
-  const bool carried = !device_lost_ && carrier_.carries();
+  const bool carried = !device_lost() && carrier_.carries();
   if (!carried) settle_carried();  // what it uses may be waiting
   if constexpr (std::is_same_v<Tag, BufferTag>) {
     if (carried && recipe.mapped_at_creation) {
@@ -128,7 +128,7 @@ Result<Handle<Tag>> RegistryImpl::create_from_recipe(const char* call, RecipeRef
                                     call, recipe.label));
     }
   }
-  if (device_lost_ || carried) {
+  if (device_lost() || carried) {
     // A loading thread need not know about a loss: the object is registered Lost with its
     // recipe, and the rebuild makes it on the next device with the others. On a device that
     // takes calls on one thread it is registered Waiting, and the frame thread's next poll
@@ -436,7 +436,7 @@ void RegistryImpl::read_device_backend() {
 }
 
 void RegistryImpl::settle_carried_now() {
-  if (device_lost_ || carrier_.carries()) return;
+  if (device_lost() || carrier_.carries()) return;
   // Taken first: a report below reaches the application's sink, which may create again.
   const detail::FrameThreadCarrier::Carried carried = carrier_.take();
   // Dependency order, as a rebuild makes them: a view's texture before the view.
@@ -447,7 +447,7 @@ void RegistryImpl::settle_carried_now() {
     }
   });
   for (const detail::FrameThreadCarrier::Write& write : carried.writes) {
-    if (device_lost_) return;  // lost from inside a report: the rest went with the device
+    if (device_lost()) return;  // lost from inside a report: the rest went with the device
     write_carried(write);
   }
 }

@@ -1,7 +1,16 @@
 // Registry's implementation: everything but the pools that resolve() reads inline. The public
-// Registry (include/warden/resources/registry.h) is a facade that keeps those pools and forwards
-// every other call here, so the records, pending releases and per-kind templates stay out of the
-// installed header.
+// Registry (include/warden/resources/registry.h) is a thin facade that keeps those pools, takes
+// the lock and checks the thread (registry_facade.cpp, one line a call), and forwards here, so
+// the records and per-kind templates stay out of the installed header.
+//
+// RegistryImpl is the slot store (records beside the facade's pools, their states changed only
+// through slot_edges.h), creation and custody; each other concern is a type of its own that it
+// owns:
+//   - the release queue (release_queue.h): the queue's clock and the pending releases;
+//   - the rebuilder (rebuilder.h): recipes made again on a new device, contents, refills;
+//   - the standby preparer (standby_preparer.h, draw_rehearsal.cpp): objects made ahead on the
+//     spare device, and the draws rehearsed with them;
+//   - the frame-thread carrier (frame_thread_carrier.h): the one-thread rule of GL devices.
 #pragma once
 
 #include <deque>
@@ -21,9 +30,10 @@
 #include "warden/gpu/ref.h"
 #include "warden/resources/registry.h"
 #include "resources/frame_thread_carrier.h"
-#include "resources/pending_releases.h"
+#include "resources/rebuilder.h"
+#include "resources/release_queue.h"
 #include "resources/registry_lock.h"
-#include "resources/spare_objects.h"
+#include "resources/standby_preparer.h"
 #include "resources/slot_edges.h"
 
 namespace warden::resources {
@@ -148,17 +158,6 @@ inline WGPUTextureViewDescriptor view_descriptor(const TextureViewDescription& d
   return d;
 }
 
-// The kinds prepare_rebuild makes ahead of a rebuild: none holds memory of its own, so a second
-// set of them costs the other device little, and the compile cache they share makes them cheap.
-template <typename Tag>
-constexpr bool kPreparedKind = std::is_same_v<Tag, ShaderModuleTag> || std::is_same_v<Tag, BindGroupLayoutTag> ||
-                               std::is_same_v<Tag, PipelineLayoutTag> || std::is_same_v<Tag, RenderPipelineTag> ||
-                               std::is_same_v<Tag, ComputePipelineTag>;
-// And the kinds it may make as well: textures, within the byte budget it is given (they hold
-// memory: a second copy of each while the other device waits, docs/adr/0045).
-template <typename Tag>
-constexpr bool kMayBePrepared = kPreparedKind<Tag> || std::is_same_v<Tag, TextureTag>;
-
 }  // namespace detail
 
 class RegistryImpl {
@@ -265,27 +264,31 @@ class RegistryImpl {
   Serial submit(WGPUCommandBuffer commands) { return submit(&commands, 1); }
   Serial submit(const WGPUCommandBuffer* commands, size_t count);
   void poll();
-  void assume_all_complete();
-  gpu::QueueClock& queue_clock() { return *queue_clock_; }
-  const SubmissionClock& clock() const { return queue_clock_->clock(); }
+  void assume_all_complete() { releases_.assume_all_complete(); }
+  gpu::QueueClock& queue_clock() { return releases_.queue_clock(); }
+  const SubmissionClock& clock() const { return releases_.clock(); }
 
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
   void on_device_lost();
   RebuildReport rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation);
-  size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes);
-  WGPUDevice prepared_device() const { return spare_.device; }
-  size_t prepared_count() const { return spare_.objects.size(); }
-  uint64_t prepared_texture_bytes() const { return spare_.texture_bytes; }
-  const DrawRehearsal& last_rehearsal() const { return spare_.last_rehearsal; }
-  void discard_prepared();
-  bool device_lost() const { return device_lost_; }
+  size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) {
+    if (refused_inside_recording("prepare_rebuild")) return 0;
+    return standby_.prepare(device, texture_bytes);
+  }
+  WGPUDevice prepared_device() const { return standby_.device(); }
+  size_t prepared_count() const { return standby_.count(); }
+  uint64_t prepared_texture_bytes() const { return standby_.texture_bytes(); }
+  const DrawRehearsal& last_rehearsal() const { return standby_.last_rehearsal(); }
+  void discard_prepared() { standby_.discard(); }
+  // Lost: the registry holds no device (on_device_lost let go of it; rebuild gives it the next).
+  bool device_lost() const { return device_ == nullptr; }
   uint64_t device_generation() const { return device_generation_; }
 
   // ---- diagnostics -----------------------------------------------------------------------
   LiveCounts live_counts() const;
   // Objects destroyed by their caller and kept because a recipe still names them.
   uint32_t custody_count() const;
-  size_t pending_release_count() const { return pending_.size(); }
+  size_t pending_release_count() const { return releases_.size(); }
   Diagnostics& diagnostics() { return diagnostics_; }
   const Diagnostics& diagnostics() const { return diagnostics_; }
   uint32_t id() const { return id_; }
@@ -316,19 +319,16 @@ class RegistryImpl {
 
  private:
   friend class Registry;  // its per-kind stale_result forwards to ours
+  friend class detail::StandbyPreparer;  // makes the registry's objects on the spare
+  friend class detail::Rebuilder;        // makes them again on a new device
 
   // resolve() for the registry's own calls, under its lock: the error is built at once, and
-  // while prepare_rebuild makes objects for another device, what it made stands in for the
+  // while the standby preparer makes objects for the spare, what it made stands in for the
   // slot's own object (the slots themselves never hold another device's object: other threads
   // resolve them meanwhile).
   template <typename Tag>
   Result<Object<Tag>> resolve_now(Handle<Tag> handle) const {
-    if constexpr (detail::kPreparedKind<Tag>) {
-      if (spare_.preparing) {
-        if (auto found = spare_.objects.find({Tag::kind, handle.bits()}); found != spare_.objects.end())
-          return static_cast<Object<Tag>>(found->second);
-      }
-    }
+    if (Object<Tag> stand_in = standby_.stand_in<Tag>(handle.bits())) [[unlikely]] return stand_in;
     if (Object<Tag> object = store<Tag>().pool.load(handle.bits())) return object;
     return stale_result(handle);
   }
@@ -338,7 +338,7 @@ class RegistryImpl {
   Result<void> check_usable(Handle<Tag> handle) const {
     // While lost, or from another thread on a device that takes calls on one thread, the
     // objects used are made with this one (by the rebuild, or by the frame thread's poll).
-    if (device_lost_ || carrier_.carries() ? find(handle).has_value()
+    if (device_lost() || carrier_.carries() ? find(handle).has_value()
                                                 : store<Tag>().pool.load(handle.bits()) != nullptr) {
       return {};
     }
@@ -441,23 +441,10 @@ class RegistryImpl {
   // the rebuild, the others go (nothing can make them again).
   template <typename Tag>
   void lose_custody();
-  // A rebuild: kept objects of Tag are made again before the slots of Tag, kept bytes restored.
-  template <typename Tag>
-  void rebuild_custody(RebuildReport& report);
-  template <typename Tag>
-  Result<Object<Tag>> remake_for_rebuild(uint64_t bits, detail::Record<Tag>& rec, RebuildReport& report);
   // recreate_*: a kept view or bind group made of what was recreated is made again too (what
   // names it would otherwise go on with the old object). A refusal is added to `failed`.
   template <typename Tag>
   void remake_kept(uint64_t bits, std::vector<std::string>& failed);
-  // What a rebuild makes a buffer from: unmapped, unless its kept bytes came through the mapping
-  // at creation; then mapped again, so that write_kept writes them there (the buffer may lack
-  // CopyDst).
-  static BufferDescription as_rebuilt(const detail::Record<BufferTag>& rec);
-  // Writes kept contents into `object` (ContentsSource::Kept); a buffer mapped at creation through
-  // its mapping, then unmapped.
-  void write_kept(WGPUBuffer object, const detail::Record<BufferTag>& rec);
-  void write_kept(WGPUTexture object, const detail::Record<TextureTag>& rec);
   // Shutdown: every kept object goes.
   template <typename Tag>
   void release_all_custody();
@@ -526,60 +513,22 @@ class RegistryImpl {
   Result<Handle<Tag>> create_from_recipe(const char* call, RecipeRef&& recipe, detail::KindData<Tag> data);
   template <typename Tag>
   void lose_all();
-  template <typename Tag>
-  void rebuild_all(RebuildReport& report);
-  // The live slots that hold an object and a recipe to make it again from, in slot order:
-  // what prepare_rebuild makes on the other device.
-  template <typename Tag>
-  std::vector<SlotId> live_with_recipes() const;
-  template <typename Tag>
-  void prepare_all();
-  template <typename Tag>
-  Object<Tag> take_prepared(uint64_t bits);
-  void prepare_textures(uint64_t budget);
-  // Lets go of what prepare_rebuild made for the slot `bits` of `kind`, whose occupant ends now;
-  // `texture`, its recipe where it is a texture, takes its bytes off spare_.texture_bytes.
-  void drop_prepared(ResourceKind kind, uint64_t bits, const TextureDescription* texture);
-  // Draws rehearsed on the prepared device (draw_rehearsal.cpp, docs/adr/0044): what stands in
-  // for the application's objects there, held until the rehearsal is submitted.
-  struct StandIns {
-    std::vector<gpu::Ref<WGPUBuffer>> buffers;
-    std::vector<gpu::Ref<WGPUTexture>> textures;
-    std::vector<gpu::Ref<WGPUTextureView>> views;
-    std::vector<gpu::Ref<WGPUSampler>> samplers;
-    std::vector<gpu::Ref<WGPUBindGroup>> groups;
-  };
-  DrawRehearsal rehearse_draws();
-  std::optional<std::string> bound_state_of(const BindGroupDescription& group) const;
-  WGPUBindGroup stand_in_bind_group(const BindGroupDescription& group, StandIns& held);
-  template <typename StandInFor>
-  uint32_t rehearse_pipeline(const RenderPipelineDescription& pipeline, WGPURenderPipeline prepared,
-                             WGPUCommandEncoder encoder,
-                             const std::map<uint64_t, std::vector<BindGroupHandle>>& groups_by_layout,
-                             StandInFor&& stand_in_for, StandIns& held);
-  void restore_contents(BufferHandle handle, detail::Record<BufferTag>& rec, RebuildReport& report);
-  void restore_contents(TextureHandle handle, detail::Record<TextureTag>& rec, RebuildReport& report);
-  // Releasing a GPU object, one verb with what it acts on and when:
-  // release_occupant ends a handle's occupant, then release_when_retired queues its object as
-  // pending, or hands back the release that is due now (its last submission retired), which the
-  // caller runs with release_pending once the record is settled, because the release hook may
-  // call the registry again and a creation then takes the slot; release_retired_pending and
-  // release_all_pending empty the queue (release_pending each entry); release_object is the
-  // webgpu.h call itself, and returns whether wgpu*Destroy was called; release_object_of is the
-  // same for an object known by its kind (a pending release, a prepared object).
+  // Ends a handle's occupant: its object goes to the release queue (release_queue.h), and a
+  // release that is due now runs last, once the record is settled, because the release hook may
+  // call the registry again and a creation then takes the slot.
   template <typename Tag>
   void release_occupant(Handle<Tag> handle);
+  // The release queue's when_retired for an object of `record`'s: held for the frame thread
+  // while the carrier carries (frame_thread_carrier.h).
   template <typename Tag>
   [[nodiscard]] std::optional<detail::PendingRelease> release_when_retired(Object<Tag> object,
                                                                            const detail::Record<Tag>& record,
-                                                                           uint32_t index, uint32_t generation);
-  template <typename Tag>
-  bool release_object(Object<Tag> object, Ownership ownership);
-  bool release_object_of(ResourceKind kind, void* object, Ownership ownership);
+                                                                           uint32_t index, uint32_t generation) {
+    return releases_.when_retired<Tag>(object, record.ownership, record.last_used, record.label, index, generation,
+                                       carrier_.carries());
+  }
   template <typename Tag>
   void release_all_live();
-
-  using PendingRelease = detail::PendingRelease;
 
   // The frame-thread carrier (frame_thread_carrier.h): on a device that takes calls on one
   // thread, what another thread creates or writes is made and written by settle_carried() (poll,
@@ -597,10 +546,7 @@ class RegistryImpl {
   // refused. What write_texture and write_carried both issue.
   std::string queue_write_texture(WGPUTexture texture, const TextureWrite& where, uint32_t bytes_per_row,
                                   uint32_t rows_per_image, const void* data, size_t size);
-  void release_retired_pending();
-  void release_all_pending();
   uint32_t highest_generation_issued() const;
-  void release_pending(const PendingRelease& pending);
 
   const gpu::Context& context_;
   const gpu::Procs& procs_;
@@ -610,18 +556,15 @@ class RegistryImpl {
   bool capture_reaches_ = false;
   WGPULimits limits_{};  // the device's, read once: create_* checks requests against them
   WGPUQueue queue_;
-  bool device_lost_ = false;
   uint64_t device_generation_;
   // The label of the render bundle whose record callback runs now; null when none does.
   const std::string* recording_ = nullptr;
   // What the last make_object<RenderBundleTag> saw its callback resolve, for the slot's KindData.
   std::vector<std::pair<ResourceKind, uint64_t>> recorded_uses_;
-  // Refill callbacks of the rebuild in progress, run once every object is made again.
-  std::vector<std::function<void()>> refills_;
   uint32_t id_;
   uint32_t first_generation_;
   RegistryOptions options_;
-  std::unique_ptr<gpu::QueueClock> queue_clock_;
+  detail::ReleaseQueue releases_;  // the queue's clock and the pending releases (after options_: it reads on_release)
   Diagnostics own_diagnostics_;  // used when RegistryOptions::diagnostics is null
   Diagnostics& diagnostics_;
   Registry& facade_;
@@ -642,8 +585,8 @@ class RegistryImpl {
           std::monostate>
       custody_;
   bool remaking_ = false;  // resolve_named may hand out a kept object (Remaking)
-  detail::PendingReleases pending_;
-  detail::SpareObjects spare_;  // what prepare_rebuild made on the spare device
+  detail::StandbyPreparer standby_{*this, procs_};  // what was made on the spare device
+  detail::Rebuilder rebuilder_{*this, procs_};
   bool ended_ = false;
   bool releasing_all_ = false;  // shutdown is letting go of every live object: insert refuses
 

@@ -169,7 +169,7 @@ void RegistryImpl::remake_from_recipe(SlotId id, std::vector<std::string>& faile
   auto due = release_when_retired<Tag>(old, rec, id.index, id.generation);
   slot_edges::refused(rec, made.error().message);
   failed.push_back(fmt::format("{} \"{}\": {}", to_string(Tag::kind), rec.label, rec.failure));
-  if (due) release_pending(*due);  // last: its hook may call the registry again
+  if (due) releases_.release(*due);  // last: its hook may call the registry again
 }
 
 template <typename Tag>
@@ -189,7 +189,7 @@ void RegistryImpl::remake_kept(uint64_t bits, std::vector<std::string>& failed) 
     failed.push_back(fmt::format("{} \"{}\" (destroyed, kept for what names it): {}", to_string(Tag::kind),
                                  kept.record.label, kept.record.failure));
   }
-  if (due) release_pending(*due);  // last: its hook may call the registry again
+  if (due) releases_.release(*due);  // last: its hook may call the registry again
 }
 
 // ---- what waits for its owner -------------------------------------------------------------------

@@ -1,7 +1,9 @@
 #include "warden/device/controller.h"
 
 #include <exception>
+#include <map>
 #include <utility>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -27,7 +29,7 @@ StateReason start_failed(std::string why) {
 }
 
 // Runs an application hook; an exception is caught and returned as text, never propagated
-// (continuations run inside the provider's callbacks, where an exception has nowhere to go).
+// (the provider's events are received inside its callbacks, where an exception has nowhere to go).
 template <typename Hook, typename... Args>
 std::optional<std::string> run_hook(const Hook& hook, const Args&... args) {
   if constexpr (requires { static_cast<bool>(hook); }) {
@@ -54,6 +56,14 @@ constexpr EnumName<DeviceState> kDeviceStateNames[] = {
     {DeviceState::Failed, "failed"},
 };
 const char* to_string(DeviceState state) { return name_in(kDeviceStateNames, state); }
+
+constexpr EnumName<GenerationPhase> kGenerationPhaseNames[] = {
+    {GenerationPhase::None, "none"},
+    {GenerationPhase::Preparing, "preparing"},
+    {GenerationPhase::Shown, "shown"},
+    {GenerationPhase::Ended, "ended"},
+};
+const char* to_string(GenerationPhase phase) { return name_in(kGenerationPhaseNames, phase); }
 
 constexpr EnumName<StateCause> kStateCauseNames[] = {
     {StateCause::NotStarted, "not started"},
@@ -97,20 +107,68 @@ struct Incarnation {
   bool hung = false;  // report_hang ended it: its queue may never be idle
 };
 
+// The controller's receiver of its provider's events (provider.h). The provider holds it for as
+// long as it has something to report, which may be after the controller is gone: it holds the
+// controller weakly, and lets go of what an answer brings when nobody is left to take it. Each
+// request is named when it is made, with what it was for, so that its answer goes to the step
+// that asked; each delivered device's loss goes to whoever holds that device now (lost_route.h).
+struct ControllerEvents final : ProviderEvents {
+  // What a request in flight was for.
+  struct Asked {
+    Token token{};           // the start it belongs to (none for the standby)
+    bool standby = false;    // asked for the standby device (ADR 0031)
+    ProvidedAdapter adapter{};  // a device request: the adapter it was asked of
+    std::shared_ptr<LostRoute> route{};  // a device request: where the device's loss will go
+  };
+
+  ControllerEvents(DeviceProvider& p, RetirementPolicy& r) : provider(p), retirement(r) {}
+
+  // Names a request before it is made (a provider without a usable API answers inside the call).
+  RequestId ask(Asked what) {
+    const RequestId id{next_request++};
+    asked.emplace(id.value, std::move(what));
+    return id;
+  }
+  // The one dispatch.
+  void receive(ProviderEvent event) override {
+    std::visit([this](auto& e) { on(std::move(e)); }, event);
+  }
+  void on(AdapterAnswered answered);
+  void on(DeviceAnswered answered);
+  void on(DeviceLost lost);
+  std::optional<Asked> take(RequestId request) {
+    auto found = asked.find(request.value);
+    if (found == asked.end()) return std::nullopt;
+    Asked what = std::move(found->second);
+    asked.erase(found);
+    return what;
+  }
+
+  DeviceProvider& provider;
+  RetirementPolicy& retirement;
+  std::weak_ptr<DeviceController::Core> core;
+  uint64_t next_request = 1;
+  std::map<uint64_t, Asked> asked;  // by request id
+  // Every device delivered and not reported lost yet, by device id: its route.
+  std::map<uint64_t, std::shared_ptr<LostRoute>> routes;
+};
+
 struct DeviceController::Core : std::enable_shared_from_this<Core> {
   Core(DeviceProvider& p, ControllerHooks h, ControllerOptions o)
       : provider(p),
         hooks(std::move(h)),
         options(std::move(o)),
-        retirement(options.retirement != nullptr ? *options.retirement : RetirementPolicy::process()) {}
+        retirement(options.retirement != nullptr ? *options.retirement : RetirementPolicy::process()),
+        events(std::make_shared<ControllerEvents>(provider, retirement)) {}
 
   DeviceProvider& provider;
   ControllerHooks hooks;
   ControllerOptions options;
   RetirementPolicy& retirement;
+  std::shared_ptr<ControllerEvents> events;  // given with every request (the constructor points it here)
 
   Token token{};
-  uint64_t devices_received = 0;  // as current: the newest device generation
+  GenerationRecord generation{};  // the newest device generation (controller.h); written only here
   DeviceState state = DeviceState::Idle;
   StateReason reason{};
   std::string message = describe(reason);
@@ -119,6 +177,12 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   std::vector<std::string> hook_failures;
   bool standby_in_flight = false;
   uint64_t standby_takeovers = 0;
+
+  // A device received under `token`, as current: the next device generation, being prepared.
+  uint64_t receive(Token token, DeviceId device) {
+    generation = GenerationRecord{generation.number + 1, token, device, GenerationPhase::Preparing};
+    return generation.number;
+  }
 
   // ---- tokens -----------------------------------------------------------------------------
   bool is_current(Token t) const { return t == token; }
@@ -202,7 +266,9 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     std::unique_ptr<Incarnation> old = take_active();
     flip(next, std::move(why));
     // Where a retirement hook may run too: the old device is out of view.
-    report_state(old ? old->device_generation : devices_received + 1);
+    // The newest generation ends with its incarnation (an older one ended before it was received).
+    if (old && old->device_generation == generation.number) generation.phase = GenerationPhase::Ended;
+    report_state(old ? old->device_generation : generation.number + 1);
     retire(old.get(), keep_device);
     return t;
   }
@@ -305,11 +371,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
         return adopt(token, std::move(*spare));
       }
     }
-    std::weak_ptr<Core> weak = weak_from_this();
-    provider.request_adapter([weak, &provider = provider, token](AdapterReply reply) {
-      if (auto core = weak.lock()) return core->on_adapter(token, std::move(reply));
-      if (reply && reply.value()) provider.release_adapter(reply.value()->id);  // nobody wants it
-    });
+    provider.request_adapter(events->ask({.token = token}), events);
   }
 
   void on_adapter(Token token, AdapterReply reply) {
@@ -327,19 +389,9 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (!reply.value()) return fail(token, "no adapter was returned", FaultKind::FailedCreation);
 
     const ProvidedAdapter adapter = *reply.value();
-    auto route = std::make_shared<LostRoute>();
-    std::weak_ptr<Core> weak = weak_from_this();
-    provider.request_device(
-        adapter, options.device_label,
-        [weak, &provider = provider, &retirement = retirement, token, adapter, route](DeviceReply device) {
-          provider.release_adapter(adapter.id);  // the device holds what it needs of it
-          if (auto core = weak.lock()) return core->on_device(token, std::move(device), route);
-          if (device) {  // the controller is gone: nobody will attach it
-            retirement.note_built();
-            end_unshown(provider, retirement, device->id);
-          }
-        },
-        [route](LossReport report) { route->report(std::move(report)); });
+    const RequestId request =
+        events->ask({.token = token, .adapter = adapter, .route = std::make_shared<LostRoute>()});
+    provider.request_device(request, adapter, options.device_label, events);
   }
 
   void on_device(Token token, DeviceReply reply, std::shared_ptr<LostRoute> route) {
@@ -357,7 +409,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       return fail(token, fmt::format("the device request was rejected ({})", reply.error().message),
                   FaultKind::FailedCreation);
     }
-    active = std::make_unique<Incarnation>(Incarnation{token, ++devices_received, *reply, std::move(route)});
+    active = std::make_unique<Incarnation>(Incarnation{token, receive(token, reply->id), *reply, std::move(route)});
     listen_for_loss(token);
     prepare_or_publish(token);
   }
@@ -370,36 +422,32 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (options.standby == nullptr || options.standby->holds() || standby_in_flight) return;
     if (!provider.check_api() || !retirement.admit_new_device()) return;
     standby_in_flight = true;
-    std::weak_ptr<Core> weak = weak_from_this();
-    provider.request_adapter([weak, &provider = provider](AdapterReply reply) {
-      auto core = weak.lock();
-      if (core && reply && reply.value()) return core->on_standby_adapter(*reply.value());
-      if (core) core->standby_in_flight = false;
-      if (reply && reply.value()) provider.release_adapter(reply.value()->id);
-    });
+    provider.request_adapter(events->ask({.standby = true}), events);
   }
 
-  void on_standby_adapter(const ProvidedAdapter& adapter) {
-    auto route = std::make_shared<LostRoute>();
-    std::weak_ptr<Core> weak = weak_from_this();
-    provider.request_device(
-        adapter, options.device_label + " (standby)",
-        [weak, &provider = provider, &retirement = retirement, adapter, route](DeviceReply device) {
-          provider.release_adapter(adapter.id);
-          if (device) retirement.note_built();
-          auto core = weak.lock();
-          if (core) core->standby_in_flight = false;
-          if (!device) return;
-          if (!core || core->options.standby->holds()) return end_unshown(provider, retirement, device->id);
-          core->options.standby->put(StashedDevice{&provider, *device, false, route, &retirement});
-        },
-        [route](LossReport report) { route->report(std::move(report)); });
+  void on_standby_adapter(AdapterReply reply) {
+    if (!reply || !reply.value()) {
+      standby_in_flight = false;
+      return;
+    }
+    const ProvidedAdapter adapter = *reply.value();
+    const RequestId request =
+        events->ask({.standby = true, .adapter = adapter, .route = std::make_shared<LostRoute>()});
+    provider.request_device(request, adapter, options.device_label + " (standby)", events);
+  }
+
+  // Bound to no generation: its loss is only recorded (the stash lets a lost one go).
+  void on_standby_device(DeviceReply reply, std::shared_ptr<LostRoute> route) {
+    standby_in_flight = false;
+    if (!reply) return;
+    if (options.standby->holds()) return end_unshown(provider, retirement, reply->id);
+    options.standby->put(StashedDevice{&provider, *reply, false, std::move(route), &retirement});
   }
 
   // The hot-restart path: a device handed over by the engine before this one.
   void adopt(Token token, StashedDevice stashed) {
     active = std::make_unique<Incarnation>(
-        Incarnation{token, ++devices_received, stashed.device, std::move(stashed.route)});
+        Incarnation{token, receive(token, stashed.device.id), stashed.device, std::move(stashed.route)});
     active->presented = stashed.presented;
     listen_for_loss(token);
     prepare_or_publish(token);
@@ -442,6 +490,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // device that is shown.
   void publish(Token token) {
     active->attached = true;
+    generation.phase = GenerationPhase::Shown;
     const uint64_t shown = active->device_generation;
     flip(DeviceState::Ready, because(StateCause::Shown));
     call("show graphics", hooks.show_graphics, view(*active));
@@ -527,13 +576,55 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   }
 };
 
+void ControllerEvents::on(AdapterAnswered answered) {
+  std::optional<Asked> what = take(answered.request);
+  if (!what) return;
+  auto controller = core.lock();
+  if (!controller) {  // nobody wants it
+    if (answered.reply && answered.reply.value()) provider.release_adapter(answered.reply.value()->id);
+    return;
+  }
+  if (what->standby) return controller->on_standby_adapter(std::move(answered.reply));
+  controller->on_adapter(what->token, std::move(answered.reply));
+}
+
+void ControllerEvents::on(DeviceAnswered answered) {
+  std::optional<Asked> what = take(answered.request);
+  if (!what) return;
+  provider.release_adapter(what->adapter.id);  // the device holds what it needs of it
+  if (answered.reply) routes[answered.reply->id.value] = what->route;
+  auto controller = core.lock();
+  if (!controller) {  // the controller is gone: nobody will attach it
+    if (answered.reply) {
+      retirement.note_built();
+      end_unshown(provider, retirement, answered.reply->id);
+    }
+    return;
+  }
+  if (what->standby) {
+    if (answered.reply) retirement.note_built();
+    return controller->on_standby_device(std::move(answered.reply), std::move(what->route));
+  }
+  controller->on_device(what->token, std::move(answered.reply), std::move(what->route));
+}
+
+void ControllerEvents::on(DeviceLost lost) {
+  auto found = routes.find(lost.device.value);
+  if (found == routes.end()) return;
+  std::shared_ptr<LostRoute> route = std::move(found->second);
+  routes.erase(found);
+  route->report(std::move(lost.report));
+}
+
 void LostRoute::report(LossReport report) {
   lost = true;
   if (auto core = receiver.lock()) core->on_lost(token, std::move(report));
 }
 
 DeviceController::DeviceController(DeviceProvider& provider, ControllerHooks hooks, ControllerOptions options)
-    : core_(std::make_shared<Core>(provider, std::move(hooks), std::move(options))) {}
+    : core_(std::make_shared<Core>(provider, std::move(hooks), std::move(options))) {
+  core_->events->core = core_;
+}
 
 DeviceController::~DeviceController() {
   core_->hooks = ControllerHooks{};
@@ -564,6 +655,7 @@ DeviceState DeviceController::state() const { return core_->state; }
 const StateReason& DeviceController::reason() const { return core_->reason; }
 const std::string& DeviceController::message() const { return core_->message; }
 Token DeviceController::token() const { return core_->token; }
+const GenerationRecord& DeviceController::generation() const { return core_->generation; }
 bool DeviceController::is_current(Token token) const { return core_->is_current(token); }
 std::optional<DeviceView> DeviceController::active_device() const {
   if (!core_->active || !core_->active->attached) return std::nullopt;

@@ -62,11 +62,14 @@ namespace {
 struct AdapterTicket {
   std::weak_ptr<DawnProvider::Shared> shared;
   std::shared_ptr<const gpu::Library> library;
-  AdapterContinuation done;
+  RequestId request;
+  std::shared_ptr<ProviderEvents> to;
   std::vector<gpu::AdapterCandidate> plan;
   size_t next = 0;      // the candidate the request in flight asked for is plan[next - 1]
   std::string tried;    // why earlier candidates were passed over
   std::vector<std::string> log;  // what the instance logged while the request was made
+
+  void answer(AdapterReply reply) const { to->receive(AdapterAnswered{request, std::move(reply)}); }
 };
 
 void on_adapter(std::unique_ptr<AdapterTicket> ticket, WGPURequestAdapterStatus status, WGPUAdapter adapter,
@@ -75,8 +78,8 @@ void on_adapter(std::unique_ptr<AdapterTicket> ticket, WGPURequestAdapterStatus 
 // Asks for the ticket's next candidate, or answers when none is left.
 void request_next_candidate(std::unique_ptr<AdapterTicket> ticket, DawnProvider::Shared& shared) {
   if (ticket->next == ticket->plan.size()) {
-    if (ticket->tried.empty()) return ticket->done(std::optional<ProvidedAdapter>());
-    return ticket->done(make_error(ErrorKind::NoAdapter, MessageId::AdapterNoneSuitable,
+    if (ticket->tried.empty()) return ticket->answer(std::optional<ProvidedAdapter>());
+    return ticket->answer(make_error(ErrorKind::NoAdapter, MessageId::AdapterNoneSuitable,
                                    "no adapter satisfies the request. Tried:" + ticket->tried));
   }
   const gpu::AdapterCandidate& candidate = ticket->plan[ticket->next++];
@@ -118,14 +121,16 @@ struct LossState {
   std::weak_ptr<DawnProvider::Shared> shared;
   DeviceId id;
   bool delivered = false;  // only a delivered device can be lost
-  LostContinuation lost;
+  std::shared_ptr<ProviderEvents> to;  // the receiver of its request
 };
 
 struct DeviceTicket {
   std::weak_ptr<DawnProvider::Shared> shared;
   std::shared_ptr<const gpu::Library> library;
-  DeviceContinuation done;
+  RequestId request;
   std::shared_ptr<LossState> loss;
+
+  void answer(DeviceReply reply) const { loss->to->receive(DeviceAnswered{request, std::move(reply)}); }
 };
 
 // Lives from the request until the device-lost callback (loss, destruction, the last release,
@@ -162,7 +167,7 @@ void on_adapter(std::unique_ptr<AdapterTicket> ticket, WGPURequestAdapterStatus 
     if (!cpu) {
       const AdapterId id{shared->next_id++};
       shared->adapters.emplace(id.value, adapter);
-      return ticket->done(std::optional<ProvidedAdapter>(ProvidedAdapter{id, adapter}));
+      return ticket->answer(std::optional<ProvidedAdapter>(ProvidedAdapter{id, adapter}));
     }
     passed_over = "a CPU adapter, not a GPU";
   } else if (status == WGPURequestAdapterStatus_Unavailable || status == WGPURequestAdapterStatus_Success) {
@@ -171,7 +176,7 @@ void on_adapter(std::unique_ptr<AdapterTicket> ticket, WGPURequestAdapterStatus 
                               !shared->said_before.contains(candidate.backend);
     // The last candidate answers as it was answered: a null adapter stays a null adapter,
     // unless Dawn said why, which goes with it.
-    if (said_nothing && ticket->plan.size() == 1) return ticket->done(std::optional<ProvidedAdapter>());
+    if (said_nothing && ticket->plan.size() == 1) return ticket->answer(std::optional<ProvidedAdapter>());
     passed_over = no_adapter_reason(*shared, candidate.backend,
                                     gpu::to_std(message).empty() ? "no adapter returned" : std::string(gpu::to_std(message)),
                                     ticket->log);
@@ -183,7 +188,7 @@ void on_adapter(std::unique_ptr<AdapterTicket> ticket, WGPURequestAdapterStatus 
   }
   if (adapter != nullptr) shared->procs().AdapterRelease(adapter);
   if (ticket->next == ticket->plan.size() && ticket->plan.size() == 1) {
-    return ticket->done(make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, passed_over));
+    return ticket->answer(make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, passed_over));
   }
   ticket->tried += fmt::format("\n  {} ({}): {}", gpu::to_string(candidate.backend),
                                gpu::to_string(candidate.feature_level), passed_over);
@@ -200,7 +205,7 @@ void on_device(DeviceTicket& ticket, WGPURequestDeviceStatus status, WGPUDevice 
   --shared->outstanding_callbacks;
   if (!success) {
     if (device != nullptr) shared->procs().DeviceRelease(device);
-    return ticket.done(make_error(
+    return ticket.answer(make_error(
         ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed,
         fmt::format("device request failed (status {}): {}", static_cast<uint32_t>(status), gpu::to_std(message))));
   }
@@ -210,7 +215,7 @@ void on_device(DeviceTicket& ticket, WGPURequestDeviceStatus status, WGPUDevice 
   ticket.loss->id = id;
   ticket.loss->delivered = true;
   gpu::mark_capturing(device, ticket.loss.get());  // forgotten by the device's LostTicket
-  ticket.done(ProvidedDevice{id, device});
+  ticket.answer(ProvidedDevice{id, device});
 }
 
 void on_device_lost(const LostTicket& ticket, WGPUDeviceLostReason reason, WGPUStringView message) {
@@ -226,7 +231,7 @@ void on_device_lost(const LostTicket& ticket, WGPUDeviceLostReason reason, WGPUS
   // A failed request reports FailedCreation here: that device was never delivered, so it
   // cannot be lost.
   if (!loss.delivered || reason == WGPUDeviceLostReason_FailedCreation) return;
-  if (loss.lost) loss.lost(std::move(report));
+  loss.to->receive(DeviceLost{loss.id, std::move(report)});
 }
 
 }  // namespace
@@ -258,26 +263,27 @@ Result<void> DawnProvider::check_api() {
   return {};
 }
 
-void DawnProvider::request_adapter(AdapterContinuation done) {
-  if (auto api = check_api(); !api) return done(api.error());
+void DawnProvider::request_adapter(RequestId request, std::shared_ptr<ProviderEvents> to) {
+  if (auto api = check_api(); !api) return to->receive(AdapterAnswered{request, api.error()});
   auto ticket = std::make_unique<AdapterTicket>();
   ticket->shared = shared_;
   ticket->library = shared_->library;
-  ticket->done = std::move(done);
+  ticket->request = request;
+  ticket->to = std::move(to);
   ticket->plan = gpu::adapter_plan(options_.device.backend);
   request_next_candidate(std::move(ticket), *shared_);
 }
 
-void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::string& label,
-                                  DeviceContinuation done, LostContinuation lost) {
-  if (auto api = check_api(); !api) return done(api.error());
+void DawnProvider::request_device(RequestId request_id, const ProvidedAdapter& adapter, const std::string& label,
+                                  std::shared_ptr<ProviderEvents> to) {
+  if (auto api = check_api(); !api) return to->receive(DeviceAnswered{request_id, api.error()});
   // Checked before anything is registered with Dawn: a missing required feature fails the
   // request here, naming it.
   auto request = gpu::plan_device_request(shared_->procs(), adapter.adapter, options_.device);
-  if (!request) return done(request.error());
+  if (!request) return to->receive(DeviceAnswered{request_id, request.error()});
   auto loss = std::make_shared<LossState>();
   loss->shared = shared_;
-  loss->lost = std::move(lost);
+  loss->to = std::move(to);
   auto lost_ticket = std::make_unique<LostTicket>(LostTicket{loss});
 
   WGPUDeviceDescriptor desc{};
@@ -300,7 +306,7 @@ void DawnProvider::request_device(const ProvidedAdapter& adapter, const std::str
 
   const auto cb = gpu::once_callback<WGPURequestDeviceCallbackInfo>(
       WGPUCallbackMode_AllowProcessEvents,
-      [ticket = DeviceTicket{shared_, shared_->library, std::move(done), loss}](
+      [ticket = DeviceTicket{shared_, shared_->library, request_id, loss}](
           WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message) mutable {
         on_device(ticket, status, device, message);
       });

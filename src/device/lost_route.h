@@ -9,10 +9,11 @@
 
 namespace warden::device {
 
-// Made once per device, when it is requested. The provider's lost continuation holds it, so the
-// report reaches whoever holds the device now: the controller that received it, under the token
-// it was received with (listen_for_loss), the stash (nobody: only `lost` is recorded, and the
-// stash lets such a device go), or the next controller after a hand-off. The receiver is named,
+// Made once per device, when it is requested, and kept by the controller's receiver of provider
+// events (ControllerEvents) once the device is delivered, so that the device's DeviceLost event
+// reaches whoever holds the device now: the controller that received it, under the token it was
+// received with (listen_for_loss), the stash (nobody: only `lost` is recorded, and the stash lets
+// such a device go), or the next controller after a hand-off. The receiver is named,
 // not a callback: the report goes straight to DeviceController::Core::on_lost.
 struct LostRoute {
   bool lost = false;

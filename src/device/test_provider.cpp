@@ -17,14 +17,14 @@ Result<void> TestProvider::check_api() {
   return {};
 }
 
-void TestProvider::request_adapter(AdapterContinuation done) {
-  adapter_requests_.push_back(PendingAdapter{std::move(done)});
+void TestProvider::request_adapter(RequestId request, std::shared_ptr<ProviderEvents> to) {
+  adapter_requests_.push_back(PendingAdapter{request, std::move(to)});
   note(fmt::format("request adapter #{}", adapter_requests_.size()));
 }
 
-void TestProvider::request_device(const ProvidedAdapter& adapter, const std::string&, DeviceContinuation done,
-                                  LostContinuation lost) {
-  device_requests_.push_back(PendingDevice{adapter.id, std::move(done), std::move(lost)});
+void TestProvider::request_device(RequestId request, const ProvidedAdapter& adapter, const std::string&,
+                                  std::shared_ptr<ProviderEvents> to) {
+  device_requests_.push_back(PendingDevice{adapter.id, request, std::move(to)});
   note(fmt::format("request device #{} (adapter a{})", device_requests_.size(), adapter.id.value));
 }
 
@@ -64,12 +64,12 @@ bool TestProvider::device_request_pending(size_t request) const {
   return request >= 1 && request <= device_requests_.size() && device_requests_[request - 1].has_value();
 }
 
-Result<AdapterContinuation> TestProvider::take_adapter_request(size_t request) {
+Result<TestProvider::PendingAdapter> TestProvider::take_adapter_request(size_t request) {
   if (!adapter_request_pending(request)) {
     return make_error(ErrorKind::InvalidArgument, MessageId::TestRequestNotPending,
                       fmt::format("adapter request #{} is not pending ({} made)", request, adapter_requests_.size()));
   }
-  return std::exchange(adapter_requests_[request - 1], std::nullopt)->done;
+  return std::move(std::exchange(adapter_requests_[request - 1], std::nullopt).value());
 }
 
 Result<TestProvider::PendingDevice> TestProvider::take_device_request(size_t request) {
@@ -81,28 +81,28 @@ Result<TestProvider::PendingDevice> TestProvider::take_device_request(size_t req
 }
 
 Result<AdapterId> TestProvider::resolve_adapter(size_t request) {
-  auto done = take_adapter_request(request);
-  if (!done) return done.error();
+  auto pending = take_adapter_request(request);
+  if (!pending) return pending.error();
   const AdapterId id{next_adapter_++};
   live_adapters_.insert(id.value);
   note(fmt::format("adapter request #{} resolved: a{}", request, id.value));
-  done.value()(std::optional<ProvidedAdapter>(ProvidedAdapter{id, nullptr}));
+  pending->answer(std::optional<ProvidedAdapter>(ProvidedAdapter{id, nullptr}));
   return id;
 }
 
 Result<void> TestProvider::resolve_null_adapter(size_t request) {
-  auto done = take_adapter_request(request);
-  if (!done) return done.error();
+  auto pending = take_adapter_request(request);
+  if (!pending) return pending.error();
   note(fmt::format("adapter request #{} resolved: null", request));
-  done.value()(std::optional<ProvidedAdapter>());
+  pending->answer(std::optional<ProvidedAdapter>());
   return {};
 }
 
 Result<void> TestProvider::reject_adapter(size_t request, std::string why) {
-  auto done = take_adapter_request(request);
-  if (!done) return done.error();
+  auto pending = take_adapter_request(request);
+  if (!pending) return pending.error();
   note(fmt::format("adapter request #{} rejected", request));
-  done.value()(make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, std::move(why)));
+  pending->answer(make_error(ErrorKind::NoAdapter, MessageId::AdapterRequestFailed, std::move(why)));
   return {};
 }
 
@@ -111,9 +111,9 @@ Result<DeviceId> TestProvider::resolve_device(size_t request) {
   if (!pending) return pending.error();
   const DeviceId id{next_device_++};
   live_devices_.insert(id.value);
-  lost_promises_[id.value] = std::move(pending->lost);
+  lost_promises_[id.value] = pending->to;
   note(fmt::format("device request #{} resolved: {}", request, device_name(id)));
-  pending->done(ProvidedDevice{id, nullptr});
+  pending->answer(ProvidedDevice{id, nullptr});
   return id;
 }
 
@@ -121,7 +121,7 @@ Result<void> TestProvider::reject_device(size_t request, std::string why) {
   auto pending = take_device_request(request);
   if (!pending) return pending.error();
   note(fmt::format("device request #{} rejected", request));
-  pending->done(make_error(ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed, std::move(why)));
+  pending->answer(make_error(ErrorKind::DeviceFailed, MessageId::DeviceRequestFailed, std::move(why)));
   return {};
 }
 
@@ -132,10 +132,10 @@ Result<void> TestProvider::lose(DeviceId device, WGPUDeviceLostReason reason, st
         ErrorKind::InvalidArgument, MessageId::TestDeviceNotLosable,
         fmt::format("device {} has no unsettled lost promise (never built, or already lost)", device_name(device)));
   }
-  LostContinuation lost = std::move(it->second);
+  std::shared_ptr<ProviderEvents> to = std::move(it->second);
   lost_promises_.erase(it);
   note("lost " + device_name(device));
-  lost(LossReport{reason, std::move(message)});
+  to->receive(DeviceLost{device, LossReport{reason, std::move(message)}});
   return {};
 }
 

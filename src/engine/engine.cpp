@@ -31,54 +31,31 @@ constexpr EnumName<EngineState> kEngineStateNames[] = {
 };
 const char* to_string(EngineState state) { return name_in(kEngineStateNames, state); }
 
-// What the provider reports, one kind of event each: an adapter or a device answered, a device
-// lost. Each carries the controller's continuation it goes to.
-struct AdapterAnswered {
-  device::AdapterContinuation to;
-  device::AdapterReply reply;
-};
-struct DeviceAnswered {
-  device::DeviceContinuation to;
-  device::DeviceReply reply;
-};
-struct LossHeard {
-  device::LostContinuation to;
-  device::LossReport report;
-};
-using ProviderEvent = std::variant<AdapterAnswered, DeviceAnswered, LossHeard>;
-
 // What Dawn reports to the provider waits here until poll()'s hear phase, so the controller, and
-// through it the engine's news, hears of it only there. Dawn may run these continuations wherever
-// the library processes events, and after the engine is gone (a device request in flight at its
-// destruction): they hold the inbox, never the engine.
+// through it the engine's news, hears of it only there: each event (provider.h) with the receiver
+// it goes to. Dawn may report wherever the library processes events, and after the engine is
+// gone (a device request in flight at its destruction): the reports hold the inbox, never the
+// engine.
 struct Engine::ProviderInbox {
+  struct Addressed {
+    std::shared_ptr<device::ProviderEvents> to;
+    device::ProviderEvent event;
+  };
   uint32_t delivering = 0;  // poll() calls in progress: what arrives meanwhile is heard at once
   bool closed = false;      // the engine is being destroyed: what arrives is dropped
-  std::deque<ProviderEvent> waiting;
+  std::deque<Addressed> waiting;
 
-  void post(ProviderEvent event) {
+  void post(Addressed addressed) {
     if (closed) return;  // a device or adapter it brings stays the DawnProvider's, which releases it
-    if (delivering > 0) return deliver(std::move(event));
-    waiting.push_back(std::move(event));
+    if (delivering > 0) return addressed.to->receive(std::move(addressed.event));
+    waiting.push_back(std::move(addressed));
   }
   void deliver_waiting() {
     while (!waiting.empty() && !closed) {
-      ProviderEvent event = std::move(waiting.front());
+      Addressed next = std::move(waiting.front());
       waiting.pop_front();
-      deliver(std::move(event));
+      next.to->receive(std::move(next.event));
     }
-  }
-  // The one dispatch: each event to the continuation it carries.
-  static void deliver(ProviderEvent event) {
-    std::visit(
-        [](auto& e) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(e)>, LossHeard>) {
-            e.to(std::move(e.report));
-          } else {
-            e.to(std::move(e.reply));
-          }
-        },
-        event);
   }
 };
 
@@ -91,20 +68,12 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
   QueuedProvider(device::DawnProvider& dawn, std::shared_ptr<ProviderInbox> inbox)
       : dawn_(dawn), inbox_(std::move(inbox)) {}
   Result<void> check_api() override { return dawn_.check_api(); }
-  void request_adapter(device::AdapterContinuation done) override {
-    dawn_.request_adapter([inbox = inbox_, done = std::move(done)](device::AdapterReply reply) mutable {
-      inbox->post(AdapterAnswered{std::move(done), std::move(reply)});
-    });
+  void request_adapter(device::RequestId request, std::shared_ptr<device::ProviderEvents> to) override {
+    dawn_.request_adapter(request, std::make_shared<ToInbox>(inbox_, std::move(to)));
   }
-  void request_device(const device::ProvidedAdapter& adapter, const std::string& label,
-                      device::DeviceContinuation done, device::LostContinuation lost) override {
-    auto answered = [inbox = inbox_, done = std::move(done)](device::DeviceReply reply) mutable {
-      inbox->post(DeviceAnswered{std::move(done), std::move(reply)});
-    };
-    auto heard_lost = [inbox = inbox_, lost = std::move(lost)](device::LossReport report) mutable {
-      inbox->post(LossHeard{lost, std::move(report)});
-    };
-    dawn_.request_device(adapter, label, std::move(answered), std::move(heard_lost));
+  void request_device(device::RequestId request, const device::ProvidedAdapter& adapter, const std::string& label,
+                      std::shared_ptr<device::ProviderEvents> to) override {
+    dawn_.request_device(request, adapter, label, std::make_shared<ToInbox>(inbox_, std::move(to)));
   }
   void release_adapter(device::AdapterId adapter) override { dawn_.release_adapter(adapter); }
   void destroy_device(device::DeviceId device) override { ending_.push_back({device, Ending::Destroy}); }
@@ -127,6 +96,14 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
   }
 
  private:
+  // Dawn's receiver for one request: what it reports goes to the inbox, addressed to `to`.
+  struct ToInbox final : device::ProviderEvents {
+    ToInbox(std::shared_ptr<ProviderInbox> inbox, std::shared_ptr<device::ProviderEvents> to)
+        : inbox(std::move(inbox)), to(std::move(to)) {}
+    void receive(device::ProviderEvent event) override { inbox->post({to, std::move(event)}); }
+    std::shared_ptr<ProviderInbox> inbox;
+    std::shared_ptr<device::ProviderEvents> to;
+  };
   enum class Ending { Destroy, Release, HungDestroy, HungRelease };
   struct Pending {
     device::DeviceId device;
@@ -315,7 +292,7 @@ Engine::~Engine() {
   queue_.reset();
   controller_.reset();
   provider_->end_devices();  // what the controller ended above, and any end still held
-  // Continuations still in Dawn (a request in flight) find the provider gone and release what
+  // Callbacks still in Dawn (a request in flight) find the provider gone and release what
   // they bring when the instance runs them.
   context_->process_events();
   if (errors_to_stderr) {
@@ -333,7 +310,13 @@ EngineState Engine::state() const {
   return policy_.gave_up() ? EngineState::Failed : EngineState::Recovering;
 }
 
-bool Engine::generation_lives() const { return registry_ && controller_->is_current(current_.token); }
+// The registry's objects belong to the newest device generation (it rebuilt onto it), and the
+// controller has not ended that generation.
+bool Engine::generation_lives() const {
+  const device::GenerationRecord& newest = controller_->generation();
+  return registry_ && newest.phase != device::GenerationPhase::Ended &&
+         registry_->device_generation() == newest.number;
+}
 
 // Shown (or being prepared, after the rebuild: on_rebuilt and on_contents_lost may record), and
 // its generation not ended: a forced loss ends it at once, before its objects go.
@@ -386,8 +369,8 @@ void Engine::prepare(const device::DeviceView& view) {
   let_go();  // what the ended generation held goes before the registry moves to this one
   // The controller numbers the devices it hands over and the engine prepares each of them, so
   // the engine's device generations and the controller's logs name a device by one number.
-  current_ = DeviceGeneration{.number = view.device_generation, .token = view.token, .id = view.id};
-  const uint64_t generation = current_.number;
+  current_ = DeviceGeneration{};
+  const uint64_t generation = view.device_generation;
   const gpu::Procs& procs = context_->procs();
   queue_ = gpu::Ref<WGPUQueue>(&procs, procs.DeviceGetQueue(view.device));
   WGPUAdapterInfo info{};
@@ -422,7 +405,7 @@ void Engine::prepare(const device::DeviceView& view) {
   // Kept whatever happens next: a loss inside the rebuild (a refill forced it) leaves this
   // generation the latest, and its report is the one last_rebuild() promises. A newer device
   // prepared from inside the rebuild (a refill that polled) has put its own report there.
-  if (current_.number == generation) last_rebuild_ = report;
+  if (device_generation() == generation) last_rebuild_ = report;
   // Ended inside the rebuild: its device goes in the let-go phase, the next one starts over.
   if (!controller_->is_current(view.token)) return;
   start_hot_reload();
@@ -442,8 +425,9 @@ void Engine::shown(const device::DeviceView& view) {
 
 void Engine::ended(const device::StateReason& reason) {
   // The generation the registry belongs to ends once; a failed start after it ends nothing more.
-  if (current_.number != 0 && current_.number > ended_through_ && !generation_lives()) {
-    ended_through_ = current_.number;
+  const uint64_t newest = device_generation();
+  if (newest != 0 && newest > ended_through_ && !generation_lives()) {
+    ended_through_ = newest;
     // A loss during a recovery extends that recovery: its time counts from the first loss.
     if (!timing_recovery_) {
       timing_recovery_ = true;
@@ -459,7 +443,7 @@ void Engine::ended(const device::StateReason& reason) {
           reason.cause == device::StateCause::DeviceHung
               ? device::LossReport{WGPUDeviceLostReason_Unknown, "hung: " + reason.detail}
               : reason.loss;
-      told_->push_back(Told{LossNews{current_.number, loss}});
+      told_->push_back(Told{LossNews{newest, loss}});
     }
   }
   // The fault that ended this device was scored before the hooks ran: when it exhausted the
@@ -539,14 +523,14 @@ void Engine::tell_one(Told told) {
     // Every owner has had its say (on_rebuilt, on_contents_lost, the observers): what is still
     // Lost now fails the first frame that uses it, so it is named before the application hears
     // that the device is ready. Not when an observer ended this device meanwhile.
-    if (generation > 1 && generation_lives() && current_.number == generation) {
+    if (generation > 1 && generation_lives() && device_generation() == generation) {
       (void)registry_->report_awaiting_owner();
     }
     if (callbacks_.on_ready) {
       InCallback in(*this, "on_ready");
       callbacks_.on_ready(generation);
     }
-    if (timing_recovery_ && recovering_.device_generation == generation && current_.number == generation) {
+    if (timing_recovery_ && recovering_.device_generation == generation && device_generation() == generation) {
       ready_at_ = std::chrono::steady_clock::now();
       recovering_.callbacks_ms = ms_between(rebuilt_at_, ready_at_);
     }
@@ -620,7 +604,7 @@ Error Engine::no_device_error(std::string_view call) const {
                       fmt::format("{}: the engine gave up rebuilding: {}", call, message()));
   }
   return make_error(ErrorKind::DeviceFailed, MessageId::EngineDeviceLost,
-                    fmt::format("{}: device lost (device generation {}), rebuilding", call, current_.number));
+                    fmt::format("{}: device lost (device generation {}), rebuilding", call, device_generation()));
 }
 
 Result<Frame> Engine::begin_frame(std::string_view label) {
@@ -628,10 +612,10 @@ Result<Frame> Engine::begin_frame(std::string_view label) {
   if (!has_device()) return no_device_error("begin_frame");
   // Deferral keys on the one submission being recorded: a second open frame's submit would
   // retire what the first frame still records.
-  if (frames_->open_id != 0 && frames_->open_device_generation == current_.number) {
+  if (frames_->open_id != 0 && frames_->open_device_generation == device_generation()) {
     return make_error(ErrorKind::Refused, MessageId::EngineFrameAlreadyOpen,
                       fmt::format("begin_frame: a frame of device generation {} is open; submit it or drop it first",
-                                  current_.number));
+                                  device_generation()));
   }
   const gpu::Procs& procs = context_->procs();
   WGPUCommandEncoderDescriptor desc{};
@@ -641,8 +625,8 @@ Result<Frame> Engine::begin_frame(std::string_view label) {
   frames_->registry = registry_.get();
   uncaptured_->frame_begun(id, label);  // before it is open: a report that sees it open finds its label
   frames_->open_id = id;
-  frames_->open_device_generation = current_.number;
-  return Frame(frames_, std::move(encoder), id, current_.number);
+  frames_->open_device_generation = device_generation();
+  return Frame(frames_, std::move(encoder), id, device_generation());
 }
 
 Result<Serial> Engine::submit(Frame frame, std::span<const WGPUCommandBuffer> recorded) {
@@ -652,7 +636,7 @@ Result<Serial> Engine::submit(Frame frame, std::span<const WGPUCommandBuffer> re
     return make_error(ErrorKind::InvalidArgument, MessageId::EngineFrameEmpty,
                       "submit: the frame holds no encoder (moved from, or already submitted); nothing was submitted");
   }
-  if (frame.device_generation_ != current_.number || !has_device()) {
+  if (frame.device_generation_ != device_generation() || !has_device()) {
     return make_error(ErrorKind::DeviceFailed, MessageId::EngineFrameFromLostDevice,
                       fmt::format("submit: the frame was recorded on device generation {}, whose device was lost; "
                                   "nothing was submitted",
@@ -671,7 +655,7 @@ Result<Serial> Engine::submit(Frame frame, std::span<const WGPUCommandBuffer> re
   Result<Serial> submitted = registry_->submit(all.data(), all.size());
   if (submitted) current_.submitted = true;
   // The first frame of a recovered device ends the recovery's timing.
-  if (submitted && timing_recovery_ && current_.shown && recovering_.device_generation == current_.number &&
+  if (submitted && timing_recovery_ && current_.shown && recovering_.device_generation == device_generation() &&
       ready_at_ != std::chrono::steady_clock::time_point{}) {
     const auto now = std::chrono::steady_clock::now();
     recovering_.first_frame_ms = ms_between(ready_at_, now);
@@ -794,8 +778,8 @@ void Engine::prepare_standby() {
 void Engine::watch_for_hang() {
   if (!hang_watch_ || state() != EngineState::Ready || !generation_lives()) return;
   if (!hang_watch_->check(registry_->clock())) return;
-  const device::Token token = current_.token;  // the device the registry's work was submitted to
-  const uint64_t generation = current_.number;
+  const device::Token token = controller_->generation().token;  // the device the registry's work went to
+  const uint64_t generation = device_generation();
   const Serial oldest = registry_->clock().retired().next();
   const std::string detail = fmt::format("submission {} did not finish within {} ms", oldest.value,
                                          options_.hang_limit.count());
@@ -823,7 +807,7 @@ Result<void> Engine::wait_until_ready(std::chrono::milliseconds timeout) {
                       fmt::format("wait_until_ready: called from inside {}, while device generation {} has no "
                                   "device; the next device is asked for only after the callback returns: return, "
                                   "then poll()",
-                                  innermost_callback_, current_.number));
+                                  innermost_callback_, device_generation()));
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   gpu::count_blocking_wait();
@@ -844,7 +828,7 @@ Result<void> Engine::force_device_loss(std::string_view why) {
   // Allowed while a device is being prepared too (a loss in the middle of a rebuild).
   if (destroying_ || !generation_lives() || state() == EngineState::Failed) return no_device_error("force_device_loss");
   const std::string words = fmt::format("device loss forced by force_device_loss: {}", why);
-  if (!dawn_->force_loss(current_.id, words)) {
+  if (!dawn_->force_loss(controller_->generation().device, words)) {
     // Not the provider's to name (none it holds): lost all the same, in the API's words.
     context_->procs().DeviceForceLoss(registry_->device(), WGPUDeviceLostReason_Unknown, gpu::string_view(words));
   }
@@ -853,7 +837,7 @@ Result<void> Engine::force_device_loss(std::string_view why) {
   // application told, in the next poll() (docs/threads.md: a recording thread may still record
   // with what it resolved for this frame). The API's own report of this loss comes later and
   // is stale.
-  controller_->report_loss(current_.token, device::LossReport{WGPUDeviceLostReason_Unknown, words});
+  controller_->report_loss(controller_->generation().token, device::LossReport{WGPUDeviceLostReason_Unknown, words});
   return {};
 }
 

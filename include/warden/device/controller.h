@@ -100,6 +100,30 @@ struct Token {
   constexpr auto operator<=>(const Token&) const = default;
 };
 
+/// Where the newest device generation is (GenerationRecord).
+enum class GenerationPhase {
+  None,       ///< no device received yet
+  Preparing,  ///< received; its resources are being prepared (ControllerHooks::prepare_resources)
+  Shown,      ///< shown: the controller is Ready on it
+  Ended,      ///< ended (lost, hung, stopped, failed in preparation or shut down)
+};
+/// "none", "preparing", "shown" or "ended".
+const char* to_string(GenerationPhase phase);
+
+/// The one record of the newest device generation and its phase. The controller writes it as it
+/// receives, shows and ends devices; everything above it (the Engine, the Registry, tiles,
+/// presentation) reads it through DeviceController::generation() instead of keeping a copy.
+struct GenerationRecord {
+  /// The newest device generation received (DeviceView::device_generation); 0: none yet.
+  uint64_t number = 0;
+  /// The controller token it was received under: it lives while that token is current.
+  Token token{};
+  /// Its device, as the provider names it.
+  DeviceId device{};
+  /// What became of it.
+  GenerationPhase phase = GenerationPhase::None;
+};
+
 /// What the application's hooks are told about a device.
 struct DeviceView {
   /// The controller token the device was received under.
@@ -247,6 +271,8 @@ class DeviceController {
   Token token() const;
   /// True when `token` is still the current one: a continuation checks this before it changes anything.
   bool is_current(Token token) const;
+  /// The newest device generation and its phase, valid for the controller's life.
+  const GenerationRecord& generation() const;
   /// The device shown now: present exactly when state() is Ready.
   std::optional<DeviceView> active_device() const;
   /// One record per device retired, kept for the controller's life (diagnostics and tests).
@@ -254,7 +280,7 @@ class DeviceController {
   /// What hooks threw, "<hook>: <what>", in order.
   const std::vector<std::string>& hook_failures() const;
 
-  struct Core;  ///< shared with the continuations, which hold it weakly
+  struct Core;  ///< held weakly by the controller's receiver of its provider's events
 
  private:
   std::shared_ptr<Core> core_;

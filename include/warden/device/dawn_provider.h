@@ -1,7 +1,8 @@
 /// @file
 /// DawnProvider: the provider seam over the real library. Requests are asynchronous
-/// (CallbackMode::AllowProcessEvents): their continuations run from process_events(), which the
-/// application's frame loop calls. Nothing here blocks.
+/// (CallbackMode::AllowProcessEvents): their answers and losses reach their receivers
+/// (ProviderEvents) from process_events(), which the application's frame loop calls. Nothing here
+/// blocks.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +19,8 @@ namespace warden::device {
 /// How a DawnProvider asks for devices and where it reports what no error scope caught.
 struct DawnProviderOptions {
   /// The backend, features and limits of every device this provider asks for (label and
-  /// callbacks are not read: the controller names its devices and losses come through the
-  /// provider's continuations).
+  /// callbacks are not read: the controller names its devices and losses come as the
+  /// provider's DeviceLost events).
   gpu::DeviceOptions device{};
   /// Why there is no context, when there is none (reported by check_api()).
   std::string unavailable_reason = "no WebGPU implementation was loaded";
@@ -28,23 +29,23 @@ struct DawnProviderOptions {
 };
 
 /// The real DeviceProvider: asks Dawn for adapters and devices asynchronously through a
-/// gpu::Context and answers through its continuations when process_events() runs. One thread drives
+/// gpu::Context and reports its answers and losses as events when process_events() runs. One thread drives
 /// it.
 class DawnProvider final : public DeviceProvider {
  public:
   /// `context` may be null ("API missing"); otherwise it must outlive the provider.
   explicit DawnProvider(gpu::Context* context, DawnProviderOptions options = {});
   /// Releases the devices and adapters it still holds, hung ones included (the driver may wait
-  /// there for a hung device's work). Continuations still pending in Dawn
-  /// find the provider gone and release what they bring.
+  /// there for a hung device's work). Callbacks still pending in Dawn
+  /// find the provider gone and release what they bring, reporting nothing.
   ~DawnProvider() override;
   DawnProvider(const DawnProvider&) = delete;
   DawnProvider& operator=(const DawnProvider&) = delete;
 
   Result<void> check_api() override;
-  void request_adapter(AdapterContinuation done) override;
-  void request_device(const ProvidedAdapter& adapter, const std::string& label, DeviceContinuation done,
-                      LostContinuation lost) override;
+  void request_adapter(RequestId request, std::shared_ptr<ProviderEvents> to) override;
+  void request_device(RequestId request, const ProvidedAdapter& adapter, const std::string& label,
+                      std::shared_ptr<ProviderEvents> to) override;
   void release_adapter(AdapterId adapter) override;
   void destroy_device(DeviceId device) override;
   void release_device(DeviceId device) override;
@@ -54,12 +55,12 @@ class DawnProvider final : public DeviceProvider {
   void end_hung_device(DeviceId device, DeviceEnd end) override;
 
   /// Makes a device it holds lost now (wgpuDeviceForceLoss, reason Unknown): what a driver reset
-  /// would do, on purpose. Its loss report (the `lost` continuation, when process_events() runs
-  /// it) carries `message` instead of the API's words, which describe a forced loss as an
-  /// internal error. False (and nothing happens) for a device it does not hold.
+  /// would do, on purpose. Its loss report (the DeviceLost event, when process_events() runs
+  /// Dawn's callback) carries `message` instead of the API's words, which describe a forced loss
+  /// as an internal error. False (and nothing happens) for a device it does not hold.
   bool force_loss(DeviceId device, std::string message);
-  /// Runs the continuations that are ready (non-blocking), then ends the hung devices whose
-  /// work finished.
+  /// Runs Dawn's callbacks that are ready, non-blocking (the events they report reach their
+  /// receivers), then ends the hung devices whose work finished.
   void process_events() const;
   /// Hung devices kept until their work finishes.
   uint64_t hung_devices_waiting() const;

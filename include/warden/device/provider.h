@@ -6,9 +6,10 @@
 
 #include <compare>
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "warden/core/result.h"
 #include "warden/device/retirement_policy.h"
@@ -66,20 +67,56 @@ using AdapterReply = Result<std::optional<ProvidedAdapter>>;
 /// A device, or an Error: the request was rejected.
 using DeviceReply = Result<ProvidedDevice>;
 
-/// Receives the answer to request_adapter().
-using AdapterContinuation = std::function<void(AdapterReply)>;
-/// Receives the answer to request_device().
-using DeviceContinuation = std::function<void(DeviceReply)>;
-/// Receives a device's loss.
-using LostContinuation = std::function<void(LossReport)>;
+/// A request, as its caller names it: the provider carries the id back with the answer. Unique
+/// among the requests of one receiver; 0 is never used.
+struct RequestId {
+  /// The id; 0 means none.
+  uint64_t value = 0;
+  /// Ids order as their numbers do.
+  constexpr auto operator<=>(const RequestId&) const = default;
+};
+
+/// An adapter request answered.
+struct AdapterAnswered {
+  /// The request, as its caller named it.
+  RequestId request{};
+  /// The answer.
+  AdapterReply reply;
+};
+/// A device request answered.
+struct DeviceAnswered {
+  /// The request, as its caller named it.
+  RequestId request{};
+  /// The answer.
+  DeviceReply reply;
+};
+/// A delivered device lost.
+struct DeviceLost {
+  /// The device, as DeviceAnswered named it.
+  DeviceId device{};
+  /// What the API said.
+  LossReport report{};
+};
+/// What a provider reports: one kind of event each.
+using ProviderEvent = std::variant<AdapterAnswered, DeviceAnswered, DeviceLost>;
+
+/// Where a provider's events go (see DeviceProvider's contract): one receive() per event, and
+/// one dispatch on its kind in the receiver.
+class ProviderEvents {
+ public:
+  virtual ~ProviderEvents() = default;
+  /// One event, on the thread that drives the provider's events.
+  virtual void receive(ProviderEvent event) = 0;
+};
 
 /// Contract for implementations:
-///  - each continuation is called exactly once, later, on the thread that drives the
-///    provider's events (only a request made without a usable API may be answered inside
-///    the call; ask check_api() first);
-///  - `lost` is called at most once, and only for a device that was delivered through `done`
-///    (a failed request is not a loss); it may still come after the device was released or
-///    destroyed, which the receiver must tolerate;
+///  - each request is answered exactly once, by an event to the receiver given with it, later,
+///    on the thread that drives the provider's events (only a request made without a usable API
+///    may be answered inside the call; ask check_api() first);
+///  - a device delivered by a DeviceAnswered is reported lost at most once, by a DeviceLost to the
+///    receiver of its request (a failed request is not a loss); the report may still come after
+///    the device was released or destroyed, which the receiver must tolerate;
+///  - the provider holds each receiver until it has nothing more to report to it;
 ///  - the provider outlives every receiver that holds its ids.
 class DeviceProvider {
  public:
@@ -87,11 +124,12 @@ class DeviceProvider {
 
   /// An error when there is no WebGPU implementation to ask at all ("API missing").
   virtual Result<void> check_api() = 0;
-  /// Requests an adapter; `done` gets the answer later.
-  virtual void request_adapter(AdapterContinuation done) = 0;
-  /// Requests a device labelled `label` from `adapter`; `done` gets it, `lost` its loss (see above).
-  virtual void request_device(const ProvidedAdapter& adapter, const std::string& label,
-                              DeviceContinuation done, LostContinuation lost) = 0;
+  /// Requests an adapter; `to` receives the AdapterAnswered carrying `request`, later.
+  virtual void request_adapter(RequestId request, std::shared_ptr<ProviderEvents> to) = 0;
+  /// Requests a device labelled `label` from `adapter`; `to` receives the DeviceAnswered carrying
+  /// `request`, and later the device's DeviceLost (see above).
+  virtual void request_device(RequestId request, const ProvidedAdapter& adapter, const std::string& label,
+                              std::shared_ptr<ProviderEvents> to) = 0;
   /// Gives back an adapter the receiver no longer needs.
   virtual void release_adapter(AdapterId adapter) = 0;
   /// Ends the device's useful life, then drops the provider's reference.

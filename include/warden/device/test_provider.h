@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,10 +26,10 @@ class TestProvider final : public DeviceProvider {
   // ---- DeviceProvider -----------------------------------------------------------------------
   Result<void> check_api() override;
   /// Queues an adapter request until the test resolves or rejects it.
-  void request_adapter(AdapterContinuation done) override;
+  void request_adapter(RequestId request, std::shared_ptr<ProviderEvents> to) override;
   /// Queues a device request until the test resolves or rejects it.
-  void request_device(const ProvidedAdapter& adapter, const std::string& label, DeviceContinuation done,
-                      LostContinuation lost) override;
+  void request_device(RequestId request, const ProvidedAdapter& adapter, const std::string& label,
+                      std::shared_ptr<ProviderEvents> to) override;
   /// Counts and journals the release.
   void release_adapter(AdapterId adapter) override;
   void destroy_device(DeviceId device) override;
@@ -90,20 +91,23 @@ class TestProvider final : public DeviceProvider {
 
  private:
   struct PendingAdapter {
-    AdapterContinuation done{};
+    RequestId request{};
+    std::shared_ptr<ProviderEvents> to{};
+    void answer(AdapterReply reply) const { to->receive(AdapterAnswered{request, std::move(reply)}); }
   };
   struct PendingDevice {
     AdapterId adapter{};
-    DeviceContinuation done{};
-    LostContinuation lost{};
+    RequestId request{};
+    std::shared_ptr<ProviderEvents> to{};
+    void answer(DeviceReply reply) const { to->receive(DeviceAnswered{request, std::move(reply)}); }
   };
-  Result<AdapterContinuation> take_adapter_request(size_t request);
+  Result<PendingAdapter> take_adapter_request(size_t request);
   Result<PendingDevice> take_device_request(size_t request);
 
   std::optional<std::string> api_missing_;
   std::vector<std::optional<PendingAdapter>> adapter_requests_;
   std::vector<std::optional<PendingDevice>> device_requests_;
-  std::map<uint64_t, LostContinuation> lost_promises_;  // unsettled, per device
+  std::map<uint64_t, std::shared_ptr<ProviderEvents>> lost_promises_;  // unsettled, per device: its receiver
   std::set<uint64_t> live_adapters_;
   std::set<uint64_t> live_devices_;
   std::set<uint64_t> destroyed_;

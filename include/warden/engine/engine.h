@@ -381,7 +381,7 @@ class Engine {
   const std::string& message() const;
   /// The device generation the registry's objects belong to (or are being rebuilt for): 1 for
   /// the first device, one more for each device after it.
-  uint64_t device_generation() const { return current_.number; }
+  uint64_t device_generation() const { return controller_->generation().number; }
 
   /// Where every layer under the engine reports, each message with its id (docs/messages.md):
   /// the instance's log (gfx.gpu), the device's states and retirements (gfx.device), the
@@ -542,13 +542,10 @@ class Engine {
     GenerationObserver* observer{};
     uint64_t added{};  // tells apart an observer removed and another added at the same address
   };
-  // One device generation as the engine lives it: the facts the engine needs about the device it
-  // has. Whether the generation still lives is not among them: the controller's token says so
-  // (every end of a device takes a new token), and nothing here copies it.
+  // What the engine did with the newest device generation. The generation itself (its number,
+  // token, device and phase) is the controller's record (DeviceController::generation()), read,
+  // never copied.
   struct DeviceGeneration {
-    uint64_t number = 0;        // the registry's device generation: 1 for the first device
-    device::Token token{};      // the controller's token the device was received under
-    device::DeviceId id{};      // the device, as the provider names it (force_device_loss ends it)
     bool shown = false;         // made Ready: the application hears of its loss
     bool submitted = false;     // a frame was submitted on it (the standby is asked for after)
     bool standby_asked = false; // request_standby() was called for it (once per device)
@@ -605,7 +602,7 @@ class Engine {
   EngineOptions options_;
   EngineCallbacks callbacks_;
   std::unique_ptr<device::DawnProvider> dawn_;
-  std::shared_ptr<ProviderInbox> inbox_;  // shared with Dawn's continuations, which may outlive the engine
+  std::shared_ptr<ProviderInbox> inbox_;  // shared with Dawn's receivers (QueuedProvider), which may outlive the engine
   std::unique_ptr<QueuedProvider> provider_;
   device::RebuildPolicy policy_;
   device::RetirementPolicy retirement_;

@@ -15,11 +15,11 @@ namespace {
 StateReason because(StateCause cause) { return StateReason{.cause = cause}; }
 
 // A device that arrived with nobody to take it (its controller gone, or a spare already held):
-// never attached, never presented, so it ends as the retirement policy ends such a device.
-void end_unshown(DeviceProvider& provider, RetirementPolicy& retirement, DeviceId device) {
-  const DeviceEnd end = retirement.end_for(false);
+// never attached, never presented, so it ends as the device end policy ends such a device.
+void end_unshown(DeviceProvider& provider, DeviceEndPolicy& end_policy, DeviceId device) {
+  const DeviceEnd end = end_policy.end_for(false);
   end == DeviceEnd::Destroy ? provider.destroy_device(device) : provider.release_device(device);
-  retirement.note_ended(end, false);
+  end_policy.note_ended(end, false);
 }
 
 StateReason start_failed(std::string why) {
@@ -93,7 +93,7 @@ struct Incarnation {
   bool preparing = false;
   bool attached = false;
   bool presented = false;
-  bool retired = false;
+  bool ended = false;
   bool hung = false;  // report_hang ended it: its queue may never be idle
 };
 
@@ -102,12 +102,12 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       : provider(p),
         hooks(std::move(h)),
         options(std::move(o)),
-        retirement(options.retirement != nullptr ? *options.retirement : RetirementPolicy::process()) {}
+        end_policy(options.device_end != nullptr ? *options.device_end : DeviceEndPolicy::process()) {}
 
   DeviceProvider& provider;
   ControllerHooks hooks;
   ControllerOptions options;
-  RetirementPolicy& retirement;
+  DeviceEndPolicy& end_policy;
 
   Token token{};
   uint64_t devices_received = 0;  // as current: the newest device generation
@@ -115,7 +115,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   StateReason reason{};
   std::string message = describe(reason);
   std::unique_ptr<Incarnation> active;  // the device shown, if any
-  std::vector<RetirementRecord> retirements;
+  std::vector<DeviceEndRecord> device_ends;
   std::vector<std::string> hook_failures;
   bool standby_in_flight = false;
   uint64_t standby_takeovers = 0;
@@ -146,7 +146,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // ---- states -----------------------------------------------------------------------------
   // The state flips before any hook hears of the change (Dawn: "flip the state before
   // cleanup"), together with what is attached: a hook that asks state() or active_device()
-  // while a device retires is told where the controller is going, and the two agree.
+  // while a device ends is told where the controller is going, and the two agree.
   void flip(DeviceState next, StateReason why) {
     state = next;
     reason = std::move(why);
@@ -193,17 +193,17 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   }
 
   // Ends the current token's transition: a new token, the device taken out of view and the
-  // state flipped, then the old device retired. Every stop, loss, failure or replacement
+  // state flipped, then the old device ended. Every stop, loss, failure or replacement
   // starts here, so nothing still in flight for the old token can change what is shown. The
-  // caller goes on only while the returned token is current: a retirement hook may have taken
+  // caller goes on only while the returned token is current: an end hook may have taken
   // a newer one, and the newer one wins.
   Token end_token(DeviceState next, StateReason why, bool keep_device = false) {
     const Token t = next_token();
     std::unique_ptr<Incarnation> old = take_active();
     flip(next, std::move(why));
-    // Where a retirement hook may run too: the old device is out of view.
+    // Where an end hook may run too: the old device is out of view.
     report_state(old ? old->device_generation : devices_received + 1);
-    retire(old.get(), keep_device);
+    end_incarnation(old.get(), keep_device);
     return t;
   }
 
@@ -218,16 +218,16 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     return why;
   }
 
-  // ---- retirement (docs/design.md, device rule D3) ----------------------------------------
+  // ---- a device's end (docs/design.md, device rule D3) ------------------------------------
   // Stop the render loop, detach the view, dispose of the device's resources, end the
   // device: each step runs even if the one before it throws (a chain of finally blocks).
   // Idempotent: the flag is flipped before any step, so a second call, or a call re-entered
   // from a hook, does nothing. It only ever touches `inc`, never the replacement, and always
   // runs to its end: a hook that takes a new token meanwhile does not save `inc`.
-  void retire(Incarnation* inc, bool keep_device = false) {
-    if (inc == nullptr || inc->retired) return;
-    inc->retired = true;
-    RetirementRecord record;
+  void end_incarnation(Incarnation* inc, bool keep_device = false) {
+    if (inc == nullptr || inc->ended) return;
+    inc->ended = true;
+    DeviceEndRecord record;
     record.token = inc->token;
     record.device_generation = inc->device_generation;
     record.device = inc->device.id;
@@ -253,22 +253,22 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       const std::string which = record.device_generation != 0
                                     ? fmt::format("device generation {}", record.device_generation)
                                     : std::string("a device for a superseded request");
-      options.diagnostics->info(MessageId::DeviceRetired,
-                                fmt::format("{} retired: {}", which, how));
+      options.diagnostics->info(MessageId::DeviceEnded,
+                                fmt::format("{} ended: {}", which, how));
     }
-    retirements.push_back(std::move(record));
+    device_ends.push_back(std::move(record));
   }
 
   // ADR-0003: a device that presented is let go, never destroyed; a healthy device torn down
   // with keep_device goes to the stash for the next engine.
-  void end_device(Incarnation& inc, bool keep_device, RetirementRecord& record) {
+  void end_device(Incarnation& inc, bool keep_device, DeviceEndRecord& record) {
     if (keep_device && options.stash != nullptr && !inc.route->lost) {
       inc.route->receiver.reset();
-      options.stash->put(StashedDevice{&provider, inc.device, inc.presented, inc.route, &retirement});
+      options.stash->put(StashedDevice{&provider, inc.device, inc.presented, inc.route, &end_policy});
       record.stashed = true;
       return;
     }
-    const DeviceEnd end = retirement.end_for(inc.presented);
+    const DeviceEnd end = end_policy.end_for(inc.presented);
     if (inc.hung) {
       provider.end_hung_device(inc.device.id, end);
       record.hung = true;
@@ -277,14 +277,14 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     } else {
       provider.release_device(inc.device.id);
     }
-    retirement.note_ended(end, inc.presented);
+    end_policy.note_ended(end, inc.presented);
     record.ended = end;
   }
 
   // ---- the transitions --------------------------------------------------------------------
-  // initialize() (device rule D2): a new token; the old device is retired before anything is
+  // initialize() (device rule D2): a new token; the old device is ended before anything is
   // asked of the provider.
-  // ("Starting..." is shown after retiring, not before, so no hook runs while the
+  // ("Starting..." is shown after ending it, not before, so no hook runs while the
   // old device is still out.)
   void initialize() {
     const Token token = end_token(DeviceState::Starting, because(StateCause::Starting));
@@ -293,7 +293,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (auto api = provider.check_api(); !api) {
       return fail(token, fmt::format("WebGPU is unavailable ({})", api.error().message), std::nullopt);
     }
-    if (auto admitted = retirement.admit_new_device(); !admitted) {
+    if (auto admitted = end_policy.admit_new_device(); !admitted) {
       return fail(token, admitted.error().message, std::nullopt);
     }
     if (options.stash != nullptr) {
@@ -331,25 +331,25 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     std::weak_ptr<Core> weak = weak_from_this();
     provider.request_device(
         adapter, options.device_label,
-        [weak, &provider = provider, &retirement = retirement, token, adapter, route](DeviceReply device) {
+        [weak, &provider = provider, &end_policy = end_policy, token, adapter, route](DeviceReply device) {
           provider.release_adapter(adapter.id);  // the device holds what it needs of it
           if (auto core = weak.lock()) return core->on_device(token, std::move(device), route);
           if (device) {  // the controller is gone: nobody will attach it
-            retirement.note_built();
-            end_unshown(provider, retirement, device->id);
+            end_policy.note_built();
+            end_unshown(provider, end_policy, device->id);
           }
         },
         [route](LossReport report) { route->report(std::move(report)); });
   }
 
   void on_device(Token token, DeviceReply reply, std::shared_ptr<LostRoute> route) {
-    if (reply) retirement.note_built();
+    if (reply) end_policy.note_built();
     if (!is_current(token)) {
-      // Device rule D2: a device for a token that is no longer current is retired, never
+      // Device rule D2: a device for a token that is no longer current is ended, never
       // attached, and its late loss goes nowhere. It is no device generation of this controller.
       if (reply) {
         Incarnation stale{token, 0, *reply, route};
-        retire(&stale);
+        end_incarnation(&stale);
       }
       return;
     }
@@ -368,7 +368,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // it. A failed request leaves no standby; the next start requests a device as it would have.
   void request_standby() {
     if (options.standby == nullptr || options.standby->holds() || standby_in_flight) return;
-    if (!provider.check_api() || !retirement.admit_new_device()) return;
+    if (!provider.check_api() || !end_policy.admit_new_device()) return;
     standby_in_flight = true;
     std::weak_ptr<Core> weak = weak_from_this();
     provider.request_adapter([weak, &provider = provider](AdapterReply reply) {
@@ -384,14 +384,14 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     std::weak_ptr<Core> weak = weak_from_this();
     provider.request_device(
         adapter, options.device_label + " (standby)",
-        [weak, &provider = provider, &retirement = retirement, adapter, route](DeviceReply device) {
+        [weak, &provider = provider, &end_policy = end_policy, adapter, route](DeviceReply device) {
           provider.release_adapter(adapter.id);
-          if (device) retirement.note_built();
+          if (device) end_policy.note_built();
           auto core = weak.lock();
           if (core) core->standby_in_flight = false;
           if (!device) return;
-          if (!core || core->options.standby->holds()) return end_unshown(provider, retirement, device->id);
-          core->options.standby->put(StashedDevice{&provider, *device, false, route, &retirement});
+          if (!core || core->options.standby->holds()) return end_unshown(provider, end_policy, device->id);
+          core->options.standby->put(StashedDevice{&provider, *device, false, route, &end_policy});
         },
         [route](LossReport report) { route->report(std::move(report)); });
   }
@@ -445,7 +445,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     const uint64_t shown = active->device_generation;
     flip(DeviceState::Ready, because(StateCause::Shown));
     call("show graphics", hooks.show_graphics, view(*active));
-    // Reported once the device is shown, so a sink that ends the token retires a device whose
+    // Reported once the device is shown, so a sink that ends the token ends a device whose
     // show_graphics ran, as an on_state hook would.
     if (!is_current(token)) return;
     report_state(shown);
@@ -480,7 +480,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     tell(end_token(DeviceState::Failed, std::move(reason_now)), Fallback::Show);
   }
 
-  // stop() (device rule D5): the token first, then retirement, then the stable fallback. No
+  // stop() (device rule D5): the token first, then the device's end, then the stable fallback. No
   // new request: only an explicit retry asks for a device.
   void stop() { tell(end_token(DeviceState::Stopped, because(StateCause::StoppedByUser)), Fallback::Show); }
 
@@ -506,7 +506,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (!tell(token, Fallback::None)) {
       return make_error(ErrorKind::Refused, MessageId::ShutdownOvertaken,
                         fmt::format("shutdown overtaken: a hook took token {} while the device was "
-                                    "retired; that token is current, not shut down",
+                                    "ended; that token is current, not shut down",
                                     this->token.value));
     }
     if (teardown.keep_device && !can_keep) {
@@ -569,7 +569,7 @@ std::optional<DeviceView> DeviceController::active_device() const {
   if (!core_->active || !core_->active->attached) return std::nullopt;
   return core_->view(*core_->active);
 }
-const std::vector<RetirementRecord>& DeviceController::retirements() const { return core_->retirements; }
+const std::vector<DeviceEndRecord>& DeviceController::device_ends() const { return core_->device_ends; }
 const std::vector<std::string>& DeviceController::hook_failures() const { return core_->hook_failures; }
 
 }  // namespace warden::device

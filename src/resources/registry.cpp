@@ -563,7 +563,7 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view la
     return make_error(ErrorKind::PoolFull, MessageId::ResourcePoolFull,
                       fmt::format("{} pool is full ({} of {} slots in use, {} retired); \"{}\" was {}",
                                   kind_name<Tag>(), s.pool.live_count(), s.pool.capacity(),
-                                  s.pool.retired_slots(), label, outcome));
+                                  s.pool.exhausted_slots(), label, outcome));
   }
   if (ownership == Ownership::Borrowed) add_ref(procs_, object);
   if (id->index >= s.records.size()) s.records.resize(id->index + 1);

@@ -1,6 +1,7 @@
 /// @file
-/// RetirementPolicy: how a device's life ends, and whether a new one may be built
-/// (docs/adr/0003-retirement-policy.md; docs/design.md, device rule D6: never destroy a presenting device).
+/// DeviceEndPolicy: how a device's life ends, and whether a new one may be built
+/// (docs/adr/0003-retirement-policy.md, written when it was called the retirement policy;
+/// docs/design.md, device rule D6: never destroy a presenting device).
 ///
 /// A device that has presented to a surface is released, never destroy()ed; one that never
 /// presented may be destroyed, which returns its memory at once. On Dawn a release of the last
@@ -26,8 +27,8 @@ const char* to_string(DeviceEnd end);
 inline constexpr const char* kDestroyOverrideEnvVar = "WARDEN_GPU_DESTROY";  ///< "1": destroy
 inline constexpr const char* kGateOverrideEnvVar = "WARDEN_GPU_GATE";        ///< "ignore"
 
-/// The overrides of a RetirementPolicy.
-struct RetirementOptions {
+/// The overrides of a DeviceEndPolicy.
+struct DeviceEndOptions {
   /// Destroy every device, presenting or not (the A/B arm; may cost the surface).
   bool destroy_override = false;
   /// Admit new devices even after a presenting device was destroyed.
@@ -35,20 +36,20 @@ struct RetirementOptions {
 };
 
 /// WARDEN_GPU_DESTROY=1 sets destroy_override; WARDEN_GPU_GATE=ignore sets gate_override.
-RetirementOptions retirement_options_from_environment();
+DeviceEndOptions device_end_options_from_environment();
 
 /// Chooses release or destroy for each device and keeps the process's counts (see the file comment).
-class RetirementPolicy {
+class DeviceEndPolicy {
  public:
   /// A policy with `options` (by default, those of the environment).
-  explicit RetirementPolicy(RetirementOptions options = retirement_options_from_environment());
+  explicit DeviceEndPolicy(DeviceEndOptions options = device_end_options_from_environment());
 
   /// The process's policy, for applications with one device owner per process. Never
   /// destroyed, so it can be counted on from static destructors.
-  static RetirementPolicy& process();
+  static DeviceEndPolicy& process();
 
   /// The options it was built with.
-  const RetirementOptions& options() const { return options_; }
+  const DeviceEndOptions& options() const { return options_; }
 
   /// The rule, in one place.
   DeviceEnd end_for(bool presented) const {
@@ -79,7 +80,7 @@ class RetirementPolicy {
   Result<void> admit_new_device() const;
 
  private:
-  RetirementOptions options_;
+  DeviceEndOptions options_;
   uint64_t built_ = 0;
   uint64_t destroyed_ = 0;
   uint64_t released_ = 0;

@@ -83,8 +83,8 @@ int main() {
 
   // Through the controller: asynchronous requests driven by process_events().
   device::DawnProvider provider(&ctx, device::DawnProviderOptions{.device = {.backend = choice}});
-  device::RetirementPolicy retirement(device::RetirementOptions{});
-  device::DeviceController controller(provider, {}, device::ControllerOptions{.retirement = &retirement});
+  device::DeviceEndPolicy end_policy(device::DeviceEndOptions{});
+  device::DeviceController controller(provider, {}, device::ControllerOptions{.device_end = &end_policy});
   std::vector<double> managed;
   const uint64_t waits_before = gpu::blocking_wait_count();
   for (int i = 0; i < kCycles; ++i) {

@@ -305,10 +305,10 @@ class WindowApp {
     // is a failure (exit 1).
     if (!made) return make_error(made.error().kind, MessageId::WindowDeviceNotReady, made.error().message);
     std::unique_ptr<WindowApp> app(new WindowApp(std::move(*made)));
-    // Every device retired, in the controller's words, told wherever it happens (the last one
+    // Every device ended, in the controller's words, told wherever it happens (the last one
     // at the engine's end).
-    app->engine_->diagnostics().set_sink([retired = app->retired_](const Diagnostic& d) {
-      if (d.id == MessageId::DeviceRetired) retired->push_back(d.message);
+    app->engine_->diagnostics().set_sink([ended = app->ended_](const Diagnostic& d) {
+      if (d.id == MessageId::DeviceEnded) ended->push_back(d.message);
     });
     auto target = app->engine_->present_to(window.surface_source(), size.width, size.height, {.label = "window"});
     if (!target) return target.error();
@@ -351,7 +351,7 @@ class WindowApp {
 
   Result<void> lose_device() { return engine_->force_device_loss("warden window --lose-device-at"); }
 
-  // The scene and the window go first, then the engine, which retires its last device.
+  // The scene and the window go first, then the engine, which ends its last device.
   void end() {
     scene_.reset();
     target_.reset();
@@ -360,13 +360,13 @@ class WindowApp {
 
   const engine::PresentTarget& target() const { return *target_; }
   uint64_t device_generation() const { return engine_->device_generation(); }
-  // "device generation N retired: ...", each device the engine let go of, in order.
-  const std::vector<std::string>& retired() const { return *retired_; }
+  // "device generation N ended: ...", each device the engine let go of, in order.
+  const std::vector<std::string>& ended() const { return *ended_; }
 
  private:
   explicit WindowApp(std::unique_ptr<engine::Engine> engine) : engine_(std::move(engine)) {}
 
-  std::shared_ptr<std::vector<std::string>> retired_ = std::make_shared<std::vector<std::string>>();
+  std::shared_ptr<std::vector<std::string>> ended_ = std::make_shared<std::vector<std::string>>();
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<engine::PresentTarget> target_;
   std::unique_ptr<CubeScene> scene_;
@@ -424,7 +424,7 @@ int run_window_command(const WindowArgs& args) {
             presented, size->width, size->height, gpu::to_string(target.format()), counters.configures,
             counters.frames_skipped, counters.surfaces_created, (*app)->device_generation());
   (*app)->end();
-  for (const std::string& retired : (*app)->retired()) print_out("window: {}\n", retired);
+  for (const std::string& ended : (*app)->ended()) print_out("window: {}\n", ended);
   if (!args.screenshot.empty()) print_out("window: screenshot {}\n", args.screenshot);
   return kExitOk;
 }

@@ -17,11 +17,11 @@ namespace {
 StateReason because(StateCause cause) { return StateReason{.cause = cause}; }
 
 // A device that arrived with nobody to take it (its controller gone, or a spare already held):
-// never attached, never presented, so it ends as the retirement policy ends such a device.
-void end_unshown(DeviceProvider& provider, RetirementPolicy& retirement, DeviceId device) {
-  const DeviceEnd end = retirement.end_for(false);
+// never attached, never presented, so it ends as the device end policy ends such a device.
+void end_unshown(DeviceProvider& provider, DeviceEndPolicy& end_policy, DeviceId device) {
+  const DeviceEnd end = end_policy.end_for(false);
   end == DeviceEnd::Destroy ? provider.destroy_device(device) : provider.release_device(device);
-  retirement.note_ended(end, false);
+  end_policy.note_ended(end, false);
 }
 
 StateReason start_failed(std::string why) {
@@ -103,7 +103,7 @@ struct Incarnation {
   bool preparing = false;
   bool attached = false;
   bool presented = false;
-  bool retired = false;
+  bool ended = false;
   bool hung = false;  // report_hang ended it: its queue may never be idle
 };
 
@@ -121,7 +121,7 @@ struct ControllerEvents final : ProviderEvents {
     std::shared_ptr<LostRoute> route{};  // a device request: where the device's loss will go
   };
 
-  ControllerEvents(DeviceProvider& p, RetirementPolicy& r) : provider(p), retirement(r) {}
+  ControllerEvents(DeviceProvider& p, DeviceEndPolicy& e) : provider(p), end_policy(e) {}
 
   // Names a request before it is made (a provider without a usable API answers inside the call).
   RequestId ask(Asked what) {
@@ -145,7 +145,7 @@ struct ControllerEvents final : ProviderEvents {
   }
 
   DeviceProvider& provider;
-  RetirementPolicy& retirement;
+  DeviceEndPolicy& end_policy;
   std::weak_ptr<DeviceController::Core> core;
   uint64_t next_request = 1;
   std::map<uint64_t, Asked> asked;  // by request id
@@ -158,13 +158,13 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       : provider(p),
         hooks(std::move(h)),
         options(std::move(o)),
-        retirement(options.retirement != nullptr ? *options.retirement : RetirementPolicy::process()),
-        events(std::make_shared<ControllerEvents>(provider, retirement)) {}
+        end_policy(options.device_end != nullptr ? *options.device_end : DeviceEndPolicy::process()),
+        events(std::make_shared<ControllerEvents>(provider, end_policy)) {}
 
   DeviceProvider& provider;
   ControllerHooks hooks;
   ControllerOptions options;
-  RetirementPolicy& retirement;
+  DeviceEndPolicy& end_policy;
   std::shared_ptr<ControllerEvents> events;  // given with every request (the constructor points it here)
 
   Token token{};
@@ -173,7 +173,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   StateReason reason{};
   std::string message = describe(reason);
   std::unique_ptr<Incarnation> active;  // the device shown, if any
-  std::vector<RetirementRecord> retirements;
+  std::vector<DeviceEndRecord> device_ends;
   std::vector<std::string> hook_failures;
   bool standby_in_flight = false;
   uint64_t standby_takeovers = 0;
@@ -210,7 +210,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // ---- states -----------------------------------------------------------------------------
   // The state flips before any hook hears of the change (Dawn: "flip the state before
   // cleanup"), together with what is attached: a hook that asks state() or active_device()
-  // while a device retires is told where the controller is going, and the two agree.
+  // while a device ends is told where the controller is going, and the two agree.
   void flip(DeviceState next, StateReason why) {
     state = next;
     reason = std::move(why);
@@ -257,19 +257,19 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   }
 
   // Ends the current token's transition: a new token, the device taken out of view and the
-  // state flipped, then the old device retired. Every stop, loss, failure or replacement
+  // state flipped, then the old device ended. Every stop, loss, failure or replacement
   // starts here, so nothing still in flight for the old token can change what is shown. The
-  // caller goes on only while the returned token is current: a retirement hook may have taken
+  // caller goes on only while the returned token is current: an end hook may have taken
   // a newer one, and the newer one wins.
   Token end_token(DeviceState next, StateReason why, bool keep_device = false) {
     const Token t = next_token();
     std::unique_ptr<Incarnation> old = take_active();
     flip(next, std::move(why));
-    // Where a retirement hook may run too: the old device is out of view.
+    // Where an end hook may run too: the old device is out of view.
     // The newest generation ends with its incarnation (an older one ended before it was received).
     if (old && old->device_generation == generation.number) generation.phase = GenerationPhase::Ended;
     report_state(old ? old->device_generation : generation.number + 1);
-    retire(old.get(), keep_device);
+    end_incarnation(old.get(), keep_device);
     return t;
   }
 
@@ -284,16 +284,16 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     return why;
   }
 
-  // ---- retirement (docs/design.md, device rule D3) ----------------------------------------
+  // ---- a device's end (docs/design.md, device rule D3) ------------------------------------
   // Stop the render loop, detach the view, dispose of the device's resources, end the
   // device: each step runs even if the one before it throws (a chain of finally blocks).
   // Idempotent: the flag is flipped before any step, so a second call, or a call re-entered
   // from a hook, does nothing. It only ever touches `inc`, never the replacement, and always
   // runs to its end: a hook that takes a new token meanwhile does not save `inc`.
-  void retire(Incarnation* inc, bool keep_device = false) {
-    if (inc == nullptr || inc->retired) return;
-    inc->retired = true;
-    RetirementRecord record;
+  void end_incarnation(Incarnation* inc, bool keep_device = false) {
+    if (inc == nullptr || inc->ended) return;
+    inc->ended = true;
+    DeviceEndRecord record;
     record.token = inc->token;
     record.device_generation = inc->device_generation;
     record.device = inc->device.id;
@@ -319,22 +319,22 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
       const std::string which = record.device_generation != 0
                                     ? fmt::format("device generation {}", record.device_generation)
                                     : std::string("a device for a superseded request");
-      options.diagnostics->info(MessageId::DeviceRetired,
-                                fmt::format("{} retired: {}", which, how));
+      options.diagnostics->info(MessageId::DeviceEnded,
+                                fmt::format("{} ended: {}", which, how));
     }
-    retirements.push_back(std::move(record));
+    device_ends.push_back(std::move(record));
   }
 
   // ADR-0003: a device that presented is let go, never destroyed; a healthy device torn down
   // with keep_device goes to the stash for the next engine.
-  void end_device(Incarnation& inc, bool keep_device, RetirementRecord& record) {
+  void end_device(Incarnation& inc, bool keep_device, DeviceEndRecord& record) {
     if (keep_device && options.stash != nullptr && !inc.route->lost) {
       inc.route->receiver.reset();
-      options.stash->put(StashedDevice{&provider, inc.device, inc.presented, inc.route, &retirement});
+      options.stash->put(StashedDevice{&provider, inc.device, inc.presented, inc.route, &end_policy});
       record.stashed = true;
       return;
     }
-    const DeviceEnd end = retirement.end_for(inc.presented);
+    const DeviceEnd end = end_policy.end_for(inc.presented);
     if (inc.hung) {
       provider.end_hung_device(inc.device.id, end);
       record.hung = true;
@@ -343,14 +343,14 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     } else {
       provider.release_device(inc.device.id);
     }
-    retirement.note_ended(end, inc.presented);
+    end_policy.note_ended(end, inc.presented);
     record.ended = end;
   }
 
   // ---- the transitions --------------------------------------------------------------------
-  // initialize() (device rule D2): a new token; the old device is retired before anything is
+  // initialize() (device rule D2): a new token; the old device is ended before anything is
   // asked of the provider.
-  // ("Starting..." is shown after retiring, not before, so no hook runs while the
+  // ("Starting..." is shown after ending it, not before, so no hook runs while the
   // old device is still out.)
   void initialize() {
     const Token token = end_token(DeviceState::Starting, because(StateCause::Starting));
@@ -359,7 +359,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (auto api = provider.check_api(); !api) {
       return fail(token, fmt::format("WebGPU is unavailable ({})", api.error().message), std::nullopt);
     }
-    if (auto admitted = retirement.admit_new_device(); !admitted) {
+    if (auto admitted = end_policy.admit_new_device(); !admitted) {
       return fail(token, admitted.error().message, std::nullopt);
     }
     if (options.stash != nullptr) {
@@ -395,13 +395,13 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   }
 
   void on_device(Token token, DeviceReply reply, std::shared_ptr<LostRoute> route) {
-    if (reply) retirement.note_built();
+    if (reply) end_policy.note_built();
     if (!is_current(token)) {
-      // Device rule D2: a device for a token that is no longer current is retired, never
+      // Device rule D2: a device for a token that is no longer current is ended, never
       // attached, and its late loss goes nowhere. It is no device generation of this controller.
       if (reply) {
         Incarnation stale{token, 0, *reply, route};
-        retire(&stale);
+        end_incarnation(&stale);
       }
       return;
     }
@@ -420,7 +420,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   // it. A failed request leaves no standby; the next start requests a device as it would have.
   void request_standby() {
     if (options.standby == nullptr || options.standby->holds() || standby_in_flight) return;
-    if (!provider.check_api() || !retirement.admit_new_device()) return;
+    if (!provider.check_api() || !end_policy.admit_new_device()) return;
     standby_in_flight = true;
     provider.request_adapter(events->ask({.standby = true}), events);
   }
@@ -440,8 +440,8 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
   void on_standby_device(DeviceReply reply, std::shared_ptr<LostRoute> route) {
     standby_in_flight = false;
     if (!reply) return;
-    if (options.standby->holds()) return end_unshown(provider, retirement, reply->id);
-    options.standby->put(StashedDevice{&provider, *reply, false, std::move(route), &retirement});
+    if (options.standby->holds()) return end_unshown(provider, end_policy, reply->id);
+    options.standby->put(StashedDevice{&provider, *reply, false, std::move(route), &end_policy});
   }
 
   // The hot-restart path: a device handed over by the engine before this one.
@@ -494,7 +494,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     const uint64_t shown = active->device_generation;
     flip(DeviceState::Ready, because(StateCause::Shown));
     call("show graphics", hooks.show_graphics, view(*active));
-    // Reported once the device is shown, so a sink that ends the token retires a device whose
+    // Reported once the device is shown, so a sink that ends the token ends a device whose
     // show_graphics ran, as an on_state hook would.
     if (!is_current(token)) return;
     report_state(shown);
@@ -529,7 +529,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     tell(end_token(DeviceState::Failed, std::move(reason_now)), Fallback::Show);
   }
 
-  // stop() (device rule D5): the token first, then retirement, then the stable fallback. No
+  // stop() (device rule D5): the token first, then the device's end, then the stable fallback. No
   // new request: only an explicit retry asks for a device.
   void stop() { tell(end_token(DeviceState::Stopped, because(StateCause::StoppedByUser)), Fallback::Show); }
 
@@ -555,7 +555,7 @@ struct DeviceController::Core : std::enable_shared_from_this<Core> {
     if (!tell(token, Fallback::None)) {
       return make_error(ErrorKind::Refused, MessageId::ShutdownOvertaken,
                         fmt::format("shutdown overtaken: a hook took token {} while the device was "
-                                    "retired; that token is current, not shut down",
+                                    "ended; that token is current, not shut down",
                                     this->token.value));
     }
     if (teardown.keep_device && !can_keep) {
@@ -596,13 +596,13 @@ void ControllerEvents::on(DeviceAnswered answered) {
   auto controller = core.lock();
   if (!controller) {  // the controller is gone: nobody will attach it
     if (answered.reply) {
-      retirement.note_built();
-      end_unshown(provider, retirement, answered.reply->id);
+      end_policy.note_built();
+      end_unshown(provider, end_policy, answered.reply->id);
     }
     return;
   }
   if (what->standby) {
-    if (answered.reply) retirement.note_built();
+    if (answered.reply) end_policy.note_built();
     return controller->on_standby_device(std::move(answered.reply), std::move(what->route));
   }
   controller->on_device(what->token, std::move(answered.reply), std::move(what->route));
@@ -661,7 +661,7 @@ std::optional<DeviceView> DeviceController::active_device() const {
   if (!core_->active || !core_->active->attached) return std::nullopt;
   return core_->view(*core_->active);
 }
-const std::vector<RetirementRecord>& DeviceController::retirements() const { return core_->retirements; }
+const std::vector<DeviceEndRecord>& DeviceController::device_ends() const { return core_->device_ends; }
 const std::vector<std::string>& DeviceController::hook_failures() const { return core_->hook_failures; }
 
 }  // namespace warden::device

@@ -30,7 +30,7 @@ void DeviceStash::clear() {
   if (!held_) return;
   StashedDevice device = std::exchange(held_, std::nullopt).value();
   device.provider->release_device(device.device.id);
-  if (device.retirement != nullptr) device.retirement->note_ended(DeviceEnd::Release, device.presented);
+  if (device.device_end != nullptr) device.device_end->note_ended(DeviceEnd::Release, device.presented);
 }
 
 }  // namespace warden::device

@@ -224,7 +224,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       options_(with_engine_features(std::move(options))),
       callbacks_(std::move(callbacks)),
       policy_(options_.rebuild),
-      retirement_(device::retirement_options_from_environment()) {  // WARDEN_GPU_DESTROY=1: the A/B arm (ADR 0003)
+      end_policy_(device::device_end_options_from_environment()) {  // WARDEN_GPU_DESTROY=1: the A/B arm (ADR 0003)
   context_->set_diagnostics(&diagnostics_);
   uncaptured_ = std::make_unique<detail::UncapturedErrors>();
   frames_ = std::make_shared<detail::FrameSlot>();
@@ -247,7 +247,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
   controller_ = std::make_unique<device::DeviceController>(
       *provider_, hooks(),
       device::ControllerOptions{.device_label = options_.device.label,
-                                .retirement = &retirement_,
+                                .device_end = &end_policy_,
                                 .rebuild = &policy_,
                                 .standby = options_.standby_device ? &standby_ : nullptr,
                                 .diagnostics = &diagnostics_});
@@ -693,7 +693,7 @@ void Engine::poll() {
   // Ask: the spare after the shown device's first frame, not before (making it blocks this
   // poll for as long as a device request takes, and a recovery's first frame must not wait for
   // it); once per device: a spare held or in flight makes the call do nothing, and one the
-  // retirement policy refuses is not asked for again on every frame.
+  // device end policy refuses is not asked for again on every frame.
   if (options_.standby_device && state() == EngineState::Ready && current_.shown && current_.submitted &&
       !current_.standby_asked) {
     current_.standby_asked = true;
@@ -771,7 +771,7 @@ void Engine::prepare_standby() {
 }
 
 // Runs after the registry's poll, so what finished by now has retired. A hang goes the loss's
-// way through the controller (report_hang): the device let go as the retirement policy says
+// way through the controller (report_hang): the device let go as the device end policy says
 // (never destroyed once it presented, never handed to its replacement), the fault scored as
 // hung (recorded, not scored, once the policy gave up), the application told through on_lost,
 // and the next device asked for by the retry below, within the policy.

@@ -549,9 +549,9 @@ Result<Handle<Tag>> RegistryImpl::insert(Object<Tag> object, std::string_view la
       releases_.release_now<Tag>(object, ownership, 0, 0, std::string(label), Serial{});
     }
     return make_error(ErrorKind::PoolFull, MessageId::ResourcePoolFull,
-                      fmt::format("{} pool is full ({} of {} slots in use, {} retired); \"{}\" was {}",
+                      fmt::format("{} pool is full ({} of {} slots in use, {} exhausted); \"{}\" was {}",
                                   kind_name<Tag>(), s.pool.live_count(), s.pool.capacity(),
-                                  s.pool.retired_slots(), label, outcome));
+                                  s.pool.exhausted_slots(), label, outcome));
   }
   if (ownership == Ownership::Borrowed) add_ref(procs_, object);
   if (id->index >= s.records.size()) s.records.resize(id->index + 1);
@@ -759,9 +759,9 @@ void RegistryImpl::release_occupant(Handle<Tag> handle) {
   // which may call the registry again (a creation then takes this slot).
   if (due) releases_.release(*due);
   uncount_names(names);  // what only this recipe named goes now
-  if (released.slot_retired) {
-    diagnostics_.info(MessageId::SlotRetired,
-                      fmt::format("{} slot {} retired: its generation reached the limit {}",
+  if (released.slot_exhausted) {
+    diagnostics_.info(MessageId::SlotExhausted,
+                      fmt::format("{} slot {} exhausted: its generation reached the limit {}",
                                   kind_name<Tag>(), handle.index(), handle.generation()));
   }
 }
@@ -944,9 +944,9 @@ void RegistryImpl::keep_in_custody(Handle<Tag> handle) {
   rec.recipe.reset();
   rec.data = {};
   custody<Tag>().insert_or_assign(handle.bits(), std::move(kept));
-  if (released.slot_retired) {
-    diagnostics_.info(MessageId::SlotRetired,
-                      fmt::format("{} slot {} retired: its generation reached the limit {}",
+  if (released.slot_exhausted) {
+    diagnostics_.info(MessageId::SlotExhausted,
+                      fmt::format("{} slot {} exhausted: its generation reached the limit {}",
                                   kind_name<Tag>(), handle.index(), handle.generation()));
   }
 }

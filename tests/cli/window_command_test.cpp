@@ -62,8 +62,8 @@ TEST(WindowCommand, UnderXvfbItPresentsTheCubeAndReleasesTheDevice) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("window: presented 20 frames at 160x120"));
   EXPECT_THAT(run.out, HasSubstr("1 surface(s) over 1 device generation(s)"));
-  EXPECT_THAT(run.out, HasSubstr("window: device generation 1 retired: released (it presented, so it is never destroyed)"));
-  EXPECT_THAT(run.out, Not(HasSubstr("retired: destroyed")));
+  EXPECT_THAT(run.out, HasSubstr("window: device generation 1 ended: released (it presented, so it is never destroyed)"));
+  EXPECT_THAT(run.out, Not(HasSubstr("ended: destroyed")));
   const auto& image = shown.shot;
   ASSERT_TRUE(image) << image.error().message;
   ASSERT_EQ(image->width, 160u);
@@ -86,7 +86,7 @@ TEST(WindowCommand, UnderXvfbTheWindowGoesOnAcrossDeviceLosses) {
   EXPECT_THAT(run.out, HasSubstr("window: presented 12 frames at 160x120"));
   EXPECT_THAT(run.out, HasSubstr("3 surface(s) over 3 device generation(s)"));
   for (int generation = 1; generation <= 3; ++generation) {
-    EXPECT_THAT(run.out, HasSubstr(fmt::format("window: device generation {} retired: released (it presented, so it "
+    EXPECT_THAT(run.out, HasSubstr(fmt::format("window: device generation {} ended: released (it presented, so it "
                                                "is never destroyed)",
                                                generation)));
   }

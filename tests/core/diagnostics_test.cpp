@@ -20,7 +20,7 @@ TEST(Diagnostics, KeepsStructuredEntriesTheApplicationCanRead) {
   EXPECT_EQ(entries[0].message, "leak");
   EXPECT_EQ(entries[1].id, MessageId::ShaderCompilerMessage);
   EXPECT_EQ(d.count(MessageId::ResourcesLeakedAtShutdown), 1u);
-  EXPECT_EQ(d.count(MessageId::SlotRetired), 0u);
+  EXPECT_EQ(d.count(MessageId::SlotExhausted), 0u);
   EXPECT_EQ(d.count("gfx.resources"), 1u);
   EXPECT_EQ(d.count("gfx.shaders", Severity::Warning), 0u);
   EXPECT_EQ(d.take().size(), 2u);
@@ -40,7 +40,7 @@ TEST(Diagnostics, BoundedStoreDropsTheOldestAndCountsThem) {
 
 TEST(Diagnostics, BoundedStoreKeepsTheNewestInOrderAfterWrappingAround) {
   Diagnostics d(3);
-  for (int i = 1; i <= 8; ++i) d.info(i % 2 == 0 ? MessageId::SlotRetired : MessageId::Application, std::to_string(i));
+  for (int i = 1; i <= 8; ++i) d.info(i % 2 == 0 ? MessageId::SlotExhausted : MessageId::Application, std::to_string(i));
   auto messages = [](const std::vector<Diagnostic>& entries) {
     std::vector<std::string> out;
     for (const Diagnostic& e : entries) out.push_back(e.message);
@@ -48,7 +48,7 @@ TEST(Diagnostics, BoundedStoreKeepsTheNewestInOrderAfterWrappingAround) {
   };
   EXPECT_EQ(messages(d.entries()), (std::vector<std::string>{"6", "7", "8"}));
   EXPECT_EQ(d.dropped(), 5u);
-  EXPECT_EQ(d.count(MessageId::SlotRetired), 2u);  // 6 and 8
+  EXPECT_EQ(d.count(MessageId::SlotExhausted), 2u);  // 6 and 8
   EXPECT_EQ(messages(d.take()), (std::vector<std::string>{"6", "7", "8"}));
   EXPECT_TRUE(d.entries().empty());
   // Emptied, the store fills from the start again and wraps as before.

@@ -56,15 +56,15 @@ TEST(Pool, FullPoolRefusesUntilASlotIsFreed) {
   EXPECT_TRUE(pool.acquire(3));
 }
 
-TEST(Pool, SlotWhoseGenerationReachesTheLimitIsRetiredForGood) {
+TEST(Pool, SlotWhoseGenerationReachesTheLimitIsExhaustedForGood) {
   Pool<int> pool(1, kOwner, /*generation_limit=*/3);
   for (uint32_t g = 1; g <= 3; ++g) {
     auto id = pool.acquire(0);
     ASSERT_TRUE(id);
     EXPECT_EQ(id->generation, g);
-    EXPECT_EQ(pool.release(id->index).slot_retired, g == 3);
+    EXPECT_EQ(pool.release(id->index).slot_exhausted, g == 3);
   }
-  EXPECT_EQ(pool.retired_slots(), 1u);
+  EXPECT_EQ(pool.exhausted_slots(), 1u);
   EXPECT_FALSE(pool.acquire(0));  // never wraps back to generation 1
   EXPECT_FALSE(pool.find(0, 1));
   EXPECT_FALSE(pool.find(0, 3));

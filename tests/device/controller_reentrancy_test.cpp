@@ -34,7 +34,7 @@ const StateReason kStoppedByUser{.cause = StateCause::StoppedByUser};
 struct World {
   TestProvider provider;
   TestRenderer renderer{provider};
-  RetirementPolicy retirement{RetirementOptions{}};
+  DeviceEndPolicy end_policy{DeviceEndOptions{}};
   SteadyTime now{};
   RebuildPolicy rebuild{RebuildPolicyOptions{.now = [this] { return now; }}};
   std::unique_ptr<DeviceController> controller;  // last: goes first
@@ -44,7 +44,7 @@ struct World {
     ControllerHooks hooks = renderer.hooks();
     if (adjust) adjust(hooks);
     controller = std::make_unique<DeviceController>(
-        provider, std::move(hooks), ControllerOptions{.retirement = &retirement, .rebuild = &rebuild});
+        provider, std::move(hooks), ControllerOptions{.device_end = &end_policy, .rebuild = &rebuild});
     return *controller;
   }
 
@@ -112,7 +112,7 @@ TEST(ControllerReentrancy, OnStateStopWhenEnteringReadyDoesNotCrashOrDetachUnsho
   EXPECT_EQ(w.renderer.fallbacks().back(), kStoppedByUser);
 }
 
-TEST(ControllerReentrancy, RetirementHookInitializingDuringALossWinsOverTheLoss) {
+TEST(ControllerReentrancy, EndHookInitializingDuringALossWinsOverTheLoss) {
   World w;
   bool armed = false;
   w.make([&](ControllerHooks& h) {
@@ -138,7 +138,7 @@ TEST(ControllerReentrancy, RetirementHookInitializingDuringALossWinsOverTheLoss)
   EXPECT_EQ(w.controller->active_device()->id, b.value());
 }
 
-TEST(ControllerReentrancy, RetirementHookRetryingDuringShutdownLeavesTheNewGenerationCurrent) {
+TEST(ControllerReentrancy, EndHookRetryingDuringShutdownLeavesTheNewGenerationCurrent) {
   World w;
   bool armed = false;
   w.make([&](ControllerHooks& h) {
@@ -163,8 +163,8 @@ TEST(ControllerReentrancy, RetirementHookRetryingDuringShutdownLeavesTheNewGener
 }
 
 // stop, report_hang, a failure and a replacement have the loss's shape: each yields to the
-// generation its retirement hooks start.
-TEST(ControllerReentrancy, EveryRetiringTransitionYieldsToAGenerationItsHooksStart) {
+// generation its end hooks start.
+TEST(ControllerReentrancy, EveryEndingTransitionYieldsToAGenerationItsHooksStart) {
   struct Row {
     const char* transition;
     bool prepared;
@@ -252,7 +252,7 @@ TEST(ControllerReentrancy, RefusedRetryWhileAStartIsPendingEndsThatStart) {
   EXPECT_EQ(w.renderer.attachments(), 0u);
 }
 
-TEST(ControllerReentrancy, RefusedRetryWhileADeviceIsPreparedRetiresIt) {
+TEST(ControllerReentrancy, RefusedRetryWhileADeviceIsPreparedEndsIt) {
   World w;
   w.renderer.defer_preparation();
   w.make();
@@ -272,7 +272,7 @@ TEST(ControllerReentrancy, RefusedRetryWhileADeviceIsPreparedRetiresIt) {
   EXPECT_EQ(w.renderer.attachments(), 0u);
 }
 
-TEST(ControllerReentrancy, PrepareResourcesThatThrowsFailsTheGenerationAndRetiresTheDevice) {
+TEST(ControllerReentrancy, PrepareResourcesThatThrowsFailsTheGenerationAndEndsTheDevice) {
   World w;
   w.renderer.defer_preparation();
   w.renderer.throw_in("prepare resources");
@@ -294,7 +294,7 @@ TEST(ControllerReentrancy, PrepareResourcesThatThrowsFailsTheGenerationAndRetire
   EXPECT_EQ(w.controller->state(), DeviceState::Failed);
 }
 
-TEST(ControllerReentrancy, StateSaysWhereTheControllerIsGoingWhileRetirementHooksRun) {
+TEST(ControllerReentrancy, StateSaysWhereTheControllerIsGoingWhileEndHooksRun) {
   struct Row {
     const char* transition;
     std::function<void(World&, DeviceId)> act;
@@ -548,14 +548,14 @@ class MatrixRun {
             hook(v);
           },
           [this, which](View v) {
-            retiring(v);
+            ending(v);
             after(which);
           });
     };
     h.stop_render_loop = shown_only(h.stop_render_loop, Hook::StopRenderLoop);
     h.detach_graphics = shown_only(h.detach_graphics, Hook::DetachGraphics);
     h.dispose_resources = then<View>(h.dispose_resources, [this](View v) {
-      retiring(v);
+      ending(v);
       after(Hook::DisposeResources);
     });
     if (h.prepare_resources) {
@@ -565,9 +565,9 @@ class MatrixRun {
         h.on_state, [this](DeviceState, const StateReason&) { after(Hook::OnState); });
   }
 
-  void retiring(const DeviceView& v) {
+  void ending(const DeviceView& v) {
     const auto active = w_.controller->active_device();
-    EXPECT_FALSE(active && active->id == v.id) << "active_device() names d" << v.id.value << " while it retires";
+    EXPECT_FALSE(active && active->id == v.id) << "active_device() names d" << v.id.value << " while it ends";
   }
 
   // At the end of every hook: the call, once, at the chosen occurrence; the state agrees with

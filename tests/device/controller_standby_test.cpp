@@ -17,13 +17,13 @@ class ControllerStandbyTest : public ::testing::Test {
  protected:
   TestProvider provider;
   TestRenderer renderer{provider};
-  RetirementPolicy retirement{RetirementOptions{}};
+  DeviceEndPolicy end_policy{DeviceEndOptions{}};
   DeviceStash standby;
   std::unique_ptr<DeviceController> controller;
 
   DeviceController& make(DeviceStash* stash) {
     controller = std::make_unique<DeviceController>(
-        provider, renderer.hooks(), ControllerOptions{.retirement = &retirement, .standby = stash});
+        provider, renderer.hooks(), ControllerOptions{.device_end = &end_policy, .standby = stash});
     return *controller;
   }
 

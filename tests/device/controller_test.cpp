@@ -19,16 +19,16 @@ class ControllerTest : public ::testing::Test {
   // Declared before the controller, so they outlive it.
   TestProvider provider;
   TestRenderer renderer{provider};
-  RetirementPolicy retirement{RetirementOptions{}};
-  RetirementPolicy destroying{RetirementOptions{.destroy_override = true}};
-  RetirementPolicy destroying_ungated{RetirementOptions{.destroy_override = true, .gate_override = true}};
+  DeviceEndPolicy end_policy{DeviceEndOptions{}};
+  DeviceEndPolicy destroying{DeviceEndOptions{.destroy_override = true}};
+  DeviceEndPolicy destroying_ungated{DeviceEndOptions{.destroy_override = true, .gate_override = true}};
   SteadyTime now{};
   RebuildPolicy rebuild{RebuildPolicyOptions{.now = [this] { return now; }}};
   DeviceStash stash;
   std::unique_ptr<DeviceController> controller;
 
   DeviceController& make(ControllerOptions options = {}) {
-    if (options.retirement == nullptr) options.retirement = &retirement;
+    if (options.device_end == nullptr) options.device_end = &end_policy;
     controller = std::make_unique<DeviceController>(provider, renderer.hooks(), std::move(options));
     return *controller;
   }
@@ -74,7 +74,7 @@ TEST_F(ControllerTest, SupersededAdapterRequestResolvingLateLeavesTheViewWithB) 
   EXPECT_EQ(renderer.attachments(), 1u);
 }
 
-TEST_F(ControllerTest, SupersededDeviceArrivingAfterBIsReadyIsRetiredNeverAttached) {
+TEST_F(ControllerTest, SupersededDeviceArrivingAfterBIsReadyIsEndedNeverAttached) {
   make();
   controller->initialize();  // A
   ASSERT_TRUE(provider.resolve_adapter(1));  // A's device request #1 stays pending
@@ -88,7 +88,7 @@ TEST_F(ControllerTest, SupersededDeviceArrivingAfterBIsReadyIsRetiredNeverAttach
   ASSERT_TRUE(a);
 
   EXPECT_EQ(renderer.attachments(a.value()), 0u) << "a stale device is never attached";
-  EXPECT_TRUE(provider.destroyed(a.value())) << "a stale device is retired (it never presented)";
+  EXPECT_TRUE(provider.destroyed(a.value())) << "a stale device is ended (it never presented)";
   EXPECT_EQ(renderer.attached(), b.value());
   EXPECT_EQ(controller->state(), DeviceState::Ready);
   EXPECT_FALSE(provider.destroyed(b.value()) || provider.released(b.value()));
@@ -108,10 +108,10 @@ TEST_F(ControllerTest, DevicesAreNumberedOneByOneAndAStaleDeviceIsNeverCounted) 
   controller->initialize();  // B
   ASSERT_TRUE(provider.resolve_adapter(2));
   ASSERT_TRUE(provider.resolve_device(2));
-  ASSERT_TRUE(provider.resolve_device(1));  // A's device arrives late: retired, not counted
+  ASSERT_TRUE(provider.resolve_device(1));  // A's device arrives late: ended, not counted
   ASSERT_EQ(controller->active_device()->device_generation, 1u);
-  ASSERT_EQ(controller->retirements().size(), 1u);
-  EXPECT_EQ(controller->retirements()[0].device_generation, 0u) << "a stale device has no device generation";
+  ASSERT_EQ(controller->device_ends().size(), 1u);
+  EXPECT_EQ(controller->device_ends()[0].device_generation, 0u) << "a stale device has no device generation";
 
   const DeviceId b = *renderer.attached();
   ASSERT_TRUE(provider.lose(b));
@@ -119,7 +119,7 @@ TEST_F(ControllerTest, DevicesAreNumberedOneByOneAndAStaleDeviceIsNeverCounted) 
   ASSERT_TRUE(provider.resolve_adapter(3));
   ASSERT_TRUE(provider.resolve_device(3));
   EXPECT_EQ(controller->active_device()->device_generation, 2u);
-  EXPECT_EQ(controller->retirements().back().device_generation, 1u);
+  EXPECT_EQ(controller->device_ends().back().device_generation, 1u);
   EXPECT_EQ(controller->active_device()->token, controller->token());
   EXPECT_EQ(controller->token().value, 4u) << "A, B, B's loss and the retry each took a token";
 }
@@ -161,7 +161,7 @@ TEST_F(ControllerTest, EveryEndHasATypedReasonAndWordsForALog) {
   }
 }
 
-TEST_F(ControllerTest, InitializeWhileActiveRetiresAInOrderBeforeBsAdapterRequest) {
+TEST_F(ControllerTest, InitializeWhileActiveEndsAInOrderBeforeBsAdapterRequest) {
   make();
   const DeviceId a = start_ready(1, 1);
   controller->initialize();  // B
@@ -296,7 +296,7 @@ TEST_F(ControllerTest, LossAfterSuccessShowsTheFallbackWithTheApisWordsAndReques
   EXPECT_EQ(provider.adapter_requests(), 1u) << "no automatic retry inside the controller";
 }
 
-TEST_F(ControllerTest, UserStopRetiresAndShowsTheStableFallbackWithoutARequest) {
+TEST_F(ControllerTest, UserStopEndsAndShowsTheStableFallbackWithoutARequest) {
   make();
   const DeviceId a = start_ready(1, 1);
   const Token before = controller->token();
@@ -423,12 +423,12 @@ TEST_F(ControllerTest, CleanupRepeatedDoesNothingTheSecondTimeAndNeverTouchesThe
 
   controller->stop();
   controller->stop();
-  EXPECT_EQ(controller->retirements().size(), 2u) << "A once, B once";
+  EXPECT_EQ(controller->device_ends().size(), 2u) << "A once, B once";
   EXPECT_EQ(provider.destroy_calls() + provider.release_calls(), 2u);
   EXPECT_EQ(renderer.disposals(b), 1u);
 }
 
-// ---- retirement policy through the controller ---------------------------------------------------
+// ---- device end policy through the controller ---------------------------------------------------
 
 TEST_F(ControllerTest, PresentingDeviceIsReleasedNotDestroyed) {
   make();
@@ -439,10 +439,10 @@ TEST_F(ControllerTest, PresentingDeviceIsReleasedNotDestroyed) {
   EXPECT_TRUE(provider.released(a));
   EXPECT_FALSE(provider.destroyed(a));
   EXPECT_EQ(provider.destroy_calls(), 0u);
-  EXPECT_EQ(retirement.destroyed_after_presenting(), 0u);
-  ASSERT_EQ(controller->retirements().size(), 1u);
-  EXPECT_EQ(controller->retirements()[0].ended, DeviceEnd::Release);
-  EXPECT_TRUE(controller->retirements()[0].presented);
+  EXPECT_EQ(end_policy.destroyed_after_presenting(), 0u);
+  ASSERT_EQ(controller->device_ends().size(), 1u);
+  EXPECT_EQ(controller->device_ends()[0].ended, DeviceEnd::Release);
+  EXPECT_TRUE(controller->device_ends()[0].presented);
 }
 
 TEST_F(ControllerTest, DeviceThatNeverPresentedIsDestroyed) {
@@ -461,7 +461,7 @@ TEST_F(ControllerTest, MarkPresentedWithoutAShownDeviceIsRefused) {
 }
 
 TEST_F(ControllerTest, DestroyOverrideDestroysAPresentingDeviceAndTheGateThenRefuses) {
-  make(ControllerOptions{.retirement = &destroying});
+  make(ControllerOptions{.device_end = &destroying});
   const DeviceId a = start_ready(1, 1);
   ASSERT_TRUE(controller->mark_presented());
   controller->stop();
@@ -478,7 +478,7 @@ TEST_F(ControllerTest, DestroyOverrideDestroysAPresentingDeviceAndTheGateThenRef
 }
 
 TEST_F(ControllerTest, GateOverrideAdmitsANewDeviceAfterAPresentingOneWasDestroyed) {
-  make(ControllerOptions{.retirement = &destroying_ungated});
+  make(ControllerOptions{.device_end = &destroying_ungated});
   start_ready(1, 1);
   ASSERT_TRUE(controller->mark_presented());
   controller->stop();
@@ -488,7 +488,7 @@ TEST_F(ControllerTest, GateOverrideAdmitsANewDeviceAfterAPresentingOneWasDestroy
   EXPECT_EQ(controller->state(), DeviceState::Ready);
 }
 
-TEST_F(ControllerTest, RetirementStepsAllRunWhenEarlierStepsThrow) {
+TEST_F(ControllerTest, DeviceEndStepsAllRunWhenEarlierStepsThrow) {
   renderer.throw_in("stop render loop");
   renderer.throw_in("detach graphics");
   renderer.throw_in("dispose device resources");
@@ -500,8 +500,8 @@ TEST_F(ControllerTest, RetirementStepsAllRunWhenEarlierStepsThrow) {
   expect_order("detach graphics d1", "dispose device resources d1");
   expect_order("dispose device resources d1", "destroy device d1");
   EXPECT_TRUE(provider.destroyed(a)) << "the device is ended although every step before threw";
-  ASSERT_EQ(controller->retirements().size(), 1u);
-  EXPECT_EQ(controller->retirements()[0].step_failures.size(), 3u);
+  ASSERT_EQ(controller->device_ends().size(), 1u);
+  EXPECT_EQ(controller->device_ends()[0].step_failures.size(), 3u);
   EXPECT_EQ(controller->state(), DeviceState::Stopped);
 }
 
@@ -540,7 +540,7 @@ TEST_F(ControllerTest, PreparationFinishingAfterANewTokenIsRefusedAndNeverShown)
   EXPECT_EQ(renderer.attachments(), 0u) << "the old result never flashes on screen";
 }
 
-TEST_F(ControllerTest, FailedPreparationFailsAndRetiresTheDevice) {
+TEST_F(ControllerTest, FailedPreparationFailsAndEndsTheDevice) {
   renderer.defer_preparation();
   make();
   controller->initialize();
@@ -553,7 +553,7 @@ TEST_F(ControllerTest, FailedPreparationFailsAndRetiresTheDevice) {
   EXPECT_EQ(controller->reason().cause, StateCause::StartFailed);
   EXPECT_NE(controller->reason().detail.find("shader did not compile"), std::string::npos);
   EXPECT_EQ(provider.live_devices(), 0u);
-  ASSERT_TRUE(provider.lose(a.value()));  // the retired device's loss is stale
+  ASSERT_TRUE(provider.lose(a.value()));  // the ended device's loss is stale
   EXPECT_EQ(controller->state(), DeviceState::Failed);
 }
 
@@ -594,7 +594,7 @@ TEST_F(ControllerTest, KeepDeviceHandsTheDeviceToTheNextEngine) {
   EXPECT_EQ(provider.adapter_requests(), 1u) << "no new request: the held device is taken";
   EXPECT_EQ(controller->state(), DeviceState::Ready);
   EXPECT_EQ(renderer.attached(), a);
-  EXPECT_EQ(retirement.devices_built(), 1u);
+  EXPECT_EQ(end_policy.devices_built(), 1u);
   EXPECT_EQ(stash.handoffs(), 1u);
 
   ASSERT_TRUE(provider.lose(a));  // its loss now reaches the new engine
@@ -628,7 +628,7 @@ TEST_F(ControllerTest, KeepDeviceWithoutAStashLetsTheDeviceGoAndSaysSo) {
 TEST_F(ControllerTest, AHookThatThrowsIsRecordedAndTheTransitionCarriesOn) {
   ControllerHooks hooks = renderer.hooks();
   hooks.show_graphics = [](const DeviceView&) { throw std::runtime_error("view is broken"); };
-  controller = std::make_unique<DeviceController>(provider, hooks, ControllerOptions{.retirement = &retirement});
+  controller = std::make_unique<DeviceController>(provider, hooks, ControllerOptions{.device_end = &end_policy});
   start_ready(1, 1);
   ASSERT_EQ(controller->hook_failures().size(), 1u);
   EXPECT_EQ(controller->hook_failures()[0], "show graphics: view is broken");
@@ -647,7 +647,7 @@ TEST_F(ControllerTest, DeviceArrivingAfterTheControllerIsGoneIsLetGo) {
   EXPECT_TRUE(provider.destroyed(orphan.value())) << "it never presented";
   EXPECT_EQ(provider.live_devices(), 0u);
   EXPECT_EQ(provider.live_adapters(), 0u);
-  EXPECT_EQ(retirement.devices_built(), 1u);
+  EXPECT_EQ(end_policy.devices_built(), 1u);
   EXPECT_EQ(renderer.attachments(), 0u);
 }
 
@@ -691,8 +691,8 @@ TEST_F(ControllerTest, ADiagnosticsSinkThatStopsTheControllerOnReadyLeavesItStop
   EXPECT_EQ(controller->state(), DeviceState::Stopped);
   EXPECT_FALSE(controller->active_device().has_value());
   EXPECT_EQ(heard, (std::vector<MessageId>{MessageId::DeviceStarting, MessageId::DeviceReady, MessageId::DeviceStopped,
-                                           MessageId::DeviceRetired}));
-  ASSERT_EQ(controller->retirements().size(), 1u);
+                                           MessageId::DeviceEnded}));
+  ASSERT_EQ(controller->device_ends().size(), 1u);
   EXPECT_TRUE(controller->hook_failures().empty());
   controller.reset();  // it reports to `diagnostics` until it is gone (ControllerOptions::diagnostics)
 }

@@ -89,7 +89,7 @@ class DawnControllerTest : public ::testing::Test {
     provider = std::make_unique<DawnProvider>(context, std::move(options));
     app = std::make_unique<BufferApp>(context->procs());
     controller = std::make_unique<DeviceController>(
-        *provider, app->hooks(), ControllerOptions{.device_label = "device test", .retirement = &retirement});
+        *provider, app->hooks(), ControllerOptions{.device_label = "device test", .device_end = &end_policy});
     app->controller = controller.get();
   }
 
@@ -113,7 +113,7 @@ class DawnControllerTest : public ::testing::Test {
   }
 
   gpu::Context* context = nullptr;
-  RetirementPolicy retirement{RetirementOptions{}};
+  DeviceEndPolicy end_policy{DeviceEndOptions{}};
   std::vector<std::string> errors;
   std::unique_ptr<DawnProvider> provider;
   std::unique_ptr<BufferApp> app;
@@ -207,26 +207,26 @@ TEST_F(DawnControllerTest, TwentyRebuildsEndWithOneLiveDeviceAndNothingLeaked) {
   EXPECT_EQ(provider->live_adapters(), 0u);
   EXPECT_EQ(provider->release_calls(), 9u) << "rounds 1, 3, ..., 17 presented";
   EXPECT_EQ(provider->destroy_calls(), 10u);
-  EXPECT_EQ(retirement.devices_built(), 20u);
-  EXPECT_EQ(retirement.destroyed_after_presenting(), 0u);
+  EXPECT_EQ(end_policy.devices_built(), 20u);
+  EXPECT_EQ(end_policy.destroyed_after_presenting(), 0u);
   EXPECT_EQ(app->created(), 20u);
   EXPECT_EQ(app->disposed(), 19u);
 
   controller->stop();
   EXPECT_EQ(provider->live_devices(), 0u);
   EXPECT_EQ(app->live_generations(), 0u);
-  EXPECT_EQ(controller->retirements().size(), 20u);
+  EXPECT_EQ(controller->device_ends().size(), 20u);
   EXPECT_TRUE(errors.empty()) << errors.front();
 }
 
 TEST(DawnProvider, WithoutALibraryTheControllerFailsWithTheReason) {
   DawnProvider provider(nullptr, DawnProviderOptions{.unavailable_reason = "libwebgpu_wrapper.so not found"});
   EXPECT_THAT(provider.check_api(), warden::testing::FailsWith(MessageId::ProviderApiUnavailable));
-  RetirementPolicy retirement(RetirementOptions{});
+  DeviceEndPolicy end_policy(DeviceEndOptions{});
   std::vector<StateReason> fallbacks;
   ControllerHooks hooks;
   hooks.show_fallback = [&](const StateReason& reason) { fallbacks.push_back(reason); };
-  DeviceController controller(provider, hooks, ControllerOptions{.retirement = &retirement});
+  DeviceController controller(provider, hooks, ControllerOptions{.device_end = &end_policy});
   controller.initialize();
   EXPECT_EQ(controller.state(), DeviceState::Failed);
   EXPECT_EQ(controller.reason().cause, StateCause::StartFailed);

@@ -1,13 +1,13 @@
-// RetirementPolicy, RebuildPolicy, HangWatch and DeviceStash on their own.
+// DeviceEndPolicy, RebuildPolicy, HangWatch and DeviceStash on their own.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
 #include "support/device_print.h"
 #include "support/messages.h"
+#include "warden/device/device_end_policy.h"
 #include "warden/device/device_stash.h"
 #include "warden/device/rebuild_policy.h"
-#include "warden/device/retirement_policy.h"
 #include "warden/device/test_provider.h"
 
 namespace warden::device {
@@ -15,37 +15,37 @@ namespace {
 
 using std::chrono::seconds;
 
-// ---- RetirementPolicy ---------------------------------------------------------------------------
+// ---- DeviceEndPolicy ----------------------------------------------------------------------------
 
-TEST(RetirementPolicy, PresentingDevicesAreReleasedOthersDestroyed) {
-  RetirementPolicy policy(RetirementOptions{});
+TEST(DeviceEndPolicy, PresentingDevicesAreReleasedOthersDestroyed) {
+  DeviceEndPolicy policy(DeviceEndOptions{});
   EXPECT_EQ(policy.end_for(/*presented=*/true), DeviceEnd::Release);
   EXPECT_EQ(policy.end_for(/*presented=*/false), DeviceEnd::Destroy);
 }
 
-TEST(RetirementPolicy, DestroyOverrideDestroysEveryDevice) {
-  RetirementPolicy policy(RetirementOptions{.destroy_override = true});
+TEST(DeviceEndPolicy, DestroyOverrideDestroysEveryDevice) {
+  DeviceEndPolicy policy(DeviceEndOptions{.destroy_override = true});
   EXPECT_EQ(policy.end_for(true), DeviceEnd::Destroy);
   EXPECT_EQ(policy.end_for(false), DeviceEnd::Destroy);
 }
 
-TEST(RetirementPolicy, AtRiskAfterAPresentingDeviceIsDestroyedOrMoreThanTwoAreBuilt) {
-  RetirementPolicy built(RetirementOptions{});
+TEST(DeviceEndPolicy, AtRiskAfterAPresentingDeviceIsDestroyedOrMoreThanTwoAreBuilt) {
+  DeviceEndPolicy built(DeviceEndOptions{});
   for (int i = 0; i < 2; ++i) built.note_built();
   built.note_ended(DeviceEnd::Destroy, /*presented=*/false);
   EXPECT_FALSE(built.at_risk()) << "two devices, none presenting destroyed";
   built.note_built();
   EXPECT_TRUE(built.at_risk()) << "more than two built";
 
-  RetirementPolicy destroyed(RetirementOptions{});
+  DeviceEndPolicy destroyed(DeviceEndOptions{});
   destroyed.note_built();
   destroyed.note_ended(DeviceEnd::Destroy, /*presented=*/true);
   EXPECT_TRUE(destroyed.at_risk());
   EXPECT_EQ(destroyed.destroyed_after_presenting(), 1u);
 }
 
-TEST(RetirementPolicy, GateRefusesOnlyAfterAPresentingDeviceWasDestroyed) {
-  RetirementPolicy policy(RetirementOptions{});
+TEST(DeviceEndPolicy, GateRefusesOnlyAfterAPresentingDeviceWasDestroyed) {
+  DeviceEndPolicy policy(DeviceEndOptions{});
   for (int i = 0; i < 10; ++i) {
     policy.note_built();
     policy.note_ended(DeviceEnd::Release, true);
@@ -59,18 +59,18 @@ TEST(RetirementPolicy, GateRefusesOnlyAfterAPresentingDeviceWasDestroyed) {
   EXPECT_NE(refused.error().message.find("1 device(s) that presented were destroyed"), std::string::npos);
   EXPECT_NE(refused.error().message.find("WARDEN_GPU_GATE=ignore"), std::string::npos);
 
-  RetirementPolicy overridden(RetirementOptions{.gate_override = true});
+  DeviceEndPolicy overridden(DeviceEndOptions{.gate_override = true});
   overridden.note_ended(DeviceEnd::Destroy, true);
   EXPECT_TRUE(overridden.admit_new_device());
 }
 
-TEST(RetirementPolicy, EnvironmentSetsTheOverrides) {
+TEST(DeviceEndPolicy, EnvironmentSetsTheOverrides) {
   ::setenv(kDestroyOverrideEnvVar, "1", 1);
   ::setenv(kGateOverrideEnvVar, "ignore", 1);
-  RetirementOptions on = retirement_options_from_environment();
+  DeviceEndOptions on = device_end_options_from_environment();
   ::setenv(kDestroyOverrideEnvVar, "0", 1);
   ::unsetenv(kGateOverrideEnvVar);
-  RetirementOptions off = retirement_options_from_environment();
+  DeviceEndOptions off = device_end_options_from_environment();
   ::unsetenv(kDestroyOverrideEnvVar);
   EXPECT_TRUE(on.destroy_override);
   EXPECT_TRUE(on.gate_override);
@@ -280,16 +280,16 @@ TEST(DeviceStash, HandsADeviceOnlyToTheProviderThatMadeIt) {
 
 TEST(DeviceStash, LetsGoOfWhatItHoldsByReleaseNeverDestroy) {
   TestProvider provider;
-  RetirementPolicy retirement(RetirementOptions{});
+  DeviceEndPolicy end_policy(DeviceEndOptions{});
   {
     DeviceStash stash;
-    stash.put(StashedDevice{&provider, ProvidedDevice{DeviceId{1}, nullptr}, true, nullptr, &retirement});
-    stash.put(StashedDevice{&provider, ProvidedDevice{DeviceId{2}, nullptr}, false, nullptr, &retirement});
+    stash.put(StashedDevice{&provider, ProvidedDevice{DeviceId{1}, nullptr}, true, nullptr, &end_policy});
+    stash.put(StashedDevice{&provider, ProvidedDevice{DeviceId{2}, nullptr}, false, nullptr, &end_policy});
     EXPECT_TRUE(provider.released(DeviceId{1})) << "one device per stash: the first is let go";
   }
   EXPECT_TRUE(provider.released(DeviceId{2})) << "the stash lets go of its device when it goes";
   EXPECT_EQ(provider.destroy_calls(), 0u);
-  EXPECT_EQ(retirement.devices_released(), 2u);
+  EXPECT_EQ(end_policy.devices_released(), 2u);
 }
 
 }  // namespace

@@ -76,7 +76,7 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   ASSERT_NE(engine, nullptr);
   Journal journal;
   engine->add_observer(journal);
-  // A device that presented is released when it retires, never destroyed.
+  // A device that presented is released when it ends, never destroyed.
   ASSERT_TRUE(engine->mark_presented().ok());
   auto target = engine->registry().create_texture(
       {.size = {kHangTargetSize, kHangTargetSize, 1},
@@ -102,11 +102,11 @@ TEST(EngineHang, AHungSubmissionIsLetGoReportedAndScoredOnceAndTheNextDeviceDraw
   EXPECT_EQ(engine->counters().unscored_hangs, 0u);
   EXPECT_EQ(engine->counters().device_losses, 1u);
   EXPECT_NE(engine->state(), EngineState::Ready);
-  // Let go as the retirement policy says: it presented, so it was released.
-  ASSERT_FALSE(engine->controller().retirements().empty());
-  const device::RetirementRecord& retired = engine->controller().retirements().back();
-  EXPECT_TRUE(retired.presented);
-  EXPECT_EQ(retired.ended, device::DeviceEnd::Release);
+  // Let go as the device end policy says: it presented, so it was released.
+  ASSERT_FALSE(engine->controller().device_ends().empty());
+  const device::DeviceEndRecord& end = engine->controller().device_ends().back();
+  EXPECT_TRUE(end.presented);
+  EXPECT_EQ(end.ended, device::DeviceEnd::Release);
   // Told once, by its own id and through on_lost, and scored once, as a hang.
   EXPECT_EQ(engine->diagnostics().count(MessageId::EngineHang), 1u);
   const std::vector<Diagnostic> entries = engine->diagnostics().entries();

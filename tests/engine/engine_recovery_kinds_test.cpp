@@ -346,8 +346,8 @@ TEST_F(PresentTargetAcrossLoss, FramesArePresentedOnEveryDeviceAndThePresentedDe
   EXPECT_THAT(pixels(green), Each(kGreen));
   EXPECT_EQ((*target)->counters().frames_presented, 2u);
   // The first device presented: it was let go by release, never by destroy (ADR 0051).
-  ASSERT_FALSE(engine->controller().retirements().empty());
-  const device::RetirementRecord& first = engine->controller().retirements().front();
+  ASSERT_FALSE(engine->controller().device_ends().empty());
+  const device::DeviceEndRecord& first = engine->controller().device_ends().front();
   EXPECT_TRUE(first.presented);
   EXPECT_EQ(first.ended, device::DeviceEnd::Release);
 }

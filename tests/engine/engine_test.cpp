@@ -239,7 +239,7 @@ TEST(EngineDiagnostics, ALossAndItsRecoveryAreReportedInOrderIntoTheEnginesOneDi
       EXPECT_THAT(d.message, HasSubstr("diagnostics test")) << "the loss's own words";
     }
   }
-  EXPECT_THAT(device_reports, ElementsAre(MessageId::DeviceLost, MessageId::DeviceRetired, MessageId::DeviceStarting,
+  EXPECT_THAT(device_reports, ElementsAre(MessageId::DeviceLost, MessageId::DeviceEnded, MessageId::DeviceStarting,
                                           MessageId::DeviceReady));
 }
 
@@ -257,7 +257,7 @@ TEST(EngineDiagnostics, EveryDeviceReportNamesTheEnginesDeviceGeneration) {
   for (const Diagnostic& d : engine->diagnostics().entries()) {
     if (d.category == device::kDiagnosticsCategory) device_reports.push_back(d.message.substr(0, d.message.find(':')));
   }
-  EXPECT_THAT(device_reports, ElementsAre("device generation 1", "device generation 1 retired", "device generation 2",
+  EXPECT_THAT(device_reports, ElementsAre("device generation 1", "device generation 1 ended", "device generation 2",
                                           "device generation 2"));
   EXPECT_GT(engine->controller().token().value, engine->device_generation()) << "the token is another number";
 }

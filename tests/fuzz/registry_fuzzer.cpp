@@ -1,5 +1,5 @@
 // resources::Registry against a reference model: random creates (into small pools, with slots
-// that retire after a few generations), destroys (double ones too), resolves of live, destroyed
+// exhausted after a few generations), destroys (double ones too), resolves of live, destroyed
 // and forged handles, touches, submissions, polls and replacements on the Null backend. The
 // model says which handles are live, what resolve returns (the object, or a StaleHandle error
 // naming the handle's generation), the live counts, what waits for release, and that nothing is
@@ -82,7 +82,7 @@ class RegistryRun {
 
   template <typename H>
   void made(ResourceKind kind, const Result<H>& handle) {
-    const bool room = live(kind) + retired_[kind] < capacity_;
+    const bool room = live(kind) + exhausted_[kind] < capacity_;
     if (!room) {
       require(!handle, fmt::format("create_{} succeeded in a full pool", name(kind)));
       require_named(handle.error(), "create");
@@ -122,7 +122,7 @@ class RegistryRun {
     if (h == nullptr) return;
     if (h->alive) {
       let_go(*h);
-      if (BufferHandle::from_bits(h->bits).generation() >= ceiling_) ++retired_[h->kind];
+      if (BufferHandle::from_bits(h->bits).generation() >= ceiling_) ++exhausted_[h->kind];
     }
     // A double destroy is a no-op that succeeds (the handle is dead, as asked).
     Result<void> done = h->kind == ResourceKind::Buffer ? registry_->destroy_buffer(BufferHandle::from_bits(h->bits))
@@ -291,8 +291,8 @@ class RegistryRun {
   Bytes& in_;
   LedgerBalance balance_;  // before the registry: checked once it is gone
   uint32_t capacity_ = 0;
-  uint32_t ceiling_ = 0;  // a slot whose occupant had this generation retires when it is let go
-  std::map<ResourceKind, uint32_t> retired_;
+  uint32_t ceiling_ = 0;  // a slot whose occupant had this generation is exhausted when it is let go
+  std::map<ResourceKind, uint32_t> exhausted_;
   std::unique_ptr<Registry> registry_;
   std::vector<ModelHandle> handles_;
   std::map<const void*, WaitingRelease> waiting_;

@@ -9,8 +9,8 @@
 #include "warden/debugdraw/debug_drawer.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
+#include "warden/device/device_end_policy.h"
 #include "warden/device/rebuild_policy.h"
-#include "warden/device/retirement_policy.h"
 #include "warden/engine/engine.h"
 #include "warden/engine/tile_layer.h"
 #include "warden/gpu/context.h"
@@ -101,7 +101,7 @@ gpu::DeviceOptions large_texture_device() { return {.required_limits = {.max_tex
 gpu::LibraryOptions library_options() { return {.path = "libwebgpu_dawn.so"}; }
 device::DawnProviderOptions provider_options() { return {.device = {.label = "provided"}}; }
 device::RebuildPolicyOptions rebuild_options() { return {.faults_to_give_up = 5}; }
-device::RetirementOptions retirement_options() { return {.gate_override = true}; }
+device::DeviceEndOptions device_end_options() { return {.gate_override = true}; }
 device::ControllerOptions controller_options() { return {.device_label = "controlled"}; }
 device::ControllerHooks controller_hooks() {
   return {.on_state = [](device::DeviceState, const device::StateReason&) {}};
@@ -136,7 +136,7 @@ int main() {
          !engine_callbacks().on_failed || tile_layer_options().tile_size == 0 || !device_options().callbacks.on_lost ||
          !large_texture_device().required_limits.max_texture_array_layers ||
          library_options().path.empty() || provider_options().device.label.empty() ||
-         rebuild_options().faults_to_give_up == 0 || !retirement_options().gate_override ||
+         rebuild_options().faults_to_give_up == 0 || !device_end_options().gate_override ||
          controller_options().device_label.empty() || !controller_hooks().on_state ||
          build_options().timeout.count() == 0 || render_target().width == 0 || window_options().title.empty() ||
          swapchain_options().label.empty() || debug_drawer_options().depth_test ||

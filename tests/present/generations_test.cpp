@@ -35,8 +35,8 @@ bool pump_until(const DawnProvider& provider, const std::function<bool()>& done)
 // Registry and attaches the one swapchain; the first present marks the device as presenting.
 class PresentingApp {
  public:
-  PresentingApp(gpu::Context& context, Window& window, RetirementOptions retirement_options)
-      : retirement(retirement_options), context_(context) {
+  PresentingApp(gpu::Context& context, Window& window, DeviceEndOptions end_options)
+      : end_policy(end_options), context_(context) {
     provider = std::make_unique<DawnProvider>(&context, DawnProviderOptions{
         .device = {.backend = gpu::BackendChoice::GL},
         .on_uncaptured_error = [this](DeviceId, WGPUErrorType, std::string_view message) { errors.emplace_back(message); }});
@@ -56,7 +56,7 @@ class PresentingApp {
       queue_.reset();
     };
     controller = std::make_unique<DeviceController>(*provider, std::move(hooks),
-                                                    ControllerOptions{.device_label = "presenting", .retirement = &retirement});
+                                                    ControllerOptions{.device_label = "presenting", .device_end = &end_policy});
   }
 
   ~PresentingApp() {
@@ -98,7 +98,7 @@ class PresentingApp {
     return presented;
   }
 
-  RetirementPolicy retirement;
+  DeviceEndPolicy end_policy;
   std::vector<std::string> errors;
   std::unique_ptr<DawnProvider> provider;
   std::unique_ptr<Swapchain> swapchain;
@@ -125,7 +125,7 @@ class PresentGenerationsTest : public ::testing::Test {
 };
 
 TEST_F(PresentGenerationsTest, FourDeviceGenerationsInARowOnOneWindowEachPresentFrames) {
-  PresentingApp app(*context, *window, RetirementOptions{});
+  PresentingApp app(*context, *window, DeviceEndOptions{});
   std::map<uint64_t, int> presented_by_generation;
   for (int round = 0; round < 4; ++round) {
     if (round == 0) {
@@ -154,7 +154,7 @@ TEST_F(PresentGenerationsTest, FourDeviceGenerationsInARowOnOneWindowEachPresent
 // healthy, the case where re-using the old surface was measured to fail on every second
 // generation (docs/adr/0012).
 TEST_F(PresentGenerationsTest, FourRestartedGenerationsOnOneWindowEachPresentFrames) {
-  PresentingApp app(*context, *window, RetirementOptions{});
+  PresentingApp app(*context, *window, DeviceEndOptions{});
   std::vector<int> presented;
   for (int round = 0; round < 4; ++round) {
     app.controller->initialize();
@@ -168,14 +168,14 @@ TEST_F(PresentGenerationsTest, FourRestartedGenerationsOnOneWindowEachPresentFra
   EXPECT_THAT(app.errors, IsEmpty());
 }
 
-// The effect the retirement rule exists for (docs/adr/0051): after a device that presented has
+// The effect the device end rule exists for (docs/adr/0051): after a device that presented has
 // ended, the same window goes on presenting what the next device draws, through a surface of its
 // own. On Dawn the release that ends a presenting device ends it at once: its lost callback has
 // run by the time stop returns, so nothing of the old device is kept alive for the window's sake.
 // (What the X server then shows cannot be read here: Dawn's GL presentation over llvmpipe puts no
 // pixels in an Xvfb window, so the frame is read back from the surface's own texture.)
 TEST_F(PresentGenerationsTest, AfterAPresentingDeviceEndsTheWindowPresentsTheNextDevicesFrames) {
-  PresentingApp app(*context, *window, RetirementOptions{});
+  PresentingApp app(*context, *window, DeviceEndOptions{});
   const WGPUColor clears[] = {{1, 0, 0, 1}, {0, 0, 1, 1}, {0, 1, 0, 1}};
   for (const WGPUColor& clear : clears) {
     app.controller->initialize();
@@ -200,21 +200,21 @@ TEST_F(PresentGenerationsTest, AfterAPresentingDeviceEndsTheWindowPresentsTheNex
 }
 
 TEST_F(PresentGenerationsTest, AfterPresentingStopLetsTheDeviceGoAndNeverCallsDestroy) {
-  PresentingApp app(*context, *window, RetirementOptions{});
+  PresentingApp app(*context, *window, DeviceEndOptions{});
   app.controller->initialize();
   ASSERT_TRUE(app.reach_ready()) << app.controller->message();
   ASSERT_EQ(app.present_frames(3), 3);
   app.controller->stop();
   EXPECT_EQ(app.provider->destroy_calls(), 0u);
   EXPECT_EQ(app.provider->release_calls(), 1u);
-  EXPECT_EQ(app.retirement.devices_destroyed(), 0u);
-  ASSERT_EQ(app.controller->retirements().size(), 1u);
-  EXPECT_TRUE(app.controller->retirements().back().presented);
-  EXPECT_EQ(app.controller->retirements().back().ended, DeviceEnd::Release);
+  EXPECT_EQ(app.end_policy.devices_destroyed(), 0u);
+  ASSERT_EQ(app.controller->device_ends().size(), 1u);
+  EXPECT_TRUE(app.controller->device_ends().back().presented);
+  EXPECT_EQ(app.controller->device_ends().back().ended, DeviceEnd::Release);
 }
 
 TEST_F(PresentGenerationsTest, ADeviceThatNeverPresentedIsDestroyedOnStop) {
-  PresentingApp app(*context, *window, RetirementOptions{});
+  PresentingApp app(*context, *window, DeviceEndOptions{});
   app.controller->initialize();
   ASSERT_TRUE(app.reach_ready()) << app.controller->message();
   app.swapchain->resize(0, 0);  // minimised: acquire gives no frame, nothing is presented
@@ -225,13 +225,13 @@ TEST_F(PresentGenerationsTest, ADeviceThatNeverPresentedIsDestroyedOnStop) {
 }
 
 TEST_F(PresentGenerationsTest, WithTheDestroyOverrideAPresentingDeviceIsDestroyedAndCounted) {
-  PresentingApp app(*context, *window, RetirementOptions{.destroy_override = true});
+  PresentingApp app(*context, *window, DeviceEndOptions{.destroy_override = true});
   app.controller->initialize();
   ASSERT_TRUE(app.reach_ready()) << app.controller->message();
   ASSERT_EQ(app.present_frames(3), 3);
   app.controller->stop();
   EXPECT_EQ(app.provider->destroy_calls(), 1u);
-  EXPECT_EQ(app.retirement.destroyed_after_presenting(), 1u);
+  EXPECT_EQ(app.end_policy.destroyed_after_presenting(), 1u);
 }
 
 }  // namespace

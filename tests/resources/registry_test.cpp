@@ -341,7 +341,7 @@ TEST_F(NullDeviceTest, CapacityBeyondTheHandleIndexIsCutAndReported) {
   EXPECT_EQ(entries[0].message, "query set capacity 1048581 exceeds what a handle can index; using 1048576");
 }
 
-TEST_F(NullDeviceTest, SlotWhoseGenerationReachesTheLimitIsRetiredNotWrapped) {
+TEST_F(NullDeviceTest, SlotWhoseGenerationReachesTheLimitIsExhaustedNotWrapped) {
   RegistryOptions options;
   options.sampler_capacity = 1;
   options.generation_limit = 2;
@@ -353,12 +353,12 @@ TEST_F(NullDeviceTest, SlotWhoseGenerationReachesTheLimitIsRetiredNotWrapped) {
   EXPECT_EQ(second->generation(), first->generation() + 1);
   ASSERT_TRUE(reg->destroy_sampler(*second).ok());
   EXPECT_EQ(reg->diagnostics().count("gfx.resources", Severity::Info), 1u);
-  EXPECT_EQ(reg->diagnostics().count(MessageId::SlotRetired), 1u);
+  EXPECT_EQ(reg->diagnostics().count(MessageId::SlotExhausted), 1u);
   auto third = reg->create_sampler({.label = "g3"});
   ASSERT_FALSE(third.ok());
   EXPECT_EQ(third.error().kind, ErrorKind::PoolFull);
   EXPECT_THAT(third, FailsWith(MessageId::ResourcePoolFull));
-  EXPECT_THAT(third.error().message, HasSubstr("1 retired"));
+  EXPECT_THAT(third.error().message, HasSubstr("1 exhausted"));
   EXPECT_FALSE(reg->resolve(*first).ok());
 }
 

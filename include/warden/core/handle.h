@@ -87,7 +87,7 @@ struct HandleLayout {
 
   /// The largest number of slots one pool can have.
   static constexpr uint32_t kMaxSlots = uint32_t{1} << kIndexBits;
-  /// Generations run 1..kMaxGeneration; a slot whose generation would pass it is retired.
+  /// Generations run 1..kMaxGeneration; a slot whose generation would pass it is exhausted.
   static constexpr uint32_t kMaxGeneration = static_cast<uint32_t>(kGenerationMask);
   /// Registry ids run 1..kMaxRegistryId; 0 appears only in the null handle.
   static constexpr uint32_t kMaxRegistryId = static_cast<uint32_t>(kRegistryMask);

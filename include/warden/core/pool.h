@@ -3,8 +3,8 @@
 ///
 /// A slot is live or free; its generation says which occupant a handle refers to. Releasing
 /// an occupant bumps the generation at once, so every handle to it goes stale even if the slot
-/// is reused in the next call. A slot whose generation would pass the limit is retired for good
-/// instead of wrapping (docs/adr/0002): a wrapped generation would make a handle from four
+/// is reused in the next call. A slot whose generation would pass the limit is exhausted: given up
+/// for good instead of wrapping (docs/adr/0002): a wrapped generation would make a handle from four
 /// billion occupants ago valid again.
 ///
 /// Each slot stores the exact 64-bit handle that names its live occupant (kind, registry,
@@ -88,7 +88,7 @@ class Pool {
  public:
   /// `owner_bits` (HandleLayout::owner_bits) are written into every handle the pool issues;
   /// their kind must not be None. `generation_limit` is the last generation a slot may carry;
-  /// tests lower it to reach the retirement rule in a few steps. Every slot's first occupant
+  /// tests lower it to exhaust a slot in a few steps. Every slot's first occupant
   /// gets `first_generation`: a registry that reuses an earlier registry's id starts above every
   /// generation that one issued, so none of its handles can match (docs/adr/0002).
   Pool(uint32_t capacity, uint64_t owner_bits,
@@ -114,8 +114,10 @@ class Pool {
   uint32_t capacity() const { return capacity_; }
   /// Slots holding a live occupant now.
   uint32_t live_count() const { return live_; }
-  /// Slots given up because their generation reached the limit.
-  uint32_t retired_slots() const { return retired_; }
+  /// Exhausted slots: given up because their generation reached the limit.
+  uint32_t exhausted_slots() const { return exhausted_; }
+  /// The name exhausted_slots() had before (docs/design.md, "Glossary").
+  [[deprecated("renamed exhausted_slots()")]] uint32_t retired_slots() const { return exhausted_slots(); }
   /// The generation every slot's first occupant gets.
   uint32_t first_generation() const { return first_generation_; }
   /// The highest generation any occupant was given; 0 before the first acquire.
@@ -129,7 +131,7 @@ class Pool {
       index = free_.back();
       free_.pop_back();
       generation = generation_of(keys_[index].load(std::memory_order_relaxed));
-    } else if (handed_out_ < capacity_) {  // retired slots count as handed out, never free
+    } else if (handed_out_ < capacity_) {  // exhausted slots count as handed out, never free
       index = handed_out_++;
       generation = first_generation_;
     } else {
@@ -148,7 +150,7 @@ class Pool {
   struct Released {
     /// The occupant, moved out of its slot.
     T value{};
-    bool slot_retired = false;  ///< the generation reached the limit; the slot is never reused
+    bool slot_exhausted = false;  ///< the generation reached the limit; the slot is never reused
   };
   /// Ends the occupant of a live slot; its handles go stale at once. Writer.
   Released release(uint32_t index) {
@@ -159,8 +161,8 @@ class Pool {
     if (generation >= generation_limit_) {
       // Keeps the last generation, marked free: no later acquire takes it, no handle matches.
       keys_[index].store(free_key(index, generation), std::memory_order_release);
-      ++retired_;
-      out.slot_retired = true;
+      ++exhausted_;
+      out.slot_exhausted = true;
     } else {
       keys_[index].store(free_key(index, generation + 1), std::memory_order_release);
       free_.push_back(index);
@@ -298,7 +300,7 @@ class Pool {
   uint32_t first_generation_;
   uint32_t highest_issued_ = 0;
   uint32_t live_ = 0;
-  uint32_t retired_ = 0;
+  uint32_t exhausted_ = 0;
 };
 
 }  // namespace warden

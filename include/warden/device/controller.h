@@ -5,7 +5,7 @@
 /// Two numbers, each with its own word. A token names a transition: every initialisation, and
 /// every end of one, takes a new token; every async continuation (adapter request, device
 /// request, lost report, resource preparation) carries the token it started under and checks it
-/// before it changes anything visible, so a device from a superseded request is retired, never
+/// before it changes anything visible, so a device from a superseded request is ended, never
 /// attached. A device generation names a device: 1 for the first one the controller received,
 /// one more for each after it; logs name a device by it. The controller starts nothing on its
 /// own: initialize() and retry() are explicit calls, and the limit on retries lives outside it
@@ -17,7 +17,7 @@
 /// States flip before hooks run (Dawn: "flip the state before cleanup"). A transition that
 /// ends a token (initialize, stop, loss, report_hang, a failure, a refused retry, shutdown)
 /// first takes the device out of view and sets the state it leads to, and only then runs the
-/// retirement hooks: while stop_render_loop, detach_graphics and dispose_resources run,
+/// hooks of the device's end: while stop_render_loop, detach_graphics and dispose_resources run,
 /// state() already says Starting, Stopped, Lost or Failed and active_device() is empty. Ready
 /// and the shown device are set together before show_graphics. So at every moment, inside
 /// hooks too, state() is Ready exactly when active_device() names a device.
@@ -26,7 +26,7 @@
 /// finish_preparation() and mark_presented() (not the destructor). A call that takes a new
 /// token supersedes the transition whose hook made it: that transition re-checks its token
 /// after each hook and abandons what is left of it (its on_state, fallback, request); the newer
-/// token wins. A device whose retirement began is still retired to the end (its remaining steps
+/// token wins. A device's end, once begun, still runs to its last step (its remaining steps
 /// run, then it is ended). A fault is scored with the RebuildPolicy once, before the
 /// transition's first hook, so a retry() from a hook is judged with it counted. shutdown()
 /// overtaken this way returns Refused.
@@ -42,10 +42,10 @@
 
 #include "warden/core/diagnostics.h"
 #include "warden/core/result.h"
+#include "warden/device/device_end_policy.h"
 #include "warden/device/device_stash.h"
 #include "warden/device/provider.h"
 #include "warden/device/rebuild_policy.h"
-#include "warden/device/retirement_policy.h"
 
 namespace warden::device {
 
@@ -141,26 +141,26 @@ struct DeviceView {
 /// loop, detach the view, dispose of the device's resources); warden calls them at the right
 /// transitions, with typed states and reasons, never words for users. Any may be empty, and any
 /// may call back into the controller (see above). A hook that throws is caught and recorded
-/// (hook_failures(), RetirementRecord::step_failures); the transition carries on, except
+/// (hook_failures(), DeviceEndRecord::step_failures); the transition carries on, except
 /// prepare_resources: one that throws fails its device's start.
 struct ControllerHooks {
   /// Show the view without the GPU; `reason` says why (the application words it).
   std::function<void(const StateReason& reason)> show_fallback{};
   /// Show the graphics of this (ready) device.
   std::function<void(const DeviceView&)> show_graphics{};
-  /// Called once for each show_graphics, when that device retires.
+  /// Called once for each show_graphics, when that device ends.
   std::function<void(const DeviceView&)> stop_render_loop{};
   /// Take this device's graphics out of view.
   std::function<void(const DeviceView&)> detach_graphics{};
-  /// Called once for every device the controller received, when it retires.
+  /// Called once for every device the controller received, when it ends.
   std::function<void(const DeviceView&)> dispose_resources{};
   /// Optional: build the active mode's resources for a new device from application data. When
   /// set, the device is shown only after finish_preparation(view.token, ...) succeeds (it may
   /// be called from inside this hook). If it throws, the start fails (scored as a failed
-  /// creation, the device retired, StartFailed with the exception's message as its detail).
+  /// creation, the device ended, StartFailed with the exception's message as its detail).
   std::function<void(const DeviceView&)> prepare_resources{};
   /// Every state reached, with its reason (for Lost, the API's loss report): after the
-  /// retirement the transition caused, before show_fallback; for Ready after show_graphics.
+  /// device's end the transition caused, before show_fallback; for Ready after show_graphics.
   /// A state a hook superseded before it was told is not reported.
   std::function<void(DeviceState, const StateReason& reason)> on_state{};
 };
@@ -172,19 +172,19 @@ inline constexpr std::string_view kDiagnosticsCategory = "gfx.device";
 struct ControllerOptions {
   /// The label every requested device gets.
   std::string device_label = "warden device";
-  RetirementPolicy* retirement = nullptr;  ///< null: RetirementPolicy::process()
+  DeviceEndPolicy* device_end = nullptr;   ///< null: DeviceEndPolicy::process()
   RebuildPolicy* rebuild = nullptr;        ///< null: no limit here; the owner keeps its own
   DeviceStash* stash = nullptr;            ///< null: no hand-off; keep_device is refused
   /// Where request_standby() keeps the spare device it asks for ahead of a loss; the next start
   /// (a recovery, retry or initialize) takes it instead of requesting one. Null: no standby.
   DeviceStash* standby = nullptr;
   /// Where every state change (gfx.device: starting, ready, lost, failed, stopped) and every
-  /// retirement is reported, with its message id; null: nowhere. Must outlive the controller.
+  /// device's end is reported, with its message id; null: nowhere. Must outlive the controller.
   Diagnostics* diagnostics = nullptr;
 };
 
-/// One retirement as it happened.
-struct RetirementRecord {
+/// One device's end as it happened.
+struct DeviceEndRecord {
   /// The token the device was received under.
   Token token{};
   /// Its device generation (0: a device for a superseded request, never counted).
@@ -202,6 +202,8 @@ struct RetirementRecord {
   bool hung = false;
   std::vector<std::string> step_failures{};  ///< "<step>: <what>"
 };
+/// The name DeviceEndRecord had before (docs/design.md, "Glossary").
+using RetirementRecord [[deprecated("renamed DeviceEndRecord")]] = DeviceEndRecord;
 
 /// How shutdown() ends the current device.
 struct Teardown {
@@ -215,22 +217,22 @@ class DeviceController {
  public:
   /// `provider`, and the policies and stash named in `options`, must outlive the controller.
   DeviceController(DeviceProvider& provider, ControllerHooks hooks, ControllerOptions options = {});
-  /// Ends the current device (by the retirement policy) without calling hooks: an application
+  /// Ends the current device (by the device end policy) without calling hooks: an application
   /// that wants its hooks called tears down with shutdown() first.
   ~DeviceController();
   DeviceController(const DeviceController&) = delete;
   DeviceController& operator=(const DeviceController&) = delete;
 
-  /// A new token: retires the current device (if any), then asks for a new one. Opening the
+  /// A new token: ends the current device (if any), then asks for a new one. Opening the
   /// feature is a new user action: it does not ask the rebuild policy.
   void initialize();
-  /// A new token without a request: retires the current device, shows the stable fallback.
+  /// A new token without a request: ends the current device, shows the stable fallback.
   void stop();
   /// An explicit retry: initialize(), unless the rebuild policy has given up (Refused). A
   /// refused retry leaves a shown device alone; anything else, a start still pending
   /// included, ends in Failed with the policy's explanation.
   Result<void> retry();
-  /// Engine teardown: retires the device (or hands it to the stash), shows no fallback.
+  /// Engine teardown: ends the device (or hands it to the stash), shows no fallback.
   /// Refused when a hook took a new token meanwhile (initialize()): that one is current.
   Result<void> shutdown(Teardown teardown = {});
 
@@ -252,7 +254,7 @@ class DeviceController {
   /// Asks the provider for a spare device, kept in ControllerOptions::standby, so that the next
   /// start adopts it instead of waiting for a device request (ADR 0031). Does nothing without a
   /// standby stash, while one is held or a standby request is in flight, or while the
-  /// retirement policy refuses new devices. The request is asynchronous, but a provider may make
+  /// device end policy refuses new devices. The request is asynchronous, but a provider may make
   /// the device inside the call that answers it (Dawn does): the caller picks a moment when a
   /// long frame is acceptable.
   void request_standby();
@@ -275,8 +277,12 @@ class DeviceController {
   const GenerationRecord& generation() const;
   /// The device shown now: present exactly when state() is Ready.
   std::optional<DeviceView> active_device() const;
-  /// One record per device retired, kept for the controller's life (diagnostics and tests).
-  const std::vector<RetirementRecord>& retirements() const;
+  /// One record per device ended, kept for the controller's life (diagnostics and tests).
+  const std::vector<DeviceEndRecord>& device_ends() const;
+  /// The name device_ends() had before.
+  [[deprecated("renamed device_ends()")]] const std::vector<DeviceEndRecord>& retirements() const {
+    return device_ends();
+  }
   /// What hooks threw, "<hook>: <what>", in order.
   const std::vector<std::string>& hook_failures() const;
 

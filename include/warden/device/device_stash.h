@@ -9,8 +9,8 @@
 #include <memory>
 #include <optional>
 
+#include "warden/device/device_end_policy.h"
 #include "warden/device/provider.h"
-#include "warden/device/retirement_policy.h"
 
 namespace warden::device {
 
@@ -27,7 +27,7 @@ struct StashedDevice {
   bool presented = false;
   /// Where its lost report goes; the taker re-points it.
   std::shared_ptr<LostRoute> route{};
-  RetirementPolicy* retirement = nullptr;  ///< told when the stash lets the device go
+  DeviceEndPolicy* device_end = nullptr;  ///< told when the stash lets the device go
 };
 
 /// Holds at most one healthy device: between two engines (see the file comment), or as an

@@ -13,12 +13,12 @@
   X(device, DeviceLost, 2, "the device of the current generation was lost (the API's words follow) or hung") \
   X(device, DeviceFailed, 3, "a device generation failed: no device could be made or prepared, or the rebuild policy gave up") \
   X(device, DeviceStopped, 4, "the controller was stopped or shut down; no device is shown until a retry") \
-  X(device, DeviceRetired, 5, "a generation's device was retired: destroyed, released (it presented), or kept for the next engine") \
+  X(device, DeviceEnded, 5, "a generation's device was ended: destroyed, released (it presented), or kept for the next engine") \
   X(device, ProviderApiUnavailable, 6, "the device provider has no WebGPU library to ask for adapters and devices") \
   X(device, NewDeviceRefused, 7, "a new device is refused because devices that presented were destroyed in this process") \
   X(device, PreparationFinishedLate, 8, "a resource preparation finished after its device generation ended") \
   X(device, RebuildGaveUp, 9, "the rebuild policy gave up on the device, so a retry is refused") \
-  X(device, ShutdownOvertaken, 10, "a hook started a new device generation while shutdown retired the device") \
+  X(device, ShutdownOvertaken, 10, "a hook started a new device generation while shutdown ended the device") \
   X(device, KeepDeviceNeedsStash, 11, "a shutdown asked to keep the device, with no device stash to keep it in") \
   X(device, MarkPresentedNoDevice, 12, "mark_presented was called while no device is shown") \
   X(device, TestRequestNotPending, 13, "a TestProvider request number names no pending request") \

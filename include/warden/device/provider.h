@@ -12,7 +12,7 @@
 #include <variant>
 
 #include "warden/core/result.h"
-#include "warden/device/retirement_policy.h"
+#include "warden/device/device_end_policy.h"
 #include "warden/gpu/abi.h"
 
 namespace warden::device {

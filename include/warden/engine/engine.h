@@ -2,7 +2,7 @@
 /// Engine: the composition root. One object owns what an application's GPU work needs across
 /// device generations: the instance, the DeviceController and its DawnProvider, one Registry that
 /// outlives every device, the submission clock, the shader manager, the pipeline library and hot
-/// reload. It wires the controller's hooks itself: a lost device is retired, the next one
+/// reload. It wires the controller's hooks itself: a lost device is ended, the next one
 /// requested (within the rebuild policy), every object the registry holds made again under the
 /// same handle, and the application told through a few plain callbacks. The application holds
 /// handles and never sees a device change except through those callbacks
@@ -52,9 +52,9 @@
 #include "warden/core/submission_clock.h"
 #include "warden/device/controller.h"
 #include "warden/device/dawn_provider.h"
+#include "warden/device/device_end_policy.h"
 #include "warden/device/device_stash.h"
 #include "warden/device/rebuild_policy.h"
-#include "warden/device/retirement_policy.h"
 #include "warden/engine/present_target.h"
 #include "warden/engine/recovery_timings.h"
 #include "warden/pipelines/hot_reload.h"
@@ -384,7 +384,7 @@ class Engine {
   uint64_t device_generation() const { return controller_->generation().number; }
 
   /// Where every layer under the engine reports, each message with its id (docs/messages.md):
-  /// the instance's log (gfx.gpu), the device's states and retirements (gfx.device), the
+  /// the instance's log (gfx.gpu), the device's states and ends (gfx.device), the
   /// registry (gfx.resources), shaders and pipelines, and its tile layers (gfx.tiles).
   ///@{
   Diagnostics& diagnostics() { return diagnostics_; }
@@ -472,7 +472,7 @@ class Engine {
 
   // ---- faults --------------------------------------------------------------------------------
   /// The current device presented to a surface (a Swapchain's first present): from now on it is
-  /// released, never destroyed, when it retires (DeviceController::mark_presented). Refused
+  /// released, never destroyed, when it ends (DeviceController::mark_presented). Refused
   /// while there is no device.
   Result<void> mark_presented();
 
@@ -605,7 +605,7 @@ class Engine {
   std::shared_ptr<ProviderInbox> inbox_;  // shared with Dawn's receivers (QueuedProvider), which may outlive the engine
   std::unique_ptr<QueuedProvider> provider_;
   device::RebuildPolicy policy_;
-  device::RetirementPolicy retirement_;
+  device::DeviceEndPolicy end_policy_;
   device::DeviceStash standby_;  // the spare device (EngineOptions::standby_device), emptied before the provider goes
   std::unique_ptr<device::DeviceController> controller_;
   std::unique_ptr<resources::Registry> registry_;

@@ -9,7 +9,7 @@
 /// - at a loss it detaches the target in poll()'s let-go phase, before the registry lets go of
 ///   the device's objects: the frame view the target imported is ended by the target, once;
 /// - a device's first present marks it presented, so that it is released, never destroyed,
-///   when it retires (ADR 0051).
+///   when it ends (ADR 0051).
 ///
 /// Frame-thread calls (warden/core/frame_thread.h). A target may outlive its engine: it then
 /// holds no surface and refuses every call (PresentTargetEngineGone).

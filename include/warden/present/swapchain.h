@@ -11,7 +11,7 @@
 ///   old one was measured to fail with status Error on every second generation (docs/adr/0012).
 /// - The frame's view is imported into that generation's Registry (tracked, never released by
 ///   it) and forgotten at present(). The first present of a generation calls on_first_present:
-///   the owner marks the device as having presented, so retiring it releases and never destroys
+///   the owner marks the device as having presented, so ending it releases and never destroys
 ///   it (docs/adr/0003).
 ///
 /// Frame-thread calls, like the Registry's submit and poll (warden/core/frame_thread.h). Nothing

@@ -27,7 +27,7 @@
   X(resources, DoubleDestroyIgnored, 16, "destroy_* of a handle of this registry whose object is already gone was ignored") \
   X(resources, DestroyImportedView, 17, "destroy_texture_view of an imported view was refused; its owner ends it (forget_texture_view)") \
   X(resources, ForgetViewNotImported, 18, "forget_texture_view of a view that is not imported was refused; use destroy_texture_view") \
-  X(resources, SlotRetired, 19, "a slot's generation reached the limit; the slot is retired and never reused") \
+  X(resources, SlotExhausted, 19, "a slot's generation reached the limit; the slot is exhausted and never reused") \
   X(resources, TouchIgnored, 20, "touch of a handle that names no live object was ignored") \
   X(resources, SubmitDroppedDeviceLost, 21, "a submit while the device is lost was dropped") \
   X(resources, ResourceMissingUsage, 22, "a buffer or texture lacks a usage the operation needs") \

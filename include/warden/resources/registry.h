@@ -144,7 +144,7 @@ struct RegistryOptions {
 #define WARDEN_REGISTRY_CAPACITY_FIELD(Name, snake) uint32_t snake##_capacity = 4096;
   WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_CAPACITY_FIELD)
 #undef WARDEN_REGISTRY_CAPACITY_FIELD
-  /// How many generations a slot may carry before it is retired (docs/adr/0002), counted from
+  /// How many generations a slot may carry before it is exhausted (docs/adr/0002), counted from
   /// the registry's first generation and never past HandleLayout::kMaxGeneration. Only tests
   /// lower it, to reach the rule in a few steps.
   uint32_t generation_limit = HandleLayout::kMaxGeneration;

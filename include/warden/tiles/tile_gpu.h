@@ -182,7 +182,7 @@ class TileArray {
   /// Where this array renders its mip chains.
   MipPath mip_path() const { return scratch_ ? MipPath::Scratch : MipPath::InArray; }
 
-  /// Retiring a whole zoom band: the array's objects are destroyed in the registry, which
+  /// Giving up a whole zoom band: the array's objects are destroyed in the registry, which
   /// releases them once their last reader retired. Refused while a layer is still allocated or
   /// while the last submission that read any layer has not retired; off the frame path, the
   /// caller polls until it is allowed. Bind groups made of the array (TileBindGroup) go first.

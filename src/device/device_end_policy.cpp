@@ -1,4 +1,4 @@
-#include "warden/device/retirement_policy.h"
+#include "warden/device/device_end_policy.h"
 
 #include <cstdlib>
 #include <string_view>
@@ -21,21 +21,21 @@ constexpr EnumName<DeviceEnd> kDeviceEndNames[] = {
 };
 const char* to_string(DeviceEnd end) { return name_in(kDeviceEndNames, end); }
 
-RetirementOptions retirement_options_from_environment() {
-  RetirementOptions options;
+DeviceEndOptions device_end_options_from_environment() {
+  DeviceEndOptions options;
   options.destroy_override = env(kDestroyOverrideEnvVar) == "1";
   options.gate_override = env(kGateOverrideEnvVar) == "ignore";
   return options;
 }
 
-RetirementPolicy::RetirementPolicy(RetirementOptions options) : options_(options) {}
+DeviceEndPolicy::DeviceEndPolicy(DeviceEndOptions options) : options_(options) {}
 
-RetirementPolicy& RetirementPolicy::process() {
-  static RetirementPolicy* policy = new RetirementPolicy();
+DeviceEndPolicy& DeviceEndPolicy::process() {
+  static DeviceEndPolicy* policy = new DeviceEndPolicy();
   return *policy;
 }
 
-void RetirementPolicy::note_ended(DeviceEnd end, bool presented) {
+void DeviceEndPolicy::note_ended(DeviceEnd end, bool presented) {
   if (end == DeviceEnd::Release) {
     ++released_;
     return;
@@ -44,7 +44,7 @@ void RetirementPolicy::note_ended(DeviceEnd end, bool presented) {
   if (presented) ++destroyed_after_presenting_;
 }
 
-Result<void> RetirementPolicy::admit_new_device() const {
+Result<void> DeviceEndPolicy::admit_new_device() const {
   if (destroyed_after_presenting_ == 0 || options_.gate_override) return {};
   return make_error(ErrorKind::Refused, MessageId::NewDeviceRefused,
                     fmt::format("a new device is refused: {} device(s) that presented were destroyed in "

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/standby.h"
 #include "engine/uncaptured_errors.h"
 #include "warden/shaders/source_file.h"
 #include "warden/gpu/names.h"
@@ -227,6 +228,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       end_policy_(device::device_end_options_from_environment()) {  // WARDEN_GPU_DESTROY=1: the A/B arm (ADR 0003)
   context_->set_diagnostics(&diagnostics_);
   uncaptured_ = std::make_unique<detail::UncapturedErrors>();
+  standby_ = std::make_unique<detail::Standby>(options_.standby_texture_bytes);
   frames_ = std::make_shared<detail::FrameSlot>();
   // Dawn reports on the thread whose call raised the error: the report is named by the frame
   // open now and waits for poll() to be told and counted (ADR 0023).
@@ -249,7 +251,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       device::ControllerOptions{.device_label = options_.device.label,
                                 .device_end = &end_policy_,
                                 .rebuild = &policy_,
-                                .standby = options_.standby_device ? &standby_ : nullptr,
+                                .standby = options_.standby_device ? &standby_->stash() : nullptr,
                                 .diagnostics = &diagnostics_});
   if (options_.hang_limit.count() > 0) {
     hang_watch_ = std::make_unique<device::HangWatch>(options_.hang_limit, options_.rebuild.now);
@@ -286,7 +288,7 @@ Engine::~Engine() {
   pipelines_.reset();
   shaders_.reset();
   (void)controller_->shutdown();
-  standby_.clear();  // it never presented; let go while the provider is still here
+  standby_->clear();  // it never presented; let go while the provider is still here
   told_->clear();
   registry_.reset();
   queue_.reset();
@@ -312,6 +314,8 @@ EngineState Engine::state() const {
 
 // The registry's objects belong to the newest device generation (it rebuilt onto it), and the
 // controller has not ended that generation.
+const device::DeviceStash& Engine::standby() const { return standby_->stash(); }
+
 bool Engine::generation_lives() const {
   const device::GenerationRecord& newest = controller_->generation();
   return registry_ && newest.phase != device::GenerationPhase::Ended &&
@@ -370,6 +374,7 @@ void Engine::prepare(const device::DeviceView& view) {
   // The controller numbers the devices it hands over and the engine prepares each of them, so
   // the engine's device generations and the controller's logs name a device by one number.
   current_ = DeviceGeneration{};
+  standby_->new_device();
   const uint64_t generation = view.device_generation;
   const gpu::Procs& procs = context_->procs();
   queue_ = gpu::Ref<WGPUQueue>(&procs, procs.DeviceGetQueue(view.device));
@@ -692,12 +697,9 @@ void Engine::poll() {
   settle();
   // Ask: the spare after the shown device's first frame, not before (making it blocks this
   // poll for as long as a device request takes, and a recovery's first frame must not wait for
-  // it); once per device: a spare held or in flight makes the call do nothing, and one the
-  // device end policy refuses is not asked for again on every frame.
-  if (options_.standby_device && state() == EngineState::Ready && current_.shown && current_.submitted &&
-      !current_.standby_asked) {
-    current_.standby_asked = true;
-    controller_->request_standby();
+  // it); once per device (standby.h).
+  if (options_.standby_device && state() == EngineState::Ready && current_.shown && current_.submitted) {
+    standby_->ask(*controller_);
   }
   prepare_standby();
   // And the next device, while there is none and the rebuild policy has not given up.
@@ -759,12 +761,12 @@ void Engine::tell_uncaptured_errors() {
 // shared compile cache makes them cheap.
 void Engine::prepare_standby() {
   if (!options_.standby_device || state() != EngineState::Ready || !generation_lives()) return;
-  const std::optional<device::ProvidedDevice> spare = standby_.held_device();
-  if (!spare || spare->device == nullptr || registry_->prepared_device() == spare->device) return;
-  // While they are made the registry's slots hold the spare's objects: what Dawn reports
+  const WGPUDevice spare = standby_->to_prepare(*registry_);
+  if (spare == nullptr) return;
+  // While they are made the registry's resolves find the spare's objects: what Dawn reports
   // meanwhile (a loss would let go of the slots' objects) waits for the next poll.
   const uint32_t delivering = std::exchange(inbox_->delivering, 0);
-  registry_->prepare_rebuild(spare->device, options_.standby_texture_bytes);
+  registry_->prepare_rebuild(spare, standby_->texture_bytes());
   inbox_->delivering = delivering;
   ++counters_.standby_preparations;
   counters_.standby_rehearsed_draws += registry_->last_rehearsal().draws;

@@ -197,6 +197,7 @@ class GenerationObserver {
 
 namespace detail {
 class UncapturedErrors;
+class Standby;
 // What an engine's frames share with it: the library their encoders are released through (kept
 // loaded while a frame lives, so a frame may outlive its engine), the registry Frame::use reads
 // (null once the engine is being destroyed) and which frame is open.
@@ -532,7 +533,7 @@ class Engine {
   const std::optional<RecoveryTimings>& last_recovery() const { return last_recovery_; }
   /// Where the standby device waits for the next loss (EngineOptions::standby_device):
   /// holds() is true while one does.
-  const device::DeviceStash& standby() const { return standby_; }
+  const device::DeviceStash& standby() const;
 
   class QueuedProvider;  ///< the provider seam that holds what Dawn reports until poll()
 
@@ -548,7 +549,6 @@ class Engine {
   struct DeviceGeneration {
     bool shown = false;         // made Ready: the application hears of its loss
     bool submitted = false;     // a frame was submitted on it (the standby is asked for after)
-    bool standby_asked = false; // request_standby() was called for it (once per device)
   };
   // What the application hears, queued where the state settles and told in poll()'s tell phase
   // in the order queued, through one dispatch (tell_one); defined in engine.cpp.
@@ -606,7 +606,8 @@ class Engine {
   std::unique_ptr<QueuedProvider> provider_;
   device::RebuildPolicy policy_;
   device::DeviceEndPolicy end_policy_;
-  device::DeviceStash standby_;  // the spare device (EngineOptions::standby_device), emptied before the provider goes
+  // The spare device (EngineOptions::standby_device; standby.h); emptied before the provider goes.
+  std::unique_ptr<detail::Standby> standby_;
   std::unique_ptr<device::DeviceController> controller_;
   std::unique_ptr<resources::Registry> registry_;
   std::unique_ptr<shaders::ShaderManager> shaders_;

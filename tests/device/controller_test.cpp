@@ -124,6 +124,47 @@ TEST_F(ControllerTest, DevicesAreNumberedOneByOneAndAStaleDeviceIsNeverCounted) 
   EXPECT_EQ(controller->token().value, 4u) << "A, B, B's loss and the retry each took a token";
 }
 
+// The one record of the newest device generation (ADR 0057): written as the controller
+// receives, shows and ends devices, never by a stale device, and read by reference.
+TEST_F(ControllerTest, TheGenerationRecordFollowsTheNewestDeviceFromPreparedToShownToEnded) {
+  renderer.defer_preparation();
+  make();
+  const GenerationRecord& newest = controller->generation();
+  EXPECT_EQ(newest.number, 0u);
+  EXPECT_EQ(newest.phase, GenerationPhase::None);
+
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_adapter(1));
+  auto a = provider.resolve_device(1);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(newest.number, 1u);
+  EXPECT_EQ(newest.device, a.value());
+  EXPECT_EQ(newest.token, controller->token());
+  EXPECT_EQ(newest.phase, GenerationPhase::Preparing);
+  ASSERT_TRUE(controller->finish_preparation(renderer.preparations()[0].token, {}));
+  EXPECT_EQ(newest.phase, GenerationPhase::Shown);
+
+  ASSERT_TRUE(provider.lose(a.value()));
+  EXPECT_EQ(newest.number, 1u) << "a loss ends the generation, it does not start one";
+  EXPECT_EQ(newest.phase, GenerationPhase::Ended);
+  EXPECT_NE(newest.token, controller->token());
+
+  // A retry superseded before its device arrives: that device is stale and changes nothing.
+  ASSERT_TRUE(controller->retry());
+  ASSERT_TRUE(provider.resolve_adapter(2));
+  controller->initialize();
+  ASSERT_TRUE(provider.resolve_device(2));
+  EXPECT_EQ(newest.number, 1u);
+  EXPECT_EQ(newest.phase, GenerationPhase::Ended);
+  ASSERT_TRUE(provider.resolve_adapter(3));
+  auto c = provider.resolve_device(3);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(newest.number, 2u);
+  EXPECT_EQ(newest.device, c.value());
+  EXPECT_EQ(newest.phase, GenerationPhase::Preparing);
+  EXPECT_STREQ(to_string(newest.phase), "preparing");
+}
+
 // The device layer states facts; its words are for a log, never a sentence for a user.
 TEST_F(ControllerTest, EveryEndHasATypedReasonAndWordsForALog) {
   make(ControllerOptions{.rebuild = &rebuild});

@@ -192,7 +192,7 @@ Result<void> RegistryImpl::unmap_buffer(BufferHandle handle) {
   if (auto refused = carrier_.refuse("unmap_buffer")) return *refused;
   auto* rec = record(handle);
   if (rec == nullptr) return in_context("unmap_buffer", stale_error(handle));
-  auto buffer = resolve(handle);
+  auto buffer = resolve_now(handle);
   if (!buffer) return in_context("unmap_buffer", buffer.error());
   const ErrorObject object = object_of(handle, rec->label);
   if (procs_.BufferGetMapState(*buffer) != WGPUBufferMapState_Mapped) {
@@ -222,7 +222,7 @@ Result<void> RegistryImpl::write_buffer(BufferHandle handle, uint64_t offset, co
   // A Lost or Failed slot has no buffer to write; a Waiting one takes carried writes.
   WGPUBuffer buffer = nullptr;
   if (!carried || rec->state != SlotState::Waiting) {
-    auto resolved = resolve(handle);
+    auto resolved = resolve_now(handle);
     if (!resolved) return in_context("write_buffer", resolved.error());
     buffer = *resolved;
   }
@@ -357,7 +357,7 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
   // A Lost or Failed slot has no texture to write; a Waiting one takes carried writes.
   WGPUTexture texture = nullptr;
   if (!carried || rec->state != SlotState::Waiting) {
-    auto resolved = resolve(handle);
+    auto resolved = resolve_now(handle);
     if (!resolved) return in_context("write_texture", resolved.error());
     texture = *resolved;
   }

@@ -90,24 +90,24 @@ void Registry::adopt_frame_thread() { impl_->adopt_frame_thread(); }
   return impl_->
 #define WARDEN_REGISTRY_FORWARD_PER_KIND(Name, snake)                                              \
   Result<Name##Handle> Registry::adopt_##snake(WGPU##Name object, std::string label, Ownership ownership) { \
-    WARDEN_LOCKED adopt_##snake(object, std::move(label), ownership);                              \
+    WARDEN_LOCKED adopt<Name##Tag>(object, std::move(label), ownership);                           \
   }                                                                                                \
   Result<void> Registry::replace_##snake(Name##Handle handle, WGPU##Name object) {                 \
-    WARDEN_LOCKED replace_##snake(handle, object);                                                 \
+    WARDEN_LOCKED replace<Name##Tag>(handle, object);                                              \
   }                                                                                                \
-  Result<void> Registry::destroy_##snake(Name##Handle handle) { WARDEN_LOCKED destroy_##snake(handle); } \
+  Result<void> Registry::destroy_##snake(Name##Handle handle) { WARDEN_LOCKED destroy<Name##Tag>(handle); } \
   std::optional<SlotState> Registry::slot_state(Name##Handle handle) const {                       \
-    WARDEN_LOCKED slot_state(handle);                                                              \
+    WARDEN_LOCKED state_of(handle);                                                                \
   }                                                                                                \
-  const std::string* Registry::label(Name##Handle handle) const { WARDEN_LOCKED label(handle); }   \
+  const std::string* Registry::label(Name##Handle handle) const { WARDEN_LOCKED label_of(handle); } \
   std::optional<Ownership> Registry::ownership(Name##Handle handle) const {                        \
-    WARDEN_LOCKED ownership(handle);                                                               \
+    WARDEN_LOCKED ownership_of(handle);                                                            \
   }                                                                                                \
   std::optional<detail::Recipe<Name##Tag>> Registry::recipe(Name##Handle handle) const {           \
-    WARDEN_LOCKED recipe(handle);                                                                  \
+    WARDEN_LOCKED recipe_of(handle);                                                               \
   }                                                                                                \
-  void Registry::touch(Name##Handle handle) { WARDEN_LOCKED touch(handle); }                       \
-  Serial Registry::last_used(Name##Handle handle) const { WARDEN_LOCKED last_used(handle); }
+  void Registry::touch(Name##Handle handle) { WARDEN_LOCKED touch_impl(handle); }                  \
+  Serial Registry::last_used(Name##Handle handle) const { WARDEN_LOCKED last_used_of(handle); }
 WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_FORWARD_PER_KIND)
 #undef WARDEN_REGISTRY_FORWARD_PER_KIND
 

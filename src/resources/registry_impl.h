@@ -176,29 +176,8 @@ class RegistryImpl {
   // The facade's destructor: shutdown(), then the registry's id is given back.
   void end();
 
-  // ---- per kind: adopt, replace, destroy, resolve, label, touch ----------------------------
-#define WARDEN_REGISTRY_PER_KIND(Name, snake)                                                     \
-  Result<Name##Handle> adopt_##snake(WGPU##Name object, std::string label, Ownership ownership) {  \
-    return adopt<Name##Tag>(object, std::move(label), ownership);                                 \
-  }                                                                                               \
-  Result<void> replace_##snake(Name##Handle handle, WGPU##Name object) {                          \
-    return replace<Name##Tag>(handle, object);                                                    \
-  }                                                                                               \
-  Result<void> destroy_##snake(Name##Handle handle) { return destroy<Name##Tag>(handle); }      \
-  Result<WGPU##Name> resolve(Name##Handle handle) const { return resolve_now<Name##Tag>(handle); } \
-  std::optional<SlotState> slot_state(Name##Handle handle) const { return state_of<Name##Tag>(handle); } \
-  const std::string* label(Name##Handle handle) const { return label_of<Name##Tag>(handle); }    \
-  std::optional<Ownership> ownership(Name##Handle handle) const { return ownership_of<Name##Tag>(handle); } \
-  bool is_alive(Name##Handle handle) const { return store<Name##Tag>().pool.contains(handle.bits()); } \
-  std::optional<detail::Recipe<Name##Tag>> recipe(Name##Handle handle) const {                    \
-    const auto* rec = record(handle);                                                             \
-    if (rec == nullptr) return std::nullopt;                                                      \
-    return rec->recipe;                                                                           \
-  }                                                                                               \
-  void touch(Name##Handle handle) { touch_impl<Name##Tag>(handle); }                              \
-  Serial last_used(Name##Handle handle) const { return last_used_of<Name##Tag>(handle); }
-  WARDEN_RESOURCE_KINDS(WARDEN_REGISTRY_PER_KIND)
-#undef WARDEN_REGISTRY_PER_KIND
+  // ---- per kind: the facade's per-kind calls reach the templates below (adopt, replace,
+  // destroy, state_of, label_of, ownership_of, recipe_of, touch_impl, last_used_of) directly.
 
   // ---- create ----------------------------------------------------------------------------
   Result<BufferHandle> create_buffer(const BufferDescription& desc);
@@ -474,6 +453,12 @@ class RegistryImpl {
   template <typename Tag>
   void report_awaiting_owner_of(size_t& count);
 
+  template <typename Tag>
+  std::optional<detail::Recipe<Tag>> recipe_of(Handle<Tag> handle) const {
+    const auto* rec = record(handle);
+    if (rec == nullptr) return std::nullopt;
+    return rec->recipe;
+  }
   template <typename Tag>
   const std::string* label_of(Handle<Tag> handle) const;
   template <typename Tag>

@@ -27,6 +27,14 @@
 //   recovery_standby_held_ms, recovery_standby_held_vs_cold_start, its _textures_ms (what the
 //   recovery still made), _contents_ms and _first_frame_ms, standby_held_poll_ms and
 //   standby_held_texture_bytes (the second copy the spare held)
+// And the bound beside the figures: the bytes a recovery writes back (recovery_kept_bytes:
+// every level of every texture, and each buffer's parameters); the bandwidth of the two upload
+// paths on the same backend, measured at the start of the same run (recovery_ring_gbps and
+// recovery_writetexture_gbps: tiles::measure_upload_paths, 64 tiles of 512x512 RGBA8, best of
+// 5), and the faster of them (recovery_bus_gbps, recovery_bus_path: the ring on the H200's
+// Vulkan, writeTexture on GL here); their quotient recovery_bound_ms, the time no recovery of
+// those contents can beat on that bus; and each recovery over it: recovery_over_bound,
+// recovery_standby_over_bound, recovery_standby_held_over_bound.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -43,6 +51,7 @@
 #include "warden/gpu/names.h"
 #include "warden/gpu/objects.h"
 #include "warden/pipelines/build.h"
+#include "warden/tiles/upload_ring.h"
 
 namespace {
 
@@ -171,6 +180,31 @@ std::vector<uint8_t> frame(engine::Engine& engine, const ResidentSet& set) {
   return image ? std::move(image->rgba) : std::vector<uint8_t>{};
 }
 
+// What a recovery of `textures` writes back: every level of every texture, and the parameters
+// written into each buffer (build()).
+uint64_t kept_bytes(uint32_t textures) {
+  uint64_t chain = 0;
+  for (uint32_t level = 0; level < kMipLevels; ++level) {
+    const uint64_t side = kTextureSize >> level;
+    chain += side * side * 4;
+  }
+  return uint64_t{textures} * chain + uint64_t{kBuffers} * 4 * sizeof(float);
+}
+
+// The bus a recovery writes its contents over, measured on a device of the backend the engines
+// get, before they run: the ring's and queue.writeTexture's bandwidth, GB/s.
+Result<tiles::UploadMeasurement> measure_bus() {
+  auto ctx = gpu::Context::create();
+  if (!ctx) return ctx.error();
+  auto opened = bench::open_bench_device(*ctx.value());
+  if (!opened) return opened.error();
+  auto measured = tiles::measure_upload_paths(*ctx.value(), opened->device.get(), opened->queue.get(), 512, 64, 5);
+  opened->queue.reset();
+  opened->device.reset();
+  ctx.value()->process_events();
+  return measured;
+}
+
 // The held mode's budget: every texture of the largest set, with room to spare.
 constexpr uint64_t kHeldTextureBytes = uint64_t{1} << 30;
 
@@ -274,6 +308,16 @@ int main() {
   if (!backend) return bench::exit_for("recovery_scenario", backend.error());
   nlohmann::json out;
   std::string backend_name;
+  auto bus = measure_bus();
+  if (!bus) return bench::exit_for("recovery_scenario", bus.error());
+  const bool ring_faster = bus->ring_gbps >= bus->write_texture_gbps;
+  const double bus_gbps = ring_faster ? bus->ring_gbps : bus->write_texture_gbps;
+  out["recovery_ring_gbps"] = bus->ring_gbps;
+  out["recovery_writetexture_gbps"] = bus->write_texture_gbps;
+  out["recovery_bus_gbps"] = bus_gbps;
+  out["recovery_bus_path"] = ring_faster ? "ring" : "writetexture";
+  fmt::print(stderr, "recovery_scenario: the bus: upload ring {:.2f} GB/s, writeTexture {:.2f} GB/s\n", bus->ring_gbps,
+             bus->write_texture_gbps);
   for (uint32_t textures : {16u, 64u, 256u}) {
     const int runs = textures >= 256 ? 1 : 3;
     uint64_t rehearsed_draws = 0;
@@ -295,6 +339,18 @@ int main() {
     if (!spare) return bench::exit_for("recovery_scenario", spare.error());
     if (!held) return bench::exit_for("recovery_scenario", held.error());
     const std::string suffix = textures == 64 ? "" : fmt::format("_{}", textures);
+    const uint64_t kept = kept_bytes(textures);
+    const double bound_ms = static_cast<double>(kept) / (bus_gbps * 1e9) * 1e3;
+    out["recovery_kept_bytes" + suffix] = kept;
+    out["recovery_bound_ms" + suffix] = bound_ms;
+    out["recovery_over_bound" + suffix] = point->recovery_ms / bound_ms;
+    out["recovery_standby_over_bound" + suffix] = spare->recovery_ms / bound_ms;
+    out["recovery_standby_held_over_bound" + suffix] = held->recovery_ms / bound_ms;
+    fmt::print(stderr,
+               "recovery_scenario: {} textures: {} bytes kept, bound {:.1f} ms at the bus's speed; recovery {:.1f}x "
+               "the bound, with a standby device {:.1f}x, with it holding the textures {:.1f}x\n",
+               textures, kept, bound_ms, point->recovery_ms / bound_ms, spare->recovery_ms / bound_ms,
+               held->recovery_ms / bound_ms);
     out["recovery_standby_ms" + suffix] = spare->recovery_ms;
     out["recovery_standby_vs_cold_start" + suffix] = spare->recovery_ms / point->cold_start_ms;
     out["recovery_standby_device_request_ms" + suffix] = spare->parts.device_request_ms;

@@ -228,7 +228,7 @@ Engine::Engine(std::unique_ptr<gpu::Context> context, EngineOptions options, Eng
       end_policy_(device::device_end_options_from_environment()) {  // WARDEN_GPU_DESTROY=1: the A/B arm (ADR 0003)
   context_->set_diagnostics(&diagnostics_);
   uncaptured_ = std::make_unique<detail::UncapturedErrors>();
-  standby_ = std::make_unique<detail::Standby>(options_.standby_texture_bytes);
+  standby_ = std::make_unique<detail::Standby>();
   frames_ = std::make_shared<detail::FrameSlot>();
   // Dawn reports on the thread whose call raised the error: the report is named by the frame
   // open now and waits for poll() to be told and counted (ADR 0023).
@@ -312,10 +312,10 @@ EngineState Engine::state() const {
   return policy_.gave_up() ? EngineState::Failed : EngineState::Recovering;
 }
 
-// The registry's objects belong to the newest device generation (it rebuilt onto it), and the
-// controller has not ended that generation.
 const device::DeviceStash& Engine::standby() const { return standby_->stash(); }
 
+// The registry's objects belong to the newest device generation (it rebuilt onto it), and the
+// controller has not ended that generation.
 bool Engine::generation_lives() const {
   const device::GenerationRecord& newest = controller_->generation();
   return registry_ && newest.phase != device::GenerationPhase::Ended &&
@@ -766,7 +766,7 @@ void Engine::prepare_standby() {
   // While they are made the registry's resolves find the spare's objects: what Dawn reports
   // meanwhile (a loss would let go of the slots' objects) waits for the next poll.
   const uint32_t delivering = std::exchange(inbox_->delivering, 0);
-  registry_->prepare_rebuild(spare, standby_->texture_bytes());
+  registry_->prepare_rebuild(spare, options_.standby_texture_bytes);
   inbox_->delivering = delivering;
   ++counters_.standby_preparations;
   counters_.standby_rehearsed_draws += registry_->last_rehearsal().draws;

@@ -7,7 +7,6 @@
 // (in the poll in which it arrived, while the picture is up).
 #pragma once
 
-#include <cstdint>
 
 #include "warden/device/controller.h"
 #include "warden/device/device_stash.h"
@@ -17,7 +16,7 @@ namespace warden::engine::detail {
 
 class Standby {
  public:
-  explicit Standby(uint64_t texture_bytes) : texture_bytes_(texture_bytes) {}
+  Standby() = default;
   Standby(const Standby&) = delete;
   Standby& operator=(const Standby&) = delete;
 
@@ -42,13 +41,10 @@ class Standby {
     if (!spare || spare->device == nullptr || registry.prepared_device() == spare->device) return nullptr;
     return spare->device;
   }
-  // The texture bytes the preparation may make (EngineOptions::standby_texture_bytes).
-  uint64_t texture_bytes() const { return texture_bytes_; }
   // The engine ends: a spare never presented; it goes while the provider is still there.
   void clear() { stash_.clear(); }
 
  private:
-  uint64_t texture_bytes_;
   bool asked_ = false;
   device::DeviceStash stash_;
 };

@@ -9,7 +9,10 @@
 // and the recovery's parts, as the Engine measured them (Engine::last_recovery()):
 //   recovery_device_request_ms, recovery_rebuild_ms, recovery_rebuild_<kind>s_ms (each kind
 //   made again), recovery_contents_ms, recovery_pipelines_ms (render pipelines made again),
-//   recovery_callbacks_ms, recovery_first_frame_ms (ready to the first submit), and
+//   recovery_callbacks_ms, recovery_first_frame_ms (ready to the first submit),
+//   recovery_contents_path (how kept texture contents went: "staging" or "write-texture", ADR
+//   0058), recovery_lost_device_end_ms (ending the lost device, in the poll after the first
+//   frame: off the recovery's path, the cost of the frame after it), and
 //   recovery_readback_ms (what the benchmark adds: the readback, and frames that differed)
 // for T = 64 (plain keys), 16 (_16) and 256 (_256); each the median of a few runs (the parts
 // are those of the median run). The same again with a standby device (EngineOptions::
@@ -20,7 +23,9 @@
 //   was made: the frame it costs, after the first frame, with the pipelines made on the spare
 //   then, ADR 0034), and the recovery's parts with the spare: recovery_standby_rebuild_ms,
 //   _first_frame_ms, _pipelines_ms (what the recovery still made: 0 when it took those made on
-//   the spare), _textures_ms, _contents_ms; standby_rehearsed_draws, the draws made on the spare
+//   the spare), _textures_ms, _contents_ms, _contents_path (the path measured faster on the
+//   spare), _lost_device_end_ms, _staged_ahead_bytes (kept contents staged on the spare when it
+//   was prepared, EngineOptions::standby_contents_bytes, and only copied by the recovery); standby_rehearsed_draws, the draws made on the spare
 //   ahead of the loss so that its first frame finds the GL driver's draw-time code (ADR 0044;
 //   0 on other backends). And once more with the textures made on the spare too
 //   (EngineOptions::standby_texture_bytes, ADR 0045, a budget that holds them all):
@@ -34,11 +39,15 @@
 // 5), and the faster of them (recovery_bus_gbps, recovery_bus_path: the ring on the H200's
 // Vulkan, writeTexture on GL here); their quotient recovery_bound_ms, the time no recovery of
 // those contents can beat on that bus; and each recovery over it: recovery_over_bound,
-// recovery_standby_over_bound, recovery_standby_held_over_bound.
+// recovery_standby_over_bound, recovery_standby_held_over_bound. recovery_paths: "ADR 0058", or
+// "as before ADR 0058" when WARDEN_RECOVERY_AS_BEFORE=1 (writeTexture, the lost device ended
+// first): the baseline, run by the same binary on the same machine.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -208,8 +217,21 @@ Result<tiles::UploadMeasurement> measure_bus() {
 // The held mode's budget: every texture of the largest set, with room to spare.
 constexpr uint64_t kHeldTextureBytes = uint64_t{1} << 30;
 
+// WARDEN_RECOVERY_AS_BEFORE=1: the recovery's paths as they were before ADR 0058 (kept contents
+// by writeTexture, the lost device ended before the new one is prepared), so that a run can
+// measure its own baseline on the same machine.
+bool as_before() {
+  const char* set = std::getenv("WARDEN_RECOVERY_AS_BEFORE");
+  return set != nullptr && std::string_view(set) == "1";
+}
+
 engine::EngineOptions options(gpu::BackendChoice backend, bool standby, uint64_t standby_texture_bytes) {
   engine::EngineOptions o;
+  if (as_before()) {
+    o.registry.contents_upload = resources::ContentsUpload::WriteTexture;
+    o.end_lost_device_after_first_frame = false;
+    o.standby_contents_bytes = 0;
+  }
   o.device.backend = backend;
   o.standby_device = standby;
   o.standby_texture_bytes = standby_texture_bytes;
@@ -293,6 +315,7 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, b
       if (ms_since(lost_at) > 120000) return make_error(ErrorKind::Timeout, "no identical frame within 120 s");
     }
     const double recovered_ms = ms_since(lost_at);
+    engine.poll();  // the lost device ends here, after the first frame (lost_device_end_ms)
     if (!engine.last_recovery()) return make_error(ErrorKind::Internal, "the engine kept no recovery timings");
     recovery.push_back({recovered_ms, *engine.last_recovery()});
   }
@@ -369,6 +392,9 @@ int main() {
     out["recovery_standby_pipelines_ms" + suffix] = spare->parts.rebuild.pipelines_ms();
     out["recovery_standby_textures_ms" + suffix] = spare->parts.rebuild.of(ResourceKind::Texture);
     out["recovery_standby_contents_ms" + suffix] = spare->parts.rebuild.contents_ms;
+    out["recovery_standby_contents_path" + suffix] = resources::to_string(spare->parts.rebuild.contents_upload);
+    out["recovery_standby_lost_device_end_ms" + suffix] = spare->parts.lost_device_end_ms;
+    out["recovery_standby_staged_ahead_bytes" + suffix] = spare->parts.rebuild.staged_ahead_bytes;
     out["recovery_standby_held_ms" + suffix] = held->recovery_ms;
     out["recovery_standby_held_vs_cold_start" + suffix] = held->recovery_ms / point->cold_start_ms;
     out["recovery_standby_held_textures_ms" + suffix] = held->parts.rebuild.of(ResourceKind::Texture);
@@ -393,6 +419,8 @@ int main() {
       out[fmt::format("recovery_rebuild_{}_ms{}", name, suffix)] = parts.rebuild.of(kind);
     }
     out["recovery_contents_ms" + suffix] = parts.rebuild.contents_ms;
+    out["recovery_contents_path" + suffix] = resources::to_string(parts.rebuild.contents_upload);
+    out["recovery_lost_device_end_ms" + suffix] = parts.lost_device_end_ms;
     out["recovery_pipelines_ms" + suffix] = parts.rebuild.pipelines_ms();
     out["recovery_callbacks_ms" + suffix] = parts.callbacks_ms;
     out["recovery_first_frame_ms" + suffix] = parts.first_frame_ms;
@@ -407,6 +435,7 @@ int main() {
                parts.callbacks_ms, parts.first_frame_ms, point->recovery_ms - parts.total_ms);
   }
   out["recovery_backend"] = backend_name;
+  out["recovery_paths"] = as_before() ? "as before ADR 0058" : "ADR 0058";
   fmt::print("{}\n", out.dump());
   return 0;
 }

@@ -12,6 +12,7 @@
 #include "engine/standby.h"
 #include "engine/uncaptured_errors.h"
 #include "warden/shaders/source_file.h"
+#include "warden/tiles/upload_ring.h"
 #include "warden/gpu/names.h"
 #include "warden/core/enum_names.h"
 
@@ -82,9 +83,13 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
   void end_hung_device(device::DeviceId device, device::DeviceEnd end) override {
     ending_.push_back({device, end == device::DeviceEnd::Destroy ? Ending::HungDestroy : Ending::HungRelease});
   }
-  // The let-go phase: the devices ended since the last one, in the order they were ended.
-  void end_devices() {
-    while (!ending_.empty()) {
+  // Whether a device waits to be ended, and how many.
+  bool ending() const { return !ending_.empty(); }
+  size_t waiting() const { return ending_.size(); }
+  // The let-go phase: the devices ended since the last one, in the order they were ended, but
+  // for the newest `keep` (a lost device held until its successor's first frame).
+  void end_devices(size_t keep = 0) {
+    while (ending_.size() > keep) {
       const Pending next = ending_.front();
       ending_.pop_front();
       switch (next.how) {
@@ -419,6 +424,7 @@ void Engine::prepare(const device::DeviceView& view) {
 
 void Engine::shown(const device::DeviceView& view) {
   current_.shown = true;
+  shown_in_poll_ = polls_;
   // Before anything of the application hears of this device: its windows present on it.
   for (PresentTarget* target : targets_) target->attach_to_engine_device();
   failure_told_ = false;
@@ -472,7 +478,35 @@ void Engine::let_go() {
     telling_rebuild_ = false;
     registry_->on_device_lost();
   }
-  provider_->end_devices();
+  end_devices();
+}
+
+size_t Engine::devices_waiting_to_end() const { return provider_->waiting(); }
+
+bool Engine::device_ends_wait() const {
+  if (!options_.end_lost_device_after_first_frame || destroying_ || !timing_recovery_ || policy_.gave_up()) {
+    return false;
+  }
+  // Shown and given a poll() to draw in: a program that draws no frame does not hold it longer.
+  if (current_.shown && polls_ > shown_in_poll_ && generation_lives()) return false;
+  const device::DeviceState state = controller_->state();
+  return state == device::DeviceState::Lost || state == device::DeviceState::Starting ||
+         state == device::DeviceState::Ready;
+}
+
+// One device at most is held: a loss before the first frame of the recovery ends the device
+// held for it, so that losses in a row never pile devices up.
+void Engine::end_devices() {
+  const size_t keep = device_ends_wait() ? 1 : 0;
+  if (provider_->waiting() <= keep) return;
+  const auto ending = std::chrono::steady_clock::now();
+  provider_->end_devices(keep);
+  if (keep != 0) return;
+  // Held past the first frame of the recovery last published: its cost is told there.
+  if (last_recovery_ && !timing_recovery_ && last_recovery_->lost_device_end_ms == 0 &&
+      last_recovery_->device_generation == device_generation()) {
+    last_recovery_->lost_device_end_ms = ms_between(ending, std::chrono::steady_clock::now());
+  }
 }
 
 // The tell phase: what settled, told in the order it settled. A callback may call the engine
@@ -678,6 +712,7 @@ void Engine::poll() {
     return;
   }
   if (destroying_) return;
+  ++polls_;
   ++inbox_->delivering;
   struct Delivering {
     ProviderInbox& inbox;
@@ -766,10 +801,26 @@ void Engine::prepare_standby() {
   // While they are made the registry's resolves find the spare's objects: what Dawn reports
   // meanwhile (a loss would let go of the slots' objects) waits for the next poll.
   const uint32_t delivering = std::exchange(inbox_->delivering, 0);
-  registry_->prepare_rebuild(spare, options_.standby_texture_bytes);
+  measure_upload_on(spare);  // first: the preparation stages contents only where staging wins
+  registry_->prepare_rebuild(spare, options_.standby_texture_bytes, options_.standby_contents_bytes);
   inbox_->delivering = delivering;
   ++counters_.standby_preparations;
   counters_.standby_rehearsed_draws += registry_->last_rehearsal().draws;
+}
+
+// Which path writes kept texture contents faster on the spare, which the recovery onto it
+// takes (ContentsUpload::Auto, ADR 0058): both measured there, 16 MiB each way, twice, while
+// the spare waits and the picture is up (its queue is idle, and the poll already makes it).
+void Engine::measure_upload_on(WGPUDevice spare) {
+  if (options_.registry.contents_upload != resources::ContentsUpload::Auto) return;
+  const gpu::Procs& procs = context_->procs();
+  const gpu::Ref<WGPUQueue> queue(&procs, procs.DeviceGetQueue(spare));
+  auto measured = tiles::measure_upload_paths(*context_, spare, queue.get(), 512, 16, 2);
+  if (!measured) return;  // the spare refused it: the backend's known faster path serves
+  counters_.standby_upload_measurements += 1;
+  registry_->set_measured_upload(spare, measured->faster == tiles::UploadPath::Ring
+                                            ? resources::ContentsUpload::Staging
+                                            : resources::ContentsUpload::WriteTexture);
 }
 
 // Runs after the registry's poll, so what finished by now has retired. A hang goes the loss's

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -33,6 +34,10 @@ RebuildReport Rebuilder::rebuild(uint64_t generation) {
   RegistryImpl& r = registry_;
   RebuildReport report;
   report.generation = generation;
+  report.timings.contents_upload = r.contents_upload_now();
+  std::optional<StagedTextureUpload> staging;
+  if (report.timings.contents_upload == ContentsUpload::Staging) staging.emplace(procs_, r.device_, r.queue_);
+  staging_ = staging ? &*staging : nullptr;
   // Dependency order: what an object uses is made before it; what is kept for its dependents
   // before the slots of its kind (docs/adr/0049).
   {
@@ -41,6 +46,14 @@ RebuildReport Rebuilder::rebuild(uint64_t generation) {
       rebuild_custody<Tag>(report);
       rebuild_slots<Tag>(report);
     });
+  }
+  if (staging_ != nullptr) {
+    const auto submitting = Clock::now();
+    r.standby_.unmap_staging();  // what was staged on this device ahead of the loss
+    report.timings.staged_bytes = staging_->submit();
+    report.timings.staged_ahead_bytes = staging_->staged_ahead_bytes();
+    report.timings.contents_ms += ms_since(submitting);
+    staging_ = nullptr;
   }
   r.standby_.discard();  // what no slot took (destroyed since it was prepared)
   // The application writes its contents once every object exists (a refill may use any).
@@ -133,7 +146,13 @@ void Rebuilder::rebuild_custody(RebuildReport& report) {
     if constexpr (std::is_same_v<Tag, RenderBundleTag>) registry_.set_recorded_uses(rec, std::move(registry_.recorded_uses_));
     // Its handle is dead: only kept bytes come back (no refill can name it, no report can).
     if constexpr (std::is_same_v<Tag, BufferTag> || std::is_same_v<Tag, TextureTag>) {
-      if (rec.recipe->contents == ContentsSource::Kept) write_kept(*made, rec);
+      if (rec.recipe->contents == ContentsSource::Kept) {
+        if constexpr (std::is_same_v<Tag, TextureTag>) {
+          write_kept(*made, rec, bits);
+        } else {
+          write_kept(*made, rec);
+        }
+      }
     }
   }
   report.timings.kind_ms[kind_index(Tag::kind)] += ms_since(walk);
@@ -173,7 +192,7 @@ void Rebuilder::restore_contents(TextureHandle handle, Record<TextureTag>& rec, 
     case ContentsSource::None: report.contents_lost.textures.push_back(handle); return;
     case ContentsSource::Kept: break;
   }
-  write_kept(*registry_.find(handle), rec);
+  write_kept(*registry_.find(handle), rec, handle.bits());
   if ((desc.usage & kGpuWrittenTexture) != 0) {
     report.contents_lost.textures.push_back(handle);
     if (!rec.data.kept.empty()) report.contents_lost.textures_with_kept_bytes.push_back(handle);
@@ -191,8 +210,18 @@ void Rebuilder::write_kept(WGPUBuffer object, const Record<BufferTag>& rec) {
   if (!rec.data.kept.empty()) procs_.QueueWriteBuffer(registry_.queue_, object, 0, rec.data.kept.data(), rec.data.kept.size());
 }
 
-void Rebuilder::write_kept(WGPUTexture object, const Record<TextureTag>& rec) {
+void Rebuilder::write_kept(WGPUTexture object, const Record<TextureTag>& rec, uint64_t bits) {
   for (const detail::KeptSubresource& kept : rec.data.kept) {
+    if (staging_ != nullptr) {
+      if (const auto* place = registry_.standby_.staged_place(bits, kept, rec.data.kept_version)) {
+        staging_->add_staged(object, kept, place->buffer, place->offset);
+        continue;
+      }
+      if (StagedTextureUpload::stageable(kept)) {
+        staging_->add(object, kept);
+        continue;
+      }
+    }
     WGPUTexelCopyTextureInfo dst{};
     dst.texture = object;
     dst.mipLevel = kept.mip_level;

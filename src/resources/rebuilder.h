@@ -2,7 +2,7 @@
 // device, it makes every object that has a recipe again under the same handle, in dependency
 // order (what an object uses first; what is kept for its dependents before the slots of its
 // kind, docs/adr/0049), takes what the standby preparer made on that device instead of making it,
-// writes kept contents back, and runs the application's refills once every object exists
+// writes kept contents back (texture contents by the faster path, docs/adr/0058), and runs the application's refills once every object exists
 // (docs/adr/0013, 0014; docs/lifecycle-in-detail.md).
 #pragma once
 
@@ -13,6 +13,7 @@
 #include "warden/core/result.h"
 #include "warden/gpu/procs.h"
 #include "warden/resources/registry.h"
+#include "resources/staged_upload.h"
 
 namespace warden::resources {
 
@@ -57,12 +58,17 @@ class Rebuilder {
   // Writes kept contents into `object` (ContentsSource::Kept); a buffer mapped at creation
   // through its mapping, then unmapped.
   void write_kept(WGPUBuffer object, const Record<BufferTag>& rec);
-  void write_kept(WGPUTexture object, const Record<TextureTag>& rec);
+  // `bits`: its slot, by which the standby preparer staged its contents on the spare.
+  void write_kept(WGPUTexture object, const Record<TextureTag>& rec, uint64_t bits);
 
   RegistryImpl& registry_;
   const gpu::Procs& procs_;
   // The refills of the rebuild in progress, run once every object is made again.
   std::vector<std::function<void()>> refills_;
+  // With ContentsUpload::Staging, the rebuild in progress's kept texture contents, submitted
+  // together once every object is made (before any refill, which may write over them); null
+  // otherwise.
+  StagedTextureUpload* staging_ = nullptr;
 };
 
 }  // namespace detail

@@ -41,6 +41,13 @@ constexpr EnumName<ContentsSource> kContentsSourceNames[] = {
 };
 const char* to_string(ContentsSource source) { return name_in(kContentsSourceNames, source); }
 
+constexpr EnumName<ContentsUpload> kContentsUploadNames[] = {
+    {ContentsUpload::Auto, "auto"},
+    {ContentsUpload::WriteTexture, "write-texture"},
+    {ContentsUpload::Staging, "staging"},
+};
+const char* to_string(ContentsUpload upload) { return name_in(kContentsUploadNames, upload); }
+
 RegistryOptions RegistryOptions::uniform(uint32_t capacity) {
   RegistryOptions options;
 #define WARDEN_SET_CAPACITY(Name, snake) options.snake##_capacity = capacity;

@@ -324,6 +324,7 @@ Result<TextureWriteLayout> texture_write_layout(const std::string& what, WGPUTex
 // write (a new texture is zeroed too, so texels never written come back as they were).
 void keep_texture_write(detail::KindData<TextureTag>& t, const TextureWrite& where, const TextureWriteLayout& layout,
                         const uint8_t* data) {
+  ++t.kept_version;
   const uint32_t level_width = mip_extent(t.size.width, where.mip_level);
   const uint32_t level_height = mip_extent(t.size.height, where.mip_level);
   for (uint32_t z = 0; z < where.size.depthOrArrayLayers; ++z) {
@@ -427,9 +428,11 @@ Result<void> RegistryImpl::write_texture(TextureHandle handle, const TextureWrit
 
 void RegistryImpl::read_device_backend() {
   carrier_.set_device_on_one_thread(false);
+  backend_ = WGPUBackendType_Undefined;
   if (device_ == nullptr) return;
   WGPUAdapterInfo info{};
   if (procs_.DeviceGetAdapterInfo(device_, &info) != WGPUStatus_Success) return;
+  backend_ = info.backendType;
   carrier_.set_device_on_one_thread(info.backendType == WGPUBackendType_OpenGL ||
                                     info.backendType == WGPUBackendType_OpenGLES);
   procs_.AdapterInfoFreeMembers(info);

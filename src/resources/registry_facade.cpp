@@ -237,14 +237,18 @@ void Registry::on_device_lost() { WARDEN_FRAME_THREAD("on_device_lost", void()) 
 RebuildReport Registry::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation) {
   WARDEN_FRAME_THREAD("rebuild", RebuildReport{.generation = impl_->device_generation()}) rebuild(device, queue, generation);
 }
-size_t Registry::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) {
-  WARDEN_FRAME_THREAD("prepare_rebuild", size_t{0}) prepare_rebuild(device, texture_bytes);
+size_t Registry::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes, uint64_t contents_bytes) {
+  WARDEN_FRAME_THREAD("prepare_rebuild", size_t{0}) prepare_rebuild(device, texture_bytes, contents_bytes);
 }
+uint64_t Registry::prepared_contents_bytes() const { WARDEN_LOCKED prepared_contents_bytes(); }
 WGPUDevice Registry::prepared_device() const { WARDEN_LOCKED prepared_device(); }
 DrawRehearsal Registry::last_rehearsal() const { WARDEN_LOCKED last_rehearsal(); }
 size_t Registry::prepared_count() const { WARDEN_LOCKED prepared_count(); }
 uint64_t Registry::prepared_texture_bytes() const { WARDEN_LOCKED prepared_texture_bytes(); }
 void Registry::discard_prepared() { WARDEN_FRAME_THREAD("discard_prepared", void()) discard_prepared(); }
+void Registry::set_measured_upload(WGPUDevice device, ContentsUpload faster) {
+  WARDEN_LOCKED set_measured_upload(device, faster);
+}
 bool Registry::device_lost() const { WARDEN_LOCKED device_lost(); }
 uint64_t Registry::device_generation() const { WARDEN_LOCKED device_generation(); }
 

@@ -73,6 +73,8 @@ struct KindData<TextureTag> {
   uint32_t mip_level_count = 1;
   uint32_t live_views = 0;  // views made through create_texture_view and not yet destroyed
   std::vector<KeptSubresource> kept{};  // made on each subresource's first write
+  // One more at each write into `kept`: what was staged of it on the spare is stale once it moved.
+  uint64_t kept_version = 0;
 };
 template <>
 struct KindData<TextureViewTag> {
@@ -250,15 +252,22 @@ class RegistryImpl {
   // ---- device generations (docs/adr/0013, 0014) -------------------------------------------
   void on_device_lost();
   RebuildReport rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation);
-  size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes) {
+  size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes, uint64_t contents_bytes) {
     if (refused_inside_recording("prepare_rebuild")) return 0;
-    return standby_.prepare(device, texture_bytes);
+    return standby_.prepare(device, texture_bytes, contents_bytes);
   }
+  uint64_t prepared_contents_bytes() const { return standby_.staged_bytes(); }
   WGPUDevice prepared_device() const { return standby_.device(); }
   size_t prepared_count() const { return standby_.count(); }
   uint64_t prepared_texture_bytes() const { return standby_.texture_bytes(); }
   const DrawRehearsal& last_rehearsal() const { return standby_.last_rehearsal(); }
   void discard_prepared() { standby_.discard(); }
+  void set_measured_upload(WGPUDevice device, ContentsUpload faster) {
+    measured_upload_device_ = device;
+    measured_upload_ = faster;
+  }
+  // The path this rebuild's kept texture contents take (ContentsUpload::Auto resolved).
+  ContentsUpload contents_upload_now() const;
   // Lost: the registry holds no device (on_device_lost let go of it; rebuild gives it the next).
   bool device_lost() const { return device_ == nullptr; }
   uint64_t device_generation() const { return device_generation_; }
@@ -540,6 +549,10 @@ class RegistryImpl {
   WGPUDevice capture_checked_device_ = nullptr;
   bool capture_reaches_ = false;
   WGPULimits limits_{};  // the device's, read once: create_* checks requests against them
+  WGPUBackendType backend_ = WGPUBackendType_Undefined;  // device_'s (read_device_backend)
+  // What set_measured_upload() measured, and on which device.
+  WGPUDevice measured_upload_device_ = nullptr;
+  ContentsUpload measured_upload_ = ContentsUpload::Auto;
   WGPUQueue queue_;
   uint64_t device_generation_;
   // The label of the render bundle whose record callback runs now; null when none does.

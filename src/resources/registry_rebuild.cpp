@@ -80,6 +80,20 @@ void RegistryImpl::lose_all() {
   }
 }
 
+ContentsUpload RegistryImpl::contents_upload_now() const {
+  if (options_.contents_upload != ContentsUpload::Auto) return options_.contents_upload;
+  if (measured_upload_device_ == device_ && measured_upload_ != ContentsUpload::Auto) return measured_upload_;
+  // Unmeasured: as each backend measured in docs/perf (recovery_writetexture_gbps against
+  // recovery_ring_gbps): Dawn's own staging for writeTexture is the slower path on Vulkan, and
+  // the faster one on GL, where a mapped buffer is a copy of its own.
+  switch (backend_) {
+    case WGPUBackendType_Vulkan:
+    case WGPUBackendType_D3D12:
+    case WGPUBackendType_Metal: return ContentsUpload::Staging;
+    default: return ContentsUpload::WriteTexture;
+  }
+}
+
 RebuildReport RegistryImpl::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation) {
   if (refused_inside_recording("rebuild")) return RebuildReport{.generation = device_generation_};
   const auto started = Clock::now();

@@ -1,5 +1,7 @@
 // The standby preparer (standby_preparer.h); its draw rehearsal is draw_rehearsal.cpp.
 #include "resources/standby_preparer.h"
+#include "resources/staged_upload.h"
+#include "warden/gpu/abi.h"
 
 #include <algorithm>
 #include <utility>
@@ -23,7 +25,7 @@ uint64_t texture_storage_bytes(const TextureDescription& d) {
   return total * texel * std::max(d.sample_count, 1u);
 }
 
-size_t StandbyPreparer::prepare(WGPUDevice device, uint64_t texture_bytes) {
+size_t StandbyPreparer::prepare(WGPUDevice device, uint64_t texture_bytes, uint64_t contents_bytes) {
   discard();
   last_rehearsal_ = {};
   RegistryImpl& r = registry_;
@@ -42,6 +44,7 @@ size_t StandbyPreparer::prepare(WGPUDevice device, uint64_t texture_bytes) {
     if constexpr (kPreparedKind<Tag>) prepare_all<Tag>();
   });
   prepare_textures(texture_bytes);
+  if (r.contents_upload_now() == ContentsUpload::Staging) stage_contents(contents_bytes);
   last_rehearsal_ = rehearse_draws();
   preparing_ = false;
   r.device_ = own_device;
@@ -106,9 +109,76 @@ void StandbyPreparer::drop(ResourceKind kind, uint64_t bits, const TextureDescri
   if (texture != nullptr) texture_bytes_ -= std::min(texture_bytes_, texture_storage_bytes(*texture));
 }
 
+// Kept texture contents, textures first made first, each subresource while the budget has room
+// for it, into mapped buffers of at most StagedTextureUpload::kChunkBytes. The rebuild onto the
+// spare unmaps them and only copies from them what its texture still holds (its kept_version).
+void StandbyPreparer::stage_contents(uint64_t budget) {
+  struct Member {
+    uint64_t bits;
+    uint64_t version;
+    const KeptSubresource* kept;
+  };
+  auto s = registry_.store<TextureTag>();
+  std::vector<std::vector<Member>> chunks(1);
+  uint64_t chunk_bytes = 0, planned = 0;
+  for (SlotId id : live_with_recipes<TextureTag>()) {
+    const Record<TextureTag>& rec = s.records[id.index];
+    if (rec.recipe->contents != ContentsSource::Kept) continue;
+    for (const KeptSubresource& kept : rec.data.kept) {
+      const uint64_t bytes = StagedTextureUpload::staged_bytes(kept);
+      if (!StagedTextureUpload::stageable(kept) || bytes > budget - planned) continue;
+      if (chunk_bytes + bytes > StagedTextureUpload::kChunkBytes) {
+        chunks.emplace_back();
+        chunk_bytes = 0;
+      }
+      chunks.back().push_back({id.bits, rec.data.kept_version, &kept});
+      chunk_bytes += bytes;
+      planned += bytes;
+    }
+  }
+  for (const std::vector<Member>& members : chunks) {
+    uint64_t size = 0;
+    for (const Member& m : members) size += StagedTextureUpload::staged_bytes(*m.kept);
+    if (size == 0) continue;
+    WGPUBufferDescriptor desc{};
+    desc.label = gpu::string_view("warden kept contents staged on the standby device");
+    desc.usage = WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc;
+    desc.size = size;
+    desc.mappedAtCreation = 1;
+    gpu::Ref<WGPUBuffer> buffer(&procs_, procs_.DeviceCreateBuffer(device_, &desc));
+    auto* mapped = buffer ? static_cast<uint8_t*>(procs_.BufferGetMappedRange(buffer.get(), 0, size)) : nullptr;
+    if (mapped == nullptr) continue;  // refused: the rebuild stages these itself
+    uint64_t offset = 0;
+    for (const Member& m : members) {
+      StagedTextureUpload::stage_into(mapped + offset, *m.kept);
+      staged_.insert_or_assign(std::tuple{m.bits, m.kept->aspect, m.kept->mip_level, m.kept->layer},
+                               StagedPlace{buffer.get(), offset, m.version});
+      offset += StagedTextureUpload::staged_bytes(*m.kept);
+    }
+    staged_bytes_ += size;
+    staging_.push_back(std::move(buffer));
+  }
+}
+
+const StandbyPreparer::StagedPlace* StandbyPreparer::staged_place(uint64_t bits, const KeptSubresource& kept,
+                                                                  uint64_t version) const {
+  auto found = staged_.find(std::tuple{bits, kept.aspect, kept.mip_level, kept.layer});
+  if (found == staged_.end() || found->second.version != version) return nullptr;
+  return &found->second;
+}
+
+void StandbyPreparer::unmap_staging() {
+  for (const gpu::Ref<WGPUBuffer>& buffer : staging_) {
+    if (procs_.BufferGetMapState(buffer.get()) == WGPUBufferMapState_Mapped) procs_.BufferUnmap(buffer.get());
+  }
+}
+
 void StandbyPreparer::discard() {
   for (const auto& [key, object] : objects_) registry_.releases_.release_object_of(key.first, object, Ownership::Owned);
   objects_.clear();
+  staging_.clear();
+  staged_.clear();
+  staged_bytes_ = 0;
   texture_bytes_ = 0;
   device_ = nullptr;
 }

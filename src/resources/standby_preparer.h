@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -25,6 +26,8 @@ namespace warden::resources {
 class RegistryImpl;
 
 namespace detail {
+
+struct KeptSubresource;
 
 // The kinds prepared ahead of a rebuild: none holds memory of its own, so a second set of them
 // costs the other device little, and the compile cache they share makes them cheap.
@@ -52,9 +55,11 @@ class StandbyPreparer {
   StandbyPreparer& operator=(const StandbyPreparer&) = delete;
 
   // Lets go of what was prepared, then makes on `device` what the registry holds now, with
-  // textures up to `texture_bytes`, and rehearses its draws there. Run by the registry, under
-  // its lock, on its frame thread, with its own device live and not `device`. The objects made.
-  size_t prepare(WGPUDevice device, uint64_t texture_bytes);
+  // textures up to `texture_bytes`, stages kept texture contents there up to `contents_bytes`
+  // where a rebuild onto it would stage them (ContentsUpload::Staging), and rehearses its draws
+  // there. Run by the registry, under its lock, on its frame thread, with its own device live and
+  // not `device`. The objects made.
+  size_t prepare(WGPUDevice device, uint64_t texture_bytes, uint64_t contents_bytes = 0);
   // Lets go of everything prepared.
   void discard();
 
@@ -63,6 +68,18 @@ class StandbyPreparer {
   size_t count() const { return objects_.size(); }
   bool empty() const { return objects_.empty(); }
   uint64_t texture_bytes() const { return texture_bytes_; }
+  uint64_t staged_bytes() const { return staged_bytes_; }
+
+  // Where kept subresource `kept` of texture slot `bits` was staged on the spare, if it was and
+  // the texture's kept bytes are still at `version` (KindData<TextureTag>::kept_version).
+  struct StagedPlace {
+    WGPUBuffer buffer = nullptr;
+    uint64_t offset = 0;
+    uint64_t version = 0;
+  };
+  const StagedPlace* staged_place(uint64_t bits, const KeptSubresource& kept, uint64_t version) const;
+  // Unmaps the staging buffers, ahead of the submission that copies from them.
+  void unmap_staging();
   const DrawRehearsal& last_rehearsal() const { return last_rehearsal_; }
 
   // While prepare() makes its objects, what it made of slot `bits` stands in for the slot's own
@@ -113,6 +130,7 @@ class StandbyPreparer {
   template <typename Tag>
   void prepare_all();
   void prepare_textures(uint64_t budget);
+  void stage_contents(uint64_t budget);
 
   // Draws rehearsed on the spare (draw_rehearsal.cpp, docs/adr/0044).
   DrawRehearsal rehearse_draws();
@@ -130,6 +148,11 @@ class StandbyPreparer {
   // By kind and slot bits: a kind's object, type-erased (the kind says which).
   std::map<std::pair<ResourceKind, uint64_t>, void*> objects_;
   uint64_t texture_bytes_ = 0;  // of the textures among them, against the preparation's budget
+  // Kept texture contents staged on the spare (docs/adr/0058): mapped buffers filled at
+  // preparation, and each subresource's place in them, by texture bits, aspect, level and layer.
+  std::vector<gpu::Ref<WGPUBuffer>> staging_;
+  std::map<std::tuple<uint64_t, WGPUTextureAspect, uint32_t, uint32_t>, StagedPlace> staged_;
+  uint64_t staged_bytes_ = 0;
   bool preparing_ = false;      // inside prepare(): the registry's own resolves look here first
   DrawRehearsal last_rehearsal_;  // what the last preparation drew on the spare
 };

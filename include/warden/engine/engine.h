@@ -123,6 +123,23 @@ struct EngineOptions {
   /// then only writes their kept contents instead of making them; the price is a second copy
   /// of each while the spare waits. 0 (the default): none.
   uint64_t standby_texture_bytes = 0;
+  /// With standby_device, where kept texture contents go back through staging buffers on the
+  /// spare (resources::ContentsUpload::Staging: measured faster there, as on Vulkan): the kept
+  /// contents the engine copies into staging buffers mapped on the spare when it prepares it, in
+  /// creation order, up to this many bytes (Registry::prepare_rebuild, ADR 0058). The recovery
+  /// then only copies them into the new textures, unless they were written since. The price is
+  /// host memory of that size while the spare waits, and the copy in the poll that prepares it.
+  /// 0: none, the recovery stages them itself.
+  uint64_t standby_contents_bytes = uint64_t{256} << 20;
+  /// A device that a loss ended waits, while the recovery is under way, until the first frame
+  /// on its successor was submitted (or one poll() after that successor was shown, for a program
+  /// that does not draw every poll), then goes in the next poll()'s let-go phase; it goes at once
+  /// when no recovery is under way (a stop, a give-up, the engine's end). One device at most
+  /// waits: a loss before the recovery's first frame ends the one held before. Ending a device on
+  /// Vulkan waits for its queue and frees its memory, ~30 ms on a discrete GPU, which would
+  /// otherwise sit between the loss and the first frame. The price: the lost device's memory is
+  /// held while the new device's objects are made. ADR 0058.
+  bool end_lost_device_after_first_frame = true;
 };
 
 /// An error the WebGPU implementation reported that no error scope caught (a render pass it
@@ -353,6 +370,9 @@ struct EngineCounters {
   /// Triangles those preparations drew on the spare to make the GL driver's draw-time code
   /// before a recovery needs it (Registry::last_rehearsal, ADR 0044); 0 on other backends.
   uint64_t standby_rehearsed_draws = 0;
+  /// Times the engine measured, on a spare it prepared, which path writes kept texture contents
+  /// faster (tiles::measure_upload_paths; ContentsUpload::Auto, ADR 0058).
+  uint64_t standby_upload_measurements = 0;
   /// Objects recoveries took from what was prepared on the spare instead of making them
   /// (RebuildReport::prepared_taken; also counted in objects_rebuilt).
   uint64_t objects_prepared_taken = 0;
@@ -534,6 +554,10 @@ class Engine {
   /// Where the standby device waits for the next loss (EngineOptions::standby_device):
   /// holds() is true while one does.
   const device::DeviceStash& standby() const;
+  /// Devices the controller ended whose end (Dawn's release or destroy) waits for poll()'s
+  /// let-go phase: during a recovery, the lost device until the first frame on its successor
+  /// (EngineOptions::end_lost_device_after_first_frame, ADR 0058).
+  size_t devices_waiting_to_end() const;
 
   class QueuedProvider;  ///< the provider seam that holds what Dawn reports until poll()
 
@@ -641,6 +665,12 @@ class Engine {
   std::chrono::steady_clock::time_point rebuilt_at_{};
   std::chrono::steady_clock::time_point ready_at_{};
   bool timing_recovery_ = false;  // a loss was let go of; its first frame not yet submitted
+  // EngineOptions::end_lost_device_after_first_frame: whether the devices ended so far wait.
+  bool device_ends_wait() const;
+  void measure_upload_on(WGPUDevice spare);
+  void end_devices();
+  uint64_t polls_ = 0;            // poll() calls begun
+  uint64_t shown_in_poll_ = 0;    // the poll() in which the newest device was shown
   std::optional<RecoveryTimings> last_recovery_;
   EngineCounters counters_;
   std::unique_ptr<device::HangWatch> hang_watch_;  // null: hang_limit 0, no watchdog

@@ -32,6 +32,10 @@ struct RecoveryTimings {
   double first_frame_ms = 0;
   /// From the loss to the first frame submitted.
   double total_ms = 0;
+  /// Ending the lost device after the first frame (EngineOptions::
+  /// end_lost_device_after_first_frame): the time the poll() that ended it spent on it, off the
+  /// recovery's path; filled in by that poll(), 0 until then and when it ended before.
+  double lost_device_end_ms = 0;
 };
 
 }  // namespace warden::engine

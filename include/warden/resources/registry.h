@@ -139,6 +139,22 @@ enum class SlotState : uint8_t {
 /// The name of `state` as messages print it ("live", "lost", "failed", "waiting").
 const char* to_string(SlotState state);
 
+/// How a rebuild writes kept texture contents onto the new device (docs/adr/0058).
+enum class ContentsUpload : uint8_t {
+  /// The faster of the two as measured on that device (Registry::set_measured_upload; the Engine
+  /// measures its standby device), else as the backend has been measured: Staging on Vulkan,
+  /// D3D12 and Metal, WriteTexture on GL, GLES and Null.
+  Auto,
+  /// queue.writeTexture for each kept subresource.
+  WriteTexture,
+  /// The kept texels copied into mapped staging buffers, then into the textures by one
+  /// submission (the upload ring's path); depth, stencil and block-compressed subresources still
+  /// go by writeTexture.
+  Staging,
+};
+/// "auto", "write-texture" or "staging".
+const char* to_string(ContentsUpload upload);
+
 /// How a Registry is sized and what it reports; read once, at construction.
 struct RegistryOptions {
 #define WARDEN_REGISTRY_CAPACITY_FIELD(Name, snake) uint32_t snake##_capacity = 4096;
@@ -158,6 +174,8 @@ struct RegistryOptions {
   /// Where the registry reports; null: a Diagnostics of its own. An Engine passes its one
   /// Diagnostics here, so that every layer reports into the same place. Must outlive the registry.
   Diagnostics* diagnostics = nullptr;
+  /// How a rebuild writes kept texture contents back (ContentsUpload::Auto: the faster path).
+  ContentsUpload contents_upload = ContentsUpload::Auto;
 
   /// Every kind gets `capacity` slots.
   static RegistryOptions uniform(uint32_t capacity);
@@ -245,8 +263,16 @@ struct ContentsLost {
 struct RebuildTimings {
   /// Making each kind's objects again, by kind_index(); their contents are not in it.
   std::array<double, kResourceKindCount> kind_ms{};
-  /// Writing kept buffer and texture contents into the new objects (queue writes).
+  /// Writing kept buffer and texture contents into the new objects (queue writes, and the
+  /// staging copies' submission).
   double contents_ms = 0;
+  /// The path kept texture contents took (RegistryOptions::contents_upload, Auto resolved).
+  ContentsUpload contents_upload = ContentsUpload::WriteTexture;
+  /// Bytes of kept texture contents that went through staging buffers.
+  uint64_t staged_bytes = 0;
+  /// Of those, the bytes staged on the spare ahead of the loss (Registry::prepare_rebuild's
+  /// `contents_bytes`): only copied by the rebuild.
+  uint64_t staged_ahead_bytes = 0;
   /// The application's refill callbacks (ContentsSource::Callback).
   double refills_ms = 0;
   /// The whole rebuild() call.
@@ -556,9 +582,12 @@ class Registry {
   /// creation order, each that still fits within that many bytes (docs/adr/0045): the rebuild
   /// then only writes their kept contents into them; they are a second copy of each held while
   /// `device` waits. Where that device's draws make code (GL), it then rehearses the draws
-  /// (last_rehearsal()). Returns how many objects it made (one the device refuses is left to
-  /// the rebuild).
-  size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes = 0);
+  /// (last_rehearsal()). With `contents_bytes` above 0, and where a rebuild onto `device` would
+  /// write kept texture contents through staging buffers (ContentsUpload::Staging, docs/adr/0058),
+  /// it also copies the kept texture contents, in creation order and up to that many bytes, into
+  /// staging buffers mapped on `device`: the rebuild only copies from them what was not written
+  /// since. Returns how many objects it made (one the device refuses is left to the rebuild).
+  size_t prepare_rebuild(WGPUDevice device, uint64_t texture_bytes = 0, uint64_t contents_bytes = 0);
   /// The device of the last prepare_rebuild(), until a rebuild or discard_prepared() let go of
   /// what it made (then null).
   WGPUDevice prepared_device() const;
@@ -566,10 +595,17 @@ class Registry {
   size_t prepared_count() const;
   /// The bytes of the prepared textures among them (within prepare_rebuild's budget).
   uint64_t prepared_texture_bytes() const;
+  /// The bytes of kept texture contents staged on prepared_device() (within prepare_rebuild's
+  /// `contents_bytes`).
+  uint64_t prepared_contents_bytes() const;
   /// What the last prepare_rebuild() drew on its device to make the draw-time code there.
   DrawRehearsal last_rehearsal() const;
   /// Releases every prepared object (their device goes elsewhere).
   void discard_prepared();
+  /// What was measured faster on `device` for kept contents (WriteTexture or Staging): a
+  /// rebuild onto `device` under ContentsUpload::Auto takes that path. The Engine measures its
+  /// standby device when it prepares it (tiles::measure_upload_paths).
+  void set_measured_upload(WGPUDevice device, ContentsUpload faster);
   /// True between on_device_lost() and the next rebuild().
   bool device_lost() const;
   /// The device generation the registry's objects belong to (RegistryOptions::device_generation,

@@ -25,7 +25,9 @@
 //   _first_frame_ms, _pipelines_ms (what the recovery still made: 0 when it took those made on
 //   the spare), _textures_ms, _contents_ms, _contents_path (the path measured faster on the
 //   spare), _lost_device_end_ms, _staged_ahead_bytes (kept contents staged on the spare when it
-//   was prepared, EngineOptions::standby_contents_bytes, and only copied by the recovery); standby_rehearsed_draws, the draws made on the spare
+//   was prepared, EngineOptions::standby_contents_bytes, and only copied by the recovery),
+//   _readback_ms (what the benchmark adds after the first frame: the readback, which waits for
+//   the GPU to finish the recovery's copies and the frame, and any frame that still differed); standby_rehearsed_draws, the draws made on the spare
 //   ahead of the loss so that its first frame finds the GL driver's draw-time code (ADR 0044;
 //   0 on other backends). And once more with the textures made on the spare too
 //   (EngineOptions::standby_texture_bytes, ADR 0045, a budget that holds them all):
@@ -395,6 +397,8 @@ int main() {
     out["recovery_standby_contents_path" + suffix] = resources::to_string(spare->parts.rebuild.contents_upload);
     out["recovery_standby_lost_device_end_ms" + suffix] = spare->parts.lost_device_end_ms;
     out["recovery_standby_staged_ahead_bytes" + suffix] = spare->parts.rebuild.staged_ahead_bytes;
+    out["recovery_standby_readback_ms" + suffix] = spare->recovery_ms - spare->parts.total_ms;
+    out["recovery_standby_held_readback_ms" + suffix] = held->recovery_ms - held->parts.total_ms;
     out["recovery_standby_held_ms" + suffix] = held->recovery_ms;
     out["recovery_standby_held_vs_cold_start" + suffix] = held->recovery_ms / point->cold_start_ms;
     out["recovery_standby_held_textures_ms" + suffix] = held->parts.rebuild.of(ResourceKind::Texture);

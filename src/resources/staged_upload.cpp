@@ -37,6 +37,19 @@ void StagedTextureUpload::stage_into(uint8_t* to, const KeptSubresource& kept) {
   }
 }
 
+StagedTextureUpload::Mapped StagedTextureUpload::make_mapped(const gpu::Procs& procs, WGPUDevice device,
+                                                             uint64_t size, const char* label) {
+  WGPUBufferDescriptor desc{};
+  desc.label = gpu::string_view(label);
+  desc.usage = WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc;
+  desc.size = size;
+  desc.mappedAtCreation = 1;
+  Mapped made{gpu::Ref<WGPUBuffer>(&procs, procs.DeviceCreateBuffer(device, &desc))};
+  if (made.buffer) made.bytes = static_cast<uint8_t*>(procs.BufferGetMappedRange(made.buffer.get(), 0, size));
+  if (made.bytes == nullptr) made.buffer.reset();
+  return made;
+}
+
 uint64_t StagedTextureUpload::submit() {
   staged_ahead_bytes_ = 0;
   if (pending_.empty()) return 0;
@@ -59,13 +72,7 @@ uint64_t StagedTextureUpload::submit() {
       members.push_back(i);
       size += staged_bytes(*pending_[i].kept);
     }
-    WGPUBufferDescriptor desc{};
-    desc.label = gpu::string_view("warden kept contents staging");
-    desc.usage = WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc;
-    desc.size = size;
-    desc.mappedAtCreation = 1;
-    gpu::Ref<WGPUBuffer> chunk(&procs_, procs_.DeviceCreateBuffer(device_, &desc));
-    auto* mapped = chunk ? static_cast<uint8_t*>(procs_.BufferGetMappedRange(chunk.get(), 0, size)) : nullptr;
+    auto [chunk, mapped] = make_mapped(procs_, device_, size, "warden kept contents staging");
     if (mapped == nullptr) continue;  // refused (lost meanwhile, out of memory): writeTexture
     uint64_t offset = 0;
     for (size_t k : members) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "warden/gpu/procs.h"
+#include "warden/gpu/ref.h"
 
 namespace warden::resources::detail {
 
@@ -29,6 +30,13 @@ class StagedTextureUpload {
   static uint64_t staged_bytes(const KeptSubresource& kept);
   // Copies `kept`'s rows to `to`, at the copy's pitch.
   static void stage_into(uint8_t* to, const KeptSubresource& kept);
+  // A staging buffer of `size` bytes made mapped on `device`, and its mapping; a null buffer
+  // when the device refused it (lost, out of memory).
+  struct Mapped {
+    gpu::Ref<WGPUBuffer> buffer;
+    uint8_t* bytes = nullptr;
+  };
+  static Mapped make_mapped(const gpu::Procs& procs, WGPUDevice device, uint64_t size, const char* label);
 
   StagedTextureUpload(const gpu::Procs& procs, WGPUDevice device, WGPUQueue queue)
       : procs_(procs), device_(device), queue_(queue) {}

@@ -140,13 +140,8 @@ void StandbyPreparer::stage_contents(uint64_t budget) {
     uint64_t size = 0;
     for (const Member& m : members) size += StagedTextureUpload::staged_bytes(*m.kept);
     if (size == 0) continue;
-    WGPUBufferDescriptor desc{};
-    desc.label = gpu::string_view("warden kept contents staged on the standby device");
-    desc.usage = WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc;
-    desc.size = size;
-    desc.mappedAtCreation = 1;
-    gpu::Ref<WGPUBuffer> buffer(&procs_, procs_.DeviceCreateBuffer(device_, &desc));
-    auto* mapped = buffer ? static_cast<uint8_t*>(procs_.BufferGetMappedRange(buffer.get(), 0, size)) : nullptr;
+    auto [buffer, mapped] =
+        StagedTextureUpload::make_mapped(procs_, device_, size, "warden kept contents staged on the standby device");
     if (mapped == nullptr) continue;  // refused: the rebuild stages these itself
     uint64_t offset = 0;
     for (const Member& m : members) {

@@ -15,20 +15,13 @@ using testing::make_engine;
 
 constexpr auto kReadyWithin = std::chrono::seconds(20);
 
-void submit_empty_frame(Engine& engine) {
-  auto frame = engine.begin_frame();
-  ASSERT_TRUE(frame) << frame.error().message;
-  auto submitted = engine.submit(std::move(*frame));
-  ASSERT_TRUE(submitted) << submitted.error().message;
-}
-
 // The engine in the state a recovery's first frame finds it: the lost device's end held.
 std::unique_ptr<Engine> recovered_engine(bool after_first_frame) {
   EngineOptions options = engine_options(gpu::BackendChoice::Null);
   options.end_lost_device_after_first_frame = after_first_frame;
   auto engine = make_engine(options);
   if (engine == nullptr) return nullptr;
-  submit_empty_frame(*engine);
+  testing::submit_empty_frame(*engine);
   EXPECT_EQ(engine->devices_waiting_to_end(), 0u);
   EXPECT_TRUE(engine->force_device_loss("lost device end test"));
   EXPECT_TRUE(engine->wait_until_ready(kReadyWithin)) << engine->message();
@@ -40,7 +33,7 @@ TEST(LostDeviceEnd, WaitsForTheFirstFrameOnItsSuccessorAndGoesInTheNextPoll) {
   auto engine = recovered_engine(true);
   ASSERT_NE(engine, nullptr);
   EXPECT_EQ(engine->devices_waiting_to_end(), 1u) << "ended before the new device's first frame";
-  submit_empty_frame(*engine);
+  testing::submit_empty_frame(*engine);
   EXPECT_EQ(engine->devices_waiting_to_end(), 1u) << "submit() ends no device";
   ASSERT_TRUE(engine->last_recovery().has_value());
   EXPECT_EQ(engine->last_recovery()->lost_device_end_ms, 0.0) << "not ended yet";
@@ -63,7 +56,7 @@ TEST(LostDeviceEnd, WithTheOptionOffItGoesBeforeTheNewDeviceIsPrepared) {
   auto engine = recovered_engine(false);
   ASSERT_NE(engine, nullptr);
   EXPECT_EQ(engine->devices_waiting_to_end(), 0u);
-  submit_empty_frame(*engine);
+  testing::submit_empty_frame(*engine);
   EXPECT_EQ(engine->last_recovery()->lost_device_end_ms, 0.0) << "it was on the recovery's path";
 }
 
@@ -85,7 +78,7 @@ TEST(LostDeviceEnd, LossesInARowHoldOnlyTheNewestLostDevice) {
     EXPECT_EQ(engine->devices_waiting_to_end(), 1u) << "after loss " << i;
   }
   EXPECT_EQ(engine->device_generation(), 7u);
-  submit_empty_frame(*engine);
+  testing::submit_empty_frame(*engine);
   engine->poll();
   EXPECT_EQ(engine->devices_waiting_to_end(), 0u);
 }

@@ -16,13 +16,6 @@ using testing::make_engine;
 
 constexpr auto kRecoveryTimeout = std::chrono::seconds(20);
 
-// One empty frame through the engine: the first frame that ends a recovery.
-void submit_a_frame(Engine& engine) {
-  auto frame = engine.begin_frame();
-  ASSERT_TRUE(frame) << frame.error().message;
-  auto submitted = engine.submit(std::move(*frame));
-  ASSERT_TRUE(submitted) << submitted.error().message;
-}
 
 // The four parts follow each other, so they sum to the total (up to rounding); inside the
 // rebuild, the kinds, contents and refills are at most the rebuild.
@@ -43,13 +36,13 @@ TEST_P(RecoveryTimingsOfAScene, AreFilledAtTheFirstFrameAfterALossEveryPartPrese
   auto engine = make_engine(engine_options(gpu::BackendChoice::Null));
   ASSERT_NE(engine, nullptr);
   const testing::LossScene scene = testing::build_loss_scene(engine->registry(), GetParam());
-  submit_a_frame(*engine);
+  testing::submit_empty_frame(*engine);
   EXPECT_FALSE(engine->last_recovery().has_value()) << "no loss yet";
 
   ASSERT_TRUE(engine->force_device_loss("recovery timings test"));
   ASSERT_TRUE(engine->wait_until_ready(kRecoveryTimeout)) << engine->message();
   EXPECT_FALSE(engine->last_recovery().has_value()) << "ready, but no frame submitted on the new device yet";
-  submit_a_frame(*engine);
+  testing::submit_empty_frame(*engine);
 
   ASSERT_TRUE(engine->last_recovery().has_value());
   const RecoveryTimings t = *engine->last_recovery();
@@ -75,7 +68,7 @@ TEST_P(RecoveryTimingsOfAScene, AreFilledAtTheFirstFrameAfterALossEveryPartPrese
   EXPECT_EQ(engine->last_rebuild().timings.total_ms, t.rebuild.total_ms);
 
   // A later frame does not touch the finished recovery.
-  submit_a_frame(*engine);
+  testing::submit_empty_frame(*engine);
   EXPECT_EQ(engine->last_recovery()->total_ms, t.total_ms);
   (void)scene;
 }
@@ -108,7 +101,7 @@ TEST(RecoveryTimings, ALossDuringTheRebuildExtendsTheRecoveryFromTheFirstLoss) {
   const auto first_loss = std::chrono::steady_clock::now();
   ASSERT_TRUE(engine->force_device_loss());
   ASSERT_TRUE(engine->wait_until_ready(kRecoveryTimeout)) << engine->message();
-  submit_a_frame(*engine);
+  testing::submit_empty_frame(*engine);
   const auto first_frame = std::chrono::steady_clock::now();
 
   ASSERT_TRUE(engine->last_recovery().has_value());

@@ -79,6 +79,19 @@ std::vector<uint8_t> read_back(Registry& reg, const gpu::Context& context, const
   return packed;
 }
 
+// Every level and layer of every texture in `kept` reads back as written.
+void expect_every_texel_back(Registry& reg, const gpu::Context& context, const std::vector<KeptTexture>& kept) {
+  for (const KeptTexture& t : kept) {
+    size_t index = 0;
+    for (uint32_t level = 0; level < t.levels; ++level) {
+      for (uint32_t layer = 0; layer < t.layers; ++layer, ++index) {
+        EXPECT_EQ(read_back(reg, context, t, level, layer), t.texels[index])
+            << *reg.label(t.handle) << " level " << level << " layer " << layer;
+      }
+    }
+  }
+}
+
 class KeptContentsByPath : public testing::GlDeviceTest, public ::testing::WithParamInterface<ContentsUpload> {};
 
 TEST_P(KeptContentsByPath, EveryLevelAndLayerComesBackTexelForTexelOnTheNewDevice) {
@@ -112,15 +125,7 @@ TEST_P(KeptContentsByPath, EveryLevelAndLayerComesBackTexelForTexelOnTheNewDevic
   } else {
     EXPECT_EQ(report.timings.staged_bytes, 0u);
   }
-  for (const KeptTexture& t : kept) {
-    size_t index = 0;
-    for (uint32_t level = 0; level < t.levels; ++level) {
-      for (uint32_t layer = 0; layer < t.layers; ++layer, ++index) {
-        EXPECT_EQ(read_back(*reg, *second->context, t, level, layer), t.texels[index])
-            << *reg->label(t.handle) << " level " << level << " layer " << layer;
-      }
-    }
-  }
+  expect_every_texel_back(*reg, *second->context, kept);
   EXPECT_TRUE(second->take_errors().empty());
   reg.reset();
   testing::close_device(second);
@@ -165,15 +170,7 @@ TEST_F(GlDeviceTest, ContentsStagedOnTheSpareAreCopiedUnlessWrittenSinceAndEvery
   EXPECT_EQ(report.timings.staged_ahead_bytes, first);
   EXPECT_EQ(report.timings.staged_bytes, first + second + 64 * 256);
   EXPECT_EQ(reg->prepared_contents_bytes(), 0u) << "the rebuild let go of what was staged";
-  for (const KeptTexture& t : kept) {
-    size_t index = 0;
-    for (uint32_t level = 0; level < t.levels; ++level) {
-      for (uint32_t layer = 0; layer < t.layers; ++layer, ++index) {
-        EXPECT_EQ(read_back(*reg, *spare->context, t, level, layer), t.texels[index])
-            << *reg->label(t.handle) << " level " << level << " layer " << layer;
-      }
-    }
-  }
+  expect_every_texel_back(*reg, *spare->context, kept);
   EXPECT_TRUE(spare->take_errors().empty());
   reg.reset();
   testing::close_device(spare);

@@ -101,6 +101,15 @@ inline std::vector<uint8_t> read_rgba8(Engine& engine, TextureHandle texture, ui
   return packed;
 }
 
+// One empty frame through the engine (a recovery's first frame ends its timing), with a test
+// failure if it is refused.
+inline void submit_empty_frame(Engine& engine) {
+  auto frame = engine.begin_frame();
+  ASSERT_TRUE(frame) << frame.error().message;
+  auto submitted = engine.submit(std::move(*frame));
+  ASSERT_TRUE(submitted) << submitted.error().message;
+}
+
 // Polls for `duration` of wall time, giving the CPU away between polls, so Dawn's reports (work
 // finished, devices made) arrive while the test's own clock, if it has one, stands still.
 inline void poll_for(Engine& engine, std::chrono::milliseconds duration) {

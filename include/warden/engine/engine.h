@@ -130,7 +130,7 @@ struct EngineOptions {
   /// then only copies them into the new textures, unless they were written since. The price is
   /// host memory of that size while the spare waits, and the copy in the poll that prepares it.
   /// 0: none, the recovery stages them itself.
-  uint64_t standby_contents_bytes = uint64_t{256} << 20;
+  uint64_t standby_contents_bytes = uint64_t{1} << 30;
   /// A device that a loss ended waits, while the recovery is under way, until the first frame
   /// on its successor was submitted (or one poll() after that successor was shown, for a program
   /// that does not draw every poll), then goes in the next poll()'s let-go phase; it goes at once

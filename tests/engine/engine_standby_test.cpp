@@ -461,9 +461,11 @@ struct PreparedScene {
   Target target;
   SampledScene scene;
 };
-PreparedScene prepare_sampled_scene(uint64_t texture_bytes) {
+PreparedScene prepare_sampled_scene(uint64_t texture_bytes,
+                                    resources::ContentsUpload upload = resources::ContentsUpload::Auto) {
   EngineOptions options = standby_options();
   options.standby_texture_bytes = texture_bytes;
+  options.registry.contents_upload = upload;
   PreparedScene made{make_engine(options), {}, {}};
   if (made.engine == nullptr) return made;
   made.target = make_target(*made.engine);
@@ -502,6 +504,39 @@ TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWrites
     EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
     EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
   }
+}
+
+// ADR 0058: with staging as the path, the preparation stages the kept contents on the spare and
+// the recovery only copies them; the frame after the loss samples them as before.
+TEST(StandbyDevice, KeptContentsStagedOnTheSpareAreCopiedByTheRecoveryAndDrawTheSame) {
+  auto [engine, target, scene] = prepare_sampled_scene(0, resources::ContentsUpload::Staging);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->counters().standby_upload_measurements, 0u) << "the path was named, not measured";
+  const uint64_t staged = engine->registry().prepared_contents_bytes();
+  EXPECT_GT(staged, 0u);
+
+  ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+  EXPECT_EQ(engine->counters().standby_takeovers, 1u);
+  const resources::RebuildTimings& timings = engine->last_rebuild().timings;
+  EXPECT_EQ(timings.contents_upload, resources::ContentsUpload::Staging);
+  EXPECT_EQ(timings.staged_ahead_bytes, staged);
+  EXPECT_GE(timings.staged_bytes, staged);
+  EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
+  EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
+}
+
+// Auto: the engine measures both paths on the spare it prepares, and the recovery onto that spare
+// takes the one measured faster (which one depends on the backend: either is a pass).
+TEST(StandbyDevice, AutoMeasuresThePathsOnTheSpareAndTheRecoveryTakesOne) {
+  auto [engine, target, scene] = prepare_sampled_scene(0);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->counters().standby_upload_measurements, 1u);
+  ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+  EXPECT_NE(engine->last_rebuild().timings.contents_upload, resources::ContentsUpload::Auto);
+  EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
+  EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
 }
 
 TEST(StandbyDevice, ADestroyedTextureLetsGoOfItsCopyOnTheSpareAtOnce) {

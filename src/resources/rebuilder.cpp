@@ -37,7 +37,9 @@ RebuildReport Rebuilder::rebuild(uint64_t generation) {
   report.timings.contents_upload = r.contents_upload_now();
   std::optional<StagedTextureUpload> staging;
   if (report.timings.contents_upload == ContentsUpload::Staging) staging.emplace(procs_, r.device_, r.queue_);
-  staging_ = staging ? &*staging : nullptr;
+  // This rebuild's own: a rebuild re-entered from an application's callback meanwhile stages
+  // into its own and gives this one back.
+  StagedTextureUpload* const outer = std::exchange(staging_, staging ? &*staging : nullptr);
   // Dependency order: what an object uses is made before it; what is kept for its dependents
   // before the slots of its kind (docs/adr/0049).
   {
@@ -47,13 +49,14 @@ RebuildReport Rebuilder::rebuild(uint64_t generation) {
       rebuild_slots<Tag>(report);
     });
   }
-  if (staging_ != nullptr) {
+  staging_ = outer;
+  // Lost again meanwhile, or moved on to a newer device: these copies belong to a device gone.
+  if (staging && !r.device_lost() && r.device_generation_ == generation) {
     const auto submitting = Clock::now();
     r.standby_.unmap_staging();  // what was staged on this device ahead of the loss
-    report.timings.staged_bytes = staging_->submit();
-    report.timings.staged_ahead_bytes = staging_->staged_ahead_bytes();
+    report.timings.staged_bytes = staging->submit();
+    report.timings.staged_ahead_bytes = staging->staged_ahead_bytes();
     report.timings.contents_ms += ms_since(submitting);
-    staging_ = nullptr;
   }
   r.standby_.discard();  // what no slot took (destroyed since it was prepared)
   // The application writes its contents once every object exists (a refill may use any).

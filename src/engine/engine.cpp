@@ -83,8 +83,7 @@ class Engine::QueuedProvider final : public device::DeviceProvider {
   void end_hung_device(device::DeviceId device, device::DeviceEnd end) override {
     ending_.push_back({device, end == device::DeviceEnd::Destroy ? Ending::HungDestroy : Ending::HungRelease});
   }
-  // Whether a device waits to be ended, and how many.
-  bool ending() const { return !ending_.empty(); }
+  // How many devices wait to be ended.
   size_t waiting() const { return ending_.size(); }
   // The let-go phase: the devices ended since the last one, in the order they were ended, but
   // for the newest `keep` (a lost device held until its successor's first frame).

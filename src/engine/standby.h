@@ -7,7 +7,6 @@
 // (in the poll in which it arrived, while the picture is up).
 #pragma once
 
-
 #include "warden/device/controller.h"
 #include "warden/device/device_stash.h"
 #include "warden/resources/registry.h"

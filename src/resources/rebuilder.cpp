@@ -53,7 +53,6 @@ RebuildReport Rebuilder::rebuild(uint64_t generation) {
   // Lost again meanwhile, or moved on to a newer device: these copies belong to a device gone.
   if (staging && !r.device_lost() && r.device_generation_ == generation) {
     const auto submitting = Clock::now();
-    r.standby_.unmap_staging();  // what was staged on this device ahead of the loss
     report.timings.staged_bytes = staging->submit();
     report.timings.staged_ahead_bytes = staging->staged_ahead_bytes();
     report.timings.contents_ms += ms_since(submitting);
@@ -225,16 +224,7 @@ void Rebuilder::write_kept(WGPUTexture object, const Record<TextureTag>& rec, ui
         continue;
       }
     }
-    WGPUTexelCopyTextureInfo dst{};
-    dst.texture = object;
-    dst.mipLevel = kept.mip_level;
-    dst.origin = {0, 0, kept.layer};
-    dst.aspect = kept.aspect;
-    WGPUTexelCopyBufferLayout layout{};
-    layout.bytesPerRow = kept.row_bytes;
-    layout.rowsPerImage = kept.rows;
-    const WGPUExtent3D size{kept.width, kept.rows, 1};
-    procs_.QueueWriteTexture(registry_.queue_, &dst, kept.texels.data(), kept.texels.size(), &layout, &size);
+    StagedTextureUpload::write_texture(procs_, registry_.queue_, object, kept);
   }
 }
 

@@ -2,8 +2,9 @@
 // device, it makes every object that has a recipe again under the same handle, in dependency
 // order (what an object uses first; what is kept for its dependents before the slots of its
 // kind, docs/adr/0049), takes what the standby preparer made on that device instead of making it,
-// writes kept contents back (texture contents by the faster path, docs/adr/0058), and runs the application's refills once every object exists
-// (docs/adr/0013, 0014; docs/lifecycle-in-detail.md).
+// writes kept contents back (texture contents by the faster path, docs/adr/0058), and runs the
+// application's refills once every object exists (docs/adr/0013, 0014;
+// docs/lifecycle-in-detail.md).
 #pragma once
 
 #include <cstdint>

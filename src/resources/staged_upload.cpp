@@ -17,7 +17,28 @@ uint64_t row_pitch(const KeptSubresource& kept) {
   return (uint64_t{kept.row_bytes} + kRowAlignment - 1) / kRowAlignment * kRowAlignment;
 }
 
+// Where `kept` goes in `texture`, and its extent.
+WGPUTexelCopyTextureInfo destination(WGPUTexture texture, const KeptSubresource& kept) {
+  WGPUTexelCopyTextureInfo dst{};
+  dst.texture = texture;
+  dst.mipLevel = kept.mip_level;
+  dst.origin = {0, 0, kept.layer};
+  dst.aspect = kept.aspect;
+  return dst;
+}
+WGPUExtent3D extent(const KeptSubresource& kept) { return {kept.width, kept.rows, 1}; }
+
 }  // namespace
+
+void StagedTextureUpload::write_texture(const gpu::Procs& procs, WGPUQueue queue, WGPUTexture texture,
+                                        const KeptSubresource& kept) {
+  const WGPUTexelCopyTextureInfo dst = destination(texture, kept);
+  WGPUTexelCopyBufferLayout layout{};
+  layout.bytesPerRow = kept.row_bytes;
+  layout.rowsPerImage = kept.rows;
+  const WGPUExtent3D size = extent(kept);
+  procs.QueueWriteTexture(queue, &dst, kept.texels.data(), kept.texels.size(), &layout, &size);
+}
 
 uint64_t StagedTextureUpload::staged_bytes(const KeptSubresource& kept) { return row_pitch(kept) * kept.rows; }
 
@@ -89,19 +110,12 @@ uint64_t StagedTextureUpload::submit() {
   gpu::Ref<WGPUCommandEncoder> encoder(&procs_, procs_.DeviceCreateCommandEncoder(device_, nullptr));
   for (const Pending& p : pending_) {
     const KeptSubresource& kept = *p.kept;
-    WGPUTexelCopyTextureInfo dst{};
-    dst.texture = p.texture;
-    dst.mipLevel = kept.mip_level;
-    dst.origin = {0, 0, kept.layer};
-    dst.aspect = kept.aspect;
-    const WGPUExtent3D size{kept.width, kept.rows, 1};
     if (p.source == nullptr) {
-      WGPUTexelCopyBufferLayout layout{};
-      layout.bytesPerRow = kept.row_bytes;
-      layout.rowsPerImage = kept.rows;
-      procs_.QueueWriteTexture(queue_, &dst, kept.texels.data(), kept.texels.size(), &layout, &size);
+      write_texture(procs_, queue_, p.texture, kept);
       continue;
     }
+    const WGPUTexelCopyTextureInfo dst = destination(p.texture, kept);
+    const WGPUExtent3D size = extent(kept);
     WGPUTexelCopyBufferInfo src{};
     src.buffer = p.source;
     src.layout.offset = p.offset;

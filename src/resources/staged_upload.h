@@ -30,6 +30,9 @@ class StagedTextureUpload {
   static uint64_t staged_bytes(const KeptSubresource& kept);
   // Copies `kept`'s rows to `to`, at the copy's pitch.
   static void stage_into(uint8_t* to, const KeptSubresource& kept);
+  // Writes `kept` into `texture` by queue.writeTexture: the path for what is not staged.
+  static void write_texture(const gpu::Procs& procs, WGPUQueue queue, WGPUTexture texture,
+                            const KeptSubresource& kept);
   // A staging buffer of `size` bytes made mapped on `device`, and its mapping; a null buffer
   // when the device refused it (lost, out of memory).
   struct Mapped {
@@ -45,7 +48,7 @@ class StagedTextureUpload {
 
   // Queues `kept` for `texture`; `kept` must outlive submit().
   void add(WGPUTexture texture, const KeptSubresource& kept) { pending_.push_back({texture, &kept, nullptr, 0}); }
-  // Queues `kept`, already staged at `offset` in `buffer` (unmapped by submit()'s caller).
+  // Queues `kept`, already staged at `offset` in `buffer` (unmapped).
   void add_staged(WGPUTexture texture, const KeptSubresource& kept, WGPUBuffer buffer, uint64_t offset) {
     pending_.push_back({texture, &kept, buffer, offset});
   }

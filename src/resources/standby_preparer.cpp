@@ -111,7 +111,7 @@ void StandbyPreparer::drop(ResourceKind kind, uint64_t bits, const TextureDescri
 
 // Kept texture contents, textures first made first, each subresource while the budget has room
 // for it, into mapped buffers of at most StagedTextureUpload::kChunkBytes. The rebuild onto the
-// spare unmaps them and only copies from them what its texture still holds (its kept_version).
+// spare only copies from them what its texture still holds (its kept_version).
 void StandbyPreparer::stage_contents(uint64_t budget) {
   struct Member {
     uint64_t bits;
@@ -150,6 +150,7 @@ void StandbyPreparer::stage_contents(uint64_t budget) {
                                StagedPlace{buffer.get(), offset, m.version});
       offset += StagedTextureUpload::staged_bytes(*m.kept);
     }
+    procs_.BufferUnmap(buffer.get());  // filled: the rebuild only copies from it
     staged_bytes_ += size;
     staging_.push_back(std::move(buffer));
   }
@@ -160,12 +161,6 @@ const StandbyPreparer::StagedPlace* StandbyPreparer::staged_place(uint64_t bits,
   auto found = staged_.find(std::tuple{bits, kept.aspect, kept.mip_level, kept.layer});
   if (found == staged_.end() || found->second.version != version) return nullptr;
   return &found->second;
-}
-
-void StandbyPreparer::unmap_staging() {
-  for (const gpu::Ref<WGPUBuffer>& buffer : staging_) {
-    if (procs_.BufferGetMapState(buffer.get()) == WGPUBufferMapState_Mapped) procs_.BufferUnmap(buffer.get());
-  }
 }
 
 void StandbyPreparer::discard() {

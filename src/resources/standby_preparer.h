@@ -78,8 +78,6 @@ class StandbyPreparer {
     uint64_t version = 0;
   };
   const StagedPlace* staged_place(uint64_t bits, const KeptSubresource& kept, uint64_t version) const;
-  // Unmaps the staging buffers, ahead of the submission that copies from them.
-  void unmap_staging();
   const DrawRehearsal& last_rehearsal() const { return last_rehearsal_; }
 
   // While prepare() makes its objects, what it made of slot `bits` stands in for the slot's own
@@ -148,8 +146,8 @@ class StandbyPreparer {
   // By kind and slot bits: a kind's object, type-erased (the kind says which).
   std::map<std::pair<ResourceKind, uint64_t>, void*> objects_;
   uint64_t texture_bytes_ = 0;  // of the textures among them, against the preparation's budget
-  // Kept texture contents staged on the spare (docs/adr/0058): mapped buffers filled at
-  // preparation, and each subresource's place in them, by texture bits, aspect, level and layer.
+  // Kept texture contents staged on the spare (docs/adr/0058): buffers made mapped, filled and
+  // unmapped at preparation, and each subresource's place in them, by texture bits, aspect, level and layer.
   std::vector<gpu::Ref<WGPUBuffer>> staging_;
   std::map<std::tuple<uint64_t, WGPUTextureAspect, uint32_t, uint32_t>, StagedPlace> staged_;
   uint64_t staged_bytes_ = 0;

@@ -124,6 +124,12 @@ constexpr TargetRatio kTargetRatios[] = {
     {"registry_churn_device_vs_raw_threads_2", "raw_churn_device_ns_threads_2", "registry_churn_device_ns_threads_2"},
     {"registry_churn_device_vs_raw_threads_4", "raw_churn_device_ns_threads_4", "registry_churn_device_ns_threads_4"},
     {"registry_churn_device_vs_raw_threads_8", "raw_churn_device_ns_threads_8", "registry_churn_device_ns_threads_8"},
+    // the churn's ladder of promises (churn_ladder_bench.cpp): raw Dawn over the registry, one thread
+    {"churn_ladder_registry_vs_raw", "churn_ladder_raw_ns", "churn_ladder_registry_ns"},
+    {"churn_ladder_registry_vs_raw_device", "churn_ladder_raw_device_ns", "churn_ladder_registry_device_ns"},
+    {"churn_ladder_registry_vs_raw_threads_1", "churn_ladder_raw_ns_threads_1", "churn_ladder_registry_ns_threads_1"},
+    {"churn_ladder_registry_vs_raw_device_threads_1", "churn_ladder_raw_device_ns_threads_1",
+     "churn_ladder_registry_device_ns_threads_1"},
 };
 
 void add_target_ratios(nlohmann::json& results) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -47,6 +48,25 @@ inline Result<gpu::OpenedDevice> open_bench_device(const gpu::Context& context, 
   auto choice = requested_backend();
   if (!choice) return choice.error();
   return context.open_device(*choice, std::move(options));
+}
+
+// A micro-benchmark's world's context and device: Null, or (`on_machine`) the device
+// requested_backend() names; `synchronized`: requested with ImplicitDeviceSynchronization (Dawn
+// takes calls from several threads only then).
+struct WorldDevice {
+  std::unique_ptr<gpu::Context> context;
+  gpu::OpenedDevice gpu;
+};
+inline Result<WorldDevice> open_world_device(bool synchronized, bool on_machine) {
+  auto ctx = gpu::Context::create();
+  if (!ctx) return ctx.error();
+  gpu::DeviceOptions options;
+  if (synchronized) options.required_features = {WGPUFeatureName_ImplicitDeviceSynchronization};
+  auto choice = on_machine ? requested_backend() : Result<gpu::BackendChoice>(gpu::BackendChoice::Null);
+  if (!choice) return choice.error();
+  auto opened = ctx.value()->open_device(*choice, std::move(options));
+  if (!opened) return opened.error();
+  return WorldDevice{std::move(ctx.value()), std::move(opened.value())};
 }
 
 inline std::string backend_name(const gpu::OpenedDevice& opened) {

@@ -88,25 +88,13 @@ struct LadderWorld {
   static std::unique_ptr<LadderWorld> make(bool on_machine) {
     auto made = std::make_unique<LadderWorld>();
     LadderWorld& w = *made;
-    auto ctx = gpu::Context::create();
-    if (!ctx) {
-      w.error = ctx.error().message;
-      return made;
-    }
-    w.context = std::move(ctx.value());
-    gpu::DeviceOptions options;
-    options.required_features = {WGPUFeatureName_ImplicitDeviceSynchronization};
-    auto choice = on_machine ? bench::requested_backend() : Result<gpu::BackendChoice>(gpu::BackendChoice::Null);
-    if (!choice) {
-      w.error = choice.error().message;
-      return made;
-    }
-    auto opened = w.context->open_device(*choice, std::move(options));
+    auto opened = bench::open_world_device(/*synchronized=*/true, on_machine);
     if (!opened) {
       w.error = opened.error().message;
       return made;
     }
-    w.gpu = std::move(opened.value());
+    w.context = std::move(opened->context);
+    w.gpu = std::move(opened->gpu);
     w.context->procs().DeviceGetLimits(w.gpu.device.get(), &w.limits);
     resources::RegistryOptions registry_options;
     registry_options.buffer_capacity = kLadderCapacity;

@@ -129,25 +129,13 @@ struct HandleBenchWorld {
     auto made = std::make_unique<HandleBenchWorld>();
     HandleBenchWorld& w = *made;
     w.live = live;
-    auto ctx = gpu::Context::create();
-    if (!ctx) {
-      w.error = ctx.error().message;
-      return made;
-    }
-    w.context = std::move(ctx.value());
-    gpu::DeviceOptions device_options;
-    if (synchronized) device_options.required_features = {WGPUFeatureName_ImplicitDeviceSynchronization};
-    auto choice = on_machine ? bench::requested_backend() : Result<gpu::BackendChoice>(gpu::BackendChoice::Null);
-    if (!choice) {
-      w.error = choice.error().message;
-      return made;
-    }
-    auto opened = w.context->open_device(*choice, std::move(device_options));
+    auto opened = bench::open_world_device(synchronized, on_machine);
     if (!opened) {
       w.error = opened.error().message;
       return made;
     }
-    w.gpu = std::move(opened.value());
+    w.context = std::move(opened->context);
+    w.gpu = std::move(opened->gpu);
     w.backend = bench::backend_name(w.gpu);
     resources::RegistryOptions options;
     options.buffer_capacity = live + 1024;

@@ -792,19 +792,30 @@ void Engine::tell_uncaptured_errors() {
 // A spare waits and nothing was prepared on it since (or a reload released what was): make on
 // it the shader modules, layouts and pipelines a recovery onto it would make, so the recovery
 // takes them instead (ADR 0034). In the poll that made the spare, while the picture is up; the
-// shared compile cache makes them cheap.
+// shared compile cache makes them cheap. Each poll does one step, so that no frame pays for the
+// whole (ADR 0058): the preparation; then the upload paths measured on the spare; then the kept
+// contents staged there, standby_contents_step_bytes a poll.
 void Engine::prepare_standby() {
   if (!options_.standby_device || state() != EngineState::Ready || !generation_lives()) return;
-  const WGPUDevice spare = standby_->to_prepare(*registry_);
-  if (spare == nullptr) return;
-  // While they are made the registry's resolves find the spare's objects: what Dawn reports
+  // While the spare is worked on the registry's resolves may find its objects: what Dawn reports
   // meanwhile (a loss would let go of the slots' objects) waits for the next poll.
-  const uint32_t delivering = std::exchange(inbox_->delivering, 0);
-  measure_upload_on(spare);  // first: the preparation stages contents only where staging wins
-  registry_->prepare_rebuild(spare, options_.standby_texture_bytes, options_.standby_contents_bytes);
-  inbox_->delivering = delivering;
-  ++counters_.standby_preparations;
-  counters_.standby_rehearsed_draws += registry_->last_rehearsal().draws;
+  if (const WGPUDevice spare = standby_->to_prepare(*registry_); spare != nullptr) {
+    const uint32_t delivering = std::exchange(inbox_->delivering, 0);
+    registry_->prepare_rebuild(spare, options_.standby_texture_bytes, 0);
+    inbox_->delivering = delivering;
+    ++counters_.standby_preparations;
+    counters_.standby_rehearsed_draws += registry_->last_rehearsal().draws;
+    return;
+  }
+  const WGPUDevice prepared = registry_->prepared_device();
+  if (prepared == nullptr) return;
+  if (measured_preparation_ != counters_.standby_preparations) {
+    measured_preparation_ = counters_.standby_preparations;  // once, whether the spare takes it or not
+    measure_upload_on(prepared);
+    return;
+  }
+  if (options_.standby_contents_bytes == 0) return;
+  (void)registry_->stage_prepared_contents(options_.standby_contents_bytes, options_.standby_contents_step_bytes);
 }
 
 // Which path writes kept texture contents faster on the spare, which the recovery onto it

@@ -241,6 +241,9 @@ size_t Registry::prepare_rebuild(WGPUDevice device, uint64_t texture_bytes, uint
   WARDEN_FRAME_THREAD("prepare_rebuild", size_t{0}) prepare_rebuild(device, texture_bytes, contents_bytes);
 }
 uint64_t Registry::prepared_contents_bytes() const { WARDEN_LOCKED prepared_contents_bytes(); }
+uint64_t Registry::stage_prepared_contents(uint64_t budget, uint64_t step) {
+  WARDEN_FRAME_THREAD("stage_prepared_contents", uint64_t{0}) stage_prepared_contents(budget, step);
+}
 WGPUDevice Registry::prepared_device() const { WARDEN_LOCKED prepared_device(); }
 DrawRehearsal Registry::last_rehearsal() const { WARDEN_LOCKED last_rehearsal(); }
 size_t Registry::prepared_count() const { WARDEN_LOCKED prepared_count(); }

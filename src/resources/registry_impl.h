@@ -257,6 +257,7 @@ class RegistryImpl {
     return standby_.prepare(device, texture_bytes, contents_bytes);
   }
   uint64_t prepared_contents_bytes() const { return standby_.staged_bytes(); }
+  uint64_t stage_prepared_contents(uint64_t budget, uint64_t step);
   WGPUDevice prepared_device() const { return standby_.device(); }
   size_t prepared_count() const { return standby_.count(); }
   uint64_t prepared_texture_bytes() const { return standby_.texture_bytes(); }
@@ -268,6 +269,8 @@ class RegistryImpl {
   }
   // The path this rebuild's kept texture contents take (ContentsUpload::Auto resolved).
   ContentsUpload contents_upload_now() const;
+  // The same for a rebuild onto `device`.
+  ContentsUpload contents_upload_on(WGPUDevice device) const;
   // Lost: the registry holds no device (on_device_lost let go of it; rebuild gives it the next).
   bool device_lost() const { return device_ == nullptr; }
   uint64_t device_generation() const { return device_generation_; }

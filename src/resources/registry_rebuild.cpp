@@ -80,9 +80,11 @@ void RegistryImpl::lose_all() {
   }
 }
 
-ContentsUpload RegistryImpl::contents_upload_now() const {
+ContentsUpload RegistryImpl::contents_upload_now() const { return contents_upload_on(device_); }
+
+ContentsUpload RegistryImpl::contents_upload_on(WGPUDevice device) const {
   if (options_.contents_upload != ContentsUpload::Auto) return options_.contents_upload;
-  if (measured_upload_device_ == device_ && measured_upload_ != ContentsUpload::Auto) return measured_upload_;
+  if (measured_upload_device_ == device && measured_upload_ != ContentsUpload::Auto) return measured_upload_;
   // Unmeasured: as each backend measured in docs/perf (recovery_writetexture_gbps against
   // recovery_ring_gbps): Dawn's own staging for writeTexture is the slower path on Vulkan, and
   // the faster one on GL, where a mapped buffer is a copy of its own.
@@ -92,6 +94,12 @@ ContentsUpload RegistryImpl::contents_upload_now() const {
     case WGPUBackendType_Metal: return ContentsUpload::Staging;
     default: return ContentsUpload::WriteTexture;
   }
+}
+
+uint64_t RegistryImpl::stage_prepared_contents(uint64_t budget, uint64_t step) {
+  const WGPUDevice spare = standby_.device();
+  if (device_lost() || spare == nullptr || contents_upload_on(spare) != ContentsUpload::Staging) return 0;
+  return standby_.stage_contents(budget, step);
 }
 
 RebuildReport RegistryImpl::rebuild(WGPUDevice device, WGPUQueue queue, uint64_t generation) {

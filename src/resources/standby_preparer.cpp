@@ -44,7 +44,7 @@ size_t StandbyPreparer::prepare(WGPUDevice device, uint64_t texture_bytes, uint6
     if constexpr (kPreparedKind<Tag>) prepare_all<Tag>();
   });
   prepare_textures(texture_bytes);
-  if (r.contents_upload_now() == ContentsUpload::Staging) stage_contents(contents_bytes);
+  if (contents_bytes > 0 && r.contents_upload_now() == ContentsUpload::Staging) stage_contents(contents_bytes, contents_bytes);
   last_rehearsal_ = rehearse_draws();
   preparing_ = false;
   r.device_ = own_device;
@@ -109,25 +109,34 @@ void StandbyPreparer::drop(ResourceKind kind, uint64_t bits, const TextureDescri
   if (texture != nullptr) texture_bytes_ -= std::min(texture_bytes_, texture_storage_bytes(*texture));
 }
 
-// Kept texture contents, textures first made first, each subresource while the budget has room
-// for it, into mapped buffers of at most StagedTextureUpload::kChunkBytes. The rebuild onto the
-// spare only copies from them what its texture still holds (its kept_version).
-void StandbyPreparer::stage_contents(uint64_t budget) {
+// Kept texture contents, textures first made first, each subresource not staged yet while the
+// budget has room for it and this call's step too, into mapped buffers of at most
+// StagedTextureUpload::kChunkBytes (and at most the step). The rebuild onto the spare only
+// copies from them what its texture still holds (its kept_version).
+uint64_t StandbyPreparer::stage_contents(uint64_t budget, uint64_t step) {
+  if (device_ == nullptr || staging_done_) return 0;
   struct Member {
     uint64_t bits;
     uint64_t version;
     const KeptSubresource* kept;
   };
+  const uint64_t chunk_limit = std::min(step, StagedTextureUpload::kChunkBytes);
   auto s = registry_.store<TextureTag>();
   std::vector<std::vector<Member>> chunks(1);
   uint64_t chunk_bytes = 0, planned = 0;
+  bool step_full = false;
   for (SlotId id : live_with_recipes<TextureTag>()) {
     const Record<TextureTag>& rec = s.records[id.index];
     if (rec.recipe->contents != ContentsSource::Kept) continue;
     for (const KeptSubresource& kept : rec.data.kept) {
+      if (staged_.contains(std::tuple{id.bits, kept.aspect, kept.mip_level, kept.layer})) continue;
       const uint64_t bytes = StagedTextureUpload::staged_bytes(kept);
-      if (!StagedTextureUpload::stageable(kept) || bytes > budget - planned) continue;
-      if (chunk_bytes + bytes > StagedTextureUpload::kChunkBytes) {
+      if (!StagedTextureUpload::stageable(kept) || bytes > budget - std::min(budget, staged_bytes_ + planned)) continue;
+      if (planned > 0 && planned + bytes > step) {  // one larger than the step goes alone
+        step_full = true;  // the next call goes on from here
+        break;
+      }
+      if (chunk_bytes + bytes > chunk_limit && chunk_bytes > 0) {
         chunks.emplace_back();
         chunk_bytes = 0;
       }
@@ -135,7 +144,10 @@ void StandbyPreparer::stage_contents(uint64_t budget) {
       chunk_bytes += bytes;
       planned += bytes;
     }
+    if (step_full) break;
   }
+  staging_done_ = !step_full;
+  uint64_t staged_now = 0;
   for (const std::vector<Member>& members : chunks) {
     uint64_t size = 0;
     for (const Member& m : members) size += StagedTextureUpload::staged_bytes(*m.kept);
@@ -152,8 +164,10 @@ void StandbyPreparer::stage_contents(uint64_t budget) {
     }
     procs_.BufferUnmap(buffer.get());  // filled: the rebuild only copies from it
     staged_bytes_ += size;
+    staged_now += size;
     staging_.push_back(std::move(buffer));
   }
+  return staged_now;
 }
 
 const StandbyPreparer::StagedPlace* StandbyPreparer::staged_place(uint64_t bits, const KeptSubresource& kept,
@@ -169,6 +183,7 @@ void StandbyPreparer::discard() {
   staging_.clear();
   staged_.clear();
   staged_bytes_ = 0;
+  staging_done_ = false;
   texture_bytes_ = 0;
   device_ = nullptr;
 }

@@ -69,6 +69,13 @@ class StandbyPreparer {
   bool empty() const { return objects_.empty(); }
   uint64_t texture_bytes() const { return texture_bytes_; }
   uint64_t staged_bytes() const { return staged_bytes_; }
+  // Stages kept texture contents on the prepared spare that are not staged there yet, in
+  // creation order, while the staged total stays within `budget`, at most `step` bytes in this
+  // call; returns the bytes it staged. The engine stages a step a poll, so that no frame pays
+  // for all of it (docs/adr/0058); prepare() stages up to its budget at once. 0 once nothing
+  // more fits (staging_done()) or with no spare prepared.
+  uint64_t stage_contents(uint64_t budget, uint64_t step);
+  bool staging_done() const { return staging_done_; }
 
   // Where kept subresource `kept` of texture slot `bits` was staged on the spare, if it was and
   // the texture's kept bytes are still at `version` (KindData<TextureTag>::kept_version).
@@ -128,7 +135,6 @@ class StandbyPreparer {
   template <typename Tag>
   void prepare_all();
   void prepare_textures(uint64_t budget);
-  void stage_contents(uint64_t budget);
 
   // Draws rehearsed on the spare (draw_rehearsal.cpp, docs/adr/0044).
   DrawRehearsal rehearse_draws();
@@ -151,6 +157,7 @@ class StandbyPreparer {
   std::vector<gpu::Ref<WGPUBuffer>> staging_;
   std::map<std::tuple<uint64_t, WGPUTextureAspect, uint32_t, uint32_t>, StagedPlace> staged_;
   uint64_t staged_bytes_ = 0;
+  bool staging_done_ = false;   // the last stage_contents() found nothing more within its budget
   bool preparing_ = false;      // inside prepare(): the registry's own resolves look here first
   DrawRehearsal last_rehearsal_;  // what the last preparation drew on the spare
 };

@@ -18,6 +18,7 @@
 #include "support/gpu_test.h"
 #include "warden/gpu/objects.h"
 #include "warden/pipelines/build.h"
+#include "warden/present/readback.h"
 
 namespace warden::engine {
 namespace {
@@ -461,10 +462,16 @@ struct PreparedScene {
   Target target;
   SampledScene scene;
 };
+// The polls after the preparation: one measures the upload paths on the spare, the next stages
+// the kept contents (one step holds this scene's).
+constexpr int kPollsAfterPreparation = 2;
+
 PreparedScene prepare_sampled_scene(uint64_t texture_bytes,
-                                    resources::ContentsUpload upload = resources::ContentsUpload::Auto) {
+                                    resources::ContentsUpload upload = resources::ContentsUpload::Auto,
+                                    uint64_t contents_step_bytes = EngineOptions{}.standby_contents_step_bytes) {
   EngineOptions options = standby_options();
   options.standby_texture_bytes = texture_bytes;
+  options.standby_contents_step_bytes = contents_step_bytes;
   options.registry.contents_upload = upload;
   PreparedScene made{make_engine(options), {}, {}};
   if (made.engine == nullptr) return made;
@@ -477,6 +484,10 @@ PreparedScene prepare_sampled_scene(uint64_t texture_bytes,
     made.engine.reset();
   }
   return made;
+}
+
+void poll_after_preparation(Engine& engine, int polls = kPollsAfterPreparation) {
+  for (int i = 0; i < polls; ++i) engine.poll();
 }
 
 TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWritesTheirContents) {
@@ -511,6 +522,8 @@ TEST(StandbyDevice, TexturesWithinTheBudgetAreMadeOnTheSpareAndTheRecoveryWrites
 TEST(StandbyDevice, KeptContentsStagedOnTheSpareAreCopiedByTheRecoveryAndDrawTheSame) {
   auto [engine, target, scene] = prepare_sampled_scene(0, resources::ContentsUpload::Staging);
   ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->registry().prepared_contents_bytes(), 0u) << "the preparation's own poll stages nothing";
+  poll_after_preparation(*engine);
   EXPECT_EQ(engine->counters().standby_upload_measurements, 0u) << "the path was named, not measured";
   const uint64_t staged = engine->registry().prepared_contents_bytes();
   EXPECT_GT(staged, 0u);
@@ -526,12 +539,62 @@ TEST(StandbyDevice, KeptContentsStagedOnTheSpareAreCopiedByTheRecoveryAndDrawThe
   EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
 }
 
+// A poll stages at most standby_contents_step_bytes on the spare (one subresource larger than
+// that goes alone): with a step of one byte, each poll after the measurement stages one kept
+// subresource (the green chain's level 0, then three small textures'), in creation order, until
+// all are staged; the recovery then copies every one of them.
+TEST(StandbyDevice, KeptContentsAreStagedOnTheSpareAStepAPoll) {
+  auto [engine, target, scene] = prepare_sampled_scene(0, resources::ContentsUpload::Staging, 1);
+  ASSERT_NE(engine, nullptr);
+  resources::Registry& reg = engine->registry();
+  std::vector<TextureHandle> small;
+  for (uint8_t shade : {40, 80, 120}) {
+    auto texture = reg.create_texture({.size = {4, 4, 1},
+                                       .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst |
+                                                WGPUTextureUsage_CopySrc,
+                                       .label = fmt::format("small {}", shade)});
+    ASSERT_TRUE(texture.ok()) << texture.error().message;
+    const std::vector<uint8_t> texels(4 * 4 * 4, shade);
+    ASSERT_TRUE(reg.write_texture(*texture, {.size = {4, 4, 1}}, texels.data(), texels.size()).ok());
+    small.push_back(*texture);
+  }
+  // Made after the preparation: staging takes the kept contents live when it runs.
+  poll_after_preparation(*engine, 1);  // the measurement's poll (the path is named: nothing measured)
+  std::vector<uint64_t> totals{reg.prepared_contents_bytes()};
+  for (int poll = 0; poll < 40; ++poll) {
+    engine->poll();
+    if (reg.prepared_contents_bytes() == totals.back() && totals.size() > 1) break;
+    totals.push_back(reg.prepared_contents_bytes());
+  }
+  EXPECT_EQ(totals.front(), 0u);
+  EXPECT_EQ(totals.size(), 5u) << "one subresource a poll: " << ::testing::PrintToString(totals);
+  for (size_t i = 1; i < totals.size(); ++i) EXPECT_GT(totals[i], totals[i - 1]) << "poll " << i;
+  const uint64_t staged = reg.prepared_contents_bytes();
+  ASSERT_GT(staged, 0u);
+
+  ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+  EXPECT_EQ(engine->last_rebuild().timings.staged_ahead_bytes, staged);
+  EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
+  for (size_t i = 0; i < small.size(); ++i) {
+    auto image = present::read_image(engine->context(), reg, small[i]);
+    ASSERT_TRUE(image.ok()) << image.error().message;
+    EXPECT_EQ(image->rgba.front(), 40 * (i + 1)) << "small texture " << i;
+    EXPECT_EQ(image->rgba.back(), 40 * (i + 1)) << "small texture " << i;
+  }
+  EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
+}
+
 // Auto: the engine measures both paths on the spare it prepares, and the recovery onto that spare
 // takes the one measured faster (which one depends on the backend: either is a pass).
 TEST(StandbyDevice, AutoMeasuresThePathsOnTheSpareAndTheRecoveryTakesOne) {
   auto [engine, target, scene] = prepare_sampled_scene(0);
   ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->counters().standby_upload_measurements, 0u) << "not in the preparation's own poll";
+  poll_after_preparation(*engine);
   EXPECT_EQ(engine->counters().standby_upload_measurements, 1u);
+  poll_after_preparation(*engine);
+  EXPECT_EQ(engine->counters().standby_upload_measurements, 1u) << "once a preparation";
   ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug").ok());
   ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_NE(engine->last_rebuild().timings.contents_upload, resources::ContentsUpload::Auto);

@@ -125,12 +125,16 @@ struct EngineOptions {
   uint64_t standby_texture_bytes = 0;
   /// With standby_device, where kept texture contents go back through staging buffers on the
   /// spare (resources::ContentsUpload::Staging: measured faster there, as on Vulkan): the kept
-  /// contents the engine copies into staging buffers mapped on the spare when it prepares it, in
-  /// creation order, up to this many bytes (Registry::prepare_rebuild, ADR 0058). The recovery
-  /// then only copies them into the new textures, unless they were written since. The price is
-  /// host memory of that size while the spare waits, and the copy in the poll that prepares it.
+  /// contents the engine copies into staging buffers mapped on the spare after it prepares it, in
+  /// creation order, up to this many bytes (Registry::stage_prepared_contents, ADR 0058). The
+  /// recovery then only copies them into the new textures, unless they were written since. The
+  /// price is host memory of that size while the spare waits, and the copies, a step a poll.
   /// 0: none, the recovery stages them itself.
   uint64_t standby_contents_bytes = uint64_t{1} << 30;
+  /// The most kept contents one poll() stages on the spare (standby_contents_bytes): the frame
+  /// that pays for it pays for this much (one subresource larger than it goes alone). Staging
+  /// 358 MB in the one poll that prepared the spare took that poll from 90 to 330 ms on an H100.
+  uint64_t standby_contents_step_bytes = uint64_t{16} << 20;
   /// A device that a loss ended waits, while the recovery is under way, until the first frame
   /// on its successor was submitted (or one poll() after that successor was shown, for a program
   /// that does not draw every poll), then goes in the next poll()'s let-go phase; it goes at once
@@ -611,7 +615,8 @@ class Engine {
   void poll_reloader();
   // The watchdog (poll()): lets go of a shown device whose oldest submission did not finish.
   void watch_for_hang();
-  // Makes the registry's modules, layouts and pipelines on a waiting spare (poll()).
+  // Makes the registry's modules, layouts and pipelines on a waiting spare (poll()); in the
+  // polls after, measures the upload paths on it, then stages kept contents on it a step a poll.
   void prepare_standby();
   void start_hot_reload();
   Error no_device_error(std::string_view call) const;
@@ -668,6 +673,7 @@ class Engine {
   // EngineOptions::end_lost_device_after_first_frame: whether the devices ended so far wait.
   bool device_ends_wait() const;
   void measure_upload_on(WGPUDevice spare);
+  uint64_t measured_preparation_ = 0;  // the standby preparation whose spare was last measured
   void end_devices();
   uint64_t polls_ = 0;            // poll() calls begun
   uint64_t shown_in_poll_ = 0;    // the poll() in which the newest device was shown

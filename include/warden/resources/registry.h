@@ -598,6 +598,13 @@ class Registry {
   /// The bytes of kept texture contents staged on prepared_device() (within prepare_rebuild's
   /// `contents_bytes`).
   uint64_t prepared_contents_bytes() const;
+  /// Stages more kept texture contents on prepared_device(): those not staged there yet, in
+  /// creation order, while the staged total stays within `budget` bytes, at most `step` bytes
+  /// in this call (one subresource larger than `step` goes alone). Only where a rebuild onto
+  /// that device would write them through staging buffers (ContentsUpload::Staging). Returns
+  /// the bytes staged now: 0 once nothing more fits, or with nothing prepared. The engine calls
+  /// it a step a poll after preparing its spare (docs/adr/0058), so that no frame pays for it all.
+  uint64_t stage_prepared_contents(uint64_t budget, uint64_t step);
   /// What the last prepare_rebuild() drew on its device to make the draw-time code there.
   DrawRehearsal last_rehearsal() const;
   /// Releases every prepared object (their device goes elsewhere).

@@ -21,7 +21,8 @@
 //   is asked for only after the first frame), recovery_standby_device_request_ms (what is left
 //   of the request: adopting the spare), standby_poll_ms (the longest poll() while the spare
 //   was made: the frame it costs, after the first frame, with the pipelines made on the spare
-//   then, ADR 0034), and the recovery's parts with the spare: recovery_standby_rebuild_ms,
+//   then, ADR 0034), standby_prepare_polls (the polls from asking for the spare until
+//   Engine::standby_prepared(): a step of its preparation each, ADR 0058), and the recovery's parts with the spare: recovery_standby_rebuild_ms,
 //   _first_frame_ms, _pipelines_ms (what the recovery still made: 0 when it took those made on
 //   the spare), _textures_ms, _contents_ms, _contents_path (the path measured faster on the
 //   spare), _lost_device_end_ms, _staged_ahead_bytes (kept contents staged on the spare when it
@@ -246,6 +247,7 @@ engine::EngineOptions options(gpu::BackendChoice backend, bool standby, uint64_t
 struct Point {
   double recovery_ms = 0, cold_start_ms = 0;
   double standby_poll_ms = 0;  // the longest poll while the spare was made (median over runs)
+  double standby_prepare_polls = 0;  // the polls from asking for the spare to its last step (median)
   engine::RecoveryTimings parts;  // of the run whose recovery_ms is the median
 };
 
@@ -277,6 +279,7 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, b
                       uint64_t* held_bytes) {
   std::vector<double> cold;
   std::vector<double> standby_polls;
+  std::vector<double> standby_poll_counts;
   std::vector<Run> recovery;
   for (int run = 0; run < runs; ++run) {
     const auto cold_start = Clock::now();
@@ -290,20 +293,20 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, b
     *backend_name = gpu::to_string(engine.backend());
     if (standby) {
       double longest = 0;
+      uint32_t polls = 0;
       const auto asked = Clock::now();
-      // Until the spare is held and prepared (ADR 0034, 0044): both happen in the poll that
-      // makes it, as in an application's frames.
-      auto prepared = [&] {
-        const auto spare = engine.standby().held_device();
-        return spare && engine.registry().prepared_device() == spare->device;
-      };
+      // Until the spare is held and prepared (ADR 0034, 0044, 0058): in the polls after the
+      // first frame, a step each, as in an application's frames.
+      auto prepared = [&] { return engine.standby_prepared(); };
       while (!prepared()) {
         const auto poll_at = Clock::now();
         engine.poll();
+        ++polls;
         longest = std::max(longest, ms_since(poll_at));
         if (ms_since(asked) > 120000) return make_error(ErrorKind::Timeout, "no standby device within 120 s");
       }
       standby_polls.push_back(longest);
+      standby_poll_counts.push_back(polls);
       *rehearsed_draws = engine.counters().standby_rehearsed_draws;
       *held_bytes = engine.registry().prepared_texture_bytes();
     }
@@ -323,7 +326,8 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, b
   }
   std::sort(recovery.begin(), recovery.end(), [](const Run& a, const Run& b) { return a.recovery_ms < b.recovery_ms; });
   const Run& middle = recovery[recovery.size() / 2];
-  return Point{middle.recovery_ms, median(cold), standby ? median(standby_polls) : 0.0, middle.parts};
+  return Point{middle.recovery_ms, median(cold), standby ? median(standby_polls) : 0.0,
+               standby ? median(standby_poll_counts) : 0.0, middle.parts};
 }
 
 }  // namespace
@@ -380,6 +384,7 @@ int main() {
     out["recovery_standby_vs_cold_start" + suffix] = spare->recovery_ms / point->cold_start_ms;
     out["recovery_standby_device_request_ms" + suffix] = spare->parts.device_request_ms;
     out["standby_poll_ms" + suffix] = spare->standby_poll_ms;
+    out["standby_prepare_polls" + suffix] = spare->standby_prepare_polls;
     out["standby_rehearsed_draws" + suffix] = rehearsed_draws;
     fmt::print(stderr,
                "recovery_scenario: {} textures with a standby device: recovery {:.1f} ms ({:.2f} of the cold "

@@ -808,14 +808,21 @@ void Engine::prepare_standby() {
     return;
   }
   const WGPUDevice prepared = registry_->prepared_device();
-  if (prepared == nullptr) return;
+  if (prepared == nullptr || standby_prepared()) return;
   if (measured_preparation_ != counters_.standby_preparations) {
     measured_preparation_ = counters_.standby_preparations;  // once, whether the spare takes it or not
     measure_upload_on(prepared);
     return;
   }
-  if (options_.standby_contents_bytes == 0) return;
-  (void)registry_->stage_prepared_contents(options_.standby_contents_bytes, options_.standby_contents_step_bytes);
+  if (options_.standby_contents_bytes == 0 ||
+      registry_->stage_prepared_contents(options_.standby_contents_bytes, options_.standby_contents_step_bytes) == 0) {
+    standby_prepared_ = counters_.standby_preparations;  // nothing more to stage
+  }
+}
+
+bool Engine::standby_prepared() const {
+  return standby_prepared_ != 0 && standby_prepared_ == counters_.standby_preparations && registry_ != nullptr &&
+         registry_->prepared_device() != nullptr;
 }
 
 // Which path writes kept texture contents faster on the spare, which the recovery onto it

@@ -558,6 +558,11 @@ class Engine {
   /// Where the standby device waits for the next loss (EngineOptions::standby_device):
   /// holds() is true while one does.
   const device::DeviceStash& standby() const;
+  /// True once a standby device waits with everything the engine prepares on it, each step in
+  /// a poll of its own: its objects (Registry::prepare_rebuild), the upload paths measured on it,
+  /// and the kept contents staged on it within standby_contents_bytes (ADR 0058). False with no
+  /// spare, and again when it is prepared anew (a reload released what was made on it).
+  bool standby_prepared() const;
   /// Devices the controller ended whose end (Dawn's release or destroy) waits for poll()'s
   /// let-go phase: during a recovery, the lost device until the first frame on its successor
   /// (EngineOptions::end_lost_device_after_first_frame, ADR 0058).
@@ -674,6 +679,7 @@ class Engine {
   bool device_ends_wait() const;
   void measure_upload_on(WGPUDevice spare);
   uint64_t measured_preparation_ = 0;  // the standby preparation whose spare was last measured
+  uint64_t standby_prepared_ = 0;      // the standby preparation all of whose steps are done
   void end_devices();
   uint64_t polls_ = 0;            // poll() calls begun
   uint64_t shown_in_poll_ = 0;    // the poll() in which the newest device was shown

@@ -297,8 +297,7 @@ Result<Point> measure(gpu::BackendChoice backend, uint32_t textures, int runs, b
       const auto asked = Clock::now();
       // Until the spare is held and prepared (ADR 0034, 0044, 0058): in the polls after the
       // first frame, a step each, as in an application's frames.
-      auto prepared = [&] { return engine.standby_prepared(); };
-      while (!prepared()) {
+      while (!engine.standby_prepared()) {
         const auto poll_at = Clock::now();
         engine.poll();
         ++polls;

@@ -73,9 +73,8 @@ class StandbyPreparer {
   // creation order, while the staged total stays within `budget`, at most `step` bytes in this
   // call; returns the bytes it staged. The engine stages a step a poll, so that no frame pays
   // for all of it (docs/adr/0058); prepare() stages up to its budget at once. 0 once nothing
-  // more fits (staging_done()) or with no spare prepared.
+  // more fits, or with no spare prepared.
   uint64_t stage_contents(uint64_t budget, uint64_t step);
-  bool staging_done() const { return staging_done_; }
 
   // Where kept subresource `kept` of texture slot `bits` was staged on the spare, if it was and
   // the texture's kept bytes are still at `version` (KindData<TextureTag>::kept_version).

@@ -549,21 +549,37 @@ TEST(StandbyDevice, KeptContentsStagedOnTheSpareAreCopiedByTheRecoveryAndDrawThe
 // that goes alone): with a step of one byte, each poll after the measurement stages one kept
 // subresource (the green chain's level 0, then three small textures'), in creation order, until
 // all are staged; the recovery then copies every one of them.
-TEST(StandbyDevice, KeptContentsAreStagedOnTheSpareAStepAPoll) {
-  auto [engine, target, scene] = prepare_sampled_scene(0, resources::ContentsUpload::Staging, 1);
-  ASSERT_NE(engine, nullptr);
-  resources::Registry& reg = engine->registry();
+// Three 4x4 textures whose kept texels are 40, 80 and 120; check_small_textures reads them back.
+std::vector<TextureHandle> make_small_textures(resources::Registry& reg) {
   std::vector<TextureHandle> small;
   for (uint8_t shade : {40, 80, 120}) {
     auto texture = reg.create_texture({.size = {4, 4, 1},
                                        .usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst |
                                                 WGPUTextureUsage_CopySrc,
                                        .label = fmt::format("small {}", shade)});
-    ASSERT_TRUE(texture.ok()) << texture.error().message;
+    EXPECT_TRUE(texture.ok()) << texture.error().message;
+    if (!texture) return {};
     const std::vector<uint8_t> texels(4 * 4 * 4, shade);
-    ASSERT_TRUE(reg.write_texture(*texture, {.size = {4, 4, 1}}, texels.data(), texels.size()).ok());
+    EXPECT_TRUE(reg.write_texture(*texture, {.size = {4, 4, 1}}, texels.data(), texels.size()).ok());
     small.push_back(*texture);
   }
+  return small;
+}
+void check_small_textures(Engine& engine, const std::vector<TextureHandle>& small) {
+  ASSERT_EQ(small.size(), 3u);
+  for (size_t i = 0; i < small.size(); ++i) {
+    auto image = present::read_image(engine.context(), engine.registry(), small[i]);
+    ASSERT_TRUE(image.ok()) << image.error().message;
+    EXPECT_EQ(image->rgba.front(), 40 * (i + 1)) << "small texture " << i;
+    EXPECT_EQ(image->rgba.back(), 40 * (i + 1)) << "small texture " << i;
+  }
+}
+
+TEST(StandbyDevice, KeptContentsAreStagedOnTheSpareAStepAPoll) {
+  auto [engine, target, scene] = prepare_sampled_scene(0, resources::ContentsUpload::Staging, 1);
+  ASSERT_NE(engine, nullptr);
+  resources::Registry& reg = engine->registry();
+  const std::vector<TextureHandle> small = make_small_textures(reg);
   // Made after the preparation: staging takes the kept contents live when it runs.
   poll_after_preparation(*engine, 1);  // the measurement's poll (the path is named: nothing measured)
   std::vector<uint64_t> totals{reg.prepared_contents_bytes()};
@@ -584,12 +600,29 @@ TEST(StandbyDevice, KeptContentsAreStagedOnTheSpareAStepAPoll) {
   ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
   EXPECT_EQ(engine->last_rebuild().timings.staged_ahead_bytes, staged);
   EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
-  for (size_t i = 0; i < small.size(); ++i) {
-    auto image = present::read_image(engine->context(), reg, small[i]);
-    ASSERT_TRUE(image.ok()) << image.error().message;
-    EXPECT_EQ(image->rgba.front(), 40 * (i + 1)) << "small texture " << i;
-    EXPECT_EQ(image->rgba.back(), 40 * (i + 1)) << "small texture " << i;
-  }
+  check_small_textures(*engine, small);
+  EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
+}
+
+// A loss in the middle of the steps: the recovery copies what was staged so far and stages the
+// rest itself; every texture comes back whole.
+TEST(StandbyDevice, ALossWhileContentsAreStagedAStepAPollRecoversEveryTexture) {
+  auto [engine, target, scene] = prepare_sampled_scene(0, resources::ContentsUpload::Staging, 1);
+  ASSERT_NE(engine, nullptr);
+  resources::Registry& reg = engine->registry();
+  const std::vector<TextureHandle> small = make_small_textures(reg);
+  poll_after_preparation(*engine, 3);  // the measurement's poll, then two subresources staged
+  const uint64_t staged = reg.prepared_contents_bytes();
+  ASSERT_GT(staged, 0u);
+  ASSERT_FALSE(engine->standby_prepared()) << "two of four subresources staged";
+
+  ASSERT_TRUE(engine->force_device_loss("the standby test pulls the plug mid-staging").ok());
+  ASSERT_TRUE(engine->wait_until_ready(testing::kSafetyNet).ok()) << engine->message();
+  EXPECT_EQ(engine->counters().standby_takeovers, 1u);
+  EXPECT_EQ(engine->last_rebuild().timings.staged_ahead_bytes, staged);
+  EXPECT_GT(engine->last_rebuild().timings.staged_bytes, staged) << "the rest staged by the recovery";
+  EXPECT_THAT(draw_sampled(*engine, target, scene.plain, scene.green_group), ElementsAre(0, 255, 0, 255));
+  check_small_textures(*engine, small);
   EXPECT_EQ(engine->counters().uncaptured_errors, 0u);
 }
 

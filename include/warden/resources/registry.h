@@ -596,7 +596,7 @@ class Registry {
   /// The bytes of the prepared textures among them (within prepare_rebuild's budget).
   uint64_t prepared_texture_bytes() const;
   /// The bytes of kept texture contents staged on prepared_device() (within prepare_rebuild's
-  /// `contents_bytes`).
+  /// `contents_bytes`, or stage_prepared_contents()'s `budget`).
   uint64_t prepared_contents_bytes() const;
   /// Stages more kept texture contents on prepared_device(): those not staged there yet, in
   /// creation order, while the staged total stays within `budget` bytes, at most `step` bytes

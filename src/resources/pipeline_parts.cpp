@@ -14,6 +14,12 @@ StageParts stage_parts(WGPUShaderModule module, const ShaderStage& stage) {
   return parts;
 }
 
+// An empty entry point is webgpu.h's null view: the module's one entry point of that stage
+// (native descriptors through the webgpu.h library may leave it out).
+WGPUStringView entry_point_view(const std::string& name) {
+  return name.empty() ? WGPUStringView{nullptr, WGPU_STRLEN} : gpu::string_view(name);
+}
+
 }  // namespace
 
 std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineDescription& d,
@@ -44,7 +50,7 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
   desc.label = gpu::string_view(d.label);
   desc.layout = layout;
   desc.vertex.module = c.vertex.module;
-  desc.vertex.entryPoint = gpu::string_view(d.vertex.entry_point);
+  desc.vertex.entryPoint = entry_point_view(d.vertex.entry_point);
   desc.vertex.constantCount = c.vertex.constants.size();
   desc.vertex.constants = c.vertex.constants.data();
   desc.vertex.bufferCount = c.buffers.size();
@@ -86,7 +92,7 @@ std::unique_ptr<RenderPipelineParts> render_pipeline_parts(const RenderPipelineD
   if (d.fragment) {
     c.fragment_parts = stage_parts(fragment, *d.fragment);
     c.fragment.module = c.fragment_parts.module;
-    c.fragment.entryPoint = gpu::string_view(d.fragment->entry_point);
+    c.fragment.entryPoint = entry_point_view(d.fragment->entry_point);
     c.fragment.constantCount = c.fragment_parts.constants.size();
     c.fragment.constants = c.fragment_parts.constants.data();
     c.fragment.targetCount = c.targets.size();
@@ -104,7 +110,7 @@ std::unique_ptr<ComputePipelineParts> compute_pipeline_parts(const ComputePipeli
   desc.label = gpu::string_view(d.label);
   desc.layout = layout;
   desc.compute.module = parts->stage.module;
-  desc.compute.entryPoint = gpu::string_view(d.compute.entry_point);
+  desc.compute.entryPoint = entry_point_view(d.compute.entry_point);
   desc.compute.constantCount = parts->stage.constants.size();
   desc.compute.constants = parts->stage.constants.data();
   return parts;

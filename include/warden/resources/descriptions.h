@@ -121,7 +121,7 @@ struct Constant {
 struct ShaderStage {
   /// The module; a stale handle makes the create call fail naming it.
   ShaderModuleHandle module{};
-  std::string entry_point{};  ///< required: warden never relies on a default entry point
+  std::string entry_point{};  ///< empty: the module's one entry point of the stage, as webgpu.h's null
   /// Values for the stage's override constants.
   std::vector<Constant> constants{};
 };

@@ -1,0 +1,135 @@
+// How an exported entry point reaches Dawn (docs/adr/0059). Every entry point of webgpu.h is
+// exported (exports.cpp, from WARDEN_WEBGPU_PROCS_NAMED) and calls Entry<its ProcId>::call.
+// The primary Entry forwards: each object argument becomes the Dawn object behind it now, every
+// other argument passes as it is, and the Dawn entry point is called. That is only right for
+// arguments that name no object, so the primary template refuses to compile a forward of a
+// struct that names one (WARDEN_WEBGPU_STRUCTS_NAMING_OBJECTS) or that returns an object or a
+// future: those entry points have an Entry of their own (entries.h).
+#pragma once
+
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+#include "warden/gpu/procs.h"
+#include "webgpu_h/objects.h"
+
+namespace warden::webgpu_h {
+
+/// One value per entry point of the header, in WARDEN_WEBGPU_PROCS's order.
+enum class ProcId : uint16_t {
+#define WARDEN_WEBGPU_PROC_ID(Ret, Name, Params) Name,
+  WARDEN_WEBGPU_PROCS(WARDEN_WEBGPU_PROC_ID)
+#undef WARDEN_WEBGPU_PROC_ID
+};
+
+/// "wgpuRenderPassEncoderDraw", ...
+const char* entry_name(ProcId id);
+
+/// The proc table of the Dawn library every instance of this process loaded.
+const gpu::Procs& dawn_procs();
+void set_dawn_procs(const gpu::Procs* procs);
+
+/// What one call found while it translated its arguments: the device to report to and the first
+/// argument that could not be translated.
+struct Call {
+  ProcId id;
+  Device* device = nullptr;
+  std::string failure{};
+  /// An argument was recorded on a device generation since lost: the call is dropped without a
+  /// word (the submit of what it recorded names it).
+  bool drop = false;
+  /// Reports the failure (named with the entry point) to the device, or on stderr without one.
+  void report() const;
+};
+
+/// An argument on its way to Dawn. Plain values pass unchanged.
+template <typename T, typename = void>
+struct Arg {
+  static T in(T value, Call&) { return value; }
+};
+
+/// The object types webgpu.h declares.
+template <typename T>
+struct IsObject : std::false_type {};
+template <typename T>
+struct KindOf;
+#define WARDEN_WEBGPU_OBJECT_TRAIT(Name)                     \
+  template <>                                                \
+  struct IsObject<WGPU##Name> : std::true_type {};           \
+  template <>                                                \
+  struct KindOf<WGPU##Name> {                                \
+    static constexpr Kind value = Kind::Name;                \
+  };
+WARDEN_WEBGPU_OBJECT_TYPES(WARDEN_WEBGPU_OBJECT_TRAIT)
+#undef WARDEN_WEBGPU_OBJECT_TRAIT
+
+/// The structs that name an object or a callback: never forwarded as they are.
+template <typename T>
+struct NamesObjects : std::false_type {};
+#define WARDEN_WEBGPU_NAMING_TRAIT(Struct) \
+  template <>                              \
+  struct NamesObjects<Struct> : std::true_type {};
+WARDEN_WEBGPU_STRUCTS_NAMING_OBJECTS(WARDEN_WEBGPU_NAMING_TRAIT)
+#undef WARDEN_WEBGPU_NAMING_TRAIT
+
+/// The Dawn object behind `object` now, or null with the call's failure set, or its drop set
+/// for an object of a lost generation (a null pointer passes as null: webgpu.h's nullable
+/// arguments).
+void* dawn_of(const void* object, Kind kind, Call& call);
+/// Why `pointer` is not warden's object of `kind`; warden's object of another kind names its
+/// device for the report.
+std::string not_warden_object(const void* pointer, Kind kind, Call& call);
+
+template <typename T>
+struct Arg<T, std::enable_if_t<IsObject<T>::value>> {
+  static T in(T value, Call& call) { return static_cast<T>(dawn_of(value, KindOf<T>::value, call)); }
+};
+
+template <typename T>
+inline constexpr bool kForwardable =
+    !NamesObjects<std::remove_cv_t<std::remove_pointer_t<T>>>::value &&
+    !NamesObjects<std::remove_cv_t<std::remove_pointer_t<std::remove_cv_t<std::remove_pointer_t<T>>>>>::value &&
+    !std::is_same_v<std::remove_cv_t<std::remove_pointer_t<T>>, WGPUChainedStruct>;
+
+/// The generic forward of entry point `Id` (see the file's comment).
+template <ProcId Id, typename Ret, typename... Params, typename... Args>
+Ret forward(Ret (*gpu::Procs::*member)(Params...), Args... args) {
+  static_assert((kForwardable<Params> && ...),
+                "this entry point takes a struct that names objects: give it an Entry of its own");
+  static_assert(!IsObject<Ret>::value && !std::is_same_v<Ret, WGPUFuture>,
+                "this entry point hands out an object or a future: give it an Entry of its own");
+  Call call{Id};
+  std::tuple<Params...> translated{Arg<Params>::in(args, call)...};
+  if (!call.failure.empty() || call.drop) [[unlikely]] {
+    if (!call.failure.empty()) call.report();
+    if constexpr (std::is_void_v<Ret>) {
+      return;
+    } else {
+      return Ret{};
+    }
+  }
+  return std::apply(dawn_procs().*member, translated);
+}
+
+/// The proc table's field of each entry point.
+template <ProcId Id>
+struct Member;
+#define WARDEN_WEBGPU_PROC_MEMBER(Ret, Name, Params) \
+  template <>                                        \
+  struct Member<ProcId::Name> {                      \
+    static constexpr auto value = &gpu::Procs::Name; \
+  };
+WARDEN_WEBGPU_PROCS(WARDEN_WEBGPU_PROC_MEMBER)
+#undef WARDEN_WEBGPU_PROC_MEMBER
+
+/// An entry point's implementation: the primary one forwards; entries.h declares the others.
+template <ProcId Id>
+struct Entry {
+  template <typename... Args>
+  static auto call(Args... args) {
+    return forward<Id>(Member<Id>::value, args...);
+  }
+};
+
+}  // namespace warden::webgpu_h

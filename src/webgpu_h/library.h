@@ -1,0 +1,233 @@
+// The concrete objects of warden's webgpu.h library (objects.h says what each family is) and the
+// futures its asynchronous calls return. docs/adr/0059.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "warden/engine/engine.h"
+#include "warden/gpu/context.h"
+#include "warden/gpu/ref.h"
+#include "warden/resources/registry.h"
+#include "warden/webgpu_h/warden_webgpu.h"
+#include "webgpu_h/objects.h"
+
+namespace warden::webgpu_h {
+
+/// The futures of one instance. Every asynchronous call of the library returns one of these ids,
+/// also those it forwards to Dawn: the callback runs when the future is complete and where its
+/// WGPUCallbackMode allows (AllowSpontaneous: at once; AllowProcessEvents: in ProcessEvents or a
+/// wait on it; WaitAnyOnly: in a wait on it), exactly once.
+class FutureTable {
+ public:
+  /// A new future whose callback will run as `mode` says.
+  WGPUFuture add(WGPUCallbackMode mode);
+  /// `future` is complete; `fire` runs its callback (now, if the mode allows it anywhere).
+  void complete(WGPUFuture future, std::function<void()> fire);
+  /// Runs the callbacks ProcessEvents may run: complete, AllowProcessEvents or AllowSpontaneous.
+  void run_for_process_events();
+  /// WaitAny: runs `future`'s callback if complete; true when it is (or already ran).
+  bool run_if_complete(WGPUFuture future);
+  /// True while `future` was never handed out.
+  bool unknown(WGPUFuture future) const;
+
+ private:
+  struct Entry {
+    WGPUCallbackMode mode = WGPUCallbackMode_AllowProcessEvents;
+    bool complete = false;
+    std::function<void()> fire{};
+  };
+  mutable std::mutex mutex_;
+  uint64_t next_ = 1;
+  std::unordered_map<uint64_t, Entry> pending_;
+};
+
+class Device;
+
+class Instance final : public Object {
+ public:
+  /// Loads Dawn (as warden does: gpu::Library::load) and makes its instance; null with `why`.
+  static Instance* create(std::string* why);
+  void* dawn(std::string*) override { return context_->instance(); }
+
+  gpu::Context& context() { return *context_; }
+  FutureTable& futures() { return futures_; }
+  /// ProcessEvents: Dawn's events, every device's poll (where recoveries run), then the
+  /// callbacks complete futures may run here.
+  void process_events();
+  /// The same, then whether any of `futures` is complete (running its callback).
+  bool pump_and_check(size_t count, WGPUFutureWaitInfo* futures);
+  void add_device(Device* device);
+  void remove_device(Device* device);
+
+ private:
+  explicit Instance(std::unique_ptr<gpu::Context> context)
+      : Object(Kind::Instance, "instance"), context_(std::move(context)) {}
+  std::unique_ptr<gpu::Context> context_;
+  FutureTable futures_;
+  std::mutex devices_mutex_;
+  std::vector<Device*> devices_;
+};
+
+class Adapter final : public Object {
+ public:
+  Adapter(Instance& instance, gpu::SelectedAdapter selected, gpu::BackendChoice choice);
+  ~Adapter() override;
+  void* dawn(std::string*) override { return adapter_.adapter.get(); }
+  Instance& instance() { return instance_; }
+  gpu::BackendChoice choice() const { return choice_; }
+
+ private:
+  Instance& instance_;  // a reference held
+  gpu::SelectedAdapter adapter_;
+  gpu::BackendChoice choice_;
+};
+
+class Queue;
+
+/// The application's device: one Engine, whose registry holds every custody object, across
+/// every Dawn device it goes through.
+class Device final : public Object {
+ public:
+  /// Makes the engine as `desc` and its WardenDeviceExtras ask; null with `why`.
+  static Device* create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::string* why);
+  ~Device() override;
+  void* dawn(std::string* why) override;
+  Device* device() const override { return const_cast<Device*>(this); }
+
+  engine::Engine& engine() { return *engine_; }
+  resources::Registry& registry() { return engine_->registry(); }
+  const gpu::Procs& procs() const { return engine_->procs(); }
+  Instance& instance() { return adapter_.instance(); }
+  Adapter& adapter() { return adapter_; }
+  Queue& queue() { return *queue_; }
+  /// The device generation the registry's objects belong to.
+  uint64_t generation() const { return engine_->registry().device_generation(); }
+  /// The current Dawn device, after waiting (bounded) for a recovery under way; null when
+  /// there is none (warden gave up, or the application destroyed the device).
+  WGPUDevice ready_device();
+  /// The engine's poll: where recoveries run and the application hears of them.
+  void poll();
+  /// An error of warden's about a call: through Dawn's device (so error scopes see it) when
+  /// there is one, else straight to the application's uncaptured-error callback.
+  void report(WGPUErrorType type, const std::string& message);
+  /// wgpuDeviceDestroy: the device ends for good; its lost callback runs (Destroyed).
+  void destroy();
+  bool ended() const { return ended_; }
+  uint64_t recoveries() const { return engine_->counters().recoveries; }
+  /// wgpuDeviceGetLostFuture: complete once the device's lost callback was told.
+  WGPUFuture lost_future();
+  /// Buffers and textures by registry handle, for naming those whose contents were lost.
+  void track(uint64_t handle_bits, Object* object);
+  void untrack(uint64_t handle_bits);
+
+ private:
+  Device(Adapter& adapter, std::string label);
+  void tell_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
+                     const resources::ContentsLost* lost = nullptr);
+  void tell_lost(WGPUDeviceLostReason reason, std::string_view message);
+
+  Adapter& adapter_;  // a reference held
+  std::unique_ptr<engine::Engine> engine_;
+  Queue* queue_ = nullptr;  // a reference held
+  WGPUDeviceLostCallbackInfo lost_callback_{};
+  WGPUUncapturedErrorCallbackInfo error_callback_{};
+  WardenDeviceExtras extras_{};
+  std::chrono::milliseconds recovery_timeout_{10000};
+  bool ended_ = false;
+  bool lost_told_ = false;
+  WGPUFuture lost_future_{0};
+  std::mutex tracked_mutex_;
+  std::unordered_map<uint64_t, Object*> tracked_;
+};
+
+class Queue final : public Object {
+ public:
+  explicit Queue(Device& device) : Object(Kind::Queue, "queue"), device_(device) {}
+  void* dawn(std::string* why) override;
+  Device* device() const override { return &device_; }
+
+ private:
+  Device& device_;  // the device holds the queue's reference, not the other way round
+};
+
+/// The registry's objects: a handle, made again by the registry after every loss.
+template <typename Tag>
+class Custody : public Object {
+ public:
+  using DawnType = resources::Registry::Object<Tag>;
+  Custody(Kind kind, Device& device, Handle<Tag> handle, std::string label)
+      : Object(kind, std::move(label)), device_(device), handle_(handle) {
+    device_.add_ref();
+  }
+  void* dawn(std::string* why) override;
+  Device* device() const override { return &device_; }
+  Handle<Tag> handle() const { return handle_; }
+  /// The application destroyed it (wgpuBufferDestroy, ...): the handle goes now.
+  void destroy_now();
+  /// An object whose creation failed (webgpu.h's error object): every call on it is an error
+  /// naming it and `why`.
+  void fail(std::string why) { failure_ = std::move(why); }
+
+ protected:
+  void on_last_release() override;
+  Device& device_;  // a reference held
+  Handle<Tag> handle_;
+  bool destroyed_ = false;
+  std::string failure_{};
+};
+
+/// Objects of one device generation: the Dawn object they were made with, good while that
+/// generation is the device's.
+template <typename DawnType>
+class Transient : public Object {
+ public:
+  Transient(Kind kind, Device& device, DawnType object, uint64_t generation, std::string label)
+      : Object(kind, std::move(label)), device_(device), object_(object), generation_(generation) {
+    device_.add_ref();
+  }
+  ~Transient() override;
+  void* dawn(std::string* why) override;
+  Device* device() const override { return &device_; }
+  uint64_t generation() const { return generation_; }
+  DawnType raw() const { return object_; }
+  /// Why what it recorded cannot be submitted: named with its generation.
+  std::string submit_failure() const;
+
+ private:
+  Device& device_;  // a reference held
+  DawnType object_;  // one reference, released with the object (null: made while no device was)
+  uint64_t generation_;
+};
+
+using Buffer = Custody<BufferTag>;
+using Sampler = Custody<SamplerTag>;
+using ShaderModule = Custody<ShaderModuleTag>;
+using BindGroupLayout = Custody<BindGroupLayoutTag>;
+using PipelineLayout = Custody<PipelineLayoutTag>;
+using BindGroup = Custody<BindGroupTag>;
+using RenderPipeline = Custody<RenderPipelineTag>;
+using ComputePipeline = Custody<ComputePipelineTag>;
+using QuerySet = Custody<QuerySetTag>;
+using RenderBundle = Custody<RenderBundleTag>;
+using Texture = Custody<TextureTag>;
+using TextureView = Custody<TextureViewTag>;
+using CommandEncoder = Transient<WGPUCommandEncoder>;
+using CommandBuffer = Transient<WGPUCommandBuffer>;
+using RenderPassEncoder = Transient<WGPURenderPassEncoder>;
+using ComputePassEncoder = Transient<WGPUComputePassEncoder>;
+
+/// The object behind an application's pointer, when it is warden's and of the kind the type
+/// names; else null.
+template <typename T>
+T* object_of(const void* pointer, Kind kind) {
+  return static_cast<T*>(from_app(pointer, kind));
+}
+
+}  // namespace warden::webgpu_h

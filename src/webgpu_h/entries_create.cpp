@@ -35,10 +35,17 @@ Handle<Tag> handle_of(const void* pointer, Kind kind, const char* what, std::str
   auto* object = dynamic_cast<Custody<Tag>*>(from_app(pointer, kind));
   if (object == nullptr) {
     if (failure.empty()) {
+      Call call{ProcId::DeviceCreateBuffer};
       failure = pointer == nullptr ? fmt::format("{} is null", what)
-                                   : fmt::format("{} is not a {} warden's webgpu.h library handed out", what, kind_name(kind));
+                                   : fmt::format("{}: {}", what, not_warden_object(pointer, kind, call));
     }
     return {};
+  }
+  if (object->handle().is_null() && failure.empty()) {
+    // An error object (its creation failed): what it names cannot be made either.
+    std::string why;
+    (void)object->dawn(&why);
+    failure = fmt::format("{}: {}", what, why);
   }
   return object->handle();
 }

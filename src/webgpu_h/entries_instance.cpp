@@ -245,9 +245,9 @@ void Entry<ProcId::DeviceDestroy>::call(WGPUDevice device) {
 
 void Entry<ProcId::DeviceForceLoss>::call(WGPUDevice device, WGPUDeviceLostReason, WGPUStringView message) {
   Device* self = device_of(device, ProcId::DeviceForceLoss);
-  if (self == nullptr || self->ended()) return;
-  // A loss warden recovers from: applications and tests rehearse one this way.
-  (void)self->engine().force_device_loss(gpu::to_std(message));
+  // A loss warden recovers from: applications and tests rehearse one this way. The state settles
+  // in the call: what was recorded until now belongs to a lost generation.
+  if (self != nullptr) self->force_loss(gpu::to_std(message));
 }
 
 }  // namespace warden::webgpu_h

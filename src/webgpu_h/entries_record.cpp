@@ -62,7 +62,7 @@ WGPUCommandEncoder Entry<ProcId::DeviceCreateCommandEncoder>::call(WGPUDevice de
   std::string label = desc != nullptr ? std::string(gpu::to_std(desc->label)) : std::string();
   WGPUCommandEncoder encoder = dawn_device != nullptr ? self->procs().DeviceCreateCommandEncoder(dawn_device, desc) : nullptr;
   return to_app<WGPUCommandEncoder>(
-      new CommandEncoder(Kind::CommandEncoder, *self, encoder, self->generation(), std::move(label)));
+      new CommandEncoder(Kind::CommandEncoder, *self, encoder, self->live_generation(), std::move(label)));
 }
 
 WGPURenderPassEncoder Entry<ProcId::CommandEncoderBeginRenderPass>::call(WGPUCommandEncoder encoder,
@@ -199,6 +199,7 @@ void Entry<ProcId::QueueSubmit>::call(WGPUQueue queue, size_t count, const WGPUC
     Call refused{ProcId::QueueSubmit, &device, submitted.error().message};
     refused.report();
   }
+  device.submitted();
 }
 
 void Entry<ProcId::QueueWriteBuffer>::call(WGPUQueue queue, WGPUBuffer buffer, uint64_t offset, const void* data,
@@ -281,13 +282,13 @@ WGPUFuture Entry<ProcId::QueueOnSubmittedWorkDone>::call(WGPUQueue queue, WGPUQu
   }
   WGPUQueueWorkDoneCallbackInfo dawn_info{};
   dawn_info.mode = WGPUCallbackMode_AllowProcessEvents;
-  dawn_info.userdata1 = new GenerationRelay<WGPUQueueWorkDoneCallbackInfo>{&futures, future, info, &device, device.generation()};
+  dawn_info.userdata1 = new GenerationRelay<WGPUQueueWorkDoneCallbackInfo>{&futures, future, info, &device, device.live_generation()};
   dawn_info.callback = [](WGPUQueueWorkDoneStatus status, WGPUStringView message, void* userdata1, void*) {
     auto* relay = static_cast<GenerationRelay<WGPUQueueWorkDoneCallbackInfo>*>(userdata1);
     const WGPUQueueWorkDoneCallbackInfo app = relay->info;
     const std::string words(gpu::to_std(message));
     // Work of a lost device never runs again: it is done, as far as the application can tell.
-    if (status != WGPUQueueWorkDoneStatus_Success && relay->device->generation() != relay->generation) {
+    if (status != WGPUQueueWorkDoneStatus_Success && relay->device->live_generation() != relay->generation) {
       status = WGPUQueueWorkDoneStatus_Success;
     }
     relay->futures->complete(relay->future, [app, status, words] {
@@ -316,14 +317,14 @@ WGPUFuture Entry<ProcId::BufferMapAsync>::call(WGPUBuffer buffer, WGPUMapMode mo
   }
   WGPUBufferMapCallbackInfo dawn_info{};
   dawn_info.mode = WGPUCallbackMode_AllowProcessEvents;
-  dawn_info.userdata1 = new GenerationRelay<WGPUBufferMapCallbackInfo>{&futures, future, info, &device, device.generation()};
+  dawn_info.userdata1 = new GenerationRelay<WGPUBufferMapCallbackInfo>{&futures, future, info, &device, device.live_generation()};
   dawn_info.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* userdata1, void*) {
     auto* relay = static_cast<GenerationRelay<WGPUBufferMapCallbackInfo>*>(userdata1);
     const WGPUBufferMapCallbackInfo app = relay->info;
     std::string words(gpu::to_std(message));
     // A map in flight at a loss completes Aborted, as webgpu.h says of a buffer whose device is
     // lost, whatever Dawn said of the buffer it let go.
-    if (status != WGPUMapAsyncStatus_Success && relay->device->generation() != relay->generation) {
+    if (relay->device->live_generation() != relay->generation) {
       status = WGPUMapAsyncStatus_Aborted;
       words = fmt::format("the device was lost while the map was pending (device generation {}); {}",
                           relay->generation, words);

@@ -79,16 +79,19 @@ std::string not_warden_object(const void* pointer, Kind kind, Call& call) {
 }
 
 void* dawn_of(const void* pointer, Kind kind, Call& call) {
-  if (pointer == nullptr) return nullptr;
+  // A call already dropped (an argument of a lost generation) translates nothing more: a custody
+  // object's resolve would wait for the recovery under way.
+  if (pointer == nullptr || call.drop) return nullptr;
   Object* object = from_app(pointer, kind);
   if (object == nullptr) {
     if (call.failure.empty()) call.failure = not_warden_object(pointer, kind, call);
     return nullptr;
   }
-  if (call.device == nullptr) call.device = object->device();
-  std::string why;
-  void* dawn = object->dawn(&why);
-  if (dawn == nullptr) {
+  void* dawn = object->dawn(nullptr);
+  if (dawn == nullptr) [[unlikely]] {
+    if (call.device == nullptr) call.device = object->device();
+    std::string why;
+    dawn = object->dawn(&why);
     // An empty why: recorded on a lost generation, dropped without a word (objects.h).
     if (why.empty()) {
       call.drop = true;

@@ -1,6 +1,8 @@
 #include "webgpu_h/library.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include <fmt/format.h>
@@ -269,7 +271,11 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
   if (device->extras_.lossWindowMs > 0) options.rebuild.window = std::chrono::milliseconds(device->extras_.lossWindowMs);
 
   engine::EngineCallbacks callbacks;
+  callbacks.on_ready = [device](uint64_t generation) {
+    device->live_generation_.store(generation, std::memory_order_release);
+  };
   callbacks.on_lost = [device](uint64_t generation, WGPUDeviceLostReason, std::string_view message) {
+    device->mark_not_live();
     device->tell_recovery(WardenRecoveryEvent_Lost, generation, message);
   };
   callbacks.on_rebuilt = [device](const resources::RebuildReport& report) {
@@ -279,6 +285,7 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
     device->tell_recovery(WardenRecoveryEvent_ContentsLost, device->generation(), {}, &lost);
   };
   callbacks.on_failed = [device](const device::GiveUp& why) {
+    device->mark_not_live();
     const std::string words = fmt::format("warden gave up rebuilding the device: {}", warden::device::describe(why));
     device->tell_recovery(WardenRecoveryEvent_GaveUp, device->generation(), words);
     device->tell_lost(WGPUDeviceLostReason_Unknown, words);
@@ -301,6 +308,15 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
   }
   device->engine_ = std::move(*engine);
   device->queue_ = new Queue(*device);
+  if (const char* lose_at = std::getenv("WARDEN_WEBGPU_LOSE_DEVICE_AT")) {
+    for (std::string_view rest(lose_at); !rest.empty();) {
+      const size_t comma = rest.find(',');
+      const std::string number(rest.substr(0, comma));
+      if (const uint64_t n = std::strtoull(number.c_str(), nullptr, 10); n > 0) device->lose_at_.push_back(n);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    std::sort(device->lose_at_.begin(), device->lose_at_.end());
+  }
   device->instance().add_device(device);
   return device;
 }
@@ -353,6 +369,7 @@ void Device::report(WGPUErrorType type, const std::string& message) {
 void Device::destroy() {
   if (ended_) return;
   ended_ = true;
+  mark_not_live();
   tell_lost(WGPUDeviceLostReason_Destroyed, "the device was destroyed");
 }
 
@@ -389,6 +406,18 @@ void Device::tell_recovery(WardenRecoveryEvent event, uint64_t generation, std::
   info.textureCount = textures.size();
   info.textures = textures.data();
   extras_.recoveryCallback(to_app<WGPUDevice>(this), &info, extras_.userdata);
+}
+
+void Device::submitted() {
+  ++submissions_;
+  if (std::binary_search(lose_at_.begin(), lose_at_.end(), submissions_)) {
+    force_loss(fmt::format("WARDEN_WEBGPU_LOSE_DEVICE_AT: after submission {}", submissions_));
+  }
+}
+
+void Device::force_loss(std::string_view why) {
+  if (ended_ || !engine_) return;
+  if (engine_->force_device_loss(why)) mark_not_live();
 }
 
 WGPUFuture Device::lost_future() {
@@ -474,7 +503,7 @@ Transient<DawnType>::~Transient() {
 
 template <typename DawnType>
 void* Transient<DawnType>::dawn(std::string* why) {
-  if (object_ != nullptr && generation_ == device_.generation() && device_.engine().device() != nullptr) return object_;
+  if (object_ != nullptr && generation_ == device_.live_generation()) [[likely]] return object_;
   // What was recorded on a generation since lost (or while there was no device) is dropped
   // without a word: an empty why. The submit of what it recorded names it (submit_failure).
   if (why != nullptr) why->clear();
@@ -483,7 +512,7 @@ void* Transient<DawnType>::dawn(std::string* why) {
 
 template <typename DawnType>
 std::string Transient<DawnType>::submit_failure() const {
-  if (generation_ == device_.generation()) {
+  if (generation_ == 0) {
     return fmt::format("{} was recorded while the device had no Dawn device", describe(*this));
   }
   return fmt::format("{} was recorded on device generation {}, which was lost (the device is on generation {} now)",

@@ -109,6 +109,11 @@ class Device final : public Object {
   Queue& queue() { return *queue_; }
   /// The device generation the registry's objects belong to.
   uint64_t generation() const { return engine_->registry().device_generation(); }
+  /// The generation whose Dawn device is shown now; 0 while none is (a loss, a recovery, the
+  /// end). Read without a lock on every call that records: what a transient object checks.
+  uint64_t live_generation() const { return live_generation_.load(std::memory_order_acquire); }
+  /// The shown device went (a forced loss settles at once).
+  void mark_not_live() { live_generation_.store(0, std::memory_order_release); }
   /// The current Dawn device, after waiting (bounded) for a recovery under way; null when
   /// there is none (warden gave up, or the application destroyed the device).
   WGPUDevice ready_device();
@@ -121,6 +126,12 @@ class Device final : public Object {
   void destroy();
   bool ended() const { return ended_; }
   uint64_t recoveries() const { return engine_->counters().recoveries; }
+  /// Counts a queue submission; forces a loss after those WARDEN_WEBGPU_LOSE_DEVICE_AT names
+  /// (a comma-separated list of submission numbers, from 1): a rehearsal of an unmodified
+  /// program's losses, from outside it.
+  void submitted();
+  /// Makes the shown device lost now, as wgpuDeviceForceLoss does.
+  void force_loss(std::string_view why);
   /// wgpuDeviceGetLostFuture: complete once the device's lost callback was told.
   WGPUFuture lost_future();
   /// Buffers and textures by registry handle, for naming those whose contents were lost.
@@ -142,6 +153,9 @@ class Device final : public Object {
   std::chrono::milliseconds recovery_timeout_{10000};
   bool ended_ = false;
   bool lost_told_ = false;
+  std::atomic<uint64_t> live_generation_{0};
+  uint64_t submissions_ = 0;
+  std::vector<uint64_t> lose_at_;  // WARDEN_WEBGPU_LOSE_DEVICE_AT, ascending
   WGPUFuture lost_future_{0};
   std::mutex tracked_mutex_;
   std::unordered_map<uint64_t, Object*> tracked_;

@@ -17,7 +17,7 @@ set -euo pipefail
 mode=$1; shift
 fail() { echo "header_checks.sh ($mode): $*" >&2; exit 1; }
 # The X(...) lines of a warden_procs.inc, without its comment (which names its source).
-entries() { grep '^  X(.*,' "$1"; }
+entries() { awk '/^#define WARDEN_WEBGPU_PROCS\(X\)/ { on = 1; next } on && /^  X\(/ { print; next } on { exit }' "$1"; }
 generate() {  # <source> <tables> <exports> <out>
   node "$1/tools/webgpu-header/generate.mjs" --tables "$2" --exports "$3" --out "$4"
 }

@@ -532,7 +532,9 @@ function procsFromHeader(text) {
       const m2 = /^(.*?)\s*(\w+)$/.exec(f.replace(/WGPU_NULLABLE/g, ' ').replace(/\s+/g, ' ').trim());
       return m2 ? [m2[1], m2[2]] : [f, ''];
     })]));
-  const callbacks = new Set([...flat.matchAll(/typedef [^;()]+\( ?\* ?(WGPU\w+Callback) ?\)/g)].map((x) => x[1]));
+  // Every function-pointer type but the entry points' own (WGPUProc*): callbacks and Dawn's cache functions.
+  const callbacks = new Set([...flat.matchAll(/typedef [^;()]+\( ?\* ?(WGPU\w+) ?\)/g)].map((x) => x[1])
+    .filter((name) => !name.startsWith('WGPUProc')));
   return { entries: entries.sort((a, b) => (a[1] < b[1] ? -1 : 1)), objects,
     naming: structsNamingObjects(structs, objects, callbacks) };
 }

@@ -1,0 +1,539 @@
+// warden::webgpu driven through its exported webgpu.h entry points, as a C++ program written for
+// webgpu.h would: real Dawn (GL over llvmpipe for pixels, Null for validation-only checks).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <webgpu/webgpu.h>
+#include <webgpu/warden_procs.inc>
+
+#include "warden/webgpu_h/warden_webgpu.h"
+
+namespace {
+
+WGPUStringView text(const char* s) { return WGPUStringView{s, WGPU_STRLEN}; }
+
+std::string words(WGPUStringView s) {
+  if (s.data == nullptr) return {};
+  return s.length == WGPU_STRLEN ? std::string(s.data) : std::string(s.data, s.length);
+}
+
+// What a test's device reported.
+struct Heard {
+  std::vector<std::string> errors;
+  std::vector<WardenRecoveryEvent> recovery;
+  std::vector<WGPUDeviceLostReason> lost;
+  std::vector<WGPUBuffer> contents_lost_buffers;
+};
+
+// An instance, an adapter of `backend` and a device with a recovery callback, all through the
+// exported entry points.
+class Library {
+ public:
+  explicit Library(WGPUBackendType backend, uint32_t max_losses = 0) {
+    instance = wgpuCreateInstance(nullptr);
+    if (instance == nullptr) return;
+    WGPURequestAdapterOptions options{};
+    options.backendType = backend;
+    WGPURequestAdapterCallbackInfo adapter_info{};
+    adapter_info.mode = WGPUCallbackMode_AllowSpontaneous;
+    adapter_info.callback = [](WGPURequestAdapterStatus, WGPUAdapter adapter, WGPUStringView, void* self, void*) {
+      static_cast<Library*>(self)->adapter = adapter;
+    };
+    adapter_info.userdata1 = this;
+    wgpuInstanceRequestAdapter(instance, &options, adapter_info);
+    if (adapter == nullptr) return;
+
+    WardenDeviceExtras extras = WARDEN_DEVICE_EXTRAS_INIT;
+    extras.maxLosses = max_losses;
+    extras.userdata = &heard;
+    extras.recoveryCallback = [](WGPUDevice, const WardenRecoveryInfo* info, void* userdata) {
+      auto* heard = static_cast<Heard*>(userdata);
+      heard->recovery.push_back(info->event);
+      for (size_t i = 0; i < info->bufferCount; ++i) heard->contents_lost_buffers.push_back(info->buffers[i]);
+    };
+    WGPUDeviceDescriptor desc{};
+    desc.nextInChain = &extras.chain;
+    desc.uncapturedErrorCallbackInfo.userdata1 = &heard;
+    desc.uncapturedErrorCallbackInfo.callback = [](const WGPUDevice*, WGPUErrorType, WGPUStringView message, void* h,
+                                                   void*) { static_cast<Heard*>(h)->errors.push_back(words(message)); };
+    desc.deviceLostCallbackInfo.mode = WGPUCallbackMode_AllowSpontaneous;
+    desc.deviceLostCallbackInfo.userdata1 = &heard;
+    desc.deviceLostCallbackInfo.callback = [](const WGPUDevice*, WGPUDeviceLostReason reason, WGPUStringView, void* h,
+                                              void*) { static_cast<Heard*>(h)->lost.push_back(reason); };
+    WGPURequestDeviceCallbackInfo device_info{};
+    device_info.mode = WGPUCallbackMode_AllowSpontaneous;
+    device_info.userdata1 = this;
+    device_info.callback = [](WGPURequestDeviceStatus, WGPUDevice device, WGPUStringView, void* self, void*) {
+      static_cast<Library*>(self)->device = device;
+    };
+    wgpuAdapterRequestDevice(adapter, &desc, device_info);
+    if (device != nullptr) queue = wgpuDeviceGetQueue(device);
+  }
+  ~Library() {
+    if (queue != nullptr) wgpuQueueRelease(queue);
+    if (device != nullptr) wgpuDeviceRelease(device);
+    if (adapter != nullptr) wgpuAdapterRelease(adapter);
+    if (instance != nullptr) wgpuInstanceRelease(instance);
+  }
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+
+  WGPUBuffer buffer(uint64_t size, WGPUBufferUsage usage, const char* label) const {
+    WGPUBufferDescriptor desc{};
+    desc.label = text(label);
+    desc.size = size;
+    desc.usage = usage;
+    return wgpuDeviceCreateBuffer(device, &desc);
+  }
+
+  void lose(const char* why = "rehearsed by a test") {
+    wgpuDeviceForceLoss(device, WGPUDeviceLostReason_Unknown, text(why));
+    wgpuInstanceProcessEvents(instance);
+  }
+
+  // A loss, then ProcessEvents until warden has recovered from it (a bounded number of times).
+  bool lose_and_recover() {
+    const uint64_t recoveries = wardenDeviceGetRecoveryCount(device);
+    lose();
+    for (int i = 0; i < 5000 && wardenDeviceGetRecoveryCount(device) == recoveries; ++i) {
+      wgpuInstanceProcessEvents(instance);
+    }
+    return wardenDeviceGetRecoveryCount(device) == recoveries + 1;
+  }
+
+  // Maps `buffer` for reading and waits; the map's status.
+  WGPUMapAsyncStatus map_read(WGPUBuffer buffer, uint64_t size) const {
+    WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
+    WGPUBufferMapCallbackInfo info{};
+    info.mode = WGPUCallbackMode_WaitAnyOnly;
+    info.userdata1 = &status;
+    info.callback = [](WGPUMapAsyncStatus s, WGPUStringView, void* out, void*) {
+      *static_cast<WGPUMapAsyncStatus*>(out) = s;
+    };
+    WGPUFutureWaitInfo wait{};
+    wait.future = wgpuBufferMapAsync(buffer, WGPUMapMode_Read, 0, size, info);
+    wgpuInstanceWaitAny(instance, 1, &wait, 5'000'000'000ull);
+    return status;
+  }
+
+  // Copies `size` bytes of `from` into a new readback buffer and reads them.
+  std::vector<uint8_t> read(WGPUBuffer from, uint64_t size) const {
+    WGPUBuffer readback = buffer(size, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "readback");
+    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device, nullptr);
+    wgpuCommandEncoderCopyBufferToBuffer(encoder, from, 0, readback, 0, size);
+    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+    wgpuQueueSubmit(queue, 1, &commands);
+    wgpuCommandBufferRelease(commands);
+    wgpuCommandEncoderRelease(encoder);
+    std::vector<uint8_t> bytes;
+    if (map_read(readback, size) == WGPUMapAsyncStatus_Success) {
+      const auto* mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback, 0, size));
+      if (mapped != nullptr) bytes.assign(mapped, mapped + size);
+      wgpuBufferUnmap(readback);
+    }
+    wgpuBufferRelease(readback);
+    return bytes;
+  }
+
+  WGPUInstance instance = nullptr;
+  WGPUAdapter adapter = nullptr;
+  WGPUDevice device = nullptr;
+  WGPUQueue queue = nullptr;
+  Heard heard;
+};
+
+bool any_error_says(const Heard& heard, const std::string& what) {
+  for (const std::string& e : heard.errors) {
+    if (e.find(what) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(WebgpuLibrary, GetProcAddressGivesTheExportedFunctionOfEveryEntryPoint) {
+  size_t count = 0;
+#define WARDEN_TEST_PROC(Ret, Name, Params)                                                        \
+  EXPECT_EQ(wgpuGetProcAddress(text("wgpu" #Name)), reinterpret_cast<WGPUProc>(&wgpu##Name)) << #Name; \
+  ++count;
+  WARDEN_WEBGPU_PROCS(WARDEN_TEST_PROC)
+#undef WARDEN_TEST_PROC
+  EXPECT_GT(count, 200u);
+  EXPECT_EQ(wgpuGetProcAddress(text("wgpuNoSuchEntryPoint")), nullptr);
+}
+
+TEST(WebgpuLibrary, AnAdapterRequestNamingNoBackendGetsWardensAutoChoiceNotDawnsNullAdapter) {
+  Library gpu(WGPUBackendType_Undefined);
+  ASSERT_NE(gpu.adapter, nullptr);
+  WGPUAdapterInfo info{};
+  ASSERT_EQ(wgpuAdapterGetInfo(gpu.adapter, &info), WGPUStatus_Success);
+  EXPECT_NE(info.backendType, WGPUBackendType_Null);
+  wgpuAdapterInfoFreeMembers(info);
+}
+
+TEST(WebgpuLibrary, BytesWrittenByTheQueueComeBackAfterEachLoss) {
+  Library gpu(WGPUBackendType_OpenGL, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUBuffer data = gpu.buffer(256, WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, "data");
+  std::vector<uint8_t> bytes(256);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7 + 3);
+  wgpuQueueWriteBuffer(gpu.queue, data, 0, bytes.data(), bytes.size());
+  EXPECT_EQ(gpu.read(data, 256), bytes);
+  for (int loss = 1; loss <= 3; ++loss) {
+    gpu.lose();
+    EXPECT_EQ(gpu.read(data, 256), bytes) << "after loss " << loss;
+    EXPECT_EQ(wardenDeviceGetGeneration(gpu.device), static_cast<uint64_t>(loss) + 1);
+  }
+  wgpuBufferRelease(data);
+  EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
+  EXPECT_TRUE(gpu.heard.lost.empty()) << "the device-lost callback ran for a loss warden recovered from";
+}
+
+TEST(WebgpuLibrary, AMapInFlightAtALossCompletesAborted) {
+  Library gpu(WGPUBackendType_OpenGL, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUBuffer readback = gpu.buffer(64, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "in flight");
+  WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Success;
+  bool called = false;
+  struct Out {
+    WGPUMapAsyncStatus* status;
+    bool* called;
+  } out{&status, &called};
+  WGPUBufferMapCallbackInfo info{};
+  info.mode = WGPUCallbackMode_AllowProcessEvents;
+  info.userdata1 = &out;
+  info.callback = [](WGPUMapAsyncStatus s, WGPUStringView, void* o, void*) {
+    *static_cast<Out*>(o)->status = s;
+    *static_cast<Out*>(o)->called = true;
+  };
+  wgpuBufferMapAsync(readback, WGPUMapMode_Read, 0, 64, info);
+  gpu.lose();  // before any ProcessEvents could complete the map
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(called);
+  EXPECT_EQ(status, WGPUMapAsyncStatus_Aborted);
+  // The buffer itself was made again: it maps on the new device.
+  EXPECT_EQ(gpu.map_read(readback, 64), WGPUMapAsyncStatus_Success);
+  wgpuBufferUnmap(readback);
+  wgpuBufferRelease(readback);
+}
+
+TEST(WebgpuLibrary, CommandsRecordedBeforeALossAreDroppedAtSubmitWithTheirName) {
+  Library gpu(WGPUBackendType_OpenGL, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUBuffer a = gpu.buffer(64, WGPUBufferUsage_CopySrc, "a");
+  WGPUBuffer b = gpu.buffer(64, WGPUBufferUsage_CopyDst, "b");
+  WGPUCommandEncoderDescriptor desc{};
+  desc.label = text("before the loss");
+  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, &desc);
+  gpu.lose();
+  // Recording on the lost generation is dropped without a word...
+  wgpuCommandEncoderCopyBufferToBuffer(encoder, a, 0, b, 0, 64);
+  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+  EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
+  // ... and named once, at submit.
+  wgpuQueueSubmit(gpu.queue, 1, &commands);
+  wgpuInstanceProcessEvents(gpu.instance);
+  ASSERT_EQ(gpu.heard.errors.size(), 1u);
+  EXPECT_NE(gpu.heard.errors[0].find("wgpuQueueSubmit"), std::string::npos) << gpu.heard.errors[0];
+  EXPECT_NE(gpu.heard.errors[0].find("command buffer \"before the loss\""), std::string::npos) << gpu.heard.errors[0];
+  EXPECT_NE(gpu.heard.errors[0].find("device generation 1, which was lost"), std::string::npos) << gpu.heard.errors[0];
+  wgpuCommandBufferRelease(commands);
+  wgpuCommandEncoderRelease(encoder);
+  wgpuBufferRelease(a);
+  wgpuBufferRelease(b);
+}
+
+TEST(WebgpuLibrary, TheDeviceLostCallbackRunsOnceWhenTheDeviceIsDestroyed) {
+  Library gpu(WGPUBackendType_Null, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  ASSERT_TRUE(gpu.lose_and_recover());
+  ASSERT_TRUE(gpu.lose_and_recover());
+  EXPECT_TRUE(gpu.heard.lost.empty());
+  EXPECT_EQ(std::count(gpu.heard.recovery.begin(), gpu.heard.recovery.end(), WardenRecoveryEvent_Lost), 2);
+  EXPECT_EQ(std::count(gpu.heard.recovery.begin(), gpu.heard.recovery.end(), WardenRecoveryEvent_Rebuilt), 2);
+  wgpuDeviceDestroy(gpu.device);
+  ASSERT_EQ(gpu.heard.lost.size(), 1u);
+  EXPECT_EQ(gpu.heard.lost[0], WGPUDeviceLostReason_Destroyed);
+}
+
+TEST(WebgpuLibrary, GivingUpEndsTheDeviceForGoodAndTellsBothCallbacks) {
+  Library gpu(WGPUBackendType_Null, 1);
+  ASSERT_NE(gpu.device, nullptr);
+  gpu.lose();
+  gpu.lose();
+  EXPECT_NE(std::find(gpu.heard.recovery.begin(), gpu.heard.recovery.end(), WardenRecoveryEvent_GaveUp),
+            gpu.heard.recovery.end());
+  ASSERT_EQ(gpu.heard.lost.size(), 1u);
+  EXPECT_NE(gpu.heard.lost[0], WGPUDeviceLostReason_Destroyed);
+  // Calls on the ended device's objects are errors, not crashes.
+  WGPUBuffer late = gpu.buffer(16, WGPUBufferUsage_CopyDst, "after the end");
+  EXPECT_NE(late, nullptr);
+  wgpuBufferRelease(late);
+}
+
+TEST(WebgpuLibrary, ErrorScopesCatchWhatDawnRefusesAsWithDawn) {
+  Library gpu(WGPUBackendType_Null);
+  ASSERT_NE(gpu.device, nullptr);
+  wgpuDevicePushErrorScope(gpu.device, WGPUErrorFilter_Validation);
+  WGPUBuffer bad = gpu.buffer(16, WGPUBufferUsage_MapRead | WGPUBufferUsage_MapWrite, "both maps");
+  WGPUErrorType caught = WGPUErrorType_NoError;
+  WGPUPopErrorScopeCallbackInfo info{};
+  info.mode = WGPUCallbackMode_WaitAnyOnly;
+  info.userdata1 = &caught;
+  info.callback = [](WGPUPopErrorScopeStatus, WGPUErrorType type, WGPUStringView, void* out, void*) {
+    *static_cast<WGPUErrorType*>(out) = type;
+  };
+  WGPUFutureWaitInfo wait{};
+  wait.future = wgpuDevicePopErrorScope(gpu.device, info);
+  EXPECT_EQ(wgpuInstanceWaitAny(gpu.instance, 1, &wait, 1'000'000'000ull), WGPUWaitStatus_Success);
+  EXPECT_EQ(caught, WGPUErrorType_Validation);
+  EXPECT_TRUE(gpu.heard.errors.empty()) << "the scope caught it: " << gpu.heard.errors.front();
+  // The refused buffer is an error object: a call on it is an error naming it, never a crash.
+  EXPECT_EQ(wgpuBufferGetSize(bad), 0u);
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(any_error_says(gpu.heard, "buffer \"both maps\" could not be made"));
+  wgpuBufferRelease(bad);
+}
+
+TEST(WebgpuLibrary, MisuseIsAnErrorNamingTheCallAndTheObject) {
+  Library gpu(WGPUBackendType_Null);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUBuffer buffer = gpu.buffer(16, WGPUBufferUsage_CopyDst, "a buffer");
+  // A buffer where a texture is expected.
+  EXPECT_EQ(wgpuTextureGetWidth(reinterpret_cast<WGPUTexture>(buffer)), 0u);
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(any_error_says(gpu.heard, "wgpuTextureGetWidth: buffer \"a buffer\" was passed where a texture is expected"));
+  // WGSL that does not compile: the module is an error object, and so is a pipeline made of it.
+  WGPUShaderSourceWGSL source{};
+  source.chain.sType = WGPUSType_ShaderSourceWGSL;
+  source.code = text("@vertex fn vs() -> @builtin(position) vec4f { return nonsense; }");
+  WGPUShaderModuleDescriptor module_desc{};
+  module_desc.nextInChain = &source.chain;
+  module_desc.label = text("broken");
+  WGPUShaderModule module = wgpuDeviceCreateShaderModule(gpu.device, &module_desc);
+  ASSERT_NE(module, nullptr);
+  WGPURenderPipelineDescriptor pipeline_desc{};
+  pipeline_desc.vertex.module = module;
+  pipeline_desc.multisample.count = 1;
+  pipeline_desc.multisample.mask = ~0u;
+  WGPURenderPipeline pipeline = wgpuDeviceCreateRenderPipeline(gpu.device, &pipeline_desc);
+  ASSERT_NE(pipeline, nullptr);
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(any_error_says(gpu.heard, "wgpuDeviceCreateShaderModule: create_shader_module \"broken\": the device rejected it"));
+  EXPECT_TRUE(any_error_says(gpu.heard, "wgpuDeviceCreateRenderPipeline: vertex.module: shader module \"broken\" could not be made"));
+  // A module without WGSL says so.
+  WGPUShaderModuleDescriptor empty{};
+  WGPUShaderModule none = wgpuDeviceCreateShaderModule(gpu.device, &empty);
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(any_error_says(gpu.heard, "chains no WGPUShaderSourceWGSL"));
+  wgpuShaderModuleRelease(none);
+  wgpuRenderPipelineRelease(pipeline);
+  wgpuShaderModuleRelease(module);
+  wgpuBufferRelease(buffer);
+}
+
+TEST(WebgpuLibrary, AnAsyncPipelineCompletesWithWardensObjectWhichOutlivesALoss) {
+  Library gpu(WGPUBackendType_Null, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUShaderSourceWGSL source{};
+  source.chain.sType = WGPUSType_ShaderSourceWGSL;
+  source.code = text("@compute @workgroup_size(1) fn main() {}");
+  WGPUShaderModuleDescriptor module_desc{};
+  module_desc.nextInChain = &source.chain;
+  WGPUShaderModule module = wgpuDeviceCreateShaderModule(gpu.device, &module_desc);
+  WGPUComputePipelineDescriptor desc{};
+  desc.label = text("async");
+  desc.compute.module = module;
+  WGPUComputePipeline pipeline = nullptr;
+  WGPUCreateComputePipelineAsyncCallbackInfo info{};
+  info.mode = WGPUCallbackMode_AllowProcessEvents;
+  info.userdata1 = &pipeline;
+  info.callback = [](WGPUCreatePipelineAsyncStatus status, WGPUComputePipeline made, WGPUStringView, void* out, void*) {
+    if (status == WGPUCreatePipelineAsyncStatus_Success) *static_cast<WGPUComputePipeline*>(out) = made;
+  };
+  wgpuDeviceCreateComputePipelineAsync(gpu.device, &desc, info);
+  wgpuShaderModuleRelease(module);
+  EXPECT_EQ(pipeline, nullptr) << "AllowProcessEvents: told in ProcessEvents, not before";
+  wgpuInstanceProcessEvents(gpu.instance);
+  ASSERT_NE(pipeline, nullptr);
+  gpu.lose();
+  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
+  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
+  wgpuComputePassEncoderSetPipeline(pass, pipeline);
+  wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+  wgpuComputePassEncoderEnd(pass);
+  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+  wgpuQueueSubmit(gpu.queue, 1, &commands);
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
+  wgpuCommandBufferRelease(commands);
+  wgpuComputePassEncoderRelease(pass);
+  wgpuCommandEncoderRelease(encoder);
+  wgpuComputePipelineRelease(pipeline);
+}
+
+TEST(WebgpuLibrary, WhatOnlyTheGpuWroteIsNamedAsLostWithTheApplicationsPointer) {
+  Library gpu(WGPUBackendType_Null, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUBuffer storage = gpu.buffer(64, WGPUBufferUsage_Storage, "gpu written");
+  WGPUBuffer uniform = gpu.buffer(64, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, "queue written");
+  ASSERT_TRUE(gpu.lose_and_recover());
+  ASSERT_EQ(gpu.heard.contents_lost_buffers.size(), 1u);
+  EXPECT_EQ(gpu.heard.contents_lost_buffers[0], storage);
+  wgpuBufferRelease(uniform);
+  wgpuBufferRelease(storage);
+}
+
+// A 16x16 RGBA8 target, a triangle pipeline of one colour, and a readback of the target.
+struct Target {
+  explicit Target(const Library& gpu) : gpu(gpu) {
+    WGPUTextureDescriptor td{};
+    td.label = text("bundle target");
+    td.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
+    td.dimension = WGPUTextureDimension_2D;
+    td.size = {16, 16, 1};
+    td.format = WGPUTextureFormat_RGBA8Unorm;
+    td.mipLevelCount = 1;
+    td.sampleCount = 1;
+    texture = wgpuDeviceCreateTexture(gpu.device, &td);
+    view = wgpuTextureCreateView(texture, nullptr);
+  }
+  ~Target() {
+    wgpuTextureViewRelease(view);
+    wgpuTextureRelease(texture);
+  }
+  WGPURenderPipeline pipeline() const {
+    WGPUShaderSourceWGSL source{};
+    source.chain.sType = WGPUSType_ShaderSourceWGSL;
+    source.code = text(
+        "@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4f {\n"
+        "  let p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));\n"
+        "  return vec4f(p[i], 0.0, 1.0);\n"
+        "}\n"
+        "@fragment fn fs() -> @location(0) vec4f { return vec4f(0.25, 0.5, 0.75, 1.0); }\n");
+    WGPUShaderModuleDescriptor module_desc{};
+    module_desc.nextInChain = &source.chain;
+    WGPUShaderModule module = wgpuDeviceCreateShaderModule(gpu.device, &module_desc);
+    WGPUColorTargetState color{};
+    color.format = WGPUTextureFormat_RGBA8Unorm;
+    color.writeMask = WGPUColorWriteMask_All;
+    WGPUFragmentState fragment{};
+    fragment.module = module;
+    fragment.targetCount = 1;
+    fragment.targets = &color;
+    WGPURenderPipelineDescriptor desc{};
+    desc.label = text("bundle pipeline");
+    desc.vertex.module = module;
+    desc.primitive.topology = WGPUPrimitiveTopology_TriangleList;
+    desc.multisample.count = 1;
+    desc.multisample.mask = ~0u;
+    desc.fragment = &fragment;
+    WGPURenderPipeline made = wgpuDeviceCreateRenderPipeline(gpu.device, &desc);
+    wgpuShaderModuleRelease(module);
+    return made;
+  }
+  // Clears to black, executes `bundle`, and reads the 16x16 pixels back.
+  std::vector<uint8_t> draw(WGPURenderBundle bundle) const {
+    WGPUBuffer readback = gpu.buffer(256 * 16, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "pixels");
+    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
+    WGPURenderPassColorAttachment attachment{};
+    attachment.view = view;
+    attachment.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
+    attachment.loadOp = WGPULoadOp_Clear;
+    attachment.storeOp = WGPUStoreOp_Store;
+    attachment.clearValue = {0, 0, 0, 1};
+    WGPURenderPassDescriptor pass_desc{};
+    pass_desc.colorAttachmentCount = 1;
+    pass_desc.colorAttachments = &attachment;
+    WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(encoder, &pass_desc);
+    wgpuRenderPassEncoderExecuteBundles(pass, 1, &bundle);
+    wgpuRenderPassEncoderEnd(pass);
+    WGPUTexelCopyTextureInfo from{};
+    from.texture = texture;
+    from.aspect = WGPUTextureAspect_All;
+    WGPUTexelCopyBufferInfo to{};
+    to.buffer = readback;
+    to.layout.bytesPerRow = 256;
+    to.layout.rowsPerImage = 16;
+    WGPUExtent3D extent{16, 16, 1};
+    wgpuCommandEncoderCopyTextureToBuffer(encoder, &from, &to, &extent);
+    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+    wgpuQueueSubmit(gpu.queue, 1, &commands);
+    std::vector<uint8_t> pixels;
+    if (gpu.map_read(readback, 256 * 16) == WGPUMapAsyncStatus_Success) {
+      const auto* mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback, 0, 256 * 16));
+      pixels.assign(mapped, mapped + 256 * 16);
+      wgpuBufferUnmap(readback);
+    }
+    wgpuCommandBufferRelease(commands);
+    wgpuRenderPassEncoderRelease(pass);
+    wgpuCommandEncoderRelease(encoder);
+    wgpuBufferRelease(readback);
+    return pixels;
+  }
+  const Library& gpu;
+  WGPUTexture texture = nullptr;
+  WGPUTextureView view = nullptr;
+};
+
+TEST(WebgpuLibrary, ARenderBundleIsRecordedAgainOnEveryNewDeviceAfterItsPipelineWasReleased) {
+  Library gpu(WGPUBackendType_OpenGL, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  Target target(gpu);
+  WGPURenderPipeline pipeline = target.pipeline();
+  const WGPUTextureFormat format = WGPUTextureFormat_RGBA8Unorm;
+  WGPURenderBundleEncoderDescriptor desc{};
+  desc.label = text("triangle bundle");
+  desc.colorFormatCount = 1;
+  desc.colorFormats = &format;
+  desc.sampleCount = 1;
+  WGPURenderBundleEncoder encoder = wgpuDeviceCreateRenderBundleEncoder(gpu.device, &desc);
+  wgpuRenderBundleEncoderSetPipeline(encoder, pipeline);
+  wgpuRenderBundleEncoderDraw(encoder, 3, 1, 0, 0);
+  WGPURenderBundle bundle = wgpuRenderBundleEncoderFinish(encoder, nullptr);
+  wgpuRenderBundleEncoderRelease(encoder);
+  wgpuRenderPipelineRelease(pipeline);  // the bundle keeps what it recorded
+
+  const std::vector<uint8_t> before = target.draw(bundle);
+  ASSERT_EQ(before.size(), 256u * 16u);
+  EXPECT_EQ(before[0], 64);  // the bundle's colour, not the clear
+  EXPECT_EQ(before[1], 128);
+  for (int loss = 1; loss <= 2; ++loss) {
+    gpu.lose();
+    EXPECT_EQ(target.draw(bundle), before) << "after loss " << loss;
+  }
+  EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
+  wgpuRenderBundleRelease(bundle);
+}
+
+TEST(WebgpuLibrary, ABundleRecordingAnObjectOfAnotherKindFinishesIntoAnErrorNamingIt) {
+  Library gpu(WGPUBackendType_Null);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUBuffer buffer = gpu.buffer(16, WGPUBufferUsage_Vertex, "not a pipeline");
+  const WGPUTextureFormat format = WGPUTextureFormat_RGBA8Unorm;
+  WGPURenderBundleEncoderDescriptor desc{};
+  desc.colorFormatCount = 1;
+  desc.colorFormats = &format;
+  WGPURenderBundleEncoder encoder = wgpuDeviceCreateRenderBundleEncoder(gpu.device, &desc);
+  wgpuRenderBundleEncoderSetPipeline(encoder, reinterpret_cast<WGPURenderPipeline>(buffer));
+  WGPURenderBundle bundle = wgpuRenderBundleEncoderFinish(encoder, nullptr);
+  ASSERT_NE(bundle, nullptr);
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(any_error_says(gpu.heard, "buffer \"not a pipeline\" was passed where a render pipeline is expected"));
+  wgpuRenderBundleRelease(bundle);
+  wgpuRenderBundleEncoderRelease(encoder);
+  wgpuBufferRelease(buffer);
+}
+
+TEST(WebgpuLibrary, ReleasingTheDeviceWhileARecoveryIsUnderWayLeavesNoReferenceBehind) {
+  // The reference ledger (every test program's) fails the test if a Dawn object is left.
+  Library gpu(WGPUBackendType_Null, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUBuffer buffer = gpu.buffer(64, WGPUBufferUsage_Storage, "alive at the end");
+  gpu.lose();
+  wgpuBufferRelease(buffer);
+}
+
+}  // namespace

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -45,9 +47,15 @@ const char* entry_name(ProcId id) { return kEntryNames[static_cast<size_t>(id)];
 
 const gpu::Procs& dawn_procs() { return *g_dawn_procs.load(std::memory_order_acquire); }
 
-void set_dawn_procs(const gpu::Procs* procs) {
-  const gpu::Procs* expected = nullptr;
-  g_dawn_procs.compare_exchange_strong(expected, procs, std::memory_order_acq_rel);
+void keep_dawn_library(std::shared_ptr<const gpu::Library> library) {
+  // The first library loaded serves every call for the rest of the process: kept here, so that
+  // its proc table outlives the instance that loaded it (Dawn is never unloaded: gpu/library.h).
+  static std::mutex mutex;
+  static std::shared_ptr<const gpu::Library> kept;
+  std::lock_guard lock(mutex);
+  if (kept) return;
+  kept = std::move(library);
+  g_dawn_procs.store(&kept->procs(), std::memory_order_release);
 }
 
 WGPUProc exported_proc(std::string_view name) {

@@ -7,10 +7,12 @@
 // future: those entry points have an Entry of their own (entries.h).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <tuple>
 #include <type_traits>
 
+#include "warden/gpu/library.h"
 #include "warden/gpu/procs.h"
 #include "webgpu_h/objects.h"
 
@@ -28,7 +30,8 @@ const char* entry_name(ProcId id);
 
 /// The proc table of the Dawn library every instance of this process loaded.
 const gpu::Procs& dawn_procs();
-void set_dawn_procs(const gpu::Procs* procs);
+/// Keeps the first library an instance loaded for the process: dawn_procs() is its table.
+void keep_dawn_library(std::shared_ptr<const gpu::Library> library);
 
 /// What one call found while it translated its arguments: the device to report to and the first
 /// argument that could not be translated.
@@ -43,9 +46,12 @@ struct Call {
   void report() const;
 };
 
-/// An argument on its way to Dawn. Plain values pass unchanged.
+/// An argument on its way to Dawn. Plain values pass unchanged. fast() is the first try, with
+/// no report: `ok` turns false where an object cannot be translated, and the call is translated
+/// again through in(), which says why.
 template <typename T, typename = void>
 struct Arg {
+  static T fast(T value, bool&) { return value; }
   static T in(T value, Call&) { return value; }
 };
 
@@ -81,8 +87,21 @@ void* dawn_of(const void* object, Kind kind, Call& call);
 /// device for the report.
 std::string not_warden_object(const void* pointer, Kind kind, Call& call);
 
+/// The Dawn object behind warden's object of `kind` now; null when it is not one, or has none.
+inline void* dawn_fast(const void* pointer, Kind kind) {
+  auto* object = static_cast<Object*>(const_cast<void*>(pointer));
+  if (object->is_warden_object() && object->kind() == kind) [[likely]] return object->dawn(nullptr);
+  return nullptr;
+}
+
 template <typename T>
 struct Arg<T, std::enable_if_t<IsObject<T>::value>> {
+  static T fast(T value, bool& ok) {
+    if (value == nullptr) return nullptr;  // webgpu.h's nullable arguments
+    void* dawn = dawn_fast(value, KindOf<T>::value);
+    ok = ok && dawn != nullptr;
+    return static_cast<T>(dawn);
+  }
   static T in(T value, Call& call) { return static_cast<T>(dawn_of(value, KindOf<T>::value, call)); }
 };
 
@@ -99,6 +118,9 @@ Ret forward(Ret (*gpu::Procs::*member)(Params...), Args... args) {
                 "this entry point takes a struct that names objects: give it an Entry of its own");
   static_assert(!IsObject<Ret>::value && !std::is_same_v<Ret, WGPUFuture>,
                 "this entry point hands out an object or a future: give it an Entry of its own");
+  bool ok = true;
+  std::tuple<Params...> fast{Arg<Params>::fast(args, ok)...};
+  if (ok) [[likely]] return std::apply(dawn_procs().*member, fast);
   Call call{Id};
   std::tuple<Params...> translated{Arg<Params>::in(args, call)...};
   if (!call.failure.empty() || call.drop) [[unlikely]] {

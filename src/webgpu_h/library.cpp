@@ -126,7 +126,7 @@ Instance* Instance::create(std::string* why) {
     *why = context.error().message;
     return nullptr;
   }
-  set_dawn_procs(&(*context)->procs());
+  keep_dawn_library((*context)->library_ptr());
   return new Instance(std::move(*context));
 }
 
@@ -307,6 +307,7 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
     return nullptr;
   }
   device->engine_ = std::move(*engine);
+  device->registry_ = &device->engine_->registry();
   device->queue_ = new Queue(*device);
   if (const char* lose_at = std::getenv("WARDEN_WEBGPU_LOSE_DEVICE_AT")) {
     for (std::string_view rest(lose_at); !rest.empty();) {

@@ -102,7 +102,7 @@ class Device final : public Object {
   Device* device() const override { return const_cast<Device*>(this); }
 
   engine::Engine& engine() { return *engine_; }
-  resources::Registry& registry() { return engine_->registry(); }
+  resources::Registry& registry() { return *registry_; }
   const gpu::Procs& procs() const { return engine_->procs(); }
   Instance& instance() { return adapter_.instance(); }
   Adapter& adapter() { return adapter_; }
@@ -146,6 +146,7 @@ class Device final : public Object {
 
   Adapter& adapter_;  // a reference held
   std::unique_ptr<engine::Engine> engine_;
+  resources::Registry* registry_ = nullptr;  // the engine's, which outlives every device generation
   Queue* queue_ = nullptr;  // a reference held
   WGPUDeviceLostCallbackInfo lost_callback_{};
   WGPUUncapturedErrorCallbackInfo error_callback_{};

@@ -258,6 +258,14 @@ $(head -20 <<< "$foreign" | c++filt)"
     window_needed=$(needed_of "$window")
     [[ "$window_needed" == "libX11 libfmt libglfw libwarden " ]] ||
       fail "libwarden_window.so needs '$window_needed', expected 'libX11 libfmt libglfw libwarden '"
+    # libwarden_webgpu.so exports webgpu.h's entry points and warden's extension of it, nothing
+    # else (cmake/warden-webgpu.map): a program links it in place of Dawn.
+    webgpu=$(find "$work/examples" -name 'libwarden_webgpu.so.*' -type f | head -1)
+    [[ -n "$webgpu" ]] || fail "no libwarden_webgpu.so was built"
+    webgpu_exported=$(nm -D --defined-only "$webgpu" | awk '{print $3}')
+    webgpu_foreign=$(grep -Ev '^(wgpu[A-Z]|warden[A-Z])' <<< "$webgpu_exported" || true)
+    [[ -z "$webgpu_foreign" ]] || fail "libwarden_webgpu.so exports more than wgpu* and warden*: $(head -5 <<< "$webgpu_foreign")"
+    echo "libwarden_webgpu.so: $(grep -c '^wgpu' <<< "$webgpu_exported") wgpu* entry points exported, nothing else of warden's"
     echo "libwarden.so: $(wc -l <<< "$exported") symbols exported, all in namespace warden; needs $needed"
     echo "libwarden_window.so needs $window_needed"
     expect_no_build_path "$library"

@@ -1,16 +1,15 @@
-/** @file
- * warden's extension of webgpu.h, for programs that link warden::webgpu in place of Dawn
- * (docs/webgpu-library.md). C11 and C++: a program written for webgpu.h needs none of it to
- * survive a device loss; it includes this header only to hear of losses warden recovers from,
- * to set the recovery's options, or to rehearse a loss.
- *
- * Chain a WardenDeviceExtras on the WGPUDeviceDescriptor given to wgpuAdapterRequestDevice:
- *
- *     WardenDeviceExtras extras = WARDEN_DEVICE_EXTRAS_INIT;
- *     extras.recoveryCallback = on_recovery;
- *     WGPUDeviceDescriptor desc = {0};
- *     desc.nextInChain = &extras.chain;
- */
+/// @file
+/// warden's extension of webgpu.h, for programs that link warden::webgpu in place of Dawn
+/// (docs/webgpu-library.md). C11 and C++: a program written for webgpu.h needs none of it to
+/// survive a device loss; it includes this header only to hear of losses warden recovers from,
+/// to set the recovery's options, or to rehearse a loss.
+///
+/// Chain a WardenDeviceExtras on the WGPUDeviceDescriptor given to wgpuAdapterRequestDevice:
+///
+///     WardenDeviceExtras extras = WARDEN_DEVICE_EXTRAS_INIT;
+///     extras.recoveryCallback = on_recovery;
+///     WGPUDeviceDescriptor desc = {0};
+///     desc.nextInChain = &extras.chain;
 #ifndef WARDEN_WEBGPU_WARDEN_WEBGPU_H_
 #define WARDEN_WEBGPU_WARDEN_WEBGPU_H_
 

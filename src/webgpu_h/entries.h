@@ -128,13 +128,19 @@ WARDEN_WEBGPU_OWN_ENTRY(RenderBundleEncoderSetImmediateData)
 WARDEN_WEBGPU_OWN_ENTRY(RenderBundleEncoderSetLabel)
 WARDEN_WEBGPU_OWN_ENTRY(RenderBundleEncoderFinish)
 
+// ---- entries_derived.cpp: a pipeline's implicit layouts and their groups ---------------------
+WARDEN_WEBGPU_OWN_ENTRY(RenderPipelineGetBindGroupLayout)
+WARDEN_WEBGPU_OWN_ENTRY(ComputePipelineGetBindGroupLayout)
+
+// ---- entries_surface.cpp: surfaces, a Dawn surface per generation on the same window -----------
+WARDEN_WEBGPU_OWN_ENTRY(InstanceCreateSurface)
+WARDEN_WEBGPU_OWN_ENTRY(SurfaceGetCapabilities)
+WARDEN_WEBGPU_OWN_ENTRY(SurfaceConfigure)
+WARDEN_WEBGPU_OWN_ENTRY(SurfaceUnconfigure)
+WARDEN_WEBGPU_OWN_ENTRY(SurfaceGetCurrentTexture)
+WARDEN_WEBGPU_OWN_ENTRY(SurfacePresent)
+
 // ---- not served yet -------------------------------------------------------------------------
-WARDEN_WEBGPU_UNSUPPORTED_ENTRY(InstanceCreateSurface)
-WARDEN_WEBGPU_UNSUPPORTED_ENTRY(SurfaceConfigure)
-WARDEN_WEBGPU_UNSUPPORTED_ENTRY(SurfaceGetCapabilities)
-WARDEN_WEBGPU_UNSUPPORTED_ENTRY(SurfaceGetCurrentTexture)
-WARDEN_WEBGPU_UNSUPPORTED_ENTRY(RenderPipelineGetBindGroupLayout)
-WARDEN_WEBGPU_UNSUPPORTED_ENTRY(ComputePipelineGetBindGroupLayout)
 WARDEN_WEBGPU_UNSUPPORTED_ENTRY(TextureCreateErrorView)
 WARDEN_WEBGPU_UNSUPPORTED_ENTRY(DeviceCreateErrorBuffer)
 WARDEN_WEBGPU_UNSUPPORTED_ENTRY(DeviceCreateErrorExternalTexture)

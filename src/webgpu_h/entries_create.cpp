@@ -11,6 +11,8 @@
 
 namespace warden::webgpu_h {
 
+Object* make_derived_group(Device& device, const WGPUBindGroupDescriptor& desc, std::string* failure);
+
 namespace {
 
 std::string label_of(WGPUStringView label) { return std::string(gpu::to_std(label)); }
@@ -32,7 +34,17 @@ Device* creating_device(WGPUDevice device, ProcId id) {
 // failure set when it is not one of warden's custody objects of that kind.
 template <typename Tag>
 Handle<Tag> handle_of(const void* pointer, Kind kind, const char* what, std::string& failure) {
-  auto* object = dynamic_cast<Custody<Tag>*>(from_app(pointer, kind));
+  Object* any = from_app(pointer, kind);
+  auto* object = dynamic_cast<Custody<Tag>*>(any);
+  if (any != nullptr && object == nullptr) {
+    // warden's object of the kind, but not the registry's: a pipeline's implicit layout, a
+    // surface's texture or view. Nothing with a recipe can name it.
+    if (failure.empty()) {
+      failure = fmt::format("{}: {} is made again by the library on each device and cannot be named here "
+                            "(docs/webgpu-library.md, \"What is not served yet\")", what, describe(*any));
+    }
+    return {};
+  }
   if (object == nullptr) {
     if (failure.empty()) {
       Call call{ProcId::DeviceCreateBuffer};
@@ -126,6 +138,14 @@ WGPUTexture Entry<ProcId::DeviceCreateTexture>::call(WGPUDevice device, const WG
 }
 
 WGPUTextureView Entry<ProcId::TextureCreateView>::call(WGPUTexture texture, const WGPUTextureViewDescriptor* desc) {
+  if (auto* surface_texture = dynamic_cast<SurfaceTexture*>(from_app(texture, Kind::Texture))) {
+    // A view of a surface's texture belongs to the texture's generation, as the texture does.
+    Device& self = *surface_texture->device();
+    auto dawn_texture = static_cast<WGPUTexture>(surface_texture->dawn(nullptr));
+    WGPUTextureView view = dawn_texture != nullptr ? dawn_procs().TextureCreateView(dawn_texture, desc) : nullptr;
+    return to_app<WGPUTextureView>(new SurfaceTextureView(Kind::TextureView, self, view, surface_texture->generation(),
+                                                          desc != nullptr ? label_of(desc->label) : surface_texture->label()));
+  }
   auto* owner = dynamic_cast<Texture*>(from_app(texture, Kind::Texture));
   if (owner == nullptr) {
     Call call{ProcId::TextureCreateView};
@@ -234,6 +254,19 @@ WGPUBindGroup Entry<ProcId::DeviceCreateBindGroup>::call(WGPUDevice device, cons
   WGPUBindGroupDescriptor none{};
   if (desc == nullptr) desc = &none;
   std::string failure;
+  // A group of a pipeline's implicit layout is made by the library (entries_derived.cpp).
+  if (Object* derived = make_derived_group(*self, *desc, &failure)) {
+    std::string why;
+    if (derived->dawn(&why) == nullptr && !why.empty()) {
+      Call call{ProcId::DeviceCreateBindGroup, self, why};
+      call.report();
+    }
+    return to_app<WGPUBindGroup>(derived);
+  }
+  if (!failure.empty()) {
+    return hand_out<BindGroupTag, WGPUBindGroup>(*self, Kind::BindGroup, ProcId::DeviceCreateBindGroup,
+                                                 failed<BindGroupTag>(failure), label_of(desc->label));
+  }
   resources::BindGroupDescription d;
   d.label = label_of(desc->label);
   d.layout = handle_of<BindGroupLayoutTag>(desc->layout, Kind::BindGroupLayout, "layout", failure);

@@ -16,6 +16,7 @@
 #include "warden/gpu/ref.h"
 #include "warden/resources/registry.h"
 #include "warden/webgpu_h/warden_webgpu.h"
+#include "webgpu_h/forward.h"
 #include "webgpu_h/objects.h"
 
 namespace warden::webgpu_h {
@@ -221,6 +222,40 @@ class Transient : public Object {
   uint64_t generation_;
 };
 
+/// A Dawn object the library itself makes again, lazily, on each device generation it is used on
+/// (a pipeline's implicit layouts and what is made with them, a surface's Dawn surface): what
+/// the registry cannot hold a recipe of. One reference is held; it goes when a newer generation
+/// asks, or with the holder.
+template <typename DawnType>
+class PerGeneration {
+ public:
+  PerGeneration() = default;
+  PerGeneration(const PerGeneration&) = delete;
+  PerGeneration& operator=(const PerGeneration&) = delete;
+  ~PerGeneration() { reset(); }
+  /// The object of generation `live`, made by `make` (which may return null) when the one held
+  /// is of another generation.
+  template <typename Make>
+  DawnType get(uint64_t live, Make&& make) {
+    std::lock_guard lock(mutex_);
+    if (object_ != nullptr && generation_ == live) return object_;
+    if (object_ != nullptr) gpu::release(dawn_procs(), std::exchange(object_, nullptr));
+    object_ = make();
+    generation_ = live;
+    return object_;
+  }
+  /// Lets go of the object held (a device gone, an unconfigure).
+  void reset() {
+    std::lock_guard lock(mutex_);
+    if (object_ != nullptr) gpu::release(dawn_procs(), std::exchange(object_, nullptr));
+  }
+
+ private:
+  std::mutex mutex_;
+  DawnType object_ = nullptr;
+  uint64_t generation_ = 0;
+};
+
 using Buffer = Custody<BufferTag>;
 using Sampler = Custody<SamplerTag>;
 using ShaderModule = Custody<ShaderModuleTag>;
@@ -233,6 +268,8 @@ using QuerySet = Custody<QuerySetTag>;
 using RenderBundle = Custody<RenderBundleTag>;
 using Texture = Custody<TextureTag>;
 using TextureView = Custody<TextureViewTag>;
+using SurfaceTexture = Transient<WGPUTexture>;          // a surface's texture of one generation
+using SurfaceTextureView = Transient<WGPUTextureView>;  // a view of one
 using CommandEncoder = Transient<WGPUCommandEncoder>;
 using CommandBuffer = Transient<WGPUCommandBuffer>;
 using RenderPassEncoder = Transient<WGPURenderPassEncoder>;

@@ -10,6 +10,7 @@
 #include <webgpu/webgpu.h>
 #include <webgpu/warden_procs.inc>
 
+#include "support/xvfb.h"
 #include "warden/webgpu_h/warden_webgpu.h"
 
 namespace {
@@ -534,6 +535,166 @@ TEST(WebgpuLibrary, ReleasingTheDeviceWhileARecoveryIsUnderWayLeavesNoReferenceB
   WGPUBuffer buffer = gpu.buffer(64, WGPUBufferUsage_Storage, "alive at the end");
   gpu.lose();
   wgpuBufferRelease(buffer);
+}
+
+TEST(WebgpuLibrary, AGroupOfAPipelinesImplicitLayoutIsMadeAgainOnEveryNewDevice) {
+  Library gpu(WGPUBackendType_OpenGL, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUShaderSourceWGSL source{};
+  source.chain.sType = WGPUSType_ShaderSourceWGSL;
+  source.code = text(
+      "@group(0) @binding(0) var<storage, read_write> data : array<u32>;\n"
+      "@compute @workgroup_size(8) fn main(@builtin(global_invocation_id) id : vec3u) { data[id.x] = id.x * id.x + 5u; }\n");
+  WGPUShaderModuleDescriptor module_desc{};
+  module_desc.nextInChain = &source.chain;
+  WGPUShaderModule module = wgpuDeviceCreateShaderModule(gpu.device, &module_desc);
+  WGPUComputePipelineDescriptor desc{};
+  desc.label = text("auto layout");
+  desc.compute.module = module;  // layout null: "auto"
+  WGPUComputePipeline pipeline = wgpuDeviceCreateComputePipeline(gpu.device, &desc);
+  wgpuShaderModuleRelease(module);
+  WGPUBindGroupLayout layout = wgpuComputePipelineGetBindGroupLayout(pipeline, 0);
+  ASSERT_NE(layout, nullptr);
+  WGPUBuffer data = gpu.buffer(32, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, "squares");
+  WGPUBindGroupEntry entry{};
+  entry.buffer = data;
+  entry.size = WGPU_WHOLE_SIZE;
+  WGPUBindGroupDescriptor group_desc{};
+  group_desc.label = text("implicit group");
+  group_desc.layout = layout;
+  group_desc.entryCount = 1;
+  group_desc.entries = &entry;
+  WGPUBindGroup group = wgpuDeviceCreateBindGroup(gpu.device, &group_desc);
+  wgpuBindGroupLayoutRelease(layout);  // the group keeps it
+  const auto run = [&] {
+    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
+    WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
+    wgpuComputePassEncoderSetPipeline(pass, pipeline);
+    wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
+    wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+    wgpuComputePassEncoderEnd(pass);
+    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+    wgpuQueueSubmit(gpu.queue, 1, &commands);
+    wgpuCommandBufferRelease(commands);
+    wgpuComputePassEncoderRelease(pass);
+    wgpuCommandEncoderRelease(encoder);
+    return gpu.read(data, 32);
+  };
+  std::vector<uint8_t> expected(32);
+  for (uint32_t i = 0; i < 8; ++i) {
+    const uint32_t value = i * i + 5;
+    std::memcpy(expected.data() + i * 4, &value, 4);
+  }
+  EXPECT_EQ(run(), expected);
+  for (int loss = 1; loss <= 2; ++loss) {
+    ASSERT_TRUE(gpu.lose_and_recover());
+    EXPECT_EQ(run(), expected) << "after loss " << loss;
+  }
+  EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
+  wgpuBindGroupRelease(group);
+  wgpuBufferRelease(data);
+  wgpuComputePipelineRelease(pipeline);
+}
+
+// A window's surface, configured once, presents across losses: the library makes a Dawn surface
+// per device generation on the same window, configured as the application configured it.
+class WebgpuLibrarySurface : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!warden::testing::display_withheld()) warden::testing::use_xvfb_display();
+  }
+};
+
+TEST_F(WebgpuLibrarySurface, AConfiguredSurfacePresentsTheSameFrameAcrossLossesUnderXvfb) {
+  WARDEN_SKIP_WITHOUT_DISPLAY();
+  auto window = warden::testing::X11TestWindow::open(64, 48);
+  ASSERT_TRUE(window) << window.error().message;
+  Library gpu(WGPUBackendType_OpenGL, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUSurfaceSourceXlibWindow source{};
+  source.chain.sType = WGPUSType_SurfaceSourceXlibWindow;
+  source.display = (*window)->display();
+  source.window = (*window)->window();
+  WGPUSurfaceDescriptor surface_desc{};
+  surface_desc.nextInChain = &source.chain;
+  surface_desc.label = text("window");
+  WGPUSurface surface = wgpuInstanceCreateSurface(gpu.instance, &surface_desc);
+  ASSERT_NE(surface, nullptr);
+  WGPUSurfaceCapabilities caps{};
+  ASSERT_EQ(wgpuSurfaceGetCapabilities(surface, gpu.adapter, &caps), WGPUStatus_Success);  // before any frame
+  ASSERT_GT(caps.formatCount, 0u);
+  const bool readable = (caps.usages & WGPUTextureUsage_CopySrc) != 0;
+  WGPUSurfaceConfiguration config{};
+  config.device = gpu.device;
+  config.format = caps.formats[0];
+  config.usage = WGPUTextureUsage_RenderAttachment | (readable ? WGPUTextureUsage_CopySrc : WGPUTextureUsage_None);
+  config.width = 64;
+  config.height = 48;
+  config.alphaMode = caps.alphaModes[0];
+  config.presentMode = WGPUPresentMode_Fifo;
+  wgpuSurfaceCapabilitiesFreeMembers(caps);
+  wgpuSurfaceConfigure(surface, &config);
+
+  // One frame: clear the surface's texture, read it back when the surface allows, present.
+  const auto frame = [&]() -> std::vector<uint8_t> {
+    WGPUSurfaceTexture st{};
+    wgpuSurfaceGetCurrentTexture(surface, &st);
+    EXPECT_TRUE(st.status == WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal ||
+                st.status == WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal)
+        << "status " << st.status;
+    if (st.texture == nullptr) return {};
+    WGPUTextureView view = wgpuTextureCreateView(st.texture, nullptr);
+    WGPUBuffer readback = gpu.buffer(256 * 48, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "surface pixels");
+    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
+    WGPURenderPassColorAttachment attachment{};
+    attachment.view = view;
+    attachment.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
+    attachment.loadOp = WGPULoadOp_Clear;
+    attachment.storeOp = WGPUStoreOp_Store;
+    attachment.clearValue = {0.2, 0.4, 0.6, 1.0};
+    WGPURenderPassDescriptor pass_desc{};
+    pass_desc.colorAttachmentCount = 1;
+    pass_desc.colorAttachments = &attachment;
+    WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(encoder, &pass_desc);
+    wgpuRenderPassEncoderEnd(pass);
+    if (readable) {
+      WGPUTexelCopyTextureInfo from{};
+      from.texture = st.texture;
+      from.aspect = WGPUTextureAspect_All;
+      WGPUTexelCopyBufferInfo to{};
+      to.buffer = readback;
+      to.layout.bytesPerRow = 256;
+      to.layout.rowsPerImage = 48;
+      WGPUExtent3D extent{64, 48, 1};
+      wgpuCommandEncoderCopyTextureToBuffer(encoder, &from, &to, &extent);
+    }
+    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+    wgpuQueueSubmit(gpu.queue, 1, &commands);
+    wgpuSurfacePresent(surface);
+    std::vector<uint8_t> pixels{1};  // presented, unreadable: one byte says so
+    if (readable && gpu.map_read(readback, 256 * 48) == WGPUMapAsyncStatus_Success) {
+      const auto* mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback, 0, 256 * 48));
+      pixels.assign(mapped, mapped + 256 * 48);
+      wgpuBufferUnmap(readback);
+    }
+    wgpuCommandBufferRelease(commands);
+    wgpuRenderPassEncoderRelease(pass);
+    wgpuCommandEncoderRelease(encoder);
+    wgpuBufferRelease(readback);
+    wgpuTextureViewRelease(view);
+    wgpuTextureRelease(st.texture);
+    return pixels;
+  };
+  const std::vector<uint8_t> before = frame();
+  ASSERT_FALSE(before.empty());
+  if (readable) EXPECT_EQ(before.size(), 256u * 48u) << "the surface's texture was not read back";
+  for (int loss = 1; loss <= 2; ++loss) {
+    ASSERT_TRUE(gpu.lose_and_recover());
+    EXPECT_EQ(frame(), before) << "after loss " << loss;
+  }
+  EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
+  wgpuSurfaceUnconfigure(surface);
+  wgpuSurfaceRelease(surface);
 }
 
 }  // namespace

@@ -192,41 +192,25 @@ class BundleRecorder final : public Object {
   bool finished_ = false;
 };
 
-BundleRecorder* recorder(WGPURenderBundleEncoder encoder, ProcId id) {
-  auto* object = dynamic_cast<BundleRecorder*>(from_app(encoder, Kind::RenderBundleEncoder));
-  if (object == nullptr) {
-    Call call{id};
-    call.failure = encoder == nullptr ? "the render bundle encoder is null"
-                                      : not_warden_object(encoder, Kind::RenderBundleEncoder, call);
-    call.report();
-  }
-  return object;
-}
-
 }  // namespace
 
 WGPURenderBundleEncoder Entry<ProcId::DeviceCreateRenderBundleEncoder>::call(
     WGPUDevice device, const WGPURenderBundleEncoderDescriptor* desc) {
-  auto* self = object_of<Device>(device, Kind::Device);
-  if (self == nullptr) {
-    Call call{ProcId::DeviceCreateRenderBundleEncoder};
-    call.failure = "the device passed is not one warden's webgpu.h library handed out";
-    call.report();
-    return nullptr;
-  }
+  auto* self = checked<Device>(device, Kind::Device, ProcId::DeviceCreateRenderBundleEncoder);
+  if (self == nullptr) return nullptr;
   const WGPURenderBundleEncoderDescriptor none{};
   return to_app<WGPURenderBundleEncoder>(new BundleRecorder(*self, desc != nullptr ? *desc : none));
 }
 
 void Entry<ProcId::RenderBundleEncoderSetPipeline>::call(WGPURenderBundleEncoder encoder, WGPURenderPipeline pipeline) {
   constexpr ProcId id = ProcId::RenderBundleEncoderSetPipeline;
-  if (BundleRecorder* r = recorder(encoder, id)) r->add(SetPipeline{r->handle<RenderPipelineTag>(pipeline, Kind::RenderPipeline, id)});
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, id)) r->add(SetPipeline{r->handle<RenderPipelineTag>(pipeline, Kind::RenderPipeline, id)});
 }
 
 void Entry<ProcId::RenderBundleEncoderSetBindGroup>::call(WGPURenderBundleEncoder encoder, uint32_t index, WGPUBindGroup group,
                                                           size_t count, const uint32_t* offsets) {
   constexpr ProcId id = ProcId::RenderBundleEncoderSetBindGroup;
-  BundleRecorder* r = recorder(encoder, id);
+  BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, id);
   if (r == nullptr) return;
   std::vector<uint32_t> kept(offsets, offsets + (offsets != nullptr ? count : 0));
   r->add(SetBindGroup{index, r->handle<BindGroupTag>(group, Kind::BindGroup, id, true), std::move(kept)});
@@ -235,68 +219,68 @@ void Entry<ProcId::RenderBundleEncoderSetBindGroup>::call(WGPURenderBundleEncode
 void Entry<ProcId::RenderBundleEncoderSetVertexBuffer>::call(WGPURenderBundleEncoder encoder, uint32_t slot, WGPUBuffer buffer,
                                                              uint64_t offset, uint64_t size) {
   constexpr ProcId id = ProcId::RenderBundleEncoderSetVertexBuffer;
-  if (BundleRecorder* r = recorder(encoder, id)) r->add(SetVertexBuffer{slot, r->handle<BufferTag>(buffer, Kind::Buffer, id, true), offset, size});
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, id)) r->add(SetVertexBuffer{slot, r->handle<BufferTag>(buffer, Kind::Buffer, id, true), offset, size});
 }
 
 void Entry<ProcId::RenderBundleEncoderSetIndexBuffer>::call(WGPURenderBundleEncoder encoder, WGPUBuffer buffer,
                                                             WGPUIndexFormat format, uint64_t offset, uint64_t size) {
   constexpr ProcId id = ProcId::RenderBundleEncoderSetIndexBuffer;
-  if (BundleRecorder* r = recorder(encoder, id)) r->add(SetIndexBuffer{r->handle<BufferTag>(buffer, Kind::Buffer, id), format, offset, size});
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, id)) r->add(SetIndexBuffer{r->handle<BufferTag>(buffer, Kind::Buffer, id), format, offset, size});
 }
 
 void Entry<ProcId::RenderBundleEncoderDraw>::call(WGPURenderBundleEncoder encoder, uint32_t vertices, uint32_t instances,
                                                   uint32_t first_vertex, uint32_t first_instance) {
-  if (BundleRecorder* r = recorder(encoder, ProcId::RenderBundleEncoderDraw)) r->add(Draw{vertices, instances, first_vertex, first_instance});
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, ProcId::RenderBundleEncoderDraw)) r->add(Draw{vertices, instances, first_vertex, first_instance});
 }
 
 void Entry<ProcId::RenderBundleEncoderDrawIndexed>::call(WGPURenderBundleEncoder encoder, uint32_t indices, uint32_t instances,
                                                          uint32_t first_index, int32_t base_vertex, uint32_t first_instance) {
-  if (BundleRecorder* r = recorder(encoder, ProcId::RenderBundleEncoderDrawIndexed)) {
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, ProcId::RenderBundleEncoderDrawIndexed)) {
     r->add(DrawIndexed{indices, instances, first_index, base_vertex, first_instance});
   }
 }
 
 void Entry<ProcId::RenderBundleEncoderDrawIndirect>::call(WGPURenderBundleEncoder encoder, WGPUBuffer buffer, uint64_t offset) {
   constexpr ProcId id = ProcId::RenderBundleEncoderDrawIndirect;
-  if (BundleRecorder* r = recorder(encoder, id)) r->add(DrawIndirect{r->handle<BufferTag>(buffer, Kind::Buffer, id), offset, false});
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, id)) r->add(DrawIndirect{r->handle<BufferTag>(buffer, Kind::Buffer, id), offset, false});
 }
 
 void Entry<ProcId::RenderBundleEncoderDrawIndexedIndirect>::call(WGPURenderBundleEncoder encoder, WGPUBuffer buffer, uint64_t offset) {
   constexpr ProcId id = ProcId::RenderBundleEncoderDrawIndexedIndirect;
-  if (BundleRecorder* r = recorder(encoder, id)) r->add(DrawIndirect{r->handle<BufferTag>(buffer, Kind::Buffer, id), offset, true});
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, id)) r->add(DrawIndirect{r->handle<BufferTag>(buffer, Kind::Buffer, id), offset, true});
 }
 
 void Entry<ProcId::RenderBundleEncoderInsertDebugMarker>::call(WGPURenderBundleEncoder encoder, WGPUStringView marker) {
-  if (BundleRecorder* r = recorder(encoder, ProcId::RenderBundleEncoderInsertDebugMarker)) {
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, ProcId::RenderBundleEncoderInsertDebugMarker)) {
     r->add(DebugMarker{DebugMarker::Kind::Insert, std::string(gpu::to_std(marker))});
   }
 }
 
 void Entry<ProcId::RenderBundleEncoderPushDebugGroup>::call(WGPURenderBundleEncoder encoder, WGPUStringView group) {
-  if (BundleRecorder* r = recorder(encoder, ProcId::RenderBundleEncoderPushDebugGroup)) {
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, ProcId::RenderBundleEncoderPushDebugGroup)) {
     r->add(DebugMarker{DebugMarker::Kind::Push, std::string(gpu::to_std(group))});
   }
 }
 
 void Entry<ProcId::RenderBundleEncoderPopDebugGroup>::call(WGPURenderBundleEncoder encoder) {
-  if (BundleRecorder* r = recorder(encoder, ProcId::RenderBundleEncoderPopDebugGroup)) r->add(DebugMarker{DebugMarker::Kind::Pop, {}});
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, ProcId::RenderBundleEncoderPopDebugGroup)) r->add(DebugMarker{DebugMarker::Kind::Pop, {}});
 }
 
 void Entry<ProcId::RenderBundleEncoderSetImmediateData>::call(WGPURenderBundleEncoder encoder, uint32_t offset, const void* data,
                                                               size_t size) {
-  if (BundleRecorder* r = recorder(encoder, ProcId::RenderBundleEncoderSetImmediateData)) {
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, ProcId::RenderBundleEncoderSetImmediateData)) {
     const auto* bytes = static_cast<const uint8_t*>(data);
     r->add(SetImmediateData{offset, std::vector<uint8_t>(bytes, bytes + (bytes != nullptr ? size : 0))});
   }
 }
 
 void Entry<ProcId::RenderBundleEncoderSetLabel>::call(WGPURenderBundleEncoder encoder, WGPUStringView label) {
-  if (BundleRecorder* r = recorder(encoder, ProcId::RenderBundleEncoderSetLabel)) r->set_label(gpu::to_std(label));
+  if (BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, ProcId::RenderBundleEncoderSetLabel)) r->set_label(gpu::to_std(label));
 }
 
 WGPURenderBundle Entry<ProcId::RenderBundleEncoderFinish>::call(WGPURenderBundleEncoder encoder,
                                                                 const WGPURenderBundleDescriptor* desc) {
-  BundleRecorder* r = recorder(encoder, ProcId::RenderBundleEncoderFinish);
+  BundleRecorder* r = checked<BundleRecorder>(encoder, Kind::RenderBundleEncoder, ProcId::RenderBundleEncoderFinish);
   return r != nullptr ? r->finish(desc) : nullptr;
 }
 

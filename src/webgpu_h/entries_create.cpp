@@ -19,14 +19,8 @@ std::string label_of(WGPUStringView label) { return std::string(gpu::to_std(labe
 
 // The device of a creation, ready: a creation during a recovery waits for it (bounded).
 Device* creating_device(WGPUDevice device, ProcId id) {
-  auto* self = object_of<Device>(device, Kind::Device);
-  if (self == nullptr) {
-    Call call{id};
-    call.failure = "the device passed is not one warden's webgpu.h library handed out";
-    call.report();
-    return nullptr;
-  }
-  (void)self->ready_device();
+  auto* self = checked<Device>(device, Kind::Device, id);
+  if (self != nullptr) (void)self->ready_device();
   return self;
 }
 
@@ -146,13 +140,8 @@ WGPUTextureView Entry<ProcId::TextureCreateView>::call(WGPUTexture texture, cons
     return to_app<WGPUTextureView>(new SurfaceTextureView(Kind::TextureView, self, view, surface_texture->generation(),
                                                           desc != nullptr ? label_of(desc->label) : surface_texture->label()));
   }
-  auto* owner = dynamic_cast<Texture*>(from_app(texture, Kind::Texture));
-  if (owner == nullptr) {
-    Call call{ProcId::TextureCreateView};
-    call.failure = "the texture passed is not one warden's webgpu.h library handed out";
-    call.report();
-    return nullptr;
-  }
+  auto* owner = checked<Texture>(texture, Kind::Texture, ProcId::TextureCreateView);
+  if (owner == nullptr) return nullptr;
   Device& self = *owner->device();
   (void)self.ready_device();
   WGPUTextureViewDescriptor none{};
@@ -456,13 +445,8 @@ WGPUQuerySet Entry<ProcId::DeviceCreateQuerySet>::call(WGPUDevice device, const 
 
 WGPUFuture Entry<ProcId::ShaderModuleGetCompilationInfo>::call(WGPUShaderModule module,
                                                                WGPUCompilationInfoCallbackInfo info) {
-  auto* self = dynamic_cast<ShaderModule*>(from_app(module, Kind::ShaderModule));
-  if (self == nullptr) {
-    Call call{ProcId::ShaderModuleGetCompilationInfo};
-    call.failure = "the shader module passed is not one warden's webgpu.h library handed out";
-    call.report();
-    return WGPUFuture{0};
-  }
+  auto* self = checked<ShaderModule>(module, Kind::ShaderModule, ProcId::ShaderModuleGetCompilationInfo);
+  if (self == nullptr) return WGPUFuture{0};
   FutureTable& futures = self->device()->instance().futures();
   const WGPUFuture future = futures.add(info.mode);
   auto dawn_module = static_cast<WGPUShaderModule>(self->dawn(nullptr));

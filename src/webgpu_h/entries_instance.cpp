@@ -27,36 +27,6 @@ std::optional<gpu::BackendChoice> backend_choice(WGPUBackendType backend) {
   }
 }
 
-Instance* instance_of(WGPUInstance instance, ProcId id) {
-  auto* object = object_of<Instance>(instance, Kind::Instance);
-  if (object == nullptr) {
-    Call call{id};
-    call.failure = "the instance passed is not one warden's webgpu.h library handed out";
-    call.report();
-  }
-  return object;
-}
-
-Device* device_of(WGPUDevice device, ProcId id) {
-  auto* object = object_of<Device>(device, Kind::Device);
-  if (object == nullptr) {
-    Call call{id};
-    call.failure = "the device passed is not one warden's webgpu.h library handed out";
-    call.report();
-  }
-  return object;
-}
-
-Adapter* adapter_of(WGPUAdapter adapter, ProcId id) {
-  auto* object = object_of<Adapter>(adapter, Kind::Adapter);
-  if (object == nullptr) {
-    Call call{id};
-    call.failure = "the adapter passed is not one warden's webgpu.h library handed out";
-    call.report();
-  }
-  return object;
-}
-
 // Where a Dawn callback of a forwarded asynchronous call goes: the application's callback, run
 // when the instance's future says so.
 template <typename Info>
@@ -90,7 +60,7 @@ WGPUProc Entry<ProcId::GetProcAddress>::call(WGPUStringView name) { return expor
 
 WGPUFuture Entry<ProcId::InstanceRequestAdapter>::call(WGPUInstance instance, const WGPURequestAdapterOptions* options,
                                                        WGPURequestAdapterCallbackInfo info) {
-  Instance* self = instance_of(instance, ProcId::InstanceRequestAdapter);
+  Instance* self = checked<Instance>(instance, Kind::Instance, ProcId::InstanceRequestAdapter);
   if (self == nullptr) return WGPUFuture{0};
   const WGPUFuture future = self->futures().add(info.mode);
   const WGPUBackendType backend = options != nullptr ? options->backendType : WGPUBackendType_Undefined;
@@ -120,12 +90,12 @@ WGPUFuture Entry<ProcId::InstanceRequestAdapter>::call(WGPUInstance instance, co
 }
 
 void Entry<ProcId::InstanceProcessEvents>::call(WGPUInstance instance) {
-  if (Instance* self = instance_of(instance, ProcId::InstanceProcessEvents)) self->process_events();
+  if (Instance* self = checked<Instance>(instance, Kind::Instance, ProcId::InstanceProcessEvents)) self->process_events();
 }
 
 WGPUWaitStatus Entry<ProcId::InstanceWaitAny>::call(WGPUInstance instance, size_t count, WGPUFutureWaitInfo* futures,
                                                     uint64_t timeout_ns) {
-  Instance* self = instance_of(instance, ProcId::InstanceWaitAny);
+  Instance* self = checked<Instance>(instance, Kind::Instance, ProcId::InstanceWaitAny);
   if (self == nullptr) return WGPUWaitStatus_Error;
   for (size_t i = 0; i < count; ++i) {
     if (self->futures().unknown(futures[i].future)) return WGPUWaitStatus_Error;
@@ -141,7 +111,7 @@ WGPUWaitStatus Entry<ProcId::InstanceWaitAny>::call(WGPUInstance instance, size_
 
 WGPUFuture Entry<ProcId::AdapterRequestDevice>::call(WGPUAdapter adapter, const WGPUDeviceDescriptor* desc,
                                                      WGPURequestDeviceCallbackInfo info) {
-  Adapter* self = adapter_of(adapter, ProcId::AdapterRequestDevice);
+  Adapter* self = checked<Adapter>(adapter, Kind::Adapter, ProcId::AdapterRequestDevice);
   if (self == nullptr) return WGPUFuture{0};
   const WGPUFuture future = self->instance().futures().add(info.mode);
   std::string why;
@@ -159,7 +129,7 @@ WGPUFuture Entry<ProcId::AdapterRequestDevice>::call(WGPUAdapter adapter, const 
 }
 
 WGPUDevice Entry<ProcId::AdapterCreateDevice>::call(WGPUAdapter adapter, const WGPUDeviceDescriptor* desc) {
-  Adapter* self = adapter_of(adapter, ProcId::AdapterCreateDevice);
+  Adapter* self = checked<Adapter>(adapter, Kind::Adapter, ProcId::AdapterCreateDevice);
   if (self == nullptr) return nullptr;
   std::string why;
   Device* device = Device::create(*self, desc, &why);
@@ -168,33 +138,33 @@ WGPUDevice Entry<ProcId::AdapterCreateDevice>::call(WGPUAdapter adapter, const W
 }
 
 WGPUInstance Entry<ProcId::AdapterGetInstance>::call(WGPUAdapter adapter) {
-  Adapter* self = adapter_of(adapter, ProcId::AdapterGetInstance);
+  Adapter* self = checked<Adapter>(adapter, Kind::Adapter, ProcId::AdapterGetInstance);
   if (self == nullptr) return nullptr;
   self->instance().add_ref();
   return to_app<WGPUInstance>(&self->instance());
 }
 
 WGPUAdapter Entry<ProcId::DeviceGetAdapter>::call(WGPUDevice device) {
-  Device* self = device_of(device, ProcId::DeviceGetAdapter);
+  Device* self = checked<Device>(device, Kind::Device, ProcId::DeviceGetAdapter);
   if (self == nullptr) return nullptr;
   self->adapter().add_ref();
   return to_app<WGPUAdapter>(&self->adapter());
 }
 
 WGPUQueue Entry<ProcId::DeviceGetQueue>::call(WGPUDevice device) {
-  Device* self = device_of(device, ProcId::DeviceGetQueue);
+  Device* self = checked<Device>(device, Kind::Device, ProcId::DeviceGetQueue);
   if (self == nullptr) return nullptr;
   self->add_ref();  // the queue's references are its device's
   return to_app<WGPUQueue>(&self->queue());
 }
 
 WGPUFuture Entry<ProcId::DeviceGetLostFuture>::call(WGPUDevice device) {
-  Device* self = device_of(device, ProcId::DeviceGetLostFuture);
+  Device* self = checked<Device>(device, Kind::Device, ProcId::DeviceGetLostFuture);
   return self != nullptr ? self->lost_future() : WGPUFuture{0};
 }
 
 WGPUFuture Entry<ProcId::DevicePopErrorScope>::call(WGPUDevice device, WGPUPopErrorScopeCallbackInfo info) {
-  Device* self = device_of(device, ProcId::DevicePopErrorScope);
+  Device* self = checked<Device>(device, Kind::Device, ProcId::DevicePopErrorScope);
   if (self == nullptr) return WGPUFuture{0};
   FutureTable& futures = self->instance().futures();
   const WGPUFuture future = futures.add(info.mode);
@@ -229,22 +199,22 @@ WGPUFuture Entry<ProcId::DevicePopErrorScope>::call(WGPUDevice device, WGPUPopEr
 }
 
 void Entry<ProcId::DeviceSetLoggingCallback>::call(WGPUDevice device, WGPULoggingCallbackInfo info) {
-  Device* self = device_of(device, ProcId::DeviceSetLoggingCallback);
+  Device* self = checked<Device>(device, Kind::Device, ProcId::DeviceSetLoggingCallback);
   if (self == nullptr) return;
   // Its callback names no object: Dawn's current device takes it as it is.
   if (WGPUDevice current = self->ready_device()) self->procs().DeviceSetLoggingCallback(current, info);
 }
 
 void Entry<ProcId::DeviceTick>::call(WGPUDevice device) {
-  if (Device* self = device_of(device, ProcId::DeviceTick)) self->poll();
+  if (Device* self = checked<Device>(device, Kind::Device, ProcId::DeviceTick)) self->poll();
 }
 
 void Entry<ProcId::DeviceDestroy>::call(WGPUDevice device) {
-  if (Device* self = device_of(device, ProcId::DeviceDestroy)) self->destroy();
+  if (Device* self = checked<Device>(device, Kind::Device, ProcId::DeviceDestroy)) self->destroy();
 }
 
 void Entry<ProcId::DeviceForceLoss>::call(WGPUDevice device, WGPUDeviceLostReason, WGPUStringView message) {
-  Device* self = device_of(device, ProcId::DeviceForceLoss);
+  Device* self = checked<Device>(device, Kind::Device, ProcId::DeviceForceLoss);
   // A loss warden recovers from: applications and tests rehearse one this way. The state settles
   // in the call: what was recorded until now belongs to a lost generation.
   if (self != nullptr) self->force_loss(gpu::to_std(message));

@@ -9,24 +9,6 @@
 
 namespace warden::webgpu_h {
 
-namespace {
-
-// A reference call on something that is not warden's object of that kind is reported, not
-// followed: the pointer cannot be trusted.
-Object* checked(const void* pointer, Kind kind, ProcId id) {
-  Object* object = from_app(pointer, kind);
-  if (object == nullptr) {
-    Call call{id};
-    call.failure = pointer == nullptr ? fmt::format("the {} is null", kind_name(kind))
-                                      : fmt::format("the {} passed is not one warden's webgpu.h library handed out",
-                                                    kind_name(kind));
-    call.report();
-  }
-  return object;
-}
-
-}  // namespace
-
 #define WARDEN_WEBGPU_REFERENCES(Name)                                                     \
   void Entry<ProcId::Name##AddRef>::call(WGPU##Name object) {                              \
     if (Object* o = checked(object, Kind::Name, ProcId::Name##AddRef)) o->add_ref();       \

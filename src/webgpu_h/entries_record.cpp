@@ -11,17 +11,6 @@ namespace warden::webgpu_h {
 
 namespace {
 
-template <typename T>
-T* checked(const void* pointer, Kind kind, ProcId id) {
-  auto* object = dynamic_cast<T*>(from_app(pointer, kind));
-  if (object == nullptr) {
-    Call call{id};
-    call.failure = fmt::format("the {} passed is not one warden's webgpu.h library handed out", kind_name(kind));
-    call.report();
-  }
-  return object;
-}
-
 // The Dawn object of an application's object for a call, as the generic forward finds it.
 template <typename Wgpu>
 Wgpu dawn_arg(Wgpu app, Call& call) {
@@ -29,14 +18,14 @@ Wgpu dawn_arg(Wgpu app, Call& call) {
 }
 
 // A copy's texture side with its Dawn texture.
-WGPUTexelCopyTextureInfo texture_side(const WGPUTexelCopyTextureInfo* info, Call& call) {
+WGPUTexelCopyTextureInfo copy_side(const WGPUTexelCopyTextureInfo* info, Call& call) {
   WGPUTexelCopyTextureInfo out = info != nullptr ? *info : WGPUTexelCopyTextureInfo{};
   if (info == nullptr && call.failure.empty()) call.failure = "a copy's texture side is null";
   out.texture = dawn_arg(out.texture, call);
   return out;
 }
 
-WGPUTexelCopyBufferInfo buffer_side(const WGPUTexelCopyBufferInfo* info, Call& call) {
+WGPUTexelCopyBufferInfo copy_side(const WGPUTexelCopyBufferInfo* info, Call& call) {
   WGPUTexelCopyBufferInfo out = info != nullptr ? *info : WGPUTexelCopyBufferInfo{};
   if (info == nullptr && call.failure.empty()) call.failure = "a copy's buffer side is null";
   out.buffer = dawn_arg(out.buffer, call);
@@ -120,34 +109,36 @@ WGPUComputePassEncoder Entry<ProcId::CommandEncoderBeginComputePass>::call(WGPUC
       new ComputePassEncoder(Kind::ComputePassEncoder, *self->device(), pass, self->generation(), label));
 }
 
+namespace {
+
+// A copy between a buffer and a texture, or two textures: both sides with their Dawn objects.
+template <ProcId Id, typename From, typename To>
+void copy(WGPUCommandEncoder encoder, const From* source, const To* destination, const WGPUExtent3D* size) {
+  Call call{Id};
+  WGPUCommandEncoder dawn_encoder = dawn_arg(encoder, call);
+  const From from = copy_side(source, call);
+  const To to = copy_side(destination, call);
+  if (proceed(call)) (dawn_procs().*Member<Id>::value)(dawn_encoder, &from, &to, size);
+}
+
+}  // namespace
+
 void Entry<ProcId::CommandEncoderCopyBufferToTexture>::call(WGPUCommandEncoder encoder, const WGPUTexelCopyBufferInfo* source,
                                                             const WGPUTexelCopyTextureInfo* destination,
                                                             const WGPUExtent3D* size) {
-  Call call{ProcId::CommandEncoderCopyBufferToTexture};
-  WGPUCommandEncoder dawn_encoder = dawn_arg(encoder, call);
-  const WGPUTexelCopyBufferInfo from = buffer_side(source, call);
-  const WGPUTexelCopyTextureInfo to = texture_side(destination, call);
-  if (proceed(call)) dawn_procs().CommandEncoderCopyBufferToTexture(dawn_encoder, &from, &to, size);
+  copy<ProcId::CommandEncoderCopyBufferToTexture>(encoder, source, destination, size);
 }
 
 void Entry<ProcId::CommandEncoderCopyTextureToBuffer>::call(WGPUCommandEncoder encoder, const WGPUTexelCopyTextureInfo* source,
                                                             const WGPUTexelCopyBufferInfo* destination,
                                                             const WGPUExtent3D* size) {
-  Call call{ProcId::CommandEncoderCopyTextureToBuffer};
-  WGPUCommandEncoder dawn_encoder = dawn_arg(encoder, call);
-  const WGPUTexelCopyTextureInfo from = texture_side(source, call);
-  const WGPUTexelCopyBufferInfo to = buffer_side(destination, call);
-  if (proceed(call)) dawn_procs().CommandEncoderCopyTextureToBuffer(dawn_encoder, &from, &to, size);
+  copy<ProcId::CommandEncoderCopyTextureToBuffer>(encoder, source, destination, size);
 }
 
 void Entry<ProcId::CommandEncoderCopyTextureToTexture>::call(WGPUCommandEncoder encoder, const WGPUTexelCopyTextureInfo* source,
                                                              const WGPUTexelCopyTextureInfo* destination,
                                                              const WGPUExtent3D* size) {
-  Call call{ProcId::CommandEncoderCopyTextureToTexture};
-  WGPUCommandEncoder dawn_encoder = dawn_arg(encoder, call);
-  const WGPUTexelCopyTextureInfo from = texture_side(source, call);
-  const WGPUTexelCopyTextureInfo to = texture_side(destination, call);
-  if (proceed(call)) dawn_procs().CommandEncoderCopyTextureToTexture(dawn_encoder, &from, &to, size);
+  copy<ProcId::CommandEncoderCopyTextureToTexture>(encoder, source, destination, size);
 }
 
 WGPUCommandBuffer Entry<ProcId::CommandEncoderFinish>::call(WGPUCommandEncoder encoder,

@@ -139,26 +139,12 @@ class Surface final : public Object {
   uint64_t presented_generation_ = 0;
 };
 
-Surface* surface_of(WGPUSurface surface, ProcId id) {
-  auto* object = dynamic_cast<Surface*>(from_app(surface, Kind::Surface));
-  if (object == nullptr) {
-    Call call{id};
-    call.failure = surface == nullptr ? "the surface is null" : not_warden_object(surface, Kind::Surface, call);
-    call.report();
-  }
-  return object;
-}
-
 }  // namespace
 
 WGPUSurface Entry<ProcId::InstanceCreateSurface>::call(WGPUInstance instance, const WGPUSurfaceDescriptor* desc) {
-  auto* self = object_of<Instance>(instance, Kind::Instance);
+  auto* self = checked<Instance>(instance, Kind::Instance, ProcId::InstanceCreateSurface);
+  if (self == nullptr) return nullptr;
   Call call{ProcId::InstanceCreateSurface};
-  if (self == nullptr) {
-    call.failure = instance == nullptr ? "the instance is null" : not_warden_object(instance, Kind::Instance, call);
-    call.report();
-    return nullptr;
-  }
   std::optional<Source> source = desc != nullptr ? source_of(desc->nextInChain) : std::nullopt;
   if (!source) {
     call.failure = "the descriptor chains no window warden's webgpu.h library serves (WGPUSurfaceSourceXlibWindow, "
@@ -171,7 +157,7 @@ WGPUSurface Entry<ProcId::InstanceCreateSurface>::call(WGPUInstance instance, co
 
 WGPUStatus Entry<ProcId::SurfaceGetCapabilities>::call(WGPUSurface surface, WGPUAdapter adapter,
                                                        WGPUSurfaceCapabilities* capabilities) {
-  Surface* self = surface_of(surface, ProcId::SurfaceGetCapabilities);
+  Surface* self = checked<Surface>(surface, Kind::Surface, ProcId::SurfaceGetCapabilities);
   Call call{ProcId::SurfaceGetCapabilities};
   WGPUAdapter dawn_adapter = Arg<WGPUAdapter>::in(adapter, call);
   if (self == nullptr || dawn_adapter == nullptr || capabilities == nullptr) {
@@ -184,7 +170,7 @@ WGPUStatus Entry<ProcId::SurfaceGetCapabilities>::call(WGPUSurface surface, WGPU
 }
 
 void Entry<ProcId::SurfaceConfigure>::call(WGPUSurface surface, const WGPUSurfaceConfiguration* config) {
-  Surface* self = surface_of(surface, ProcId::SurfaceConfigure);
+  Surface* self = checked<Surface>(surface, Kind::Surface, ProcId::SurfaceConfigure);
   if (self == nullptr) return;
   auto* device = config != nullptr ? object_of<Device>(config->device, Kind::Device) : nullptr;
   if (device == nullptr) {
@@ -197,11 +183,11 @@ void Entry<ProcId::SurfaceConfigure>::call(WGPUSurface surface, const WGPUSurfac
 }
 
 void Entry<ProcId::SurfaceUnconfigure>::call(WGPUSurface surface) {
-  if (Surface* self = surface_of(surface, ProcId::SurfaceUnconfigure)) self->unconfigure();
+  if (Surface* self = checked<Surface>(surface, Kind::Surface, ProcId::SurfaceUnconfigure)) self->unconfigure();
 }
 
 void Entry<ProcId::SurfaceGetCurrentTexture>::call(WGPUSurface surface, WGPUSurfaceTexture* texture) {
-  Surface* self = surface_of(surface, ProcId::SurfaceGetCurrentTexture);
+  Surface* self = checked<Surface>(surface, Kind::Surface, ProcId::SurfaceGetCurrentTexture);
   if (self == nullptr || texture == nullptr) return;
   std::string why;
   auto dawn_surface = static_cast<WGPUSurface>(self->dawn(&why));
@@ -224,7 +210,7 @@ void Entry<ProcId::SurfaceGetCurrentTexture>::call(WGPUSurface surface, WGPUSurf
 }
 
 void Entry<ProcId::SurfacePresent>::call(WGPUSurface surface) {
-  Surface* self = surface_of(surface, ProcId::SurfacePresent);
+  Surface* self = checked<Surface>(surface, Kind::Surface, ProcId::SurfacePresent);
   if (self == nullptr) return;
   auto dawn_surface = static_cast<WGPUSurface>(self->dawn(nullptr));
   if (dawn_surface == nullptr) return;  // no device now: nothing was drawn to present

@@ -86,6 +86,19 @@ std::string not_warden_object(const void* pointer, Kind kind, Call& call) {
                      kind_name(kind));
 }
 
+void report_unusable(const void* pointer, Kind kind, ProcId id) {
+  Call call{id};
+  if (pointer == nullptr) {
+    call.failure = fmt::format("the {} is null", kind_name(kind));
+  } else if (Object* object = from_app(pointer, kind)) {
+    call.device = object->device();
+    call.failure = fmt::format("{} cannot be used here", describe(*object));
+  } else {
+    call.failure = not_warden_object(pointer, kind, call);
+  }
+  call.report();
+}
+
 void* dawn_of(const void* pointer, Kind kind, Call& call) {
   // A call already dropped (an argument of a lost generation) translates nothing more: a custody
   // object's resolve would wait for the recovery under way.

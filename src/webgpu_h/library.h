@@ -282,4 +282,17 @@ T* object_of(const void* pointer, Kind kind) {
   return static_cast<T*>(from_app(pointer, kind));
 }
 
+/// Reports, as call `id`, why `pointer` cannot be used as warden's object of `kind`: it is null,
+/// of another kind or library, or warden's object of that kind that the call cannot take.
+void report_unusable(const void* pointer, Kind kind, ProcId id);
+
+/// The object behind `pointer` when it is warden's object of `kind` and of type T; else null,
+/// and the call `id` has reported why (report_unusable).
+template <typename T = Object>
+T* checked(const void* pointer, Kind kind, ProcId id) {
+  auto* object = dynamic_cast<T*>(from_app(pointer, kind));
+  if (object == nullptr) [[unlikely]] report_unusable(pointer, kind, id);
+  return object;
+}
+
 }  // namespace warden::webgpu_h

@@ -121,15 +121,48 @@ class Library {
     return status;
   }
 
+  // Finishes `encoder`, submits it, and releases both.
+  void submit(WGPUCommandEncoder encoder) const {
+    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+    wgpuQueueSubmit(queue, 1, &commands);
+    wgpuCommandBufferRelease(commands);
+    wgpuCommandEncoderRelease(encoder);
+  }
+
+  // Copies the RGBA8 `texture` (width x height) into a readback buffer through `encoder`, submits
+  // it, and reads the rows back, 256 bytes each; `copy` false only submits (an unreadable one).
+  std::vector<uint8_t> submit_and_read(WGPUCommandEncoder encoder, WGPUTexture texture, uint32_t width, uint32_t height,
+                                       bool copy = true) const {
+    const uint64_t size = 256ull * height;
+    WGPUBuffer readback = buffer(size, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "pixels");
+    if (copy) {
+      WGPUTexelCopyTextureInfo from{};
+      from.texture = texture;
+      from.aspect = WGPUTextureAspect_All;
+      WGPUTexelCopyBufferInfo to{};
+      to.buffer = readback;
+      to.layout.bytesPerRow = 256;
+      to.layout.rowsPerImage = height;
+      WGPUExtent3D extent{width, height, 1};
+      wgpuCommandEncoderCopyTextureToBuffer(encoder, &from, &to, &extent);
+    }
+    submit(encoder);
+    std::vector<uint8_t> pixels;
+    if (copy && map_read(readback, size) == WGPUMapAsyncStatus_Success) {
+      const auto* mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback, 0, size));
+      pixels.assign(mapped, mapped + size);
+      wgpuBufferUnmap(readback);
+    }
+    wgpuBufferRelease(readback);
+    return pixels;
+  }
+
   // Copies `size` bytes of `from` into a new readback buffer and reads them.
   std::vector<uint8_t> read(WGPUBuffer from, uint64_t size) const {
     WGPUBuffer readback = buffer(size, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "readback");
     WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device, nullptr);
     wgpuCommandEncoderCopyBufferToBuffer(encoder, from, 0, readback, 0, size);
-    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
-    wgpuQueueSubmit(queue, 1, &commands);
-    wgpuCommandBufferRelease(commands);
-    wgpuCommandEncoderRelease(encoder);
+    submit(encoder);
     std::vector<uint8_t> bytes;
     if (map_read(readback, size) == WGPUMapAsyncStatus_Success) {
       const auto* mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback, 0, size));
@@ -152,6 +185,20 @@ bool any_error_says(const Heard& heard, const std::string& what) {
     if (e.find(what) != std::string::npos) return true;
   }
   return false;
+}
+
+// A render pass on `view` that clears it to `clear`.
+WGPURenderPassEncoder begin_clear_pass(WGPUCommandEncoder encoder, WGPUTextureView view, WGPUColor clear) {
+  WGPURenderPassColorAttachment attachment{};
+  attachment.view = view;
+  attachment.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
+  attachment.loadOp = WGPULoadOp_Clear;
+  attachment.storeOp = WGPUStoreOp_Store;
+  attachment.clearValue = clear;
+  WGPURenderPassDescriptor desc{};
+  desc.colorAttachmentCount = 1;
+  desc.colorAttachments = &attachment;
+  return wgpuCommandEncoderBeginRenderPass(encoder, &desc);
 }
 
 TEST(WebgpuLibrary, GetProcAddressGivesTheExportedFunctionOfEveryEntryPoint) {
@@ -437,42 +484,12 @@ struct Target {
   }
   // Clears to black, executes `bundle`, and reads the 16x16 pixels back.
   std::vector<uint8_t> draw(WGPURenderBundle bundle) const {
-    WGPUBuffer readback = gpu.buffer(256 * 16, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "pixels");
     WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
-    WGPURenderPassColorAttachment attachment{};
-    attachment.view = view;
-    attachment.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
-    attachment.loadOp = WGPULoadOp_Clear;
-    attachment.storeOp = WGPUStoreOp_Store;
-    attachment.clearValue = {0, 0, 0, 1};
-    WGPURenderPassDescriptor pass_desc{};
-    pass_desc.colorAttachmentCount = 1;
-    pass_desc.colorAttachments = &attachment;
-    WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(encoder, &pass_desc);
+    WGPURenderPassEncoder pass = begin_clear_pass(encoder, view, {0, 0, 0, 1});
     wgpuRenderPassEncoderExecuteBundles(pass, 1, &bundle);
     wgpuRenderPassEncoderEnd(pass);
-    WGPUTexelCopyTextureInfo from{};
-    from.texture = texture;
-    from.aspect = WGPUTextureAspect_All;
-    WGPUTexelCopyBufferInfo to{};
-    to.buffer = readback;
-    to.layout.bytesPerRow = 256;
-    to.layout.rowsPerImage = 16;
-    WGPUExtent3D extent{16, 16, 1};
-    wgpuCommandEncoderCopyTextureToBuffer(encoder, &from, &to, &extent);
-    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
-    wgpuQueueSubmit(gpu.queue, 1, &commands);
-    std::vector<uint8_t> pixels;
-    if (gpu.map_read(readback, 256 * 16) == WGPUMapAsyncStatus_Success) {
-      const auto* mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback, 0, 256 * 16));
-      pixels.assign(mapped, mapped + 256 * 16);
-      wgpuBufferUnmap(readback);
-    }
-    wgpuCommandBufferRelease(commands);
     wgpuRenderPassEncoderRelease(pass);
-    wgpuCommandEncoderRelease(encoder);
-    wgpuBufferRelease(readback);
-    return pixels;
+    return gpu.submit_and_read(encoder, texture, 16, 16);
   }
   const Library& gpu;
   WGPUTexture texture = nullptr;
@@ -573,11 +590,8 @@ TEST(WebgpuLibrary, AGroupOfAPipelinesImplicitLayoutIsMadeAgainOnEveryNewDevice)
     wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
     wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
     wgpuComputePassEncoderEnd(pass);
-    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
-    wgpuQueueSubmit(gpu.queue, 1, &commands);
-    wgpuCommandBufferRelease(commands);
     wgpuComputePassEncoderRelease(pass);
-    wgpuCommandEncoderRelease(encoder);
+    gpu.submit(encoder);
     return gpu.read(data, 32);
   };
   std::vector<uint8_t> expected(32);
@@ -644,50 +658,22 @@ TEST_F(WebgpuLibrarySurface, AConfiguredSurfacePresentsTheSameFrameAcrossLossesU
         << "status " << st.status;
     if (st.texture == nullptr) return {};
     WGPUTextureView view = wgpuTextureCreateView(st.texture, nullptr);
-    WGPUBuffer readback = gpu.buffer(256 * 48, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "surface pixels");
     WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
-    WGPURenderPassColorAttachment attachment{};
-    attachment.view = view;
-    attachment.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
-    attachment.loadOp = WGPULoadOp_Clear;
-    attachment.storeOp = WGPUStoreOp_Store;
-    attachment.clearValue = {0.2, 0.4, 0.6, 1.0};
-    WGPURenderPassDescriptor pass_desc{};
-    pass_desc.colorAttachmentCount = 1;
-    pass_desc.colorAttachments = &attachment;
-    WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(encoder, &pass_desc);
+    WGPURenderPassEncoder pass = begin_clear_pass(encoder, view, {0.2, 0.4, 0.6, 1.0});
     wgpuRenderPassEncoderEnd(pass);
-    if (readable) {
-      WGPUTexelCopyTextureInfo from{};
-      from.texture = st.texture;
-      from.aspect = WGPUTextureAspect_All;
-      WGPUTexelCopyBufferInfo to{};
-      to.buffer = readback;
-      to.layout.bytesPerRow = 256;
-      to.layout.rowsPerImage = 48;
-      WGPUExtent3D extent{64, 48, 1};
-      wgpuCommandEncoderCopyTextureToBuffer(encoder, &from, &to, &extent);
-    }
-    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
-    wgpuQueueSubmit(gpu.queue, 1, &commands);
-    wgpuSurfacePresent(surface);
-    std::vector<uint8_t> pixels{1};  // presented, unreadable: one byte says so
-    if (readable && gpu.map_read(readback, 256 * 48) == WGPUMapAsyncStatus_Success) {
-      const auto* mapped = static_cast<const uint8_t*>(wgpuBufferGetConstMappedRange(readback, 0, 256 * 48));
-      pixels.assign(mapped, mapped + 256 * 48);
-      wgpuBufferUnmap(readback);
-    }
-    wgpuCommandBufferRelease(commands);
     wgpuRenderPassEncoderRelease(pass);
-    wgpuCommandEncoderRelease(encoder);
-    wgpuBufferRelease(readback);
+    std::vector<uint8_t> pixels = gpu.submit_and_read(encoder, st.texture, 64, 48, readable);
+    wgpuSurfacePresent(surface);
+    if (!readable) pixels = {1};  // presented, unreadable: one byte says so
     wgpuTextureViewRelease(view);
     wgpuTextureRelease(st.texture);
     return pixels;
   };
   const std::vector<uint8_t> before = frame();
   ASSERT_FALSE(before.empty());
-  if (readable) EXPECT_EQ(before.size(), 256u * 48u) << "the surface's texture was not read back";
+  if (readable) {
+    EXPECT_EQ(before.size(), 256u * 48u) << "the surface's texture was not read back";
+  }
   for (int loss = 1; loss <= 2; ++loss) {
     ASSERT_TRUE(gpu.lose_and_recover());
     EXPECT_EQ(frame(), before) << "after loss " << loss;

@@ -462,7 +462,7 @@ WGPUFuture Entry<ProcId::ShaderModuleGetCompilationInfo>::call(WGPUShaderModule 
     WGPUCompilationInfoCallbackInfo info;
   };
   WGPUCompilationInfoCallbackInfo dawn_info{};
-  dawn_info.mode = WGPUCallbackMode_AllowProcessEvents;
+  dawn_info.mode = dawn_mode(info.mode);
   dawn_info.userdata1 = new Relay{&futures, future, info};
   // The compilation info is Dawn's, valid only inside its callback: the application's callback
   // runs there when its mode allows, else it is told the request was cancelled.

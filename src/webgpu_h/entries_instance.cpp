@@ -182,7 +182,7 @@ WGPUFuture Entry<ProcId::DevicePopErrorScope>::call(WGPUDevice device, WGPUPopEr
   }
   auto* relay = new Relay<WGPUPopErrorScopeCallbackInfo>{&futures, future, info};
   WGPUPopErrorScopeCallbackInfo dawn_info{};
-  dawn_info.mode = WGPUCallbackMode_AllowProcessEvents;
+  dawn_info.mode = dawn_mode(info.mode);
   dawn_info.userdata1 = relay;
   dawn_info.callback = [](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView message, void* userdata1,
                           void*) {

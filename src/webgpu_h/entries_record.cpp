@@ -272,7 +272,7 @@ WGPUFuture Entry<ProcId::QueueOnSubmittedWorkDone>::call(WGPUQueue queue, WGPUQu
     return future;
   }
   WGPUQueueWorkDoneCallbackInfo dawn_info{};
-  dawn_info.mode = WGPUCallbackMode_AllowProcessEvents;
+  dawn_info.mode = dawn_mode(info.mode);
   dawn_info.userdata1 = new GenerationRelay<WGPUQueueWorkDoneCallbackInfo>{&futures, future, info, &device, device.live_generation()};
   dawn_info.callback = [](WGPUQueueWorkDoneStatus status, WGPUStringView message, void* userdata1, void*) {
     auto* relay = static_cast<GenerationRelay<WGPUQueueWorkDoneCallbackInfo>*>(userdata1);
@@ -307,7 +307,7 @@ WGPUFuture Entry<ProcId::BufferMapAsync>::call(WGPUBuffer buffer, WGPUMapMode mo
     return future;
   }
   WGPUBufferMapCallbackInfo dawn_info{};
-  dawn_info.mode = WGPUCallbackMode_AllowProcessEvents;
+  dawn_info.mode = dawn_mode(info.mode);
   dawn_info.userdata1 = new GenerationRelay<WGPUBufferMapCallbackInfo>{&futures, future, info, &device, device.live_generation()};
   dawn_info.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* userdata1, void*) {
     auto* relay = static_cast<GenerationRelay<WGPUBufferMapCallbackInfo>*>(userdata1);

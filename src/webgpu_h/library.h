@@ -49,6 +49,15 @@ class FutureTable {
   std::unordered_map<uint64_t, Entry> pending_;
 };
 
+/// The mode a forwarded asynchronous call asks Dawn for: the application's own when it allows
+/// its callback anywhere (Dawn may then call back before the call returns, as a program such as
+/// Dear ImGui's backend expects of an error scope), else AllowProcessEvents, so that Dawn's
+/// callback lands in warden's ProcessEvents and completes warden's future.
+inline WGPUCallbackMode dawn_mode(WGPUCallbackMode application) {
+  return application == WGPUCallbackMode_AllowSpontaneous ? WGPUCallbackMode_AllowSpontaneous
+                                                           : WGPUCallbackMode_AllowProcessEvents;
+}
+
 class Device;
 
 class Instance final : public Object {

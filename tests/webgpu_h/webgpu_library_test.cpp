@@ -338,6 +338,15 @@ TEST(WebgpuLibrary, ErrorScopesCatchWhatDawnRefusesAsWithDawn) {
   EXPECT_EQ(wgpuInstanceWaitAny(gpu.instance, 1, &wait, 1'000'000'000ull), WGPUWaitStatus_Success);
   EXPECT_EQ(caught, WGPUErrorType_Validation);
   EXPECT_TRUE(gpu.heard.errors.empty()) << "the scope caught it: " << gpu.heard.errors.front();
+  // AllowSpontaneous: the scope's answer comes before the pop returns, as with Dawn (a program
+  // may read a local the callback writes right after the call, as Dear ImGui's backend does).
+  wgpuDevicePushErrorScope(gpu.device, WGPUErrorFilter_Validation);
+  WGPUBuffer bad_again = gpu.buffer(16, WGPUBufferUsage_MapRead | WGPUBufferUsage_MapWrite, "both maps again");
+  caught = WGPUErrorType_NoError;
+  info.mode = WGPUCallbackMode_AllowSpontaneous;
+  wgpuDevicePopErrorScope(gpu.device, info);
+  EXPECT_EQ(caught, WGPUErrorType_Validation) << "not told before wgpuDevicePopErrorScope returned";
+  wgpuBufferRelease(bad_again);
   // The refused buffer is an error object: a call on it is an error naming it, never a crash.
   EXPECT_EQ(wgpuBufferGetSize(bad), 0u);
   wgpuInstanceProcessEvents(gpu.instance);

@@ -19,9 +19,12 @@
 //   webgpu_h_encode_10k_draws_warden_vs_dawn     warden's time / Dawn's
 //   webgpu_h_churn_<kind>_{dawn,warden}_ns       one create + release, for buffer, texture,
 //   webgpu_h_churn_<kind>_warden_vs_dawn         sampler, bind_group
+//   webgpu_h_memory_<kind>_{dawn,warden}_bytes   heap bytes in use per live object (malloc's count,
+//                                                Dawn's and warden's together), buffer, texture
 //   webgpu_h_bench_errors_{dawn,warden}          uncaptured errors each device reported (want 0)
 //   webgpu_h_encode_backend                      the backend asked for
 #include <dlfcn.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <webgpu/webgpu.h>
@@ -374,6 +377,40 @@ double churn_pair_ns(const Side& s, Churn kind) {
   return elapsed_ns(start) / kChurnPairs;
 }
 
+// Heap bytes in use per object while kMemoryObjects of `kind` are alive: what the process
+// allocated with malloc for them (Dawn's, and on warden's side warden's too), GPU memory aside.
+constexpr int kMemoryObjects = 1000;
+double memory_per_object(const Side& s, Churn kind) {
+  const Procs& api = s.api;
+  WGPUBufferDescriptor bd{};
+  bd.usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
+  bd.size = 64;
+  WGPUTextureDescriptor td{};
+  td.usage = WGPUTextureUsage_TextureBinding;
+  td.dimension = WGPUTextureDimension_2D;
+  td.size = {16, 16, 1};
+  td.format = WGPUTextureFormat_RGBA8Unorm;
+  td.mipLevelCount = 1;
+  td.sampleCount = 1;
+  api.InstanceProcessEvents(s.instance);
+  const size_t before = ::mallinfo2().uordblks;
+  std::vector<void*> objects;
+  for (int i = 0; i < kMemoryObjects; ++i) {
+    objects.push_back(kind == Churn::Buffer ? static_cast<void*>(api.DeviceCreateBuffer(s.device, &bd))
+                                            : static_cast<void*>(api.DeviceCreateTexture(s.device, &td)));
+  }
+  const size_t after = ::mallinfo2().uordblks;
+  for (void* object : objects) {
+    if (kind == Churn::Buffer) {
+      api.BufferRelease(static_cast<WGPUBuffer>(object));
+    } else {
+      api.TextureRelease(static_cast<WGPUTexture>(object));
+    }
+  }
+  api.InstanceProcessEvents(s.instance);
+  return after > before ? static_cast<double>(after - before) / kMemoryObjects : 0.0;
+}
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t n = values.size();
@@ -453,6 +490,11 @@ int main() {
     out[fmt::format("webgpu_h_churn_{}_dawn_ns", name)] = churn[0];
     out[fmt::format("webgpu_h_churn_{}_warden_ns", name)] = churn[1];
     out[fmt::format("webgpu_h_churn_{}_warden_vs_dawn", name)] = churn[1] / churn[0];
+  }
+  for (auto [kind, name] : {std::pair{Churn::Buffer, "buffer"}, std::pair{Churn::Texture, "texture"}}) {
+    auto bytes = alternate(both, 1, 3, [kind](const Side& s) { return memory_per_object(s, kind); });
+    out[fmt::format("webgpu_h_memory_{}_dawn_bytes", name)] = bytes[0];
+    out[fmt::format("webgpu_h_memory_{}_warden_bytes", name)] = bytes[1];
   }
   for (Side& side : sides) side.api.InstanceProcessEvents(side.instance);
   out["webgpu_h_bench_errors_dawn"] = sides[0].errors;

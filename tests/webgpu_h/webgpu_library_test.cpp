@@ -563,6 +563,31 @@ TEST(WebgpuLibrary, ReleasingTheDeviceWhileARecoveryIsUnderWayLeavesNoReferenceB
   wgpuBufferRelease(buffer);
 }
 
+TEST(WebgpuLibrary, AQuerySetAndASamplerAreMadeAgainFromTheirDescriptorsAfterALoss) {
+  Library gpu(WGPUBackendType_Null, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUQuerySetDescriptor query_desc{};
+  query_desc.label = text("occlusion");
+  query_desc.type = WGPUQueryType_Occlusion;
+  query_desc.count = 8;
+  WGPUQuerySet queries = wgpuDeviceCreateQuerySet(gpu.device, &query_desc);
+  WGPUSamplerDescriptor sampler_desc{};
+  sampler_desc.addressModeU = WGPUAddressMode_Repeat;
+  sampler_desc.magFilter = WGPUFilterMode_Linear;
+  sampler_desc.lodMaxClamp = 8.0f;
+  sampler_desc.maxAnisotropy = 1;
+  WGPUSampler sampler = wgpuDeviceCreateSampler(gpu.device, &sampler_desc);
+  ASSERT_TRUE(gpu.lose_and_recover());
+  EXPECT_EQ(wgpuQuerySetGetCount(queries), 8u);
+  EXPECT_EQ(wgpuQuerySetGetType(queries), WGPUQueryType_Occlusion);
+  wgpuQuerySetDestroy(queries);  // destroyed: a later call is an error naming it
+  EXPECT_EQ(wgpuQuerySetGetCount(queries), 0u);
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(any_error_says(gpu.heard, "query set \"occlusion\" was destroyed"));
+  wgpuQuerySetRelease(queries);
+  wgpuSamplerRelease(sampler);
+}
+
 TEST(WebgpuLibrary, AGroupOfAPipelinesImplicitLayoutIsMadeAgainOnEveryNewDevice) {
   Library gpu(WGPUBackendType_OpenGL, 4);
   ASSERT_NE(gpu.device, nullptr);

@@ -341,9 +341,10 @@ void* Device::dawn(std::string* why) {
 
 WGPUDevice Device::ready_device() {
   if (ended_ || !engine_) return nullptr;
-  if (engine_->state() == engine::EngineState::Recovering) {
-    // A call that needs the device while a recovery is under way waits for it on this thread
-    // (docs/webgpu-library.md, "Where recovery runs"); from inside a callback it cannot.
+  if (engine_->state() == engine::EngineState::Recovering && engine_->frame_thread().is_current()) {
+    // A call that needs the device while a recovery is under way waits for it, on the device's
+    // thread (docs/webgpu-library.md, "Where recovery runs"); from inside a callback it cannot.
+    // Another thread does not drive the engine: its call finds no device, as during any loss.
     (void)engine_->wait_until_ready(recovery_timeout_);
   }
   return engine_->device();

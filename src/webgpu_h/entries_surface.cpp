@@ -69,6 +69,7 @@ class Surface final : public Object {
     dawn_procs().SurfaceConfigure(surface_, &config);
     configured_generation_ = live;
     presented_generation_ = 0;
+    texture_generation_ = 0;
     return surface_;
   }
   Device* device() const override { return device_; }
@@ -106,6 +107,19 @@ class Surface final : public Object {
     if (device_ != nullptr) std::exchange(device_, nullptr)->release();
   }
 
+  // GetCurrentTexture gave a texture of the generation the surface is configured on now.
+  void texture_taken() {
+    std::lock_guard lock(mutex_);
+    texture_generation_ = configured_generation_;
+  }
+  // Whether a present now shows what the application drew: a texture was taken on the Dawn
+  // surface of the current generation. A texture of a generation since lost has nothing to show
+  // on the new surface; its present is dropped without a word, as what was recorded for it is.
+  bool texture_of_current_generation() {
+    std::lock_guard lock(mutex_);
+    return texture_generation_ != 0 && texture_generation_ == configured_generation_;
+  }
+
   // After a present: the first on a generation marks its device presented.
   void presented() {
     std::lock_guard lock(mutex_);
@@ -137,6 +151,7 @@ class Surface final : public Object {
   WGPUSurface surface_ = nullptr;  // on the engine's instance, configured on configured_generation_
   uint64_t configured_generation_ = 0;
   uint64_t presented_generation_ = 0;
+  uint64_t texture_generation_ = 0;  // the generation of the last texture taken
 };
 
 }  // namespace
@@ -203,6 +218,7 @@ void Entry<ProcId::SurfaceGetCurrentTexture>::call(WGPUSurface surface, WGPUSurf
   texture->status = dawn_texture.status;
   texture->texture = nullptr;
   if (dawn_texture.texture != nullptr) {
+    self->texture_taken();
     Device& device = *self->device();
     texture->texture = to_app<WGPUTexture>(new SurfaceTexture(Kind::Texture, device, dawn_texture.texture,
                                                               device.live_generation(), self->label()));
@@ -214,6 +230,7 @@ void Entry<ProcId::SurfacePresent>::call(WGPUSurface surface) {
   if (self == nullptr) return;
   auto dawn_surface = static_cast<WGPUSurface>(self->dawn(nullptr));
   if (dawn_surface == nullptr) return;  // no device now: nothing was drawn to present
+  if (!self->texture_of_current_generation()) return;
   dawn_procs().SurfacePresent(dawn_surface);
   self->presented();
 }

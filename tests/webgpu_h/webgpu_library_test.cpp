@@ -212,6 +212,25 @@ TEST(WebgpuLibrary, GetProcAddressGivesTheExportedFunctionOfEveryEntryPoint) {
   EXPECT_EQ(wgpuGetProcAddress(text("wgpuNoSuchEntryPoint")), nullptr);
 }
 
+TEST(WebgpuLibrary, InitializerMacrosCompileAsCxxWithTheStandardsDefaults) {
+  // The C++ form of WGPU_<STRUCT>_INIT (a braced temporary); c_initializers.c proves the C form
+  // and that Dawn takes the defaults.
+  const WGPUTextureViewDescriptor view = WGPU_TEXTURE_VIEW_DESCRIPTOR_INIT;
+  EXPECT_EQ(view.mipLevelCount, WGPU_MIP_LEVEL_COUNT_UNDEFINED);
+  EXPECT_EQ(view.arrayLayerCount, WGPU_ARRAY_LAYER_COUNT_UNDEFINED);
+  const WGPUColorTargetState target = WGPU_COLOR_TARGET_STATE_INIT;
+  EXPECT_EQ(target.writeMask, WGPUColorWriteMask_All);
+  const WGPUBindGroupEntry entry = WGPU_BIND_GROUP_ENTRY_INIT;
+  EXPECT_EQ(entry.size, WGPU_WHOLE_SIZE);
+  const WGPUSamplerDescriptor sampler = WGPU_SAMPLER_DESCRIPTOR_INIT;
+  EXPECT_EQ(sampler.lodMaxClamp, 32.f);
+  EXPECT_EQ(sampler.maxAnisotropy, 1u);
+  const WGPUTexelCopyBufferLayout layout = WGPU_TEXEL_COPY_BUFFER_LAYOUT_INIT;
+  EXPECT_EQ(layout.bytesPerRow, WGPU_COPY_STRIDE_UNDEFINED);
+  const WGPUSurfaceSourceXlibWindow xlib = WGPU_SURFACE_SOURCE_XLIB_WINDOW_INIT;
+  EXPECT_EQ(xlib.chain.sType, WGPUSType_SurfaceSourceXlibWindow);
+}
+
 TEST(WebgpuLibrary, AnAdapterRequestNamingNoBackendGetsWardensAutoChoiceNotDawnsNullAdapter) {
   Library gpu(WGPUBackendType_Undefined);
   ASSERT_NE(gpu.adapter, nullptr);

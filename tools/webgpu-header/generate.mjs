@@ -322,6 +322,7 @@ function writeHeader(model, meta) {
   const body = [];
   const B = (s = '') => body.push(s);
 
+  B('#include <math.h>  /* NAN: WGPU_RENDER_PASS_DEPTH_STENCIL_ATTACHMENT_INIT */');
   B('#include <stddef.h>');
   B('#include <stdint.h>');
   B('');
@@ -387,6 +388,7 @@ function writeHeader(model, meta) {
   B('');
   B('/* Structs */');
   for (const name of model.structOrder) if (!early.includes(name)) writeStruct(name);
+  body.push(...initializers(model));
   const sorted = [...model.functions.keys()].sort();
   const params = (f) => (f.params.length ? f.params.map((x) => `${x.type} ${x.name}`).join(', ') : 'void');
   B('/* Entry points: every wgpu* function the library exports */');
@@ -445,6 +447,57 @@ function structsNamingObjects(structs, objects, callbacks) {
     }
   }
   return [...naming].sort();
+}
+
+// WGPU_<STRUCT>_INIT for every struct: what webgpu.h's initializer macros give (C: a compound
+// literal; C++: a braced temporary), each field the zero of its type unless the standard says
+// otherwise (supplement.initDefaults), nested structs by their own INIT, an extension struct's
+// chain with its own sType.
+function initName(struct) {
+  const words = struct.slice(4).replace(/([a-z])([A-Z0-9])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2');
+  return `WGPU_${words.toUpperCase()}_INIT`;
+}
+
+function initializers(model) {
+  const L = [];
+  L.push('/* Initializers: WGPU_<STRUCT>_INIT, with webgpu.h\'s defaults */');
+  L.push('#if defined(__cplusplus)');
+  L.push('#define _wgpu_MAKE_INIT_STRUCT(type, value) (type value)');
+  L.push('#else');
+  L.push('#define _wgpu_MAKE_INIT_STRUCT(type, value) ((type) value)');
+  L.push('#endif');
+  L.push('#define _wgpu_COMMA ,');
+  L.push('#define _wgpu_ENUM_ZERO_INIT(type) (type)(0)');
+  L.push('');
+  const sTypes = model.enums.get('WGPUSType')?.values ?? new Map();
+  const fieldDefault = (struct, ctype, field) => {
+    const special = supplement.initDefaults[struct];
+    if (typeof special === 'object' && special[field] !== undefined) return special[field];
+    const base = baseType(ctype);
+    if (typeof special === 'string' && !isPointer(ctype) && (base === 'uint32_t' || base === 'uint64_t')) {
+      return base === 'uint64_t' ? 'WGPU_LIMIT_U64_UNDEFINED' : 'WGPU_LIMIT_U32_UNDEFINED';
+    }
+    if (isPointer(ctype) || ctype.startsWith('WGPU') && model.objects.includes(ctype.slice(4)) || model.callbacks.has(base) ||
+        base === 'WGPUProc') return 'NULL';
+    if (field === 'chain' && base === 'WGPUChainedStruct') {
+      const sType = sTypes.has(struct.slice(4)) ? `WGPUSType_${struct.slice(4)}` : '_wgpu_ENUM_ZERO_INIT(WGPUSType)';
+      return `_wgpu_MAKE_INIT_STRUCT(WGPUChainedStruct, { NULL _wgpu_COMMA ${sType} _wgpu_COMMA })`;
+    }
+    if (model.structs.has(base)) return initName(base);
+    if (model.enums.has(base)) return `_wgpu_ENUM_ZERO_INIT(${base})`;
+    if (model.flags.has(base)) return model.flags.get(base).values.has('None') ? `${base}_None` : `(${base})0`;
+    if (base === 'float') return '0.f';
+    if (base === 'double') return '0.';
+    return '0';
+  };
+  for (const name of model.structOrder) {
+    const fields = model.structs.get(name).fields;
+    L.push(`#define ${initName(name)} _wgpu_MAKE_INIT_STRUCT(${name}, { \\`);
+    for (const [ctype, field] of fields) L.push(`    /*.${field}=*/${fieldDefault(name, ctype, field)} _wgpu_COMMA \\`);
+    L.push('})');
+  }
+  L.push('');
+  return L;
 }
 
 function writeProcs(entries, objects, source, naming) {

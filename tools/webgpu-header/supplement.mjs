@@ -390,3 +390,29 @@ uint32_t TextureGetWidth(WGPUTexture texture)
 `;
 // Object types without a SetLabel export in this build.
 export const objectsWithoutSetLabel = ['Instance', 'Adapter', 'SharedFence'];
+
+// The defaults webgpu.h's WGPU_<STRUCT>_INIT macros give a field where they are not the zero of
+// its type (NULL, 0, the enum's 0 value, a flag type's None, WGPU_STRING_VIEW_INIT, a nested
+// struct's own INIT): the standard's, field by field. An extension struct's chain gets its own
+// sType by rule (generate.mjs, initializers()).
+export const initDefaults = {
+  WGPUStringView: { length: 'WGPU_STRLEN' },
+  WGPUExtent3D: { height: '1', depthOrArrayLayers: '1' },
+  WGPUMultisampleState: { count: '1', mask: '0xFFFFFFFF' },
+  WGPUPassTimestampWrites: { beginningOfPassWriteIndex: 'WGPU_QUERY_SET_INDEX_UNDEFINED', endOfPassWriteIndex: 'WGPU_QUERY_SET_INDEX_UNDEFINED' },
+  WGPURenderBundleEncoderDescriptor: { sampleCount: '1' },
+  WGPURenderPassDepthStencilAttachment: { depthClearValue: 'NAN' },
+  WGPURenderPassColorAttachment: { depthSlice: 'WGPU_DEPTH_SLICE_UNDEFINED' },
+  WGPURenderPassMaxDrawCount: { maxDrawCount: '50000000' },
+  WGPUSamplerDescriptor: { lodMaxClamp: '32.f', maxAnisotropy: '1' },
+  WGPUSurfaceConfiguration: { usage: 'WGPUTextureUsage_RenderAttachment', alphaMode: 'WGPUCompositeAlphaMode_Auto' },
+  WGPUTexelCopyBufferLayout: { bytesPerRow: 'WGPU_COPY_STRIDE_UNDEFINED', rowsPerImage: 'WGPU_COPY_STRIDE_UNDEFINED' },
+  WGPUBindGroupEntry: { size: 'WGPU_WHOLE_SIZE' },
+  WGPUDepthStencilState: { stencilReadMask: '0xFFFFFFFF', stencilWriteMask: '0xFFFFFFFF' },
+  WGPUTextureDescriptor: { mipLevelCount: '1', sampleCount: '1' },
+  WGPUColorTargetState: { writeMask: 'WGPUColorWriteMask_All' },
+  WGPUTextureViewDescriptor: { mipLevelCount: 'WGPU_MIP_LEVEL_COUNT_UNDEFINED', arrayLayerCount: 'WGPU_ARRAY_LAYER_COUNT_UNDEFINED' },
+  // Every limit of WGPULimits and of its extensions is "undefined" unless asked for.
+  WGPULimits: 'WGPU_LIMIT_UNDEFINED',
+  WGPUCompatibilityModeLimits: 'WGPU_LIMIT_UNDEFINED',
+};

@@ -64,7 +64,9 @@ test-sanitize: setup $(SAN_DIR)/CMakeCache.txt
 	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:intercept_tls_get_addr=0 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  ctest --test-dir $(SAN_DIR) --output-on-failure -j $(CTEST_JOBS)
+	  ctest --test-dir $(SAN_DIR) --output-on-failure -j $(CTEST_JOBS) -LE '^(docs|layers)$$' -E '^Messages\.'
+# (The checks of the tree's text, its docs, layers and messages, run scripts and no code of warden's:
+# `make test` runs them; here they would only lengthen CI.)
 
 # The tests that run warden from several threads (tests/<layer>/*_threads_test.cpp, also part of
 # `make test`) under clang's ThreadSanitizer, in a unity tree of their own that builds the library

@@ -32,6 +32,15 @@ WGPUTexelCopyBufferInfo copy_side(const WGPUTexelCopyBufferInfo* info, Call& cal
   return out;
 }
 
+// A pass descriptor's timestamp writes, with their Dawn query set, kept in `storage`.
+template <typename PassDescriptor>
+void translate_timestamps(PassDescriptor& desc, WGPUPassTimestampWrites& storage, Call& call) {
+  if (desc.timestampWrites == nullptr) return;
+  storage = *desc.timestampWrites;
+  storage.querySet = dawn_arg(storage.querySet, call);
+  desc.timestampWrites = &storage;
+}
+
 // True when the call may go to Dawn; reports the failure otherwise.
 bool proceed(const Call& call) {
   if (!call.failure.empty()) {
@@ -75,11 +84,7 @@ WGPURenderPassEncoder Entry<ProcId::CommandEncoderBeginRenderPass>::call(WGPUCom
   }
   d.occlusionQuerySet = dawn_arg(d.occlusionQuerySet, call);
   WGPUPassTimestampWrites timestamps{};
-  if (d.timestampWrites != nullptr) {
-    timestamps = *d.timestampWrites;
-    timestamps.querySet = dawn_arg(timestamps.querySet, call);
-    d.timestampWrites = &timestamps;
-  }
+  translate_timestamps(d, timestamps, call);
   const std::string label(gpu::to_std(d.label));
   WGPURenderPassEncoder pass = proceed(call) && dawn_encoder != nullptr
                                    ? dawn_procs().CommandEncoderBeginRenderPass(dawn_encoder, &d)
@@ -96,11 +101,7 @@ WGPUComputePassEncoder Entry<ProcId::CommandEncoderBeginComputePass>::call(WGPUC
   WGPUCommandEncoder dawn_encoder = dawn_arg(encoder, call);
   WGPUComputePassDescriptor d = desc != nullptr ? *desc : WGPUComputePassDescriptor{};
   WGPUPassTimestampWrites timestamps{};
-  if (d.timestampWrites != nullptr) {
-    timestamps = *d.timestampWrites;
-    timestamps.querySet = dawn_arg(timestamps.querySet, call);
-    d.timestampWrites = &timestamps;
-  }
+  translate_timestamps(d, timestamps, call);
   const std::string label(gpu::to_std(d.label));
   WGPUComputePassEncoder pass = proceed(call) && dawn_encoder != nullptr
                                     ? dawn_procs().CommandEncoderBeginComputePass(dawn_encoder, &d)

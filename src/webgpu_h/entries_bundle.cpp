@@ -143,10 +143,9 @@ class BundleRecorder final : public Object {
     if (pointer == nullptr && nullable) return {};
     auto* object = dynamic_cast<Custody<Tag>*>(from_app(pointer, kind));
     if (object == nullptr && failure_.empty()) {
-      Call call{id};
       failure_ = fmt::format("{}: {}", entry_name(id),
                              pointer == nullptr ? fmt::format("the {} is null", kind_name(kind))
-                                                : not_warden_object(pointer, kind, call));
+                                                : not_warden_object(pointer, kind));
     }
     return object != nullptr ? object->handle() : Handle<Tag>{};
   }

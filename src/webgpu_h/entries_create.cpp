@@ -41,9 +41,8 @@ Handle<Tag> handle_of(const void* pointer, Kind kind, const char* what, std::str
   }
   if (object == nullptr) {
     if (failure.empty()) {
-      Call call{ProcId::DeviceCreateBuffer};
       failure = pointer == nullptr ? fmt::format("{} is null", what)
-                                   : fmt::format("{}: {}", what, not_warden_object(pointer, kind, call));
+                                   : fmt::format("{}: {}", what, not_warden_object(pointer, kind));
     }
     return {};
   }

@@ -105,14 +105,8 @@ class DerivedGroup final : public Object {
 
 template <typename Pipeline>
 WGPUBindGroupLayout derived_layout(Pipeline pipeline, Kind kind, uint32_t index, ProcId id) {
-  Object* self = from_app(pipeline, kind);
-  if (self == nullptr) {
-    Call call{id};
-    call.failure = pipeline == nullptr ? fmt::format("the {} is null", kind_name(kind))
-                                       : not_warden_object(pipeline, kind, call);
-    call.report();
-    return nullptr;
-  }
+  Object* self = checked(pipeline, kind, id);
+  if (self == nullptr) return nullptr;
   return to_app<WGPUBindGroupLayout>(new DerivedLayout(*self->device(), *self, index));
 }
 

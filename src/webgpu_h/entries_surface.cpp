@@ -187,13 +187,8 @@ WGPUStatus Entry<ProcId::SurfaceGetCapabilities>::call(WGPUSurface surface, WGPU
 void Entry<ProcId::SurfaceConfigure>::call(WGPUSurface surface, const WGPUSurfaceConfiguration* config) {
   Surface* self = checked<Surface>(surface, Kind::Surface, ProcId::SurfaceConfigure);
   if (self == nullptr) return;
-  auto* device = config != nullptr ? object_of<Device>(config->device, Kind::Device) : nullptr;
-  if (device == nullptr) {
-    Call call{ProcId::SurfaceConfigure};
-    call.failure = "the configuration names no device warden's webgpu.h library handed out";
-    call.report();
-    return;
-  }
+  auto* device = checked<Device>(config != nullptr ? config->device : nullptr, Kind::Device, ProcId::SurfaceConfigure);
+  if (device == nullptr) return;
   self->configure(*device, *config);
 }
 

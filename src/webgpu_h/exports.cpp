@@ -74,11 +74,11 @@ void Call::report() const {
   }
 }
 
-std::string not_warden_object(const void* pointer, Kind kind, Call& call) {
+std::string not_warden_object(const void* pointer, Kind kind, Call* call) {
   const auto* object = static_cast<const Object*>(pointer);
   if (object->is_warden_object()) {
     // warden's object of another kind: its device hears of the mistake.
-    if (call.device == nullptr) call.device = object->device();
+    if (call != nullptr && call->device == nullptr) call->device = object->device();
     return fmt::format("{} was passed where a {} is expected", describe(*object), kind_name(kind));
   }
   return fmt::format("the {} passed is not one warden's webgpu.h library handed out (a pointer from another "
@@ -94,7 +94,7 @@ void report_unusable(const void* pointer, Kind kind, ProcId id) {
     call.device = object->device();
     call.failure = fmt::format("{} cannot be used here", describe(*object));
   } else {
-    call.failure = not_warden_object(pointer, kind, call);
+    call.failure = not_warden_object(pointer, kind, &call);
   }
   call.report();
 }
@@ -105,7 +105,7 @@ void* dawn_of(const void* pointer, Kind kind, Call& call) {
   if (pointer == nullptr || call.drop) return nullptr;
   Object* object = from_app(pointer, kind);
   if (object == nullptr) {
-    if (call.failure.empty()) call.failure = not_warden_object(pointer, kind, call);
+    if (call.failure.empty()) call.failure = not_warden_object(pointer, kind, &call);
     return nullptr;
   }
   void* dawn = object->dawn(nullptr);

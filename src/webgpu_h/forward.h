@@ -84,8 +84,8 @@ WARDEN_WEBGPU_STRUCTS_NAMING_OBJECTS(WARDEN_WEBGPU_NAMING_TRAIT)
 /// arguments).
 void* dawn_of(const void* object, Kind kind, Call& call);
 /// Why `pointer` is not warden's object of `kind`; warden's object of another kind names its
-/// device for the report.
-std::string not_warden_object(const void* pointer, Kind kind, Call& call);
+/// device for `call`'s report, when there is one.
+std::string not_warden_object(const void* pointer, Kind kind, Call* call = nullptr);
 
 /// The Dawn object behind warden's object of `kind` now; null when it is not one, or has none.
 inline void* dawn_fast(const void* pointer, Kind kind) {

@@ -134,7 +134,6 @@ class Device final : public Object {
   void report(WGPUErrorType type, const std::string& message);
   /// wgpuDeviceDestroy: the device ends for good; its lost callback runs (Destroyed).
   void destroy();
-  bool ended() const { return ended_; }
   uint64_t recoveries() const { return engine_->counters().recoveries; }
   /// Counts a queue submission; forces a loss after those WARDEN_WEBGPU_LOSE_DEVICE_AT names
   /// (a comma-separated list of submission numbers, from 1): a rehearsal of an unmodified
@@ -221,7 +220,6 @@ class Transient : public Object {
   void* dawn(std::string* why) override;
   Device* device() const override { return &device_; }
   uint64_t generation() const { return generation_; }
-  DawnType raw() const { return object_; }
   /// Why what it recorded cannot be submitted: named with its generation.
   std::string submit_failure() const;
 
@@ -283,13 +281,6 @@ using CommandEncoder = Transient<WGPUCommandEncoder>;
 using CommandBuffer = Transient<WGPUCommandBuffer>;
 using RenderPassEncoder = Transient<WGPURenderPassEncoder>;
 using ComputePassEncoder = Transient<WGPUComputePassEncoder>;
-
-/// The object behind an application's pointer, when it is warden's and of the kind the type
-/// names; else null.
-template <typename T>
-T* object_of(const void* pointer, Kind kind) {
-  return static_cast<T*>(from_app(pointer, kind));
-}
 
 /// Reports, as call `id`, why `pointer` cannot be used as warden's object of `kind`: it is null,
 /// of another kind or library, or warden's object of that kind that the call cannot take.

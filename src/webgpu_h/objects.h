@@ -62,7 +62,6 @@ class Object {
       delete this;
     }
   }
-  uint32_t references() const { return refs_.load(std::memory_order_relaxed); }
 
  protected:
   // The application let go of its last reference: give back what the object holds elsewhere

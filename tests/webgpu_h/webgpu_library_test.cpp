@@ -11,9 +11,23 @@
 #include <webgpu/warden_procs.inc>
 
 #include "support/xvfb.h"
+#include "warden/gpu/objects.h"
 #include "warden/webgpu_h/warden_webgpu.h"
 
 namespace {
+
+// The library's own exports as a proc table, so that the tests call warden's gpu:: helpers
+// (create_wgsl_module, begin_clear_pass, copy_image_to_buffer) through warden::webgpu.
+const warden::gpu::Procs& exported() {
+  static const warden::gpu::Procs table = [] {
+    warden::gpu::Procs procs{};
+#define WARDEN_TEST_EXPORTED_PROC(Ret, Name, Params) procs.Name = &wgpu##Name;
+    WARDEN_WEBGPU_PROCS(WARDEN_TEST_EXPORTED_PROC)
+#undef WARDEN_TEST_EXPORTED_PROC
+    return procs;
+  }();
+  return table;
+}
 
 WGPUStringView text(const char* s) { return WGPUStringView{s, WGPU_STRLEN}; }
 
@@ -135,17 +149,7 @@ class Library {
                                        bool copy = true) const {
     const uint64_t size = 256ull * height;
     WGPUBuffer readback = buffer(size, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "pixels");
-    if (copy) {
-      WGPUTexelCopyTextureInfo from{};
-      from.texture = texture;
-      from.aspect = WGPUTextureAspect_All;
-      WGPUTexelCopyBufferInfo to{};
-      to.buffer = readback;
-      to.layout.bytesPerRow = 256;
-      to.layout.rowsPerImage = height;
-      WGPUExtent3D extent{width, height, 1};
-      wgpuCommandEncoderCopyTextureToBuffer(encoder, &from, &to, &extent);
-    }
+    if (copy) warden::gpu::copy_image_to_buffer(exported(), encoder, texture, readback, width, height, 256);
     submit(encoder);
     std::vector<uint8_t> pixels;
     if (copy && map_read(readback, size) == WGPUMapAsyncStatus_Success) {
@@ -185,20 +189,6 @@ bool any_error_says(const Heard& heard, const std::string& what) {
     if (e.find(what) != std::string::npos) return true;
   }
   return false;
-}
-
-// A render pass on `view` that clears it to `clear`.
-WGPURenderPassEncoder begin_clear_pass(WGPUCommandEncoder encoder, WGPUTextureView view, WGPUColor clear) {
-  WGPURenderPassColorAttachment attachment{};
-  attachment.view = view;
-  attachment.depthSlice = WGPU_DEPTH_SLICE_UNDEFINED;
-  attachment.loadOp = WGPULoadOp_Clear;
-  attachment.storeOp = WGPUStoreOp_Store;
-  attachment.clearValue = clear;
-  WGPURenderPassDescriptor desc{};
-  desc.colorAttachmentCount = 1;
-  desc.colorAttachments = &attachment;
-  return wgpuCommandEncoderBeginRenderPass(encoder, &desc);
 }
 
 TEST(WebgpuLibrary, GetProcAddressGivesTheExportedFunctionOfEveryEntryPoint) {
@@ -382,13 +372,8 @@ TEST(WebgpuLibrary, MisuseIsAnErrorNamingTheCallAndTheObject) {
   wgpuInstanceProcessEvents(gpu.instance);
   EXPECT_TRUE(any_error_says(gpu.heard, "wgpuTextureGetWidth: buffer \"a buffer\" was passed where a texture is expected"));
   // WGSL that does not compile: the module is an error object, and so is a pipeline made of it.
-  WGPUShaderSourceWGSL source{};
-  source.chain.sType = WGPUSType_ShaderSourceWGSL;
-  source.code = text("@vertex fn vs() -> @builtin(position) vec4f { return nonsense; }");
-  WGPUShaderModuleDescriptor module_desc{};
-  module_desc.nextInChain = &source.chain;
-  module_desc.label = text("broken");
-  WGPUShaderModule module = wgpuDeviceCreateShaderModule(gpu.device, &module_desc);
+  WGPUShaderModule module = warden::gpu::create_wgsl_module(
+      exported(), gpu.device, "@vertex fn vs() -> @builtin(position) vec4f { return nonsense; }", "broken");
   ASSERT_NE(module, nullptr);
   WGPURenderPipelineDescriptor pipeline_desc{};
   pipeline_desc.vertex.module = module;
@@ -413,12 +398,7 @@ TEST(WebgpuLibrary, MisuseIsAnErrorNamingTheCallAndTheObject) {
 TEST(WebgpuLibrary, AnAsyncPipelineCompletesWithWardensObjectWhichOutlivesALoss) {
   Library gpu(WGPUBackendType_Null, 4);
   ASSERT_NE(gpu.device, nullptr);
-  WGPUShaderSourceWGSL source{};
-  source.chain.sType = WGPUSType_ShaderSourceWGSL;
-  source.code = text("@compute @workgroup_size(1) fn main() {}");
-  WGPUShaderModuleDescriptor module_desc{};
-  module_desc.nextInChain = &source.chain;
-  WGPUShaderModule module = wgpuDeviceCreateShaderModule(gpu.device, &module_desc);
+  WGPUShaderModule module = warden::gpu::create_wgsl_module(exported(), gpu.device, "@compute @workgroup_size(1) fn main() {}", "");
   WGPUComputePipelineDescriptor desc{};
   desc.label = text("async");
   desc.compute.module = module;
@@ -481,17 +461,12 @@ struct Target {
     wgpuTextureRelease(texture);
   }
   WGPURenderPipeline pipeline() const {
-    WGPUShaderSourceWGSL source{};
-    source.chain.sType = WGPUSType_ShaderSourceWGSL;
-    source.code = text(
+    WGPUShaderModule module = warden::gpu::create_wgsl_module(exported(), gpu.device,
         "@vertex fn vs(@builtin(vertex_index) i : u32) -> @builtin(position) vec4f {\n"
         "  let p = array(vec2f(-1.0, -1.0), vec2f(3.0, -1.0), vec2f(-1.0, 3.0));\n"
         "  return vec4f(p[i], 0.0, 1.0);\n"
         "}\n"
-        "@fragment fn fs() -> @location(0) vec4f { return vec4f(0.25, 0.5, 0.75, 1.0); }\n");
-    WGPUShaderModuleDescriptor module_desc{};
-    module_desc.nextInChain = &source.chain;
-    WGPUShaderModule module = wgpuDeviceCreateShaderModule(gpu.device, &module_desc);
+        "@fragment fn fs() -> @location(0) vec4f { return vec4f(0.25, 0.5, 0.75, 1.0); }\n", "");
     WGPUColorTargetState color{};
     color.format = WGPUTextureFormat_RGBA8Unorm;
     color.writeMask = WGPUColorWriteMask_All;
@@ -513,7 +488,7 @@ struct Target {
   // Clears to black, executes `bundle`, and reads the 16x16 pixels back.
   std::vector<uint8_t> draw(WGPURenderBundle bundle) const {
     WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
-    WGPURenderPassEncoder pass = begin_clear_pass(encoder, view, {0, 0, 0, 1});
+    WGPURenderPassEncoder pass = warden::gpu::begin_clear_pass(exported(), encoder, view, {0, 0, 0, 1});
     wgpuRenderPassEncoderExecuteBundles(pass, 1, &bundle);
     wgpuRenderPassEncoderEnd(pass);
     wgpuRenderPassEncoderRelease(pass);
@@ -610,14 +585,9 @@ TEST(WebgpuLibrary, AQuerySetAndASamplerAreMadeAgainFromTheirDescriptorsAfterALo
 TEST(WebgpuLibrary, AGroupOfAPipelinesImplicitLayoutIsMadeAgainOnEveryNewDevice) {
   Library gpu(WGPUBackendType_OpenGL, 4);
   ASSERT_NE(gpu.device, nullptr);
-  WGPUShaderSourceWGSL source{};
-  source.chain.sType = WGPUSType_ShaderSourceWGSL;
-  source.code = text(
+  WGPUShaderModule module = warden::gpu::create_wgsl_module(exported(), gpu.device,
       "@group(0) @binding(0) var<storage, read_write> data : array<u32>;\n"
-      "@compute @workgroup_size(8) fn main(@builtin(global_invocation_id) id : vec3u) { data[id.x] = id.x * id.x + 5u; }\n");
-  WGPUShaderModuleDescriptor module_desc{};
-  module_desc.nextInChain = &source.chain;
-  WGPUShaderModule module = wgpuDeviceCreateShaderModule(gpu.device, &module_desc);
+      "@compute @workgroup_size(8) fn main(@builtin(global_invocation_id) id : vec3u) { data[id.x] = id.x * id.x + 5u; }\n", "");
   WGPUComputePipelineDescriptor desc{};
   desc.label = text("auto layout");
   desc.compute.module = module;  // layout null: "auto"
@@ -712,7 +682,7 @@ TEST_F(WebgpuLibrarySurface, AConfiguredSurfacePresentsTheSameFrameAcrossLossesU
     if (st.texture == nullptr) return {};
     WGPUTextureView view = wgpuTextureCreateView(st.texture, nullptr);
     WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
-    WGPURenderPassEncoder pass = begin_clear_pass(encoder, view, {0.2, 0.4, 0.6, 1.0});
+    WGPURenderPassEncoder pass = warden::gpu::begin_clear_pass(exported(), encoder, view, {0.2, 0.4, 0.6, 1.0});
     wgpuRenderPassEncoderEnd(pass);
     wgpuRenderPassEncoderRelease(pass);
     std::vector<uint8_t> pixels = gpu.submit_and_read(encoder, st.texture, 64, 48, readable);

@@ -21,6 +21,7 @@ class DerivedLayout final : public Object {
         device_(device), pipeline_(pipeline), index_(index) {
     device_.add_ref();
     pipeline_.add_ref();
+    follow(device_.live_generation_source());
   }
   ~DerivedLayout() override {
     layout_.reset();
@@ -61,6 +62,7 @@ class DerivedGroup final : public Object {
     device_.add_ref();
     layout_.add_ref();
     for (Entry& e : entries_) e.resource->add_ref();
+    follow(device_.live_generation_source());
   }
   ~DerivedGroup() override {
     group_.reset();

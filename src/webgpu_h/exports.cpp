@@ -39,13 +39,11 @@ const ExportedProc kExportedProcs[] = {
 #undef WARDEN_WEBGPU_EXPORTED_PROC
 };
 
-std::atomic<const gpu::Procs*> g_dawn_procs{nullptr};
-
 }  // namespace
 
-const char* entry_name(ProcId id) { return kEntryNames[static_cast<size_t>(id)]; }
+std::atomic<const gpu::Procs*> detail::kept_dawn_procs{nullptr};
 
-const gpu::Procs& dawn_procs() { return *g_dawn_procs.load(std::memory_order_acquire); }
+const char* entry_name(ProcId id) { return kEntryNames[static_cast<size_t>(id)]; }
 
 void keep_dawn_library(std::shared_ptr<const gpu::Library> library) {
   // The first library loaded serves every call for the rest of the process: kept here, so that
@@ -55,7 +53,7 @@ void keep_dawn_library(std::shared_ptr<const gpu::Library> library) {
   std::lock_guard lock(mutex);
   if (kept) return;
   kept = std::move(library);
-  g_dawn_procs.store(&kept->procs(), std::memory_order_release);
+  detail::kept_dawn_procs.store(&kept->procs(), std::memory_order_release);
 }
 
 WGPUProc exported_proc(std::string_view name) {
@@ -108,7 +106,7 @@ void* dawn_of(const void* pointer, Kind kind, Call& call) {
     if (call.failure.empty()) call.failure = not_warden_object(pointer, kind, &call);
     return nullptr;
   }
-  void* dawn = object->dawn(nullptr);
+  void* dawn = object->dawn_remembering(nullptr);
   if (dawn == nullptr) [[unlikely]] {
     if (call.device == nullptr) call.device = object->device();
     std::string why;

@@ -57,6 +57,43 @@ Object* from_app(const void* pointer, Kind kind) {
   return object;
 }
 
+const std::atomic<uint64_t> Object::kNeverLive{0};
+
+void* Object::dawn_remembering(std::string* why) {
+  if (live_ == &kNeverLive) return dawn(why);
+  // The generation is read before and after: what dawn() found belongs to it only when no loss
+  // or recovery came in between (a generation is never live twice).
+  const uint64_t live = live_->load(std::memory_order_acquire);
+  void* object = dawn(why);
+  if (object != nullptr && live != 0 && live_->load(std::memory_order_acquire) == live) remember(live, object);
+  return object;
+}
+
+void Object::remember(uint64_t generation, void* object) {
+  uint64_t seen = remembered_generation_.load(std::memory_order_relaxed);
+  if (seen == kWriting || seen == kForgotten) return;
+  // Taking the writing mark is the lock; a thread that cannot take it leaves the remembering to
+  // the one that did (both found the same object of one generation, or the older one is
+  // outdated anyway).
+  if (!remembered_generation_.compare_exchange_strong(seen, kWriting, std::memory_order_acquire,
+                                                      std::memory_order_relaxed)) {
+    return;
+  }
+  std::atomic_thread_fence(std::memory_order_release);
+  remembered_.store(object, std::memory_order_relaxed);
+  remembered_generation_.store(generation, std::memory_order_release);
+}
+
+void Object::forget_for_good() {
+  uint64_t seen = remembered_generation_.load(std::memory_order_relaxed);
+  while (seen == kWriting ||
+         !remembered_generation_.compare_exchange_weak(seen, kForgotten, std::memory_order_acq_rel,
+                                                       std::memory_order_relaxed)) {
+    if (seen == kWriting) seen = remembered_generation_.load(std::memory_order_relaxed);
+  }
+  remembered_.store(nullptr, std::memory_order_relaxed);
+}
+
 // ---- futures -------------------------------------------------------------------------------
 
 WGPUFuture FutureTable::add(WGPUCallbackMode mode) {
@@ -483,6 +520,7 @@ template <typename Tag>
 void Custody<Tag>::destroy_now() {
   if (destroyed_ || handle_.is_null()) return;
   destroyed_ = true;
+  forget_for_good();
   device_.untrack(handle_.bits());
   (void)destroy_in(device_.registry(), handle_);
 }

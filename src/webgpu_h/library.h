@@ -122,6 +122,8 @@ class Device final : public Object {
   /// The generation whose Dawn device is shown now; 0 while none is (a loss, a recovery, the
   /// end). Read without a lock on every call that records: what a transient object checks.
   uint64_t live_generation() const { return live_generation_.load(std::memory_order_acquire); }
+  /// What objects of this device follow to know their remembered Dawn object is still current.
+  const std::atomic<uint64_t>& live_generation_source() const { return live_generation_; }
   /// The shown device went (a forced loss settles at once).
   void mark_not_live() { live_generation_.store(0, std::memory_order_release); }
   /// The current Dawn device, after waiting (bounded) for a recovery under way; null when
@@ -189,6 +191,7 @@ class Custody : public Object {
   Custody(Kind kind, Device& device, Handle<Tag> handle, std::string label)
       : Object(kind, std::move(label)), device_(device), handle_(handle) {
     device_.add_ref();
+    follow(device_.live_generation_source());
   }
   void* dawn(std::string* why) override;
   Device* device() const override { return &device_; }
@@ -215,6 +218,8 @@ class Transient : public Object {
   Transient(Kind kind, Device& device, DawnType object, uint64_t generation, std::string label)
       : Object(kind, std::move(label)), device_(device), object_(object), generation_(generation) {
     device_.add_ref();
+    follow(device_.live_generation_source());
+    if (object_ != nullptr && generation_ != 0) remember(generation_, object_);
   }
   ~Transient() override;
   void* dawn(std::string* why) override;

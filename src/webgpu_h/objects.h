@@ -51,6 +51,20 @@ class Object {
   /// The Dawn object behind this one now; null when there is none, with `why` saying why (its
   /// generation is gone, the rebuild refused it, it was destroyed).
   virtual void* dawn(std::string* why) = 0;
+  /// dawn(), and what it found remembered for the device generation live now, so that the next
+  /// call finds it through remembered().
+  void* dawn_remembering(std::string* why);
+  /// The Dawn object remembered for the device generation live now, read without a call or a
+  /// lock (the recording path: every object argument of every forwarded call); null when none
+  /// is, and dawn_remembering() then says why. A seqlock: the generation, the object, the
+  /// generation again.
+  [[gnu::always_inline]] void* remembered() const {
+    const uint64_t generation = remembered_generation_.load(std::memory_order_acquire);
+    if (generation != live_->load(std::memory_order_acquire)) return nullptr;
+    void* object = remembered_.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return remembered_generation_.load(std::memory_order_relaxed) == generation ? object : nullptr;
+  }
   /// The device the object belongs to; null for an instance, an adapter or a surface.
   virtual Device* device() const { return nullptr; }
 
@@ -68,11 +82,34 @@ class Object {
   // (its registry slot) before it is destroyed.
   virtual void on_last_release() {}
 
+  /// Lets dawn_remembering() remember: `live` is the device's live generation (0 while it has no
+  /// device). Only for an object whose Dawn object, once found for a generation, stays the same
+  /// until that generation ends or forget() is called: the registry never swaps an object under
+  /// a handle of this library within a generation (it calls no replace_, recreate_ or rerecord_),
+  /// a transient object has one, and a PerGeneration holds one per generation.
+  void follow(const std::atomic<uint64_t>& live) { live_ = &live; }
+  /// Remembers `object` for `generation` (unless another thread is remembering, or the object
+  /// was forgotten for good).
+  void remember(uint64_t generation, void* object);
+  /// Nothing is remembered from now on (the object was destroyed): waits out a remember() under
+  /// way on another thread.
+  void forget_for_good();
+
  private:
+  // Values of remembered_generation_ that no live generation takes.
+  static constexpr uint64_t kNothing = ~uint64_t{0} - 2;
+  static constexpr uint64_t kForgotten = ~uint64_t{0} - 1;
+  static constexpr uint64_t kWriting = ~uint64_t{0};
+
   uint32_t magic_ = kMagic;
   Kind kind_;
   std::atomic<uint32_t> refs_{1};
   std::string label_;
+  // The device's live generation, once followed; before, a generation that is never live.
+  static const std::atomic<uint64_t> kNeverLive;
+  const std::atomic<uint64_t>* live_ = &kNeverLive;
+  std::atomic<uint64_t> remembered_generation_{kNothing};
+  std::atomic<void*> remembered_{nullptr};
 };
 
 /// "buffer "label"" (or "buffer (no label)"), as messages name an object.

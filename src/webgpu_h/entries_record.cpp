@@ -201,11 +201,7 @@ void Entry<ProcId::QueueWriteBuffer>::call(WGPUQueue queue, WGPUBuffer buffer, u
   if (self == nullptr || target == nullptr) return;
   Device& device = *self->device();
   (void)device.ready_device();
-  // Through the registry: it keeps the bytes a rebuild writes back.
-  if (auto written = device.registry().write_buffer(target->handle(), offset, data, size); !written) {
-    Call refused{ProcId::QueueWriteBuffer, &device, written.error().message};
-    refused.report();
-  }
+  device.write({.id = ProcId::QueueWriteBuffer, .buffer = target->handle(), .offset = offset}, data, size);
 }
 
 void Entry<ProcId::QueueWriteTexture>::call(WGPUQueue queue, const WGPUTexelCopyTextureInfo* destination, const void* data,
@@ -236,10 +232,8 @@ void Entry<ProcId::QueueWriteTexture>::call(WGPUQueue queue, const WGPUTexelCopy
   where.rows_per_image = layout->rowsPerImage;
   where.aspect = destination->aspect == WGPUTextureAspect_Undefined ? WGPUTextureAspect_All : destination->aspect;
   const auto* bytes = static_cast<const uint8_t*>(data) + layout->offset;
-  if (auto written = device.registry().write_texture(target->handle(), where, bytes, size - layout->offset); !written) {
-    call.failure = written.error().message;
-    call.report();
-  }
+  device.write({.id = ProcId::QueueWriteTexture, .texture = target->handle(), .where = where}, bytes,
+               size - layout->offset);
 }
 
 namespace {

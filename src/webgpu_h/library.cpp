@@ -384,11 +384,61 @@ WGPUDevice Device::ready_device() {
     // Another thread does not drive the engine: its call finds no device, as during any loss.
     (void)engine_->wait_until_ready(recovery_timeout_);
   }
+  if (holding_.load(std::memory_order_acquire)) apply_held_writes();
   return engine_->device();
 }
 
 void Device::poll() {
-  if (!ended_ && engine_) engine_->poll();
+  if (ended_ || !engine_) return;
+  engine_->poll();
+  if (holding_.load(std::memory_order_acquire)) apply_held_writes();
+}
+
+Result<void> Device::apply(const QueueWrite& write, const void* data, size_t size) {
+  if (write.id == ProcId::QueueWriteBuffer) return registry_->write_buffer(write.buffer, write.offset, data, size);
+  return registry_->write_texture(write.texture, write.where, data, size);
+}
+
+void Device::write(const QueueWrite& write, const void* data, size_t size) {
+  if (!holding_.load(std::memory_order_acquire)) {
+    Result<void> written = apply(write, data, size);
+    if (written) return;
+    if (written.error().id != MessageId::RegistryDeviceLost) {
+      Call{write.id, this, written.error().message}.report();
+      return;
+    }
+  }
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  std::lock_guard lock(held_mutex_);
+  held_writes_.push_back({write, std::vector<uint8_t>(bytes, bytes + size)});
+  holding_.store(true, std::memory_order_release);
+}
+
+void Device::apply_held_writes() {
+  // Only the device's thread applies (the one that waits for recoveries), once: a report below
+  // may reach the application's callback, which may write again.
+  if (applying_ || ended_ || !engine_ || !engine_->frame_thread().is_current() || engine_->device() == nullptr) return;
+  applying_ = true;
+  for (;;) {
+    HeldWrite held;
+    {
+      std::lock_guard lock(held_mutex_);
+      if (held_writes_.empty()) {
+        holding_.store(false, std::memory_order_release);
+        break;
+      }
+      held = std::move(held_writes_.front());
+      held_writes_.pop_front();
+    }
+    Result<void> written = apply(held.write, held.bytes.data(), held.bytes.size());
+    if (!written && written.error().id == MessageId::RegistryDeviceLost) {
+      std::lock_guard lock(held_mutex_);
+      held_writes_.push_front(std::move(held));  // lost again: kept for the next device
+      break;
+    }
+    if (!written) Call{held.write.id, this, written.error().message}.report();
+  }
+  applying_ = false;
 }
 
 void Device::report(WGPUErrorType type, const std::string& message) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -145,6 +146,20 @@ class Device final : public Object {
   void force_loss(std::string_view why);
   /// wgpuDeviceGetLostFuture: complete once the device's lost callback was told.
   WGPUFuture lost_future();
+  /// A queue write (wgpuQueueWriteBuffer to `buffer`, or wgpuQueueWriteTexture to `texture` at
+  /// `where`), through the registry, which keeps the bytes a rebuild writes back.
+  struct QueueWrite {
+    ProcId id;
+    BufferHandle buffer{};
+    uint64_t offset = 0;
+    TextureHandle texture{};
+    resources::TextureWrite where{};
+  };
+  /// Writes now; or, when the registry answers that the device is lost (a thread that does not
+  /// wait for the recovery wrote), holds a copy of the bytes, and every write after it while any
+  /// is held, until the device is back: the device's thread applies them in order
+  /// (apply_held_writes), so a write made during a loss is not lost with it.
+  void write(const QueueWrite& write, const void* data, size_t size);
   /// Buffers and textures by registry handle, for naming those whose contents were lost.
   void track(uint64_t handle_bits, Object* object);
   void untrack(uint64_t handle_bits);
@@ -154,6 +169,10 @@ class Device final : public Object {
   void tell_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
                      const resources::ContentsLost* lost = nullptr);
   void tell_lost(WGPUDeviceLostReason reason, std::string_view message);
+  Result<void> apply(const QueueWrite& write, const void* data, size_t size);
+  // On the device's thread, with a device: the held writes, oldest first, until one finds the
+  // device lost again (it and the rest stay held).
+  void apply_held_writes();
 
   Adapter& adapter_;  // a reference held
   std::unique_ptr<engine::Engine> engine_;
@@ -169,6 +188,14 @@ class Device final : public Object {
   uint64_t submissions_ = 0;
   std::vector<uint64_t> lose_at_;  // WARDEN_WEBGPU_LOSE_DEVICE_AT, ascending
   WGPUFuture lost_future_{0};
+  struct HeldWrite {
+    QueueWrite write;
+    std::vector<uint8_t> bytes;
+  };
+  std::mutex held_mutex_;
+  std::deque<HeldWrite> held_writes_;
+  std::atomic<bool> holding_{false};  // held_writes_ is not empty: what every write checks first
+  bool applying_ = false;             // apply_held_writes is under way (the device's thread)
   std::mutex tracked_mutex_;
   std::unordered_map<uint64_t, Object*> tracked_;
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <webgpu/webgpu.h>
@@ -716,3 +717,101 @@ TEST_F(WebgpuLibrarySurface, AConfiguredSurfacePresentsTheSameFrameAcrossLossesU
 }
 
 }  // namespace
+
+TEST(WebgpuLibrary, WhatAnotherThreadMakesAndWritesWhileARecoveryIsUnderWayIsThereOnTheNewDevice) {
+  // Only the device's thread waits for a recovery; a loader thread that makes objects and writes
+  // them meanwhile gets objects the rebuild makes, and writes applied, in order, once the device
+  // is back.
+  Library gpu(WGPUBackendType_OpenGL, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  const uint64_t recoveries = wardenDeviceGetRecoveryCount(gpu.device);
+  gpu.lose();  // seen; the recovery is under way until the device's thread finishes it
+  std::vector<uint32_t> words(8);
+  for (uint32_t i = 0; i < words.size(); ++i) words[i] = i * 3 + 1;
+  std::vector<uint8_t> texels(4 * 4 * 4);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = static_cast<uint8_t>(i * 9 + 7);
+  WGPUBuffer data = nullptr;
+  WGPUTexture image = nullptr;
+  WGPUComputePipeline pipeline = nullptr;
+  WGPUBindGroup group = nullptr;
+  std::thread loader([&] {
+    data = gpu.buffer(32, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, "loaded");
+    const uint32_t stale = 0xdeadbeef;
+    wgpuQueueWriteBuffer(gpu.queue, data, 0, &stale, 4);  // overwritten by the next write: order holds
+    wgpuQueueWriteBuffer(gpu.queue, data, 0, words.data(), 32);
+    WGPUTextureDescriptor texture_desc = WGPU_TEXTURE_DESCRIPTOR_INIT;
+    texture_desc.label = text("loaded image");
+    texture_desc.size = {4, 4, 1};
+    texture_desc.format = WGPUTextureFormat_RGBA8Unorm;
+    texture_desc.usage = WGPUTextureUsage_CopySrc | WGPUTextureUsage_CopyDst;
+    image = wgpuDeviceCreateTexture(gpu.device, &texture_desc);
+    WGPUTexelCopyTextureInfo where = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+    where.texture = image;
+    WGPUTexelCopyBufferLayout layout = WGPU_TEXEL_COPY_BUFFER_LAYOUT_INIT;
+    layout.bytesPerRow = 16;
+    layout.rowsPerImage = 4;
+    const WGPUExtent3D size{4, 4, 1};
+    wgpuQueueWriteTexture(gpu.queue, &where, texels.data(), texels.size(), &layout, &size);
+    WGPUShaderModule module = warden::gpu::create_wgsl_module(exported(), gpu.device,
+        "@group(0) @binding(0) var<storage, read_write> data : array<u32>;\n"
+        "@compute @workgroup_size(8) fn main(@builtin(global_invocation_id) id : vec3u) { data[id.x] = data[id.x] * 2u + 1u; }\n",
+        "loaded module");
+    WGPUBindGroupLayoutEntry entry_layout = WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
+    entry_layout.binding = 0;
+    entry_layout.visibility = WGPUShaderStage_Compute;
+    entry_layout.buffer.type = WGPUBufferBindingType_Storage;
+    WGPUBindGroupLayoutDescriptor group_layout_desc = WGPU_BIND_GROUP_LAYOUT_DESCRIPTOR_INIT;
+    group_layout_desc.entryCount = 1;
+    group_layout_desc.entries = &entry_layout;
+    WGPUBindGroupLayout group_layout = wgpuDeviceCreateBindGroupLayout(gpu.device, &group_layout_desc);
+    WGPUPipelineLayoutDescriptor pipeline_layout_desc = WGPU_PIPELINE_LAYOUT_DESCRIPTOR_INIT;
+    pipeline_layout_desc.bindGroupLayoutCount = 1;
+    pipeline_layout_desc.bindGroupLayouts = &group_layout;
+    WGPUPipelineLayout pipeline_layout = wgpuDeviceCreatePipelineLayout(gpu.device, &pipeline_layout_desc);
+    WGPUComputePipelineDescriptor pipeline_desc = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+    pipeline_desc.layout = pipeline_layout;
+    pipeline_desc.compute.module = module;
+    pipeline = wgpuDeviceCreateComputePipeline(gpu.device, &pipeline_desc);
+    WGPUBindGroupEntry entry = WGPU_BIND_GROUP_ENTRY_INIT;
+    entry.buffer = data;
+    WGPUBindGroupDescriptor group_desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    group_desc.layout = group_layout;
+    group_desc.entryCount = 1;
+    group_desc.entries = &entry;
+    group = wgpuDeviceCreateBindGroup(gpu.device, &group_desc);
+    // Released as webgpu.h allows: the pipeline and the group keep what they name.
+    wgpuShaderModuleRelease(module);
+    wgpuPipelineLayoutRelease(pipeline_layout);
+    wgpuBindGroupLayoutRelease(group_layout);
+  });
+  loader.join();
+  for (int i = 0; i < 5000 && wardenDeviceGetRecoveryCount(gpu.device) == recoveries; ++i) {
+    wgpuInstanceProcessEvents(gpu.instance);
+  }
+  ASSERT_EQ(wardenDeviceGetRecoveryCount(gpu.device), recoveries + 1);
+
+  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
+  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
+  wgpuComputePassEncoderSetPipeline(pass, pipeline);
+  wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
+  wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+  wgpuComputePassEncoderEnd(pass);
+  wgpuComputePassEncoderRelease(pass);
+  gpu.submit(encoder);
+  std::vector<uint8_t> expected(32);
+  for (uint32_t i = 0; i < 8; ++i) {
+    const uint32_t value = words[i] * 2 + 1;
+    std::memcpy(expected.data() + i * 4, &value, 4);
+  }
+  EXPECT_EQ(gpu.read(data, 32), expected);
+  const std::vector<uint8_t> rows = gpu.submit_and_read(wgpuDeviceCreateCommandEncoder(gpu.device, nullptr), image, 4, 4);
+  ASSERT_EQ(rows.size(), 256u * 4);
+  for (uint32_t y = 0; y < 4; ++y) {
+    EXPECT_TRUE(std::equal(texels.begin() + y * 16, texels.begin() + (y + 1) * 16, rows.begin() + y * 256)) << "row " << y;
+  }
+  wgpuBindGroupRelease(group);
+  wgpuComputePipelineRelease(pipeline);
+  wgpuTextureRelease(image);
+  wgpuBufferRelease(data);
+  EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
+}

@@ -323,6 +323,9 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
   };
   callbacks.on_failed = [device](const device::GiveUp& why) {
     device->mark_not_live();
+    // Engine::create's own first device failed (a feature or limit the adapter lacks): there is
+    // no device to end yet; the request's callback says why.
+    if (!device->engine_) return;
     const std::string words = fmt::format("warden gave up rebuilding the device: {}", warden::device::describe(why));
     device->tell_recovery(WardenRecoveryEvent_GaveUp, device->generation(), words);
     device->tell_lost(WGPUDeviceLostReason_Unknown, words);

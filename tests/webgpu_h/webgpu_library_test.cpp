@@ -815,3 +815,36 @@ TEST(WebgpuLibrary, WhatAnotherThreadMakesAndWritesWhileARecoveryIsUnderWayIsThe
   wgpuBufferRelease(data);
   EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
 }
+
+TEST(WebgpuLibrary, ADeviceRequestForAFeatureTheAdapterLacksFailsNamingIt) {
+  Library gpu(WGPUBackendType_OpenGL);
+  ASSERT_NE(gpu.adapter, nullptr);
+  ASSERT_FALSE(wgpuAdapterHasFeature(gpu.adapter, WGPUFeatureName_Depth32FloatStencil8))
+      << "this test needs an adapter without depth32float-stencil8 (GL over llvmpipe has none)";
+  const WGPUFeatureName wanted = WGPUFeatureName_Depth32FloatStencil8;
+  WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
+  desc.requiredFeatureCount = 1;
+  desc.requiredFeatures = &wanted;
+  struct Answer {
+    bool called = false;
+    WGPURequestDeviceStatus status = WGPURequestDeviceStatus_Success;
+    WGPUDevice device = nullptr;
+    std::string message;
+  } answer;
+  WGPURequestDeviceCallbackInfo info{};
+  info.mode = WGPUCallbackMode_AllowProcessEvents;
+  info.userdata1 = &answer;
+  info.callback = [](WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message, void* out, void*) {
+    auto* a = static_cast<Answer*>(out);
+    a->called = true;
+    a->status = status;
+    a->device = device;
+    a->message = words(message);
+  };
+  wgpuAdapterRequestDevice(gpu.adapter, &desc, info);
+  for (int i = 0; i < 100 && !answer.called; ++i) wgpuInstanceProcessEvents(gpu.instance);
+  ASSERT_TRUE(answer.called);
+  EXPECT_EQ(answer.status, WGPURequestDeviceStatus_Error);
+  EXPECT_EQ(answer.device, nullptr);
+  EXPECT_NE(answer.message.find("depth32float-stencil8"), std::string::npos) << answer.message;
+}

@@ -70,6 +70,12 @@ template <typename Tag>
 Outcome<Tag> failed(std::string why) {
   return {{}, std::move(why)};
 }
+// `make`'s outcome, unless the descriptor chains a struct warden does not keep (unkept_chain).
+template <typename Tag, typename Make>
+Outcome<Tag> unless_chained(const WGPUChainedStruct* chain, Make&& make) {
+  if (std::string refused = unkept_chain(chain, "the descriptor"); !refused.empty()) return failed<Tag>(std::move(refused));
+  return make();
+}
 
 // The application's object for a creation's outcome: the new handle, or a failed object.
 template <typename Tag, typename Wgpu>
@@ -108,8 +114,9 @@ WGPUBuffer Entry<ProcId::DeviceCreateBuffer>::call(WGPUDevice device, const WGPU
   d.usage = desc->usage;
   d.mapped_at_creation = desc->mappedAtCreation != 0;
   d.label = label_of(desc->label);
-  return hand_out<BufferTag, WGPUBuffer>(*self, Kind::Buffer, ProcId::DeviceCreateBuffer,
-                                         outcome(self->registry().create_buffer(d)), d.label);
+  return hand_out<BufferTag, WGPUBuffer>(
+      *self, Kind::Buffer, ProcId::DeviceCreateBuffer,
+      unless_chained<BufferTag>(desc->nextInChain, [&] { return outcome(self->registry().create_buffer(d)); }), d.label);
 }
 
 WGPUTexture Entry<ProcId::DeviceCreateTexture>::call(WGPUDevice device, const WGPUTextureDescriptor* desc) {
@@ -126,8 +133,15 @@ WGPUTexture Entry<ProcId::DeviceCreateTexture>::call(WGPUDevice device, const WG
   d.sample_count = desc->sampleCount;
   d.view_formats.assign(desc->viewFormats, desc->viewFormats + desc->viewFormatCount);
   d.label = label_of(desc->label);
-  return hand_out<TextureTag, WGPUTexture>(*self, Kind::Texture, ProcId::DeviceCreateTexture,
-                                           outcome(self->registry().create_texture(d)), d.label);
+  std::string refused = unkept_chain(desc->nextInChain, "the descriptor", {WGPUSType_TextureBindingViewDimensionDescriptor});
+  for (const WGPUChainedStruct* chain = desc->nextInChain; refused.empty() && chain != nullptr; chain = chain->next) {
+    // Kept in the description: a compatibility-mode device needs it again on every device.
+    d.binding_view_dimension =
+        reinterpret_cast<const WGPUTextureBindingViewDimensionDescriptor*>(chain)->textureBindingViewDimension;
+  }
+  return hand_out<TextureTag, WGPUTexture>(
+      *self, Kind::Texture, ProcId::DeviceCreateTexture,
+      refused.empty() ? outcome(self->registry().create_texture(d)) : failed<TextureTag>(std::move(refused)), d.label);
 }
 
 WGPUTextureView Entry<ProcId::TextureCreateView>::call(WGPUTexture texture, const WGPUTextureViewDescriptor* desc) {
@@ -156,8 +170,11 @@ WGPUTextureView Entry<ProcId::TextureCreateView>::call(WGPUTexture texture, cons
   d.array_layer_count = desc->arrayLayerCount;
   d.aspect = desc->aspect == WGPUTextureAspect_Undefined ? WGPUTextureAspect_All : desc->aspect;
   d.label = label_of(desc->label);
-  return hand_out<TextureViewTag, WGPUTextureView>(self, Kind::TextureView, ProcId::TextureCreateView,
-                                                   outcome(self.registry().create_texture_view(owner->handle(), d)), d.label);
+  return hand_out<TextureViewTag, WGPUTextureView>(
+      self, Kind::TextureView, ProcId::TextureCreateView,
+      unless_chained<TextureViewTag>(desc->nextInChain,
+                                     [&] { return outcome(self.registry().create_texture_view(owner->handle(), d)); }),
+      d.label);
 }
 
 WGPUSampler Entry<ProcId::DeviceCreateSampler>::call(WGPUDevice device, const WGPUSamplerDescriptor* desc) {
@@ -180,8 +197,11 @@ WGPUSampler Entry<ProcId::DeviceCreateSampler>::call(WGPUDevice device, const WG
     d.max_anisotropy = desc->maxAnisotropy == 0 ? 1 : desc->maxAnisotropy;
     d.label = label_of(desc->label);
   }
-  return hand_out<SamplerTag, WGPUSampler>(*self, Kind::Sampler, ProcId::DeviceCreateSampler,
-                                           outcome(self->registry().create_sampler(d)), d.label);
+  return hand_out<SamplerTag, WGPUSampler>(
+      *self, Kind::Sampler, ProcId::DeviceCreateSampler,
+      unless_chained<SamplerTag>(desc != nullptr ? desc->nextInChain : nullptr,
+                                 [&] { return outcome(self->registry().create_sampler(d)); }),
+      d.label);
 }
 
 WGPUShaderModule Entry<ProcId::DeviceCreateShaderModule>::call(WGPUDevice device, const WGPUShaderModuleDescriptor* desc) {
@@ -214,8 +234,10 @@ WGPUBindGroupLayout Entry<ProcId::DeviceCreateBindGroupLayout>::call(WGPUDevice 
   if (desc == nullptr) desc = &none;
   std::string label = label_of(desc->label);
   return hand_out<BindGroupLayoutTag, WGPUBindGroupLayout>(
-      *self, Kind::BindGroupLayout, ProcId::DeviceCreateBindGroupLayout,
-      outcome(self->registry().create_bind_group_layout(std::span(desc->entries, desc->entryCount), label)), label);
+      *self, Kind::BindGroupLayout, ProcId::DeviceCreateBindGroupLayout, unless_chained<BindGroupLayoutTag>(desc->nextInChain, [&] {
+        return outcome(self->registry().create_bind_group_layout(std::span(desc->entries, desc->entryCount), label));
+      }),
+      label);
 }
 
 WGPUPipelineLayout Entry<ProcId::DeviceCreatePipelineLayout>::call(WGPUDevice device,
@@ -231,6 +253,7 @@ WGPUPipelineLayout Entry<ProcId::DeviceCreatePipelineLayout>::call(WGPUDevice de
     layouts.push_back(handle_of<BindGroupLayoutTag>(desc->bindGroupLayouts[i], Kind::BindGroupLayout, what.c_str(), failure));
   }
   std::string label = label_of(desc->label);
+  if (failure.empty()) failure = unkept_chain(desc->nextInChain, "the descriptor");
   auto made = failure.empty() ? outcome(self->registry().create_pipeline_layout(layouts, label)) : failed<PipelineLayoutTag>(failure);
   return hand_out<PipelineLayoutTag, WGPUPipelineLayout>(*self, Kind::PipelineLayout, ProcId::DeviceCreatePipelineLayout,
                                                          std::move(made), label);
@@ -283,6 +306,7 @@ WGPUBindGroup Entry<ProcId::DeviceCreateBindGroup>::call(WGPUDevice device, cons
     }
     d.entries.push_back(std::move(e));
   }
+  if (failure.empty()) failure = unkept_chain(desc->nextInChain, "the descriptor");
   auto made = failure.empty() ? outcome(self->registry().create_bind_group(d)) : failed<BindGroupTag>(failure);
   return hand_out<BindGroupTag, WGPUBindGroup>(*self, Kind::BindGroup, ProcId::DeviceCreateBindGroup, std::move(made),
                                                d.label);
@@ -359,6 +383,7 @@ WGPURenderPipeline make_render_pipeline(Device& self, const WGPURenderPipelineDe
   std::string failure = desc == nullptr ? "the descriptor is null" : "";
   resources::RenderPipelineDescription d;
   if (desc != nullptr) d = render_pipeline_description(*desc, failure);
+  if (failure.empty()) failure = unkept_chain(desc->nextInChain, "the descriptor");
   auto made = failure.empty() ? outcome(self.registry().create_render_pipeline(d)) : failed<RenderPipelineTag>(failure);
   return hand_out<RenderPipelineTag, WGPURenderPipeline>(self, Kind::RenderPipeline, id, std::move(made), d.label);
 }
@@ -367,6 +392,7 @@ WGPUComputePipeline make_compute_pipeline(Device& self, const WGPUComputePipelin
   std::string failure = desc == nullptr ? "the descriptor is null" : "";
   resources::ComputePipelineDescription d;
   if (desc != nullptr) d = compute_pipeline_description(*desc, failure);
+  if (failure.empty()) failure = unkept_chain(desc->nextInChain, "the descriptor");
   auto made = failure.empty() ? outcome(self.registry().create_compute_pipeline(d)) : failed<ComputePipelineTag>(failure);
   return hand_out<ComputePipelineTag, WGPUComputePipeline>(self, Kind::ComputePipeline, id, std::move(made), d.label);
 }
@@ -438,8 +464,9 @@ WGPUQuerySet Entry<ProcId::DeviceCreateQuerySet>::call(WGPUDevice device, const 
   d.type = desc->type;
   d.count = desc->count;
   d.label = label_of(desc->label);
-  return hand_out<QuerySetTag, WGPUQuerySet>(*self, Kind::QuerySet, ProcId::DeviceCreateQuerySet,
-                                             outcome(self->registry().create_query_set(d)), d.label);
+  return hand_out<QuerySetTag, WGPUQuerySet>(
+      *self, Kind::QuerySet, ProcId::DeviceCreateQuerySet,
+      unless_chained<QuerySetTag>(desc->nextInChain, [&] { return outcome(self->registry().create_query_set(d)); }), d.label);
 }
 
 WGPUFuture Entry<ProcId::ShaderModuleGetCompilationInfo>::call(WGPUShaderModule module,

@@ -57,6 +57,19 @@ Object* from_app(const void* pointer, Kind kind) {
   return object;
 }
 
+std::string unkept_chain(const WGPUChainedStruct* chain, const char* what, std::initializer_list<WGPUSType> kept) {
+  constexpr size_t kLongest = 64;  // longer is taken for a loop (a `next` leading back into the chain)
+  for (size_t i = 0; chain != nullptr; chain = chain->next, ++i) {
+    if (i == kLongest) return fmt::format("{} chains more than {} structs (does a `next` lead back into it?)", what, kLongest);
+    if (std::find(kept.begin(), kept.end(), chain->sType) == kept.end()) {
+      return fmt::format("{} chains a struct of sType {:#x}, which warden does not keep to make the object again "
+                         "after a loss (docs/webgpu-library.md, \"What is not served yet\")",
+                         what, static_cast<uint32_t>(chain->sType));
+    }
+  }
+  return {};
+}
+
 const std::atomic<uint64_t> Object::kNeverLive{0};
 
 void* Object::dawn_remembering(std::string* why) {
@@ -287,6 +300,16 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
   auto* device = new Device(adapter, label);
   device->lost_callback_ = desc->deviceLostCallbackInfo;
   device->error_callback_ = desc->uncapturedErrorCallbackInfo;
+  std::string refused = unkept_chain(desc->nextInChain, "the device descriptor", {WARDEN_STYPE_DEVICE_EXTRAS});
+  if (refused.empty() && desc->requiredLimits != nullptr) {
+    refused = unkept_chain(desc->requiredLimits->nextInChain, "requiredLimits");
+  }
+  if (!refused.empty()) {
+    *why = std::move(refused);
+    device->lost_told_ = true;  // it never was
+    device->release();
+    return nullptr;
+  }
   if (const WardenDeviceExtras* extras = find_extras(desc->nextInChain)) device->extras_ = *extras;
   device->extras_.chain.next = nullptr;
   if (device->extras_.recoveryTimeoutMs > 0) device->recovery_timeout_ = std::chrono::milliseconds(device->extras_.recoveryTimeoutMs);

@@ -6,6 +6,7 @@
 #include <deque>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -313,6 +314,11 @@ using CommandEncoder = Transient<WGPUCommandEncoder>;
 using CommandBuffer = Transient<WGPUCommandBuffer>;
 using RenderPassEncoder = Transient<WGPURenderPassEncoder>;
 using ComputePassEncoder = Transient<WGPUComputePassEncoder>;
+
+/// Why `chain` (a descriptor's nextInChain, named `what`) cannot be taken: the first struct whose
+/// sType is not one of `kept`, which would be lost at the first rebuild without a word (warden
+/// makes the object again from what it kept); empty when every struct is kept.
+std::string unkept_chain(const WGPUChainedStruct* chain, const char* what, std::initializer_list<WGPUSType> kept = {});
 
 /// Reports, as call `id`, why `pointer` cannot be used as warden's object of `kind`: it is null,
 /// of another kind or library, or warden's object of that kind that the call cannot take.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -847,4 +848,92 @@ TEST(WebgpuLibrary, ADeviceRequestForAFeatureTheAdapterLacksFailsNamingIt) {
   EXPECT_EQ(answer.status, WGPURequestDeviceStatus_Error);
   EXPECT_EQ(answer.device, nullptr);
   EXPECT_NE(answer.message.find("depth32float-stencil8"), std::string::npos) << answer.message;
+}
+
+TEST(WebgpuLibrary, ATexturesBindingViewDimensionIsKeptForEveryNewDevice) {
+  // A compatibility-mode device binds a texture only as the dimension chained at its creation
+  // (here a cube); the recipe keeps the chained struct, so the texture made again after a loss
+  // binds as a cube too.
+  Library gpu(WGPUBackendType_OpenGL, 4);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUTextureBindingViewDimensionDescriptor cube{};
+  cube.chain.sType = WGPUSType_TextureBindingViewDimensionDescriptor;
+  cube.textureBindingViewDimension = WGPUTextureViewDimension_Cube;
+  WGPUTextureDescriptor texture_desc = WGPU_TEXTURE_DESCRIPTOR_INIT;
+  texture_desc.nextInChain = &cube.chain;
+  texture_desc.label = text("sky");
+  texture_desc.size = {4, 4, 6};
+  texture_desc.format = WGPUTextureFormat_RGBA8Unorm;
+  texture_desc.usage = WGPUTextureUsage_TextureBinding;
+  WGPUTexture sky = wgpuDeviceCreateTexture(gpu.device, &texture_desc);
+  WGPUBindGroupLayoutEntry entry_layout = WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
+  entry_layout.visibility = WGPUShaderStage_Fragment;
+  entry_layout.texture.sampleType = WGPUTextureSampleType_Float;
+  entry_layout.texture.viewDimension = WGPUTextureViewDimension_Cube;
+  WGPUBindGroupLayoutDescriptor layout_desc = WGPU_BIND_GROUP_LAYOUT_DESCRIPTOR_INIT;
+  layout_desc.entryCount = 1;
+  layout_desc.entries = &entry_layout;
+  WGPUBindGroupLayout layout = wgpuDeviceCreateBindGroupLayout(gpu.device, &layout_desc);
+  const auto bind_as_cube = [&] {
+    WGPUTextureViewDescriptor view_desc = WGPU_TEXTURE_VIEW_DESCRIPTOR_INIT;
+    view_desc.dimension = WGPUTextureViewDimension_Cube;
+    WGPUTextureView view = wgpuTextureCreateView(sky, &view_desc);
+    WGPUBindGroupEntry entry = WGPU_BIND_GROUP_ENTRY_INIT;
+    entry.textureView = view;
+    WGPUBindGroupDescriptor group_desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    group_desc.layout = layout;
+    group_desc.entryCount = 1;
+    group_desc.entries = &entry;
+    WGPUBindGroup group = wgpuDeviceCreateBindGroup(gpu.device, &group_desc);
+    wgpuTextureViewRelease(view);
+    return group;
+  };
+  WGPUBindGroup before = bind_as_cube();
+  ASSERT_TRUE(gpu.lose_and_recover());
+  WGPUBindGroup after = bind_as_cube();
+  wgpuInstanceProcessEvents(gpu.instance);
+  EXPECT_TRUE(gpu.heard.errors.empty()) << gpu.heard.errors.front();
+  wgpuBindGroupRelease(after);
+  wgpuBindGroupRelease(before);
+  wgpuBindGroupLayoutRelease(layout);
+  wgpuTextureRelease(sky);
+}
+
+TEST(WebgpuLibrary, AChainedStructWardenDoesNotKeepIsRefusedNamingItsSType) {
+  // Dropped, it would be gone from the object warden makes after a loss without a word.
+  Library gpu(WGPUBackendType_Null);
+  ASSERT_NE(gpu.device, nullptr);
+  WGPUChainedStruct stranger{};
+  stranger.sType = WGPUSType_ShaderSourceWGSL;  // no buffer takes it
+  WGPUBufferDescriptor buffer_desc = WGPU_BUFFER_DESCRIPTOR_INIT;
+  buffer_desc.nextInChain = &stranger;
+  buffer_desc.label = text("chained");
+  buffer_desc.size = 16;
+  buffer_desc.usage = WGPUBufferUsage_CopyDst;
+  WGPUBuffer buffer = wgpuDeviceCreateBuffer(gpu.device, &buffer_desc);
+  ASSERT_NE(buffer, nullptr);  // an error object, as webgpu.h hands out
+  wgpuInstanceProcessEvents(gpu.instance);
+  char stype[16];
+  std::snprintf(stype, sizeof stype, "%#x", static_cast<unsigned>(WGPUSType_ShaderSourceWGSL));
+  EXPECT_TRUE(any_error_says(gpu.heard, std::string("the descriptor chains a struct of sType ") + stype)) << stype;
+  wgpuBufferRelease(buffer);
+
+  // On a device descriptor: the request fails, saying why.
+  WGPUDeviceDescriptor device_desc = WGPU_DEVICE_DESCRIPTOR_INIT;
+  device_desc.nextInChain = &stranger;
+  struct Answer {
+    WGPURequestDeviceStatus status = WGPURequestDeviceStatus_Success;
+    std::string message;
+  } answer;
+  WGPURequestDeviceCallbackInfo info{};
+  info.mode = WGPUCallbackMode_AllowSpontaneous;
+  info.userdata1 = &answer;
+  info.callback = [](WGPURequestDeviceStatus status, WGPUDevice, WGPUStringView message, void* out, void*) {
+    static_cast<Answer*>(out)->status = status;
+    static_cast<Answer*>(out)->message = words(message);
+  };
+  wgpuAdapterRequestDevice(gpu.adapter, &device_desc, info);
+  EXPECT_EQ(answer.status, WGPURequestDeviceStatus_Error);
+  EXPECT_NE(answer.message.find(std::string("the device descriptor chains a struct of sType ") + stype), std::string::npos)
+      << answer.message;
 }

@@ -116,10 +116,56 @@ class Library {
   bool lose_and_recover() {
     const uint64_t recoveries = wardenDeviceGetRecoveryCount(device);
     lose();
+    return recover_from(recoveries);
+  }
+
+  // What another device request of this adapter for `desc` was answered.
+  struct DeviceAnswer {
+    bool called = false;
+    WGPURequestDeviceStatus status = WGPURequestDeviceStatus_Success;
+    WGPUDevice device = nullptr;
+    std::string message;
+  };
+  DeviceAnswer request_device(const WGPUDeviceDescriptor& desc) const {
+    DeviceAnswer answer;
+    WGPURequestDeviceCallbackInfo info{};
+    info.mode = WGPUCallbackMode_AllowProcessEvents;
+    info.userdata1 = &answer;
+    info.callback = [](WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message, void* out, void*) {
+      *static_cast<DeviceAnswer*>(out) = {true, status, device, words(message)};
+    };
+    wgpuAdapterRequestDevice(adapter, &desc, info);
+    for (int i = 0; i < 100 && !answer.called; ++i) wgpuInstanceProcessEvents(instance);
+    return answer;
+  }
+
+  // ProcessEvents until the device has had one recovery more than `recoveries`.
+  bool recover_from(uint64_t recoveries) const {
     for (int i = 0; i < 5000 && wardenDeviceGetRecoveryCount(device) == recoveries; ++i) {
       wgpuInstanceProcessEvents(instance);
     }
     return wardenDeviceGetRecoveryCount(device) == recoveries + 1;
+  }
+
+  // A bind group of `layout` with the one `entry`.
+  WGPUBindGroup group_of(WGPUBindGroupLayout layout, const WGPUBindGroupEntry& entry) const {
+    WGPUBindGroupDescriptor desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    desc.layout = layout;
+    desc.entryCount = 1;
+    desc.entries = &entry;
+    return wgpuDeviceCreateBindGroup(device, &desc);
+  }
+
+  // One workgroup of `pipeline` with `group` at index 0, submitted.
+  void dispatch(WGPUComputePipeline pipeline, WGPUBindGroup group) const {
+    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device, nullptr);
+    WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
+    wgpuComputePassEncoderSetPipeline(pass, pipeline);
+    wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
+    wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+    wgpuComputePassEncoderEnd(pass);
+    wgpuComputePassEncoderRelease(pass);
+    submit(encoder);
   }
 
   // Maps `buffer` for reading and waits; the map's status.
@@ -609,14 +655,7 @@ TEST(WebgpuLibrary, AGroupOfAPipelinesImplicitLayoutIsMadeAgainOnEveryNewDevice)
   WGPUBindGroup group = wgpuDeviceCreateBindGroup(gpu.device, &group_desc);
   wgpuBindGroupLayoutRelease(layout);  // the group keeps it
   const auto run = [&] {
-    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
-    WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
-    wgpuComputePassEncoderSetPipeline(pass, pipeline);
-    wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
-    wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
-    wgpuComputePassEncoderEnd(pass);
-    wgpuComputePassEncoderRelease(pass);
-    gpu.submit(encoder);
+    gpu.dispatch(pipeline, group);
     return gpu.read(data, 32);
   };
   std::vector<uint8_t> expected(32);
@@ -775,30 +814,15 @@ TEST(WebgpuLibrary, WhatAnotherThreadMakesAndWritesWhileARecoveryIsUnderWayIsThe
     pipeline = wgpuDeviceCreateComputePipeline(gpu.device, &pipeline_desc);
     WGPUBindGroupEntry entry = WGPU_BIND_GROUP_ENTRY_INIT;
     entry.buffer = data;
-    WGPUBindGroupDescriptor group_desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
-    group_desc.layout = group_layout;
-    group_desc.entryCount = 1;
-    group_desc.entries = &entry;
-    group = wgpuDeviceCreateBindGroup(gpu.device, &group_desc);
+    group = gpu.group_of(group_layout, entry);
     // Released as webgpu.h allows: the pipeline and the group keep what they name.
     wgpuShaderModuleRelease(module);
     wgpuPipelineLayoutRelease(pipeline_layout);
     wgpuBindGroupLayoutRelease(group_layout);
   });
   loader.join();
-  for (int i = 0; i < 5000 && wardenDeviceGetRecoveryCount(gpu.device) == recoveries; ++i) {
-    wgpuInstanceProcessEvents(gpu.instance);
-  }
-  ASSERT_EQ(wardenDeviceGetRecoveryCount(gpu.device), recoveries + 1);
-
-  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(gpu.device, nullptr);
-  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
-  wgpuComputePassEncoderSetPipeline(pass, pipeline);
-  wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
-  wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
-  wgpuComputePassEncoderEnd(pass);
-  wgpuComputePassEncoderRelease(pass);
-  gpu.submit(encoder);
+  ASSERT_TRUE(gpu.recover_from(recoveries));
+  gpu.dispatch(pipeline, group);
   std::vector<uint8_t> expected(32);
   for (uint32_t i = 0; i < 8; ++i) {
     const uint32_t value = words[i] * 2 + 1;
@@ -826,24 +850,7 @@ TEST(WebgpuLibrary, ADeviceRequestForAFeatureTheAdapterLacksFailsNamingIt) {
   WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
   desc.requiredFeatureCount = 1;
   desc.requiredFeatures = &wanted;
-  struct Answer {
-    bool called = false;
-    WGPURequestDeviceStatus status = WGPURequestDeviceStatus_Success;
-    WGPUDevice device = nullptr;
-    std::string message;
-  } answer;
-  WGPURequestDeviceCallbackInfo info{};
-  info.mode = WGPUCallbackMode_AllowProcessEvents;
-  info.userdata1 = &answer;
-  info.callback = [](WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message, void* out, void*) {
-    auto* a = static_cast<Answer*>(out);
-    a->called = true;
-    a->status = status;
-    a->device = device;
-    a->message = words(message);
-  };
-  wgpuAdapterRequestDevice(gpu.adapter, &desc, info);
-  for (int i = 0; i < 100 && !answer.called; ++i) wgpuInstanceProcessEvents(gpu.instance);
+  const Library::DeviceAnswer answer = gpu.request_device(desc);
   ASSERT_TRUE(answer.called);
   EXPECT_EQ(answer.status, WGPURequestDeviceStatus_Error);
   EXPECT_EQ(answer.device, nullptr);
@@ -880,11 +887,7 @@ TEST(WebgpuLibrary, ATexturesBindingViewDimensionIsKeptForEveryNewDevice) {
     WGPUTextureView view = wgpuTextureCreateView(sky, &view_desc);
     WGPUBindGroupEntry entry = WGPU_BIND_GROUP_ENTRY_INIT;
     entry.textureView = view;
-    WGPUBindGroupDescriptor group_desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
-    group_desc.layout = layout;
-    group_desc.entryCount = 1;
-    group_desc.entries = &entry;
-    WGPUBindGroup group = wgpuDeviceCreateBindGroup(gpu.device, &group_desc);
+    WGPUBindGroup group = gpu.group_of(layout, entry);
     wgpuTextureViewRelease(view);
     return group;
   };
@@ -921,18 +924,8 @@ TEST(WebgpuLibrary, AChainedStructWardenDoesNotKeepIsRefusedNamingItsSType) {
   // On a device descriptor: the request fails, saying why.
   WGPUDeviceDescriptor device_desc = WGPU_DEVICE_DESCRIPTOR_INIT;
   device_desc.nextInChain = &stranger;
-  struct Answer {
-    WGPURequestDeviceStatus status = WGPURequestDeviceStatus_Success;
-    std::string message;
-  } answer;
-  WGPURequestDeviceCallbackInfo info{};
-  info.mode = WGPUCallbackMode_AllowSpontaneous;
-  info.userdata1 = &answer;
-  info.callback = [](WGPURequestDeviceStatus status, WGPUDevice, WGPUStringView message, void* out, void*) {
-    static_cast<Answer*>(out)->status = status;
-    static_cast<Answer*>(out)->message = words(message);
-  };
-  wgpuAdapterRequestDevice(gpu.adapter, &device_desc, info);
+  const Library::DeviceAnswer answer = gpu.request_device(device_desc);
+  ASSERT_TRUE(answer.called);
   EXPECT_EQ(answer.status, WGPURequestDeviceStatus_Error);
   EXPECT_NE(answer.message.find(std::string("the device descriptor chains a struct of sType ") + stype), std::string::npos)
       << answer.message;

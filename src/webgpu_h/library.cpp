@@ -500,7 +500,13 @@ void Device::untrack(uint64_t handle_bits) {
 
 void Device::tell_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
                            const resources::ContentsLost* lost) {
-  if (extras_.recoveryCallback == nullptr) return;
+  if (extras_.recoveryCallback == nullptr) {
+    // A program that did not ask to hear of recoveries (no WardenDeviceExtras callback) is still
+    // told, on stderr: a loss it never hears of, and a frame that came back zeroed, would be
+    // failures nobody sees.
+    say_recovery(event, generation, message, lost);
+    return;
+  }
   WardenRecoveryInfo info{};
   info.event = event;
   info.generation = generation;
@@ -521,6 +527,40 @@ void Device::tell_recovery(WardenRecoveryEvent event, uint64_t generation, std::
   info.textureCount = textures.size();
   info.textures = textures.data();
   extras_.recoveryCallback(to_app<WGPUDevice>(this), &info, extras_.userdata);
+}
+
+void Device::say_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
+                          const resources::ContentsLost* lost) {
+  const std::string device = describe(*this);
+  std::string line;
+  switch (event) {
+    case WardenRecoveryEvent_Lost:
+      line = fmt::format("{} was lost on generation {} ({}); warden is making it again", device, generation, message);
+      break;
+    case WardenRecoveryEvent_Rebuilt:
+      line = fmt::format("{} was made again, as generation {}", device, generation);
+      break;
+    case WardenRecoveryEvent_ContentsLost: {
+      std::vector<std::string> names;
+      std::lock_guard lock(tracked_mutex_);
+      const auto name = [&](uint64_t bits) {
+        if (auto it = tracked_.find(bits); it != tracked_.end()) names.push_back(describe(*it->second));
+      };
+      if (lost != nullptr) {
+        for (BufferHandle handle : lost->buffers) name(handle.bits());
+        for (TextureHandle handle : lost->textures) name(handle.bits());
+      }
+      if (names.empty()) return;
+      line = fmt::format("on {} generation {}, what only the GPU wrote is gone (zeroed, or as last written through "
+                         "the queue): {}",
+                         device, generation, fmt::join(names, ", "));
+      break;
+    }
+    default:
+      line = std::string(message);
+      break;
+  }
+  std::fprintf(stderr, "warden webgpu: %s\n", line.c_str());
 }
 
 void Device::submitted() {

@@ -170,6 +170,9 @@ class Device final : public Object {
   void tell_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
                      const resources::ContentsLost* lost = nullptr);
   void tell_lost(WGPUDeviceLostReason reason, std::string_view message);
+  // tell_recovery for a program with no recovery callback: one line on stderr.
+  void say_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
+                    const resources::ContentsLost* lost);
   Result<void> apply(const QueueWrite& write, const void* data, size_t size);
   // On the device's thread, with a device: the held writes, oldest first, until one finds the
   // device lost again (it and the rest stay held).

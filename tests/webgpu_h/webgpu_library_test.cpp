@@ -930,3 +930,31 @@ TEST(WebgpuLibrary, AChainedStructWardenDoesNotKeepIsRefusedNamingItsSType) {
   EXPECT_NE(answer.message.find(std::string("the device descriptor chains a struct of sType ") + stype), std::string::npos)
       << answer.message;
 }
+
+TEST(WebgpuLibrary, AProgramThatAskedNotToHearOfRecoveriesIsToldOnStderr) {
+  // No WardenDeviceExtras: the loss, the rebuild and what came back zeroed are still said.
+  Library gpu(WGPUBackendType_Null);
+  ASSERT_NE(gpu.adapter, nullptr);
+  WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
+  desc.label = text("quiet program");
+  const Library::DeviceAnswer answer = gpu.request_device(desc);
+  ASSERT_NE(answer.device, nullptr) << answer.message;
+  WGPUBufferDescriptor buffer_desc = WGPU_BUFFER_DESCRIPTOR_INIT;
+  buffer_desc.label = text("results");
+  buffer_desc.size = 64;
+  buffer_desc.usage = WGPUBufferUsage_Storage;
+  WGPUBuffer results = wgpuDeviceCreateBuffer(answer.device, &buffer_desc);
+  testing::internal::CaptureStderr();
+  wgpuDeviceForceLoss(answer.device, WGPUDeviceLostReason_Unknown, text("rehearsed"));
+  for (int i = 0; i < 5000 && wardenDeviceGetRecoveryCount(answer.device) == 0; ++i) wgpuInstanceProcessEvents(gpu.instance);
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(wardenDeviceGetRecoveryCount(answer.device), 1u);
+  EXPECT_NE(said.find("device \"quiet program\" was lost on generation 1 ("), std::string::npos) << said;
+  EXPECT_NE(said.find("rehearsed"), std::string::npos) << said;
+  EXPECT_NE(said.find("device \"quiet program\" was made again, as generation 2"), std::string::npos) << said;
+  EXPECT_NE(said.find("what only the GPU wrote is gone (zeroed, or as last written through the queue): buffer \"results\""),
+            std::string::npos)
+      << said;
+  wgpuBufferRelease(results);
+  wgpuDeviceRelease(answer.device);
+}

@@ -84,9 +84,10 @@ class Object {
 
   /// Lets dawn_remembering() remember: `live` is the device's live generation (0 while it has no
   /// device). Only for an object whose Dawn object, once found for a generation, stays the same
-  /// until that generation ends or forget_for_good() is called: the registry never swaps an object under
-  /// a handle of this library within a generation (it calls no replace_, recreate_ or rerecord_),
-  /// a transient object has one, and a PerGeneration holds one per generation.
+  /// until that generation ends or forget_for_good() is called: the registry never swaps an
+  /// object under a handle of this library within a generation (it calls no replace_,
+  /// recreate_ or rerecord_), a transient object has one, and a PerGeneration holds one per
+  /// generation.
   void follow(const std::atomic<uint64_t>& live) { live_ = &live; }
   /// Remembers `object` for `generation` (unless another thread is remembering, or the object
   /// was forgotten for good).

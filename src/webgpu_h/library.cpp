@@ -349,6 +349,7 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
     // Engine::create's own first device failed (a feature or limit the adapter lacks): there is
     // no device to end yet; the request's callback says why.
     if (!device->engine_) return;
+    device->drop_held_writes();  // no device will take them
     const std::string words = fmt::format("warden gave up rebuilding the device: {}", warden::device::describe(why));
     device->tell_recovery(WardenRecoveryEvent_GaveUp, device->generation(), words);
     device->tell_lost(WGPUDeviceLostReason_Unknown, words);
@@ -434,10 +435,19 @@ void Device::write(const QueueWrite& write, const void* data, size_t size) {
       return;
     }
   }
+  // A device that ended for good (destroyed, or warden gave up) takes no more writes: dropped, as
+  // a lost Dawn device drops them.
+  if (ended_ || engine_->state() == engine::EngineState::Failed) return;
   const auto* bytes = static_cast<const uint8_t*>(data);
   std::lock_guard lock(held_mutex_);
   held_writes_.push_back({write, std::vector<uint8_t>(bytes, bytes + size)});
   holding_.store(true, std::memory_order_release);
+}
+
+void Device::drop_held_writes() {
+  std::lock_guard lock(held_mutex_);
+  held_writes_.clear();
+  holding_.store(false, std::memory_order_release);
 }
 
 void Device::apply_held_writes() {
@@ -485,6 +495,7 @@ void Device::destroy() {
   if (ended_) return;
   ended_ = true;
   mark_not_live();
+  drop_held_writes();
   tell_lost(WGPUDeviceLostReason_Destroyed, "the device was destroyed");
 }
 

@@ -177,6 +177,8 @@ class Device final : public Object {
   // On the device's thread, with a device: the held writes, oldest first, until one finds the
   // device lost again (it and the rest stay held).
   void apply_held_writes();
+  // The device ended for good: what is held goes.
+  void drop_held_writes();
 
   Adapter& adapter_;  // a reference held
   std::unique_ptr<engine::Engine> engine_;

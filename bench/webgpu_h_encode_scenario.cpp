@@ -155,6 +155,18 @@ void count_error(WGPUDevice const*, WGPUErrorType type, WGPUStringView message, 
   }
 }
 
+// A square 2D RGBA8 texture of one mip level and one sample: the frame's target and the churn's.
+WGPUTextureDescriptor rgba8_texture(WGPUTextureUsage usage, uint32_t side) {
+  WGPUTextureDescriptor td{};
+  td.usage = usage;
+  td.dimension = WGPUTextureDimension_2D;
+  td.size = {side, side, 1};
+  td.format = WGPUTextureFormat_RGBA8Unorm;
+  td.mipLevelCount = 1;
+  td.sampleCount = 1;
+  return td;
+}
+
 // Asynchronous requests complete in ProcessEvents; a few turns bound the wait.
 template <typename Done>
 bool process_until(const Side& s, Done done) {
@@ -197,13 +209,7 @@ std::string open_side(Side& s, WGPUBackendType backend) {
   api.AdapterRequestDevice(s.adapter, &device_desc, device_info);
   if (!process_until(s, [&] { return s.device != nullptr; })) return "no device";
 
-  WGPUTextureDescriptor td{};
-  td.usage = WGPUTextureUsage_RenderAttachment;
-  td.dimension = WGPUTextureDimension_2D;
-  td.size = {64, 64, 1};
-  td.format = WGPUTextureFormat_RGBA8Unorm;
-  td.mipLevelCount = 1;
-  td.sampleCount = 1;
+  const WGPUTextureDescriptor td = rgba8_texture(WGPUTextureUsage_RenderAttachment, 64);
   s.target = api.DeviceCreateTexture(s.device, &td);
   s.target_view = api.TextureCreateView(s.target, nullptr);
 
@@ -336,24 +342,18 @@ enum class Churn { Buffer, Texture, Sampler, BindGroup };
 constexpr std::array<std::pair<Churn, const char*>, 4> kChurnKinds{{
     {Churn::Buffer, "buffer"}, {Churn::Texture, "texture"}, {Churn::Sampler, "sampler"}, {Churn::BindGroup, "bind_group"}}};
 
-// kChurnPairs creations and releases of one kind, per pair. The batch ends with the
-// ProcessEvents that lets either library finish what a release deferred, so that work counts.
 // The buffer and texture every churn and memory measure makes: 64 bytes of uniform, 16x16 RGBA8.
 struct SmallObjects {
   WGPUBufferDescriptor buffer{};
-  WGPUTextureDescriptor texture{};
+  WGPUTextureDescriptor texture = rgba8_texture(WGPUTextureUsage_TextureBinding, 16);
   SmallObjects() {
     buffer.usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
     buffer.size = 64;
-    texture.usage = WGPUTextureUsage_TextureBinding;
-    texture.dimension = WGPUTextureDimension_2D;
-    texture.size = {16, 16, 1};
-    texture.format = WGPUTextureFormat_RGBA8Unorm;
-    texture.mipLevelCount = 1;
-    texture.sampleCount = 1;
   }
 };
 
+// kChurnPairs creations and releases of one kind, per pair. The batch ends with the
+// ProcessEvents that lets either library finish what a release deferred, so that work counts.
 double churn_pair_ns(const Side& s, Churn kind) {
   const Procs& api = s.api;
   const SmallObjects small;

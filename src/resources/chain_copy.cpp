@@ -22,9 +22,6 @@ constexpr KeptStruct kKeptStructs[] = {
     {WGPUSType_ExternalTextureBindingLayout, sizeof(WGPUExternalTextureBindingLayout), "ExternalTextureBindingLayout"},
 };
 
-// A chain longer than this is taken for a loop (a struct whose `next` leads back into the chain).
-constexpr size_t kMaxChainLength = 64;
-
 std::string kept_names() {
   std::string names;
   for (const KeptStruct& kept : kKeptStructs) {
@@ -48,10 +45,10 @@ Result<ChainCopy> ChainCopy::of(const WGPUChainedStruct* head) {
   WGPUChainedStruct* last = nullptr;
   size_t index = 0;
   for (const WGPUChainedStruct* link = head; link != nullptr; link = link->next, ++index) {
-    if (index == kMaxChainLength) {
+    if (index == kLongest) {
       return make_error(ErrorKind::InvalidArgument, MessageId::ChainStructNotKept,
                         fmt::format("the chain has more than {} structs (does a `next` lead back into it?)",
-                                    kMaxChainLength));
+                                    kLongest));
     }
     const size_t size = kept_size(link->sType);
     if (size == 0) {

@@ -58,7 +58,7 @@ Object* from_app(const void* pointer, Kind kind) {
 }
 
 std::string unkept_chain(const WGPUChainedStruct* chain, const char* what, std::initializer_list<WGPUSType> kept) {
-  constexpr size_t kLongest = 64;  // longer is taken for a loop (a `next` leading back into the chain)
+  constexpr size_t kLongest = resources::ChainCopy::kLongest;
   for (size_t i = 0; chain != nullptr; chain = chain->next, ++i) {
     if (i == kLongest) return fmt::format("{} chains more than {} structs (does a `next` lead back into it?)", what, kLongest);
     if (std::find(kept.begin(), kept.end(), chain->sType) == kept.end()) {

@@ -31,6 +31,8 @@ namespace warden::resources {
 /// which.
 class ChainCopy {
  public:
+  /// A chain longer than this is taken for a loop (a struct whose `next` leads back into it).
+  static constexpr size_t kLongest = 64;
   /// No chain.
   ChainCopy() = default;
   /// A copy of every struct of the chain that starts at `head` (null: an empty copy).

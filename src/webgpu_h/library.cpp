@@ -300,16 +300,18 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
   auto* device = new Device(adapter, label);
   device->lost_callback_ = desc->deviceLostCallbackInfo;
   device->error_callback_ = desc->uncapturedErrorCallbackInfo;
+  // The request fails: the device was never handed out, so it is not told lost either.
+  const auto refuse = [device, why](std::string words) -> Device* {
+    *why = std::move(words);
+    device->lost_told_ = true;
+    device->release();
+    return nullptr;
+  };
   std::string refused = unkept_chain(desc->nextInChain, "the device descriptor", {WARDEN_STYPE_DEVICE_EXTRAS});
   if (refused.empty() && desc->requiredLimits != nullptr) {
     refused = unkept_chain(desc->requiredLimits->nextInChain, "requiredLimits");
   }
-  if (!refused.empty()) {
-    *why = std::move(refused);
-    device->lost_told_ = true;  // it never was
-    device->release();
-    return nullptr;
-  }
+  if (!refused.empty()) return refuse(std::move(refused));
   if (const WardenDeviceExtras* extras = find_extras(desc->nextInChain)) device->extras_ = *extras;
   device->extras_.chain.next = nullptr;
   if (device->extras_.recoveryTimeoutMs > 0) device->recovery_timeout_ = std::chrono::milliseconds(device->extras_.recoveryTimeoutMs);
@@ -364,12 +366,7 @@ Device* Device::create(Adapter& adapter, const WGPUDeviceDescriptor* desc, std::
                                      device->error_callback_.userdata2);
   };
   auto engine = engine::Engine::create(std::move(options), std::move(callbacks));
-  if (!engine) {
-    *why = engine.error().message;
-    device->lost_told_ = true;  // it never was
-    device->release();
-    return nullptr;
-  }
+  if (!engine) return refuse(engine.error().message);
   device->engine_ = std::move(*engine);
   device->registry_ = &device->engine_->registry();
   device->queue_ = new Queue(*device);
@@ -524,20 +521,27 @@ void Device::tell_recovery(WardenRecoveryEvent event, uint64_t generation, std::
   info.message = gpu::string_view(message);
   std::vector<WGPUBuffer> buffers;
   std::vector<WGPUTexture> textures;
-  if (lost != nullptr) {
-    std::lock_guard lock(tracked_mutex_);
-    for (BufferHandle handle : lost->buffers) {
-      if (auto it = tracked_.find(handle.bits()); it != tracked_.end()) buffers.push_back(to_app<WGPUBuffer>(it->second));
-    }
-    for (TextureHandle handle : lost->textures) {
-      if (auto it = tracked_.find(handle.bits()); it != tracked_.end()) textures.push_back(to_app<WGPUTexture>(it->second));
-    }
+  for (Object* object : lost_objects(lost)) {
+    if (object->kind() == Kind::Buffer) buffers.push_back(to_app<WGPUBuffer>(object));
+    if (object->kind() == Kind::Texture) textures.push_back(to_app<WGPUTexture>(object));
   }
   info.bufferCount = buffers.size();
   info.buffers = buffers.data();
   info.textureCount = textures.size();
   info.textures = textures.data();
   extras_.recoveryCallback(to_app<WGPUDevice>(this), &info, extras_.userdata);
+}
+
+std::vector<Object*> Device::lost_objects(const resources::ContentsLost* lost) {
+  std::vector<Object*> objects;
+  if (lost == nullptr) return objects;
+  std::lock_guard lock(tracked_mutex_);
+  const auto add = [&](uint64_t bits) {
+    if (auto it = tracked_.find(bits); it != tracked_.end()) objects.push_back(it->second);
+  };
+  for (BufferHandle handle : lost->buffers) add(handle.bits());
+  for (TextureHandle handle : lost->textures) add(handle.bits());
+  return objects;
 }
 
 void Device::say_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
@@ -553,14 +557,7 @@ void Device::say_recovery(WardenRecoveryEvent event, uint64_t generation, std::s
       break;
     case WardenRecoveryEvent_ContentsLost: {
       std::vector<std::string> names;
-      std::lock_guard lock(tracked_mutex_);
-      const auto name = [&](uint64_t bits) {
-        if (auto it = tracked_.find(bits); it != tracked_.end()) names.push_back(describe(*it->second));
-      };
-      if (lost != nullptr) {
-        for (BufferHandle handle : lost->buffers) name(handle.bits());
-        for (TextureHandle handle : lost->textures) name(handle.bits());
-      }
+      for (const Object* object : lost_objects(lost)) names.push_back(describe(*object));
       if (names.empty()) return;
       line = fmt::format("on {} generation {}, what only the GPU wrote is gone (zeroed, or as last written through "
                          "the queue): {}",

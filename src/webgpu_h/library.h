@@ -170,6 +170,8 @@ class Device final : public Object {
   void tell_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
                      const resources::ContentsLost* lost = nullptr);
   void tell_lost(WGPUDeviceLostReason reason, std::string_view message);
+  // The application's buffers and textures among those `lost` names (none for null), in its order.
+  std::vector<Object*> lost_objects(const resources::ContentsLost* lost);
   // tell_recovery for a program with no recovery callback: one line on stderr.
   void say_recovery(WardenRecoveryEvent event, uint64_t generation, std::string_view message,
                     const resources::ContentsLost* lost);
